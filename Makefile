@@ -1,0 +1,35 @@
+# Two entry points (see README): `make quickstart` and `make test`. Both set everything up first.
+PYTHON ?= python3.11
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: setup data quickstart test lint bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --disable-pip-version-check -q --upgrade pip
+	$(BIN)/pip install --disable-pip-version-check -q -e ".[dev]"
+	touch $(STAMP)
+
+setup: $(STAMP) data
+
+# Debian's full Fashion-MNIST (offline). Skipped quietly where apt is not available or we are not root.
+data:
+	@if [ -d /usr/share/datasets/fashion-mnist ]; then :; \
+	elif command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
+		(apt-get update -qq && apt-get install -y -qq dataset-fashion-mnist) >/dev/null; \
+	else echo "note: install Debian's dataset-fashion-mnist or pass --data-root (see README)"; fi
+
+quickstart: setup
+	$(BIN)/dptune train --method dp-pmlf --dataset fashion-mnist --model cnn5 --epsilon 1 --epochs 1
+
+test: setup
+	$(BIN)/ruff check .
+	$(BIN)/python -m pytest -q
+
+bench: setup
+	$(BIN)/python bench/step_cost.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache

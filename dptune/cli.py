@@ -1,0 +1,182 @@
+"""``dptune`` command line: train one DP run, calibrate noise, list methods.
+
+Bad input exits with code 2 and one line on stderr naming the field and what would be valid.
+With ``--json`` the last stdout line is one JSON object (a contract other tools read).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any, NoReturn
+
+from dptune.errors import InputError
+from dptune.methods import METHODS, Hyper, get_method
+from dptune.methods.params import parse_assignments
+from dptune.privacy.accounting import ACCOUNTANTS
+from dptune.privacy.calibration import calibrate_noise
+from dptune.train import SAMPLINGS, EpochResult, TrainConfig, Trainer
+
+EXIT_BAD_INPUT = 2
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse whose errors are one line on stderr and exit code 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_BAD_INPUT, f"dptune: error: {message} (see {self.prog} --help)\n")
+
+
+def _add_method_args(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--param",
+        action="append",
+        metavar="NAME=VALUE",
+        help="method parameter, repeatable (see `dptune methods`)",
+    )
+
+
+def _build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="dptune", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    train = sub.add_parser("train", help="train one DP run at a fixed (ε, δ)")
+    train.add_argument("--method", required=True, help=f"one of: {', '.join(METHODS)}")
+    train.add_argument("--dataset", default="fashion-mnist")
+    train.add_argument("--model", default="cnn5")
+    train.add_argument("--epsilon", type=float, required=True)
+    train.add_argument("--delta", type=float, default=None, help="default: a power of ten < 1/n")
+    train.add_argument("--epochs", type=int, default=1)
+    train.add_argument("--batch-size", type=int, default=1000, help="expected batch size B = q·n")
+    train.add_argument("--lr", type=float, default=0.5)
+    train.add_argument("--clip", type=float, default=1.0)
+    _add_method_args(train)
+    train.add_argument("--subset", type=int, default=None, help="keep N training samples")
+    train.add_argument("--seed", type=int, default=0)
+    train.add_argument("--sampling", choices=SAMPLINGS, default="poisson")
+    train.add_argument("--accountant", choices=tuple(ACCOUNTANTS), default="rdp")
+    train.add_argument(
+        "--physical-batch-size",
+        type=int,
+        default=250,
+        help="samples per per-sample-gradient chunk (memory bound)",
+    )
+    train.add_argument("--data-root", default=None, help="local dataset directory, checked first")
+    train.add_argument("--device", default="cpu")
+    train.add_argument("--json", action="store_true", help="last stdout line: a JSON summary")
+
+    calibrate = sub.add_parser("calibrate", help="noise multiplier for a fixed (ε, δ)")
+    calibrate.add_argument("--epsilon", type=float, required=True)
+    calibrate.add_argument("--delta", type=float, required=True)
+    calibrate.add_argument("--sample-rate", type=float, required=True)
+    calibrate.add_argument("--steps", type=int, required=True)
+    calibrate.add_argument("--method", default="dpsgd")
+    _add_method_args(calibrate)
+    calibrate.add_argument("--accountant", choices=tuple(ACCOUNTANTS), default="rdp")
+    calibrate.add_argument("--json", action="store_true")
+
+    sub.add_parser("methods", help="list the DP methods and their parameters")
+    return parser
+
+
+def _train(args: argparse.Namespace) -> None:
+    config = TrainConfig(
+        method=args.method,
+        dataset=args.dataset,
+        model=args.model,
+        epsilon=args.epsilon,
+        delta=args.delta,
+        epochs=args.epochs,
+        batch_size=args.batch_size,
+        lr=args.lr,
+        clip=args.clip,
+        params=parse_assignments(args.param),
+        subset=args.subset,
+        seed=args.seed,
+        sampling=args.sampling,
+        accountant=args.accountant,
+        physical_batch_size=args.physical_batch_size,
+        data_root=args.data_root,
+        device=args.device,
+    )
+    config.check()
+    trainer = Trainer(config)
+    calib = trainer.calibration
+    print(
+        f"{config.method} on {config.dataset}/{config.model}: n={len(trainer.train_y)}, "
+        f"q={trainer.sample_rate:.5g}, {trainer.total_steps} steps, σ={calib.noise_multiplier:.4f} "
+        f"for ε={config.epsilon} at δ={trainer.delta:g} ({config.accountant}, {config.sampling})",
+        flush=True,
+    )
+
+    def report(result: EpochResult) -> None:
+        print(
+            f"epoch {result.epoch}/{config.epochs}  test_accuracy {result.test_accuracy:.4f}  "
+            f"test_loss {result.test_loss:.4f}  epsilon_spent {result.epsilon_spent:.4f}  "
+            f"({result.seconds:.1f}s)",
+            flush=True,
+        )
+
+    trainer.fit(report)
+    summary = trainer.summary()
+    if args.json:
+        print(json.dumps(summary))
+
+
+def _calibrate(args: argparse.Namespace) -> None:
+    if not args.epsilon > 0:
+        raise InputError("epsilon", f"must be a number > 0, got {args.epsilon}")
+    if not 0 < args.delta < 1:
+        raise InputError("delta", f"must be in (0, 1), got {args.delta}")
+    if not 0 < args.sample_rate <= 1:
+        raise InputError("sample-rate", f"must be in (0, 1], got {args.sample_rate}")
+    if args.steps < 1:
+        raise InputError("steps", f"must be an integer >= 1, got {args.steps}")
+    definition = get_method(args.method)
+    params = definition.resolve(parse_assignments(args.param))
+    schedule = definition.noise_schedule(params, Hyper(1.0, 1.0, args.steps), args.sample_rate)
+    calib = calibrate_noise(args.epsilon, args.delta, schedule, args.accountant)
+    result: dict[str, Any] = {
+        "method": args.method,
+        "noise_multiplier": calib.noise_multiplier,
+        "epsilon": calib.epsilon,
+        "delta": calib.delta,
+        "accountant": calib.accountant,
+        "sample_rate": args.sample_rate,
+        "steps": args.steps,
+    }
+    result.update(definition.build(params, calib.noise_multiplier, Hyper(1.0, 1.0, 1)).info)
+    if args.json:
+        print(json.dumps(result))
+    else:
+        print(
+            f"noise_multiplier {calib.noise_multiplier:.6f}  epsilon {calib.epsilon:.6f}  "
+            f"delta {calib.delta:g}  ({calib.accountant}, {args.method}, q={args.sample_rate:g}, "
+            f"{args.steps} steps)"
+        )
+
+
+def _methods(_args: argparse.Namespace) -> None:
+    for definition in METHODS.values():
+        print(f"{definition.name}: {definition.summary}")
+        for p in definition.params:
+            print(f"    {p.name} ({p.valid}; default {p.default}): {p.help}")
+
+
+COMMANDS = {"train": _train, "calibrate": _calibrate, "methods": _methods}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _build_parser().parse_args(argv)
+    try:
+        COMMANDS[args.command](args)
+    except InputError as exc:
+        print(f"dptune: error: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,23 @@
+"""Errors that carry the name of the user-facing field at fault."""
+
+
+class InputError(ValueError):
+    """Bad user input, reported as one line: the field, what is wrong and what would be valid.
+
+    Args:
+        field: the name the user wrote (CLI flag, parameter or spec path), e.g. ``param.k``.
+        problem: what is wrong and what would be valid, e.g. ``must be an integer >= 1, got 0``.
+    """
+
+    def __init__(self, field: str, problem: str) -> None:
+        self.field = field
+        self.problem = problem
+        super().__init__(f"{field}: {problem}")
+
+
+class DataUnavailableError(InputError):
+    """A dataset that is neither on disk nor downloadable; the message says how to get it."""
+
+
+class TrainingDivergedError(RuntimeError):
+    """The training loss became non-finite; the run cannot continue."""

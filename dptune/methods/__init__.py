@@ -1,0 +1,26 @@
+"""DP methods as compositions of stages: per-sample signal -> release -> post-processing -> update."""
+
+from dptune.methods.registry import METHODS, Hyper, MethodDefinition, get_method
+from dptune.methods.stages import (
+    Method,
+    PerSampleSignal,
+    PostProcessing,
+    Release,
+    StageOrderError,
+    Update,
+    chain,
+)
+
+__all__ = [
+    "METHODS",
+    "Hyper",
+    "Method",
+    "MethodDefinition",
+    "PerSampleSignal",
+    "PostProcessing",
+    "Release",
+    "StageOrderError",
+    "Update",
+    "chain",
+    "get_method",
+]

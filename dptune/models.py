@@ -1,0 +1,133 @@
+"""Models without BatchNorm (per-sample gradients need samples that do not mix), by name."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import torch
+from torch import nn
+from torchvision.models import resnet18 as tv_resnet18
+
+from dptune.errors import InputError
+
+
+def cnn5(in_channels: int, image_size: int, num_classes: int) -> nn.Module:
+    """The small tanh CNN of Papernot et al. (2021) / Tramèr & Boneh (2021) for MNIST-like data.
+
+    conv 8×8/2 (16) → tanh → maxpool 2/1 → conv 4×4/2 (32) → tanh → maxpool 2/1 → fc 32 → tanh → fc.
+    26,010 parameters on 28×28 greyscale input; the same layers on 3-channel 32×32 input.
+    """
+    features = nn.Sequential(
+        nn.Conv2d(in_channels, 16, 8, stride=2, padding=3),
+        nn.Tanh(),
+        nn.MaxPool2d(2, 1),
+        nn.Conv2d(16, 32, 4, stride=2),
+        nn.Tanh(),
+        nn.MaxPool2d(2, 1),
+        nn.Flatten(),
+    )
+    with torch.no_grad():
+        width = features(torch.zeros(1, in_channels, image_size, image_size)).shape[1]
+    return nn.Sequential(features, nn.Linear(width, 32), nn.Tanh(), nn.Linear(32, num_classes))
+
+
+def mlp(in_channels: int, image_size: int, num_classes: int) -> nn.Module:
+    """Flatten → 64 → tanh → 32 → tanh → classes (the FO-DP-SGD paper's MLP)."""
+    return nn.Sequential(
+        nn.Flatten(),
+        nn.Linear(in_channels * image_size * image_size, 64),
+        nn.Tanh(),
+        nn.Linear(64, 32),
+        nn.Tanh(),
+        nn.Linear(32, num_classes),
+    )
+
+
+def resnet18(in_channels: int, image_size: int, num_classes: int) -> nn.Module:
+    """ResNet-18 with GroupNorm (groups of ≤ 32 channels), CIFAR-style stem: 3×3/1 conv, no max-pool."""
+    model = tv_resnet18(num_classes=num_classes, norm_layer=lambda c: nn.GroupNorm(min(32, c), c))
+    model.conv1 = nn.Conv2d(in_channels, 64, 3, stride=1, padding=1, bias=False)
+    model.maxpool = nn.Identity()
+    return model
+
+
+class _Block(nn.Module):
+    """Pre-norm transformer block with plain-tensor attention (vmap-friendly, no fused kernels)."""
+
+    def __init__(self, dim: int, heads: int, mlp_ratio: int = 2) -> None:
+        super().__init__()
+        self.heads = heads
+        self.norm1 = nn.LayerNorm(dim)
+        self.qkv = nn.Linear(dim, 3 * dim)
+        self.proj = nn.Linear(dim, dim)
+        self.norm2 = nn.LayerNorm(dim)
+        self.mlp = nn.Sequential(nn.Linear(dim, mlp_ratio * dim), nn.GELU(), nn.Linear(mlp_ratio * dim, dim))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        b, n, d = x.shape
+        q, k, v = self.qkv(self.norm1(x)).reshape(b, n, 3, self.heads, d // self.heads).unbind(2)
+        q, k, v = (t.transpose(1, 2) for t in (q, k, v))
+        attn = torch.softmax(q @ k.transpose(-2, -1) / (d // self.heads) ** 0.5, dim=-1)
+        x = x + self.proj((attn @ v).transpose(1, 2).reshape(b, n, d))
+        return x + self.mlp(self.norm2(x))
+
+
+class SmallViT(nn.Module):
+    """A small Vision Transformer (Dosovitskiy et al. 2021): patches 4×4 (7×7 on 28×28), dim 64,
+    4 blocks of 4 heads, class token, learned positions."""
+
+    def __init__(
+        self,
+        in_channels: int,
+        image_size: int,
+        num_classes: int,
+        dim: int = 64,
+        depth: int = 4,
+        heads: int = 4,
+    ) -> None:
+        super().__init__()
+        patch = 4 if image_size % 4 == 0 and image_size >= 16 else 2
+        if image_size % patch:
+            raise ValueError(f"image size {image_size} is not a multiple of the patch size {patch}")
+        self.embed = nn.Conv2d(in_channels, dim, patch, stride=patch)
+        tokens = (image_size // patch) ** 2
+        self.cls = nn.Parameter(torch.zeros(1, 1, dim))
+        self.pos = nn.Parameter(torch.randn(1, tokens + 1, dim) * 0.02)
+        self.blocks = nn.Sequential(*(_Block(dim, heads) for _ in range(depth)))
+        self.norm = nn.LayerNorm(dim)
+        self.head = nn.Linear(dim, num_classes)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = self.embed(x).flatten(2).transpose(1, 2)
+        x = torch.cat([self.cls.expand(x.shape[0], -1, -1), x], dim=1) + self.pos
+        return self.head(self.norm(self.blocks(x))[:, 0])
+
+
+MODELS: dict[str, Callable[[int, int, int], nn.Module]] = {
+    "cnn5": cnn5,
+    "mlp": mlp,
+    "resnet18": resnet18,
+    "vit": SmallViT,
+}
+
+
+def check_model_name(name: str, field: str = "model") -> str:
+    if name not in MODELS:
+        raise InputError(field, f"unknown model {name!r}; valid: {', '.join(MODELS)}")
+    return name
+
+
+def build_model(name: str, in_channels: int, image_size: int, num_classes: int) -> nn.Module:
+    """The named model for the given input shape; ``InputError`` if the shape does not fit it."""
+    check_model_name(name)
+    try:
+        model = MODELS[name](in_channels, image_size, num_classes)
+        with torch.no_grad():
+            model(torch.zeros(2, in_channels, image_size, image_size))
+    except (RuntimeError, ValueError) as exc:
+        raise InputError(
+            "model",
+            f"{name} does not fit {in_channels}×{image_size}×{image_size} inputs "
+            f"({str(exc).splitlines()[0]}); use mlp for small images",
+        ) from None
+    return model
