@@ -58,9 +58,15 @@ def _build_parser() -> argparse.ArgumentParser:
     train.add_argument("--sampling", choices=SAMPLINGS, default="poisson")
     train.add_argument("--accountant", choices=tuple(ACCOUNTANTS), default="rdp")
     train.add_argument(
+        "--engine",
+        choices=("auto", "ghost", "vmap"),
+        default="auto",
+        help="per-sample engine: ghost norms for Linear/Conv2d models, vmap for any model",
+    )
+    train.add_argument(
         "--physical-batch-size",
         type=int,
-        default=250,
+        default=1000,
         help="samples per per-sample-gradient chunk (memory bound)",
     )
     train.add_argument("--data-root", default=None, help="local dataset directory, checked first")
@@ -98,6 +104,7 @@ def _train(args: argparse.Namespace) -> None:
         sampling=args.sampling,
         accountant=args.accountant,
         physical_batch_size=args.physical_batch_size,
+        engine=args.engine,
         data_root=args.data_root,
         device=args.device,
     )

@@ -60,7 +60,7 @@ class Dataset:
 
 def _normalise(images: np.ndarray, mean: tuple[float, ...], std: tuple[float, ...]) -> torch.Tensor:
     """uint8 images [n, h, w] or [n, h, w, c] -> float [n, c, h, w], (x/255 − mean)/std per channel."""
-    x = torch.from_numpy(np.ascontiguousarray(images)).float().div_(255.0)
+    x = torch.from_numpy(np.array(images, dtype=np.float32)).div_(255.0)
     x = x.unsqueeze(1) if x.ndim == 3 else x.permute(0, 3, 1, 2)
     m = torch.tensor(mean).view(1, -1, 1, 1)
     s = torch.tensor(std).view(1, -1, 1, 1)

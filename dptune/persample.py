@@ -1,13 +1,25 @@
-"""Per-sample gradients of any model without BatchNorm, w.r.t. one flat parameter vector.
+"""Per-sample signals, their norms and the clipped sum Σ_i clip(v_i, C), for models without BatchNorm.
 
-``torch.func``: ``vmap(grad(loss_of_one_sample))`` over the batch, chunked by a physical batch size so
-memory stays at ``physical_batch_size × n_params`` floats per chunk. Gradients stay split per parameter
-tensor (each ``[b, numel]``, a view of what vmap returns) so clipping needs no concatenated copy.
+The quantity every DP method releases (before noise) is
+
+    S = Σ_i v_i · min(1, C / ‖v_i‖₂),    v_i = Σ_j w_j ∇f_i(θ_j)
+
+(v_i is the gradient of sample i, or DP-PMLF's per-sample momentum over past iterates θ_j). Two
+engines compute S exactly; ``clipped_sum_engine`` picks the faster one that supports the model:
+
+* ``VmapEngine`` (any model): ``torch.func.vmap(grad(loss of one sample))`` materialises every
+  per-sample gradient, chunked by the physical batch size so memory stays at ``chunk × n_params``.
+* ``GhostEngine`` (models whose parameters all sit in ``nn.Linear`` / ``nn.Conv2d`` layers): one forward
+  and one backward pass per iterate give each layer's input a and output gradient g per sample; a
+  linear layer's per-sample gradient g_i a_iᵀ is never formed, its squared norm is
+  Σ_{j,j'} w_j w_j' (a_ij·a_ij')(g_ij·g_ij') ("ghost norm", Goodfellow 2015; Li et al. 2022) and its
+  clipped sum is Σ_j w_j (f∘g_j)ᵀ a_j, one matrix product ("book-keeping", Bu et al. 2023).
+  Convolution gradients are formed per sample from unfolded inputs (they are small).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import torch
@@ -37,6 +49,11 @@ def _check_no_batchnorm(model: nn.Module) -> None:
                 f"model has BatchNorm ({name}): it mixes samples, so per-sample gradients are "
                 "undefined under DP; use GroupNorm or LayerNorm"
             )
+
+
+def clip_factors(squared_norms: torch.Tensor, clip: float) -> torch.Tensor:
+    """Abadi clipping weights min(1, C/‖v_i‖₂) from ‖v_i‖₂² (a zero vector keeps weight 1)."""
+    return (clip / squared_norms.sqrt()).clamp(max=1.0)
 
 
 class FlatModel:
@@ -89,25 +106,232 @@ class FlatModel:
         b = x.shape[0]
         return [grads[name].reshape(b, -1) for name in self.layout.names]
 
-    def weighted_per_sample_grads(
-        self,
-        iterates: list[torch.Tensor],
-        weights: torch.Tensor,
-        x: torch.Tensor,
-        y: torch.Tensor,
-        physical_batch_size: int,
+
+def _chunks(x: torch.Tensor, y: torch.Tensor, size: int) -> Iterator[tuple[torch.Tensor, torch.Tensor]]:
+    for start in range(0, x.shape[0], size):
+        yield x[start : start + size], y[start : start + size]
+
+
+def _weighted_sum(weights: list[float], tensors: list[torch.Tensor]) -> torch.Tensor:
+    """Σ_j w_j T_j (no copy for a single term of weight 1)."""
+    if len(tensors) == 1 and weights[0] == 1.0:
+        return tensors[0]
+    total = weights[0] * tensors[0]
+    for w, tensor in zip(weights[1:], tensors[1:], strict=True):
+        total.add_(tensor, alpha=w)
+    return total
+
+
+def _patches(a: torch.Tensor, conv: nn.Conv2d) -> torch.Tensor:
+    """The conv's input patches per output position, [b, positions, c_in·kh·kw] (im2col, transposed)."""
+    b = a.shape[0]
+    (kh, kw), (sh, sw), (ph, pw) = conv.kernel_size, conv.stride, conv.padding
+    if conv.dilation != (1, 1):
+        return F.unfold(a, conv.kernel_size, conv.dilation, conv.padding, conv.stride).transpose(1, 2)
+    padded = F.pad(a, (pw, pw, ph, ph)) if ph or pw else a
+    windows = padded.unfold(2, kh, sh).unfold(3, kw, sw)  # [b, c, ho, wo, kh, kw], a view
+    ho, wo = windows.shape[2], windows.shape[3]
+    return windows.permute(0, 2, 3, 1, 4, 5).reshape(b, ho * wo, -1)
+
+
+FEW_INPUT_CHANNELS = 4
+"""Up to this many input channels (image stems), a grouped convolution beats im2col (bench/)."""
+
+
+def conv_per_sample_weight_grads(a: torch.Tensor, g: torch.Tensor, conv: nn.Conv2d) -> torch.Tensor:
+    """∂f_i/∂W for each sample: W_i[o, c, u, v] = Σ_{h,w} g_i[o, h, w]·a_i[c, s·h + u, s·w + v], [b, numel].
+
+    Few input channels: one grouped convolution of the inputs with each sample's output gradient
+    (groups = b, dilation = stride). Otherwise: a batched matrix product with the im2col patches.
+    """
+    b, out_channels = g.shape[0], g.shape[1]
+    if conv.in_channels > FEW_INPUT_CHANNELS or conv.dilation != (1, 1):
+        return torch.bmm(g.reshape(b, out_channels, -1), _patches(a, conv)).reshape(b, -1)
+    (kh, kw), (ph, pw) = conv.kernel_size, conv.padding
+    padded = F.pad(a, (pw, pw, ph, ph)) if ph or pw else a
+    kernels = g.reshape(b * out_channels, 1, g.shape[2], g.shape[3])
+    full = F.conv2d(padded.transpose(0, 1), kernels, dilation=conv.stride, groups=b)
+    weights = full[..., :kh, :kw].reshape(conv.in_channels, b, out_channels, kh, kw)
+    return weights.permute(1, 2, 0, 3, 4).reshape(b, -1)
+
+
+class VmapEngine:
+    """S = Σ_i clip(v_i, C) from materialised per-sample gradients (any model without BatchNorm)."""
+
+    def __init__(self, flat: FlatModel, physical_batch_size: int) -> None:
+        self.flat = flat
+        self.physical_batch_size = physical_batch_size
+
+    def signals(
+        self, iterates: list[torch.Tensor], weights: torch.Tensor, x: torch.Tensor, y: torch.Tensor
     ) -> Iterator[PerSampleChunk]:
         """Chunks of v_i = Σ_j w_j ∇f_i(θ_j): the same sample's gradient at each iterate, combined."""
-        for start in range(0, x.shape[0], physical_batch_size):
-            xc = x[start : start + physical_batch_size]
-            yc = y[start : start + physical_batch_size]
+        for xc, yc in _chunks(x, y, self.physical_batch_size):
             combined: PerSampleChunk | None = None
             for w, theta in zip(weights.tolist(), iterates, strict=True):
-                grads = self.per_sample_grads(theta, xc, yc)
+                grads = self.flat.per_sample_grads(theta, xc, yc)
                 if combined is None:
-                    combined = [g * w for g in grads] if w != 1.0 else grads
+                    combined = grads if w == 1.0 else [g * w for g in grads]
                 else:
                     for acc, g in zip(combined, grads, strict=True):
                         acc.add_(g, alpha=w)
             assert combined is not None
             yield combined
+
+    def clipped_sum(
+        self,
+        iterates: list[torch.Tensor],
+        weights: torch.Tensor,
+        x: torch.Tensor,
+        y: torch.Tensor,
+        clip: float,
+    ) -> torch.Tensor:
+        total = torch.zeros_like(iterates[0])
+        for chunk in self.signals(iterates, weights, x, y):
+            factors = clip_factors(sum(torch.einsum("bk,bk->b", g, g) for g in chunk), clip)
+            total += torch.cat([factors @ g for g in chunk])
+        return total
+
+
+@dataclass
+class _LayerTrace:
+    """One layer's per-sample quantities at one iterate."""
+
+    module: nn.Module
+    activation: torch.Tensor  # layer input, [b, ...]
+    output: torch.Tensor  # layer output (graph node), [b, ...]
+    output_grad: torch.Tensor | None = None
+
+
+def ghost_supported(model: nn.Module) -> bool:
+    """True if every trainable parameter is the weight or bias of a Linear or a plain Conv2d."""
+    covered = 0
+    for module in model.modules():
+        if isinstance(module, nn.Linear) or (
+            isinstance(module, nn.Conv2d)
+            and module.groups == 1
+            and module.padding_mode == "zeros"
+            and isinstance(module.padding, tuple)
+        ):
+            covered += sum(1 for p in module.parameters(recurse=False) if p.requires_grad)
+    return covered == sum(1 for p in model.parameters() if p.requires_grad)
+
+
+class GhostEngine:
+    """S = Σ_i clip(v_i, C) without materialising linear layers' per-sample gradients."""
+
+    def __init__(self, flat: FlatModel, physical_batch_size: int) -> None:
+        if not ghost_supported(flat.model):
+            raise ValueError("GhostEngine needs every parameter in an nn.Linear or nn.Conv2d")
+        self.flat = flat
+        self.physical_batch_size = physical_batch_size
+        module_of = {}
+        for prefix, module in flat.model.named_modules():
+            for pname, _ in module.named_parameters(recurse=False):
+                module_of[f"{prefix}.{pname}" if prefix else pname] = (module, pname)
+        self._slots = [module_of[name] for name in flat.layout.names]
+        self._layers = list(dict.fromkeys(module for module, _ in self._slots))
+
+    def _trace(self, theta: torch.Tensor, x: torch.Tensor, y: torch.Tensor) -> dict[nn.Module, _LayerTrace]:
+        """Forward at θ recording each layer's input and output, then ∂(Σ_i f_i)/∂output per layer."""
+        traces: dict[nn.Module, _LayerTrace] = {}
+
+        def record(module: nn.Module, inputs: tuple[torch.Tensor, ...], output: torch.Tensor) -> None:
+            traces[module] = _LayerTrace(module, inputs[0].detach(), output)
+
+        handles = [layer.register_forward_hook(record) for layer in self._layers]
+        try:
+            leaf = theta.detach().requires_grad_(True)
+            logits = functional_call(self.flat.model, self.flat.unflatten(leaf), (x,))
+        finally:
+            for handle in handles:
+                handle.remove()
+        loss = F.cross_entropy(logits, y, reduction="sum")
+        ordered = [traces[layer] for layer in self._layers]
+        grads = torch.autograd.grad(loss, [t.output for t in ordered])
+        for trace, g in zip(ordered, grads, strict=True):
+            trace.output_grad = g.detach()
+        return traces
+
+    @staticmethod
+    def _materialise(trace: _LayerTrace) -> dict[str, torch.Tensor]:
+        """Per-sample weight/bias gradients of a conv (or sequence-input linear) layer, [b, numel]."""
+        module, a, g = trace.module, trace.activation, trace.output_grad
+        assert g is not None
+        b = a.shape[0]
+        if isinstance(module, nn.Conv2d):
+            weight = conv_per_sample_weight_grads(a, g, module)
+            bias = g.sum(dim=(2, 3))
+        else:  # Linear on [b, ..., d]: sum the outer products over the extra dimensions
+            a3, g3 = a.reshape(b, -1, a.shape[-1]), g.reshape(b, -1, g.shape[-1])
+            weight = torch.bmm(g3.transpose(1, 2), a3)
+            bias = g3.sum(dim=1)
+        return {"weight": weight.reshape(b, -1), "bias": bias}
+
+    def _clipped_sum_chunk(
+        self,
+        iterates: list[torch.Tensor],
+        weights: list[float],
+        x: torch.Tensor,
+        y: torch.Tensor,
+        clip: float,
+    ) -> list[torch.Tensor]:
+        traces = [self._trace(theta, x, y) for theta in iterates]
+        squared = torch.zeros(x.shape[0], device=x.device, dtype=iterates[0].dtype)
+        per_sample: dict[tuple[nn.Module, str], torch.Tensor] = {}  # materialised pieces of v_i
+        ghost: set[nn.Module] = set()
+        for layer in self._layers:
+            if isinstance(layer, nn.Linear) and traces[0][layer].activation.dim() == 2:
+                ghost.add(layer)
+                acts = [t[layer].activation for t in traces]
+                grads = [t[layer].output_grad for t in traces]
+                # ‖Σ_j w_j g_j a_jᵀ‖² = Σ_{j,j'} w_j w_j' (a_j·a_j')(g_j·g_j')
+                for w1, a1, g1 in zip(weights, acts, grads, strict=True):
+                    for w2, a2, g2 in zip(weights, acts, grads, strict=True):
+                        dots_a = torch.einsum("bi,bi->b", a1, a2)
+                        squared += (w1 * w2) * dots_a * torch.einsum("bo,bo->b", g1, g2)
+                parts = [{"bias": g} for g in grads]
+            else:
+                parts = [self._materialise(t[layer]) for t in traces]
+            for key in parts[0]:
+                if key == "bias" and layer.bias is None:
+                    continue
+                combined = _weighted_sum(weights, [p[key] for p in parts])
+                per_sample[(layer, key)] = combined
+                squared += torch.linalg.vector_norm(combined, dim=1).square()
+        factors = clip_factors(squared, clip)
+        pieces = []
+        for module, pname in self._slots:
+            if module in ghost and pname == "weight":
+                scaled = [(t[module].output_grad * factors[:, None]).T @ t[module].activation for t in traces]
+                pieces.append(_weighted_sum(weights, scaled).reshape(-1))
+            else:
+                pieces.append(factors @ per_sample[(module, pname)])
+        return pieces
+
+    def clipped_sum(
+        self,
+        iterates: list[torch.Tensor],
+        weights: torch.Tensor,
+        x: torch.Tensor,
+        y: torch.Tensor,
+        clip: float,
+    ) -> torch.Tensor:
+        total = torch.zeros_like(iterates[0])
+        for xc, yc in _chunks(x, y, self.physical_batch_size):
+            total += torch.cat(self._clipped_sum_chunk(iterates, weights.tolist(), xc, yc, clip))
+        return total
+
+
+ClippedSumEngine = VmapEngine | GhostEngine
+
+
+def clipped_sum_engine(flat: FlatModel, physical_batch_size: int, engine: str = "auto") -> ClippedSumEngine:
+    """``ghost`` where the model allows it (``auto``), else ``vmap``."""
+    engines: dict[str, Callable[[FlatModel, int], ClippedSumEngine]] = {
+        "vmap": VmapEngine,
+        "ghost": GhostEngine,
+    }
+    if engine == "auto":
+        engine = "ghost" if ghost_supported(flat.model) else "vmap"
+    return engines[engine](flat, physical_batch_size)

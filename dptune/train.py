@@ -27,13 +27,14 @@ import torch.nn.functional as F
 from dptune.data import Dataset, check_dataset_name, load_dataset
 from dptune.errors import InputError, TrainingDivergedError
 from dptune.methods import Hyper, get_method
-from dptune.methods.release import clipped_sum, privatize
+from dptune.methods.release import privatize
 from dptune.models import build_model, check_model_name
-from dptune.persample import FlatModel
+from dptune.persample import FlatModel, clipped_sum_engine
 from dptune.privacy.accounting import Accountant, check_accountant
 from dptune.privacy.calibration import Calibration, calibrate_noise
 
 SAMPLINGS = ("poisson", "shuffle")
+ENGINES = ("auto", "ghost", "vmap")
 
 
 @dataclass(frozen=True)
@@ -54,7 +55,8 @@ class TrainConfig:
     seed: int = 0
     sampling: str = "poisson"
     accountant: str = "rdp"
-    physical_batch_size: int = 250
+    physical_batch_size: int = 1000
+    engine: str = "auto"
     data_root: str | None = None
     device: str = "cpu"
 
@@ -64,6 +66,8 @@ class TrainConfig:
         check_dataset_name(self.dataset)
         check_model_name(self.model)
         check_accountant(self.accountant)
+        if self.engine not in ENGINES:
+            raise InputError("engine", f"must be one of {', '.join(ENGINES)}, got {self.engine!r}")
         if self.sampling not in SAMPLINGS:
             raise InputError("sampling", f"must be one of {', '.join(SAMPLINGS)}, got {self.sampling!r}")
         if not (math.isfinite(self.epsilon) and self.epsilon > 0):
@@ -129,6 +133,7 @@ class Trainer:
             config.model, self.data.in_channels, self.data.image_size, self.data.num_classes
         ).to(self.device)
         self.flat = FlatModel(model)
+        self.engine = clipped_sum_engine(self.flat, config.physical_batch_size, config.engine)
         self.train_x = self.data.train_x.to(self.device)
         self.train_y = self.data.train_y.to(self.device)
 
@@ -170,14 +175,9 @@ class Trainer:
         count = min(signal.history, len(self.iterates) + 1)
         iterates = [self.theta, *self.iterates[: count - 1]]
         idx = indices.to(self.device)
-        chunks = self.flat.weighted_per_sample_grads(
-            iterates,
-            signal.weights(count),
-            self.train_x[idx],
-            self.train_y[idx],
-            self.config.physical_batch_size,
+        total = self.engine.clipped_sum(
+            iterates, signal.weights(count), self.train_x[idx], self.train_y[idx], release.clip(self.step)
         )
-        total = clipped_sum(chunks, release.clip(self.step), self.theta)
         std = release.noise_std(self.step) if noise else 0.0
         return privatize(total, std, self.expected_batch_size, self.noise)
 

@@ -10,12 +10,9 @@ s_t / C_t. Clipping is Abadi's g·min(1, C/‖g‖), not "automatic" clipping g/
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 import torch
 
 from dptune.methods.stages import Release
-from dptune.persample import PerSampleChunk
 
 
 def gaussian_release(clip: float, noise_multiplier: float) -> Release:
@@ -43,21 +40,6 @@ def decreasing_clip_release(clip: float, noise_multiplier: float, decay_steps: i
         clip=clip_at,
         noise_std=lambda t: noise_multiplier * clip,
     )
-
-
-def clip_factors(chunk: PerSampleChunk, clip: float) -> torch.Tensor:
-    """min(1, C/‖v_i‖₂) for each sample i of the chunk (a zero vector keeps factor 1)."""
-    squared = sum(torch.einsum("bk,bk->b", g, g) for g in chunk)
-    return (clip / squared.sqrt()).clamp(max=1.0)
-
-
-def clipped_sum(chunks: Iterable[PerSampleChunk], clip: float, like: torch.Tensor) -> torch.Tensor:
-    """Σ_i v_i·min(1, C/‖v_i‖₂) over every chunk of per-sample signals, shaped and placed like θ."""
-    total = torch.zeros_like(like)
-    for chunk in chunks:
-        factors = clip_factors(chunk, clip)
-        total += torch.cat([factors @ g for g in chunk])
-    return total
 
 
 def privatize(

@@ -1,0 +1,123 @@
+"""Benchmark: time per optimizer step of each DP method relative to a non-private step.
+
+Fashion-MNIST, cnn5, batch 1000, CPU. The DP step is the method's full step (per-sample signal,
+clipping, noise, post-processing, update) on a fixed batch of B samples, so every method does the same
+work per sample as a non-private SGD step (forward, backward, update) on the same batch. Rounds
+interleave the methods so machine noise hits all of them alike; the ratio is the median over rounds of
+(method time / non-private time in the same round).
+
+    python bench/step_cost.py [--rounds 5] [--steps 10] [--out bench/RESULTS.md]
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import platform
+import statistics
+import time
+from pathlib import Path
+
+import torch
+import torch.nn.functional as F
+
+from dptune.data import load_dataset
+from dptune.methods import METHODS
+from dptune.train import TrainConfig, Trainer
+
+PARAMS = {"dp-pmlf": {"k": "2"}, "innerouter": {"k": "2"}}
+
+
+def cpu_name() -> str:
+    for line in Path("/proc/cpuinfo").read_text().splitlines():
+        if line.startswith("model name"):
+            return line.split(":", 1)[1].strip()
+    return platform.processor() or "unknown"
+
+
+def time_steps(step, steps: int) -> float:
+    step()  # warm-up
+    start = time.perf_counter()
+    for _ in range(steps):
+        step()
+    return (time.perf_counter() - start) / steps
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--steps", type=int, default=10)
+    parser.add_argument("--batch-size", type=int, default=1000)
+    parser.add_argument("--physical-batch-size", type=int, default=1000)
+    parser.add_argument("--out", default=str(Path(__file__).with_name("RESULTS.md")))
+    args = parser.parse_args()
+
+    data = load_dataset("fashion-mnist")
+    batch = torch.arange(args.batch_size)
+    trainers = {
+        name: Trainer(
+            TrainConfig(
+                method=name,
+                epochs=10,
+                batch_size=args.batch_size,
+                params=PARAMS.get(name, {}),
+                physical_batch_size=args.physical_batch_size,
+            ),
+            data,
+        )
+        for name in METHODS
+    }
+    model = trainers["dpsgd"].flat.model
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    x, y = data.train_x[batch], data.train_y[batch]
+
+    def nonprivate_step() -> None:
+        optimizer.zero_grad(set_to_none=True)
+        F.cross_entropy(model(x), y).backward()
+        optimizer.step()
+
+    def dp_step(trainer: Trainer):
+        return lambda: trainer.apply(trainer.release(batch))
+
+    ratios: dict[str, list[float]] = {name: [] for name in trainers}
+    base_times: list[float] = []
+    for _ in range(args.rounds):
+        base = time_steps(nonprivate_step, args.steps)
+        base_times.append(base)
+        for name, trainer in trainers.items():
+            ratios[name].append(time_steps(dp_step(trainer), args.steps) / base)
+
+    median = {name: statistics.median(r) for name, r in ratios.items()}
+    lines = [
+        "## Step cost: DP step / non-private step (Fashion-MNIST, cnn5, CPU)",
+        "",
+        f"- date: {dt.date.today().isoformat()}",
+        f"- machine: {cpu_name()}, {torch.get_num_threads()} torch threads, "
+        f"torch {torch.__version__}, Python {platform.python_version()}",
+        f"- batch {args.batch_size}, physical batch {args.physical_batch_size}, {args.rounds} rounds "
+        f"× {args.steps} steps after a warm-up; ratio = median over rounds of "
+        "(method step time / non-private step time in the same round)",
+        f"- non-private step (for scale only): median {statistics.median(base_times) * 1e3:.1f} ms",
+        "",
+        "| method | ratio to non-private | ratio to dpsgd | goal |",
+        "|---|---|---|---|",
+    ]
+    goals = {"dpsgd": "≤ 1.5× non-private", "dp-pmlf": "≤ 2.2× dpsgd (k = 2)"}
+    for name, value in median.items():
+        rel = statistics.median(a / b for a, b in zip(ratios[name], ratios["dpsgd"], strict=True))
+        lines.append(f"| {name} | {value:.2f}× | {rel:.2f}× | {goals.get(name, '')} |")
+    text = "\n".join(lines) + "\n"
+    print(text)
+    out = Path(args.out)
+    previous = out.read_text() if out.exists() else "# Benchmark results\n\n"
+    marker = "## Step cost"
+    head = previous.split(marker)[0] if marker in previous else previous
+    tail = ""
+    if marker in previous:
+        rest = previous.split(marker, 1)[1]
+        tail = rest[rest.index("\n## ") :] if "\n## " in rest else ""
+    out.write_text(head + text + tail)
+
+
+if __name__ == "__main__":
+    main()
