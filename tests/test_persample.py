@@ -14,8 +14,12 @@ from dptune.persample import FlatModel, GhostEngine, VmapEngine, ghost_supported
 
 
 def reference_clipped_sum(
-    model: nn.Module, iterates: list[torch.Tensor], weights: list[float], x: torch.Tensor,
-    y: torch.Tensor, clip: float,
+    model: nn.Module,
+    iterates: list[torch.Tensor],
+    weights: list[float],
+    x: torch.Tensor,
+    y: torch.Tensor,
+    clip: float,
 ) -> tuple[torch.Tensor, torch.Tensor]:
     """Σ_i clip(Σ_j w_j ∇f_i(θ_j), C) by looping over samples with plain autograd; also the norms."""
     replicas = []
@@ -89,7 +93,7 @@ def test_ghost_support_detection() -> None:
     assert ghost_supported(build_model("cnn5", 1, 28, 10))
     assert not ghost_supported(build_model("vit", 1, 28, 10))  # LayerNorm, class token
     assert not ghost_supported(build_model("resnet18", 3, 32, 10))  # GroupNorm
-    with pytest.raises(ValueError, match="Linear or nn.Conv2d"):
+    with pytest.raises(ValueError, match=r"Linear or nn\.Conv2d"):
         GhostEngine(FlatModel(build_model("vit", 1, 28, 10)), 8)
 
 

@@ -1,0 +1,41 @@
+"""Small builders shared by tests."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import torch
+
+from dptune.data import Dataset
+from dptune.train import TrainConfig, Trainer
+
+
+def digits_trainer(
+    data: Dataset, method: str, params: dict[str, Any] | None = None, **overrides: Any
+) -> Trainer:
+    config = TrainConfig(
+        method=method,
+        dataset="digits",
+        model="mlp",
+        epsilon=1.0,
+        epochs=1,
+        batch_size=64,
+        lr=0.5,
+        clip=1.0,
+        params=params or {},
+        physical_batch_size=32,
+    )
+    return Trainer(replace(config, **overrides), data)
+
+
+def flat_grad(trainer: Trainer, theta: torch.Tensor, x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """∇f(θ) of one sample with plain autograd on a copy of the module (independent of the engines)."""
+    import copy
+
+    import torch.nn.functional as F
+
+    model = copy.deepcopy(trainer.flat.model)
+    torch.nn.utils.vector_to_parameters(theta, model.parameters())
+    loss = F.cross_entropy(model(x[None]), y[None])
+    return torch.cat([g.reshape(-1) for g in torch.autograd.grad(loss, list(model.parameters()))])
