@@ -268,6 +268,18 @@ class GhostEngine:
             bias = g3.sum(dim=1)
         return {"weight": weight.reshape(b, -1), "bias": bias}
 
+    def _materialise_combined(
+        self, layer: nn.Module, traces: list[dict[nn.Module, _LayerTrace]], weights: list[float]
+    ) -> tuple[list[float], list[dict[str, torch.Tensor]]]:
+        """(w_j, per-sample gradients of ``layer`` at iterate j) for every j; or, when the layer sees the
+        same input at every iterate (the input layer), one term for Σ_j w_j g_j, as the gradient is
+        linear in the output gradient g."""
+        first = traces[0][layer].activation
+        if len(traces) == 1 or any(t[layer].activation.data_ptr() != first.data_ptr() for t in traces):
+            return weights, [self._materialise(t[layer]) for t in traces]
+        output_grad = _weighted_sum(weights, [t[layer].output_grad for t in traces])
+        return [1.0], [self._materialise(_LayerTrace(layer, first, traces[0][layer].output, output_grad))]
+
     def _clipped_sum_chunk(
         self,
         iterates: list[torch.Tensor],
@@ -290,13 +302,13 @@ class GhostEngine:
                     for w2, a2, g2 in zip(weights, acts, grads, strict=True):
                         dots_a = torch.einsum("bi,bi->b", a1, a2)
                         squared += (w1 * w2) * dots_a * torch.einsum("bo,bo->b", g1, g2)
-                parts = [{"bias": g} for g in grads]
+                part_weights, parts = weights, [{"bias": g} for g in grads]
             else:
-                parts = [self._materialise(t[layer]) for t in traces]
+                part_weights, parts = self._materialise_combined(layer, traces, weights)
             for key in parts[0]:
                 if key == "bias" and layer.bias is None:
                     continue
-                combined = _weighted_sum(weights, [p[key] for p in parts])
+                combined = _weighted_sum(part_weights, [p[key] for p in parts])
                 per_sample[(layer, key)] = combined
                 squared += torch.linalg.vector_norm(combined, dim=1).square()
         factors = clip_factors(squared, clip)
