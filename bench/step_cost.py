@@ -54,19 +54,20 @@ def main() -> None:
 
     data = load_dataset("fashion-mnist")
     batch = torch.arange(args.batch_size)
-    trainers = {
-        name: Trainer(
-            TrainConfig(
-                method=name,
-                epochs=10,
-                batch_size=args.batch_size,
-                params=PARAMS.get(name, {}),
-                physical_batch_size=args.physical_batch_size,
-            ),
-            data,
+
+    def trainer(method: str, engine: str = "auto") -> Trainer:
+        config = TrainConfig(
+            method=method,
+            epochs=10,
+            batch_size=args.batch_size,
+            params=PARAMS.get(method, {}),
+            physical_batch_size=args.physical_batch_size,
+            engine=engine,
         )
-        for name in METHODS
-    }
+        return Trainer(config, data)
+
+    trainers = {name: trainer(name) for name in METHODS}
+    trainers["dpsgd (vmap engine)"] = trainer("dpsgd", engine="vmap")
     model = trainers["dpsgd"].flat.model
     optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
     x, y = data.train_x[batch], data.train_y[batch]
