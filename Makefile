@@ -21,7 +21,7 @@ data:
 	else echo "note: install Debian's dataset-fashion-mnist or pass --data-root (see README)"; fi
 
 quickstart: setup
-	$(BIN)/dptune train --method dp-pmlf --dataset fashion-mnist --model cnn5 --epsilon 1 --epochs 1
+	$(BIN)/dptune run sweeps/quickstart.yaml $(if $(wildcard ray_results/quickstart),--resume,)
 
 test: setup
 	$(BIN)/ruff check .

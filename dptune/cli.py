@@ -8,8 +8,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
+import os
 import sys
+import warnings
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, NoReturn
 
 from dptune.errors import InputError
@@ -84,6 +88,18 @@ def _build_parser() -> argparse.ArgumentParser:
     calibrate.add_argument("--json", action="store_true")
 
     sub.add_parser("methods", help="list the DP methods and their parameters")
+
+    run = sub.add_parser("run", help="run a sweep spec (validated first)")
+    run.add_argument("spec", help="YAML sweep spec, e.g. sweeps/quickstart.yaml")
+    run.add_argument("--resume", action="store_true", help="continue an interrupted sweep")
+
+    validate = sub.add_parser("validate", help="check a sweep spec without running it")
+    validate.add_argument("spec")
+
+    report = sub.add_parser("report", help="best trade-offs per method and ε, from MLflow")
+    report.add_argument("--experiment", default=None, help="default: every experiment in the store")
+    report.add_argument("--tracking-uri", default="sqlite:///mlflow.db")
+    report.add_argument("--json", action="store_true")
     return parser
 
 
@@ -172,7 +188,68 @@ def _methods(_args: argparse.Namespace) -> None:
             print(f"    {p.name} ({p.valid}; default {p.default}): {p.help}")
 
 
-COMMANDS = {"train": _train, "calibrate": _calibrate, "methods": _methods}
+def _validate(args: argparse.Namespace) -> None:
+    from dptune.spec import load_spec
+
+    spec = load_spec(args.spec)
+    trials = spec.trials_per_method * len(spec.methods)
+    print(f"{args.spec}: valid ({', '.join(spec.methods)}; {trials} trials; ε={spec.epsilon:g})")
+
+
+def _run(args: argparse.Namespace) -> None:
+    from dptune.spec import load_spec
+
+    spec = load_spec(args.spec)
+    quiet_libraries()
+    from dptune.sweep import run_sweep
+
+    run_sweep(
+        spec, Path(args.spec).read_text(), resume=args.resume, echo=lambda line: print(line, flush=True)
+    )
+
+
+def _report(args: argparse.Namespace) -> None:
+    quiet_libraries()
+    from dptune.spec import resolve_tracking_uri
+    from dptune.tracking import best_tradeoffs, client_for, format_table
+
+    uri = resolve_tracking_uri(args.tracking_uri, Path.cwd())
+    client = client_for(uri)
+    names = [args.experiment] if args.experiment else [e.name for e in client.search_experiments()]
+    rows = [row for name in names for row in best_tradeoffs(client, name)]
+    if args.experiment and client.get_experiment_by_name(args.experiment) is None:
+        raise InputError("--experiment", f"no experiment {args.experiment!r} in {uri}")
+    if args.json:
+        print(json.dumps([row.as_dict() for row in rows]))
+    elif rows:
+        print(format_table(rows))
+    else:
+        print(f"no finished trials in {uri}")
+
+
+def quiet_libraries() -> None:
+    """Concise progress: no Ray/MLflow/Optuna info logs, no Tune tables (errors still show)."""
+    os.environ.setdefault("RAY_AIR_NEW_OUTPUT", "0")
+    os.environ.setdefault("TUNE_DISABLE_AUTO_CALLBACK_LOGGERS", "1")
+    import mlflow  # noqa: F401  (imported first: it installs its own log handlers)
+    import optuna
+    import ray  # noqa: F401
+
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    for name in ("ray", "ray.tune", "ray._private", "mlflow", "alembic"):
+        logging.getLogger(name).setLevel(logging.ERROR)
+    warnings.filterwarnings("ignore", category=FutureWarning)
+    warnings.filterwarnings("ignore", category=UserWarning)
+
+
+COMMANDS = {
+    "train": _train,
+    "calibrate": _calibrate,
+    "methods": _methods,
+    "run": _run,
+    "validate": _validate,
+    "report": _report,
+}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -1,0 +1,303 @@
+"""A sweep: for every method of the spec, one Ray Tune ``Tuner`` searching its space with Optuna under
+the spec's fixed (ε, δ), the same trial budget for every method, trials logged to MLflow.
+
+Methods run one after another (each with up to ``max_concurrent`` trials at once), so every method
+gets the same budget and the comparison is fair. ``resume=True`` restores each method's Tuner from
+its experiment directory: finished trials are not run again, unfinished ones continue from their last
+checkpoint, and the MLflow parent and child runs are found again rather than duplicated.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import subprocess
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import optuna
+import ray
+from ray import tune
+from ray.tune.schedulers import ASHAScheduler
+from ray.tune.search import ConcurrencyLimiter
+from ray.tune.search.optuna import OptunaSearch
+
+import dptune
+from dptune.data import Dataset, load_dataset
+from dptune.errors import InputError
+from dptune.search import DefineByRun, start_point
+from dptune.spec import MethodSpace, SweepSpec
+from dptune.tracking import (
+    SWEEP_TAG,
+    MlflowTrialLogger,
+    TradeOff,
+    client_for,
+    experiment_id,
+    finish_parent_run,
+    format_table,
+    log_sweep_summary,
+    start_parent_run,
+)
+from dptune.train import default_delta
+from trainables import TRAINABLES, TrialSettings
+
+Echo = Callable[[str], None]
+STORAGE_TAG = "dptune.storage_path"
+
+SAMPLERS: dict[str, Callable[[int], optuna.samplers.BaseSampler]] = {
+    "tpe": lambda seed: optuna.samplers.TPESampler(seed=seed),
+    "random": lambda seed: optuna.samplers.RandomSampler(seed=seed),
+    "gp": lambda seed: optuna.samplers.GPSampler(seed=seed),
+    "nsga2": lambda seed: optuna.samplers.NSGAIISampler(seed=seed),
+}
+
+
+def connect_ray() -> None:
+    """Join the cluster named by ``RAY_ADDRESS`` (``auto`` on a ``ray up`` head), else start a local one."""
+    if ray.is_initialized():
+        return
+    ray.init(
+        address=os.environ.get("RAY_ADDRESS"),
+        include_dashboard=False,
+        logging_level=logging.WARNING,
+        log_to_driver=False,
+    )
+
+
+def trial_gpus(spec: SweepSpec, echo: Echo) -> float:
+    """GPUs per trial: the spec's, or 0 under ``gpu_fallback: cpu`` when the cluster has too few."""
+    if spec.gpu == 0:
+        return 0.0
+    available = ray.cluster_resources().get("GPU", 0.0)
+    if available >= spec.gpu:
+        return spec.gpu
+    if spec.gpu_fallback == "cpu":
+        echo(f"note: the Ray cluster has {available:g} GPUs; running trials on CPU (gpu_fallback: cpu)")
+        return 0.0
+    raise InputError(
+        "resources.gpu",
+        f"each trial asks for {spec.gpu:g} GPU but the Ray cluster has {available:g}; add GPU nodes, "
+        "set resources.gpu: 0, or set resources.gpu_fallback: cpu",
+    )
+
+
+def check_batch_sizes(spec: SweepSpec, n: int) -> None:
+    """Every batch size a trial can draw must fit the training set (checked before anything starts)."""
+    for method, space in spec.methods.items():
+        dist = space.knobs.get("batch_size")
+        largest = max(dist.args) if dist is not None else spec.training["batch_size"]
+        if largest > n:
+            field = f"methods.{method}.batch_size" if dist is not None else "training.batch_size"
+            raise InputError(field, f"batch size {largest} exceeds the {n} training samples")
+
+
+def max_epochs(spec: SweepSpec, space: MethodSpace) -> int:
+    dist = space.knobs.get("epochs")
+    return int(max(dist.args)) if dist is not None else spec.epochs
+
+
+class TrialProgress(tune.Callback):
+    """One line per finished or failed trial."""
+
+    def __init__(self, method: str, total: int, echo: Echo) -> None:
+        self.method = method
+        self.total = total
+        self.echo = echo
+        self.done = 0
+
+    def _line(self, trial: Any, outcome: str) -> None:
+        self.done += 1
+        result = trial.last_result or {}
+        seconds = result.get("trial_end", 0) - result.get("trial_start", 0)
+        knobs = ", ".join(
+            f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}"
+            for k, v in sorted(trial.config.items())
+            if not k.startswith("filter_") and k not in ("a", "b")
+        )
+        self.echo(f"  {self.method:<15} trial {self.done}/{self.total}  {outcome}  ({seconds:.0f}s)  {knobs}")
+
+    def on_trial_complete(self, iteration: int, trials: list, trial: Any, **info: Any) -> None:
+        result = trial.last_result or {}
+        if result.get("infeasible"):
+            self._line(trial, f"infeasible filter: {result.get('reason', '')}")
+        else:
+            self._line(
+                trial,
+                f"acc {100 * result.get('test_accuracy', 0):.2f}%  ε {result.get('epsilon_spent', 0):.3f}"
+                f"  epochs {result.get('epoch', 0)}",
+            )
+
+    def on_trial_error(self, iteration: int, trials: list, trial: Any, **info: Any) -> None:
+        error = trial.get_error()
+        reason = str(error).strip().splitlines()[-1] if error else "unknown error"
+        self._line(trial, f"FAILED: {reason[:160]}")
+
+
+def _tuner(
+    spec: SweepSpec,
+    space: MethodSpace,
+    settings: TrialSettings,
+    data: Dataset,
+    gpus: float,
+    callbacks: list,
+    resume: bool,
+) -> tune.Tuner:
+    trainable = tune.with_resources(
+        tune.with_parameters(TRAINABLES[space.method], settings=settings, data=data),
+        {"cpu": spec.cpu, "gpu": gpus},
+    )
+    path = f"{spec.storage_path}/{spec.name}/{space.method}"
+    if resume and tune.Tuner.can_restore(path):
+        return tune.Tuner.restore(path, trainable, resume_unfinished=True, resume_errored=False)
+    points = [start_point(space, p, f"methods.{space.method}.start[{i}]") for i, p in enumerate(space.start)]
+    searcher = OptunaSearch(
+        space=DefineByRun(space),
+        metric="test_accuracy",
+        mode="max",
+        points_to_evaluate=points or None,
+        sampler=SAMPLERS[spec.sampler](spec.seed),
+    )
+    scheduler = (
+        ASHAScheduler(
+            time_attr="training_iteration",
+            max_t=max_epochs(spec, space),
+            grace_period=spec.grace_period,
+            reduction_factor=2,
+        )
+        if spec.scheduler == "asha"
+        else None
+    )
+    return tune.Tuner(
+        trainable,
+        tune_config=tune.TuneConfig(
+            metric="test_accuracy",
+            mode="max",
+            search_alg=ConcurrencyLimiter(searcher, max_concurrent=spec.max_concurrent),
+            scheduler=scheduler,
+            num_samples=spec.trials_per_method,
+            max_concurrent_trials=spec.max_concurrent,
+        ),
+        run_config=tune.RunConfig(
+            name=space.method,
+            storage_path=f"{spec.storage_path}/{spec.name}",
+            callbacks=callbacks,
+            failure_config=tune.FailureConfig(max_failures=0),
+            checkpoint_config=tune.CheckpointConfig(num_to_keep=1),
+            verbose=0,
+        ),
+    )
+
+
+def code_version() -> str:
+    try:
+        commit = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=Path(__file__).parent,
+        ).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        commit = "unknown"
+    return f"{dptune.__version__}+{commit}"
+
+
+def _find_parent(spec: SweepSpec) -> str | None:
+    client = client_for(spec.tracking_uri)
+    runs = client.search_runs(
+        [experiment_id(client, spec.experiment)],
+        filter_string=f"tags.`{SWEEP_TAG}` = '{spec.name}' and tags.`{STORAGE_TAG}` = '{spec.storage_path}'",
+        order_by=["attributes.start_time DESC"],
+    )
+    return runs[0].info.run_id if runs else None
+
+
+@dataclass(frozen=True)
+class SweepOutcome:
+    best: list[TradeOff]
+    parent_run_id: str
+    wall_seconds: float
+    trial_seconds: float
+    trials: int
+
+
+def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo = print) -> SweepOutcome:
+    """Run (or resume) the sweep; returns the best trade-off per method, logged to MLflow."""
+    started = time.time()
+    data = load_dataset(spec.dataset, spec.data_root, spec.subset, spec.training["seed"])
+    n = len(data.train_y)
+    check_batch_sizes(spec, n)
+    local_dir = Path(spec.storage_path) / spec.name if "://" not in spec.storage_path else None
+    if not resume and local_dir is not None and local_dir.exists():
+        raise InputError(
+            "name",
+            f"a sweep {spec.name!r} already exists in {spec.storage_path}; continue it with "
+            "--resume, or choose another name or storage_path",
+        )
+    connect_ray()
+    gpus = trial_gpus(spec, echo)
+    delta = spec.delta if spec.delta is not None else default_delta(n)
+    client = client_for(spec.tracking_uri)
+    parent = _find_parent(spec) if resume else None
+    if parent is None:
+        privacy = {
+            "dataset": spec.dataset,
+            "model": spec.model,
+            "epsilon": spec.epsilon,
+            "delta": delta,
+            "accountant": spec.accountant,
+            "sampling": spec.sampling,
+        }
+        tags = {k: str(v) for k, v in privacy.items()} | {
+            "code_version": code_version(),
+            STORAGE_TAG: spec.storage_path,
+        }
+        params = privacy | {
+            "train_size": n,
+            "trials_per_method": spec.trials_per_method,
+            "methods": list(spec.methods),
+            "sampler": spec.sampler,
+            "scheduler": spec.scheduler,
+        }
+        parent = start_parent_run(client, spec.experiment, spec.name, tags, params, spec_text)
+    echo(
+        f"sweep {spec.name}: {', '.join(spec.methods)} on {spec.dataset} (n={n}) / {spec.model}, "
+        f"ε={spec.epsilon:g}, δ={delta:g}, {spec.trials_per_method} trials per method"
+    )
+    trial_seconds, trials = 0.0, 0
+    for method, space in spec.methods.items():
+        settings = TrialSettings(
+            method=method,
+            dataset=spec.dataset,
+            model=spec.model,
+            epsilon=spec.epsilon,
+            delta=delta,
+            accountant=spec.accountant,
+            sampling=spec.sampling,
+            training=spec.training,
+            cpu=spec.cpu,
+            gpu=gpus,
+        )
+        callbacks = [
+            MlflowTrialLogger(spec.tracking_uri, spec.experiment, parent, method, max_epochs(spec, space)),
+            TrialProgress(method, spec.trials_per_method, echo),
+        ]
+        results = _tuner(spec, space, settings, data, gpus, callbacks, resume).fit()
+        for result in results:
+            metrics = result.metrics or {}
+            if "trial_start" in metrics:
+                trial_seconds += metrics["trial_end"] - metrics["trial_start"]
+                trials += 1
+    best = log_sweep_summary(client, spec.experiment, parent)
+    finish_parent_run(client, parent)
+    wall = time.time() - started
+    echo("\nbest trade-offs of this sweep:\n" + format_table(best))
+    echo(
+        f"\nwall time {wall:.0f}s for {trials} trials ({trial_seconds:.0f}s of trial time, "
+        f"{spec.max_concurrent} at a time)"
+    )
+    echo(f"review in the MLflow UI: mlflow ui --backend-store-uri {spec.tracking_uri}")
+    return SweepOutcome(best, parent, wall, trial_seconds, trials)

@@ -1,0 +1,327 @@
+"""MLflow records of sweeps: a parent run per sweep, a child run per trial, best trade-offs, Pareto plot.
+
+All writes happen in the sweep driver (one writer, so a SQLite store never sees concurrent trials).
+A child run is found again by its ``dptune.trial_id`` tag, so a resumed sweep never duplicates one.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from mlflow.entities import RunStatus
+from mlflow.tracking import MlflowClient
+from ray.tune import Callback
+
+TRIAL_TAG = "dptune.trial_id"
+SWEEP_TAG = "dptune.sweep"
+METHOD_TAG = "dptune.method"
+STATUS_TAG = "dptune.status"
+CHILD_METRICS = ("test_accuracy", "loss", "epsilon_spent")
+
+
+def client_for(uri: str) -> MlflowClient:
+    return MlflowClient(tracking_uri=uri)
+
+
+def experiment_id(client: MlflowClient, name: str) -> str:
+    found = client.get_experiment_by_name(name)
+    return found.experiment_id if found is not None else client.create_experiment(name)
+
+
+def _param_value(value: Any) -> str:
+    return json.dumps(value) if isinstance(value, list | dict) else str(value)
+
+
+class MlflowTrialLogger(Callback):
+    """Tune callback: one MLflow child run per trial under the sweep's parent run.
+
+    Params: the trial's resolved config (filter coefficients included). Metrics per epoch (step = epoch):
+    test accuracy, test loss, ε spent; at the end: the final values, σ, δ, and a status tag
+    (``finished``, ``stopped`` by the scheduler, ``infeasible`` filter draw, ``failed`` with a reason).
+    """
+
+    def __init__(self, uri: str, experiment: str, parent_run_id: str, method: str, epochs: int) -> None:
+        self.uri = uri
+        self.experiment = experiment
+        self.parent_run_id = parent_run_id
+        self.method = method
+        self.epochs = epochs
+        self._runs: dict[str, str] = {}
+
+    def _client(self) -> MlflowClient:
+        return client_for(self.uri)
+
+    def run_id(self, trial: Any) -> str:
+        if trial.trial_id in self._runs:
+            return self._runs[trial.trial_id]
+        client = self._client()
+        exp = experiment_id(client, self.experiment)
+        existing = client.search_runs(
+            [exp],
+            filter_string=f"tags.`{TRIAL_TAG}` = '{trial.trial_id}' and "
+            f"tags.`mlflow.parentRunId` = '{self.parent_run_id}'",
+        )
+        if existing:
+            run_id = existing[0].info.run_id
+        else:
+            run = client.create_run(
+                exp,
+                run_name=f"{self.method}-{trial.trial_id}",
+                tags={
+                    "mlflow.parentRunId": self.parent_run_id,
+                    TRIAL_TAG: trial.trial_id,
+                    METHOD_TAG: self.method,
+                    STATUS_TAG: "running",
+                },
+            )
+            run_id = run.info.run_id
+            for key, value in sorted(trial.config.items()):
+                client.log_param(run_id, key, _param_value(value))
+        self._runs[trial.trial_id] = run_id
+        return run_id
+
+    def on_trial_start(self, iteration: int, trials: list, trial: Any, **info: Any) -> None:
+        self.run_id(trial)
+
+    def on_trial_result(self, iteration: int, trials: list, trial: Any, result: dict, **info: Any) -> None:
+        client, run_id = self._client(), self.run_id(trial)
+        epoch = int(result.get("epoch", result.get("training_iteration", 0)))
+        for name in CHILD_METRICS:
+            if name in result and math.isfinite(result[name]):
+                client.log_metric(run_id, name, float(result[name]), step=epoch)
+
+    def on_trial_complete(self, iteration: int, trials: list, trial: Any, **info: Any) -> None:
+        client, run_id = self._client(), self.run_id(trial)
+        result = trial.last_result or {}
+        if result.get("infeasible"):
+            status = "infeasible"
+            client.set_tag(run_id, "dptune.reason", str(result.get("reason", "")))
+        else:
+            status = "finished" if result.get("epoch", 0) >= self.epochs else "stopped"
+        for name in ("noise_multiplier", "delta", "steps", "epoch", "epsilon_target"):
+            if name in result:
+                client.log_metric(run_id, name, float(result[name]))
+        client.set_tag(run_id, STATUS_TAG, status)
+        client.set_terminated(run_id, RunStatus.to_string(RunStatus.FINISHED))
+
+    def on_trial_error(self, iteration: int, trials: list, trial: Any, **info: Any) -> None:
+        client, run_id = self._client(), self.run_id(trial)
+        error = trial.get_error()
+        reason = str(error).strip().splitlines()[-1] if error else "unknown error"
+        client.set_tag(run_id, STATUS_TAG, "failed")
+        client.set_tag(run_id, "dptune.reason", reason[:4000])
+        client.set_terminated(run_id, RunStatus.to_string(RunStatus.FAILED))
+
+
+@dataclass(frozen=True)
+class TradeOff:
+    """The best finished trial of one method at one privacy target, from MLflow."""
+
+    method: str
+    epsilon_target: float
+    epsilon_spent: float
+    delta: float
+    test_accuracy: float
+    sweep: str
+    run_id: str
+    params: dict[str, str]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "method": self.method,
+            "epsilon_target": self.epsilon_target,
+            "epsilon_spent": self.epsilon_spent,
+            "delta": self.delta,
+            "test_accuracy": self.test_accuracy,
+            "sweep": self.sweep,
+            "run_id": self.run_id,
+            "params": self.params,
+        }
+
+
+def finished_trials(client: MlflowClient, experiment: str, parent_run_id: str | None = None) -> list:
+    """Finished child runs of an experiment (of one sweep if ``parent_run_id`` is given)."""
+    found = client.get_experiment_by_name(experiment)
+    if found is None:
+        return []
+    query = f"tags.`{METHOD_TAG}` != ''"
+    if parent_run_id:
+        query += f" and tags.`mlflow.parentRunId` = '{parent_run_id}'"
+    runs = client.search_runs([found.experiment_id], filter_string=query, max_results=50000)
+    return [run for run in runs if run.data.tags.get(STATUS_TAG) in ("finished", "stopped")]
+
+
+def best_tradeoffs(client: MlflowClient, experiment: str, parent_run_id: str | None = None) -> list[TradeOff]:
+    """Per (method, ε target): the finished trial with the highest final test accuracy."""
+    parents: dict[str, Any] = {}
+    best: dict[tuple[str, float], TradeOff] = {}
+    for run in finished_trials(client, experiment, parent_run_id):
+        metrics, tags = run.data.metrics, run.data.tags
+        if "test_accuracy" not in metrics or "epsilon_spent" not in metrics:
+            continue
+        parent_id = tags.get("mlflow.parentRunId", "")
+        if parent_id not in parents:
+            parents[parent_id] = client.get_run(parent_id).data if parent_id else None
+        parent = parents[parent_id]
+        target = (
+            float(parent.params.get("epsilon", metrics.get("epsilon_target", math.nan)))
+            if parent
+            else math.nan
+        )
+        candidate = TradeOff(
+            method=tags.get(METHOD_TAG, "?"),
+            epsilon_target=target,
+            epsilon_spent=metrics["epsilon_spent"],
+            delta=metrics.get("delta", math.nan),
+            test_accuracy=metrics["test_accuracy"],
+            sweep=parent.tags.get(SWEEP_TAG, "") if parent else "",
+            run_id=run.info.run_id,
+            params=dict(run.data.params),
+        )
+        key = (candidate.method, candidate.epsilon_target)
+        if key not in best or candidate.test_accuracy > best[key].test_accuracy:
+            best[key] = candidate
+    return sorted(best.values(), key=lambda t: (t.epsilon_target, -t.test_accuracy))
+
+
+def pareto_front(points: list[TradeOff]) -> list[TradeOff]:
+    """Points not dominated in (lower ε spent, higher accuracy), by increasing ε."""
+    front: list[TradeOff] = []
+    for point in sorted(points, key=lambda p: (p.epsilon_spent, -p.test_accuracy)):
+        if not front or point.test_accuracy > front[-1].test_accuracy:
+            front.append(point)
+    return front
+
+
+SEARCH_PARAMS = (
+    "lr",
+    "clip",
+    "batch_size",
+    "epochs",
+    "k",
+    "beta",
+    "filter",
+    "a",
+    "b",
+    "momentum",
+    "outer_momentum",
+    "alpha",
+    "memory",
+    "lam",
+    "tau",
+    "gamma",
+    "kappa",
+    "zeta",
+    "beta2",
+)
+
+
+def _short(text: str) -> str:
+    """A logged parameter with numbers shown to 4 significant digits."""
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return text
+    if isinstance(value, float):
+        return f"{value:.4g}"
+    if isinstance(value, list):
+        return "[" + ", ".join(f"{v:.4g}" if isinstance(v, float) else str(v) for v in value) + "]"
+    return text
+
+
+def format_table(rows: list[TradeOff]) -> str:
+    """A plain-text table of best trade-offs."""
+    header = f"{'method':<15} {'ε target':>8} {'ε spent':>8} {'δ':>8} {'accuracy':>9}  settings"
+    lines = [header, "-" * len(header)]
+    for row in rows:
+        settings = ", ".join(f"{k}={_short(row.params[k])}" for k in SEARCH_PARAMS if k in row.params)
+        lines.append(
+            f"{row.method:<15} {row.epsilon_target:>8g} {row.epsilon_spent:>8.4f} {row.delta:>8.1e} "
+            f"{100 * row.test_accuracy:>8.2f}%  {settings}"
+        )
+    return "\n".join(lines)
+
+
+def plot_tradeoffs(rows: list[TradeOff], path: Path) -> None:
+    """Accuracy vs ε spent: one line per method (its best run at each ε target), Pareto front marked."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    for method in sorted({r.method for r in rows}):
+        points = sorted((r for r in rows if r.method == method), key=lambda r: r.epsilon_spent)
+        ax.plot(
+            [p.epsilon_spent for p in points],
+            [100 * p.test_accuracy for p in points],
+            marker="o",
+            label=method,
+        )
+    front = pareto_front(rows)
+    ax.step(
+        [p.epsilon_spent for p in front],
+        [100 * p.test_accuracy for p in front],
+        where="post",
+        color="black",
+        linestyle="--",
+        linewidth=1,
+        label="Pareto front",
+    )
+    ax.set_xlabel("ε spent")
+    ax.set_ylabel("test accuracy (%)")
+    ax.set_title("Best privacy-utility trade-offs")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+def log_sweep_summary(client: MlflowClient, experiment: str, parent_run_id: str) -> list[TradeOff]:
+    """Attach the sweep's best configuration per method and the experiment-wide Pareto plot."""
+    sweep_best = best_tradeoffs(client, experiment, parent_run_id)
+    all_best = best_tradeoffs(client, experiment)
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        (folder / "best_configurations.txt").write_text(format_table(sweep_best) + "\n")
+        (folder / "best_configurations.json").write_text(
+            json.dumps([r.as_dict() for r in sweep_best], indent=2)
+        )
+        (folder / "pareto_front.json").write_text(
+            json.dumps([r.as_dict() for r in pareto_front(all_best)], indent=2)
+        )
+        if all_best:
+            plot_tradeoffs(all_best, folder / "pareto_accuracy_vs_epsilon.png")
+        for file in folder.iterdir():
+            client.log_artifact(parent_run_id, str(file))
+    for row in sweep_best:
+        client.log_metric(parent_run_id, f"best_accuracy.{row.method}", row.test_accuracy)
+    return sweep_best
+
+
+def start_parent_run(
+    client: MlflowClient,
+    experiment: str,
+    name: str,
+    tags: dict[str, str],
+    params: dict[str, Any],
+    spec_text: str,
+) -> str:
+    run = client.create_run(experiment_id(client, experiment), run_name=name, tags={SWEEP_TAG: name, **tags})
+    for key, value in params.items():
+        client.log_param(run.info.run_id, key, _param_value(value))
+    with tempfile.TemporaryDirectory() as tmp:
+        spec_file = Path(tmp) / "spec.yaml"
+        spec_file.write_text(spec_text)
+        client.log_artifact(run.info.run_id, str(spec_file))
+    return run.info.run_id
+
+
+def finish_parent_run(client: MlflowClient, run_id: str) -> None:
+    client.set_terminated(run_id, RunStatus.to_string(RunStatus.FINISHED))
