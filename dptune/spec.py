@@ -179,7 +179,7 @@ def parse_dist(value: Any, param: Param, path: str) -> Dist:
 
 
 FIRST_ORDER = {
-    "pole": Param("pole", "float", None, lambda v: -1 < v < 1, "in (-1, 1)", "pole p"),
+    "pole": Param("pole", "float", None, lambda v: 0 <= v < 1, "in [0, 1) (a low-pass pole)", "pole p"),
     "zero": Param("zero", "float", 0.0, lambda v: -1 <= v < 1, "in [-1, 1)", "zero z"),
 }
 BUTTERWORTH = {
@@ -225,7 +225,7 @@ def parse_filter(value: Any, path: str) -> FilterSpace:
     return FilterSpace(family, dists, (len(a_list), len(b_list)))
 
 
-def _method_space(name: str, value: Any, path: str) -> MethodSpace:
+def method_space(name: str, value: Any, path: str) -> MethodSpace:
     definition = get_method(name, path)
     section = _mapping(value, path)
     start = section.pop("start", [])
@@ -357,7 +357,7 @@ def parse_spec(raw: Any, base: Path | None = None) -> SweepSpec:
     methods = _mapping(doc["methods"], "methods")
     if not methods:
         raise InputError("methods", f"name at least one method: {', '.join(METHODS)}")
-    spaces = {m: _method_space(m, v, f"methods.{m}") for m, v in methods.items()}
+    spaces = {m: method_space(m, v, f"methods.{m}") for m, v in methods.items()}
 
     return SweepSpec(
         name=name,

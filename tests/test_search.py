@@ -1,0 +1,103 @@
+"""Define-by-run spaces under real Optuna: every sampled filter satisfies the constraints."""
+
+from __future__ import annotations
+
+import numpy as np
+import optuna
+import pytest
+
+from dptune.errors import InputError
+from dptune.methods.filters import PRESETS, step_response, validate_filter
+from dptune.search import DefineByRun, butterworth, first_order, start_point
+from dptune.spec import method_space, parse_filter
+
+FAMILIES = {
+    "first-order": {
+        "family": "first-order",
+        "pole": {"uniform": [0.0, 0.99]},
+        "zero": {"uniform": [-1.0, 0.9]},
+    },
+    "butterworth": {"family": "butterworth", "order": {"int": [1, 4]}, "cutoff": {"uniform": [0.01, 0.6]}},
+    "preset": {"family": "preset", "preset": {"choice": sorted(PRESETS)}},
+    "raw": {
+        "family": "raw",
+        "a": [{"uniform": [-1.9, 0.9]}, {"uniform": [-0.9, 0.9]}],
+        "b": [{"uniform": [-0.3, 0.3]}],
+    },
+}
+
+
+def sample(family: str, sampler: optuna.samplers.BaseSampler, trials: int) -> list[dict]:
+    space = method_space("dp-pmlf", {"k": {"int": [1, 4]}, "filter": FAMILIES[family]}, "methods.dp-pmlf")
+    define = DefineByRun(space)
+    study = optuna.create_study(direction="maximize", sampler=sampler)
+    drawn = []
+    for _ in range(trials):
+        trial = study.ask()
+        constants = define(trial)
+        study.tell(trial, float(np.random.default_rng(len(drawn)).random()))
+        drawn.append(constants | {"constraints": study.trials[-1].system_attrs})
+    return drawn
+
+
+@pytest.mark.parametrize("family", ["first-order", "butterworth", "preset"])
+@pytest.mark.parametrize("sampler", ["random", "tpe"])
+def test_valid_by_construction_families(family: str, sampler: str) -> None:
+    chosen = (
+        optuna.samplers.RandomSampler(seed=1) if sampler == "random" else optuna.samplers.TPESampler(seed=1)
+    )
+    for constants in sample(family, chosen, 60):
+        a, b = tuple(constants["a"]), tuple(constants["b"])
+        validate_filter(a, b)  # unit DC gain, poles inside, c_t > 0
+        assert constants["filter_valid"] is True
+        assert abs(-sum(a) + sum(b) - 1) <= 1e-9
+
+
+def test_raw_family_solves_dc_gain_and_flags_unstable_draws() -> None:
+    drawn = sample("raw", optuna.samplers.RandomSampler(seed=2), 150)
+    valid = [c for c in drawn if c["filter_valid"]]
+    invalid = [c for c in drawn if not c["filter_valid"]]
+    assert valid and invalid  # the space has both
+    for c in drawn:
+        assert abs(-sum(c["a"]) + sum(c["b"]) - 1) <= 1e-9  # b_0 solved from the constraint
+        poles = np.abs(np.roots([1.0, *c["a"]]))
+        assert (poles.max() < 1 and step_response_positive(c)) == c["filter_valid"]
+        assert any(k.startswith("constraints") for k in c["constraints"])
+
+
+def step_response_positive(c: dict) -> bool:
+    from dptune.methods.filters import IIRCoefficients
+
+    return bool(np.all(step_response(IIRCoefficients(tuple(c["a"]), tuple(c["b"])), 3000) > 0))
+
+
+def test_first_order_and_butterworth_closed_forms() -> None:
+    f = first_order(0.9, 0.0)
+    assert f.a == (-0.9,) and f.b == pytest.approx((0.1,))
+    f = first_order(9 / 11, -1.0)
+    assert f.b == pytest.approx(PRESETS["doppler-first-order-v1"].b)
+    bw = butterworth(1, 0.0634)
+    assert bw.a[0] == pytest.approx(-9 / 11, abs=2e-3)  # DOPPLER ver.1 is a 1st-order Butterworth
+    validate_filter(bw.a, bw.b)
+
+
+def test_start_points_map_presets_into_family_parameters() -> None:
+    space = method_space(
+        "dp-pmlf",
+        {
+            "lr": {"loguniform": [0.1, 2.0]},
+            "filter": FAMILIES["first-order"],
+            "start": [{"lr": 0.5, "filter": {"preset": "pmlf-a0.9-b0.05,0.05"}}],
+        },
+        "m",
+    )
+    point = start_point(space, space.start[0], "m.start[0]")
+    assert point == {"lr": 0.5, "filter_pole": pytest.approx(0.9), "filter_zero": pytest.approx(-1.0)}
+    with pytest.raises(InputError, match="cannot be expressed"):
+        start_point(space, {"filter": {"preset": "doppler-second-order"}}, "m.start[1]")
+
+
+def test_parse_filter_errors_name_the_path() -> None:
+    with pytest.raises(InputError) as info:
+        parse_filter({"family": "raw", "a": "x"}, "methods.lp-dpsgd.filter")
+    assert info.value.field == "methods.lp-dpsgd.filter.a"

@@ -1,0 +1,123 @@
+"""Sweep spec validation: every shipped spec is valid; every invalid field is named by its YAML path."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+import pytest
+import yaml
+
+from dptune.cli import main
+from dptune.errors import InputError
+from dptune.spec import load_spec, parse_spec
+
+SWEEPS = sorted((Path(__file__).parents[1] / "sweeps").glob("*.yaml"))
+BASE = yaml.safe_load((Path(__file__).parents[1] / "sweeps" / "quickstart.yaml").read_text())
+
+
+@pytest.mark.parametrize("path", SWEEPS, ids=lambda p: p.name)
+def test_shipped_specs_validate(path: Path) -> None:
+    spec = load_spec(path)
+    assert spec.methods and spec.trials_per_method >= 1
+
+
+def test_paper_specs_compare_all_seven_methods_with_equal_budgets() -> None:
+    for name in ("fmnist-eps1.yaml", "fmnist-eps8.yaml"):
+        spec = load_spec(Path(__file__).parents[1] / "sweeps" / name)
+        assert len(spec.methods) == 7 and spec.model == "cnn5" and spec.dataset == "fashion-mnist"
+        assert all(space.start for space in spec.methods.values())  # the papers' settings first
+
+
+def with_change(path: str, value, delete: bool = False) -> dict:
+    doc = copy.deepcopy(BASE)
+    node = doc
+    keys = path.split(".")
+    for key in keys[:-1]:
+        node = node.setdefault(key, {})
+    if delete:
+        del node[keys[-1]]
+    else:
+        node[keys[-1]] = value
+    return doc
+
+
+INVALID = [
+    ("privacy.epsilon", 0, "privacy.epsilon"),
+    ("privacy.epsilon", "one", "privacy.epsilon"),
+    ("privacy.delta", 1.5, "privacy.delta"),
+    ("privacy.accountant", "gdp", "privacy.accountant"),
+    ("privacy.sampling", "random", "privacy.sampling"),
+    ("dataset.name", "imagenet", "dataset.name"),
+    ("dataset.subset", 0, "dataset.subset"),
+    ("model.name", "vgg", "model.name"),
+    ("budget.trials_per_method", 0, "budget.trials_per_method"),
+    ("resources.gpu", -0.5, "resources.gpu"),
+    ("resources.gpu_fallback", "tpu", "resources.gpu_fallback"),
+    ("scheduler.name", "pbt", "scheduler.name"),
+    ("search.sampler", "cmaes", "search.sampler"),
+    ("methods.dp-pmlf.k", {"int": [0, 3]}, "methods.dp-pmlf.k"),
+    ("methods.dp-pmlf.k", {"uniform": [1, 3]}, "methods.dp-pmlf.k"),
+    ("methods.dp-pmlf.beta", {"uniform": [0.0, 1.5]}, "methods.dp-pmlf.beta"),
+    ("methods.dp-pmlf.lr", {"loguniform": [0.0, 1.0]}, "methods.dp-pmlf.lr"),
+    ("methods.dp-pmlf.lr", {"uniform": [2.0, 1.0]}, "methods.dp-pmlf.lr"),
+    ("methods.dp-pmlf.lr", {"normal": [0, 1]}, "methods.dp-pmlf.lr"),
+    ("methods.dp-pmlf.gamma", 0.3, "methods.dp-pmlf.gamma"),
+    ("methods.dpsgd.filter", {"preset": "pmlf-a0.9-b0.1"}, "methods.dpsgd.filter"),
+    (
+        "methods.dp-pmlf.filter",
+        {"family": "first-order", "pole": {"uniform": [0.5, 1.2]}},
+        "methods.dp-pmlf.filter.pole",
+    ),
+    ("methods.dp-pmlf.filter", {"family": "chebyshev"}, "methods.dp-pmlf.filter.family"),
+    ("methods.dp-pmlf.filter", {"preset": "nope"}, "methods.dp-pmlf.filter.preset"),
+    ("methods.dp-pmlf.filter", {"family": "butterworth", "order": 2}, "methods.dp-pmlf.filter.cutoff"),
+    ("methods.dp-pmlf.start", [{"lr": 99.0}], "methods.dp-pmlf.start[0].lr"),
+    (
+        "methods.dp-pmlf.start",
+        [{"filter": {"preset": "doppler-second-order"}}],
+        "methods.dp-pmlf.start[0].filter",
+    ),
+    ("methods.sgd", {}, "methods.sgd"),
+    ("tracking.uri", "", "tracking.uri"),
+    ("extra", 1, "extra"),
+]
+
+
+@pytest.mark.parametrize(("path", "value", "field"), INVALID, ids=[f"{p}={v}" for p, v, _ in INVALID])
+def test_invalid_field_is_named(path: str, value, field: str) -> None:
+    with pytest.raises(InputError) as info:
+        parse_spec(with_change(path, value))
+    assert info.value.field.startswith(field), str(info.value)
+
+
+def test_missing_required_key() -> None:
+    with pytest.raises(InputError) as info:
+        parse_spec(with_change("privacy", None, delete=True))
+    assert info.value.field == "privacy"
+
+
+def test_relative_paths_become_absolute(tmp_path: Path) -> None:
+    spec = parse_spec(BASE, base=tmp_path)
+    assert spec.tracking_uri == f"sqlite:///{tmp_path / 'mlflow.db'}"
+    assert spec.storage_path == str(tmp_path / "ray_results")
+    http = parse_spec(with_change("tracking.uri", "http://10.0.0.1:5000"))
+    assert http.tracking_uri == "http://10.0.0.1:5000"
+
+
+@pytest.mark.parametrize("command", ["validate", "run"])
+def test_cli_bad_spec_exits_2_with_field_and_starts_nothing(
+    command: str, tmp_path: Path, capsys, monkeypatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(yaml.safe_dump(with_change("methods.dp-pmlf.k", {"int": [0, 3]})))
+    assert main([command, str(bad)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and len(err.strip().splitlines()) == 1 and "methods.dp-pmlf.k" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.yaml"]  # no store, no results
+
+
+def test_cli_validate_ok(capsys) -> None:
+    assert main(["validate", str(SWEEPS[0])]) == 0
+    assert "valid" in capsys.readouterr().out
