@@ -92,6 +92,8 @@ def _build_parser() -> argparse.ArgumentParser:
     run = sub.add_parser("run", help="run a sweep spec (validated first)")
     run.add_argument("spec", help="YAML sweep spec, e.g. sweeps/quickstart.yaml")
     run.add_argument("--resume", action="store_true", help="continue an interrupted sweep")
+    run.add_argument("--tracking-uri", default=None, help="override tracking.uri (e.g. http://HEAD:5000)")
+    run.add_argument("--storage-path", default=None, help="override storage_path (shared on clusters)")
 
     validate = sub.add_parser("validate", help="check a sweep spec without running it")
     validate.add_argument("spec")
@@ -199,7 +201,8 @@ def _validate(args: argparse.Namespace) -> None:
 def _run(args: argparse.Namespace) -> None:
     from dptune.spec import load_spec
 
-    spec = load_spec(args.spec)
+    overrides = {"tracking.uri": args.tracking_uri, "storage_path": args.storage_path}
+    spec = load_spec(args.spec, overrides={k: v for k, v in overrides.items() if v is not None})
     quiet_libraries()
     from dptune.sweep import run_sweep
 
@@ -236,7 +239,9 @@ def quiet_libraries() -> None:
     import ray  # noqa: F401
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
-    for name in ("ray", "ray.tune", "ray._private", "mlflow", "alembic"):
+    for name in ("ray", "ray.tune", "ray._private"):  # failed trials get our one-line reason instead
+        logging.getLogger(name).setLevel(logging.CRITICAL)
+    for name in ("mlflow", "alembic"):
         logging.getLogger(name).setLevel(logging.ERROR)
     warnings.filterwarnings("ignore", category=FutureWarning)
     warnings.filterwarnings("ignore", category=UserWarning)

@@ -388,8 +388,24 @@ def parse_spec(raw: Any, base: Path | None = None) -> SweepSpec:
     )
 
 
-def load_spec(path: str | Path, base: Path | None = None) -> SweepSpec:
-    """Read and validate a YAML spec file."""
+def apply_overrides(doc: Any, overrides: Mapping[str, Any]) -> Any:
+    """Set dotted paths (``tracking.uri``) in a loaded spec document, e.g. from command-line flags."""
+    for dotted, value in overrides.items():
+        node = doc
+        *parents, last = dotted.split(".")
+        for key in parents:
+            if not isinstance(node, dict):
+                break
+            node = node.setdefault(key, {})
+        if isinstance(node, dict):
+            node[last] = value
+    return doc
+
+
+def load_spec(
+    path: str | Path, base: Path | None = None, overrides: Mapping[str, Any] | None = None
+) -> SweepSpec:
+    """Read and validate a YAML spec file, with optional dotted-path overrides."""
     file = Path(path)
     if not file.is_file():
         raise InputError("spec", f"no such file: {file}")
@@ -399,4 +415,4 @@ def load_spec(path: str | Path, base: Path | None = None) -> SweepSpec:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}" if mark else ""
         raise InputError("spec", f"{file} is not valid YAML{where}") from None
-    return parse_spec(raw, base)
+    return parse_spec(apply_overrides(raw, overrides or {}), base)

@@ -40,6 +40,7 @@ from dptune.tracking import (
     format_table,
     log_sweep_summary,
     start_parent_run,
+    trial_error_reason,
 )
 from dptune.train import default_delta
 from trainables import TRAINABLES, TrialSettings
@@ -131,9 +132,7 @@ class TrialProgress(tune.Callback):
             )
 
     def on_trial_error(self, iteration: int, trials: list, trial: Any, **info: Any) -> None:
-        error = trial.get_error()
-        reason = str(error).strip().splitlines()[-1] if error else "unknown error"
-        self._line(trial, f"FAILED: {reason[:160]}")
+        self._line(trial, f"FAILED: {trial_error_reason(trial)[:160]}")
 
 
 def _tuner(
@@ -222,6 +221,7 @@ class SweepOutcome:
     wall_seconds: float
     trial_seconds: float
     trials: int
+    results: list[dict[str, Any]]  # the last reported metrics of every trial, with its method
 
 
 def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo = print) -> SweepOutcome:
@@ -267,7 +267,7 @@ def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo 
         f"sweep {spec.name}: {', '.join(spec.methods)} on {spec.dataset} (n={n}) / {spec.model}, "
         f"ε={spec.epsilon:g}, δ={delta:g}, {spec.trials_per_method} trials per method"
     )
-    trial_seconds, trials = 0.0, 0
+    trial_seconds, trials, all_results = 0.0, 0, []
     for method, space in spec.methods.items():
         settings = TrialSettings(
             method=method,
@@ -288,6 +288,7 @@ def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo 
         results = _tuner(spec, space, settings, data, gpus, callbacks, resume).fit()
         for result in results:
             metrics = result.metrics or {}
+            all_results.append({"method": method, **metrics})
             if "trial_start" in metrics:
                 trial_seconds += metrics["trial_end"] - metrics["trial_start"]
                 trials += 1
@@ -300,4 +301,4 @@ def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo 
         f"{spec.max_concurrent} at a time)"
     )
     echo(f"review in the MLflow UI: mlflow ui --backend-store-uri {spec.tracking_uri}")
-    return SweepOutcome(best, parent, wall, trial_seconds, trials)
+    return SweepOutcome(best, parent, wall, trial_seconds, trials, all_results)

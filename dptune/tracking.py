@@ -37,6 +37,18 @@ def _param_value(value: Any) -> str:
     return json.dumps(value) if isinstance(value, list | dict) else str(value)
 
 
+def trial_error_reason(trial: Any) -> str:
+    """The last line of a failed trial's traceback (e.g. ``TrainingDivergedError: …``)."""
+    text = None
+    if trial.error_file and Path(trial.error_file).is_file():
+        text = Path(trial.error_file).read_text()
+    if not text:
+        error = trial.get_error()
+        text = str(error) if error else ""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return lines[-1] if lines else "unknown error"
+
+
 class MlflowTrialLogger(Callback):
     """Tune callback: one MLflow child run per trial under the sweep's parent run.
 
@@ -111,8 +123,7 @@ class MlflowTrialLogger(Callback):
 
     def on_trial_error(self, iteration: int, trials: list, trial: Any, **info: Any) -> None:
         client, run_id = self._client(), self.run_id(trial)
-        error = trial.get_error()
-        reason = str(error).strip().splitlines()[-1] if error else "unknown error"
+        reason = trial_error_reason(trial)
         client.set_tag(run_id, STATUS_TAG, "failed")
         client.set_tag(run_id, "dptune.reason", reason[:4000])
         client.set_terminated(run_id, RunStatus.to_string(RunStatus.FAILED))

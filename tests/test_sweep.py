@@ -1,0 +1,177 @@
+"""End to end on real Ray, real Optuna and a real MLflow SQLite store (no mocks)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import ray
+from mlflow.tracking import MlflowClient
+
+from dptune.cli import main
+from dptune.methods.filters import validate_filter
+from dptune.spec import load_spec
+from dptune.sweep import run_sweep
+from tests.sweep_helpers import runs, write_spec
+
+
+@pytest.fixture
+def local_ray():
+    ray.init(num_cpus=4, num_gpus=1, include_dashboard=False, log_to_driver=False)
+    yield
+    ray.shutdown()
+
+
+def test_sweep_logs_parent_and_children_and_survives_a_diverging_method(
+    tmp_path: Path, local_ray, capsys
+) -> None:
+    methods = {
+        "dpsgd": {"lr": {"loguniform": [0.3, 2.0]}, "start": [{"lr": 0.5}]},
+        "dp-pmlf": {
+            "lr": {"loguniform": [0.3, 2.0]},
+            "k": {"int": [1, 3]},
+            "filter": {"family": "first-order", "pole": {"uniform": [0.5, 0.95]}},
+        },
+        "lp-dpsgd": {"lr": 1.0e300},  # diverges at once: its trials fail, the sweep goes on
+    }
+    path = write_spec(tmp_path, "e2e", methods)
+    spec = load_spec(path)
+    lines: list[str] = []
+    outcome = run_sweep(spec, path.read_text(), echo=lines.append)
+
+    parents, children = runs(spec.tracking_uri, "e2e")
+    assert len(parents) == 1 and len(children) == 6
+    parent = parents[0]
+    for tag in ("dataset", "model", "epsilon", "delta", "accountant", "sampling", "code_version"):
+        assert tag in parent.data.tags
+    assert parent.data.tags["epsilon"] == "2.0" and parent.data.tags["sampling"] == "poisson"
+    client = MlflowClient(spec.tracking_uri)
+    artifacts = {a.path for a in client.list_artifacts(parent.info.run_id)}
+    assert {
+        "spec.yaml",
+        "best_configurations.json",
+        "best_configurations.txt",
+        "pareto_accuracy_vs_epsilon.png",
+    } <= artifacts
+
+    by_method: dict[str, list] = {}
+    for child in children:
+        assert child.data.tags["mlflow.parentRunId"] == parent.info.run_id
+        by_method.setdefault(child.data.tags["dptune.method"], []).append(child)
+    assert {m: len(r) for m, r in by_method.items()} == {"dpsgd": 2, "dp-pmlf": 2, "lp-dpsgd": 2}
+    for child in by_method["dpsgd"] + by_method["dp-pmlf"]:
+        assert child.data.tags["dptune.status"] == "finished"
+        history = client.get_metric_history(child.info.run_id, "test_accuracy")
+        assert sorted(m.step for m in history) == [1, 2]  # per epoch
+        assert 0 < child.data.metrics["epsilon_spent"] <= 2.0
+        assert child.data.metrics["noise_multiplier"] > 0 and "lr" in child.data.params
+    for child in by_method["dp-pmlf"]:
+        a, b = json.loads(child.data.params["a"]), json.loads(child.data.params["b"])
+        validate_filter(tuple(a), tuple(b))  # the logged (resolved) filter is a valid one
+    for child in by_method["lp-dpsgd"]:
+        assert child.data.tags["dptune.status"] == "failed"
+        assert "non-finite" in child.data.tags["dptune.reason"]
+
+    assert {row.method for row in outcome.best} == {"dpsgd", "dp-pmlf"}
+    assert sum("FAILED" in line for line in lines) == 2
+    assert sum(re.search(r"trial \d/2", line) is not None for line in lines) == 6  # a line per trial
+
+    assert main(["report", "--tracking-uri", spec.tracking_uri, "--json"]) == 0
+    report = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert {row["method"] for row in report} == {"dpsgd", "dp-pmlf"}
+
+
+def test_four_quarter_gpu_trials_share_one_gpu_and_a_fifth_waits(tmp_path: Path, local_ray) -> None:
+    """With one GPU declared to Ray, gpu: 0.25 packs four trials at once; the fifth waits for one."""
+    path = write_spec(
+        tmp_path,
+        "gpu",
+        {"dpsgd": {"lr": {"loguniform": [0.3, 2.0]}}},
+        training={"epochs": 40, "batch_size": 64, "lr": 1.0, "physical_batch_size": 64},
+        budget={"trials_per_method": 5, "max_concurrent": 5},
+        resources={"cpu": 0.5, "gpu": 0.25},
+    )
+    spec = load_spec(path)
+    outcome = run_sweep(spec, path.read_text(), echo=lambda line: None)
+    results = sorted(outcome.results, key=lambda r: r["trial_start"])
+    assert len(results) == 5
+    first, fifth = results[:4], results[4]
+    assert max(r["trial_start"] for r in first) < min(r["trial_end"] for r in first)  # all four overlap
+    assert fifth["trial_start"] >= min(r["trial_end"] for r in first)  # the fifth waited for a slot
+
+
+def test_gpu_request_without_gpus_fails_fast_or_falls_back(tmp_path: Path) -> None:
+    ray.init(num_cpus=2, num_gpus=0, include_dashboard=False, log_to_driver=False)
+    try:
+        path = write_spec(
+            tmp_path,
+            "nogpu",
+            {"dpsgd": {}},
+            resources={"cpu": 1, "gpu": 0.5},
+            budget={"trials_per_method": 1, "max_concurrent": 1},
+            training={"epochs": 1, "batch_size": 128},
+        )
+        started = time.time()
+        with pytest.raises(Exception, match=r"resources\.gpu: each trial asks for 0.5 GPU"):
+            run_sweep(load_spec(path), path.read_text(), echo=lambda line: None)
+        assert time.time() - started < 60  # fails fast, no hang
+        fallback = load_spec(path, overrides={"resources.gpu_fallback": "cpu", "name": "nogpu2"})
+        lines: list[str] = []
+        outcome = run_sweep(fallback, path.read_text(), echo=lines.append)
+        assert outcome.trials == 1 and any("running trials on CPU" in line for line in lines)
+    finally:
+        ray.shutdown()
+
+
+def test_resume_after_killing_the_driver_loses_and_duplicates_nothing(tmp_path: Path) -> None:
+    methods = {"dpsgd": {"lr": {"loguniform": [0.3, 2.0]}}, "lp-dpsgd": {"lr": {"loguniform": [0.3, 2.0]}}}
+    path = write_spec(
+        tmp_path,
+        "resume",
+        methods,
+        training={"epochs": 6, "batch_size": 64, "lr": 1.0},
+        budget={"trials_per_method": 3, "max_concurrent": 1},
+    )
+    spec = load_spec(path)
+    command = [sys.executable, "-m", "dptune.cli", "run", str(path)]
+    driver = subprocess.Popen(
+        command, cwd=tmp_path, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    client = MlflowClient(spec.tracking_uri)
+    finished_before: set[str] = set()
+    deadline = time.time() + 300
+    while time.time() < deadline and driver.poll() is None:
+        time.sleep(0.5)
+        try:
+            _, children = runs(spec.tracking_uri, "resume")
+        except Exception:  # the store or the experiment does not exist yet
+            continue
+        done = {c.info.run_id for c in children if c.data.tags.get("dptune.status") == "finished"}
+        if len(done) >= 2:
+            finished_before = done
+            break
+    assert driver.poll() is None, "the sweep ended before it could be interrupted"
+    os.killpg(driver.pid, signal.SIGKILL)
+    driver.wait()
+    assert len(finished_before) >= 2
+
+    resumed = subprocess.run(
+        [*command, "--resume"], cwd=tmp_path, capture_output=True, text=True, timeout=600, check=False
+    )
+    assert resumed.returncode == 0, resumed.stderr[-2000:]
+    parents, children = runs(spec.tracking_uri, "resume")
+    assert len(parents) == 1
+    trial_ids = [c.data.tags["dptune.trial_id"] for c in children]
+    assert len(trial_ids) == 6 and len(set(trial_ids)) == 6  # nothing lost, nothing duplicated
+    assert all(c.data.tags["dptune.status"] == "finished" for c in children)
+    for run_id in finished_before:  # finished trials were not run again
+        history = client.get_metric_history(run_id, "test_accuracy")
+        assert sorted(m.step for m in history) == [1, 2, 3, 4, 5, 6]
+    assert "best trade-offs" in resumed.stdout
