@@ -118,6 +118,8 @@ class MlflowTrialLogger(Callback):
         for name in ("noise_multiplier", "delta", "steps", "epoch", "epsilon_target"):
             if name in result:
                 client.log_metric(run_id, name, float(result[name]))
+        if "node_id" in result:
+            client.set_tag(run_id, "dptune.node", result["node_id"])
         client.set_tag(run_id, STATUS_TAG, status)
         client.set_terminated(run_id, RunStatus.to_string(RunStatus.FINISHED))
 
