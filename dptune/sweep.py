@@ -178,6 +178,7 @@ def _tuner(
             scheduler=scheduler,
             num_samples=spec.trials_per_method,
             max_concurrent_trials=spec.max_concurrent,
+            reuse_actors=True,
         ),
         run_config=tune.RunConfig(
             name=space.method,
