@@ -13,6 +13,7 @@ import os
 import sys
 import warnings
 from collections.abc import Sequence
+from dataclasses import fields
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -106,26 +107,9 @@ def _build_parser() -> argparse.ArgumentParser:
 
 
 def _train(args: argparse.Namespace) -> None:
-    config = TrainConfig(
-        method=args.method,
-        dataset=args.dataset,
-        model=args.model,
-        epsilon=args.epsilon,
-        delta=args.delta,
-        epochs=args.epochs,
-        batch_size=args.batch_size,
-        lr=args.lr,
-        clip=args.clip,
-        params=parse_assignments(args.param),
-        subset=args.subset,
-        seed=args.seed,
-        sampling=args.sampling,
-        accountant=args.accountant,
-        physical_batch_size=args.physical_batch_size,
-        engine=args.engine,
-        data_root=args.data_root,
-        device=args.device,
-    )
+    names = {f.name for f in fields(TrainConfig)}
+    given = {k: v for k, v in vars(args).items() if k in names}
+    config = TrainConfig(**given, params=parse_assignments(args.param))
     config.check()
     trainer = Trainer(config)
     calib = trainer.calibration

@@ -19,7 +19,7 @@ engines compute S exactly; ``clipped_sum_engine`` picks the faster one that supp
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import torch
@@ -107,11 +107,6 @@ class FlatModel:
         return [grads[name].reshape(b, -1) for name in self.layout.names]
 
 
-def _chunks(x: torch.Tensor, y: torch.Tensor, size: int) -> Iterator[tuple[torch.Tensor, torch.Tensor]]:
-    for start in range(0, x.shape[0], size):
-        yield x[start : start + size], y[start : start + size]
-
-
 def _weighted_sum(weights: list[float], tensors: list[torch.Tensor]) -> torch.Tensor:
     """Σ_j w_j T_j (no copy for a single term of weight 1)."""
     if len(tensors) == 1 and weights[0] == 1.0:
@@ -155,28 +150,22 @@ def conv_per_sample_weight_grads(a: torch.Tensor, g: torch.Tensor, conv: nn.Conv
     return weights.permute(1, 2, 0, 3, 4).reshape(b, -1)
 
 
-class VmapEngine:
-    """S = Σ_i clip(v_i, C) from materialised per-sample gradients (any model without BatchNorm)."""
+class _ChunkedEngine:
+    """S = Σ_i clip(v_i, C), summed over chunks of at most ``physical_batch_size`` samples."""
 
     def __init__(self, flat: FlatModel, physical_batch_size: int) -> None:
         self.flat = flat
         self.physical_batch_size = physical_batch_size
 
-    def signals(
-        self, iterates: list[torch.Tensor], weights: torch.Tensor, x: torch.Tensor, y: torch.Tensor
-    ) -> Iterator[PerSampleChunk]:
-        """Chunks of v_i = Σ_j w_j ∇f_i(θ_j): the same sample's gradient at each iterate, combined."""
-        for xc, yc in _chunks(x, y, self.physical_batch_size):
-            combined: PerSampleChunk | None = None
-            for w, theta in zip(weights.tolist(), iterates, strict=True):
-                grads = self.flat.per_sample_grads(theta, xc, yc)
-                if combined is None:
-                    combined = grads if w == 1.0 else [g * w for g in grads]
-                else:
-                    for acc, g in zip(combined, grads, strict=True):
-                        acc.add_(g, alpha=w)
-            assert combined is not None
-            yield combined
+    def chunk_clipped_sum(
+        self,
+        iterates: list[torch.Tensor],
+        weights: list[float],
+        x: torch.Tensor,
+        y: torch.Tensor,
+        clip: float,
+    ) -> torch.Tensor:
+        raise NotImplementedError
 
     def clipped_sum(
         self,
@@ -186,11 +175,29 @@ class VmapEngine:
         y: torch.Tensor,
         clip: float,
     ) -> torch.Tensor:
+        """Σ_i clip(Σ_j w_j ∇f_i(θ_j), C) over the samples (x, y), as a flat vector like θ."""
         total = torch.zeros_like(iterates[0])
-        for chunk in self.signals(iterates, weights, x, y):
-            factors = clip_factors(sum(torch.einsum("bk,bk->b", g, g) for g in chunk), clip)
-            total += torch.cat([factors @ g for g in chunk])
+        for start in range(0, x.shape[0], self.physical_batch_size):
+            stop = start + self.physical_batch_size
+            total += self.chunk_clipped_sum(iterates, weights.tolist(), x[start:stop], y[start:stop], clip)
         return total
+
+
+class VmapEngine(_ChunkedEngine):
+    """Materialised per-sample gradients (any model without BatchNorm)."""
+
+    def chunk_clipped_sum(
+        self,
+        iterates: list[torch.Tensor],
+        weights: list[float],
+        x: torch.Tensor,
+        y: torch.Tensor,
+        clip: float,
+    ) -> torch.Tensor:
+        per_iterate = [self.flat.per_sample_grads(theta, x, y) for theta in iterates]
+        signals = [_weighted_sum(weights, list(pieces)) for pieces in zip(*per_iterate, strict=True)]
+        factors = clip_factors(sum(torch.einsum("bk,bk->b", v, v) for v in signals), clip)
+        return torch.cat([factors @ v for v in signals])
 
 
 @dataclass
@@ -217,14 +224,13 @@ def ghost_supported(model: nn.Module) -> bool:
     return covered == sum(1 for p in model.parameters() if p.requires_grad)
 
 
-class GhostEngine:
+class GhostEngine(_ChunkedEngine):
     """S = Σ_i clip(v_i, C) without materialising linear layers' per-sample gradients."""
 
     def __init__(self, flat: FlatModel, physical_batch_size: int) -> None:
         if not ghost_supported(flat.model):
             raise ValueError("GhostEngine needs every parameter in an nn.Linear or nn.Conv2d")
-        self.flat = flat
-        self.physical_batch_size = physical_batch_size
+        super().__init__(flat, physical_batch_size)
         module_of = {}
         for prefix, module in flat.model.named_modules():
             for pname, _ in module.named_parameters(recurse=False):
@@ -280,14 +286,14 @@ class GhostEngine:
         output_grad = _weighted_sum(weights, [t[layer].output_grad for t in traces])
         return [1.0], [self._materialise(_LayerTrace(layer, first, traces[0][layer].output, output_grad))]
 
-    def _clipped_sum_chunk(
+    def chunk_clipped_sum(
         self,
         iterates: list[torch.Tensor],
         weights: list[float],
         x: torch.Tensor,
         y: torch.Tensor,
         clip: float,
-    ) -> list[torch.Tensor]:
+    ) -> torch.Tensor:
         traces = [self._trace(theta, x, y) for theta in iterates]
         squared = torch.zeros(x.shape[0], device=x.device, dtype=iterates[0].dtype)
         per_sample: dict[tuple[nn.Module, str], torch.Tensor] = {}  # materialised pieces of v_i
@@ -319,20 +325,7 @@ class GhostEngine:
                 pieces.append(_weighted_sum(weights, scaled).reshape(-1))
             else:
                 pieces.append(factors @ per_sample[(module, pname)])
-        return pieces
-
-    def clipped_sum(
-        self,
-        iterates: list[torch.Tensor],
-        weights: torch.Tensor,
-        x: torch.Tensor,
-        y: torch.Tensor,
-        clip: float,
-    ) -> torch.Tensor:
-        total = torch.zeros_like(iterates[0])
-        for xc, yc in _chunks(x, y, self.physical_batch_size):
-            total += torch.cat(self._clipped_sum_chunk(iterates, weights.tolist(), xc, yc, clip))
-        return total
+        return torch.cat(pieces)
 
 
 ClippedSumEngine = VmapEngine | GhostEngine

@@ -49,10 +49,6 @@ class Dist:
     def fixed(self) -> bool:
         return self.kind == "fixed"
 
-    def values_to_check(self) -> tuple[Any, ...]:
-        """Values whose validity implies every draw is valid (interval ends, or all choices)."""
-        return self.args
-
     def contains(self, value: Any) -> bool:
         if self.kind == "fixed":
             return value == self.args[0]
@@ -210,8 +206,6 @@ def parse_filter(value: Any, path: str) -> FilterSpace:
             if name not in spec and param.default is None:
                 raise InputError(f"{path}.{name}", f"required for the {family} family ({param.valid})")
             dists[name] = parse_dist(spec.get(name, param.default), param, f"{path}.{name}")
-            for v in dists[name].values_to_check():
-                param.convert(v, path)
         return FilterSpace(family, dists)
     _only(spec, ("a", "b"), path)
     a_list, b_list = spec.get("a", []), spec.get("b", [])

@@ -9,7 +9,6 @@ with that reason and the sweep goes on.
 
 from __future__ import annotations
 
-import os
 import tempfile
 import time
 from collections.abc import Callable
@@ -110,7 +109,6 @@ def run_trial(config: dict[str, Any], settings: TrialSettings, data: Dataset) ->
             "trial_start": started,
             "trial_end": time.time(),
             "node_id": node,
-            "pid": os.getpid(),
         }
         with tempfile.TemporaryDirectory() as folder:
             torch.save(trainer.state_dict(), Path(folder) / STATE_FILE)
