@@ -175,3 +175,22 @@ def test_resume_after_killing_the_driver_loses_and_duplicates_nothing(tmp_path: 
         history = client.get_metric_history(run_id, "test_accuracy")
         assert sorted(m.step for m in history) == [1, 2, 3, 4, 5, 6]
     assert "best trade-offs" in resumed.stdout
+
+
+def test_asha_stops_weak_trials_early_and_logs_them_as_stopped(tmp_path: Path, local_ray) -> None:
+    path = write_spec(
+        tmp_path,
+        "asha",
+        {"dpsgd": {"lr": {"loguniform": [0.01, 3.0]}}},
+        training={"epochs": 4, "batch_size": 128, "lr": 1.0},
+        budget={"trials_per_method": 6, "max_concurrent": 2},
+        scheduler={"name": "asha", "grace_period": 1},
+        search={"sampler": "random", "seed": 3},
+    )
+    spec = load_spec(path)
+    outcome = run_sweep(spec, path.read_text(), echo=lambda line: None)
+    epochs = sorted(r["epoch"] for r in outcome.results)
+    assert epochs[0] < 4 and epochs[-1] == 4  # some trials stopped at a rung, the best ran to the end
+    _, children = runs(spec.tracking_uri, "asha")
+    statuses = {c.data.tags["dptune.status"] for c in children}
+    assert statuses == {"finished", "stopped"}
