@@ -198,19 +198,40 @@ def _run(args: argparse.Namespace) -> None:
 def _report(args: argparse.Namespace) -> None:
     quiet_libraries()
     from dptune.spec import resolve_tracking_uri
-    from dptune.tracking import best_tradeoffs, client_for, format_table
+    from dptune.tracking import (
+        best_tradeoffs,
+        client_for,
+        format_protocol_table,
+        format_table,
+        protocol_cells,
+    )
 
     uri = resolve_tracking_uri(args.tracking_uri, Path.cwd())
     client = client_for(uri)
     names = [args.experiment] if args.experiment else [e.name for e in client.search_experiments()]
-    rows = [row for name in names for row in best_tradeoffs(client, name)]
     if args.experiment and client.get_experiment_by_name(args.experiment) is None:
         raise InputError("--experiment", f"no experiment {args.experiment!r} in {uri}")
+    rows = [row for name in names for row in best_tradeoffs(client, name)]
+    cells = [cell for name in names for cell in protocol_cells(client, name)]
     if args.json:
-        print(json.dumps([row.as_dict() for row in rows]))
-    elif rows:
+        protocol = [
+            {
+                "method": c.method,
+                "epsilon": c.epsilon,
+                "protocol": c.protocol,
+                "mean": c.mean,
+                "sd": c.sd,
+                "seeds": len(c.accuracies),
+            }
+            for c in cells
+        ]
+        print(json.dumps({"best_tradeoffs": [row.as_dict() for row in rows], "protocols": protocol}))
+        return
+    if rows:
         print(format_table(rows))
-    else:
+    if cells:
+        print(("\n" if rows else "") + format_protocol_table(cells))
+    if not rows and not cells:
         print(f"no finished trials in {uri}")
 
 

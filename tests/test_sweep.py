@@ -85,7 +85,7 @@ def test_sweep_logs_parent_and_children_and_survives_a_diverging_method(
 
     assert main(["report", "--tracking-uri", spec.tracking_uri, "--json"]) == 0
     report = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
-    assert {row["method"] for row in report} == {"dpsgd", "dp-pmlf"}
+    assert {row["method"] for row in report["best_tradeoffs"]} == {"dpsgd", "dp-pmlf"}
 
 
 def test_four_quarter_gpu_trials_share_one_gpu_and_a_fifth_waits(tmp_path: Path, local_ray) -> None:

@@ -1,0 +1,206 @@
+"""Reproduce the DP-PMLF paper's Fashion-MNIST comparison with dptune (protocol: bench/reproduce_fmnist.md).
+
+Stages, each resumable (a finished run is cached as JSON in bench/fmnist_runs/ and never run again):
+
+    paper      every method at the papers' fixed settings (the ``start`` point of
+               sweeps/fmnist-eps{ε}.yaml), seeds 0, 1, 2
+    sweep      dptune run sweeps/fmnist-eps{ε}.yaml (resumed if it already exists)
+    tuned      the best configuration of every method in that sweep (from MLflow), seeds 0, 1, 2
+    summarize  bench/fmnist_results.json, plus the per-run table printed for bench/RESULTS.md
+
+    python bench/reproduce_fmnist.py --epsilon 1 --stage paper --workers 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+RUNS = ROOT / "bench" / "fmnist_runs"
+SEEDS = (0, 1, 2)
+KNOBS = ("lr", "clip", "batch_size", "epochs")
+
+
+def spec_path(epsilon: str) -> Path:
+    return ROOT / "sweeps" / f"fmnist-eps{epsilon}.yaml"
+
+
+def paper_settings(epsilon: str) -> dict[str, dict[str, Any]]:
+    """method -> the papers' settings: the first ``start`` point of its space in the sweep spec."""
+    doc = yaml.safe_load(spec_path(epsilon).read_text())
+    settings = {}
+    for method, space in doc["methods"].items():
+        start = dict(space["start"][0])
+        if isinstance(start.get("filter"), dict):
+            start["filter"] = start["filter"]["preset"]
+        settings[method] = start
+    return settings
+
+
+def tuned_settings(epsilon: str) -> dict[str, dict[str, Any]]:
+    """method -> the resolved parameters of its best finished trial in the sweep, from MLflow."""
+    from dptune.spec import load_spec
+    from dptune.sweep import _find_parent
+    from dptune.tracking import best_tradeoffs, client_for
+
+    spec = load_spec(spec_path(epsilon), base=ROOT)
+    parent = _find_parent(spec)
+    if parent is None:
+        raise SystemExit(f"no sweep {spec.name} in {spec.tracking_uri}: run --stage sweep first")
+    settings = {}
+    for row in best_tradeoffs(client_for(spec.tracking_uri), spec.experiment, parent):
+        values = {}
+        for key, text in row.params.items():
+            try:
+                values[key] = json.loads(text)
+            except ValueError:
+                values[key] = text
+        settings[row.method] = values
+    return settings
+
+
+def run_one(job: dict[str, Any]) -> dict[str, Any]:
+    """Train one (method, settings, seed) run and cache its summary."""
+    import torch
+
+    from dptune.methods import get_method
+    from dptune.train import TrainConfig, Trainer
+
+    torch.set_num_threads(1)
+    settings, doc = job["settings"], yaml.safe_load(spec_path(job["epsilon"]).read_text())
+    names = {p.name for p in get_method(job["method"]).params}
+    params = {k: v for k, v in settings.items() if k in names}
+    if "a" in params and "b" in params:
+        params.pop("filter", None)
+    training = doc["training"]
+    config = TrainConfig(
+        method=job["method"],
+        dataset="fashion-mnist",
+        model=doc["model"]["name"],
+        epsilon=float(doc["privacy"]["epsilon"]),
+        delta=float(doc["privacy"]["delta"]),
+        epochs=int(settings.get("epochs", training["epochs"])),
+        batch_size=int(settings.get("batch_size", training["batch_size"])),
+        lr=float(settings.get("lr", training["lr"])),
+        clip=float(settings.get("clip", training["clip"])),
+        params=params,
+        seed=job["seed"],
+        accountant=doc["privacy"]["accountant"],
+        sampling=doc["privacy"]["sampling"],
+    )
+    started = time.time()
+    trainer = Trainer(config)
+    trainer.fit()
+    summary = trainer.summary() | {
+        "protocol": job["protocol"],
+        "wall_seconds": time.time() - started,
+        "settings": settings,
+    }
+    Path(job["out"]).write_text(json.dumps(summary, indent=1))
+    return summary
+
+
+def jobs(epsilon: str, protocol: str) -> list[dict[str, Any]]:
+    settings = paper_settings(epsilon) if protocol == "paper_settings" else tuned_settings(epsilon)
+    RUNS.mkdir(parents=True, exist_ok=True)
+    todo = []
+    for method, values in settings.items():
+        for seed in SEEDS:
+            out = RUNS / f"{protocol}-{method}-eps{epsilon}-seed{seed}.json"
+            if not out.exists():
+                todo.append(
+                    {
+                        "epsilon": epsilon,
+                        "method": method,
+                        "settings": values,
+                        "seed": seed,
+                        "protocol": protocol,
+                        "out": str(out),
+                    }
+                )
+    return todo
+
+
+def run_jobs(todo: list[dict[str, Any]], workers: int) -> None:
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        for result in pool.map(run_one, todo):
+            print(
+                f"{result['protocol']:<15} {result['method']:<15} ε={result['epsilon_target']:g} "
+                f"seed {result['seed']}: {100 * result['test_accuracy']:.2f}% "
+                f"(ε spent {result['epsilon_spent']:.3f}, {result['wall_seconds']:.0f}s)",
+                flush=True,
+            )
+
+
+def summarize() -> dict[str, Any]:
+    """bench/fmnist_results.json: {METHOD: {EPS: {paper_settings: {...}, tuned: {...}}}} in percent;
+    every cached run is also recorded (once) in the sweeps' MLflow experiment for ``dptune report``."""
+    from dptune.spec import load_spec
+    from dptune.tracking import client_for, log_final_run
+
+    spec = load_spec(spec_path("1"), base=ROOT)
+    client = client_for(spec.tracking_uri)
+    table: dict[str, Any] = {}
+    for file in sorted(RUNS.glob("*.json")):
+        run = json.loads(file.read_text())
+        log_final_run(client, spec.experiment, file.stem, run)
+        eps = f"{run['epsilon_target']:g}"
+        cell = table.setdefault(run["method"], {}).setdefault(eps, {})
+        entry = cell.setdefault(
+            run["protocol"],
+            {
+                "seeds": [],
+                "accuracies": [],
+                "wall_seconds": [],
+                "epsilon_spent": [],
+                "params": run["settings"],
+            },
+        )
+        entry["seeds"].append(run["seed"])
+        entry["accuracies"].append(100 * run["test_accuracy"])
+        entry["wall_seconds"].append(run["wall_seconds"])
+        entry["epsilon_spent"].append(run["epsilon_spent"])
+        entry["delta"], entry["accountant"], entry["sampling"] = (
+            run["delta"],
+            run["accountant"],
+            run["sampling"],
+        )
+    for cells in table.values():
+        for cell in cells.values():
+            for entry in cell.values():
+                accs = entry["accuracies"]
+                entry["mean"] = statistics.fmean(accs)
+                entry["sd"] = statistics.stdev(accs) if len(accs) > 1 else 0.0
+    (ROOT / "bench" / "fmnist_results.json").write_text(json.dumps(table, indent=1))
+    return table
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--epsilon", choices=("1", "8"), required=True)
+    parser.add_argument("--stage", choices=("paper", "sweep", "tuned", "summarize"), required=True)
+    parser.add_argument("--workers", type=int, default=2)
+    args = parser.parse_args()
+    if args.stage == "paper":
+        run_jobs(jobs(args.epsilon, "paper_settings"), args.workers)
+    elif args.stage == "tuned":
+        run_jobs(jobs(args.epsilon, "tuned"), args.workers)
+    elif args.stage == "sweep":
+        spec = spec_path(args.epsilon)
+        resume = ["--resume"] if (ROOT / "ray_results" / spec.stem).exists() else []
+        subprocess.run([sys.executable, "-m", "dptune.cli", "run", str(spec), *resume], cwd=ROOT, check=True)
+    summarize()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,60 @@
+"""Final-run records and the paper-vs-tuned table, on a real MLflow SQLite store."""
+
+from __future__ import annotations
+
+import json
+import statistics
+from pathlib import Path
+
+from dptune.cli import main
+from dptune.tracking import TradeOff, client_for, log_final_run, pareto_front, protocol_cells
+
+
+def summary(method: str, protocol: str, seed: int, accuracy: float) -> dict:
+    return {
+        "method": method,
+        "protocol": protocol,
+        "seed": seed,
+        "test_accuracy": accuracy,
+        "epsilon_target": 1.0,
+        "epsilon_spent": 0.99,
+        "delta": 1e-5,
+        "noise_multiplier": 1.2,
+        "wall_seconds": 10.0,
+        "sampling": "poisson",
+        "accountant": "rdp",
+        "settings": {"lr": 0.5},
+    }
+
+
+def test_protocol_table_from_final_runs(tmp_path: Path, capsys) -> None:
+    uri = f"sqlite:///{tmp_path / 'mlflow.db'}"
+    client = client_for(uri)
+    accuracies = {
+        ("dpsgd", "paper_settings"): [0.78, 0.77, 0.775],
+        ("dpsgd", "tuned"): [0.80, 0.81, 0.805],
+        ("dp-pmlf", "paper_settings"): [0.76, 0.765, 0.77],
+    }
+    for (method, protocol), values in accuracies.items():
+        for seed, acc in enumerate(values):
+            key = f"{protocol}-{method}-eps1-seed{seed}"
+            first = log_final_run(client, "repro", key, summary(method, protocol, seed, acc))
+            assert log_final_run(client, "repro", key, summary(method, protocol, seed, acc)) == first  # once
+    cells = {(c.method, c.protocol): c for c in protocol_cells(client, "repro")}
+    for key, values in accuracies.items():
+        assert abs(cells[key].mean - 100 * statistics.fmean(values)) < 1e-9
+        assert abs(cells[key].sd - 100 * statistics.stdev(values)) < 1e-9
+    assert main(["report", "--tracking-uri", uri, "--experiment", "repro"]) == 0
+    out = capsys.readouterr().out
+    assert "paper settings" in out and "80.50 ± 0.50 (n=3)" in out
+    assert main(["report", "--tracking-uri", uri, "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert len(report["protocols"]) == 3
+
+
+def test_pareto_front_keeps_only_undominated_points() -> None:
+    def point(eps: float, acc: float) -> TradeOff:
+        return TradeOff("m", eps, eps, 1e-5, acc, "s", f"{eps}-{acc}", {})
+
+    points = [point(1, 0.70), point(1, 0.72), point(2, 0.71), point(4, 0.80), point(8, 0.79)]
+    assert [(p.epsilon_spent, p.test_accuracy) for p in pareto_front(points)] == [(1, 0.72), (4, 0.80)]
