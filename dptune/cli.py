@@ -207,6 +207,8 @@ def _report(args: argparse.Namespace) -> None:
     )
 
     uri = resolve_tracking_uri(args.tracking_uri, Path.cwd())
+    if uri.startswith("sqlite:///") and not Path(uri[len("sqlite:///") :]).is_file():
+        raise InputError("--tracking-uri", f"no MLflow store at {uri}; run a sweep first or name the store")
     client = client_for(uri)
     names = [args.experiment] if args.experiment else [e.name for e in client.search_experiments()]
     if args.experiment and client.get_experiment_by_name(args.experiment) is None:

@@ -58,3 +58,10 @@ def test_pareto_front_keeps_only_undominated_points() -> None:
 
     points = [point(1, 0.70), point(1, 0.72), point(2, 0.71), point(4, 0.80), point(8, 0.79)]
     assert [(p.epsilon_spent, p.test_accuracy) for p in pareto_front(points)] == [(1, 0.72), (4, 0.80)]
+
+
+def test_report_on_a_missing_store_creates_nothing(tmp_path: Path, capsys, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main(["report"]) == 2
+    assert "--tracking-uri" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
