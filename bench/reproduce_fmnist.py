@@ -50,11 +50,11 @@ def paper_settings(epsilon: str) -> dict[str, dict[str, Any]]:
 def tuned_settings(epsilon: str) -> dict[str, dict[str, Any]]:
     """method -> the resolved parameters of its best finished trial in the sweep, from MLflow."""
     from dptune.spec import load_spec
-    from dptune.sweep import _find_parent
+    from dptune.sweep import find_parent_run
     from dptune.tracking import best_tradeoffs, client_for
 
     spec = load_spec(spec_path(epsilon), base=ROOT)
-    parent = _find_parent(spec)
+    parent = find_parent_run(spec)
     if parent is None:
         raise SystemExit(f"no sweep {spec.name} in {spec.tracking_uri}: run --stage sweep first")
     settings = {}
@@ -70,34 +70,31 @@ def tuned_settings(epsilon: str) -> dict[str, dict[str, Any]]:
 
 
 def run_one(job: dict[str, Any]) -> dict[str, Any]:
-    """Train one (method, settings, seed) run and cache its summary."""
+    """Train one (method, settings, seed) run with the sweep spec's defaults and cache its summary."""
+    from dataclasses import replace
+
     import torch
 
-    from dptune.methods import get_method
-    from dptune.train import TrainConfig, Trainer
+    from dptune.spec import load_spec
+    from dptune.train import Trainer
+    from trainables.trial import TrialSettings, train_config
 
     torch.set_num_threads(1)
-    settings, doc = job["settings"], yaml.safe_load(spec_path(job["epsilon"]).read_text())
-    names = {p.name for p in get_method(job["method"]).params}
-    params = {k: v for k, v in settings.items() if k in names}
-    if "a" in params and "b" in params:
-        params.pop("filter", None)
-    training = doc["training"]
-    config = TrainConfig(
+    spec = load_spec(spec_path(job["epsilon"]), base=ROOT)
+    trial = TrialSettings(
         method=job["method"],
-        dataset="fashion-mnist",
-        model=doc["model"]["name"],
-        epsilon=float(doc["privacy"]["epsilon"]),
-        delta=float(doc["privacy"]["delta"]),
-        epochs=int(settings.get("epochs", training["epochs"])),
-        batch_size=int(settings.get("batch_size", training["batch_size"])),
-        lr=float(settings.get("lr", training["lr"])),
-        clip=float(settings.get("clip", training["clip"])),
-        params=params,
-        seed=job["seed"],
-        accountant=doc["privacy"]["accountant"],
-        sampling=doc["privacy"]["sampling"],
+        dataset=spec.dataset,
+        model=spec.model,
+        epsilon=spec.epsilon,
+        delta=spec.delta,
+        accountant=spec.accountant,
+        sampling=spec.sampling,
+        training=spec.training,
+        cpu=1,
+        gpu=0,
     )
+    settings = job["settings"]
+    config = replace(train_config(trial, settings), seed=job["seed"])
     started = time.time()
     trainer = Trainer(config)
     trainer.fit()

@@ -205,7 +205,8 @@ def code_version() -> str:
     return f"{dptune.__version__}+{commit}"
 
 
-def _find_parent(spec: SweepSpec) -> str | None:
+def find_parent_run(spec: SweepSpec) -> str | None:
+    """The MLflow parent run of this sweep (same name and storage path), newest first; or None."""
     client = client_for(spec.tracking_uri)
     runs = client.search_runs(
         [experiment_id(client, spec.experiment)],
@@ -242,7 +243,7 @@ def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo 
     gpus = trial_gpus(spec, echo)
     delta = spec.delta if spec.delta is not None else default_delta(n)
     client = client_for(spec.tracking_uri)
-    parent = _find_parent(spec) if resume else None
+    parent = find_parent_run(spec) if resume else None
     if parent is None:
         privacy = {
             "dataset": spec.dataset,
@@ -283,7 +284,7 @@ def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo 
             gpu=gpus,
         )
         callbacks = [
-            MlflowTrialLogger(spec.tracking_uri, spec.experiment, parent, method, max_epochs(spec, space)),
+            MlflowTrialLogger(spec.tracking_uri, spec.experiment, parent, method),
             TrialProgress(method, spec.trials_per_method, echo),
         ]
         results = _tuner(spec, space, settings, data, gpus, callbacks, resume).fit()

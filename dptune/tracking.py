@@ -57,12 +57,11 @@ class MlflowTrialLogger(Callback):
     (``finished``, ``stopped`` by the scheduler, ``infeasible`` filter draw, ``failed`` with a reason).
     """
 
-    def __init__(self, uri: str, experiment: str, parent_run_id: str, method: str, epochs: int) -> None:
+    def __init__(self, uri: str, experiment: str, parent_run_id: str, method: str) -> None:
         self.uri = uri
         self.experiment = experiment
         self.parent_run_id = parent_run_id
         self.method = method
-        self.epochs = epochs
         self._runs: dict[str, str] = {}
 
     def _client(self) -> MlflowClient:
@@ -114,7 +113,7 @@ class MlflowTrialLogger(Callback):
             status = "infeasible"
             client.set_tag(run_id, "dptune.reason", str(result.get("reason", "")))
         else:
-            status = "finished" if result.get("epoch", 0) >= self.epochs else "stopped"
+            status = "finished" if result.get("epoch", 0) >= result.get("epochs_target", 0) else "stopped"
         for name in ("noise_multiplier", "delta", "steps", "epoch", "epsilon_target"):
             if name in result:
                 client.log_metric(run_id, name, float(result[name]))

@@ -102,6 +102,7 @@ def run_trial(config: dict[str, Any], settings: TrialSettings, data: Dataset) ->
             "epsilon_spent": epoch.epsilon_spent,
             "epsilon_target": settings.epsilon,
             "epoch": epoch.epoch,
+            "epochs_target": trainer.config.epochs,
             "steps": epoch.step,
             "epoch_seconds": epoch.seconds,
             "noise_multiplier": trainer.calibration.noise_multiplier,
