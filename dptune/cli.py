@@ -178,8 +178,10 @@ def _validate(args: argparse.Namespace) -> None:
     from dptune.spec import load_spec
 
     spec = load_spec(args.spec)
-    trials = spec.trials_per_method * len(spec.methods)
-    print(f"{args.spec}: valid ({', '.join(spec.methods)}; {trials} trials; ε={spec.epsilon:g})")
+    print(
+        f"{args.spec}: valid ({', '.join(spec.methods)}; {spec.trials.describe()} trials per method; "
+        f"ε={spec.epsilon:g})"
+    )
 
 
 def _run(args: argparse.Namespace) -> None:

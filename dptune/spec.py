@@ -4,7 +4,8 @@ The top-level keys (see ``sweeps/quickstart.yaml`` and the README):
 
     name, dataset {name, subset, root}, model {name}, privacy {epsilon, delta, accountant, sampling},
     training {epochs, lr, clip, batch_size, physical_batch_size, engine, seed},
-    budget {trials_per_method, max_concurrent}, resources {cpu, gpu, gpu_fallback},
+    budget {trials_per_method: N | {distribution, mean, shape}, max_concurrent},
+    resources {cpu, gpu, gpu_fallback},
     scheduler {name: none|asha, grace_period}, search {sampler: tpe|random|gp|nsga2, seed},
     tracking {uri, experiment}, storage_path, methods {METHOD: {KNOB: DIST, ..., start: [...]}}
 
@@ -30,6 +31,7 @@ from dptune.methods.filters import PRESETS
 from dptune.methods.params import Param
 from dptune.models import check_model_name
 from dptune.privacy.accounting import check_accountant
+from dptune.privacy.tuning import TRIAL_DISTRIBUTIONS, TrialCount
 from dptune.train import ENGINES, SAMPLINGS
 
 DISTRIBUTIONS = ("uniform", "loguniform", "int", "choice")
@@ -87,7 +89,7 @@ class SweepSpec:
     sampling: str
     epochs: int
     training: dict[str, Any]
-    trials_per_method: int
+    trials: TrialCount
     max_concurrent: int
     cpu: float
     gpu: float
@@ -219,6 +221,24 @@ def parse_filter(value: Any, path: str) -> FilterSpace:
     return FilterSpace(family, dists, (len(a_list), len(b_list)))
 
 
+def parse_trial_count(value: Any, path: str) -> TrialCount:
+    """A fixed number of trials per method, or ``{distribution: poisson, mean: μ}`` /
+    ``{distribution: truncated-negative-binomial, mean: μ, shape: η}`` (η ≥ 0; 1 is geometric): a
+    random number of trials, drawn once per method from the search seed (``dptune.privacy.tuning``)."""
+    if not isinstance(value, Mapping):
+        return TrialCount("fixed", _integer(value, path, 1))
+    section = dict(value)
+    _only(section, ("distribution", "mean", "shape"), path)
+    distribution = _one_of(section.get("distribution"), TRIAL_DISTRIBUTIONS[1:], f"{path}.distribution")
+    if distribution == "poisson":
+        _only(section, ("distribution", "mean"), path)
+        mean = _number(section.get("mean"), f"{path}.mean", lambda v: v >= 1, "a number >= 1")
+        return TrialCount(distribution, mean)
+    mean = _number(section.get("mean"), f"{path}.mean", lambda v: v > 1, "a number > 1")
+    shape = _number(section.get("shape", 1.0), f"{path}.shape", lambda v: v >= 0, "a number >= 0")
+    return TrialCount(distribution, mean, shape)
+
+
 def method_space(name: str, value: Any, path: str) -> MethodSpace:
     definition = get_method(name, path)
     section = _mapping(value, path)
@@ -315,7 +335,7 @@ def parse_spec(raw: Any, base: Path | None = None) -> SweepSpec:
 
     budget = _mapping(doc.get("budget"), "budget")
     _only(budget, ("trials_per_method", "max_concurrent"), "budget")
-    trials = _integer(budget.get("trials_per_method", 4), "budget.trials_per_method", 1)
+    trials = parse_trial_count(budget.get("trials_per_method", 4), "budget.trials_per_method")
     concurrent = _integer(budget.get("max_concurrent", 1), "budget.max_concurrent", 1)
 
     resources = _mapping(doc.get("resources"), "resources")
@@ -365,7 +385,7 @@ def parse_spec(raw: Any, base: Path | None = None) -> SweepSpec:
         sampling=sampling,
         epochs=settings["epochs"],
         training=settings,
-        trials_per_method=trials,
+        trials=trials,
         max_concurrent=concurrent,
         cpu=cpu,
         gpu=gpu,

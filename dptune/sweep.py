@@ -39,10 +39,12 @@ from dptune.tracking import (
     finish_parent_run,
     format_table,
     log_sweep_summary,
+    log_tuning_cost,
     start_parent_run,
     trial_error_reason,
 )
 from dptune.train import default_delta
+from dptune.tuning_cost import format_costs, method_tuning_cost, plan_search, sweep_tuning_cost
 from trainables import TRAINABLES, TrialSettings
 
 Echo = Callable[[str], None]
@@ -135,9 +137,22 @@ class TrialProgress(tune.Callback):
         self._line(trial, f"FAILED: {trial_error_reason(trial)[:160]}")
 
 
+def save_experiment_state_every_step() -> None:
+    """Make Tune save its experiment state (trials, searcher) at the end of every controller step.
+
+    Tune's default ("auto") saves at most every 10 s, so a driver killed in between loses the trials
+    started or finished since: ``Tuner.restore`` would run them again under new ids. Saving every step
+    costs a few milliseconds (a small JSON and the pickled searcher) and, with ``MlflowTrialLogger``
+    writing only after the save, keeps MLflow and the restorable state in step. Ray offers no API for
+    this period; the environment variable is read when ``Tuner.fit`` builds its controller.
+    """
+    os.environ["TUNE_GLOBAL_CHECKPOINT_S"] = "0"
+
+
 def _tuner(
     spec: SweepSpec,
     space: MethodSpace,
+    trials: int,
     settings: TrialSettings,
     data: Dataset,
     gpus: float,
@@ -176,7 +191,7 @@ def _tuner(
             mode="max",
             search_alg=ConcurrencyLimiter(searcher, max_concurrent=spec.max_concurrent),
             scheduler=scheduler,
-            num_samples=spec.trials_per_method,
+            num_samples=trials,
             max_concurrent_trials=spec.max_concurrent,
             reuse_actors=True,
         ),
@@ -224,6 +239,7 @@ class SweepOutcome:
     trial_seconds: float
     trials: int
     results: list[dict[str, Any]]  # the last reported metrics of every trial, with its method
+    tuning_cost: dict[str, Any]  # ε including tuning, per method and for the whole sweep
 
 
 def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo = print) -> SweepOutcome:
@@ -232,6 +248,7 @@ def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo 
     data = load_dataset(spec.dataset, spec.data_root, spec.subset, spec.training["seed"])
     n = len(data.train_y)
     check_batch_sizes(spec, n)
+    searches = plan_search(spec)
     local_dir = Path(spec.storage_path) / spec.name if "://" not in spec.storage_path else None
     if not resume and local_dir is not None and local_dir.exists():
         raise InputError(
@@ -240,6 +257,7 @@ def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo 
             "--resume, or choose another name or storage_path",
         )
     connect_ray()
+    save_experiment_state_every_step()
     gpus = trial_gpus(spec, echo)
     delta = spec.delta if spec.delta is not None else default_delta(n)
     client = client_for(spec.tracking_uri)
@@ -259,18 +277,20 @@ def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo 
         }
         params = privacy | {
             "train_size": n,
-            "trials_per_method": spec.trials_per_method,
+            "trials_per_method": spec.trials.describe(),
             "methods": list(spec.methods),
             "sampler": spec.sampler,
             "scheduler": spec.scheduler,
         }
+        params |= {f"trials.{s.method}": s.trials for s in searches}
         parent = start_parent_run(client, spec.experiment, spec.name, tags, params, spec_text)
     echo(
         f"sweep {spec.name}: {', '.join(spec.methods)} on {spec.dataset} (n={n}) / {spec.model}, "
-        f"ε={spec.epsilon:g}, δ={delta:g}, {spec.trials_per_method} trials per method"
+        f"ε={spec.epsilon:g}, δ={delta:g}, {spec.trials.describe()} trials per method"
     )
-    trial_seconds, trials, all_results = 0.0, 0, []
-    for method, space in spec.methods.items():
+    trial_seconds, trials, all_results, costs = 0.0, 0, [], []
+    for search in searches:
+        method, space = search.method, spec.methods[search.method]
         settings = TrialSettings(
             method=method,
             dataset=spec.dataset,
@@ -283,24 +303,34 @@ def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo 
             cpu=spec.cpu,
             gpu=gpus,
         )
-        callbacks = [
-            MlflowTrialLogger(spec.tracking_uri, spec.experiment, parent, method),
-            TrialProgress(method, spec.trials_per_method, echo),
-        ]
-        results = _tuner(spec, space, settings, data, gpus, callbacks, resume).fit()
-        for result in results:
-            metrics = result.metrics or {}
-            all_results.append({"method": method, **metrics})
-            if "trial_start" in metrics:
-                trial_seconds += metrics["trial_end"] - metrics["trial_start"]
-                trials += 1
+        if spec.trials.random:
+            echo(f"  {method:<15} {search.trials} trials drawn ({spec.trials.describe()})")
+        ran: list[tuple[dict[str, Any], dict[str, Any], bool]] = []
+        if search.trials > 0:
+            callbacks = [
+                MlflowTrialLogger(spec.tracking_uri, spec.experiment, parent, method),
+                TrialProgress(method, search.trials, echo),
+            ]
+            results = _tuner(spec, space, search.trials, settings, data, gpus, callbacks, resume).fit()
+            for result in results:
+                metrics = result.metrics or {}
+                all_results.append({"method": method, **metrics})
+                ran.append((result.config or {}, metrics, result.error is not None))
+                if "trial_start" in metrics:
+                    trial_seconds += metrics["trial_end"] - metrics["trial_start"]
+                    trials += 1
+        costs.append(method_tuning_cost(search, spec.trials, space, settings, ran, n, delta))
+    tuning = sweep_tuning_cost(costs, delta)
+    log_tuning_cost(client, parent, tuning)
     best = log_sweep_summary(client, spec.experiment, parent)
     finish_parent_run(client, parent)
     wall = time.time() - started
     echo("\nbest trade-offs of this sweep:\n" + format_table(best))
+    echo("\nprivacy of the search itself (each trial spends at most ε; choosing among them costs more):")
+    echo(format_costs(tuning))
     echo(
         f"\nwall time {wall:.0f}s for {trials} trials ({trial_seconds:.0f}s of trial time, "
         f"{spec.max_concurrent} at a time)"
     )
     echo(f"review in the MLflow UI: mlflow ui --backend-store-uri {spec.tracking_uri}")
-    return SweepOutcome(best, parent, wall, trial_seconds, trials, all_results)
+    return SweepOutcome(best, parent, wall, trial_seconds, trials, all_results, tuning)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import math
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,10 @@ SWEEP_TAG = "dptune.sweep"
 METHOD_TAG = "dptune.method"
 STATUS_TAG = "dptune.status"
 CHILD_METRICS = ("test_accuracy", "loss", "epsilon_spent")
+TUNING_METRIC = "epsilon_including_tuning"
+ALL_TRIALS_METRIC = "epsilon_all_trials"
+TUNING_BOUND_TAG = "dptune.tuning_bound"
+BOUND_ABBREVIATIONS = {"repeat-and-select": "R&S", "composition": "comp."}
 
 
 def client_for(uri: str) -> MlflowClient:
@@ -55,6 +60,12 @@ class MlflowTrialLogger(Callback):
     Params: the trial's resolved config (filter coefficients included). Metrics per epoch (step = epoch):
     test accuracy, test loss, ε spent; at the end: the final values, σ, δ, and a status tag
     (``finished``, ``stopped`` by the scheduler, ``infeasible`` filter draw, ``failed`` with a reason).
+
+    Writes are queued during a Tune step and flushed in ``on_step_end``, which Tune calls after the
+    step's experiment-state save (``sweep.py`` makes that save happen every step). MLflow therefore
+    never records a trial, a result or a status that the saved experiment lacks: after the driver is
+    killed, ``Tuner.restore`` knows every trial MLflow shows, so resuming neither duplicates a run nor
+    re-runs a finished trial.
     """
 
     def __init__(self, uri: str, experiment: str, parent_run_id: str, method: str) -> None:
@@ -63,6 +74,7 @@ class MlflowTrialLogger(Callback):
         self.parent_run_id = parent_run_id
         self.method = method
         self._runs: dict[str, str] = {}
+        self._pending: list[Callable[[], None]] = []
 
     def _client(self) -> MlflowClient:
         return client_for(self.uri)
@@ -97,18 +109,38 @@ class MlflowTrialLogger(Callback):
         return run_id
 
     def on_trial_start(self, iteration: int, trials: list, trial: Any, **info: Any) -> None:
-        self.run_id(trial)
+        self._pending.append(lambda: self.run_id(trial))
 
     def on_trial_result(self, iteration: int, trials: list, trial: Any, result: dict, **info: Any) -> None:
+        self._pending.append(lambda: self._log_result(trial, result))
+
+    def on_trial_complete(self, iteration: int, trials: list, trial: Any, **info: Any) -> None:
+        self._pending.append(lambda: self._log_completion(trial, dict(trial.last_result or {})))
+
+    def on_trial_error(self, iteration: int, trials: list, trial: Any, **info: Any) -> None:
+        self._pending.append(lambda: self._log_error(trial, trial_error_reason(trial)))
+
+    def on_step_end(self, iteration: int, trials: list, **info: Any) -> None:
+        self.flush()
+
+    def on_experiment_end(self, trials: list, **info: Any) -> None:
+        self.flush()
+
+    def flush(self) -> None:
+        """Carry out the queued writes, in the order Tune reported the events."""
+        pending, self._pending = self._pending, []
+        for write in pending:
+            write()
+
+    def _log_result(self, trial: Any, result: dict) -> None:
         client, run_id = self._client(), self.run_id(trial)
         epoch = int(result.get("epoch", result.get("training_iteration", 0)))
         for name in CHILD_METRICS:
             if name in result and math.isfinite(result[name]):
                 client.log_metric(run_id, name, float(result[name]), step=epoch)
 
-    def on_trial_complete(self, iteration: int, trials: list, trial: Any, **info: Any) -> None:
+    def _log_completion(self, trial: Any, result: dict) -> None:
         client, run_id = self._client(), self.run_id(trial)
-        result = trial.last_result or {}
         if result.get("infeasible"):
             status = "infeasible"
             client.set_tag(run_id, "dptune.reason", str(result.get("reason", "")))
@@ -122,9 +154,8 @@ class MlflowTrialLogger(Callback):
         client.set_tag(run_id, STATUS_TAG, status)
         client.set_terminated(run_id, RunStatus.to_string(RunStatus.FINISHED))
 
-    def on_trial_error(self, iteration: int, trials: list, trial: Any, **info: Any) -> None:
+    def _log_error(self, trial: Any, reason: str) -> None:
         client, run_id = self._client(), self.run_id(trial)
-        reason = trial_error_reason(trial)
         client.set_tag(run_id, STATUS_TAG, "failed")
         client.set_tag(run_id, "dptune.reason", reason[:4000])
         client.set_terminated(run_id, RunStatus.to_string(RunStatus.FAILED))
@@ -142,12 +173,18 @@ class TradeOff:
     sweep: str
     run_id: str
     params: dict[str, str]
+    epsilon_including_tuning: float | None = None  # the method's whole search in its sweep
+    tuning_bound: str | None = None  # repeat-and-select or composition
+    epsilon_all_trials: float | None = None  # releasing every trial of the search (composition)
 
     def as_dict(self) -> dict[str, Any]:
         return {
             "method": self.method,
             "epsilon_target": self.epsilon_target,
             "epsilon_spent": self.epsilon_spent,
+            "epsilon_including_tuning": self.epsilon_including_tuning,
+            "tuning_bound": self.tuning_bound,
+            "epsilon_all_trials": self.epsilon_all_trials,
             "delta": self.delta,
             "test_accuracy": self.test_accuracy,
             "sweep": self.sweep,
@@ -185,8 +222,9 @@ def best_tradeoffs(client: MlflowClient, experiment: str, parent_run_id: str | N
             if parent
             else math.nan
         )
+        method = tags.get(METHOD_TAG, "?")
         candidate = TradeOff(
-            method=tags.get(METHOD_TAG, "?"),
+            method=method,
             epsilon_target=target,
             epsilon_spent=metrics["epsilon_spent"],
             delta=metrics.get("delta", math.nan),
@@ -194,6 +232,9 @@ def best_tradeoffs(client: MlflowClient, experiment: str, parent_run_id: str | N
             sweep=parent.tags.get(SWEEP_TAG, "") if parent else "",
             run_id=run.info.run_id,
             params=dict(run.data.params),
+            epsilon_including_tuning=parent.metrics.get(f"{TUNING_METRIC}.{method}") if parent else None,
+            tuning_bound=parent.tags.get(f"{TUNING_BOUND_TAG}.{method}") if parent else None,
+            epsilon_all_trials=parent.metrics.get(f"{ALL_TRIALS_METRIC}.{method}") if parent else None,
         )
         key = (candidate.method, candidate.epsilon_target)
         if key not in best or candidate.test_accuracy > best[key].test_accuracy:
@@ -247,14 +288,22 @@ def _short(text: str) -> str:
 
 
 def format_table(rows: list[TradeOff]) -> str:
-    """A plain-text table of best trade-offs."""
-    header = f"{'method':<15} {'ε target':>8} {'ε spent':>8} {'δ':>8} {'accuracy':>9}  settings"
+    """A plain-text table of best trade-offs; ε w/ tuning is the whole search's (bound: R&S or comp.)."""
+    header = (
+        f"{'method':<15} {'ε target':>8} {'ε spent':>8} {'ε w/ tuning':>15} {'δ':>8} "
+        f"{'accuracy':>9}  settings"
+    )
     lines = [header, "-" * len(header)]
     for row in rows:
         settings = ", ".join(f"{k}={_short(row.params[k])}" for k in SEARCH_PARAMS if k in row.params)
+        tuning = (
+            f"{row.epsilon_including_tuning:.3f} ({BOUND_ABBREVIATIONS.get(row.tuning_bound or '', '?')})"
+            if row.epsilon_including_tuning is not None
+            else "–"
+        )
         lines.append(
-            f"{row.method:<15} {row.epsilon_target:>8g} {row.epsilon_spent:>8.4f} {row.delta:>8.1e} "
-            f"{100 * row.test_accuracy:>8.2f}%  {settings}"
+            f"{row.method:<15} {row.epsilon_target:>8g} {row.epsilon_spent:>8.4f} {tuning:>15} "
+            f"{row.delta:>8.1e} {100 * row.test_accuracy:>8.2f}%  {settings}"
         )
     return "\n".join(lines)
 
@@ -315,6 +364,21 @@ def log_sweep_summary(client: MlflowClient, experiment: str, parent_run_id: str)
     for row in sweep_best:
         client.log_metric(parent_run_id, f"best_accuracy.{row.method}", row.test_accuracy)
     return sweep_best
+
+
+def log_tuning_cost(client: MlflowClient, parent_run_id: str, cost: dict[str, Any]) -> None:
+    """The privacy cost of the sweep's search on its parent run (metrics, bound tags, JSON artifact)."""
+    client.log_metric(parent_run_id, TUNING_METRIC, cost["epsilon_including_tuning"])
+    client.log_metric(parent_run_id, ALL_TRIALS_METRIC, cost["epsilon_all_trials"])
+    for row in cost["methods"]:
+        client.log_metric(parent_run_id, f"{TUNING_METRIC}.{row['method']}", row["epsilon_including_tuning"])
+        client.log_metric(parent_run_id, f"{ALL_TRIALS_METRIC}.{row['method']}", row["epsilon_all_trials"])
+        client.set_tag(parent_run_id, f"{TUNING_BOUND_TAG}.{row['method']}", row["tuning_bound"])
+        client.set_tag(parent_run_id, f"dptune.tuning_note.{row['method']}", row["note"][:4000])
+    with tempfile.TemporaryDirectory() as tmp:
+        file = Path(tmp) / "tuning_cost.json"
+        file.write_text(json.dumps(cost, indent=2))
+        client.log_artifact(parent_run_id, str(file))
 
 
 def start_parent_run(

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -26,12 +26,12 @@ import torch.nn.functional as F
 
 from dptune.data import Dataset, check_dataset_name, load_dataset
 from dptune.errors import InputError, TrainingDivergedError
-from dptune.methods import Hyper, get_method
+from dptune.methods import Hyper, Method, get_method
 from dptune.methods.release import privatize
 from dptune.models import build_model, check_model_name
-from dptune.persample import FlatModel, clipped_sum_engine
-from dptune.privacy.accounting import Accountant, check_accountant
-from dptune.privacy.calibration import Calibration, calibrate_noise
+from dptune.persample import ClippedSumEngine, FlatModel, clipped_sum_engine
+from dptune.privacy.accounting import Accountant, HistoryEntry, check_accountant
+from dptune.privacy.calibration import Calibration, NoiseSchedule, calibrate_noise
 
 SAMPLINGS = ("poisson", "shuffle")
 ENGINES = ("auto", "ghost", "vmap")
@@ -99,9 +99,72 @@ class EpochResult:
     seconds: float
 
 
+@dataclass(frozen=True)
+class RunPlan:
+    """The privacy plan of a run before it starts (Abadi et al. 2016, §3.1; Mironov et al. 2019).
+
+    q = B/n, T = epochs·⌈n/B⌉ steps, σ calibrated so that the accountant's ε of the whole run's
+    ``ledger`` (the method's noise ``schedule`` at σ: one ``(z, q, count)`` entry per run of equal z)
+    is at most the target and within 1% of it.
+    """
+
+    sample_rate: float
+    steps_per_epoch: int
+    total_steps: int
+    hyper: Hyper
+    schedule: NoiseSchedule
+    calibration: Calibration
+
+    @property
+    def ledger(self) -> list[HistoryEntry]:
+        return list(self.schedule(self.calibration.noise_multiplier))
+
+
+def plan_run(config: TrainConfig, params: dict[str, Any], n: int, delta: float) -> RunPlan:
+    """Sample rate, step count, calibrated σ and planned ledger of ``config`` on n training samples."""
+    definition = get_method(config.method)
+    sample_rate = config.batch_size / n
+    steps_per_epoch = math.ceil(n / config.batch_size)
+    total_steps = config.epochs * steps_per_epoch
+    hyper = Hyper(config.clip, config.lr, total_steps)
+    schedule = definition.noise_schedule(params, hyper, sample_rate)
+    calibration = calibrate_noise(config.epsilon, delta, schedule, config.accountant)
+    return RunPlan(sample_rate, steps_per_epoch, total_steps, hyper, schedule, calibration)
+
+
 def default_delta(n: int) -> float:
     """The largest power of ten strictly below 1/n (1e-5 for n = 60,000; 1e-4 for n = 1,437)."""
     return 10.0 ** -(math.floor(math.log10(n)) + 1)
+
+
+def release_step(
+    method: Method,
+    engine: ClippedSumEngine,
+    step: int,
+    iterates: Sequence[torch.Tensor],
+    chunks: Iterable[tuple[torch.Tensor, torch.Tensor]],
+    expected_batch_size: float,
+    generator: torch.Generator,
+    noise: bool = True,
+) -> torch.Tensor:
+    """One release of ``method`` at step t: what training computes and ``dptune audit`` audits.
+
+        v_i = Σ_{j<J} w_j ∇f_i(x_{t−j}),   J = min(k, len(iterates)),   w = signal.weights(J)
+        ĝ_t = (Σ_i clip(v_i, C_t) + N(0, s_t² I)) / L
+
+    ``iterates`` are x_t, x_{t−1}, … (newest first; the signal reads the first k). The samples come as
+    disjoint chunks ``(x, y)``: the clipped sum is additive over samples, so a caller can stream samples
+    it cannot hold at once (the audit's one-hot canaries). ``noise=False``: the clipped sum / L.
+    """
+    signal, release = method.signal, method.release
+    used = list(iterates[: signal.history])
+    weights = signal.weights(len(used))
+    clip = release.clip(step)
+    total = torch.zeros_like(used[0])
+    for x, y in chunks:
+        total += engine.clipped_sum(used, weights, x, y, clip)
+    std = release.noise_std(step) if noise else 0.0
+    return privatize(total, std, expected_batch_size, generator)
 
 
 class Trainer:
@@ -123,9 +186,10 @@ class Trainer:
             )
         self.device = torch.device(config.device)
         self.delta = config.delta if config.delta is not None else default_delta(n)
-        self.sample_rate = config.batch_size / n
-        self.steps_per_epoch = math.ceil(n / config.batch_size)
-        self.total_steps = config.epochs * self.steps_per_epoch
+        plan = plan_run(config, self.params, n, self.delta)
+        self.sample_rate = plan.sample_rate
+        self.steps_per_epoch = plan.steps_per_epoch
+        self.total_steps = plan.total_steps
         self.expected_batch_size = self.sample_rate * n  # = B; under shuffling, the fixed B
 
         torch.manual_seed(config.seed)
@@ -137,14 +201,8 @@ class Trainer:
         self.train_x = self.data.train_x.to(self.device)
         self.train_y = self.data.train_y.to(self.device)
 
-        hyper = Hyper(config.clip, config.lr, self.total_steps)
-        self.calibration: Calibration = calibrate_noise(
-            config.epsilon,
-            self.delta,
-            self.definition.noise_schedule(self.params, hyper, self.sample_rate),
-            config.accountant,
-        )
-        self.method = self.definition.build(self.params, self.calibration.noise_multiplier, hyper)
+        self.calibration: Calibration = plan.calibration
+        self.method = self.definition.build(self.params, self.calibration.noise_multiplier, plan.hyper)
 
         theta = self.flat.flatten()
         self.theta = theta
@@ -171,15 +229,17 @@ class Trainer:
 
     def release(self, indices: torch.Tensor, noise: bool = True) -> torch.Tensor:
         """ĝ_t for the samples ``indices`` at the current step (noise off: the clipped sum / L)."""
-        signal, release = self.method.signal, self.method.release
-        count = min(signal.history, len(self.iterates) + 1)
-        iterates = [self.theta, *self.iterates[: count - 1]]
         idx = indices.to(self.device)
-        total = self.engine.clipped_sum(
-            iterates, signal.weights(count), self.train_x[idx], self.train_y[idx], release.clip(self.step)
+        return release_step(
+            self.method,
+            self.engine,
+            self.step,
+            [self.theta, *self.iterates],
+            [(self.train_x[idx], self.train_y[idx])],
+            self.expected_batch_size,
+            self.noise,
+            noise,
         )
-        std = release.noise_std(self.step) if noise else 0.0
-        return privatize(total, std, self.expected_batch_size, self.noise)
 
     def apply(self, released: torch.Tensor) -> None:
         """Post-process a release, record it with the accountant and update the parameters."""

@@ -6,6 +6,7 @@ from dataclasses import replace
 from typing import Any
 
 import torch
+from dp_accounting import dp_event
 
 from dptune.data import Dataset
 from dptune.train import TrainConfig, Trainer
@@ -39,3 +40,10 @@ def flat_grad(trainer: Trainer, theta: torch.Tensor, x: torch.Tensor, y: torch.T
     torch.nn.utils.vector_to_parameters(theta, model.parameters())
     loss = F.cross_entropy(model(x[None]), y[None])
     return torch.cat([g.reshape(-1) for g in torch.autograd.grad(loss, list(model.parameters()))])
+
+
+def subsampled_gaussian(sigma: float, q: float, steps: int) -> dp_event.DpEvent:
+    """dp-accounting's event for ``steps`` Poisson-subsampled Gaussian releases (an independent ledger)."""
+    return dp_event.SelfComposedDpEvent(
+        dp_event.PoissonSampledDpEvent(q, dp_event.GaussianDpEvent(sigma)), steps
+    )

@@ -19,7 +19,7 @@ BASE = yaml.safe_load((Path(__file__).parents[1] / "sweeps" / "quickstart.yaml")
 @pytest.mark.parametrize("path", SWEEPS, ids=lambda p: p.name)
 def test_shipped_specs_validate(path: Path) -> None:
     spec = load_spec(path)
-    assert spec.methods and spec.trials_per_method >= 1
+    assert spec.methods and spec.trials.mean >= 1
 
 
 def test_paper_specs_compare_all_seven_methods_with_equal_budgets() -> None:
@@ -52,6 +52,17 @@ INVALID = [
     ("dataset.subset", 0, "dataset.subset"),
     ("model.name", "vgg", "model.name"),
     ("budget.trials_per_method", 0, "budget.trials_per_method"),
+    (
+        "budget.trials_per_method",
+        {"distribution": "binomial", "mean": 4},
+        "budget.trials_per_method.distribution",
+    ),
+    ("budget.trials_per_method", {"distribution": "poisson", "mean": 0.5}, "budget.trials_per_method.mean"),
+    (
+        "budget.trials_per_method",
+        {"distribution": "truncated-negative-binomial", "mean": 4, "shape": -1},
+        "budget.trials_per_method.shape",
+    ),
     ("resources.gpu", -0.5, "resources.gpu"),
     ("resources.gpu_fallback", "tpu", "resources.gpu_fallback"),
     ("scheduler.name", "pbt", "scheduler.name"),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 import signal
@@ -13,12 +14,17 @@ from pathlib import Path
 
 import pytest
 import ray
+from dp_accounting import dp_event
+from dp_accounting.rdp.rdp_privacy_accountant import RdpAccountant
 from mlflow.tracking import MlflowClient
 
 from dptune.cli import main
 from dptune.methods.filters import validate_filter
+from dptune.privacy.accounting import RDP_ORDERS
+from dptune.privacy.tuning import TrialCount
 from dptune.spec import load_spec
 from dptune.sweep import run_sweep
+from tests.helpers import subsampled_gaussian
 from tests.sweep_helpers import runs, write_spec
 
 
@@ -86,6 +92,53 @@ def test_sweep_logs_parent_and_children_and_survives_a_diverging_method(
     assert main(["report", "--tracking-uri", spec.tracking_uri, "--json"]) == 0
     report = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert {row["method"] for row in report["best_tradeoffs"]} == {"dpsgd", "dp-pmlf"}
+
+    # The cost of tuning (TPE adapts, so composition): recomputed from what the children logged
+    # (σ, steps, q = B/n) with dp-accounting, an independent accountant.
+    n = int(parent.data.params["train_size"])
+    events = [
+        subsampled_gaussian(c.data.metrics["noise_multiplier"], 128 / n, int(c.data.metrics["steps"]))
+        for c in by_method["dpsgd"]
+    ]
+    expected = RdpAccountant(list(RDP_ORDERS)).compose(dp_event.ComposedDpEvent(events)).get_epsilon(1e-4)
+    parent_metrics = client.get_run(parent.info.run_id).data.metrics
+    assert parent_metrics["epsilon_including_tuning.dpsgd"] == pytest.approx(expected, rel=1e-3)
+    assert parent_metrics["epsilon_including_tuning"] > parent_metrics["epsilon_including_tuning.dpsgd"]
+    for row in report["best_tradeoffs"]:
+        assert row["tuning_bound"] == "composition"
+        assert row["epsilon_including_tuning"] > row["epsilon_spent"]
+
+
+def test_random_search_with_a_poisson_number_of_trials_reports_the_repeat_and_select_bound(
+    tmp_path: Path, local_ray, capsys
+) -> None:
+    count = {"distribution": "poisson", "mean": 2}
+    path = write_spec(
+        tmp_path,
+        "tuning",
+        {"dpsgd": {"lr": {"loguniform": [0.3, 2.0]}}, "lp-dpsgd": {"lr": {"loguniform": [0.3, 2.0]}}},
+        training={"epochs": 1, "batch_size": 128, "lr": 1.0, "physical_batch_size": 128},
+        budget={"trials_per_method": count, "max_concurrent": 2},
+        search={"sampler": "random", "seed": 1},
+    )
+    spec = load_spec(path)
+    outcome = run_sweep(spec, path.read_text(), echo=lambda line: None)
+    drawn = [TrialCount("poisson", 2).draw(1, index) for index in range(2)]
+    _, children = runs(spec.tracking_uri, "tuning")
+    assert len(children) == sum(drawn) and outcome.trials == sum(drawn)
+    assert main(["report", "--tracking-uri", spec.tracking_uri, "--json"]) == 0
+    report = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    parents, _ = runs(spec.tracking_uri, "tuning")
+    n = int(parents[0].data.params["train_size"])
+    for row in report["best_tradeoffs"]:
+        assert row["tuning_bound"] == "repeat-and-select"
+        trial = next(c for c in children if c.data.tags["dptune.method"] == row["method"]).data.metrics
+        trial_run = subsampled_gaussian(trial["noise_multiplier"], 128 / n, int(trial["steps"]))
+        event = dp_event.RepeatAndSelectDpEvent(trial_run, 2, math.inf)
+        at_trial_sigma = RdpAccountant(list(RDP_ORDERS)).compose(event).get_epsilon(1e-4)
+        # the bound holds for the smallest σ any draw can be calibrated to: at least the trials' own
+        assert at_trial_sigma <= row["epsilon_including_tuning"] <= 1.03 * at_trial_sigma
+        assert row["epsilon_all_trials"] >= row["epsilon_spent"]
 
 
 def test_four_quarter_gpu_trials_share_one_gpu_and_a_fifth_waits(tmp_path: Path, local_ray) -> None:

@@ -53,20 +53,44 @@ def run_length(noise_multipliers: Iterable[float], sample_rate: float) -> list[H
     return history
 
 
-def rdp_epsilon(history: Sequence[HistoryEntry], delta: float) -> float:
-    """ε of a history under RDP: ε_α = Σ_entries count·ε_α(z, q), then Opacus's RDP→(ε, δ) conversion.
+def rdp_curve(history: Sequence[HistoryEntry]) -> np.ndarray:
+    """RDP ε_α of a whole history at every order α of ``RDP_ORDERS``: Σ_entries count·ε_α(z, q).
 
-    Identical to ``opacus.accountants.RDPAccountant.get_epsilon`` on the same history (compute_rdp is
-    linear in the step count), with the per-(z, q) curve cached so long heterogeneous histories and
-    noise calibration stay cheap.
+    RDP composes additively (Mironov 2017, Prop. 1), and ``compute_rdp`` is linear in the step count.
     """
-    if not history:
-        return 0.0
     total = np.zeros(len(RDP_ORDERS))
     for z, q, count in history:
         total += count * _rdp_of_one_step(float(z), float(q))
-    eps, _ = rdp_analysis.get_privacy_spent(orders=list(RDP_ORDERS), rdp=total, delta=delta)
+    return total
+
+
+def rdp_to_epsilon(curve: np.ndarray, delta: float) -> float:
+    """(ε, δ) from an RDP curve over ``RDP_ORDERS`` by Opacus's conversion (Balle et al. 2020)."""
+    eps, _ = rdp_analysis.get_privacy_spent(orders=list(RDP_ORDERS), rdp=curve, delta=delta)
     return float(eps)
+
+
+def rdp_epsilon(history: Sequence[HistoryEntry], delta: float) -> float:
+    """ε of a history under RDP: the curve of ``rdp_curve`` converted by ``rdp_to_epsilon``.
+
+    Identical to ``opacus.accountants.RDPAccountant.get_epsilon`` on the same history, with the
+    per-(z, q) curve cached so long heterogeneous histories and noise calibration stay cheap.
+    """
+    if not history:
+        return 0.0
+    return rdp_to_epsilon(rdp_curve(history), delta)
+
+
+def truncate(history: Sequence[HistoryEntry], steps: int) -> list[HistoryEntry]:
+    """The first ``steps`` steps of a history (what a run stopped after ``steps`` steps spent)."""
+    kept: list[HistoryEntry] = []
+    left = steps
+    for z, q, count in history:
+        if left <= 0:
+            break
+        kept.append((z, q, min(count, left)))
+        left -= count
+    return kept
 
 
 def prv_epsilon(history: Sequence[HistoryEntry], delta: float) -> float:

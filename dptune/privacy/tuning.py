@@ -1,0 +1,131 @@
+"""The privacy cost of tuning: ε of a whole hyper-parameter search, not just of one trial.
+
+Every trial of a sweep trains on the same private data; choosing the best of them leaks more than any
+one trial spends. Two bounds, both in Rényi DP over ``RDP_ORDERS`` and converted to (ε, δ) at the end:
+
+* **repeat-and-select** (Papernot & Steinke 2022, "Hyperparameter Tuning with Renyi Differential
+  Privacy", ICLR, arXiv:2110.03620): random search with a *random* number of trials K, each an
+  independent run of the same randomized mechanism Q (draw hyper-parameters, train), releasing only
+  the best. If Q is (λ, ε_λ)-RDP at every order:
+
+  - K ~ Poisson(μ) (Thm. 6):   ε'_λ = ε_λ + μ·δ̂ + log μ / (λ − 1),  δ̂ the δ of Q at ε̂ = log(1 + 1/(λ−1));
+  - K ~ truncated negative binomial (η, γ) (Thm. 2; η = 1 geometric, η = 0 logarithmic):
+    ε'_λ = ε_λ + (1 + η)·min_λ̂ [(1 − 1/λ̂)·ε_λ̂ + log(1/γ)/λ̂] + log E[K] / (λ − 1).
+
+  The transform is dp-accounting's implementation of those theorems. Q draws its hyper-parameters, so
+  it is a mixture of the runs it can draw; Rényi divergence is quasi-convex, so the per-order maximum
+  of those runs' curves bounds Q's.
+* **composition**: any other search (adaptive samplers such as TPE, GP or NSGA-II, schedulers such as
+  ASHA, fixed starting points, a fixed trial count): the theorem does not apply, and the RDP curves of
+  every trial run add up (Mironov 2017, Prop. 1). It also bounds releasing *every* trial's result.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from dp_accounting.rdp.rdp_privacy_accountant import (
+    _compute_rdp_repeat_and_select,
+    _gamma_truncated_negative_binomial,
+)
+from scipy.special import gammaln
+
+from dptune.privacy.accounting import RDP_ORDERS, HistoryEntry, rdp_curve
+
+TRIAL_DISTRIBUTIONS = ("fixed", "poisson", "truncated-negative-binomial")
+REPEAT_AND_SELECT = "repeat-and-select"
+COMPOSITION = "composition"
+TAIL_MASS = 1e-12  # probability left out when the negative binomial's support is cut for sampling
+
+
+@dataclass(frozen=True)
+class TrialCount:
+    """How many trials a method gets: a fixed number, or K drawn from a distribution with mean μ.
+
+    ``truncated-negative-binomial`` follows Papernot & Steinke §2 with shape η ≥ 0:
+    P[K = k] = (1 − γ)^k / (γ^{−η} − 1) · Π_{ℓ=0}^{k−1} (ℓ + η)/(ℓ + 1) for k ≥ 1 (η > 0), and
+    P[K = k] = (1 − γ)^k / (k·log(1/γ)) for η = 0, with γ solved from the mean.
+    """
+
+    distribution: str
+    mean: float
+    shape: float = math.inf
+
+    @property
+    def random(self) -> bool:
+        return self.distribution != "fixed"
+
+    @property
+    def repeat_and_select_shape(self) -> float:
+        """dp-accounting's ``shape``: ∞ for Poisson, η for the truncated negative binomial."""
+        return math.inf if self.distribution == "poisson" else self.shape
+
+    def describe(self) -> str:
+        if self.distribution == "fixed":
+            return f"{int(self.mean)}"
+        if self.distribution == "poisson":
+            return f"Poisson(mean {self.mean:g})"
+        return f"truncated negative binomial(mean {self.mean:g}, shape {self.shape:g})"
+
+    def pmf(self, k: np.ndarray) -> np.ndarray:
+        """P[K = k] of the truncated negative binomial at integers k ≥ 1."""
+        gamma = _gamma_truncated_negative_binomial(self.shape, self.mean)
+        k = np.asarray(k, dtype=np.float64)
+        log_tail = k * math.log1p(-gamma)
+        if self.shape == 0:
+            return np.exp(log_tail - np.log(k) - math.log(math.log(1 / gamma)))
+        log_ratio = gammaln(k + self.shape) - gammaln(self.shape) - gammaln(k + 1)
+        return np.exp(log_tail + log_ratio - math.log(gamma ** (-self.shape) - 1))
+
+    def draw(self, seed: int, index: int) -> int:
+        """K for the ``index``-th method of a sweep seeded ``seed`` (the same K on every resume)."""
+        if self.distribution == "fixed":
+            return int(self.mean)
+        rng = np.random.default_rng([seed, index])
+        if self.distribution == "poisson":
+            return int(rng.poisson(self.mean))
+        support = np.arange(1, 64)
+        while self.pmf(support).sum() < 1 - TAIL_MASS:
+            support = np.arange(1, 2 * len(support) + 1)
+        probabilities = self.pmf(support)
+        return int(rng.choice(support, p=probabilities / probabilities.sum()))
+
+
+def composition_curve(ledgers: Sequence[Sequence[HistoryEntry]]) -> np.ndarray:
+    """RDP curve of running every ledger on the same data: Σ_trials ε_λ(trial)."""
+    return sum((rdp_curve(ledger) for ledger in ledgers), np.zeros(len(RDP_ORDERS)))
+
+
+def repeat_and_select_curve(
+    configurations: Sequence[Sequence[HistoryEntry]], count: TrialCount
+) -> np.ndarray:
+    """RDP curve of random search over ``configurations`` (every run Q can draw), best of K released.
+
+    Raises:
+        ValueError: ``count`` is not random (the theorem needs a random number of trials).
+    """
+    if not count.random:
+        raise ValueError("repeat-and-select needs a random number of trials (Poisson or negative binomial)")
+    worst = np.max([rdp_curve(ledger) for ledger in configurations], axis=0)
+    return np.asarray(
+        _compute_rdp_repeat_and_select(list(RDP_ORDERS), worst, count.mean, count.repeat_and_select_shape)
+    )
+
+
+def choose_bound(sampler: str, scheduler: str, count: TrialCount, has_start_points: bool) -> tuple[str, str]:
+    """(bound, why): repeat-and-select only where Papernot & Steinke's theorem holds, else composition."""
+    obstacles = []
+    if sampler != "random":
+        obstacles.append(f"the {sampler} sampler adapts to earlier trials")
+    if scheduler != "none":
+        obstacles.append(f"the {scheduler} scheduler stops trials by their results")
+    if not count.random:
+        obstacles.append("the number of trials is fixed")
+    if has_start_points:
+        obstacles.append("start points are not random draws")
+    if obstacles:
+        return COMPOSITION, "composition of every trial: " + "; ".join(obstacles)
+    return REPEAT_AND_SELECT, f"random search, {count.describe()} trials, best released (Papernot & Steinke)"

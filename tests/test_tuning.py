@@ -1,0 +1,162 @@
+"""The privacy cost of tuning, against dp-accounting's public events and closed forms."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import numpy as np
+import pytest
+from dp_accounting import dp_event
+from dp_accounting.rdp.rdp_privacy_accountant import RdpAccountant
+
+from dptune.methods import METHODS
+from dptune.privacy.accounting import RDP_ORDERS, rdp_curve, rdp_to_epsilon, truncate
+from dptune.privacy.tuning import (
+    COMPOSITION,
+    REPEAT_AND_SELECT,
+    TrialCount,
+    choose_bound,
+    composition_curve,
+    repeat_and_select_curve,
+)
+from dptune.spec import Dist, MethodSpace
+from dptune.train import TrainConfig, Trainer, plan_run
+from dptune.tuning_cost import configuration_ledgers, privacy_configurations
+from tests.helpers import subsampled_gaussian
+from trainables import TrialSettings, train_config
+
+DELTA = 1e-5
+
+
+def dp_accounting_epsilon(event: dp_event.DpEvent) -> float:
+    return RdpAccountant(list(RDP_ORDERS)).compose(event).get_epsilon(DELTA)
+
+
+@pytest.mark.parametrize(
+    "count",
+    [
+        TrialCount("poisson", 8),
+        TrialCount("poisson", 3),
+        TrialCount("truncated-negative-binomial", 8, 1.0),
+        TrialCount("truncated-negative-binomial", 5, 0.0),
+        TrialCount("truncated-negative-binomial", 10, 0.5),
+    ],
+    ids=lambda c: f"{c.distribution}-{c.mean}-{c.shape}",
+)
+def test_repeat_and_select_matches_dp_accounting_event(count: TrialCount) -> None:
+    ledger = [(1.1, 0.01, 1000)]
+    ours = rdp_to_epsilon(repeat_and_select_curve([ledger], count), DELTA)
+    event = dp_event.RepeatAndSelectDpEvent(subsampled_gaussian(1.1, 0.01, 1000), count.mean, count.shape)
+    assert ours == pytest.approx(dp_accounting_epsilon(event), rel=1e-4)
+    assert ours > rdp_to_epsilon(rdp_curve(ledger), DELTA)  # selecting costs more than one run
+
+
+def test_repeat_and_select_over_configurations_bounds_each_one() -> None:
+    count = TrialCount("poisson", 6)
+    a, b = [(1.0, 0.02, 500)], [(0.8, 0.05, 100)]
+    both = rdp_to_epsilon(repeat_and_select_curve([a, b], count), DELTA)
+    assert both >= max(rdp_to_epsilon(repeat_and_select_curve([x], count), DELTA) for x in (a, b)) - 1e-12
+
+
+def test_composition_matches_dp_accounting_composed_event() -> None:
+    ledgers = [[(1.1, 0.01, 600)], [(0.9, 0.02, 300), (1.8, 0.02, 300)], [(2.0, 0.05, 40)]]
+    ours = rdp_to_epsilon(composition_curve(ledgers), DELTA)
+    events = [subsampled_gaussian(z, q, n) for ledger in ledgers for z, q, n in ledger]
+    assert ours == pytest.approx(dp_accounting_epsilon(dp_event.ComposedDpEvent(events)), rel=1e-3)
+
+
+def test_geometric_trial_count_has_its_closed_form_and_every_count_its_mean() -> None:
+    geometric = TrialCount("truncated-negative-binomial", 4.0, 1.0)
+    k = np.arange(1, 40)
+    np.testing.assert_allclose(geometric.pmf(k), 0.25 * 0.75 ** (k - 1), rtol=1e-9)  # γ(1−γ)^(k−1), γ = 1/μ
+    for count in (
+        TrialCount("truncated-negative-binomial", 6.0, 0.0),
+        TrialCount("truncated-negative-binomial", 6.0, 2.5),
+    ):
+        support = np.arange(1, 3000)
+        assert (count.pmf(support) * support).sum() == pytest.approx(6.0, rel=1e-6)
+    for count in (TrialCount("poisson", 5.0), geometric):
+        draws = np.array([count.draw(seed, 2) for seed in range(4000)])
+        sd = math.sqrt(5.0) if count.distribution == "poisson" else math.sqrt(0.75) / 0.25
+        assert abs(draws.mean() - count.mean) < 5 * sd / math.sqrt(len(draws))
+    assert TrialCount("poisson", 5.0).draw(7, 1) == TrialCount("poisson", 5.0).draw(7, 1)  # same K on resume
+    assert TrialCount("fixed", 3).draw(0, 0) == 3
+
+
+def test_bound_is_repeat_and_select_only_where_the_theorem_holds() -> None:
+    poisson, fixed = TrialCount("poisson", 4), TrialCount("fixed", 4)
+    assert choose_bound("random", "none", poisson, False)[0] == REPEAT_AND_SELECT
+    for args in (
+        ("tpe", "none", poisson, False),
+        ("random", "asha", poisson, False),
+        ("random", "none", fixed, False),
+        ("random", "none", poisson, True),
+    ):
+        bound, why = choose_bound(*args)
+        assert bound == COMPOSITION and why.startswith("composition")
+
+
+def test_planned_ledger_is_what_the_trainer_records(digits) -> None:
+    config = TrainConfig(
+        method="dpsgd-momentum",
+        dataset="digits",
+        model="mlp",
+        epsilon=2.0,
+        epochs=2,
+        batch_size=128,
+        physical_batch_size=128,
+        params={"clip_decay_steps": 9},
+    )
+    trainer = Trainer(config, digits)
+    trainer.train_epoch()
+    plan = plan_run(config, config.check(), len(digits.train_y), trainer.delta)
+    assert truncate(plan.ledger, trainer.step) == trainer.accountant.history  # step by step, as spent
+    assert sum(n for _, _, n in plan.ledger) == 2 * trainer.steps_per_epoch
+
+
+def _settings(method: str) -> TrialSettings:
+    training = {
+        "lr": 0.5,
+        "clip": 1.0,
+        "batch_size": 64,
+        "epochs": 2,
+        "physical_batch_size": 64,
+        "engine": "auto",
+        "seed": 0,
+    }
+    return TrialSettings(method, "digits", "mlp", 1.0, 1e-4, "rdp", "poisson", training, 1, 0)
+
+
+RANDOM_KNOBS = {
+    "lr": lambda r: r.uniform(0.01, 3),
+    "clip": lambda r: r.uniform(0.1, 5),
+    "k": lambda r: r.randint(1, 4),
+    "beta": lambda r: r.uniform(0.05, 1.0),
+    "momentum": lambda r: r.uniform(0, 0.95),
+    "outer_momentum": lambda r: r.uniform(0, 0.95),
+    "alpha": lambda r: r.uniform(0.1, 1),
+    "memory": lambda r: r.randint(1, 10),
+    "beta2": lambda r: r.uniform(0.9, 0.999),
+}
+
+
+@pytest.mark.parametrize("method", sorted(METHODS))
+def test_worst_configuration_ledger_dominates_every_trial_it_stands_for(method: str) -> None:
+    """Any draw of the knobs that are not privacy knobs (lr, clip, k, β, …) yields a trial whose RDP
+    curve lies below the configuration's worst ledger at every order: the repeat-and-select bound
+    covers every trial random search can run, not only the ones it happened to run."""
+    knobs = {"batch_size": Dist("choice", (64, 200)), "epochs": Dist("fixed", (2,))}
+    if method == "dpsgd-momentum":
+        knobs["clip_decay_steps"] = Dist("choice", (5, 40))
+    space = MethodSpace(method, knobs, None, ())
+    settings, n = _settings(method), 1437
+    worst = [rdp_curve(ledger) for ledger in configuration_ledgers(space, settings, n, 1e-4)]
+    names = {p.name for p in METHODS[method].params}
+    rng = random.Random(method)
+    for _ in range(4):
+        draw = {k: f(rng) for k, f in RANDOM_KNOBS.items() if k in names or k in ("lr", "clip")}
+        for index, privacy in enumerate(privacy_configurations(space)):
+            config = train_config(settings, {**draw, **privacy})
+            trial = rdp_curve(plan_run(config, config.check(), n, 1e-4).ledger)
+            assert np.all(trial <= worst[index] * (1 + 1e-9))
