@@ -2,6 +2,7 @@
 
 Bad input exits with code 2 and one line on stderr naming the field and what would be valid.
 With ``--json`` the last stdout line is one JSON object (a contract other tools read).
+``dptune audit`` exits with code 1 when its ε lower bound refutes the claimed ε.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from dptune.privacy.calibration import calibrate_noise
 from dptune.train import SAMPLINGS, EpochResult, TrainConfig, Trainer
 
 EXIT_BAD_INPUT = 2
+EXIT_CLAIM_REFUTED = 1
 
 
 class _Parser(argparse.ArgumentParser):
@@ -103,6 +105,19 @@ def _build_parser() -> argparse.ArgumentParser:
     report.add_argument("--experiment", default=None, help="default: every experiment in the store")
     report.add_argument("--tracking-uri", default="sqlite:///mlflow.db")
     report.add_argument("--json", action="store_true")
+
+    audit = sub.add_parser("audit", help="one-run privacy audit of a method's release: an ε lower bound")
+    audit.add_argument("--method", required=True, help=f"one of: {', '.join(METHODS)}")
+    _add_method_args(audit)
+    audit.add_argument("--epsilon", type=float, required=True, help="claimed ε of the audited release")
+    audit.add_argument("--delta", type=float, default=1e-5)
+    audit.add_argument("--clip", type=float, default=1.0)
+    audit.add_argument("--canaries", type=int, default=50_000, help="m (run time grows as m²)")
+    audit.add_argument("--steps", type=int, default=100, help="run length the method is composed for")
+    audit.add_argument("--step", type=int, default=None, help="audited step (default: the last)")
+    audit.add_argument("--accountant", choices=tuple(ACCOUNTANTS), default="rdp")
+    audit.add_argument("--seed", type=int, default=0)
+    audit.add_argument("--json", action="store_true", help="last stdout line: a JSON record")
     return parser
 
 
@@ -239,6 +254,27 @@ def _report(args: argparse.Namespace) -> None:
         print(f"no finished trials in {uri}")
 
 
+def _audit(args: argparse.Namespace) -> None:
+    """Exit code 1 when the audit refutes the claim (lower bound above the claimed ε)."""
+    from dptune.privacy.audit import AuditConfig, run_audit
+
+    names = {f.name for f in fields(AuditConfig)}
+    given = {k: v for k, v in vars(args).items() if k in names}
+    result = run_audit(AuditConfig(**given, params=parse_assignments(args.param)))
+    if args.json:
+        print(json.dumps(result))
+    else:
+        print(
+            f"{result['method']} release at step {result['step']}: claimed ε {result['epsilon_claimed']:.4f} "
+            f"(z={result['step_noise_multiplier']:.4f}, δ={result['delta']:g}), lower bound "
+            f"{result['epsilon_lower_bound']:.4f} at {result['confidence']:.0%} "
+            f"({result['correct']}/{result['guesses']} guesses correct, {result['canaries']} canaries): "
+            + ("CLAIM REFUTED" if result["claim_refuted"] else "consistent with the claim")
+        )
+    if result["claim_refuted"]:
+        raise SystemExit(EXIT_CLAIM_REFUTED)
+
+
 def quiet_libraries() -> None:
     """Concise progress: no Ray/MLflow/Optuna info logs, no Tune tables (errors still show)."""
     os.environ.setdefault("RAY_AIR_NEW_OUTPUT", "0")
@@ -263,6 +299,7 @@ COMMANDS = {
     "run": _run,
     "validate": _validate,
     "report": _report,
+    "audit": _audit,
 }
 
 
