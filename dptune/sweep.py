@@ -19,8 +19,10 @@ from pathlib import Path
 from typing import Any
 
 import optuna
+import pyarrow.fs
 import ray
 from ray import tune
+from ray.train._internal.storage import get_fs_and_path
 from ray.tune.schedulers import ASHAScheduler
 from ray.tune.search import ConcurrencyLimiter
 from ray.tune.search.optuna import OptunaSearch
@@ -49,6 +51,9 @@ from trainables import TRAINABLES, TrialSettings
 
 Echo = Callable[[str], None]
 STORAGE_TAG = "dptune.storage_path"
+CHECKPOINTS_KEPT = 2
+"""A trial's newest checkpoint deletes the oldest before the step's experiment-state save: keeping two
+means the state a killed driver left behind never names a deleted checkpoint."""
 
 SAMPLERS: dict[str, Callable[[int], optuna.samplers.BaseSampler]] = {
     "tpe": lambda seed: optuna.samplers.TPESampler(seed=seed),
@@ -149,6 +154,27 @@ def save_experiment_state_every_step() -> None:
     os.environ["TUNE_GLOBAL_CHECKPOINT_S"] = "0"
 
 
+def restorable(path: str) -> bool:
+    """Whether a method's Tuner can be restored from ``path``; a half-started one is cleared instead.
+
+    ``Tuner.can_restore`` only looks for ``tuner.pkl``, which the Tuner writes before its first
+    experiment state: a driver killed in between leaves a directory that Tune "restores" into a search
+    of one trial. Restorable here means the Tuner, its experiment state and its search-generator state
+    all reached storage; otherwise no trial of it is known, and the directory is emptied so the method
+    starts afresh.
+    """
+    fs, fs_path = get_fs_and_path(path)
+    try:
+        names = {Path(info.path).name for info in fs.get_file_info(pyarrow.fs.FileSelector(fs_path))}
+    except FileNotFoundError:
+        return False
+    prefixes = ("experiment_state-", "search_gen_state-")
+    started = "tuner.pkl" in names and all(any(n.startswith(p) for n in names) for p in prefixes)
+    if not started:
+        fs.delete_dir_contents(fs_path, missing_dir_ok=True)
+    return started
+
+
 def _tuner(
     spec: SweepSpec,
     space: MethodSpace,
@@ -164,7 +190,7 @@ def _tuner(
         {"cpu": spec.cpu, "gpu": gpus},
     )
     path = f"{spec.storage_path}/{spec.name}/{space.method}"
-    if resume and tune.Tuner.can_restore(path):
+    if resume and restorable(path):
         return tune.Tuner.restore(path, trainable, resume_unfinished=True, resume_errored=False)
     points = [start_point(space, p, f"methods.{space.method}.start[{i}]") for i, p in enumerate(space.start)]
     searcher = OptunaSearch(
@@ -200,7 +226,7 @@ def _tuner(
             storage_path=f"{spec.storage_path}/{spec.name}",
             callbacks=callbacks,
             failure_config=tune.FailureConfig(max_failures=0),
-            checkpoint_config=tune.CheckpointConfig(num_to_keep=1),
+            checkpoint_config=tune.CheckpointConfig(num_to_keep=CHECKPOINTS_KEPT),
             verbose=0,
         ),
     )
@@ -307,11 +333,10 @@ def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo 
             echo(f"  {method:<15} {search.trials} trials drawn ({spec.trials.describe()})")
         ran: list[tuple[dict[str, Any], dict[str, Any], bool]] = []
         if search.trials > 0:
-            callbacks = [
-                MlflowTrialLogger(spec.tracking_uri, spec.experiment, parent, method),
-                TrialProgress(method, search.trials, echo),
-            ]
+            logger = MlflowTrialLogger(spec.tracking_uri, spec.experiment, parent, method)
+            callbacks = [logger, TrialProgress(method, search.trials, echo)]
             results = _tuner(spec, space, search.trials, settings, data, gpus, callbacks, resume).fit()
+            ran += [(config, {}, True) for config in logger.lost_configs]  # whole plan: it touched data
             for result in results:
                 metrics = result.metrics or {}
                 all_results.append({"method": method, **metrics})

@@ -17,12 +17,14 @@ from typing import Any
 from mlflow.entities import RunStatus
 from mlflow.tracking import MlflowClient
 from ray.tune import Callback
+from ray.tune.experiment import Trial
 
 TRIAL_TAG = "dptune.trial_id"
 SWEEP_TAG = "dptune.sweep"
 METHOD_TAG = "dptune.method"
 STATUS_TAG = "dptune.status"
 CHILD_METRICS = ("test_accuracy", "loss", "epsilon_spent")
+ENDED_STATUSES = ("finished", "stopped", "infeasible", "failed")
 TUNING_METRIC = "epsilon_including_tuning"
 ALL_TRIALS_METRIC = "epsilon_all_trials"
 TUNING_BOUND_TAG = "dptune.tuning_bound"
@@ -40,6 +42,14 @@ def experiment_id(client: MlflowClient, name: str) -> str:
 
 def _param_value(value: Any) -> str:
     return json.dumps(value) if isinstance(value, list | dict) else str(value)
+
+
+def _logged_value(text: str) -> Any:
+    """A logged parameter back as the value it was (``_param_value`` in reverse)."""
+    try:
+        return json.loads(text)
+    except ValueError:
+        return {"True": True, "False": False, "None": None}.get(text, text)
 
 
 def trial_error_reason(trial: Any) -> str:
@@ -65,7 +75,12 @@ class MlflowTrialLogger(Callback):
     step's experiment-state save (``sweep.py`` makes that save happen every step). MLflow therefore
     never records a trial, a result or a status that the saved experiment lacks: after the driver is
     killed, ``Tuner.restore`` knows every trial MLflow shows, so resuming neither duplicates a run nor
-    re-runs a finished trial.
+    re-runs a finished trial. MLflow may lag the saved state instead (killed between save and flush):
+    every result carries the trial's whole epoch history, so missing epochs are backfilled, and at the
+    end of an experiment every ended trial whose run is not marked ended yet is settled. The save
+    reaches storage asynchronously, so a trial started just before a kill can be unknown to the
+    restored experiment, which runs another in its place: its run is marked ``lost`` at the end and
+    its configuration kept in ``lost_configs`` (it touched the data: the tuning cost counts it).
     """
 
     def __init__(self, uri: str, experiment: str, parent_run_id: str, method: str) -> None:
@@ -74,6 +89,8 @@ class MlflowTrialLogger(Callback):
         self.parent_run_id = parent_run_id
         self.method = method
         self._runs: dict[str, str] = {}
+        self._epochs: dict[str, set[int]] = {}  # run id -> epochs already in MLflow
+        self.lost_configs: list[dict[str, Any]] = []
         self._pending: list[Callable[[], None]] = []
 
     def _client(self) -> MlflowClient:
@@ -124,7 +141,32 @@ class MlflowTrialLogger(Callback):
         self.flush()
 
     def on_experiment_end(self, trials: list, **info: Any) -> None:
+        for trial in trials:
+            if trial.status in (Trial.TERMINATED, Trial.ERROR):
+                self._pending.append(lambda trial=trial: self._settle(trial))
+        self._pending.append(lambda: self._mark_lost({t.trial_id for t in trials}))
         self.flush()
+
+    def _mark_lost(self, known: set[str]) -> None:
+        """Runs of this method's trials that the (restored) experiment does not know: marked ``lost``."""
+        client = self._client()
+        runs = client.search_runs(
+            [experiment_id(client, self.experiment)],
+            filter_string=f"tags.`mlflow.parentRunId` = '{self.parent_run_id}' and "
+            f"tags.`{METHOD_TAG}` = '{self.method}' and tags.`{STATUS_TAG}` != 'lost'",
+        )
+        for run in runs:
+            if run.data.tags.get(TRIAL_TAG) in known:
+                continue
+            self.lost_configs.append({k: _logged_value(v) for k, v in run.data.params.items()})
+            client.set_tag(run.info.run_id, STATUS_TAG, "lost")
+            client.set_tag(
+                run.info.run_id,
+                "dptune.reason",
+                "the sweep driver was killed before this trial reached the saved experiment; "
+                "another trial ran in its place",
+            )
+            client.set_terminated(run.info.run_id, RunStatus.to_string(RunStatus.KILLED))
 
     def flush(self) -> None:
         """Carry out the queued writes, in the order Tune reported the events."""
@@ -132,14 +174,33 @@ class MlflowTrialLogger(Callback):
         for write in pending:
             write()
 
+    def _settle(self, trial: Any) -> None:
+        """Mark an ended trial's run as ended, unless it already is (a resumed sweep's restored trials)."""
+        status = self._client().get_run(self.run_id(trial)).data.tags.get(STATUS_TAG)
+        if status in ENDED_STATUSES:
+            return
+        if trial.status == Trial.ERROR:
+            self._log_result(trial, dict(trial.last_result or {}))
+            self._log_error(trial, trial_error_reason(trial))
+        else:
+            self._log_completion(trial, dict(trial.last_result or {}))
+
     def _log_result(self, trial: Any, result: dict) -> None:
+        """Log every epoch of ``result["history"]`` that MLflow does not have yet (step = epoch)."""
         client, run_id = self._client(), self.run_id(trial)
-        epoch = int(result.get("epoch", result.get("training_iteration", 0)))
-        for name in CHILD_METRICS:
-            if name in result and math.isfinite(result[name]):
-                client.log_metric(run_id, name, float(result[name]), step=epoch)
+        if run_id not in self._epochs:
+            self._epochs[run_id] = {m.step for m in client.get_metric_history(run_id, CHILD_METRICS[0])}
+        logged = self._epochs[run_id]
+        for entry in result.get("history", []):
+            if entry["epoch"] in logged:
+                continue
+            for name in CHILD_METRICS:
+                if math.isfinite(entry[name]):
+                    client.log_metric(run_id, name, float(entry[name]), step=entry["epoch"])
+            logged.add(entry["epoch"])
 
     def _log_completion(self, trial: Any, result: dict) -> None:
+        self._log_result(trial, result)
         client, run_id = self._client(), self.run_id(trial)
         if result.get("infeasible"):
             status = "infeasible"

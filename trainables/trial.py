@@ -1,6 +1,7 @@
 """The Tune function trainable: restore, train epoch by epoch, report and checkpoint each epoch.
 
-Every reported result carries ``test_accuracy``, ``loss`` (test loss), ``epsilon_spent`` and the epoch;
+Every reported result carries ``test_accuracy``, ``loss`` (test loss), ``epsilon_spent``, the epoch and
+the ``history`` of those metrics for every epoch so far (MLflow backfills from it after a resume);
 every checkpoint holds the whole ``Trainer.state_dict()`` (parameters, past iterates, filter/momentum/
 Adam/memory states, accountant history, sampling and noise RNG states, step), so a trial resumed
 from it continues exactly. A diverging trial raises ``TrainingDivergedError``: Tune marks it failed
@@ -110,6 +111,15 @@ def run_trial(config: dict[str, Any], settings: TrialSettings, data: Dataset) ->
             "trial_start": started,
             "trial_end": time.time(),
             "node_id": node,
+            "history": [
+                {
+                    "epoch": e.epoch,
+                    "test_accuracy": e.test_accuracy,
+                    "loss": e.test_loss,
+                    "epsilon_spent": e.epsilon_spent,
+                }
+                for e in trainer.history
+            ],
         }
         with tempfile.TemporaryDirectory() as folder:
             torch.save(trainer.state_dict(), Path(folder) / STATE_FILE)
