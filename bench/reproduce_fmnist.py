@@ -47,8 +47,19 @@ def paper_settings(epsilon: str) -> dict[str, dict[str, Any]]:
     return settings
 
 
+def tuned_record(epsilon: str) -> Path:
+    return ROOT / "bench" / f"fmnist_tuned_eps{epsilon}.json"
+
+
 def tuned_settings(epsilon: str) -> dict[str, dict[str, Any]]:
-    """method -> the resolved parameters of its best finished trial in the sweep, from MLflow."""
+    """method -> the resolved parameters of its best finished trial in the sweep.
+
+    Read from MLflow once, then kept in bench/fmnist_tuned_eps{ε}.json (committed, with the sweep's
+    ε including tuning), so the tuned stage can run in a later session on another machine.
+    """
+    record = tuned_record(epsilon)
+    if record.exists():
+        return json.loads(record.read_text())["settings"]
     from dptune.spec import load_spec
     from dptune.sweep import find_parent_run
     from dptune.tracking import best_tradeoffs, client_for
@@ -57,8 +68,9 @@ def tuned_settings(epsilon: str) -> dict[str, dict[str, Any]]:
     parent = find_parent_run(spec)
     if parent is None:
         raise SystemExit(f"no sweep {spec.name} in {spec.tracking_uri}: run --stage sweep first")
-    settings = {}
-    for row in best_tradeoffs(client_for(spec.tracking_uri), spec.experiment, parent):
+    client = client_for(spec.tracking_uri)
+    settings, tuning = {}, {}
+    for row in best_tradeoffs(client, spec.experiment, parent):
         values = {}
         for key, text in row.params.items():
             try:
@@ -66,6 +78,24 @@ def tuned_settings(epsilon: str) -> dict[str, dict[str, Any]]:
             except ValueError:
                 values[key] = text
         settings[row.method] = values
+        tuning[row.method] = {
+            "test_accuracy": row.test_accuracy,
+            "epsilon_spent": row.epsilon_spent,
+            "epsilon_including_tuning": row.epsilon_including_tuning,
+            "tuning_bound": row.tuning_bound,
+        }
+    sweep_cost = client.get_run(parent).data.metrics.get("epsilon_including_tuning")
+    record.write_text(
+        json.dumps(
+            {
+                "sweep": spec.name,
+                "settings": settings,
+                "best_trials": tuning,
+                "sweep_epsilon_including_tuning": sweep_cost,
+            },
+            indent=1,
+        )
+    )
     return settings
 
 
@@ -242,6 +272,7 @@ def main() -> None:
         spec = spec_path(args.epsilon)
         resume = ["--resume"] if (ROOT / "ray_results" / spec.stem).exists() else []
         subprocess.run([sys.executable, "-m", "dptune.cli", "run", str(spec), *resume], cwd=ROOT, check=True)
+        tuned_settings(args.epsilon)
     summarize()
 
 
