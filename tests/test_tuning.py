@@ -21,9 +21,9 @@ from dptune.privacy.tuning import (
     repeat_and_select_curve,
 )
 from dptune.spec import Dist, MethodSpace
-from dptune.train import TrainConfig, Trainer, plan_run
+from dptune.train import plan_run
 from dptune.tuning_cost import configuration_ledgers, privacy_configurations
-from tests.helpers import subsampled_gaussian
+from tests.helpers import digits_trainer, subsampled_gaussian
 from trainables import TrialSettings, train_config
 
 DELTA = 1e-5
@@ -98,18 +98,11 @@ def test_bound_is_repeat_and_select_only_where_the_theorem_holds() -> None:
 
 
 def test_planned_ledger_is_what_the_trainer_records(digits) -> None:
-    config = TrainConfig(
-        method="dpsgd-momentum",
-        dataset="digits",
-        model="mlp",
-        epsilon=2.0,
-        epochs=2,
-        batch_size=128,
-        physical_batch_size=128,
-        params={"clip_decay_steps": 9},
+    trainer = digits_trainer(
+        digits, "dpsgd-momentum", {"clip_decay_steps": 9}, epsilon=2.0, epochs=2, batch_size=128
     )
-    trainer = Trainer(config, digits)
     trainer.train_epoch()
+    config = trainer.config
     plan = plan_run(config, config.check(), len(digits.train_y), trainer.delta)
     assert truncate(plan.ledger, trainer.step) == trainer.accountant.history  # step by step, as spent
     assert sum(n for _, _, n in plan.ledger) == 2 * trainer.steps_per_epoch
