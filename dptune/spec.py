@@ -16,12 +16,14 @@ its value is a fixed scalar or one distribution: ``{uniform: [lo, hi]}``, ``{log
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import yaml
 
 from dptune.data import check_dataset_name
@@ -31,7 +33,7 @@ from dptune.methods.filters import PRESETS
 from dptune.methods.params import Param
 from dptune.models import check_model_name
 from dptune.privacy.accounting import check_accountant
-from dptune.privacy.tuning import TRIAL_DISTRIBUTIONS, TrialCount
+from dptune.privacy.tuning import REPEAT_AND_SELECT, TRIAL_DISTRIBUTIONS, TrialCount, choose_bound
 from dptune.train import ENGINES, SAMPLINGS
 
 DISTRIBUTIONS = ("uniform", "loguniform", "int", "choice")
@@ -239,6 +241,34 @@ def parse_trial_count(value: Any, path: str) -> TrialCount:
     return TrialCount(distribution, mean, shape)
 
 
+PRIVACY_KNOBS = ("batch_size", "epochs", "clip_decay_steps")
+MAX_CONFIGURATIONS = 256
+
+
+def privacy_configurations(space: MethodSpace) -> list[dict[str, Any]]:
+    """Every combination of privacy-relevant knob values the search can draw for ``space``.
+
+    Only these knobs change a run's noise schedule (``tests/test_tuning.py`` checks every method), so
+    the repeat-and-select bound enumerates them; ``InputError`` where there are too many.
+    """
+    axes: list[list[tuple[str, Any]]] = []
+    for knob in PRIVACY_KNOBS:
+        dist = space.knobs.get(knob)
+        if dist is None:
+            continue
+        values = range(dist.args[0], dist.args[1] + 1) if dist.kind == "int" else dist.args
+        axes.append([(knob, value) for value in values])
+    total = int(np.prod([len(axis) for axis in axes])) if axes else 1
+    if total > MAX_CONFIGURATIONS:
+        knobs = ", ".join(axis[0][0] for axis in axes)
+        raise InputError(
+            f"methods.{space.method}",
+            f"the repeat-and-select bound enumerates every value of {knobs} ({total} combinations, at most "
+            f"{MAX_CONFIGURATIONS}); draw them from a short {{choice: [...]}} or fix them",
+        )
+    return [dict(combo) for combo in itertools.product(*axes)]
+
+
 def method_space(name: str, value: Any, path: str) -> MethodSpace:
     definition = get_method(name, path)
     section = _mapping(value, path)
@@ -372,6 +402,9 @@ def parse_spec(raw: Any, base: Path | None = None) -> SweepSpec:
     if not methods:
         raise InputError("methods", f"name at least one method: {', '.join(METHODS)}")
     spaces = {m: method_space(m, v, f"methods.{m}") for m, v in methods.items()}
+    for space in spaces.values():
+        if choose_bound(sampler, scheduler_name, trials, bool(space.start))[0] == REPEAT_AND_SELECT:
+            privacy_configurations(space)
 
     return SweepSpec(
         name=name,

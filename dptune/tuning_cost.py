@@ -1,7 +1,7 @@
 """What a sweep's search costs in privacy, per method and in all (``dptune.privacy.tuning`` for the math).
 
 * repeat-and-select: random search, random trial count, no scheduler, no start points. Q's RDP curve is
-  bounded by the worst run Q can draw. Only ``PRIVACY_KNOBS`` change a run's noise schedule (a test
+  bounded by the worst run Q can draw. Only ``spec.PRIVACY_KNOBS`` change a run's noise schedule (a test
   checks this for every method), so the runs are enumerated over those knobs' values. For each, the
   schedule is taken at ``lowest_sigma``: every trial of that configuration is calibrated to a σ at
   least that large, whatever its other knobs (fo-dp-sgd's β only rescales σ), and the RDP curve
@@ -12,13 +12,11 @@
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from dptune.errors import InputError
 from dptune.privacy.accounting import HistoryEntry, epsilon_of, rdp_to_epsilon, truncate
 from dptune.privacy.calibration import NoiseSchedule, calibrate_noise
 from dptune.privacy.tuning import (
@@ -28,32 +26,9 @@ from dptune.privacy.tuning import (
     composition_curve,
     repeat_and_select_curve,
 )
-from dptune.spec import MethodSpace, SweepSpec
+from dptune.spec import MethodSpace, SweepSpec, privacy_configurations
 from dptune.train import plan_run
 from trainables import TrialSettings, train_config
-
-PRIVACY_KNOBS = ("batch_size", "epochs", "clip_decay_steps")
-MAX_CONFIGURATIONS = 256
-
-
-def privacy_configurations(space: MethodSpace) -> list[dict[str, Any]]:
-    """Every combination of privacy-relevant knob values the search can draw for ``space``."""
-    axes: list[list[tuple[str, Any]]] = []
-    for knob in PRIVACY_KNOBS:
-        dist = space.knobs.get(knob)
-        if dist is None:
-            continue
-        values = range(dist.args[0], dist.args[1] + 1) if dist.kind == "int" else dist.args
-        axes.append([(knob, value) for value in values])
-    total = int(np.prod([len(axis) for axis in axes])) if axes else 1
-    if total > MAX_CONFIGURATIONS:
-        knobs = ", ".join(axis[0][0] for axis in axes)
-        raise InputError(
-            f"methods.{space.method}",
-            f"the repeat-and-select bound enumerates every value of {knobs} ({total} combinations, at most "
-            f"{MAX_CONFIGURATIONS}); draw them from a short {{choice: [...]}} or fix them",
-        )
-    return [dict(combo) for combo in itertools.product(*axes)]
 
 
 def lowest_sigma(target: float, delta: float, schedule: NoiseSchedule, accountant: str) -> float:
@@ -139,12 +114,10 @@ class SearchPlan:
 
 
 def plan_search(spec: SweepSpec) -> list[SearchPlan]:
-    """K and the bound of every method; a repeat-and-select space is checked to be enumerable."""
+    """K and the bound of every method (a repeat-and-select space was checked enumerable by the spec)."""
     plans = []
     for index, (method, space) in enumerate(spec.methods.items()):
         bound, note = choose_bound(spec.sampler, spec.scheduler, spec.trials, bool(space.start))
-        if bound == REPEAT_AND_SELECT:
-            privacy_configurations(space)
         plans.append(SearchPlan(method, spec.trials.draw(spec.seed, index), bound, note))
     return plans
 

@@ -102,6 +102,17 @@ def test_invalid_field_is_named(path: str, value, field: str) -> None:
     assert info.value.field.startswith(field), str(info.value)
 
 
+def test_repeat_and_select_needs_an_enumerable_privacy_space() -> None:
+    doc = with_change("budget.trials_per_method", {"distribution": "poisson", "mean": 4})
+    doc["search"], doc["scheduler"] = {"sampler": "random", "seed": 0}, {"name": "none"}
+    doc["methods"] = {"dpsgd": {"batch_size": {"int": [10, 2000]}}}
+    with pytest.raises(InputError) as info:
+        parse_spec(doc)
+    assert info.value.field == "methods.dpsgd" and "choice" in str(info.value)
+    doc["methods"] = {"dpsgd": {"batch_size": {"choice": [100, 200]}, "epochs": {"int": [1, 3]}}}
+    assert parse_spec(doc).trials.random  # 6 combinations: enumerable
+
+
 def test_missing_required_key() -> None:
     with pytest.raises(InputError) as info:
         parse_spec(with_change("privacy", None, delete=True))

@@ -20,9 +20,9 @@ from dptune.privacy.tuning import (
     composition_curve,
     repeat_and_select_curve,
 )
-from dptune.spec import Dist, MethodSpace
+from dptune.spec import Dist, MethodSpace, privacy_configurations
 from dptune.train import plan_run
-from dptune.tuning_cost import configuration_ledgers, privacy_configurations
+from dptune.tuning_cost import configuration_ledgers
 from tests.helpers import digits_trainer, subsampled_gaussian
 from trainables import TrialSettings, train_config
 
