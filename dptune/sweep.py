@@ -191,7 +191,7 @@ def _tuner(
     )
     path = f"{spec.storage_path}/{spec.name}/{space.method}"
     if resume and restorable(path):
-        return tune.Tuner.restore(path, trainable, resume_unfinished=True, resume_errored=False)
+        return tune.Tuner.restore(path, trainable, resume_unfinished=True, resume_errored=True)
     points = [start_point(space, p, f"methods.{space.method}.start[{i}]") for i, p in enumerate(space.start)]
     searcher = OptunaSearch(
         space=DefineByRun(space),

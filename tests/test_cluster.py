@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from pathlib import Path
@@ -37,17 +39,35 @@ def test_cluster_yaml_passes_rays_schema_validation() -> None:
     assert any("mlflow server" in c for c in config["head_start_ray_commands"])
 
 
+def stop_cluster(temp_dir: str) -> None:
+    """Stop the Ray processes of one cluster: those whose command line names its temp dir.
+
+    Not ``ray stop``: that stops every Ray process on the machine, a user's running sweep included.
+    """
+    for signal_name, wait in (("TERM", 10), ("KILL", 30)):
+        subprocess.run(["pkill", f"-{signal_name}", "-f", temp_dir], check=False)
+        deadline = time.time() + wait
+        while time.time() < deadline and running(temp_dir):
+            time.sleep(0.5)
+
+
+def running(temp_dir: str) -> bool:
+    return bool(subprocess.run(["pgrep", "-f", temp_dir], capture_output=True).stdout)
+
+
 @pytest.fixture
 def two_node_cluster(tmp_path: Path):
     env = {**os.environ, "RAY_AUTH_MODE": "disabled"}
     ray = str(BIN / "ray")
     port = free_port()
+    temp_dir = tempfile.mkdtemp(prefix="ray-", dir="/tmp")  # short: Ray's socket paths have a length limit
     head = subprocess.run(
         [
             ray,
             "start",
             "--head",
             f"--port={port}",
+            f"--temp-dir={temp_dir}",
             "--num-cpus=1",
             "--num-gpus=1",
             "--include-dashboard=false",
@@ -71,7 +91,9 @@ def two_node_cluster(tmp_path: Path):
     try:
         yield env
     finally:
-        subprocess.run([ray, "stop", "--force"], env=env, capture_output=True, timeout=120, check=False)
+        stop_cluster(temp_dir)
+        shutil.rmtree(temp_dir, ignore_errors=True)
+    assert not running(temp_dir), "the test cluster outlived its test"
 
 
 @pytest.fixture
