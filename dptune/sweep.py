@@ -23,6 +23,7 @@ import pyarrow.fs
 import ray
 from ray import tune
 from ray.train._internal.storage import get_fs_and_path
+from ray.tune.experiment import Trial
 from ray.tune.schedulers import ASHAScheduler
 from ray.tune.search import ConcurrencyLimiter
 from ray.tune.search.optuna import OptunaSearch
@@ -108,16 +109,20 @@ def max_epochs(spec: SweepSpec, space: MethodSpace) -> int:
 
 
 class TrialProgress(tune.Callback):
-    """One line per finished or failed trial."""
+    """One line per finished or failed trial, numbered across resumes."""
 
     def __init__(self, method: str, total: int, echo: Echo) -> None:
         self.method = method
         self.total = total
         self.echo = echo
-        self.done = 0
+        self.done: int | None = None
+
+    def on_step_begin(self, iteration: int, trials: list, **info: Any) -> None:
+        if self.done is None:  # a restored experiment starts with its ended trials
+            self.done = sum(t.status in (Trial.TERMINATED, Trial.ERROR) for t in trials)
 
     def _line(self, trial: Any, outcome: str) -> None:
-        self.done += 1
+        self.done = (self.done or 0) + 1
         result = trial.last_result or {}
         seconds = result.get("trial_end", 0) - result.get("trial_start", 0)
         knobs = ", ".join(
