@@ -9,8 +9,10 @@ checkpoint, and the MLflow parent and child runs are found again rather than dup
 
 from __future__ import annotations
 
+import json
 import logging
 import os
+import pickle
 import subprocess
 import time
 from collections.abc import Callable
@@ -159,22 +161,43 @@ def save_experiment_state_every_step() -> None:
     os.environ["TUNE_GLOBAL_CHECKPOINT_S"] = "0"
 
 
-def restorable(path: str) -> bool:
-    """Whether a method's Tuner can be restored from ``path``; a half-started one is cleared instead.
+STATE_FILES: dict[str, Callable[[bytes], Any]] = {
+    "experiment_state-": json.loads,
+    "search_gen_state-": pickle.loads,
+    "searcher-state-": pickle.loads,
+}
+"""The files a Tuner restores from, each with a reader that fails on a partial file."""
 
-    ``Tuner.can_restore`` only looks for ``tuner.pkl``, which the Tuner writes before its first
-    experiment state: a driver killed in between leaves a directory that Tune "restores" into a search
-    of one trial. Restorable here means the Tuner, its experiment state and its search-generator state
-    all reached storage; otherwise no trial of it is known, and the directory is emptied so the method
-    starts afresh.
+
+def restorable(path: str) -> bool:
+    """Whether a method's Tuner can be restored from ``path``; an unusable one is cleared instead.
+
+    ``Tuner.can_restore`` only looks for ``tuner.pkl``, which the Tuner writes before any state, and
+    Ray copies its states to storage non-atomically: a driver killed before the first copy, or during
+    one, leaves missing or truncated files from which Tune "restores" a search of one trial.
+    Restorable here means ``tuner.pkl`` and the newest of each state file are there and complete.
+    Otherwise the directory is emptied and the method starts afresh; the runs of its earlier trials
+    are then marked lost in MLflow (``MlflowTrialLogger``) and still count in the tuning cost.
     """
     fs, fs_path = get_fs_and_path(path)
     try:
         names = {Path(info.path).name for info in fs.get_file_info(pyarrow.fs.FileSelector(fs_path))}
     except FileNotFoundError:
         return False
-    prefixes = ("experiment_state-", "search_gen_state-")
-    started = "tuner.pkl" in names and all(any(n.startswith(p) for n in names) for p in prefixes)
+
+    def complete(prefix: str) -> bool:
+        found = sorted(name for name in names if name.startswith(prefix))
+        if not found:
+            return False
+        with fs.open_input_stream(f"{fs_path}/{found[-1]}") as stream:
+            content = stream.read()
+        try:
+            STATE_FILES[prefix](content)
+        except Exception:  # any failure to read it back: truncated or empty
+            return False
+        return True
+
+    started = "tuner.pkl" in names and all(complete(prefix) for prefix in STATE_FILES)
     if not started:
         fs.delete_dir_contents(fs_path, missing_dir_ok=True)
     return started
