@@ -89,7 +89,7 @@ def two_node_cluster(tmp_path: Path):
         check=True,
     )
     try:
-        yield env
+        yield {**env, "RAY_ADDRESS": address}  # not auto: that reads /tmp/ray, not this temp dir
     finally:
         stop_cluster(temp_dir)
         shutil.rmtree(temp_dir, ignore_errors=True)
@@ -143,7 +143,7 @@ def test_sweep_on_two_node_cluster_logs_to_mlflow_server(
         budget={"trials_per_method": 4, "max_concurrent": 2},
         resources={"cpu": 1, "gpu": 0},
     )
-    env = {**two_node_cluster, "RAY_ADDRESS": "auto"}
+    env = two_node_cluster
     proc = subprocess.run(
         [str(BIN / "dptune"), "run", str(path), "--tracking-uri", mlflow_server],
         cwd=tmp_path,
