@@ -62,7 +62,7 @@ def tuned_settings(epsilon: str) -> dict[str, dict[str, Any]]:
         return json.loads(record.read_text())["settings"]
     from dptune.spec import load_spec
     from dptune.sweep import find_parent_run
-    from dptune.tracking import best_tradeoffs, client_for
+    from dptune.tracking import best_tradeoffs, client_for, logged_value
 
     spec = load_spec(spec_path(epsilon), base=ROOT)
     parent = find_parent_run(spec)
@@ -71,13 +71,7 @@ def tuned_settings(epsilon: str) -> dict[str, dict[str, Any]]:
     client = client_for(spec.tracking_uri)
     settings, tuning = {}, {}
     for row in best_tradeoffs(client, spec.experiment, parent):
-        values = {}
-        for key, text in row.params.items():
-            try:
-                values[key] = json.loads(text)
-            except ValueError:
-                values[key] = text
-        settings[row.method] = values
+        settings[row.method] = {key: logged_value(text) for key, text in row.params.items()}
         tuning[row.method] = {
             "test_accuracy": row.test_accuracy,
             "epsilon_spent": row.epsilon_spent,

@@ -44,7 +44,7 @@ def _param_value(value: Any) -> str:
     return json.dumps(value) if isinstance(value, list | dict) else str(value)
 
 
-def _logged_value(text: str) -> Any:
+def logged_value(text: str) -> Any:
     """A logged parameter back as the value it was (``_param_value`` in reverse)."""
     try:
         return json.loads(text)
@@ -158,7 +158,7 @@ class MlflowTrialLogger(Callback):
         for run in runs:
             if run.data.tags.get(TRIAL_TAG) in known:
                 continue
-            self.lost_configs.append({k: _logged_value(v) for k, v in run.data.params.items()})
+            self.lost_configs.append({k: logged_value(v) for k, v in run.data.params.items()})
             client.set_tag(run.info.run_id, STATUS_TAG, "lost")
             client.set_tag(
                 run.info.run_id,
