@@ -27,6 +27,7 @@ import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 RUNS = ROOT / "bench" / "fmnist_runs"
+PLOT = ROOT / "bench" / "fmnist_accuracy_vs_epsilon.png"
 SEEDS = (0, 1, 2)
 KNOBS = ("lr", "clip", "batch_size", "epochs")
 
@@ -165,9 +166,11 @@ def run_jobs(todo: list[dict[str, Any]], workers: int) -> None:
 
 def summarize() -> dict[str, Any]:
     """bench/fmnist_results.json: {METHOD: {EPS: {paper_settings: {...}, tuned: {...}}}} in percent;
-    every cached run is also recorded (once) in the sweeps' MLflow experiment for ``dptune report``."""
+    every cached run is also recorded (once) in the sweeps' MLflow experiment for ``dptune report``,
+    and the plot of tuned accuracy against ε is written to bench/ and logged to the same experiment."""
+    from dptune.protocol_runs import log_final_run, log_protocol_summary, plot_protocol_cells, protocol_cells
     from dptune.spec import load_spec
-    from dptune.tracking import client_for, log_final_run
+    from dptune.tracking import client_for
 
     spec = load_spec(spec_path("1"), base=ROOT)
     client = client_for(spec.tracking_uri)
@@ -202,8 +205,13 @@ def summarize() -> dict[str, Any]:
                 accs = entry["accuracies"]
                 entry["mean"] = statistics.fmean(accs)
                 entry["sd"] = statistics.stdev(accs) if len(accs) > 1 else 0.0
-    (ROOT / "bench" / "fmnist_results.json").write_text(json.dumps(table, indent=1))
+    results = ROOT / "bench" / "fmnist_results.json"
+    results.write_text(json.dumps(table, indent=1))
     write_results_section(table)
+    cells = protocol_cells(client, spec.experiment)
+    if any(cell.protocol == "tuned" for cell in cells):
+        plot_protocol_cells(cells, "tuned", PLOT, "Fashion-MNIST, cnn5, 10 epochs, tuned settings")
+        log_protocol_summary(client, spec.experiment, "fmnist-reproduction", [PLOT, results])
     return table
 
 

@@ -214,14 +214,9 @@ def _run(args: argparse.Namespace) -> None:
 
 def _report(args: argparse.Namespace) -> None:
     quiet_libraries()
+    from dptune.protocol_runs import format_protocol_table, protocol_cells
     from dptune.spec import resolve_tracking_uri
-    from dptune.tracking import (
-        best_tradeoffs,
-        client_for,
-        format_protocol_table,
-        format_table,
-        protocol_cells,
-    )
+    from dptune.tracking import best_tradeoffs, client_for, format_table
 
     uri = resolve_tracking_uri(args.tracking_uri, Path.cwd())
     if uri.startswith("sqlite:///") and not Path(uri[len("sqlite:///") :]).is_file():

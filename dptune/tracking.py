@@ -40,12 +40,12 @@ def experiment_id(client: MlflowClient, name: str) -> str:
     return found.experiment_id if found is not None else client.create_experiment(name)
 
 
-def _param_value(value: Any) -> str:
+def param_text(value: Any) -> str:
     return json.dumps(value) if isinstance(value, list | dict) else str(value)
 
 
 def logged_value(text: str) -> Any:
-    """A logged parameter back as the value it was (``_param_value`` in reverse)."""
+    """A logged parameter back as the value it was (``param_text`` in reverse)."""
     try:
         return json.loads(text)
     except ValueError:
@@ -121,7 +121,7 @@ class MlflowTrialLogger(Callback):
             )
             run_id = run.info.run_id
             for key, value in sorted(trial.config.items()):
-                client.log_param(run_id, key, _param_value(value))
+                client.log_param(run_id, key, param_text(value))
         self._runs[trial.trial_id] = run_id
         return run_id
 
@@ -452,7 +452,7 @@ def start_parent_run(
 ) -> str:
     run = client.create_run(experiment_id(client, experiment), run_name=name, tags={SWEEP_TAG: name, **tags})
     for key, value in params.items():
-        client.log_param(run.info.run_id, key, _param_value(value))
+        client.log_param(run.info.run_id, key, param_text(value))
     with tempfile.TemporaryDirectory() as tmp:
         spec_file = Path(tmp) / "spec.yaml"
         spec_file.write_text(spec_text)
@@ -462,88 +462,3 @@ def start_parent_run(
 
 def finish_parent_run(client: MlflowClient, run_id: str) -> None:
     client.set_terminated(run_id, RunStatus.to_string(RunStatus.FINISHED))
-
-
-PROTOCOL_TAG = "dptune.protocol"
-RUN_KEY_TAG = "dptune.run_key"
-
-
-def log_final_run(client: MlflowClient, experiment: str, key: str, summary: dict[str, Any]) -> str:
-    """Record a finished fixed-configuration run (e.g. one seed of a reproduction), once per ``key``."""
-    exp = experiment_id(client, experiment)
-    found = client.search_runs([exp], filter_string=f"tags.`{RUN_KEY_TAG}` = '{key}'")
-    if found:
-        return found[0].info.run_id
-    run = client.create_run(
-        exp,
-        run_name=key,
-        tags={
-            RUN_KEY_TAG: key,
-            PROTOCOL_TAG: summary["protocol"],
-            METHOD_TAG: summary["method"],
-            STATUS_TAG: "final",
-            "dptune.epsilon_target": f"{summary['epsilon_target']:g}",
-            "dptune.seed": str(summary["seed"]),
-            "sampling": summary["sampling"],
-            "accountant": summary["accountant"],
-        },
-    )
-    run_id = run.info.run_id
-    for name in ("test_accuracy", "epsilon_spent", "delta", "noise_multiplier", "wall_seconds"):
-        client.log_metric(run_id, name, float(summary[name]))
-    for name, value in sorted(summary["settings"].items()):
-        client.log_param(run_id, name, _param_value(value))
-    client.set_terminated(run_id, RunStatus.to_string(RunStatus.FINISHED))
-    return run_id
-
-
-@dataclass(frozen=True)
-class ProtocolCell:
-    """Accuracy over seeds of one method at one ε under one protocol (``paper_settings``/``tuned``)."""
-
-    method: str
-    epsilon: str
-    protocol: str
-    accuracies: tuple[float, ...]
-
-    @property
-    def mean(self) -> float:
-        return 100 * sum(self.accuracies) / len(self.accuracies)
-
-    @property
-    def sd(self) -> float:
-        if len(self.accuracies) < 2:
-            return 0.0
-        m = self.mean / 100
-        return 100 * math.sqrt(sum((a - m) ** 2 for a in self.accuracies) / (len(self.accuracies) - 1))
-
-
-def protocol_cells(client: MlflowClient, experiment: str) -> list[ProtocolCell]:
-    """Final runs tagged with a protocol, grouped by (method, ε, protocol)."""
-    found = client.get_experiment_by_name(experiment)
-    if found is None:
-        return []
-    runs = client.search_runs(
-        [found.experiment_id], filter_string=f"tags.`{PROTOCOL_TAG}` != ''", max_results=50000
-    )
-    groups: dict[tuple[str, str, str], list[float]] = {}
-    for run in runs:
-        tags = run.data.tags
-        key = (tags[METHOD_TAG], tags["dptune.epsilon_target"], tags[PROTOCOL_TAG])
-        groups.setdefault(key, []).append(run.data.metrics["test_accuracy"])
-    return [ProtocolCell(m, e, p, tuple(a)) for (m, e, p), a in sorted(groups.items())]
-
-
-def format_protocol_table(cells: list[ProtocolCell]) -> str:
-    """method × ε: accuracy mean ± sd (seeds) at the papers' settings and tuned."""
-    by_key = {(c.method, c.epsilon, c.protocol): c for c in cells}
-    rows = sorted({(c.method, c.epsilon) for c in cells}, key=lambda r: (float(r[1]), r[0]))
-    header = f"{'method':<15} {'ε':>4}  {'paper settings':>20}  {'tuned':>20}"
-    lines = [header, "-" * len(header)]
-    for method, eps in rows:
-        shown = []
-        for protocol in ("paper_settings", "tuned"):
-            cell = by_key.get((method, eps, protocol))
-            shown.append(f"{cell.mean:6.2f} ± {cell.sd:4.2f} (n={len(cell.accuracies)})" if cell else "-")
-        lines.append(f"{method:<15} {eps:>4}  {shown[0]:>20}  {shown[1]:>20}")
-    return "\n".join(lines)

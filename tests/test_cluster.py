@@ -55,6 +55,20 @@ def running(temp_dir: str) -> bool:
     return bool(subprocess.run(["pgrep", "-f", temp_dir], capture_output=True).stdout)
 
 
+def wait_for_nodes(address: str, count: int, env: dict[str, str]) -> None:
+    """Block until `count` nodes are alive in the cluster: `ray start` returns before a worker's
+    resources reach the scheduler, and a sweep started earlier would place every trial on the head."""
+    probe = (
+        "import ray, sys, time\n"
+        f"ray.init(address={address!r}, logging_level='ERROR')\n"
+        "deadline = time.time() + 120\n"
+        f"while sum(n['Alive'] for n in ray.nodes()) < {count}:\n"
+        "    if time.time() > deadline: sys.exit('nodes did not come up')\n"
+        "    time.sleep(0.5)\n"
+    )
+    subprocess.run([sys.executable, "-c", probe], env=env, timeout=180, check=True)
+
+
 @pytest.fixture
 def two_node_cluster(tmp_path: Path):
     env = {**os.environ, "RAY_AUTH_MODE": "disabled"}
@@ -89,6 +103,7 @@ def two_node_cluster(tmp_path: Path):
         check=True,
     )
     try:
+        wait_for_nodes(address, 2, env)
         yield {**env, "RAY_ADDRESS": address}  # not auto: that reads /tmp/ray, not this temp dir
     finally:
         stop_cluster(temp_dir)
@@ -161,4 +176,4 @@ def test_sweep_on_two_node_cluster_logs_to_mlflow_server(
     client = MlflowClient(mlflow_server)
     assert "pareto_accuracy_vs_epsilon.png" in {a.path for a in client.list_artifacts(parents[0].info.run_id)}
     nodes = {c.data.tags["dptune.node"] for c in children}
-    assert len(nodes) == 2  # trials ran on both nodes
+    assert len(nodes) == 2, proc.stdout[-3000:]  # trials ran on both nodes

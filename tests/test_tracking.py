@@ -6,8 +6,12 @@ import json
 import statistics
 from pathlib import Path
 
+import matplotlib.image
+import pytest
+
 from dptune.cli import main
-from dptune.tracking import TradeOff, client_for, log_final_run, pareto_front, protocol_cells
+from dptune.protocol_runs import log_final_run, log_protocol_summary, plot_protocol_cells, protocol_cells
+from dptune.tracking import TradeOff, client_for, pareto_front
 
 
 def summary(method: str, protocol: str, seed: int, accuracy: float) -> dict:
@@ -65,3 +69,26 @@ def test_report_on_a_missing_store_creates_nothing(tmp_path: Path, capsys, monke
     assert main(["report"]) == 2
     assert "--tracking-uri" in capsys.readouterr().err
     assert list(tmp_path.iterdir()) == []
+
+
+def test_protocol_plot_is_logged_once_and_stays_out_of_the_tables(tmp_path: Path, capsys) -> None:
+    uri = f"sqlite:///{tmp_path / 'mlflow.db'}"
+    client = client_for(uri)
+    for eps, acc in ((1.0, 0.80), (8.0, 0.85)):
+        for seed in range(2):
+            run = summary("dpsgd", "tuned", seed, acc + seed / 100) | {"epsilon_target": eps}
+            log_final_run(client, "repro", f"tuned-dpsgd-eps{eps:g}-seed{seed}", run)
+    cells = protocol_cells(client, "repro")
+    with pytest.raises(ValueError, match="paper_settings"):
+        plot_protocol_cells(cells, "paper_settings", tmp_path / "none.png", "t")
+    plot = tmp_path / "plot.png"
+    plot_protocol_cells(cells, "tuned", plot, "t")
+    height, width, _ = matplotlib.image.imread(plot).shape
+    assert height > 100 and width > 100
+    first = log_protocol_summary(client, "repro", "summary", [plot])
+    assert log_protocol_summary(client, "repro", "summary", [plot]) == first
+    assert [a.path for a in client.list_artifacts(first)] == ["plot.png"]
+    assert protocol_cells(client, "repro") == cells
+    assert main(["report", "--tracking-uri", uri, "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["best_tradeoffs"] == [] and len(report["protocols"]) == 2
