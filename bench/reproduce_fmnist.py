@@ -226,6 +226,8 @@ SECTION = "## Fashion-MNIST reproduction"
 
 def write_results_section(table: dict[str, Any]) -> None:
     """The reproduction table in bench/RESULTS.md (the section is replaced, the rest kept)."""
+    from dptune.tracking import significant
+
     lines = [
         SECTION,
         "",
@@ -243,7 +245,9 @@ def write_results_section(table: dict[str, Any]) -> None:
             shown = {p: f"{c['mean']:.2f} ± {c['sd']:.2f} (n={len(c['seeds'])})" for p, c in cell.items()}
             any_cell = next(iter(cell.values()))
             tuned = cell.get("tuned", {}).get("params", {})
-            params = ", ".join(f"{k}={v}" for k, v in sorted(tuned.items()) if not k.startswith("filter_"))
+            params = ", ".join(
+                f"{k}={significant(v)}" for k, v in sorted(tuned.items()) if not k.startswith("filter_")
+            )
             lines.append(
                 f"| {method} | {eps} | {shown.get('paper_settings', '–')} | {shown.get('tuned', '–')} | "
                 f"{params or '–'} | {max(any_cell['epsilon_spent']):.3f} | "

@@ -119,10 +119,12 @@ def plot_protocol_cells(cells: list[ProtocolCell], protocol: str, path: Path, ti
     if not chosen:
         raise ValueError(f"no runs with protocol {protocol!r} to plot")
     fig, ax = plt.subplots(figsize=(7, 4.5))
-    for method in sorted({c.method for c in chosen}):
+    methods = sorted({c.method for c in chosen})
+    for index, method in enumerate(methods):
         points = sorted((c for c in chosen if c.method == method), key=lambda c: float(c.epsilon))
+        dodge = 2 ** (0.03 * (index - (len(methods) - 1) / 2))  # keeps equal means apart on the log axis
         ax.errorbar(
-            [float(c.epsilon) for c in points],
+            [float(c.epsilon) * dodge for c in points],
             [c.mean for c in points],
             yerr=[c.sd for c in points],
             marker="o",

@@ -335,17 +335,21 @@ SEARCH_PARAMS = (
 )
 
 
-def _short(text: str) -> str:
-    """A logged parameter with numbers shown to 4 significant digits."""
-    try:
-        value = json.loads(text)
-    except ValueError:
-        return text
+def significant(value: Any) -> str:
+    """A setting for display: floats (also inside lists) to 4 significant digits."""
     if isinstance(value, float):
         return f"{value:.4g}"
     if isinstance(value, list):
-        return "[" + ", ".join(f"{v:.4g}" if isinstance(v, float) else str(v) for v in value) + "]"
-    return text
+        return "[" + ", ".join(significant(v) for v in value) + "]"
+    return str(value)
+
+
+def _short(text: str) -> str:
+    """A logged parameter with numbers shown to 4 significant digits."""
+    try:
+        return significant(json.loads(text))
+    except ValueError:
+        return text
 
 
 def format_table(rows: list[TradeOff]) -> str:
