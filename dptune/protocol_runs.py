@@ -94,17 +94,18 @@ def protocol_cells(client: MlflowClient, experiment: str) -> list[ProtocolCell]:
 
 
 def format_protocol_table(cells: list[ProtocolCell]) -> str:
-    """method × ε: accuracy mean ± sd (seeds) at the papers' settings and tuned."""
+    """method × ε: accuracy mean ± sd (seeds) at the papers' settings, tuned, then any other protocol."""
     by_key = {(c.method, c.epsilon, c.protocol): c for c in cells}
     rows = sorted({(c.method, c.epsilon) for c in cells}, key=lambda r: (float(r[1]), r[0]))
-    header = f"{'method':<15} {'ε':>4}  {'paper settings':>20}  {'tuned':>20}"
+    columns = [*PROTOCOLS, *sorted({c.protocol for c in cells} - set(PROTOCOLS))]
+    header = f"{'method':<15} {'ε':>4}" + "".join(f"  {p.replace('_', ' '):>20}" for p in columns)
     lines = [header, "-" * len(header)]
     for method, eps in rows:
         shown = []
-        for protocol in PROTOCOLS:
+        for protocol in columns:
             cell = by_key.get((method, eps, protocol))
             shown.append(f"{cell.mean:6.2f} ± {cell.sd:4.2f} (n={len(cell.accuracies)})" if cell else "-")
-        lines.append(f"{method:<15} {eps:>4}  {shown[0]:>20}  {shown[1]:>20}")
+        lines.append(f"{method:<15} {eps:>4}" + "".join(f"  {text:>20}" for text in shown))
     return "\n".join(lines)
 
 

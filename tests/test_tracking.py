@@ -38,6 +38,7 @@ def test_protocol_table_from_final_runs(tmp_path: Path, capsys) -> None:
         ("dpsgd", "paper_settings"): [0.78, 0.77, 0.775],
         ("dpsgd", "tuned"): [0.80, 0.81, 0.805],
         ("dp-pmlf", "paper_settings"): [0.76, 0.765, 0.77],
+        ("dpsgd", "lr_probe"): [0.84, 0.83],
     }
     for (method, protocol), values in accuracies.items():
         for seed, acc in enumerate(values):
@@ -51,9 +52,10 @@ def test_protocol_table_from_final_runs(tmp_path: Path, capsys) -> None:
     assert main(["report", "--tracking-uri", uri, "--experiment", "repro"]) == 0
     out = capsys.readouterr().out
     assert "paper settings" in out and "80.50 ± 0.50 (n=3)" in out
+    assert "lr probe" in out and "83.50 ± 0.71 (n=2)" in out
     assert main(["report", "--tracking-uri", uri, "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
-    assert len(report["protocols"]) == 3
+    assert len(report["protocols"]) == 4
 
 
 def test_pareto_front_keeps_only_undominated_points() -> None:
