@@ -298,9 +298,13 @@ def write_results_section(table: dict[str, Any]) -> None:
             "|---|---|---|---|---|---|---|",
         ]
         probe_cost = json.loads(PROBE.read_text())["epsilon_including_tuning"]
+
+        def cost(eps: str, method: str) -> str:
+            return str(probe_cost.get(eps, {}).get(method, {}).get("value", "–"))
+
         lines += [
             f"| {method} | {eps} | {protocol} | {accuracy_text(entry)} | {settings_text(entry['params'])} | "
-            f"{max(entry['epsilon_spent']):.3f} | {probe_cost[eps][method]['value']:.2f} |"
+            f"{max(entry['epsilon_spent']):.3f} | {cost(eps, method)} |"
             for method, eps, protocol, entry in extra
         ]
     out = ROOT / "bench" / "RESULTS.md"
