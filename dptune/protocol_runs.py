@@ -109,28 +109,35 @@ def format_protocol_table(cells: list[ProtocolCell]) -> str:
     return "\n".join(lines)
 
 
-def plot_protocol_cells(cells: list[ProtocolCell], protocol: str, path: Path, title: str) -> None:
-    """Accuracy (mean ± sd over seeds) against target ε: one line per method, one protocol's cells."""
+def plot_protocol_cells(cells: list[ProtocolCell], protocols: list[str], path: Path, title: str) -> None:
+    """Accuracy (mean ± sd over seeds) against target ε, one line per (method, protocol): the first
+    protocol's lines solid and labelled by method, the others dashed in their method's colour."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    chosen = [c for c in cells if c.protocol == protocol]
-    if not chosen:
-        raise ValueError(f"no runs with protocol {protocol!r} to plot")
+    chosen = [c for c in cells if c.protocol in protocols]
+    if not any(c.protocol == protocols[0] for c in chosen):
+        raise ValueError(f"no runs with protocol {protocols[0]!r} to plot")
     fig, ax = plt.subplots(figsize=(7, 4.5))
-    methods = sorted({c.method for c in chosen})
-    for index, method in enumerate(methods):
-        points = sorted((c for c in chosen if c.method == method), key=lambda c: float(c.epsilon))
-        dodge = 2 ** (0.03 * (index - (len(methods) - 1) / 2))  # keeps equal means apart on the log axis
+    lines = sorted({(c.method, c.protocol) for c in chosen}, key=lambda m: (m[0], protocols.index(m[1])))
+    methods = sorted({method for method, _ in lines})
+    colours = {method: f"C{index}" for index, method in enumerate(methods)}
+    for index, (method, protocol) in enumerate(lines):
+        line = [c for c in chosen if (c.method, c.protocol) == (method, protocol)]
+        points = sorted(line, key=lambda c: float(c.epsilon))
+        dodge = 2 ** (0.03 * (index - (len(lines) - 1) / 2))  # keeps equal means apart on the log axis
+        first = protocol == protocols[0]
         ax.errorbar(
             [float(c.epsilon) * dodge for c in points],
             [c.mean for c in points],
             yerr=[c.sd for c in points],
-            marker="o",
+            marker="o" if first else "s",
+            linestyle="-" if first else "--",
+            color=colours[method],
             capsize=3,
-            label=method,
+            label=method if first else f"{method} ({protocol.replace('_', ' ')})",
         )
     ax.set_xscale("log", base=2)
     epsilons = sorted({float(c.epsilon) for c in chosen})

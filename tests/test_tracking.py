@@ -82,9 +82,9 @@ def test_protocol_plot_is_logged_once_and_stays_out_of_the_tables(tmp_path: Path
             log_final_run(client, "repro", f"tuned-dpsgd-eps{eps:g}-seed{seed}", run)
     cells = protocol_cells(client, "repro")
     with pytest.raises(ValueError, match="paper_settings"):
-        plot_protocol_cells(cells, "paper_settings", tmp_path / "none.png", "t")
+        plot_protocol_cells(cells, ["paper_settings", "tuned"], tmp_path / "none.png", "t")
     plot = tmp_path / "plot.png"
-    plot_protocol_cells(cells, "tuned", plot, "t")
+    plot_protocol_cells(cells, ["tuned", "paper_settings"], plot, "t")
     height, width, _ = matplotlib.image.imread(plot).shape
     assert height > 100 and width > 100
     first = log_protocol_summary(client, "repro", "summary", [plot])
