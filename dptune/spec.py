@@ -6,7 +6,7 @@ The top-level keys (see ``sweeps/quickstart.yaml`` and the README):
     training {epochs, lr, clip, batch_size, physical_batch_size, engine, seed},
     budget {trials_per_method: N | {distribution, mean, shape}, max_concurrent},
     resources {cpu, gpu, gpu_fallback},
-    scheduler {name: none|asha, grace_period}, search {sampler: tpe|random|gp|nsga2, seed},
+    scheduler {name: none|asha, grace_period}, search {sampler: tpe|random|gp|nsga2, seed, startup_trials},
     tracking {uri, experiment}, storage_path, methods {METHOD: {KNOB: DIST, ..., start: [...]}}
 
 A knob is a training setting (``lr``, ``clip``, ``batch_size``, ``epochs``) or a method parameter;
@@ -39,6 +39,9 @@ from dptune.train import ENGINES, SAMPLINGS
 DISTRIBUTIONS = ("uniform", "loguniform", "int", "choice")
 FILTER_FAMILIES = ("preset", "first-order", "butterworth", "raw")
 SAMPLERS = ("tpe", "random", "gp", "nsga2")
+MODEL_BASED_SAMPLERS = ("tpe", "gp")
+OPTUNA_STARTUP_TRIALS = 10
+"""Optuna's default ``n_startup_trials`` of TPE and GP: the trials drawn at random before the model."""
 SCHEDULERS = ("none", "asha")
 
 
@@ -100,6 +103,7 @@ class SweepSpec:
     grace_period: int
     sampler: str
     seed: int
+    startup_trials: int
     tracking_uri: str
     experiment: str
     storage_path: str
@@ -380,9 +384,15 @@ def parse_spec(raw: Any, base: Path | None = None) -> SweepSpec:
     grace = _integer(scheduler.get("grace_period", 1), "scheduler.grace_period", 1)
 
     search = _mapping(doc.get("search"), "search")
-    _only(search, ("sampler", "seed"), "search")
+    _only(search, ("sampler", "seed", "startup_trials"), "search")
     sampler = _one_of(search.get("sampler", "tpe"), SAMPLERS, "search.sampler")
     seed = _integer(search.get("seed", 0), "search.seed", 0)
+    if "startup_trials" in search and sampler not in MODEL_BASED_SAMPLERS:
+        raise InputError(
+            "search.startup_trials",
+            f"only the model-based samplers ({', '.join(MODEL_BASED_SAMPLERS)}) have a random start-up phase",
+        )
+    startup = _integer(search.get("startup_trials", OPTUNA_STARTUP_TRIALS), "search.startup_trials", 1)
 
     tracking = _mapping(doc.get("tracking"), "tracking")
     _only(tracking, ("uri", "experiment"), "tracking")
@@ -427,6 +437,7 @@ def parse_spec(raw: Any, base: Path | None = None) -> SweepSpec:
         grace_period=grace,
         sampler=sampler,
         seed=seed,
+        startup_trials=startup,
         tracking_uri=resolve_tracking_uri(uri, base),
         experiment=experiment,
         storage_path=storage_path,

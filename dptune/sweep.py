@@ -34,7 +34,7 @@ import dptune
 from dptune.data import Dataset, load_dataset
 from dptune.errors import InputError
 from dptune.search import DefineByRun, start_point
-from dptune.spec import MethodSpace, SweepSpec
+from dptune.spec import MODEL_BASED_SAMPLERS, MethodSpace, SweepSpec
 from dptune.tracking import (
     SWEEP_TAG,
     MlflowTrialLogger,
@@ -58,12 +58,13 @@ CHECKPOINTS_KEPT = 2
 """A trial's newest checkpoint deletes the oldest before the step's experiment-state save: keeping two
 means the state a killed driver left behind never names a deleted checkpoint."""
 
-SAMPLERS: dict[str, Callable[[int], optuna.samplers.BaseSampler]] = {
-    "tpe": lambda seed: optuna.samplers.TPESampler(seed=seed),
-    "random": lambda seed: optuna.samplers.RandomSampler(seed=seed),
-    "gp": lambda seed: optuna.samplers.GPSampler(seed=seed),
-    "nsga2": lambda seed: optuna.samplers.NSGAIISampler(seed=seed),
+SAMPLERS: dict[str, Callable[[int, int], optuna.samplers.BaseSampler]] = {
+    "tpe": lambda seed, startup: optuna.samplers.TPESampler(seed=seed, n_startup_trials=startup),
+    "random": lambda seed, startup: optuna.samplers.RandomSampler(seed=seed),
+    "gp": lambda seed, startup: optuna.samplers.GPSampler(seed=seed, n_startup_trials=startup),
+    "nsga2": lambda seed, startup: optuna.samplers.NSGAIISampler(seed=seed),
 }
+"""Sampler by spec name, from (seed, start-up trials); the start-up count only matters to TPE and GP."""
 
 
 def connect_ray() -> None:
@@ -226,7 +227,7 @@ def _tuner(
         metric="test_accuracy",
         mode="max",
         points_to_evaluate=points or None,
-        sampler=SAMPLERS[spec.sampler](spec.seed),
+        sampler=SAMPLERS[spec.sampler](spec.seed, spec.startup_trials),
     )
     scheduler = (
         ASHAScheduler(
@@ -342,6 +343,12 @@ def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo 
         f"sweep {spec.name}: {', '.join(spec.methods)} on {spec.dataset} (n={n}) / {spec.model}, "
         f"ε={spec.epsilon:g}, δ={delta:g}, {spec.trials.describe()} trials per method"
     )
+    unguided = [s.method for s in searches if 0 < s.trials <= spec.startup_trials]
+    if spec.sampler in MODEL_BASED_SAMPLERS and unguided:
+        echo(
+            f"note: {spec.sampler} draws each method's first {spec.startup_trials} trials at random "
+            f"(search.startup_trials), so the search of {', '.join(unguided)} is a random search"
+        )
     trial_seconds, trials, all_results, costs = 0.0, 0, [], []
     for search in searches:
         method, space = search.method, spec.methods[search.method]

@@ -67,6 +67,8 @@ INVALID = [
     ("resources.gpu_fallback", "tpu", "resources.gpu_fallback"),
     ("scheduler.name", "pbt", "scheduler.name"),
     ("search.sampler", "cmaes", "search.sampler"),
+    ("search.startup_trials", 0, "search.startup_trials"),
+    ("search", {"sampler": "random", "startup_trials": 3}, "search.startup_trials"),
     ("methods.dp-pmlf.k", {"int": [0, 3]}, "methods.dp-pmlf.k"),
     ("methods.dp-pmlf.k", {"uniform": [1, 3]}, "methods.dp-pmlf.k"),
     ("methods.dp-pmlf.beta", {"uniform": [0.0, 1.5]}, "methods.dp-pmlf.beta"),
