@@ -310,6 +310,7 @@ def write_results_section(table: dict[str, Any]) -> None:
             f"{max(entry['epsilon_spent']):.3f} | {cost(eps, method)} |"
             for method, eps, protocol, entry in extra
         ]
+    lines += ["", f"![Tuned accuracy against ε, mean ± sd over seeds]({PLOT.name})"]
     out = ROOT / "bench" / "RESULTS.md"
     text = out.read_text() if out.exists() else "# Benchmark results\n\n"
     if SECTION in text:
