@@ -133,7 +133,7 @@ def test_every_spec_sampler_drives_the_space(sampler: str) -> None:
     assert first == draws(0)
     for point in first:
         assert 0.1 <= point["lr"] <= 2.0 and 1 <= point["k"] <= 4
+        validate_filter(tuple(point["a"]), tuple(point["b"]))
     if sampler in ("tpe", "gp"):  # the model takes over after the start-up trials, not after Optuna's 10
         unguided = draws(0, startup=10)
         assert first[:2] == unguided[:2] and first[2:] != unguided[2:]
-        validate_filter(tuple(point["a"]), tuple(point["b"]))
