@@ -246,13 +246,15 @@ def settings_text(params: dict[str, Any]) -> str:
     return ", ".join(f"{k}={significant(v)}" for k, v in shown)
 
 
-def tuning_cost_text(method: str, epsilon: str) -> str:
-    """ε including tuning of ``method``'s search in the sweep at ``epsilon``, from its record."""
-    record = tuned_record(epsilon)
-    if not record.exists():
-        return "–"
-    best = json.loads(record.read_text())["best_trials"].get(method)
-    return f"{best['epsilon_including_tuning']:.2f}" if best else "–"
+def tuning_costs(epsilons: set[str]) -> dict[tuple[str, str], str]:
+    """(method, ε) -> ε including tuning of that method's search in the sweep at ε, from its record."""
+    costs = {}
+    for epsilon in epsilons:
+        record = tuned_record(epsilon)
+        if record.exists():
+            for method, best in json.loads(record.read_text())["best_trials"].items():
+                costs[method, epsilon] = f"{best['epsilon_including_tuning']:.2f}"
+    return costs
 
 
 def write_results_section(table: dict[str, Any]) -> None:
@@ -271,6 +273,7 @@ def write_results_section(table: dict[str, Any]) -> None:
         "| paper (ResNet-18) |",
         "|---|---|---|---|---|---|---|---|---|",
     ]
+    costs = tuning_costs({eps for cells in table.values() for eps in cells})
     for method in sorted(table):
         for eps in sorted(table[method], key=float):
             cell = table[method][eps]
@@ -280,7 +283,7 @@ def write_results_section(table: dict[str, Any]) -> None:
                 f"| {method} | {eps} | {shown.get('paper_settings', '–')} | {shown.get('tuned', '–')} | "
                 f"{settings_text(cell.get('tuned', {}).get('params', {})) or '–'} | "
                 f"{max(e for entry in main for e in entry['epsilon_spent']):.3f} | "
-                f"{tuning_cost_text(method, eps)} | "
+                f"{costs.get((method, eps), '–')} | "
                 f"{statistics.fmean(s for entry in main for s in entry['wall_seconds']):.0f} | "
                 f"{PAPER.get(method, {}).get(eps, '–')} |"
             )
@@ -300,14 +303,14 @@ def write_results_section(table: dict[str, Any]) -> None:
             "| method | ε | protocol | accuracy | settings | ε spent | ε incl. sweep and probe |",
             "|---|---|---|---|---|---|---|",
         ]
-        probe_cost = json.loads(PROBE.read_text())["epsilon_including_tuning"]
-
-        def cost(eps: str, method: str) -> str:
-            return str(probe_cost.get(eps, {}).get(method, {}).get("value", "–"))
-
+        probe_costs = {
+            (method, eps): str(cost["value"])
+            for eps, methods in json.loads(PROBE.read_text())["epsilon_including_tuning"].items()
+            for method, cost in methods.items()
+        }
         lines += [
             f"| {method} | {eps} | {protocol} | {accuracy_text(entry)} | {settings_text(entry['params'])} | "
-            f"{max(entry['epsilon_spent']):.3f} | {cost(eps, method)} |"
+            f"{max(entry['epsilon_spent']):.3f} | {probe_costs.get((method, eps), '–')} |"
             for method, eps, protocol, entry in extra
         ]
     lines += ["", f"![Tuned accuracy against ε, mean ± sd over seeds]({PLOT.name})"]
