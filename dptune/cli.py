@@ -61,7 +61,13 @@ def _build_parser() -> argparse.ArgumentParser:
     train.add_argument("--clip", type=float, default=1.0)
     _add_method_args(train)
     train.add_argument("--subset", type=int, default=None, help="keep N training samples")
-    train.add_argument("--seed", type=int, default=0)
+    train.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="research mode: reproducible noise, batches and initialisation, labelled 'seeded' in every "
+        "output (default: secret OS entropy, fresh for every run)",
+    )
     train.add_argument("--sampling", choices=SAMPLINGS, default="poisson")
     train.add_argument("--accountant", choices=tuple(ACCOUNTANTS), default="rdp")
     train.add_argument(
@@ -116,7 +122,16 @@ def _build_parser() -> argparse.ArgumentParser:
     audit.add_argument("--steps", type=int, default=100, help="run length the method is composed for")
     audit.add_argument("--step", type=int, default=None, help="audited step (default: the last)")
     audit.add_argument("--accountant", choices=tuple(ACCOUNTANTS), default="rdp")
-    audit.add_argument("--seed", type=int, default=0)
+    audit.add_argument(
+        "--seed", type=int, default=None, help="seed the audited release (default: secret OS entropy)"
+    )
+    audit.add_argument(
+        "--attack-seed",
+        type=int,
+        default=None,
+        help="the adversary regenerates the release noise from this seed (as anyone can whose run's "
+        "seed was published) and subtracts it before scoring the canaries",
+    )
     audit.add_argument("--json", action="store_true", help="last stdout line: a JSON record")
     return parser
 
@@ -134,6 +149,12 @@ def _train(args: argparse.Namespace) -> None:
         f"for ε={config.epsilon} at δ={trainer.delta:g} ({config.accountant}, {config.sampling})",
         flush=True,
     )
+    if config.seed is not None:
+        print(
+            f"seeded research mode (--seed {config.seed}): anyone who knows the seed can regenerate this "
+            "run's noise; its privacy claim holds only while the seed stays secret",
+            flush=True,
+        )
 
     def report(result: EpochResult) -> None:
         print(

@@ -20,6 +20,8 @@ import torch
 
 from dptune.errors import DataUnavailableError, InputError
 
+SUBSET_ORDER_SEED = 0
+"""Seed of the public permutation that ``--subset`` cuts: a data-independent choice, not run noise."""
 CACHE_ROOT = Path(os.environ.get("DPTUNE_CACHE", Path.home() / ".cache" / "dptune"))
 
 
@@ -42,11 +44,13 @@ class Dataset:
     def image_size(self) -> int:
         return int(self.train_x.shape[2])
 
-    def subset(self, size: int | None, seed: int = 0) -> Dataset:
-        """The first ``size`` training samples of a fixed permutation (the test set is kept whole)."""
+    def subset(self, size: int | None) -> Dataset:
+        """The first ``size`` training samples of a fixed, public permutation (the test set is kept
+        whole): every run and trial of a sweep trains on the same subset, chosen independently of the
+        data and of every run's (secret) randomness."""
         if size is None or size >= len(self.train_y):
             return self
-        order = torch.randperm(len(self.train_y), generator=torch.Generator().manual_seed(seed))
+        order = torch.randperm(len(self.train_y), generator=torch.Generator().manual_seed(SUBSET_ORDER_SEED))
         keep = order[:size]
         return Dataset(
             self.name,
@@ -237,12 +241,10 @@ def check_dataset_name(name: str, field: str = "dataset") -> str:
     return name
 
 
-def load_dataset(
-    name: str, root: str | Path | None = None, subset: int | None = None, seed: int = 0
-) -> Dataset:
+def load_dataset(name: str, root: str | Path | None = None, subset: int | None = None) -> Dataset:
     """The named dataset, resolved locally first; ``subset`` keeps that many training samples."""
     check_dataset_name(name)
     if subset is not None and subset < 1:
         raise InputError("subset", f"must be a positive number of training samples, got {subset}")
     configured = root if root is not None else os.environ.get("DPTUNE_DATA")
-    return LOADERS[name](Path(configured) if configured else None).subset(subset, seed)
+    return LOADERS[name](Path(configured) if configured else None).subset(subset)

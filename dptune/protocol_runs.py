@@ -43,10 +43,11 @@ def log_final_run(client: MlflowClient, experiment: str, key: str, summary: dict
             METHOD_TAG: summary["method"],
             STATUS_TAG: "final",
             "dptune.epsilon_target": f"{summary['epsilon_target']:g}",
-            "dptune.seed": str(summary["seed"]),
+            "dptune.noise_source": summary.get("noise_source", "seeded"),  # older records were seeded
             "sampling": summary["sampling"],
             "accountant": summary["accountant"],
-        },
+        }
+        | ({"dptune.seed": str(summary["seed"])} if summary.get("seed") is not None else {}),
     )
     run_id = run.info.run_id
     for name in ("test_accuracy", "epsilon_spent", "delta", "noise_multiplier", "wall_seconds"):

@@ -25,9 +25,12 @@ from scipy.signal import butter
 
 from dptune.errors import InputError
 from dptune.methods.filters import PRESETS, IIRCoefficients, validate_filter
+from dptune.randomness import trial_seed
 from dptune.spec import Dist, FilterSpace, MethodSpace
 
 FILTER_PREFIX = "filter_"
+SEED_KEY = "seed"
+"""The trial config key of a seeded sweep's per-trial seed (absent in the default, secure mode)."""
 
 
 def suggest(trial: Any, name: str, dist: Dist) -> Any:
@@ -78,13 +81,21 @@ def _filter_constants(space: FilterSpace, coeffs: IIRCoefficients, values: dict[
 
 @dataclass(frozen=True)
 class DefineByRun:
-    """Optuna define-by-run function of a method's space (picklable, so searcher state checkpoints)."""
+    """Optuna define-by-run function of a method's space (picklable, so searcher state checkpoints).
+
+    ``seed`` (a seeded sweep's ``training.seed``, research mode) gives every trial its own seed,
+    derived from the seed, the method and the trial's number (``dptune.randomness.trial_seed``) and
+    logged with the trial; without it each trial draws secret randomness when it starts.
+    """
 
     space: MethodSpace
+    seed: int | None = None
 
     def __call__(self, trial: Any) -> dict[str, Any]:
         space = self.space
         constants = {name: d.args[0] for name, d in space.knobs.items() if d.fixed}
+        if self.seed is not None:
+            constants[SEED_KEY] = trial_seed(self.seed, space.method, trial.number)
         for name, dist in space.knobs.items():
             if not dist.fixed:
                 suggest(trial, name, dist)

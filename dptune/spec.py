@@ -2,7 +2,8 @@
 
 The top-level keys (see ``sweeps/quickstart.yaml`` and the README):
 
-    name, dataset {name, subset, root}, model {name}, privacy {epsilon, delta, accountant, sampling},
+    name, dataset {name, subset, root}, model {name},
+    privacy {epsilon, delta, accountant, sampling, total_epsilon},
     training {epochs, lr, clip, batch_size, physical_batch_size, engine, seed},
     budget {trials_per_method: N | {distribution, mean, shape}, max_concurrent},
     resources {cpu, gpu, gpu_fallback},
@@ -33,7 +34,7 @@ from dptune.methods.filters import PRESETS
 from dptune.methods.params import Param
 from dptune.models import check_model_name
 from dptune.privacy.accounting import check_accountant
-from dptune.privacy.tuning import REPEAT_AND_SELECT, TRIAL_DISTRIBUTIONS, TrialCount, choose_bound
+from dptune.privacy.tuning import TRIAL_DISTRIBUTIONS, TrialCount
 from dptune.train import ENGINES, SAMPLINGS
 
 DISTRIBUTIONS = ("uniform", "loguniform", "int", "choice")
@@ -92,6 +93,7 @@ class SweepSpec:
     delta: float | None
     accountant: str
     sampling: str
+    total_epsilon: float | None  # a privacy filter's total for the whole sweep (``dptune.privacy.filter``)
     epochs: int
     training: dict[str, Any]
     trials: TrialCount
@@ -253,7 +255,8 @@ def privacy_configurations(space: MethodSpace) -> list[dict[str, Any]]:
     """Every combination of privacy-relevant knob values the search can draw for ``space``.
 
     Only these knobs change a run's noise schedule (``tests/test_tuning.py`` checks every method), so
-    the repeat-and-select bound enumerates them; ``InputError`` where there are too many.
+    the bounds of a sweep enumerate them to find the worst full plan any trial could be given;
+    ``InputError`` where there are too many.
     """
     axes: list[list[tuple[str, Any]]] = []
     for knob in PRIVACY_KNOBS:
@@ -267,7 +270,7 @@ def privacy_configurations(space: MethodSpace) -> list[dict[str, Any]]:
         knobs = ", ".join(axis[0][0] for axis in axes)
         raise InputError(
             f"methods.{space.method}",
-            f"the repeat-and-select bound enumerates every value of {knobs} ({total} combinations, at most "
+            f"the sweep's privacy bound enumerates every value of {knobs} ({total} combinations, at most "
             f"{MAX_CONFIGURATIONS}); draw them from a short {{choice: [...]}} or fix them",
         )
     return [dict(combo) for combo in itertools.product(*axes)]
@@ -348,7 +351,7 @@ def parse_spec(raw: Any, base: Path | None = None) -> SweepSpec:
     check_model_name(model.get("name"), "model.name")
 
     privacy = _mapping(doc["privacy"], "privacy")
-    _only(privacy, ("epsilon", "delta", "accountant", "sampling"), "privacy")
+    _only(privacy, ("epsilon", "delta", "accountant", "sampling", "total_epsilon"), "privacy")
     if "epsilon" not in privacy:
         raise InputError("privacy.epsilon", "required: the fixed privacy budget ε > 0")
     epsilon = _number(privacy["epsilon"], "privacy.epsilon", lambda v: v > 0, "a number > 0")
@@ -357,6 +360,21 @@ def parse_spec(raw: Any, base: Path | None = None) -> SweepSpec:
         delta = _number(delta, "privacy.delta", lambda v: 0 < v < 1, "in (0, 1), e.g. 1.0e-5")
     accountant = check_accountant(privacy.get("accountant", "rdp"), "privacy.accountant")
     sampling = _one_of(privacy.get("sampling", "poisson"), SAMPLINGS, "privacy.sampling")
+    if sampling != "poisson":
+        raise InputError(
+            "privacy.sampling",
+            f"{sampling} is refused in sweeps: every bound of a sweep (per trial, with tuning, the "
+            "filter) assumes Poisson sampling; use poisson, or `dptune train --sampling shuffle` for "
+            "one labelled run",
+        )
+    total_epsilon = privacy.get("total_epsilon")
+    if total_epsilon is not None:
+        total_epsilon = _number(
+            total_epsilon,
+            "privacy.total_epsilon",
+            lambda v: v >= epsilon,
+            f"a number >= privacy.epsilon ({epsilon:g})",
+        )
 
     training = _mapping(doc.get("training"), "training")
     _only(training, (*TRAINING_KNOBS, "physical_batch_size", "engine", "seed"), "training")
@@ -365,11 +383,18 @@ def parse_spec(raw: Any, base: Path | None = None) -> SweepSpec:
         training.get("physical_batch_size", 1000), "training.physical_batch_size", 1
     )
     settings["engine"] = _one_of(training.get("engine", "auto"), ENGINES, "training.engine")
-    settings["seed"] = _integer(training.get("seed", 0), "training.seed", 0)
+    seed = training.get("seed")
+    settings["seed"] = None if seed is None else _integer(seed, "training.seed", 0)
 
     budget = _mapping(doc.get("budget"), "budget")
     _only(budget, ("trials_per_method", "max_concurrent"), "budget")
     trials = parse_trial_count(budget.get("trials_per_method", 4), "budget.trials_per_method")
+    if trials.random and total_epsilon is not None:
+        raise InputError(
+            "budget.trials_per_method",
+            "a random trial count is for the repeat-and-select bound; with privacy.total_epsilon (a filter) "
+            "give a fixed number, the most trials the filter may admit",
+        )
     concurrent = _integer(budget.get("max_concurrent", 1), "budget.max_concurrent", 1)
 
     resources = _mapping(doc.get("resources"), "resources")
@@ -413,8 +438,7 @@ def parse_spec(raw: Any, base: Path | None = None) -> SweepSpec:
         raise InputError("methods", f"name at least one method: {', '.join(METHODS)}")
     spaces = {m: method_space(m, v, f"methods.{m}") for m, v in methods.items()}
     for space in spaces.values():
-        if choose_bound(sampler, scheduler_name, trials, bool(space.start))[0] == REPEAT_AND_SELECT:
-            privacy_configurations(space)
+        privacy_configurations(space)  # every bound counts each trial at the worst plan it could be given
 
     return SweepSpec(
         name=name,
@@ -426,6 +450,7 @@ def parse_spec(raw: Any, base: Path | None = None) -> SweepSpec:
         delta=delta,
         accountant=accountant,
         sampling=sampling,
+        total_epsilon=total_epsilon,
         epochs=settings["epochs"],
         training=settings,
         trials=trials,

@@ -31,10 +31,14 @@ from ray.tune.search import ConcurrencyLimiter
 from ray.tune.search.optuna import OptunaSearch
 
 import dptune
+from dptune.accounted_search import AccountedSearcher, SpentCurve
 from dptune.data import Dataset, load_dataset
 from dptune.errors import InputError
+from dptune.privacy.filter import RenyiFilter
+from dptune.randomness import Randomness
 from dptune.search import DefineByRun, start_point
 from dptune.spec import MODEL_BASED_SAMPLERS, MethodSpace, SweepSpec
+from dptune.sweep_state import PrivateSweepState
 from dptune.tracking import (
     SWEEP_TAG,
     MlflowTrialLogger,
@@ -49,7 +53,14 @@ from dptune.tracking import (
     trial_error_reason,
 )
 from dptune.train import default_delta
-from dptune.tuning_cost import format_costs, method_tuning_cost, plan_search, sweep_tuning_cost
+from dptune.tuning_cost import (
+    SearchPlan,
+    SweepTuningCost,
+    format_costs,
+    method_tuning_cost,
+    plan_search,
+    sweep_filter,
+)
 from trainables import TRAINABLES, TrialSettings
 
 Echo = Callable[[str], None]
@@ -112,9 +123,10 @@ def max_epochs(spec: SweepSpec, space: MethodSpace) -> int:
 
 
 class TrialProgress(tune.Callback):
-    """One line per finished or failed trial, numbered across resumes."""
+    """One line per finished or failed trial, numbered across resumes; ``total`` None keeps a secret
+    trial count out of the console."""
 
-    def __init__(self, method: str, total: int, echo: Echo) -> None:
+    def __init__(self, method: str, total: int | None, echo: Echo) -> None:
         self.method = method
         self.total = total
         self.echo = echo
@@ -133,7 +145,8 @@ class TrialProgress(tune.Callback):
             for k, v in sorted(trial.config.items())
             if not k.startswith("filter_") and k not in ("a", "b")
         )
-        self.echo(f"  {self.method:<15} trial {self.done}/{self.total}  {outcome}  ({seconds:.0f}s)  {knobs}")
+        of = f"/{self.total}" if self.total is not None else ""
+        self.echo(f"  {self.method:<15} trial {self.done}{of}  {outcome}  ({seconds:.0f}s)  {knobs}")
 
     def on_trial_complete(self, iteration: int, trials: list, trial: Any, **info: Any) -> None:
         result = trial.last_result or {}
@@ -206,14 +219,16 @@ def restorable(path: str) -> bool:
 
 def _tuner(
     spec: SweepSpec,
-    space: MethodSpace,
-    trials: int,
+    plan: SearchPlan,
     settings: TrialSettings,
     data: Dataset,
     gpus: float,
     callbacks: list,
     resume: bool,
+    state: PrivateSweepState,
+    filter_: RenyiFilter | None,
 ) -> tune.Tuner:
+    space = spec.methods[plan.method]
     trainable = tune.with_resources(
         tune.with_parameters(TRAINABLES[space.method], settings=settings, data=data),
         {"cpu": spec.cpu, "gpu": gpus},
@@ -223,11 +238,14 @@ def _tuner(
         return tune.Tuner.restore(path, trainable, resume_unfinished=True, resume_errored=True)
     points = [start_point(space, p, f"methods.{space.method}.start[{i}]") for i, p in enumerate(space.start)]
     searcher = OptunaSearch(
-        space=DefineByRun(space),
+        space=DefineByRun(space, spec.training["seed"]),
         metric="test_accuracy",
         mode="max",
         points_to_evaluate=points or None,
         sampler=SAMPLERS[spec.sampler](spec.seed, spec.startup_trials),
+    )
+    accounted = AccountedSearcher(
+        searcher, state, plan.method, plan.worst, filter_, SpentCurve(settings, len(data.train_y))
     )
     scheduler = (
         ASHAScheduler(
@@ -244,9 +262,9 @@ def _tuner(
         tune_config=tune.TuneConfig(
             metric="test_accuracy",
             mode="max",
-            search_alg=ConcurrencyLimiter(searcher, max_concurrent=spec.max_concurrent),
+            search_alg=ConcurrencyLimiter(accounted, max_concurrent=spec.max_concurrent),
             scheduler=scheduler,
-            num_samples=trials,
+            num_samples=plan.trials,
             max_concurrent_trials=spec.max_concurrent,
             reuse_actors=True,
         ),
@@ -294,16 +312,26 @@ class SweepOutcome:
     trial_seconds: float
     trials: int
     results: list[dict[str, Any]]  # the last reported metrics of every trial, with its method
-    tuning_cost: dict[str, Any]  # ε including tuning, per method and for the whole sweep
+    tuning_cost: SweepTuningCost  # ε including tuning, per method and for the whole sweep
+
+
+def randomness_line(spec: SweepSpec) -> str:
+    """The sweep summary's line on where its trials' noise, batches and initialisation come from."""
+    seed = spec.training["seed"]
+    if seed is None:
+        return "randomness: secure (secret OS entropy, fresh for every trial; no seed is recorded)"
+    return (
+        f"randomness: SEEDED research mode (training.seed = {seed}; each trial's seed is logged): anyone "
+        "who knows the seeds can regenerate the noise, so no privacy claim holds once they are published"
+    )
 
 
 def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo = print) -> SweepOutcome:
     """Run (or resume) the sweep; returns the best trade-off per method, logged to MLflow."""
     started = time.time()
-    data = load_dataset(spec.dataset, spec.data_root, spec.subset, spec.training["seed"])
+    data = load_dataset(spec.dataset, spec.data_root, spec.subset)
     n = len(data.train_y)
     check_batch_sizes(spec, n)
-    searches = plan_search(spec)
     local_dir = Path(spec.storage_path) / spec.name if "://" not in spec.storage_path else None
     if not resume and local_dir is not None and local_dir.exists():
         raise InputError(
@@ -315,44 +343,8 @@ def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo 
     save_experiment_state_every_step()
     gpus = trial_gpus(spec, echo)
     delta = spec.delta if spec.delta is not None else default_delta(n)
-    client = client_for(spec.tracking_uri)
-    parent = find_parent_run(spec) if resume else None
-    if parent is None:
-        privacy = {
-            "dataset": spec.dataset,
-            "model": spec.model,
-            "epsilon": spec.epsilon,
-            "delta": delta,
-            "accountant": spec.accountant,
-            "sampling": spec.sampling,
-        }
-        tags = {k: str(v) for k, v in privacy.items()} | {
-            "code_version": code_version(),
-            STORAGE_TAG: spec.storage_path,
-        }
-        params = privacy | {
-            "train_size": n,
-            "trials_per_method": spec.trials.describe(),
-            "methods": list(spec.methods),
-            "sampler": spec.sampler,
-            "scheduler": spec.scheduler,
-        }
-        params |= {f"trials.{s.method}": s.trials for s in searches}
-        parent = start_parent_run(client, spec.experiment, spec.name, tags, params, spec_text)
-    echo(
-        f"sweep {spec.name}: {', '.join(spec.methods)} on {spec.dataset} (n={n}) / {spec.model}, "
-        f"ε={spec.epsilon:g}, δ={delta:g}, {spec.trials.describe()} trials per method"
-    )
-    unguided = [s.method for s in searches if 0 < s.trials <= spec.startup_trials]
-    if spec.sampler in MODEL_BASED_SAMPLERS and unguided:
-        echo(
-            f"note: {spec.sampler} draws each method's first {spec.startup_trials} trials at random "
-            f"(search.startup_trials), so the search of {', '.join(unguided)} is a random search"
-        )
-    trial_seconds, trials, all_results, costs = 0.0, 0, [], []
-    for search in searches:
-        method, space = search.method, spec.methods[search.method]
-        settings = TrialSettings(
+    settings = {
+        method: TrialSettings(
             method=method,
             dataset=spec.dataset,
             model=spec.model,
@@ -364,32 +356,88 @@ def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo 
             cpu=spec.cpu,
             gpu=gpus,
         )
-        if spec.trials.random:
-            echo(f"  {method:<15} {search.trials} trials drawn ({spec.trials.describe()})")
-        ran: list[tuple[dict[str, Any], dict[str, Any], bool]] = []
+        for method in spec.methods
+    }
+    state = PrivateSweepState(spec.storage_path, spec.name)
+    searches = plan_search(spec, settings, n, delta, state)
+    filter_ = sweep_filter(spec, searches, delta)
+    noise_source = Randomness(spec.training["seed"]).noise_source
+    client = client_for(spec.tracking_uri)
+    parent = find_parent_run(spec) if resume else None
+    if parent is None:
+        privacy = {
+            "dataset": spec.dataset,
+            "model": spec.model,
+            "epsilon": spec.epsilon,
+            "delta": delta,
+            "accountant": spec.accountant,
+            "sampling": spec.sampling,
+            "noise_source": noise_source,
+        }
+        if spec.total_epsilon is not None:
+            privacy["total_epsilon"] = spec.total_epsilon
+        tags = {k: str(v) for k, v in privacy.items()} | {
+            "code_version": code_version(),
+            STORAGE_TAG: spec.storage_path,
+        }
+        params = privacy | {
+            "train_size": n,
+            "trials_per_method": spec.trials.describe(),
+            "methods": list(spec.methods),
+            "sampler": spec.sampler,
+            "scheduler": spec.scheduler,
+        }
+        parent = start_parent_run(client, spec.experiment, spec.name, tags, params, spec_text)
+    echo(
+        f"sweep {spec.name}: {', '.join(spec.methods)} on {spec.dataset} (n={n}) / {spec.model}, "
+        f"ε={spec.epsilon:g}, δ={delta:g}, {spec.trials.describe()} trials per method"
+        + (" (the number drawn is secret)" if spec.trials.random else "")
+    )
+    echo(randomness_line(spec))
+    if filter_ is not None:
+        echo(
+            f"privacy filter: total ε = {filter_.epsilon:g} for the whole sweep (Rényi filter at order "
+            f"{filter_.order:g}, an equal share per method); trials run while their worst plan fits"
+        )
+    unguided = [s.method for s in searches if 0 < spec.trials.mean <= spec.startup_trials]
+    if spec.sampler in MODEL_BASED_SAMPLERS and unguided:
+        echo(
+            f"note: {spec.sampler} draws each method's first {spec.startup_trials} trials at random "
+            f"(search.startup_trials), so the search of {', '.join(unguided)} is a random search"
+        )
+    trial_seconds, trials, all_results, costs = 0.0, 0, [], []
+    for search in searches:
+        method = search.method
         if search.trials > 0:
-            logger = MlflowTrialLogger(spec.tracking_uri, spec.experiment, parent, method)
-            callbacks = [logger, TrialProgress(method, search.trials, echo)]
-            results = _tuner(spec, space, search.trials, settings, data, gpus, callbacks, resume).fit()
-            ran += [(config, {}, True) for config in logger.lost_configs]  # whole plan: it touched data
-            for result in results:
+            logger = MlflowTrialLogger(spec.tracking_uri, spec.experiment, parent, method, noise_source)
+            total = None if search.secret_count else search.trials
+            callbacks = [logger, TrialProgress(method, total, echo)]
+            tuner = _tuner(spec, search, settings[method], data, gpus, callbacks, resume, state, filter_)
+            for result in tuner.fit():
                 metrics = result.metrics or {}
                 all_results.append({"method": method, **metrics})
-                ran.append((result.config or {}, metrics, result.error is not None))
                 if "trial_start" in metrics:
                     trial_seconds += metrics["trial_end"] - metrics["trial_start"]
                     trials += 1
-        costs.append(method_tuning_cost(search, spec.trials, space, settings, ran, n, delta))
-    tuning = sweep_tuning_cost(costs, delta)
-    log_tuning_cost(client, parent, tuning)
+        costs.append(method_tuning_cost(search, state.trials(method), spec.trials, filter_, delta))
+    tuning = SweepTuningCost(costs, delta, filter_)
+    state.keep("tuning_cost", tuning.as_dict(private=True))
+    log_tuning_cost(client, parent, tuning.as_dict())
     best = log_sweep_summary(client, spec.experiment, parent)
     finish_parent_run(client, parent)
     wall = time.time() - started
     echo("\nbest trade-offs of this sweep:\n" + format_table(best))
     echo("\nprivacy of the search itself (each trial spends at most ε; choosing among them costs more):")
     echo(format_costs(tuning))
+    if tuning.secret_count:
+        echo(
+            "  (a repeat-and-select bound needs the trial count secret: it is kept, with ε of releasing "
+            f"every trial, in {state.uri}/private_state.json)"
+        )
+    echo(randomness_line(spec))
+    counted = "" if spec.trials.random else f" for {trials} trials"
     echo(
-        f"\nwall time {wall:.0f}s for {trials} trials ({trial_seconds:.0f}s of trial time, "
+        f"\nwall time {wall:.0f}s{counted} ({trial_seconds:.0f}s of trial time, "
         f"{spec.max_concurrent} at a time)"
     )
     echo(f"review in the MLflow UI: mlflow ui --backend-store-uri {spec.tracking_uri}")

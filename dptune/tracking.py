@@ -23,12 +23,13 @@ TRIAL_TAG = "dptune.trial_id"
 SWEEP_TAG = "dptune.sweep"
 METHOD_TAG = "dptune.method"
 STATUS_TAG = "dptune.status"
+NOISE_SOURCE_TAG = "dptune.noise_source"
 CHILD_METRICS = ("test_accuracy", "loss", "epsilon_spent")
 ENDED_STATUSES = ("finished", "stopped", "infeasible", "failed")
 TUNING_METRIC = "epsilon_including_tuning"
 ALL_TRIALS_METRIC = "epsilon_all_trials"
 TUNING_BOUND_TAG = "dptune.tuning_bound"
-BOUND_ABBREVIATIONS = {"repeat-and-select": "R&S", "composition": "comp."}
+BOUND_ABBREVIATIONS = {"repeat-and-select": "R&S", "composition": "comp.", "filter": "filter"}
 
 
 def client_for(uri: str) -> MlflowClient:
@@ -80,17 +81,17 @@ class MlflowTrialLogger(Callback):
     end of an experiment every ended trial whose run is not marked ended yet is settled. The save
     reaches storage asynchronously, so a trial started just before a kill can be unknown to the
     restored experiment, which runs another in its place: its run is marked ``lost`` at the end and
-    its configuration kept in ``lost_configs`` (it touched the data: the tuning cost counts it).
+    it still counts in the tuning cost, from the sweep's private write-ahead record of started trials.
     """
 
-    def __init__(self, uri: str, experiment: str, parent_run_id: str, method: str) -> None:
+    def __init__(self, uri: str, experiment: str, parent_run_id: str, method: str, noise_source: str) -> None:
         self.uri = uri
         self.experiment = experiment
         self.parent_run_id = parent_run_id
         self.method = method
+        self.noise_source = noise_source
         self._runs: dict[str, str] = {}
         self._epochs: dict[str, set[int]] = {}  # run id -> epochs already in MLflow
-        self.lost_configs: list[dict[str, Any]] = []
         self._pending: list[Callable[[], None]] = []
 
     def _client(self) -> MlflowClient:
@@ -117,6 +118,7 @@ class MlflowTrialLogger(Callback):
                     TRIAL_TAG: trial.trial_id,
                     METHOD_TAG: self.method,
                     STATUS_TAG: "running",
+                    NOISE_SOURCE_TAG: self.noise_source,
                 },
             )
             run_id = run.info.run_id
@@ -158,7 +160,6 @@ class MlflowTrialLogger(Callback):
         for run in runs:
             if run.data.tags.get(TRIAL_TAG) in known:
                 continue
-            self.lost_configs.append({k: logged_value(v) for k, v in run.data.params.items()})
             client.set_tag(run.info.run_id, STATUS_TAG, "lost")
             client.set_tag(
                 run.info.run_id,
@@ -236,10 +237,12 @@ class TradeOff:
     params: dict[str, str]
     epsilon_including_tuning: float | None = None  # the method's whole search in its sweep
     tuning_bound: str | None = None  # repeat-and-select or composition
-    epsilon_all_trials: float | None = None  # releasing every trial of the search (composition)
+    epsilon_all_trials: float | None = None  # releasing every trial of the search (None: private)
+    noise_source: str = "secure"  # or "seeded" (research mode: the seeds are logged)
 
     def as_dict(self) -> dict[str, Any]:
         return {
+            "noise_source": self.noise_source,
             "method": self.method,
             "epsilon_target": self.epsilon_target,
             "epsilon_spent": self.epsilon_spent,
@@ -296,6 +299,7 @@ def best_tradeoffs(client: MlflowClient, experiment: str, parent_run_id: str | N
             epsilon_including_tuning=parent.metrics.get(f"{TUNING_METRIC}.{method}") if parent else None,
             tuning_bound=parent.tags.get(f"{TUNING_BOUND_TAG}.{method}") if parent else None,
             epsilon_all_trials=parent.metrics.get(f"{ALL_TRIALS_METRIC}.{method}") if parent else None,
+            noise_source=tags.get(NOISE_SOURCE_TAG, "seeded"),  # runs from before the tag: a shared seed
         )
         key = (candidate.method, candidate.epsilon_target)
         if key not in best or candidate.test_accuracy > best[key].test_accuracy:
@@ -356,7 +360,7 @@ def format_table(rows: list[TradeOff]) -> str:
     """A plain-text table of best trade-offs; ε w/ tuning is the whole search's (bound: R&S or comp.)."""
     header = (
         f"{'method':<15} {'ε target':>8} {'ε spent':>8} {'ε w/ tuning':>15} {'δ':>8} "
-        f"{'accuracy':>9}  settings"
+        f"{'accuracy':>9} {'noise':>7}  settings"
     )
     lines = [header, "-" * len(header)]
     for row in rows:
@@ -368,7 +372,7 @@ def format_table(rows: list[TradeOff]) -> str:
         )
         lines.append(
             f"{row.method:<15} {row.epsilon_target:>8g} {row.epsilon_spent:>8.4f} {tuning:>15} "
-            f"{row.delta:>8.1e} {100 * row.test_accuracy:>8.2f}%  {settings}"
+            f"{row.delta:>8.1e} {100 * row.test_accuracy:>8.2f}% {row.noise_source:>7}  {settings}"
         )
     return "\n".join(lines)
 
@@ -432,12 +436,18 @@ def log_sweep_summary(client: MlflowClient, experiment: str, parent_run_id: str)
 
 
 def log_tuning_cost(client: MlflowClient, parent_run_id: str, cost: dict[str, Any]) -> None:
-    """The privacy cost of the sweep's search on its parent run (metrics, bound tags, JSON artifact)."""
-    client.log_metric(parent_run_id, TUNING_METRIC, cost["epsilon_including_tuning"])
-    client.log_metric(parent_run_id, ALL_TRIALS_METRIC, cost["epsilon_all_trials"])
+    """The privacy cost of the sweep's search on its parent run (metrics, bound tags, JSON artifact).
+
+    ``cost`` is the public record: a figure that would reveal a secret trial count is absent from it.
+    """
+    figures = ("epsilon_including_tuning", "epsilon_all_trials", "epsilon_used", "total_epsilon")
+    for name in figures:
+        if name in cost:
+            client.log_metric(parent_run_id, name, cost[name])
     for row in cost["methods"]:
-        client.log_metric(parent_run_id, f"{TUNING_METRIC}.{row['method']}", row["epsilon_including_tuning"])
-        client.log_metric(parent_run_id, f"{ALL_TRIALS_METRIC}.{row['method']}", row["epsilon_all_trials"])
+        for name in figures:
+            if name in row:
+                client.log_metric(parent_run_id, f"{name}.{row['method']}", row[name])
         client.set_tag(parent_run_id, f"{TUNING_BOUND_TAG}.{row['method']}", row["tuning_bound"])
         client.set_tag(parent_run_id, f"dptune.tuning_note.{row['method']}", row["note"][:4000])
     with tempfile.TemporaryDirectory() as tmp:

@@ -30,8 +30,9 @@ from dptune.methods import Hyper, Method, get_method
 from dptune.methods.release import privatize
 from dptune.models import build_model, check_model_name
 from dptune.persample import ClippedSumEngine, FlatModel, clipped_sum_engine
-from dptune.privacy.accounting import Accountant, HistoryEntry, check_accountant
+from dptune.privacy.accounting import Accountant, HistoryEntry, check_accountant, truncate
 from dptune.privacy.calibration import Calibration, NoiseSchedule, calibrate_noise
+from dptune.randomness import Randomness
 
 SAMPLINGS = ("poisson", "shuffle")
 ENGINES = ("auto", "ghost", "vmap")
@@ -52,7 +53,7 @@ class TrainConfig:
     clip: float = 1.0
     params: dict[str, Any] = field(default_factory=dict)
     subset: int | None = None
-    seed: int = 0
+    seed: int | None = None  # None: secret OS entropy (``dptune.randomness``); an int: seeded research mode
     sampling: str = "poisson"
     accountant: str = "rdp"
     physical_batch_size: int = 1000
@@ -86,6 +87,8 @@ class TrainConfig:
                 raise InputError(name, f"must be a number > 0, got {value}")
         if self.subset is not None and self.subset < 1:
             raise InputError("subset", f"must be a positive number of samples, got {self.subset}")
+        if self.seed is not None and not 0 <= self.seed < 2**62:
+            raise InputError("seed", f"must be an integer in [0, 2^62), got {self.seed}")
         return definition.resolve(self.params)
 
 
@@ -120,16 +123,32 @@ class RunPlan:
         return list(self.schedule(self.calibration.noise_multiplier))
 
 
-def plan_run(config: TrainConfig, params: dict[str, Any], n: int, delta: float) -> RunPlan:
-    """Sample rate, step count, calibrated σ and planned ledger of ``config`` on n training samples."""
-    definition = get_method(config.method)
+def run_schedule(
+    config: TrainConfig, params: dict[str, Any], n: int
+) -> tuple[float, int, Hyper, NoiseSchedule]:
+    """(q = B/n, steps per epoch ⌈n/B⌉, hyper-parameters with T = epochs·⌈n/B⌉, noise schedule σ ↦ ledger)."""
     sample_rate = config.batch_size / n
     steps_per_epoch = math.ceil(n / config.batch_size)
-    total_steps = config.epochs * steps_per_epoch
-    hyper = Hyper(config.clip, config.lr, total_steps)
-    schedule = definition.noise_schedule(params, hyper, sample_rate)
+    hyper = Hyper(config.clip, config.lr, config.epochs * steps_per_epoch)
+    return (
+        sample_rate,
+        steps_per_epoch,
+        hyper,
+        get_method(config.method).noise_schedule(params, hyper, sample_rate),
+    )
+
+
+def plan_run(config: TrainConfig, params: dict[str, Any], n: int, delta: float) -> RunPlan:
+    """Sample rate, step count, calibrated σ and planned ledger of ``config`` on n training samples."""
+    sample_rate, steps_per_epoch, hyper, schedule = run_schedule(config, params, n)
     calibration = calibrate_noise(config.epsilon, delta, schedule, config.accountant)
-    return RunPlan(sample_rate, steps_per_epoch, total_steps, hyper, schedule, calibration)
+    return RunPlan(sample_rate, steps_per_epoch, hyper.steps, hyper, schedule, calibration)
+
+
+def spent_ledger(config: TrainConfig, n: int, noise_multiplier: float, steps: int) -> list[HistoryEntry]:
+    """The ledger of a run of ``config`` calibrated to σ = ``noise_multiplier`` that took ``steps`` steps."""
+    *_, schedule = run_schedule(config, config.check(), n)
+    return truncate(list(schedule(noise_multiplier)), steps)
 
 
 def default_delta(n: int) -> float:
@@ -175,9 +194,7 @@ class Trainer:
         self.params = config.check()
         self.definition = get_method(config.method)
         self.data = (
-            data
-            if data is not None
-            else load_dataset(config.dataset, config.data_root, config.subset, config.seed)
+            data if data is not None else load_dataset(config.dataset, config.data_root, config.subset)
         )
         n = len(self.data.train_y)
         if config.batch_size > n:
@@ -192,10 +209,14 @@ class Trainer:
         self.total_steps = plan.total_steps
         self.expected_batch_size = self.sample_rate * n  # = B; under shuffling, the fixed B
 
-        torch.manual_seed(config.seed)
-        model = build_model(
-            config.model, self.data.in_channels, self.data.image_size, self.data.num_classes
-        ).to(self.device)
+        self.randomness = Randomness(config.seed)
+        seeds = self.randomness.stream_seeds()
+        with torch.random.fork_rng(devices=[]):  # θ₀ from its own stream; the global RNG is left alone
+            torch.manual_seed(seeds.init)
+            model = build_model(
+                config.model, self.data.in_channels, self.data.image_size, self.data.num_classes
+            )
+        model = model.to(self.device)
         self.flat = FlatModel(model)
         self.engine = clipped_sum_engine(self.flat, config.physical_batch_size, config.engine)
         self.train_x = self.data.train_x.to(self.device)
@@ -211,8 +232,8 @@ class Trainer:
         self.step = 0
         self.epoch = 0
         self.accountant = Accountant(config.accountant)
-        self.sampler = torch.Generator().manual_seed(config.seed * 2 + 1)
-        self.noise = torch.Generator(device=self.device).manual_seed(config.seed * 2 + 2)
+        self.sampler = torch.Generator().manual_seed(seeds.sampler)
+        self.noise = torch.Generator(device=self.device).manual_seed(seeds.noise)
         self.history: list[EpochResult] = []
 
     # -- one step ---------------------------------------------------------------------------------
@@ -321,7 +342,7 @@ class Trainer:
             "clip": self.config.clip,
             "accountant": self.config.accountant,
             "sampling": self.config.sampling,
-            "seed": self.config.seed,
+            **self.randomness.label(),
             "epochs_history": [asdict(r) for r in self.history],
         }
         info.update(self.method.info)
@@ -332,7 +353,11 @@ class Trainer:
         return info
 
     def state_dict(self) -> dict[str, Any]:
-        """Everything needed to continue exactly: parameters, iterates, stage states, ledger, RNGs."""
+        """Everything needed to continue exactly: parameters, iterates, stage states, ledger, RNGs.
+
+        Private state, like the training data: the generator states predict every later batch and
+        noise draw of the run, so a checkpoint must never be published.
+        """
         return {
             "theta": self.theta,
             "iterates": self.iterates,

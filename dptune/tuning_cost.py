@@ -1,34 +1,49 @@
 """What a sweep's search costs in privacy, per method and in all (``dptune.privacy.tuning`` for the math).
 
-* repeat-and-select: random search, random trial count, no scheduler, no start points. Q's RDP curve is
-  bounded by the worst run Q can draw. Only ``spec.PRIVACY_KNOBS`` change a run's noise schedule (a test
-  checks this for every method), so the runs are enumerated over those knobs' values. For each, the
-  schedule is taken at ``lowest_sigma``: every trial of that configuration is calibrated to a σ at
-  least that large, whatever its other knobs (fo-dp-sgd's β only rescales σ), and the RDP curve
-  decreases in σ.
-* composition: every trial's own ledger, the steps it took (a failed trial counts its whole plan; an
-  infeasible filter draw touched no data).
+Every bound is fixed before the search starts (DESIGN §9): what the search sees can change which
+trials run and for how long, never the figure that bounds them.
+
+* The **worst run** W of a method's search: the RDP curve (per order, the maximum) of every full plan a
+  trial of that search could be given. Only ``spec.PRIVACY_KNOBS`` change a run's noise schedule (a test
+  checks this for every method), so the plans are enumerated over those knobs' values. For each, the
+  schedule is taken at ``lowest_sigma``: every trial of that configuration is calibrated to a σ at least
+  that large, whatever its other knobs (fo-dp-sgd's β only rescales σ), and the RDP curve decreases in σ.
+* **composition** (no filter, any sampler or scheduler): every started trial, finished, stopped early,
+  failed or lost, counts W. Summing what trials actually spent would be an odometer (ASHA stops trials
+  by their scores; TPE and GP choose batch size and epochs from earlier scores), not an (ε, δ) bound.
+* **repeat-and-select**: random search, a secret random trial count, no scheduler, no start points;
+  Papernot & Steinke's transform of W. Releasing every trial instead composes K·W: that figure would
+  reveal K, so it stays in the sweep's private state.
+* **filter** (``privacy.total_epsilon``): a Rényi filter (``dptune.privacy.filter``) admits a trial only
+  while everything admitted plus W fits the total; an ended trial keeps only the steps it took. Its
+  guarantee, for the selected trial and for every trial alike, is the total.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 
-from dptune.privacy.accounting import HistoryEntry, epsilon_of, rdp_to_epsilon, truncate
+from dptune.privacy.accounting import HistoryEntry, epsilon_of, rdp_to_epsilon
 from dptune.privacy.calibration import NoiseSchedule, calibrate_noise
+from dptune.privacy.filter import RenyiFilter
 from dptune.privacy.tuning import (
+    COMPOSITION,
     REPEAT_AND_SELECT,
     TrialCount,
     choose_bound,
-    composition_curve,
     repeat_and_select_curve,
+    worst_curve,
 )
+from dptune.randomness import secret_rng
 from dptune.spec import MethodSpace, SweepSpec, privacy_configurations
-from dptune.train import plan_run
+from dptune.sweep_state import PrivateSweepState, TrialRecord
+from dptune.train import run_schedule
 from trainables import TrialSettings, train_config
+
+FILTER = "filter"
 
 
 def lowest_sigma(target: float, delta: float, schedule: NoiseSchedule, accountant: str) -> float:
@@ -46,121 +61,197 @@ def configuration_ledgers(
     ledgers = []
     for knobs in privacy_configurations(space):
         config = train_config(settings, knobs)
-        plan = plan_run(config, config.check(), n, delta)
-        sigma = lowest_sigma(settings.epsilon, delta, plan.schedule, settings.accountant)
-        ledgers.append(list(plan.schedule(sigma)))
+        *_, schedule = run_schedule(config, config.check(), n)
+        sigma = lowest_sigma(settings.epsilon, delta, schedule, settings.accountant)
+        ledgers.append(list(schedule(sigma)))
     return ledgers
 
 
-def trial_ledger(
-    settings: TrialSettings,
-    config: dict[str, Any],
-    metrics: dict[str, Any],
-    failed: bool,
-    n: int,
-    delta: float,
-) -> list[HistoryEntry]:
-    """The steps a finished trial took; a failed trial's whole plan; nothing for an infeasible draw."""
-    if config.get("filter_valid") is False:
-        return []
-    run = train_config(settings, config)
-    plan = plan_run(run, run.check(), n, delta)
-    if failed or "steps" not in metrics:
-        return plan.ledger
-    return truncate(plan.ledger, int(metrics["steps"]))
+def worst_run(space: MethodSpace, settings: TrialSettings, n: int, delta: float) -> np.ndarray:
+    """W: per RDP order, the largest curve of any full plan a trial of ``space`` could be given."""
+    return worst_curve(configuration_ledgers(space, settings, n, delta))
+
+
+@dataclass(frozen=True)
+class SearchPlan:
+    """A method's search, fixed before it starts: its trial count (K, secret when drawn at random),
+    the bound it allows and the worst run W every one of its trials is dominated by."""
+
+    method: str
+    trials: int
+    bound: str
+    note: str
+    worst: np.ndarray
+    secret_count: bool
+
+
+def plan_search(
+    spec: SweepSpec, settings: dict[str, TrialSettings], n: int, delta: float, state: PrivateSweepState
+) -> list[SearchPlan]:
+    """K, bound and W of every method; a random K is drawn from OS entropy once and kept in ``state``."""
+    plans = []
+    for method, space in spec.methods.items():
+        if spec.total_epsilon is not None:
+            bound, note = FILTER, f"privacy filter: the sweep's total ε = {spec.total_epsilon:g}"
+        else:
+            bound, note = choose_bound(spec.sampler, spec.scheduler, spec.trials, bool(space.start))
+            if bound == COMPOSITION:
+                note += "; every started trial counts its worst full plan"
+        trials = state.trial_count(method, lambda: spec.trials.draw(secret_rng()))
+        worst = worst_run(space, settings[method], n, delta)
+        plans.append(SearchPlan(method, trials, bound, note, worst, spec.trials.random))
+    return plans
+
+
+def sweep_filter(spec: SweepSpec, plans: list[SearchPlan], delta: float) -> RenyiFilter | None:
+    """The filter of each method's search: the total's RDP budget split equally among the methods, held
+    at the one order (chosen from the spec alone) where the most runs of every method's W fit."""
+    if spec.total_epsilon is None:
+        return None
+    total = RenyiFilter.for_search(spec.total_epsilon, delta, np.sum([p.worst for p in plans], axis=0))
+    return replace(total, share=1.0 / len(plans))
 
 
 @dataclass(frozen=True)
 class MethodTuningCost:
     """ε of a method's whole search: ``epsilon_including_tuning`` under ``bound``; ``epsilon_all_trials``
-    bounds releasing every trial's result (composition)."""
+    bounds releasing every trial's result; ``committed`` is what the trials spent or hold (W each unless
+    a filter got the unspent part back), from which ``epsilon_used`` is read."""
 
     method: str
-    trials: int
+    started: int
     bound: str
     note: str
     curve: np.ndarray
     all_trials_curve: np.ndarray
+    committed: np.ndarray
     delta: float
+    secret_count: bool
+    filter: RenyiFilter | None
 
     @property
     def epsilon_including_tuning(self) -> float:
-        return rdp_to_epsilon(self.curve, self.delta)
+        return self.filter.epsilon if self.filter else rdp_to_epsilon(self.curve, self.delta)
 
     @property
     def epsilon_all_trials(self) -> float:
-        return rdp_to_epsilon(self.all_trials_curve, self.delta)
+        return self.filter.epsilon if self.filter else rdp_to_epsilon(self.all_trials_curve, self.delta)
 
-    def as_dict(self) -> dict[str, Any]:
-        return {
+    @property
+    def epsilon_used(self) -> float:
+        return rdp_to_epsilon(self.committed, self.delta) if self.committed.any() else 0.0
+
+    def as_dict(self, private: bool = False) -> dict[str, Any]:
+        """The method's row; unless ``private``, without what would reveal a secret trial count."""
+        row: dict[str, Any] = {
             "method": self.method,
-            "trials": self.trials,
             "tuning_bound": self.bound,
             "note": self.note,
             "epsilon_including_tuning": self.epsilon_including_tuning,
-            "epsilon_all_trials": self.epsilon_all_trials,
             "delta": self.delta,
         }
-
-
-@dataclass(frozen=True)
-class SearchPlan:
-    """A method's trial count K (drawn once from the search seed) and the bound its search allows."""
-
-    method: str
-    trials: int
-    bound: str
-    note: str
-
-
-def plan_search(spec: SweepSpec) -> list[SearchPlan]:
-    """K and the bound of every method (a repeat-and-select space was checked enumerable by the spec)."""
-    plans = []
-    for index, (method, space) in enumerate(spec.methods.items()):
-        bound, note = choose_bound(spec.sampler, spec.scheduler, spec.trials, bool(space.start))
-        plans.append(SearchPlan(method, spec.trials.draw(spec.seed, index), bound, note))
-    return plans
+        if private or not self.secret_count:
+            row |= {"trials_started": self.started, "epsilon_all_trials": self.epsilon_all_trials}
+        if self.filter:
+            row["epsilon_used"] = self.epsilon_used
+        return row
 
 
 def method_tuning_cost(
-    plan: SearchPlan,
-    count: TrialCount,
-    space: MethodSpace,
-    settings: TrialSettings,
-    trials: list[tuple[dict[str, Any], dict[str, Any], bool]],
-    n: int,
-    delta: float,
+    plan: SearchPlan, records: list[TrialRecord], count: TrialCount, filter_: RenyiFilter | None, delta: float
 ) -> MethodTuningCost:
-    """The cost of one method's search from its trials ``(config, last metrics, failed)``."""
-    all_trials = composition_curve([trial_ledger(settings, c, m, f, n, delta) for c, m, f in trials])
+    """The cost of one method's search from the private record of every trial it started."""
+    all_trials = len(records) * plan.worst
+    committed = sum((plan.worst if r.spent is None else r.spent for r in records), np.zeros_like(plan.worst))
     if plan.bound == REPEAT_AND_SELECT:
-        curve = repeat_and_select_curve(configuration_ledgers(space, settings, n, delta), count)
+        # The theorem covers the K runs of the search; a run lost when a driver died (Tune ran another in
+        # its place) is one more release on the same data: it composes.
+        lost = max(0, len(records) - plan.trials)
+        curve = repeat_and_select_curve(plan.worst, count) + lost * plan.worst
     else:
         curve = all_trials
-    return MethodTuningCost(plan.method, len(trials), plan.bound, plan.note, curve, all_trials, delta)
+    return MethodTuningCost(
+        plan.method,
+        len(records),
+        plan.bound,
+        plan.note,
+        curve,
+        all_trials,
+        committed,
+        delta,
+        plan.secret_count,
+        filter_,
+    )
 
 
-def sweep_tuning_cost(costs: list[MethodTuningCost], delta: float) -> dict[str, Any]:
-    """The whole sweep: every method's search on the same data composes."""
-    curve = sum((c.curve for c in costs), np.zeros_like(costs[0].curve))
-    all_trials = sum((c.all_trials_curve for c in costs), np.zeros_like(costs[0].curve))
-    return {
-        "epsilon_including_tuning": rdp_to_epsilon(curve, delta),
-        "epsilon_all_trials": rdp_to_epsilon(all_trials, delta),
-        "delta": delta,
-        "methods": [c.as_dict() for c in costs],
-    }
+@dataclass(frozen=True)
+class SweepTuningCost:
+    """The whole sweep: every method's search on the same data composes (a filter: its total)."""
 
+    methods: list[MethodTuningCost]
+    delta: float
+    filter: RenyiFilter | None
 
-def format_costs(summary: dict[str, Any]) -> str:
-    lines = [f"{'method':<15} {'trials':>6} {'ε incl. tuning':>15} {'ε all trials':>13}  bound"]
-    for row in summary["methods"]:
-        lines.append(
-            f"{row['method']:<15} {row['trials']:>6} {row['epsilon_including_tuning']:>15.3f} "
-            f"{row['epsilon_all_trials']:>13.3f}  {row['note']}"
+    @property
+    def epsilon_including_tuning(self) -> float:
+        if self.filter:
+            return self.filter.epsilon
+        return rdp_to_epsilon(
+            sum((c.curve for c in self.methods), np.zeros_like(self.methods[0].curve)), self.delta
         )
+
+    @property
+    def epsilon_all_trials(self) -> float:
+        if self.filter:
+            return self.filter.epsilon
+        curve = sum((c.all_trials_curve for c in self.methods), np.zeros_like(self.methods[0].curve))
+        return rdp_to_epsilon(curve, self.delta)
+
+    @property
+    def secret_count(self) -> bool:
+        return any(c.secret_count for c in self.methods)
+
+    def as_dict(self, private: bool = False) -> dict[str, Any]:
+        """The record of ``tuning_cost.json``; unless ``private``, nothing that reveals a secret K."""
+        doc: dict[str, Any] = {
+            "epsilon_including_tuning": self.epsilon_including_tuning,
+            "delta": self.delta,
+            "methods": [c.as_dict(private) for c in self.methods],
+        }
+        if private or not self.secret_count:
+            doc["epsilon_all_trials"] = self.epsilon_all_trials
+        if self.filter:
+            committed = sum((c.committed for c in self.methods), np.zeros_like(self.methods[0].curve))
+            doc |= {
+                "total_epsilon": self.filter.epsilon,
+                "epsilon_used": rdp_to_epsilon(committed, self.delta) if committed.any() else 0.0,
+                "filter_order": self.filter.order,
+            }
+        return doc
+
+
+def format_costs(cost: SweepTuningCost) -> str:
+    """The console table of the search's privacy (nothing that reveals a secret trial count)."""
+    summary = cost.as_dict()
+    used = "ε used" if cost.filter else "ε all trials"
+    lines = [f"{'method':<15} {'started':>7} {'ε incl. tuning':>15} {used:>13}  bound"]
+    for row in summary["methods"]:
+        started = str(row.get("trials_started", "secret"))
+        figure = row.get("epsilon_used", row.get("epsilon_all_trials"))
+        shown = f"{figure:.3f}" if figure is not None else "private"
+        lines.append(
+            f"{row['method']:<15} {started:>7} {row['epsilon_including_tuning']:>15.3f} {shown:>13}  "
+            f"{row['note']}"
+        )
+    figure = summary.get("epsilon_used", summary.get("epsilon_all_trials"))
+    shown = f"{figure:.3f}" if figure is not None else "private"
+    whole = (
+        f"a Rényi filter at order {cost.filter.order:g} holds every trial of every method within the total"
+        if cost.filter
+        else "every method's search composes"
+    )
     lines.append(
-        f"{'whole sweep':<15} {'':>6} {summary['epsilon_including_tuning']:>15.3f} "
-        f"{summary['epsilon_all_trials']:>13.3f}  every method's search composes (δ={summary['delta']:g})"
+        f"{'whole sweep':<15} {'':>7} {summary['epsilon_including_tuning']:>15.3f} {shown:>13}  "
+        f"{whole} (δ={cost.delta:g})"
     )
     return "\n".join(lines)

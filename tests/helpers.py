@@ -26,6 +26,7 @@ def digits_trainer(
         clip=1.0,
         params=params or {},
         physical_batch_size=32,
+        seed=0,  # research mode: these tests compare runs step by step
     )
     return Trainer(replace(config, **overrides), data)
 

@@ -92,7 +92,7 @@ RATIO_TO_SIGMA = {"dpsgd-momentum": 1.99, "fo-dp-sgd": 1 / 0.9}
 
 @pytest.mark.parametrize("method", sorted(METHODS))
 def test_every_real_method_stays_at_or_below_its_claim(method: str) -> None:
-    result = run_audit(AuditConfig(method, EPSILON, canaries=CANARIES))
+    result = run_audit(AuditConfig(method, EPSILON, canaries=CANARIES, seed=0))
     z = result["step_noise_multiplier"]
     assert z == pytest.approx(result["noise_multiplier"] * RATIO_TO_SIGMA.get(method, 1.0))
     assert result["epsilon_claimed"] == pytest.approx(gaussian_rdp_epsilon(z, 1e-5), rel=1e-9)
@@ -121,7 +121,7 @@ class PerSnapshotClipping(GhostEngine):
 
 
 def test_per_snapshot_clipping_is_caught() -> None:
-    config = AuditConfig("dp-pmlf", EPSILON, params={"k": 3}, canaries=CANARIES)
+    config = AuditConfig("dp-pmlf", EPSILON, params={"k": 3}, canaries=CANARIES, seed=0)
     real = run_audit(config)
     broken = run_audit(config, engine=PerSnapshotClipping)
     assert broken["snapshots"] == 3 and broken["epsilon_claimed"] == real["epsilon_claimed"]
@@ -150,8 +150,8 @@ def halve_noise(method: Method) -> Method:
 def test_halved_noise_is_caught() -> None:
     config = AuditConfig("dpsgd", EPSILON, canaries=CANARIES_HALF_NOISE)
     method, _ = audited_method(config, config.check())
-    real = audit_release(method, config.audited_step, config.canaries, config.delta)
-    broken = audit_release(halve_noise(method), config.audited_step, config.canaries, config.delta)
+    real = audit_release(method, config.audited_step, config.canaries, config.delta, seed=0)
+    broken = audit_release(halve_noise(method), config.audited_step, config.canaries, config.delta, seed=0)
     assert broken.step_noise_multiplier == real.step_noise_multiplier  # it claims the original σ
     assert real.epsilon_lower_bound <= real.epsilon_claimed < broken.epsilon_lower_bound
 
@@ -188,7 +188,7 @@ def test_cli_summary_line(capsys: pytest.CaptureFixture[str]) -> None:
 def test_cli_exits_1_when_the_claim_is_refuted(monkeypatch: pytest.MonkeyPatch, capsys) -> None:
     real_run_audit = audit.run_audit
     monkeypatch.setattr(audit, "run_audit", lambda config: real_run_audit(config, engine=PerSnapshotClipping))
-    argv = [*AUDIT, "--param", "k=3", "--canaries", str(CANARIES), "--json"]
+    argv = [*AUDIT, "--param", "k=3", "--canaries", str(CANARIES), "--seed", "0", "--json"]
     code, out, _ = run(argv, capsys)
     assert code == 1
     assert json.loads(out.strip().splitlines()[-1])["claim_refuted"] is True
@@ -208,6 +208,7 @@ def test_cli_exits_1_when_the_claim_is_refuted(monkeypatch: pytest.MonkeyPatch, 
         (["--method", "nope"], "method"),
         (["--param", "k=0"], "param.k"),
         (["--accountant", "moments"], "--accountant"),
+        (["--attack-seed", "-3"], "attack-seed"),
     ],
 )
 def test_bad_audit_input_exits_2_with_one_line(extra: list[str], field: str, capsys) -> None:

@@ -57,6 +57,7 @@ def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, 
         (["--method", "dpsgd", "--model", "vgg"], "model"),
         (["--method", "dpsgd", "--epsilon", "abc"], "--epsilon"),
         (["--method", "dpsgd", "--param", "k"], "--param"),
+        (["--method", "dpsgd", "--seed", "-1"], "seed"),
     ],
 )
 def test_bad_train_input_exits_2_with_one_line(argv: list[str], field: str, capsys) -> None:
@@ -81,6 +82,7 @@ def test_train_json_contract(capsys) -> None:
         "steps",
         "accountant",
         "sampling",
+        "noise_source",
     ):
         assert key in result
     assert result["method"] == "dp-pmlf" and result["epsilon_spent"] <= 1.0

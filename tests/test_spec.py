@@ -48,6 +48,10 @@ INVALID = [
     ("privacy.delta", 1.5, "privacy.delta"),
     ("privacy.accountant", "gdp", "privacy.accountant"),
     ("privacy.sampling", "random", "privacy.sampling"),
+    ("privacy.sampling", "shuffle", "privacy.sampling"),  # every bound of a sweep assumes Poisson
+    ("privacy.total_epsilon", 0.5, "privacy.total_epsilon"),  # below one trial's ε
+    ("privacy.total_epsilon", "all", "privacy.total_epsilon"),
+    ("training.seed", -1, "training.seed"),
     ("dataset.name", "imagenet", "dataset.name"),
     ("dataset.subset", 0, "dataset.subset"),
     ("model.name", "vgg", "model.name"),
@@ -104,15 +108,28 @@ def test_invalid_field_is_named(path: str, value, field: str) -> None:
     assert info.value.field.startswith(field), str(info.value)
 
 
-def test_repeat_and_select_needs_an_enumerable_privacy_space() -> None:
-    doc = with_change("budget.trials_per_method", {"distribution": "poisson", "mean": 4})
-    doc["search"], doc["scheduler"] = {"sampler": "random", "seed": 0}, {"name": "none"}
+@pytest.mark.parametrize("adaptive", [False, True])
+def test_every_sweep_needs_an_enumerable_privacy_space(adaptive: bool) -> None:
+    """Repeat-and-select and composition alike count each trial at the worst plan it could be given."""
+    doc = copy.deepcopy(BASE)
+    if not adaptive:
+        doc = with_change("budget.trials_per_method", {"distribution": "poisson", "mean": 4})
+        doc["search"], doc["scheduler"] = {"sampler": "random", "seed": 0}, {"name": "none"}
     doc["methods"] = {"dpsgd": {"batch_size": {"int": [10, 2000]}}}
     with pytest.raises(InputError) as info:
         parse_spec(doc)
     assert info.value.field == "methods.dpsgd" and "choice" in str(info.value)
     doc["methods"] = {"dpsgd": {"batch_size": {"choice": [100, 200]}, "epochs": {"int": [1, 3]}}}
-    assert parse_spec(doc).trials.random  # 6 combinations: enumerable
+    assert parse_spec(doc).trials.random != adaptive  # 6 combinations: enumerable
+
+
+def test_a_filter_needs_a_fixed_trial_cap() -> None:
+    doc = with_change("budget.trials_per_method", {"distribution": "poisson", "mean": 4})
+    doc["privacy"]["total_epsilon"] = 5.0
+    with pytest.raises(InputError) as info:
+        parse_spec(doc)
+    assert info.value.field == "budget.trials_per_method"
+    assert parse_spec(with_change("privacy.total_epsilon", 5.0)).total_epsilon == 5.0
 
 
 def test_missing_required_key() -> None:

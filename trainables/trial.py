@@ -23,6 +23,7 @@ from ray import tune
 
 from dptune.data import Dataset
 from dptune.methods import METHODS, get_method
+from dptune.search import SEED_KEY
 from dptune.train import TrainConfig, Trainer
 
 STATE_FILE = "trainer_state.pt"
@@ -63,7 +64,7 @@ def train_config(settings: TrialSettings, config: dict[str, Any]) -> TrainConfig
         lr=float(knobs["lr"]),
         clip=float(knobs["clip"]),
         params=params,
-        seed=settings.training["seed"],
+        seed=config.get(SEED_KEY),  # a seeded sweep's per-trial seed; else secret OS entropy
         sampling=settings.sampling,
         accountant=settings.accountant,
         physical_batch_size=settings.training["physical_batch_size"],

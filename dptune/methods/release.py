@@ -42,6 +42,17 @@ def decreasing_clip_release(clip: float, noise_multiplier: float, decay_steps: i
     )
 
 
+def gaussian_noise(like: torch.Tensor, noise_std: float, generator: torch.Generator) -> torch.Tensor:
+    """N(0, noise_std² I) shaped, typed and placed like ``like``, drawn from ``generator``.
+
+    The generator must live on ``like``'s device (a CUDA generator for CUDA tensors): the draw is made
+    there directly, never on the CPU and copied.
+    """
+    return torch.normal(
+        0.0, noise_std, size=like.shape, generator=generator, dtype=like.dtype, device=like.device
+    )
+
+
 def privatize(
     clipped: torch.Tensor,
     noise_std: float,
@@ -49,5 +60,4 @@ def privatize(
     generator: torch.Generator,
 ) -> torch.Tensor:
     """(clipped sum + N(0, noise_std² I)) / L."""
-    noise = torch.normal(0.0, noise_std, size=clipped.shape, generator=generator, dtype=clipped.dtype)
-    return (clipped + noise) / expected_batch_size
+    return (clipped + gaussian_noise(clipped, noise_std, generator)) / expected_batch_size

@@ -50,9 +50,11 @@ from torch import nn
 
 from dptune.errors import InputError
 from dptune.methods import Hyper, Method, get_method
+from dptune.methods.release import gaussian_noise
 from dptune.persample import ClippedSumEngine, FlatModel, clipped_sum_engine
 from dptune.privacy.accounting import HistoryEntry, check_accountant, epsilon_of
 from dptune.privacy.calibration import Calibration, calibrate_noise
+from dptune.randomness import Randomness
 from dptune.train import release_step
 
 EngineFactory = Callable[[FlatModel, int], ClippedSumEngine]
@@ -183,6 +185,16 @@ class AuditResult:
         return {**asdict(self), "claim_refuted": self.claim_refuted}
 
 
+def _canary_design(
+    generator: torch.Generator, canaries: int, size: int, snapshots: int, magnitude: float
+) -> tuple[torch.Tensor, list[torch.Tensor]]:
+    """The auditor's draws, in the order the release's generator makes them before its noise: which
+    canaries are included (probability 1/2 each) and the public snapshots x_{t−j}."""
+    member = torch.rand(canaries, generator=generator) < 0.5
+    points = [(torch.rand(size, generator=generator) - 0.5) / magnitude for _ in range(snapshots)]
+    return member, points
+
+
 def audit_release(
     method: Method,
     step: int,
@@ -191,11 +203,16 @@ def audit_release(
     *,
     accountant: str = "rdp",
     confidence: float = 0.95,
-    seed: int = 0,
+    seed: int | None = None,
+    attack_seed: int | None = None,
     engine: EngineFactory = clipped_sum_engine,
 ) -> AuditResult:
     """Audit ``method``'s release at ``step`` with ``canaries`` Dirac canaries (module docstring).
 
+    The canary design and the release noise come from one generator seeded with ``seed`` (research
+    mode) or with secret OS entropy (``seed=None``, the default, as in training). ``attack_seed``: the
+    adversary replays that generator from this seed, regenerates the noise and subtracts it before
+    scoring; it succeeds exactly when the seed is the run's, i.e. when a seeded run's seed is known.
     ``engine`` builds the clipped-sum engine (the real one by default; tests inject broken ones).
     """
     start = time.perf_counter()
@@ -205,12 +222,9 @@ def audit_release(
     k = plan_guesses(canaries, declared, delta, confidence)
     flat = FlatModel(nn.Linear(canaries, 2, bias=False))
     magnitude = CANARY_SCALE * clip
-    generator = torch.Generator().manual_seed(seed)
-    member = torch.rand(canaries, generator=generator) < 0.5
-    snapshots = [
-        (torch.rand(flat.size, generator=generator) - 0.5) / magnitude
-        for _ in range(min(method.signal.history, step + 1))
-    ]
+    generator = torch.Generator().manual_seed(Randomness(seed).stream_seeds().init)
+    snapshot_count = min(method.signal.history, step + 1)
+    member, snapshots = _canary_design(generator, canaries, flat.size, snapshot_count, magnitude)
     released = release_step(
         method,
         engine(flat, max(1, CHUNK_ELEMENTS // canaries)),
@@ -220,6 +234,10 @@ def audit_release(
         1.0,  # L: dividing by it is post-processing and changes no ranking
         generator,
     )
+    if attack_seed is not None:
+        replay = torch.Generator().manual_seed(attack_seed)
+        _canary_design(replay, canaries, flat.size, snapshot_count, magnitude)
+        released = released - gaussian_noise(released, release.noise_std(step), replay)
     weight = flat.unflatten(released)["weight"]
     scores = (weight[1] - weight[0]) / math.sqrt(2.0)
     order = torch.argsort(scores)
@@ -260,7 +278,8 @@ class AuditConfig:
     step: int | None = None
     confidence: float = 0.95
     accountant: str = "rdp"
-    seed: int = 0
+    seed: int | None = None
+    attack_seed: int | None = None
 
     @property
     def audited_step(self) -> int:
@@ -284,6 +303,9 @@ class AuditConfig:
             raise InputError("step", f"must be in [0, steps) = [0, {self.steps}), got {self.step}")
         if not 0 < self.confidence < 1:
             raise InputError("confidence", f"must be in (0, 1), got {self.confidence}")
+        for name, seed in (("seed", self.seed), ("attack-seed", self.attack_seed)):
+            if seed is not None and not 0 <= seed < 2**62:
+                raise InputError(name, f"must be an integer in [0, 2^62), got {seed}")
         return params
 
 
@@ -319,6 +341,7 @@ def run_audit(config: AuditConfig, engine: EngineFactory = clipped_sum_engine) -
         accountant=config.accountant,
         confidence=config.confidence,
         seed=config.seed,
+        attack_seed=config.attack_seed,
         engine=engine,
     )
     return {
@@ -328,7 +351,8 @@ def run_audit(config: AuditConfig, engine: EngineFactory = clipped_sum_engine) -
         "noise_multiplier": calibration.noise_multiplier,
         "clip": config.clip,
         "steps": config.steps,
-        "seed": config.seed,
+        **Randomness(config.seed).label(),
+        "attack_seed": config.attack_seed,
         **result.as_dict(),
         **method.info,
     }

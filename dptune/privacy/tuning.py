@@ -80,11 +80,11 @@ class TrialCount:
         log_ratio = gammaln(k + self.shape) - gammaln(self.shape) - gammaln(k + 1)
         return np.exp(log_tail + log_ratio - math.log(gamma ** (-self.shape) - 1))
 
-    def draw(self, seed: int, index: int) -> int:
-        """K for the ``index``-th method of a sweep seeded ``seed`` (the same K on every resume)."""
+    def draw(self, rng: np.random.Generator) -> int:
+        """K from ``rng``. Repeat-and-select needs K secret: sweeps draw it from OS entropy
+        (``dptune.randomness.secret_rng``) and keep it in their private state."""
         if self.distribution == "fixed":
             return int(self.mean)
-        rng = np.random.default_rng([seed, index])
         if self.distribution == "poisson":
             return int(rng.poisson(self.mean))
         support = np.arange(1, 64)
@@ -99,17 +99,19 @@ def composition_curve(ledgers: Sequence[Sequence[HistoryEntry]]) -> np.ndarray:
     return sum((rdp_curve(ledger) for ledger in ledgers), np.zeros(len(RDP_ORDERS)))
 
 
-def repeat_and_select_curve(
-    configurations: Sequence[Sequence[HistoryEntry]], count: TrialCount
-) -> np.ndarray:
-    """RDP curve of random search over ``configurations`` (every run Q can draw), best of K released.
+def worst_curve(configurations: Sequence[Sequence[HistoryEntry]]) -> np.ndarray:
+    """Per order, the largest RDP curve of ``configurations``: it bounds a random draw among them."""
+    return np.max([rdp_curve(ledger) for ledger in configurations], axis=0)
+
+
+def repeat_and_select_curve(worst: np.ndarray, count: TrialCount) -> np.ndarray:
+    """RDP curve of random search whose every run Q can draw is dominated by ``worst``, best of K released.
 
     Raises:
         ValueError: ``count`` is not random (the theorem needs a random number of trials).
     """
     if not count.random:
         raise ValueError("repeat-and-select needs a random number of trials (Poisson or negative binomial)")
-    worst = np.max([rdp_curve(ledger) for ledger in configurations], axis=0)
     return np.asarray(
         _compute_rdp_repeat_and_select(list(RDP_ORDERS), worst, count.mean, count.repeat_and_select_shape)
     )

@@ -1,0 +1,111 @@
+"""A Tune searcher wrapper that counts every trial before it runs and, with a filter, admits only what fits.
+
+``AccountedSearcher`` sits between Tune's concurrency limit and the Optuna searcher of one method:
+
+* every suggested trial is written to the sweep's private state (``dptune.sweep_state``) *before*
+  Tune receives it, so a trial that touched the data is counted even if the driver dies before Tune or
+  MLflow recorded it;
+* with a Rényi filter (``privacy.total_epsilon``, ``dptune.privacy.filter``) a trial is admitted only
+  while the committed work (what ended trials spent, plus the worst full plan W of each running or
+  unaccounted trial) plus one more W fits the method's budget. A trial that ends gives back the part of
+  W it did not spend (early-stopped by ASHA, or an infeasible filter draw that never trained); a failed
+  trial keeps W. When nothing is running and one more W does not fit, the search is finished.
+
+Each trial reserves W, not its own plan: the check then happens before Optuna proposes the trial (no
+proposal is drawn and thrown away, no σ is calibrated in Tune's control loop), and it is valid because
+every plan the search can draw is dominated by W at every order. The price is at the very end of the
+budget, where a trial whose own plan would still fit is not started. Validity: Feldman & Zrnic 2021,
+Thm. 3.1, per epoch of every trial (each epoch's RDP is fixed before it runs; ``dptune.privacy.filter``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from ray.tune.search import Searcher
+
+from dptune.privacy.accounting import rdp_curve
+from dptune.privacy.filter import RenyiFilter
+from dptune.sweep_state import PrivateSweepState
+from dptune.train import spent_ledger
+from trainables import TrialSettings, train_config
+
+
+@dataclass(frozen=True)
+class SpentCurve:
+    """RDP curve of the steps an ended trial took, from its config, its σ and its step count."""
+
+    settings: TrialSettings
+    train_size: int
+
+    def __call__(self, config: dict[str, Any], result: dict[str, Any]) -> np.ndarray | None:
+        if config.get("filter_valid") is False:
+            return np.zeros(len(rdp_curve([])))  # an infeasible filter draw never touched the data
+        if "steps" not in result or "noise_multiplier" not in result:
+            return None  # ended before its first report: it counts its whole plan
+        run = train_config(self.settings, config)
+        steps = int(result["steps"])
+        return rdp_curve(spent_ledger(run, self.train_size, float(result["noise_multiplier"]), steps))
+
+
+class AccountedSearcher(Searcher):
+    """Wraps ``searcher``: write-ahead trial records, and a privacy filter when ``filter_`` is given."""
+
+    def __init__(
+        self,
+        searcher: Searcher,
+        state: PrivateSweepState,
+        method: str,
+        worst: np.ndarray,
+        filter_: RenyiFilter | None,
+        spent: SpentCurve,
+    ) -> None:
+        super().__init__(metric=searcher.metric, mode=searcher.mode)
+        self.searcher = searcher
+        self.state = state
+        self.method = method
+        self.worst = worst
+        self.filter = filter_
+        self.spent = spent
+        self._live: dict[str, dict[str, Any]] = {}  # trials suggested by this driver and not yet ended
+
+    def set_search_properties(self, metric: str | None, mode: str | None, config: dict, **spec: Any) -> bool:
+        return self.searcher.set_search_properties(metric, mode, config, **spec)
+
+    def set_max_concurrency(self, max_concurrent: int) -> bool:
+        return self.searcher.set_max_concurrency(max_concurrent)
+
+    def committed(self) -> np.ndarray:
+        """Σ over every started trial of what it spent (ended, known) or W (running, failed, lost)."""
+        records = self.state.trials(self.method)
+        return sum((self.worst if r.spent is None else r.spent for r in records), np.zeros_like(self.worst))
+
+    def suggest(self, trial_id: str) -> dict | str | None:
+        if self.filter is not None and not self.filter.admits(self.committed(), self.worst):
+            return Searcher.FINISHED if not self._live else None  # wait for running trials to give back
+        config = self.searcher.suggest(trial_id)
+        if isinstance(config, dict):
+            self.state.start(self.method, trial_id)
+            self._live[trial_id] = config
+        return config
+
+    def on_trial_result(self, trial_id: str, result: dict) -> None:
+        self.searcher.on_trial_result(trial_id, result)
+
+    def on_trial_complete(self, trial_id: str, result: dict | None = None, error: bool = False) -> None:
+        self.searcher.on_trial_complete(trial_id, result=result, error=error)
+        config = self._live.pop(trial_id, None) or (result or {}).get("config")
+        spent = None
+        if self.filter is not None and not error and config is not None:
+            spent = self.spent(config, result or {})
+        self.state.end(self.method, trial_id, spent)
+
+    def get_state(self) -> dict:
+        """Nothing to save with Tune's searcher state: the records are in the private state, written
+        ahead of every trial (Tune saves a wrapper's state through this and the base searcher apart)."""
+        return {}
+
+    def set_state(self, state: dict) -> None:
+        self._live = {}  # a restored experiment's running trials were suggested by an earlier driver

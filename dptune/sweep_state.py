@@ -1,0 +1,101 @@
+"""A sweep's private state: what its privacy bound needs and no reader of the results may see.
+
+Kept in ``{storage_path}/{name}/private_state.json`` beside the Tune experiments (also internal), it
+holds, per method:
+
+* the secret trial count K of a repeat-and-select search (drawn from OS entropy when the sweep starts,
+  read back on resume; Papernot & Steinke's bound needs K secret);
+* a write-ahead record of every trial the search started, made *before* Tune receives the trial: a
+  trial that touched the data is counted even if the driver is killed before Tune or MLflow saved it.
+  A record is ``running`` until the trial ends; an ended one may carry the RDP curve of the steps it
+  took (what a privacy filter gets back from a trial that was stopped early).
+
+Only the sweep driver writes it, one whole-file replace per change (a few per trial).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pyarrow.fs
+
+FILE_NAME = "private_state.json"
+RUNNING = "running"
+ENDED = "ended"
+
+
+@dataclass(frozen=True)
+class TrialRecord:
+    """A started trial: ``spent`` is the RDP curve of the steps it took, None while unknown (running,
+    failed, lost: then it counts its worst full plan)."""
+
+    trial_id: str
+    state: str
+    spent: np.ndarray | None
+
+
+class PrivateSweepState:
+    """Read-modify-write access to a sweep's private state file (local path or any pyarrow URI)."""
+
+    def __init__(self, storage_path: str, name: str) -> None:
+        self.uri = f"{storage_path}/{name}"  # the file system is opened per call: the object pickles
+
+    def _where(self) -> tuple[pyarrow.fs.FileSystem, str]:
+        fs, folder = pyarrow.fs.FileSystem.from_uri(self.uri)
+        return fs, folder
+
+    def read(self) -> dict[str, Any]:
+        fs, folder = self._where()
+        try:
+            with fs.open_input_stream(f"{folder}/{FILE_NAME}") as stream:
+                return json.loads(stream.read())
+        except FileNotFoundError:
+            return {"methods": {}}
+
+    def _write(self, doc: dict[str, Any]) -> None:
+        fs, folder = self._where()
+        fs.create_dir(folder, recursive=True)
+        partial = f"{folder}/{FILE_NAME}.partial"
+        with fs.open_output_stream(partial) as stream:
+            stream.write(json.dumps(doc).encode())
+        fs.move(partial, f"{folder}/{FILE_NAME}")
+
+    def _method(self, doc: dict[str, Any], method: str) -> dict[str, Any]:
+        return doc["methods"].setdefault(method, {"trials": {}})
+
+    def trial_count(self, method: str, draw: Callable[[], int]) -> int:
+        """The method's K: read back, or drawn by ``draw`` and kept (the same K on every resume)."""
+        doc = self.read()
+        entry = self._method(doc, method)
+        if "trial_count" not in entry:
+            entry["trial_count"] = int(draw())
+            self._write(doc)
+        return int(entry["trial_count"])
+
+    def start(self, method: str, trial_id: str) -> None:
+        doc = self.read()
+        self._method(doc, method)["trials"][trial_id] = {"state": RUNNING, "spent": None}
+        self._write(doc)
+
+    def end(self, method: str, trial_id: str, spent: np.ndarray | None) -> None:
+        doc = self.read()
+        value = None if spent is None else [float(x) for x in spent]
+        self._method(doc, method)["trials"][trial_id] = {"state": ENDED, "spent": value}
+        self._write(doc)
+
+    def trials(self, method: str) -> list[TrialRecord]:
+        entry = self.read()["methods"].get(method, {"trials": {}})
+        return [
+            TrialRecord(tid, r["state"], None if r["spent"] is None else np.asarray(r["spent"]))
+            for tid, r in entry["trials"].items()
+        ]
+
+    def keep(self, key: str, value: Any) -> None:
+        """Store a private figure (e.g. ε of releasing every trial, which would reveal K)."""
+        doc = self.read()
+        doc[key] = value
+        self._write(doc)

@@ -1,0 +1,114 @@
+"""Secret, independent randomness per run (DESIGN §9), tried as an adversary would.
+
+Two runs seeded alike start at the same θ₀, draw the same batches and the same standard-normal noise:
+the difference of their releases is noise-free. A published seed lets anyone regenerate the noise.
+By default every run draws from OS entropy; a seed is a research mode that every output labels.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+import torch
+
+from dptune.cli import main
+from dptune.data import Dataset
+from dptune.privacy.audit import AuditConfig, run_audit
+from dptune.train import Trainer
+from tests.helpers import digits_trainer
+
+
+def correlation(a: torch.Tensor, b: torch.Tensor) -> float:
+    a, b = a - a.mean(), b - b.mean()
+    return float((a @ b) / (a.norm() * b.norm()))
+
+
+def step_zero(trainer: Trainer) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """(θ₀, the first Poisson batch as a mask, the standard-normal noise of the first release)."""
+    theta = trainer.theta.clone()
+    batch = trainer._batches()[0]
+    mask = torch.zeros(len(trainer.train_y), dtype=torch.bool)
+    mask[batch] = True
+    released = trainer.release(batch)
+    clipped = trainer.release(batch, noise=False)
+    std = trainer.method.release.noise_std(0)
+    return theta, mask, (released - clipped) * trainer.expected_batch_size / std
+
+
+def test_two_runs_without_a_seed_start_apart_and_draw_independent_batches_and_noise(digits: Dataset) -> None:
+    a, b = (digits_trainer(digits, "dpsgd", seed=None) for _ in range(2))
+    (theta_a, batch_a, noise_a), (theta_b, batch_b, noise_b) = step_zero(a), step_zero(b)
+    assert not torch.equal(theta_a, theta_b)
+    assert not torch.equal(batch_a, batch_b)
+    d = len(noise_a)
+    assert abs(float(noise_a.std()) - 1) < 5 / math.sqrt(d)  # N(0, σ²C²) as declared
+    assert abs(correlation(noise_a, noise_b)) < 5 / math.sqrt(d)  # independent: nothing cancels
+
+    c, e = (digits_trainer(digits, "dpsgd", seed=3) for _ in range(2))  # the research mode, for contrast
+    (theta_c, batch_c, noise_c), (theta_e, batch_e, noise_e) = step_zero(c), step_zero(e)
+    assert torch.equal(theta_c, theta_e) and torch.equal(batch_c, batch_e)
+    assert correlation(noise_c, noise_e) == pytest.approx(1.0)
+
+
+TRAIN = ["train", "--method", "dpsgd", "--dataset", "digits", "--model", "mlp", "--epsilon", "1"]
+TRAIN += ["--batch-size", "64", "--physical-batch-size", "64", "--json"]
+
+
+def train_json(capsys: pytest.CaptureFixture[str], *extra: str) -> tuple[dict, str]:
+    assert main([*TRAIN, *extra]) == 0
+    out = capsys.readouterr().out
+    return json.loads(out.strip().splitlines()[-1]), out
+
+
+def test_dptune_train_without_a_seed_differs_each_time_and_prints_no_seed(capsys) -> None:
+    first, out = train_json(capsys)
+    second, _ = train_json(capsys)
+    assert first["test_loss"] != second["test_loss"]
+    for record in (first, second):
+        assert record["noise_source"] == "secure" and "seed" not in record
+    assert "seed" not in out.replace("seeded", "")
+
+
+def test_a_seeded_dptune_train_repeats_and_says_so(capsys) -> None:
+    first, out = train_json(capsys, "--seed", "5")
+    second, _ = train_json(capsys, "--seed", "5")
+    assert first["test_loss"] == second["test_loss"]
+    assert first["noise_source"] == "seeded" and first["seed"] == 5
+    assert "seeded research mode (--seed 5)" in out
+
+
+AUDIT = {"method": "dpsgd", "epsilon": 2.0, "canaries": 5000}
+
+
+def test_an_audit_that_knows_a_seeded_runs_seed_refutes_its_claim() -> None:
+    """Knowing the seed, the adversary regenerates the noise and reads every canary exactly."""
+    seeded = run_audit(AuditConfig(**AUDIT, seed=11, attack_seed=11))
+    assert seeded["noise_source"] == "seeded" and seeded["seed"] == 11
+    assert seeded["correct"] == seeded["guesses"]
+    assert seeded["claim_refuted"]
+
+
+@pytest.mark.parametrize("guess", [0, 11])
+def test_an_unseeded_runs_audit_is_not_refuted_by_any_seed_guess(guess: int) -> None:
+    """The same attack on a run with secret randomness: the regenerated noise is unrelated, so
+    subtracting it only adds noise (0 was the old public default seed)."""
+    secure = run_audit(AuditConfig(**AUDIT, attack_seed=guess))
+    assert secure["noise_source"] == "secure" and "seed" not in secure
+    assert 0 < secure["epsilon_lower_bound"] <= secure["epsilon_claimed"]
+    assert not secure["claim_refuted"]
+
+
+@pytest.mark.skipif(
+    not torch.cuda.is_available(),
+    reason="no CUDA GPU here (CI and the development machines have none); run on a GPU machine",
+)
+@pytest.mark.parametrize("method", ["dpsgd", "dp-pmlf", "fo-dp-sgd"])
+def test_one_epoch_on_cuda_draws_its_noise_on_the_gpu(digits: Dataset, method: str) -> None:
+    """Generator and tensors on one device: the noise is drawn on the GPU by a CUDA generator."""
+    trainer = digits_trainer(digits, method, seed=None, device="cuda")
+    assert trainer.noise.device.type == "cuda"
+    result = trainer.train_epoch()
+    assert trainer.theta.is_cuda and math.isfinite(result.test_loss)
+    assert result.test_accuracy > 0.2 and 0 < result.epsilon_spent <= 1.0
