@@ -23,7 +23,7 @@ from dptune.methods import METHODS, Hyper, get_method
 from dptune.methods.params import parse_assignments
 from dptune.privacy.accounting import ACCOUNTANTS
 from dptune.privacy.calibration import calibrate_noise
-from dptune.train import SAMPLINGS, EpochResult, TrainConfig, Trainer
+from dptune.train import NOISE_GENERATORS, SAMPLINGS, EpochResult, TrainConfig, Trainer
 
 EXIT_BAD_INPUT = 2
 EXIT_CLAIM_REFUTED = 1
@@ -67,6 +67,13 @@ def _build_parser() -> argparse.ArgumentParser:
         default=None,
         help="research mode: reproducible noise, batches and initialisation, labelled 'seeded' in every "
         "output (default: secret OS entropy, fresh for every run)",
+    )
+    train.add_argument(
+        "--noise-generator",
+        choices=NOISE_GENERATORS,
+        default="torch",
+        help="torch: a generator seeded from OS entropy (or --seed); os-csprng: every noise draw from the "
+        "OS CSPRNG (Opacus secure_mode style; slower; cannot be seeded)",
     )
     train.add_argument("--sampling", choices=SAMPLINGS, default="poisson")
     train.add_argument("--accountant", choices=tuple(ACCOUNTANTS), default="rdp")

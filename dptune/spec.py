@@ -4,7 +4,7 @@ The top-level keys (see ``sweeps/quickstart.yaml`` and the README):
 
     name, dataset {name, subset, root}, model {name},
     privacy {epsilon, delta, accountant, sampling, total_epsilon},
-    training {epochs, lr, clip, batch_size, physical_batch_size, engine, seed},
+    training {epochs, lr, clip, batch_size, physical_batch_size, engine, seed, noise_generator},
     budget {trials_per_method: N | {distribution, mean, shape}, max_concurrent},
     resources {cpu, gpu, gpu_fallback},
     scheduler {name: none|asha, grace_period}, search {sampler: tpe|random|gp|nsga2, seed, startup_trials},
@@ -35,7 +35,7 @@ from dptune.methods.params import Param
 from dptune.models import check_model_name
 from dptune.privacy.accounting import check_accountant
 from dptune.privacy.tuning import TRIAL_DISTRIBUTIONS, TrialCount
-from dptune.train import ENGINES, SAMPLINGS
+from dptune.train import ENGINES, NOISE_GENERATORS, SAMPLINGS
 
 DISTRIBUTIONS = ("uniform", "loguniform", "int", "choice")
 FILTER_FAMILIES = ("preset", "first-order", "butterworth", "raw")
@@ -377,7 +377,7 @@ def parse_spec(raw: Any, base: Path | None = None) -> SweepSpec:
         )
 
     training = _mapping(doc.get("training"), "training")
-    _only(training, (*TRAINING_KNOBS, "physical_batch_size", "engine", "seed"), "training")
+    _only(training, (*TRAINING_KNOBS, "physical_batch_size", "engine", "seed", "noise_generator"), "training")
     settings = {k: p.convert(training.get(k, p.default), "training") for k, p in TRAINING_KNOBS.items()}
     settings["physical_batch_size"] = _integer(
         training.get("physical_batch_size", 1000), "training.physical_batch_size", 1
@@ -385,6 +385,11 @@ def parse_spec(raw: Any, base: Path | None = None) -> SweepSpec:
     settings["engine"] = _one_of(training.get("engine", "auto"), ENGINES, "training.engine")
     seed = training.get("seed")
     settings["seed"] = None if seed is None else _integer(seed, "training.seed", 0)
+    settings["noise_generator"] = _one_of(
+        training.get("noise_generator", "torch"), NOISE_GENERATORS, "training.noise_generator"
+    )
+    if settings["noise_generator"] == "os-csprng" and seed is not None:
+        raise InputError("training.seed", "the OS CSPRNG cannot be seeded; drop the seed or the os-csprng")
 
     budget = _mapping(doc.get("budget"), "budget")
     _only(budget, ("trials_per_method", "max_concurrent"), "budget")

@@ -27,7 +27,7 @@ import torch.nn.functional as F
 from dptune.data import Dataset, check_dataset_name, load_dataset
 from dptune.errors import InputError, TrainingDivergedError
 from dptune.methods import Hyper, Method, get_method
-from dptune.methods.release import privatize
+from dptune.methods.release import NoiseSampler, OsCsprngNoise, TorchNoise, privatize
 from dptune.models import build_model, check_model_name
 from dptune.persample import ClippedSumEngine, FlatModel, clipped_sum_engine
 from dptune.privacy.accounting import Accountant, HistoryEntry, check_accountant, truncate
@@ -35,6 +35,9 @@ from dptune.privacy.calibration import Calibration, NoiseSchedule, calibrate_noi
 from dptune.randomness import Randomness
 
 SAMPLINGS = ("poisson", "shuffle")
+NOISE_GENERATORS = ("torch", "os-csprng")
+"""``torch``: a torch generator seeded from OS entropy (or by ``seed``); ``os-csprng``: every noise
+draw from the OS CSPRNG itself (``dptune.methods.release.OsCsprngNoise``), slower, never seeded."""
 ENGINES = ("auto", "ghost", "vmap")
 
 
@@ -54,6 +57,7 @@ class TrainConfig:
     params: dict[str, Any] = field(default_factory=dict)
     subset: int | None = None
     seed: int | None = None  # None: secret OS entropy (``dptune.randomness``); an int: seeded research mode
+    noise_generator: str = "torch"
     sampling: str = "poisson"
     accountant: str = "rdp"
     physical_batch_size: int = 1000
@@ -89,6 +93,15 @@ class TrainConfig:
             raise InputError("subset", f"must be a positive number of samples, got {self.subset}")
         if self.seed is not None and not 0 <= self.seed < 2**62:
             raise InputError("seed", f"must be an integer in [0, 2^62), got {self.seed}")
+        if self.noise_generator not in NOISE_GENERATORS:
+            raise InputError(
+                "noise-generator",
+                f"must be one of {', '.join(NOISE_GENERATORS)}, got {self.noise_generator!r}",
+            )
+        if self.noise_generator == "os-csprng" and self.seed is not None:
+            raise InputError(
+                "seed", "the OS CSPRNG cannot be seeded; drop the seed or use the torch generator"
+            )
         return definition.resolve(self.params)
 
 
@@ -163,7 +176,7 @@ def release_step(
     iterates: Sequence[torch.Tensor],
     chunks: Iterable[tuple[torch.Tensor, torch.Tensor]],
     expected_batch_size: float,
-    generator: torch.Generator,
+    sampler: NoiseSampler,
     noise: bool = True,
 ) -> torch.Tensor:
     """One release of ``method`` at step t: what training computes and ``dptune audit`` audits.
@@ -183,7 +196,7 @@ def release_step(
     for x, y in chunks:
         total += engine.clipped_sum(used, weights, x, y, clip)
     std = release.noise_std(step) if noise else 0.0
-    return privatize(total, std, expected_batch_size, generator)
+    return privatize(total, std, expected_batch_size, sampler)
 
 
 class Trainer:
@@ -233,7 +246,11 @@ class Trainer:
         self.epoch = 0
         self.accountant = Accountant(config.accountant)
         self.sampler = torch.Generator().manual_seed(seeds.sampler)
-        self.noise = torch.Generator(device=self.device).manual_seed(seeds.noise)
+        self.noise: NoiseSampler = (
+            OsCsprngNoise()
+            if config.noise_generator == "os-csprng"
+            else TorchNoise(torch.Generator(device=self.device).manual_seed(seeds.noise))
+        )
         self.history: list[EpochResult] = []
 
     # -- one step ---------------------------------------------------------------------------------
@@ -343,6 +360,7 @@ class Trainer:
             "accountant": self.config.accountant,
             "sampling": self.config.sampling,
             **self.randomness.label(),
+            "noise_generator": self.config.noise_generator,
             "epochs_history": [asdict(r) for r in self.history],
         }
         info.update(self.method.info)
@@ -366,7 +384,7 @@ class Trainer:
             "epoch": self.epoch,
             "accountant": self.accountant.state_dict(),
             "sampler": self.sampler.get_state(),
-            "noise": self.noise.get_state(),
+            "noise": self.noise.generator.get_state() if isinstance(self.noise, TorchNoise) else None,
             "history": [asdict(r) for r in self.history],
             "noise_multiplier": self.calibration.noise_multiplier,
         }
@@ -380,5 +398,6 @@ class Trainer:
         self.step, self.epoch = state["step"], state["epoch"]
         self.accountant = Accountant.from_state_dict(state["accountant"])
         self.sampler.set_state(state["sampler"])
-        self.noise.set_state(state["noise"])
+        if isinstance(self.noise, TorchNoise) and state["noise"] is not None:
+            self.noise.generator.set_state(state["noise"])
         self.history = [EpochResult(**r) for r in state["history"]]

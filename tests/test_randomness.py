@@ -15,6 +15,7 @@ import torch
 
 from dptune.cli import main
 from dptune.data import Dataset
+from dptune.methods.release import OsCsprngNoise
 from dptune.privacy.audit import AuditConfig, run_audit
 from dptune.train import Trainer
 from tests.helpers import digits_trainer
@@ -112,3 +113,24 @@ def test_one_epoch_on_cuda_draws_its_noise_on_the_gpu(digits: Dataset, method: s
     result = trainer.train_epoch()
     assert trainer.theta.is_cuda and math.isfinite(result.test_loss)
     assert result.test_accuracy > 0.2 and 0 < result.epsilon_spent <= 1.0
+
+
+def test_os_csprng_noise_is_standard_normal_times_its_std() -> None:
+    """The OS-CSPRNG sampler (Box–Muller, four draws summed and halved) against N(0, σ²): moments and a
+    Kolmogorov–Smirnov test on 200,000 draws."""
+    from scipy.stats import kstest
+
+    draws = OsCsprngNoise().gaussian(torch.zeros(200_000, dtype=torch.float64), 3.0)
+    assert draws.dtype == torch.float64 and draws.shape == (200_000,)
+    assert abs(float(draws.mean())) < 5 * 3.0 / math.sqrt(len(draws))
+    assert abs(float(draws.std()) - 3.0) < 0.03
+    assert kstest(draws.numpy() / 3.0, "norm").pvalue > 1e-4
+    assert not torch.equal(draws, OsCsprngNoise().gaussian(torch.zeros(200_000, dtype=torch.float64), 3.0))
+
+
+def test_dptune_train_with_the_os_csprng_says_so_and_cannot_be_seeded(capsys) -> None:
+    record, _ = train_json(capsys, "--noise-generator", "os-csprng")
+    assert record["noise_generator"] == "os-csprng" and record["noise_source"] == "secure"
+    assert record["test_accuracy"] > 0.2
+    assert main([*TRAIN, "--noise-generator", "os-csprng", "--seed", "1"]) == 2
+    assert "seed" in capsys.readouterr().err

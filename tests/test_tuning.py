@@ -119,6 +119,7 @@ def _settings(method: str) -> TrialSettings:
         "physical_batch_size": 64,
         "engine": "auto",
         "seed": None,
+        "noise_generator": "torch",
     }
     return TrialSettings(method, "digits", "mlp", 1.0, 1e-4, "rdp", "poisson", training, 1, 0)
 

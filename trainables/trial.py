@@ -65,6 +65,7 @@ def train_config(settings: TrialSettings, config: dict[str, Any]) -> TrainConfig
         clip=float(knobs["clip"]),
         params=params,
         seed=config.get(SEED_KEY),  # a seeded sweep's per-trial seed; else secret OS entropy
+        noise_generator=settings.training["noise_generator"],
         sampling=settings.sampling,
         accountant=settings.accountant,
         physical_batch_size=settings.training["physical_batch_size"],

@@ -10,6 +10,11 @@ s_t / C_t. Clipping is Abadi's g·min(1, C/‖g‖), not "automatic" clipping g/
 
 from __future__ import annotations
 
+import os
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
 import torch
 
 from dptune.methods.stages import Release
@@ -42,22 +47,57 @@ def decreasing_clip_release(clip: float, noise_multiplier: float, decay_steps: i
     )
 
 
-def gaussian_noise(like: torch.Tensor, noise_std: float, generator: torch.Generator) -> torch.Tensor:
-    """N(0, noise_std² I) shaped, typed and placed like ``like``, drawn from ``generator``.
+class NoiseSampler(Protocol):
+    """Where a release's Gaussian noise comes from."""
 
-    The generator must live on ``like``'s device (a CUDA generator for CUDA tensors): the draw is made
-    there directly, never on the CPU and copied.
+    def gaussian(self, like: torch.Tensor, std: float) -> torch.Tensor:
+        """N(0, std² I) shaped, typed and placed like ``like``."""
+        ...
+
+
+@dataclass(frozen=True)
+class TorchNoise:
+    """Noise from a torch generator (seeded from OS entropy, or by a seed in research mode).
+
+    The generator must live on the tensors' device (a CUDA generator for CUDA tensors): the draw is
+    made there directly, never on the CPU and copied.
     """
-    return torch.normal(
-        0.0, noise_std, size=like.shape, generator=generator, dtype=like.dtype, device=like.device
-    )
+
+    generator: torch.Generator
+
+    def gaussian(self, like: torch.Tensor, std: float) -> torch.Tensor:
+        return torch.normal(
+            0.0, std, size=like.shape, generator=self.generator, dtype=like.dtype, device=like.device
+        )
+
+
+class OsCsprngNoise:
+    """Noise from the operating system's CSPRNG (``os.urandom``), Opacus ``secure_mode`` style.
+
+    Uniform doubles u = (⌊x / 2¹¹⌋ + ½)·2⁻⁵³ from 64 random bits x, standard normals by Box–Muller
+    (z = √(−2 ln u₁)·cos 2πu₂, √(−2 ln u₁)·sin 2πu₂), and, as Opacus does against floating-point
+    attacks on the noise's low bits (Holohan & Braghin, "Secure Random Sampling in Differential
+    Privacy", ESORICS 2021), each coordinate is (z₁ + z₂ + z₃ + z₄)/2, again N(0, 1). Nothing about
+    it can be seeded or checkpointed: a resumed run draws fresh noise.
+    """
+
+    def gaussian(self, like: torch.Tensor, std: float) -> torch.Tensor:
+        count = like.numel()
+        bits = np.frombuffer(os.urandom(8 * 4 * count), dtype=np.uint64)
+        uniform = ((bits >> np.uint64(11)).astype(np.float64) + 0.5) * 2.0**-53
+        radius = np.sqrt(-2.0 * np.log(uniform[: 2 * count]))
+        angle = 2.0 * np.pi * uniform[2 * count :]
+        normals = np.concatenate([radius * np.cos(angle), radius * np.sin(angle)])
+        standard = normals.reshape(4, count).sum(axis=0) / 2.0
+        noise = torch.from_numpy(standard * std).reshape(like.shape)
+        return noise.to(dtype=like.dtype, device=like.device)
 
 
 def privatize(
     clipped: torch.Tensor,
     noise_std: float,
     expected_batch_size: float,
-    generator: torch.Generator,
+    noise: NoiseSampler,
 ) -> torch.Tensor:
     """(clipped sum + N(0, noise_std² I)) / L."""
-    return (clipped + gaussian_noise(clipped, noise_std, generator)) / expected_batch_size
+    return (clipped + noise.gaussian(clipped, noise_std)) / expected_batch_size

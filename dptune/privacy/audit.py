@@ -50,7 +50,7 @@ from torch import nn
 
 from dptune.errors import InputError
 from dptune.methods import Hyper, Method, get_method
-from dptune.methods.release import gaussian_noise
+from dptune.methods.release import TorchNoise
 from dptune.persample import ClippedSumEngine, FlatModel, clipped_sum_engine
 from dptune.privacy.accounting import HistoryEntry, check_accountant, epsilon_of
 from dptune.privacy.calibration import Calibration, calibrate_noise
@@ -232,12 +232,12 @@ def audit_release(
         snapshots,
         _canary_chunks(torch.nonzero(member).squeeze(1), canaries, magnitude),
         1.0,  # L: dividing by it is post-processing and changes no ranking
-        generator,
+        TorchNoise(generator),
     )
     if attack_seed is not None:
         replay = torch.Generator().manual_seed(attack_seed)
         _canary_design(replay, canaries, flat.size, snapshot_count, magnitude)
-        released = released - gaussian_noise(released, release.noise_std(step), replay)
+        released = released - TorchNoise(replay).gaussian(released, release.noise_std(step))
     weight = flat.unflatten(released)["weight"]
     scores = (weight[1] - weight[0]) / math.sqrt(2.0)
     order = torch.argsort(scores)
