@@ -26,9 +26,9 @@ from typing import Any
 import numpy as np
 from ray.tune.search import Searcher
 
-from dptune.privacy.accounting import rdp_curve
+from dptune.privacy.accounting import RDP_ORDERS, rdp_curve
 from dptune.privacy.filter import RenyiFilter
-from dptune.sweep_state import PrivateSweepState
+from dptune.sweep_state import PrivateSweepState, committed
 from dptune.train import spent_ledger
 from trainables import TrialSettings, train_config
 
@@ -42,7 +42,7 @@ class SpentCurve:
 
     def __call__(self, config: dict[str, Any], result: dict[str, Any]) -> np.ndarray | None:
         if config.get("filter_valid") is False:
-            return np.zeros(len(rdp_curve([])))  # an infeasible filter draw never touched the data
+            return np.zeros(len(RDP_ORDERS))  # an infeasible filter draw never touched the data
         if "steps" not in result or "noise_multiplier" not in result:
             return None  # ended before its first report: it counts its whole plan
         run = train_config(self.settings, config)
@@ -77,13 +77,9 @@ class AccountedSearcher(Searcher):
     def set_max_concurrency(self, max_concurrent: int) -> bool:
         return self.searcher.set_max_concurrency(max_concurrent)
 
-    def committed(self) -> np.ndarray:
-        """Σ over every started trial of what it spent (ended, known) or W (running, failed, lost)."""
-        records = self.state.trials(self.method)
-        return sum((self.worst if r.spent is None else r.spent for r in records), np.zeros_like(self.worst))
-
     def suggest(self, trial_id: str) -> dict | str | None:
-        if self.filter is not None and not self.filter.admits(self.committed(), self.worst):
+        held = committed(self.state.trials(self.method), self.worst) if self.filter is not None else None
+        if self.filter is not None and not self.filter.admits(held, self.worst):
             return Searcher.FINISHED if not self._live else None  # wait for running trials to give back
         config = self.searcher.suggest(trial_id)
         if isinstance(config, dict):

@@ -23,7 +23,8 @@ from dptune.methods import METHODS, Hyper, get_method
 from dptune.methods.params import parse_assignments
 from dptune.privacy.accounting import ACCOUNTANTS
 from dptune.privacy.calibration import calibrate_noise
-from dptune.train import NOISE_GENERATORS, SAMPLINGS, EpochResult, TrainConfig, Trainer
+from dptune.randomness import NOISE_GENERATORS
+from dptune.train import SAMPLINGS, EpochResult, TrainConfig, Trainer
 
 EXIT_BAD_INPUT = 2
 EXIT_CLAIM_REFUTED = 1

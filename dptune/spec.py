@@ -35,7 +35,8 @@ from dptune.methods.params import Param
 from dptune.models import check_model_name
 from dptune.privacy.accounting import check_accountant
 from dptune.privacy.tuning import TRIAL_DISTRIBUTIONS, TrialCount
-from dptune.train import ENGINES, NOISE_GENERATORS, SAMPLINGS
+from dptune.randomness import check_noise_generator, check_seed
+from dptune.train import ENGINES, SAMPLINGS
 
 DISTRIBUTIONS = ("uniform", "loguniform", "int", "choice")
 FILTER_FAMILIES = ("preset", "first-order", "butterworth", "raw")
@@ -383,13 +384,13 @@ def parse_spec(raw: Any, base: Path | None = None) -> SweepSpec:
         training.get("physical_batch_size", 1000), "training.physical_batch_size", 1
     )
     settings["engine"] = _one_of(training.get("engine", "auto"), ENGINES, "training.engine")
-    seed = training.get("seed")
-    settings["seed"] = None if seed is None else _integer(seed, "training.seed", 0)
-    settings["noise_generator"] = _one_of(
-        training.get("noise_generator", "torch"), NOISE_GENERATORS, "training.noise_generator"
+    settings["seed"] = check_seed(training.get("seed"), "training.seed")
+    settings["noise_generator"] = check_noise_generator(
+        training.get("noise_generator", "torch"),
+        settings["seed"],
+        "training.noise_generator",
+        "training.seed",
     )
-    if settings["noise_generator"] == "os-csprng" and seed is not None:
-        raise InputError("training.seed", "the OS CSPRNG cannot be seeded; drop the seed or the os-csprng")
 
     budget = _mapping(doc.get("budget"), "budget")
     _only(budget, ("trials_per_method", "max_concurrent"), "budget")

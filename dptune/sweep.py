@@ -399,11 +399,10 @@ def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo 
             f"privacy filter: total ε = {filter_.epsilon:g} for the whole sweep (Rényi filter at order "
             f"{filter_.order:g}, an equal share per method); trials run while their worst plan fits"
         )
-    unguided = [s.method for s in searches if 0 < spec.trials.mean <= spec.startup_trials]
-    if spec.sampler in MODEL_BASED_SAMPLERS and unguided:
+    if spec.sampler in MODEL_BASED_SAMPLERS and 0 < spec.trials.mean <= spec.startup_trials:
         echo(
             f"note: {spec.sampler} draws each method's first {spec.startup_trials} trials at random "
-            f"(search.startup_trials), so the search of {', '.join(unguided)} is a random search"
+            f"(search.startup_trials), so the search of {', '.join(spec.methods)} is a random search"
         )
     trial_seconds, trials, all_results, costs = 0.0, 0, [], []
     for search in searches:

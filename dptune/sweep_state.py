@@ -38,6 +38,12 @@ class TrialRecord:
     spent: np.ndarray | None
 
 
+def committed(records: list[TrialRecord], worst: np.ndarray) -> np.ndarray:
+    """Σ over started trials of the RDP curve each spent (ended, known) or ``worst`` (running, failed,
+    lost): what a search holds of its privacy budget."""
+    return sum((worst if r.spent is None else r.spent for r in records), np.zeros_like(worst))
+
+
 class PrivateSweepState:
     """Read-modify-write access to a sweep's private state file (local path or any pyarrow URI)."""
 

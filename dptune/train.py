@@ -32,12 +32,9 @@ from dptune.models import build_model, check_model_name
 from dptune.persample import ClippedSumEngine, FlatModel, clipped_sum_engine
 from dptune.privacy.accounting import Accountant, HistoryEntry, check_accountant, truncate
 from dptune.privacy.calibration import Calibration, NoiseSchedule, calibrate_noise
-from dptune.randomness import Randomness
+from dptune.randomness import Randomness, check_noise_generator, check_seed
 
 SAMPLINGS = ("poisson", "shuffle")
-NOISE_GENERATORS = ("torch", "os-csprng")
-"""``torch``: a torch generator seeded from OS entropy (or by ``seed``); ``os-csprng``: every noise
-draw from the OS CSPRNG itself (``dptune.methods.release.OsCsprngNoise``), slower, never seeded."""
 ENGINES = ("auto", "ghost", "vmap")
 
 
@@ -91,17 +88,8 @@ class TrainConfig:
                 raise InputError(name, f"must be a number > 0, got {value}")
         if self.subset is not None and self.subset < 1:
             raise InputError("subset", f"must be a positive number of samples, got {self.subset}")
-        if self.seed is not None and not 0 <= self.seed < 2**62:
-            raise InputError("seed", f"must be an integer in [0, 2^62), got {self.seed}")
-        if self.noise_generator not in NOISE_GENERATORS:
-            raise InputError(
-                "noise-generator",
-                f"must be one of {', '.join(NOISE_GENERATORS)}, got {self.noise_generator!r}",
-            )
-        if self.noise_generator == "os-csprng" and self.seed is not None:
-            raise InputError(
-                "seed", "the OS CSPRNG cannot be seeded; drop the seed or use the torch generator"
-            )
+        check_seed(self.seed, "seed")
+        check_noise_generator(self.noise_generator, self.seed, "noise-generator", "seed")
         return definition.resolve(self.params)
 
 

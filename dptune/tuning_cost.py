@@ -39,7 +39,7 @@ from dptune.privacy.tuning import (
 )
 from dptune.randomness import secret_rng
 from dptune.spec import MethodSpace, SweepSpec, privacy_configurations
-from dptune.sweep_state import PrivateSweepState, TrialRecord
+from dptune.sweep_state import PrivateSweepState, TrialRecord, committed
 from dptune.train import run_schedule
 from trainables import TrialSettings, train_config
 
@@ -116,7 +116,7 @@ def sweep_filter(spec: SweepSpec, plans: list[SearchPlan], delta: float) -> Reny
 class MethodTuningCost:
     """ε of a method's whole search: ``epsilon_including_tuning`` under ``bound``; ``epsilon_all_trials``
     bounds releasing every trial's result; ``committed`` is what the trials spent or hold (W each unless
-    a filter got the unspent part back), from which ``epsilon_used`` is read."""
+    a filter got the unspent part back), from which the filter reads ``epsilon_used``."""
 
     method: str
     started: int
@@ -137,10 +137,6 @@ class MethodTuningCost:
     def epsilon_all_trials(self) -> float:
         return self.filter.epsilon if self.filter else rdp_to_epsilon(self.all_trials_curve, self.delta)
 
-    @property
-    def epsilon_used(self) -> float:
-        return rdp_to_epsilon(self.committed, self.delta) if self.committed.any() else 0.0
-
     def as_dict(self, private: bool = False) -> dict[str, Any]:
         """The method's row; unless ``private``, without what would reveal a secret trial count."""
         row: dict[str, Any] = {
@@ -153,7 +149,7 @@ class MethodTuningCost:
         if private or not self.secret_count:
             row |= {"trials_started": self.started, "epsilon_all_trials": self.epsilon_all_trials}
         if self.filter:
-            row["epsilon_used"] = self.epsilon_used
+            row["epsilon_used"] = self.filter.used(self.committed)
         return row
 
 
@@ -162,7 +158,7 @@ def method_tuning_cost(
 ) -> MethodTuningCost:
     """The cost of one method's search from the private record of every trial it started."""
     all_trials = len(records) * plan.worst
-    committed = sum((plan.worst if r.spent is None else r.spent for r in records), np.zeros_like(plan.worst))
+    held = committed(records, plan.worst)
     if plan.bound == REPEAT_AND_SELECT:
         # The theorem covers the K runs of the search; a run lost when a driver died (Tune ran another in
         # its place) is one more release on the same data: it composes.
@@ -177,7 +173,7 @@ def method_tuning_cost(
         plan.note,
         curve,
         all_trials,
-        committed,
+        held,
         delta,
         plan.secret_count,
         filter_,
@@ -221,10 +217,10 @@ class SweepTuningCost:
         if private or not self.secret_count:
             doc["epsilon_all_trials"] = self.epsilon_all_trials
         if self.filter:
-            committed = sum((c.committed for c in self.methods), np.zeros_like(self.methods[0].curve))
+            held = sum((c.committed for c in self.methods), np.zeros_like(self.methods[0].curve))
             doc |= {
                 "total_epsilon": self.filter.epsilon,
-                "epsilon_used": rdp_to_epsilon(committed, self.delta) if committed.any() else 0.0,
+                "epsilon_used": self.filter.used(held),
                 "filter_order": self.filter.order,
             }
         return doc

@@ -54,7 +54,7 @@ from dptune.methods.release import TorchNoise
 from dptune.persample import ClippedSumEngine, FlatModel, clipped_sum_engine
 from dptune.privacy.accounting import HistoryEntry, check_accountant, epsilon_of
 from dptune.privacy.calibration import Calibration, calibrate_noise
-from dptune.randomness import Randomness
+from dptune.randomness import Randomness, check_seed
 from dptune.train import release_step
 
 EngineFactory = Callable[[FlatModel, int], ClippedSumEngine]
@@ -303,9 +303,8 @@ class AuditConfig:
             raise InputError("step", f"must be in [0, steps) = [0, {self.steps}), got {self.step}")
         if not 0 < self.confidence < 1:
             raise InputError("confidence", f"must be in (0, 1), got {self.confidence}")
-        for name, seed in (("seed", self.seed), ("attack-seed", self.attack_seed)):
-            if seed is not None and not 0 <= seed < 2**62:
-                raise InputError(name, f"must be an integer in [0, 2^62), got {seed}")
+        check_seed(self.seed, "seed")
+        check_seed(self.attack_seed, "attack-seed")
         return params
 
 
