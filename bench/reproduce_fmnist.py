@@ -31,13 +31,11 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import yaml
-
 if TYPE_CHECKING:
     import numpy as np
 
+    from dptune.config import RunConfig
     from dptune.spec import SweepSpec
-    from trainables.trial import TrialSettings
 
 ROOT = Path(__file__).resolve().parents[1]
 RUNS = ROOT / "bench" / "fmnist_runs"
@@ -65,31 +63,16 @@ def sweep_spec(epsilon: str) -> SweepSpec:
     return load_spec(spec_path(epsilon), base=ROOT)
 
 
-def trial_settings(epsilon: str, method: str) -> TrialSettings:
-    """What every run of ``method`` at ε shares: the sweep spec's data, model, privacy, training defaults."""
-    from trainables.trial import TrialSettings
-
-    spec = sweep_spec(epsilon)
-    return TrialSettings(
-        method=method,
-        dataset=spec.dataset,
-        model=spec.model,
-        epsilon=spec.epsilon,
-        delta=spec.delta,
-        accountant=spec.accountant,
-        sampling=spec.sampling,
-        training=spec.training,
-        cpu=1,
-        gpu=0,
-    )
+def base_run(epsilon: str, method: str) -> RunConfig:
+    """The run every run of ``method`` at ε starts from: the sweep spec's data, model, privacy, training."""
+    return sweep_spec(epsilon).runs[method]
 
 
 def paper_settings(epsilon: str) -> dict[str, dict[str, Any]]:
-    """method -> the papers' settings: the first ``start`` point of its space in the sweep spec."""
-    doc = yaml.safe_load(spec_path(epsilon).read_text())
+    """method -> the papers' settings: the first ``start`` point of its space in the validated sweep spec."""
     settings = {}
-    for method, space in doc["methods"].items():
-        start = dict(space["start"][0])
+    for method, space in sweep_spec(epsilon).methods.items():
+        start = dict(space.start[0])
         if isinstance(start.get("filter"), dict):
             start["filter"] = start["filter"]["preset"]
         settings[method] = start
@@ -109,24 +92,23 @@ def tuned_settings(epsilon: str) -> dict[str, dict[str, Any]]:
     record = tuned_record(epsilon)
     if record.exists():
         return json.loads(record.read_text())["settings"]
-    from dptune.sweep import find_parent_run
-    from dptune.tracking import best_tradeoffs, client_for, logged_value
+    from dptune.tracking import tracker_for
 
     spec = sweep_spec(epsilon)
-    parent = find_parent_run(spec)
+    tracker = tracker_for(spec.tracking_uri)
+    parent = tracker.find_sweep(spec.experiment, spec.name, spec.storage_path)
     if parent is None:
         raise SystemExit(f"no sweep {spec.name} in {spec.tracking_uri}: run --stage sweep first")
-    client = client_for(spec.tracking_uri)
     settings, tuning = {}, {}
-    for row in best_tradeoffs(client, spec.experiment, parent):
-        settings[row.method] = {key: logged_value(text) for key, text in row.params.items()}
+    for row in tracker.best_tradeoffs(spec.experiment, parent):
+        settings[row.method] = tracker.logged_settings(row)
         tuning[row.method] = {
             "test_accuracy": row.test_accuracy,
             "epsilon_spent": row.epsilon_spent,
             "epsilon_including_tuning": row.epsilon_including_tuning,
             "tuning_bound": row.tuning_bound,
         }
-    sweep_cost = client.get_run(parent).data.metrics.get("epsilon_including_tuning")
+    sweep_cost = tracker.sweep_metrics(parent).get("epsilon_including_tuning")
     record.write_text(
         json.dumps(
             {
@@ -149,12 +131,11 @@ def run_one(job: dict[str, Any]) -> dict[str, Any]:
     import torch
 
     from dptune.train import Trainer
-    from trainables.trial import train_config
 
     torch.set_num_threads(1)
     settings = job["settings"]
     started = time.time()
-    trainer = Trainer(train_config(trial_settings(job["epsilon"], job["method"]), settings))
+    trainer = Trainer(base_run(job["epsilon"], job["method"]).with_knobs(settings))
     trainer.fit()
     summary = trainer.summary() | {
         "protocol": job["protocol"],
@@ -212,13 +193,11 @@ def run_curve(
     """RDP curve (over ``RDP_ORDERS``) of a run of ``method`` with ``settings`` over the sweep spec's
     defaults at ε, calibrated to σ = ``sigma``, that took ``steps`` steps (None: its full plan)."""
     from dptune.privacy.accounting import rdp_curve
-    from dptune.train import run_schedule, spent_ledger
-    from trainables.trial import train_config
+    from dptune.run_plan import run_schedule, spent_ledger
 
-    config = train_config(trial_settings(epsilon, method), settings)
+    config = base_run(epsilon, method).with_knobs(settings)
     if steps is None:
-        _, _, hyper, _ = run_schedule(config, config.check(), TRAIN_SIZE)
-        steps = hyper.steps
+        steps = run_schedule(config, TRAIN_SIZE).hyper.steps
     return rdp_curve(spent_ledger(config, TRAIN_SIZE, sigma, steps))
 
 
@@ -253,7 +232,7 @@ def search_worst_run(key: tuple[str, str]) -> np.ndarray:
     from dptune.tuning_cost import worst_run
 
     epsilon, method = key
-    return worst_run(sweep_spec(epsilon).methods[method], trial_settings(epsilon, method), TRAIN_SIZE, DELTA)
+    return worst_run(sweep_spec(epsilon).methods[method], base_run(epsilon, method), TRAIN_SIZE, DELTA)
 
 
 def tuning_cost_record(workers: int) -> dict[str, Any]:
@@ -272,7 +251,7 @@ def tuning_cost_record(workers: int) -> dict[str, Any]:
     Each figure sits beside the one published before, where there was one.
     """
     from dptune.privacy.accounting import rdp_to_epsilon
-    from dptune.spec import privacy_configurations
+    from dptune.space import privacy_configurations
 
     def epsilon_of(curves: list[np.ndarray]) -> float:
         return rdp_to_epsilon(sum(curves), DELTA)
@@ -408,16 +387,16 @@ def summarize() -> dict[str, Any]:
     with its ε including tuning from bench/fmnist_tuning_costs.json; every cached run is also recorded
     (once) in the sweeps' MLflow experiment for ``dptune report``, and the plot of tuned accuracy
     against ε is written to bench/ and logged to the same experiment."""
-    from dptune.protocol_runs import log_final_run, log_protocol_summary, plot_protocol_cells, protocol_cells
-    from dptune.tracking import client_for
+    from dptune.tracking import tracker_for
+    from dptune.tracking.plots import plot_protocol_cells
 
     spec = sweep_spec("1")
-    client = client_for(spec.tracking_uri)
+    tracker = tracker_for(spec.tracking_uri)
     costs = tuning_costs()
     table: dict[str, Any] = {}
     for file in sorted(RUNS.glob("*.json")):
         run = json.loads(file.read_text())
-        log_final_run(client, spec.experiment, file.stem, run)
+        tracker.log_final_run(spec.experiment, file.stem, run)
         eps = f"{run['epsilon_target']:g}"
         cell = table.setdefault(run["method"], {}).setdefault(eps, {})
         entry = cell.setdefault(
@@ -452,11 +431,11 @@ def summarize() -> dict[str, Any]:
     results = ROOT / "bench" / "fmnist_results.json"
     results.write_text(json.dumps(table, indent=1))
     write_results_section(table, costs)
-    cells = protocol_cells(client, spec.experiment)
+    cells = tracker.protocol_cells(spec.experiment)
     if any(cell.protocol == "tuned" for cell in cells):
         title = "Fashion-MNIST, cnn5, 10 epochs, tuned settings"
         plot_protocol_cells(cells, ["tuned", "lr_probe"], PLOT, title)
-        log_protocol_summary(client, spec.experiment, "fmnist-reproduction", [PLOT, results])
+        tracker.log_protocol_summary(spec.experiment, "fmnist-reproduction", [PLOT, results])
     return table
 
 
@@ -474,7 +453,7 @@ def accuracy_text(entry: dict[str, Any]) -> str:
 
 
 def settings_text(params: dict[str, Any]) -> str:
-    from dptune.tracking import significant
+    from dptune.tracking.report import significant
 
     shown = sorted((k, v) for k, v in params.items() if not k.startswith("filter_"))
     return ", ".join(f"{k}={significant(v)}" for k, v in shown)

@@ -21,9 +21,10 @@ from pathlib import Path
 import torch
 import torch.nn.functional as F
 
+from dptune.config import RunConfig
 from dptune.data import load_dataset
 from dptune.methods import METHODS
-from dptune.train import TrainConfig, Trainer
+from dptune.train import Trainer
 
 PARAMS = {"dp-pmlf": {"k": "2"}, "innerouter": {"k": "2"}}
 
@@ -56,8 +57,9 @@ def main() -> None:
     batch = torch.arange(args.batch_size)
 
     def trainer(method: str, engine: str = "auto") -> Trainer:
-        config = TrainConfig(
+        config = RunConfig(
             method=method,
+            epsilon=1.0,
             epochs=10,
             batch_size=args.batch_size,
             params=PARAMS.get(method, {}),
@@ -78,7 +80,7 @@ def main() -> None:
         optimizer.step()
 
     def dp_step(trainer: Trainer):
-        return lambda: trainer.apply(trainer.release(batch))
+        return lambda: trainer.step(batch)
 
     ratios: dict[str, list[float]] = {name: [] for name in trainers}
     base_times: list[float] = []

@@ -36,6 +36,7 @@ from dptune.privacy.accounting import RDP_ORDERS
 from dptune.privacy.filter import runs_that_fit
 from dptune.spec import load_spec
 from dptune.sweep import run_sweep
+from dptune.tracking.names import PARENT_TAG, STATUS_TAG
 
 ROOT = Path(__file__).resolve().parents[1]
 SECTION = "## Sweep privacy: an ASHA sweep's bound, and a privacy filter at the same total"
@@ -73,9 +74,7 @@ def sweep(folder: Path, name: str, total: float | None, trials: int) -> tuple[An
     outcome = run_sweep(spec, path.read_text(), echo=lambda line: print(line, flush=True))
     client = MlflowClient(spec.tracking_uri)
     experiment = client.get_experiment_by_name(name).experiment_id
-    children = [
-        r for r in client.search_runs([experiment], max_results=1000) if "mlflow.parentRunId" in r.data.tags
-    ]
+    children = [r for r in client.search_runs([experiment], max_results=1000) if PARENT_TAG in r.data.tags]
     parent = client.get_run(outcome.parent_run_id).data
     return outcome, children, int(parent.params["train_size"])
 
@@ -101,7 +100,7 @@ def measure() -> dict[str, Any]:
         cost = fixed.tuning_cost.methods[0]
         valid = cost.epsilon_including_tuning
         filtered, admitted, _ = sweep(folder, "asha-filter", valid, 48)
-        statuses = [c.data.tags["dptune.status"] for c in children]
+        statuses = [c.data.tags[STATUS_TAG] for c in children]
         return {
             "trials": len(children),
             "stopped_early": statuses.count("stopped"),
@@ -111,7 +110,7 @@ def measure() -> dict[str, Any]:
             "filter_total": valid,
             "fixed_count_at_total": runs_that_fit(valid, DELTA, cost.all_trials_curve / cost.started),
             "filter_admitted": len(admitted),
-            "filter_stopped_early": [c.data.tags["dptune.status"] for c in admitted].count("stopped"),
+            "filter_stopped_early": [c.data.tags[STATUS_TAG] for c in admitted].count("stopped"),
             "filter_admitted_composed": composed(admitted, n, full=False),
             "filter_epsilon_used": filtered.tuning_cost.as_dict()["epsilon_used"],
             "wall_seconds": fixed.wall_seconds + filtered.wall_seconds,

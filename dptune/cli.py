@@ -9,22 +9,19 @@ from __future__ import annotations
 
 import argparse
 import json
-import logging
-import os
 import sys
-import warnings
 from collections.abc import Sequence
 from dataclasses import fields
 from pathlib import Path
 from typing import Any, NoReturn
 
+from dptune.config import KNOB_OPTIONS, KNOBS, RunConfig, required
 from dptune.errors import InputError
 from dptune.methods import METHODS, Hyper, get_method
 from dptune.methods.params import parse_assignments
-from dptune.privacy.accounting import ACCOUNTANTS
+from dptune.privacy.accounting import run_length
 from dptune.privacy.calibration import calibrate_noise
-from dptune.randomness import NOISE_GENERATORS
-from dptune.train import SAMPLINGS, EpochResult, TrainConfig, Trainer
+from dptune.train import EpochResult, Trainer
 
 EXIT_BAD_INPUT = 2
 EXIT_CLAIM_REFUTED = 1
@@ -46,62 +43,49 @@ def _add_method_args(parser: argparse.ArgumentParser) -> None:
     )
 
 
+ARGUMENT_TYPES = {"float": float, "int": int}
+
+
+def cli_field(knob: str) -> str:
+    """A run knob as ``dptune train`` spells it (``batch_size`` -> ``batch-size``)."""
+    return knob.replace("_", "-")
+
+
+def _add_knob(parser: argparse.ArgumentParser, name: str, **overrides: Any) -> None:
+    """``--NAME`` for the run knob ``name``, help and requirement from ``RunConfig``'s table; absent
+    flags are left out of the namespace, so the table's defaults apply."""
+    param = KNOBS[name]
+    default = overrides.pop("default", argparse.SUPPRESS)
+    needed = overrides.pop("required", required(name))
+    shown = param.default if default is argparse.SUPPRESS else default
+    text = (
+        f"{overrides.pop('help', param.help)} ({param.valid}" + ("" if needed else f"; default {shown}") + ")"
+    )
+    if name in KNOB_OPTIONS:
+        overrides.setdefault("choices", KNOB_OPTIONS[name])
+    if param.kind in ARGUMENT_TYPES:
+        overrides.setdefault("type", ARGUMENT_TYPES[param.kind])
+    parser.add_argument(f"--{cli_field(name)}", default=default, required=needed, help=text, **overrides)
+
+
 def _build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="dptune", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     train = sub.add_parser("train", help="train one DP run at a fixed (ε, δ)")
-    train.add_argument("--method", required=True, help=f"one of: {', '.join(METHODS)}")
-    train.add_argument("--dataset", default="fashion-mnist")
-    train.add_argument("--model", default="cnn5")
-    train.add_argument("--epsilon", type=float, required=True)
-    train.add_argument("--delta", type=float, default=None, help="default: a power of ten < 1/n")
-    train.add_argument("--epochs", type=int, default=1)
-    train.add_argument("--batch-size", type=int, default=1000, help="expected batch size B = q·n")
-    train.add_argument("--lr", type=float, default=0.5)
-    train.add_argument("--clip", type=float, default=1.0)
+    for name in KNOBS:
+        _add_knob(train, name)
     _add_method_args(train)
-    train.add_argument("--subset", type=int, default=None, help="keep N training samples")
-    train.add_argument(
-        "--seed",
-        type=int,
-        default=None,
-        help="research mode: reproducible noise, batches and initialisation, labelled 'seeded' in every "
-        "output (default: secret OS entropy, fresh for every run)",
-    )
-    train.add_argument(
-        "--noise-generator",
-        choices=NOISE_GENERATORS,
-        default="torch",
-        help="torch: a generator seeded from OS entropy (or --seed); os-csprng: every noise draw from the "
-        "OS CSPRNG (Opacus secure_mode style; slower; cannot be seeded)",
-    )
-    train.add_argument("--sampling", choices=SAMPLINGS, default="poisson")
-    train.add_argument("--accountant", choices=tuple(ACCOUNTANTS), default="rdp")
-    train.add_argument(
-        "--engine",
-        choices=("auto", "ghost", "vmap"),
-        default="auto",
-        help="per-sample engine: ghost norms for Linear/Conv2d models, vmap for any model",
-    )
-    train.add_argument(
-        "--physical-batch-size",
-        type=int,
-        default=1000,
-        help="samples per per-sample-gradient chunk (memory bound)",
-    )
-    train.add_argument("--data-root", default=None, help="local dataset directory, checked first")
-    train.add_argument("--device", default="cpu")
     train.add_argument("--json", action="store_true", help="last stdout line: a JSON summary")
 
     calibrate = sub.add_parser("calibrate", help="noise multiplier for a fixed (ε, δ)")
-    calibrate.add_argument("--epsilon", type=float, required=True)
-    calibrate.add_argument("--delta", type=float, required=True)
+    _add_knob(calibrate, "epsilon")
+    _add_knob(calibrate, "delta", required=True)
     calibrate.add_argument("--sample-rate", type=float, required=True)
     calibrate.add_argument("--steps", type=int, required=True)
-    calibrate.add_argument("--method", default="dpsgd")
+    _add_knob(calibrate, "method", default="dpsgd", required=False)
     _add_method_args(calibrate)
-    calibrate.add_argument("--accountant", choices=tuple(ACCOUNTANTS), default="rdp")
+    _add_knob(calibrate, "accountant", default="rdp")
     calibrate.add_argument("--json", action="store_true")
 
     sub.add_parser("methods", help="list the DP methods and their parameters")
@@ -121,17 +105,17 @@ def _build_parser() -> argparse.ArgumentParser:
     report.add_argument("--json", action="store_true")
 
     audit = sub.add_parser("audit", help="one-run privacy audit of a method's release: an ε lower bound")
-    audit.add_argument("--method", required=True, help=f"one of: {', '.join(METHODS)}")
+    _add_knob(audit, "method")
     _add_method_args(audit)
-    audit.add_argument("--epsilon", type=float, required=True, help="claimed ε of the audited release")
-    audit.add_argument("--delta", type=float, default=1e-5)
-    audit.add_argument("--clip", type=float, default=1.0)
+    _add_knob(audit, "epsilon", help="claimed ε of the audited release")
+    _add_knob(audit, "delta", default=1e-5)
+    _add_knob(audit, "clip", default=1.0)
     audit.add_argument("--canaries", type=int, default=50_000, help="m (run time grows as m²)")
     audit.add_argument("--steps", type=int, default=100, help="run length the method is composed for")
     audit.add_argument("--step", type=int, default=None, help="audited step (default: the last)")
-    audit.add_argument("--accountant", choices=tuple(ACCOUNTANTS), default="rdp")
-    audit.add_argument(
-        "--seed", type=int, default=None, help="seed the audited release (default: secret OS entropy)"
+    _add_knob(audit, "accountant", default="rdp")
+    _add_knob(
+        audit, "seed", default=None, type=int, help="seed the audited release (default: secret OS entropy)"
     )
     audit.add_argument(
         "--attack-seed",
@@ -145,10 +129,8 @@ def _build_parser() -> argparse.ArgumentParser:
 
 
 def _train(args: argparse.Namespace) -> None:
-    names = {f.name for f in fields(TrainConfig)}
-    given = {k: v for k, v in vars(args).items() if k in names}
-    config = TrainConfig(**given, params=parse_assignments(args.param))
-    config.check()
+    given = {k: v for k, v in vars(args).items() if k in KNOBS}
+    config = RunConfig.parse(given | {"params": parse_assignments(args.param)}, cli_field)
     trainer = Trainer(config)
     calib = trainer.calibration
     print(
@@ -179,18 +161,22 @@ def _train(args: argparse.Namespace) -> None:
 
 
 def _calibrate(args: argparse.Namespace) -> None:
-    if not args.epsilon > 0:
-        raise InputError("epsilon", f"must be a number > 0, got {args.epsilon}")
-    if not 0 < args.delta < 1:
-        raise InputError("delta", f"must be in (0, 1), got {args.delta}")
+    epsilon = KNOBS["epsilon"].checked(args.epsilon, "epsilon")
+    delta = KNOBS["delta"].checked(args.delta, "delta")
+    KNOBS["method"].checked(args.method, "method")
+    accountant = KNOBS["accountant"].checked(args.accountant, "accountant")
     if not 0 < args.sample_rate <= 1:
         raise InputError("sample-rate", f"must be in (0, 1], got {args.sample_rate}")
     if args.steps < 1:
         raise InputError("steps", f"must be an integer >= 1, got {args.steps}")
     definition = get_method(args.method)
     params = definition.resolve(parse_assignments(args.param))
-    schedule = definition.noise_schedule(params, Hyper(1.0, 1.0, args.steps), args.sample_rate)
-    calib = calibrate_noise(args.epsilon, args.delta, schedule, args.accountant)
+    hyper = Hyper(1.0, 1.0, args.steps)
+
+    def schedule(sigma: float) -> list[tuple[float, float, int]]:
+        return run_length(definition.noise_multipliers(params, hyper, sigma), args.sample_rate)
+
+    calib = calibrate_noise(epsilon, delta, schedule, accountant)
     result: dict[str, Any] = {
         "method": args.method,
         "noise_multiplier": calib.noise_multiplier,
@@ -224,7 +210,7 @@ def _validate(args: argparse.Namespace) -> None:
     spec = load_spec(args.spec)
     print(
         f"{args.spec}: valid ({', '.join(spec.methods)}; {spec.trials.describe()} trials per method; "
-        f"ε={spec.epsilon:g})"
+        f"ε={spec.shared.epsilon:g})"
     )
 
 
@@ -233,8 +219,9 @@ def _run(args: argparse.Namespace) -> None:
 
     overrides = {"tracking.uri": args.tracking_uri, "storage_path": args.storage_path}
     spec = load_spec(args.spec, overrides={k: v for k, v in overrides.items() if v is not None})
+    from dptune.sweep import quiet_libraries, run_sweep
+
     quiet_libraries()
-    from dptune.sweep import run_sweep
 
     run_sweep(
         spec, Path(args.spec).read_text(), resume=args.resume, echo=lambda line: print(line, flush=True)
@@ -242,20 +229,23 @@ def _run(args: argparse.Namespace) -> None:
 
 
 def _report(args: argparse.Namespace) -> None:
-    quiet_libraries()
-    from dptune.protocol_runs import format_protocol_table, protocol_cells
     from dptune.spec import resolve_tracking_uri
-    from dptune.tracking import best_tradeoffs, client_for, format_table
+    from dptune.sweep import quiet_libraries
+    from dptune.tracking import tracker_for
+    from dptune.tracking.protocols import format_protocol_table
+    from dptune.tracking.report import format_table
 
+    quiet_libraries()
     uri = resolve_tracking_uri(args.tracking_uri, Path.cwd())
     if uri.startswith("sqlite:///") and not Path(uri[len("sqlite:///") :]).is_file():
         raise InputError("--tracking-uri", f"no MLflow store at {uri}; run a sweep first or name the store")
-    client = client_for(uri)
-    names = [args.experiment] if args.experiment else [e.name for e in client.search_experiments()]
-    if args.experiment and client.get_experiment_by_name(args.experiment) is None:
+    tracker = tracker_for(uri)
+    known = tracker.experiments()
+    if args.experiment and args.experiment not in known:
         raise InputError("--experiment", f"no experiment {args.experiment!r} in {uri}")
-    rows = [row for name in names for row in best_tradeoffs(client, name)]
-    cells = [cell for name in names for cell in protocol_cells(client, name)]
+    names = [args.experiment] if args.experiment else known
+    rows = [row for name in names for row in tracker.best_tradeoffs(name)]
+    cells = [cell for name in names for cell in tracker.protocol_cells(name)]
     if args.json:
         protocol = [
             {
@@ -280,7 +270,7 @@ def _report(args: argparse.Namespace) -> None:
 
 def _audit(args: argparse.Namespace) -> None:
     """Exit code 1 when the audit refutes the claim (lower bound above the claimed ε)."""
-    from dptune.privacy.audit import AuditConfig, run_audit
+    from dptune.audit import AuditConfig, run_audit
 
     names = {f.name for f in fields(AuditConfig)}
     given = {k: v for k, v in vars(args).items() if k in names}
@@ -297,23 +287,6 @@ def _audit(args: argparse.Namespace) -> None:
         )
     if result["claim_refuted"]:
         raise SystemExit(EXIT_CLAIM_REFUTED)
-
-
-def quiet_libraries() -> None:
-    """Concise progress: no Ray/MLflow/Optuna info logs, no Tune tables (errors still show)."""
-    os.environ.setdefault("RAY_AIR_NEW_OUTPUT", "0")
-    os.environ.setdefault("TUNE_DISABLE_AUTO_CALLBACK_LOGGERS", "1")
-    import mlflow  # noqa: F401  (imported first: it installs its own log handlers)
-    import optuna
-    import ray  # noqa: F401
-
-    optuna.logging.set_verbosity(optuna.logging.WARNING)
-    for name in ("ray", "ray.tune", "ray._private"):  # failed trials get our one-line reason instead
-        logging.getLogger(name).setLevel(logging.CRITICAL)
-    for name in ("mlflow", "alembic"):
-        logging.getLogger(name).setLevel(logging.ERROR)
-    warnings.filterwarnings("ignore", category=FutureWarning)
-    warnings.filterwarnings("ignore", category=UserWarning)
 
 
 COMMANDS = {

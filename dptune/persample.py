@@ -331,12 +331,15 @@ class GhostEngine(_ChunkedEngine):
 ClippedSumEngine = VmapEngine | GhostEngine
 
 
+ENGINES: dict[str, Callable[[FlatModel, int], ClippedSumEngine]] = {
+    "vmap": VmapEngine,
+    "ghost": GhostEngine,
+}
+"""Per-sample engines by name; ``auto`` picks ghost where the model allows it."""
+
+
 def clipped_sum_engine(flat: FlatModel, physical_batch_size: int, engine: str = "auto") -> ClippedSumEngine:
     """``ghost`` where the model allows it (``auto``), else ``vmap``."""
-    engines: dict[str, Callable[[FlatModel, int], ClippedSumEngine]] = {
-        "vmap": VmapEngine,
-        "ghost": GhostEngine,
-    }
     if engine == "auto":
         engine = "ghost" if ghost_supported(flat.model) else "vmap"
-    return engines[engine](flat, physical_batch_size)
+    return ENGINES[engine](flat, physical_batch_size)

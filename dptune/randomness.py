@@ -26,8 +26,6 @@ from typing import Any
 
 import numpy as np
 
-from dptune.errors import InputError
-
 SECURE = "secure"
 SEEDED = "seeded"
 SEED_BITS = 64
@@ -35,26 +33,6 @@ SEED_LIMIT = 2**62  # seeded streams use 2N + 2, and torch seeds stop at 2^64
 NOISE_GENERATORS = ("torch", "os-csprng")
 """``torch``: a torch generator seeded from OS entropy (or by the seed); ``os-csprng``: every noise
 draw from the OS CSPRNG itself (``dptune.methods.release.OsCsprngNoise``), slower, never seeded."""
-
-
-def check_seed(seed: int | None, field: str) -> int | None:
-    """``seed`` if it is None or an integer in [0, 2^62), else an ``InputError`` naming ``field``."""
-    if seed is not None and (
-        isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < SEED_LIMIT
-    ):
-        raise InputError(field, f"must be an integer in [0, 2^62), got {seed!r}")
-    return seed
-
-
-def check_noise_generator(name: str, seed: int | None, field: str, seed_field: str) -> str:
-    """``name`` if it names a noise generator that can be used with ``seed``, else an ``InputError``."""
-    if name not in NOISE_GENERATORS:
-        raise InputError(field, f"must be one of {', '.join(NOISE_GENERATORS)}, got {name!r}")
-    if name == "os-csprng" and seed is not None:
-        raise InputError(
-            seed_field, "the OS CSPRNG cannot be seeded; drop the seed or use the torch generator"
-        )
-    return name
 
 
 @dataclass(frozen=True)

@@ -17,86 +17,55 @@ its value is a fixed scalar or one distribution: ``{uniform: [lo, hi]}``, ``{log
 
 from __future__ import annotations
 
-import itertools
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import yaml
 
-from dptune.data import check_dataset_name
+from dptune.config import KNOBS, SEARCHABLE_KNOBS, RunConfig
 from dptune.errors import InputError
 from dptune.methods import METHODS, get_method
-from dptune.methods.filters import PRESETS
+from dptune.methods.filter_families import PRESET, get_family
 from dptune.methods.params import Param
-from dptune.models import check_model_name
-from dptune.privacy.accounting import check_accountant
 from dptune.privacy.tuning import TRIAL_DISTRIBUTIONS, TrialCount
-from dptune.randomness import check_noise_generator, check_seed
-from dptune.train import ENGINES, SAMPLINGS
+from dptune.space import Dist, FilterSpace, MethodSpace, privacy_configurations, start_point
 
 DISTRIBUTIONS = ("uniform", "loguniform", "int", "choice")
-FILTER_FAMILIES = ("preset", "first-order", "butterworth", "raw")
 SAMPLERS = ("tpe", "random", "gp", "nsga2")
 MODEL_BASED_SAMPLERS = ("tpe", "gp")
 OPTUNA_STARTUP_TRIALS = 10
 """Optuna's default ``n_startup_trials`` of TPE and GP: the trials drawn at random before the model."""
 SCHEDULERS = ("none", "asha")
 
-
-@dataclass(frozen=True)
-class Dist:
-    """A searched (or fixed) value: kind in ``uniform, loguniform, int, choice, fixed``."""
-
-    kind: str
-    args: tuple[Any, ...]
-
-    @property
-    def fixed(self) -> bool:
-        return self.kind == "fixed"
-
-    def contains(self, value: Any) -> bool:
-        if self.kind == "fixed":
-            return value == self.args[0]
-        if self.kind == "choice":
-            return value in self.args
-        return isinstance(value, int | float) and self.args[0] <= value <= self.args[1]
+RUN_SECTIONS = {
+    "dataset": {"name": "dataset", "subset": "subset", "root": "data_root"},
+    "model": {"name": "model"},
+    "privacy": {"epsilon": "epsilon", "delta": "delta", "accountant": "accountant", "sampling": "sampling"},
+}
+"""Where a spec gives the run's knobs outside ``training``: section -> YAML key -> knob."""
+SPEC_FIELD = {
+    knob: f"{section}.{key}" for section, keys in RUN_SECTIONS.items() for key, knob in keys.items()
+}
+TRAINING_KEYS = tuple(k for k in KNOBS if k not in SPEC_FIELD and k not in ("method", "device"))
+"""The ``training`` section's keys: every other knob of ``RunConfig`` but the method and the device."""
 
 
-@dataclass(frozen=True)
-class FilterSpace:
-    """A family of valid-by-construction IIR filters and the distributions of its parameters."""
-
-    family: str
-    params: dict[str, Dist]
-    raw_sizes: tuple[int, int] = (0, 0)  # raw family: (n_a, n_b) with b_0 solved
-
-
-@dataclass(frozen=True)
-class MethodSpace:
-    method: str
-    knobs: dict[str, Dist]
-    filter: FilterSpace | None
-    start: tuple[dict[str, Any], ...]
+def spec_field(knob: str) -> str:
+    """The YAML path of a run knob (``epsilon`` -> ``privacy.epsilon``, ``lr`` -> ``training.lr``)."""
+    return SPEC_FIELD.get(knob, f"training.{knob}")
 
 
 @dataclass(frozen=True)
 class SweepSpec:
+    """A validated sweep: ``runs`` holds, per method, the run every trial of it starts from (dataset,
+    model, privacy and training defaults of the spec; a trial adds its drawn knobs)."""
+
     name: str
-    dataset: str
-    subset: int | None
-    data_root: str | None
-    model: str
-    epsilon: float
-    delta: float | None
-    accountant: str
-    sampling: str
+    runs: dict[str, RunConfig]
     total_epsilon: float | None  # a privacy filter's total for the whole sweep (``dptune.privacy.filter``)
-    epochs: int
-    training: dict[str, Any]
     trials: TrialCount
     max_concurrent: int
     cpu: float
@@ -113,13 +82,10 @@ class SweepSpec:
     methods: dict[str, MethodSpace]
     source: dict[str, Any] = field(default_factory=dict, compare=False)
 
-
-TRAINING_KNOBS: dict[str, Param] = {
-    "lr": Param("lr", "float", 0.5, lambda v: v > 0, "a number > 0", "learning rate"),
-    "clip": Param("clip", "float", 1.0, lambda v: v > 0, "a number > 0", "clip bound C"),
-    "batch_size": Param("batch_size", "int", 1000, lambda v: v >= 1, "an integer >= 1", "B"),
-    "epochs": Param("epochs", "int", 10, lambda v: v >= 1, "an integer >= 1", "epochs"),
-}
+    @property
+    def shared(self) -> RunConfig:
+        """The run settings every method shares (all but the method): the first method's run."""
+        return next(iter(self.runs.values()))
 
 
 def _mapping(value: Any, path: str) -> dict[str, Any]:
@@ -185,49 +151,18 @@ def parse_dist(value: Any, param: Param, path: str) -> Dist:
     return Dist(kind, (lo, hi))
 
 
-FIRST_ORDER = {
-    "pole": Param("pole", "float", None, lambda v: 0 <= v < 1, "in [0, 1) (a low-pass pole)", "pole p"),
-    "zero": Param("zero", "float", 0.0, lambda v: -1 <= v < 1, "in [-1, 1)", "zero z"),
-}
-BUTTERWORTH = {
-    "order": Param("order", "int", None, lambda v: 1 <= v <= 6, "an integer in [1, 6]", "order"),
-    "cutoff": Param("cutoff", "float", None, lambda v: 0 < v < 1, "in (0, 1)", "cutoff / Nyquist"),
-}
-COEFF = Param("coefficient", "float", None, lambda v: -4 <= v <= 4, "in [-4, 4]", "coefficient")
-
-
 def parse_filter(value: Any, path: str) -> FilterSpace:
     """``{preset: NAME}``, ``{family: preset, preset: {choice: [...]}}``, ``{family: first-order,
     pole: D, zero: D}``, ``{family: butterworth, order: D, cutoff: D}``, ``{family: raw, a: [D...],
-    b: [D...]}`` (b lists b_1.. ; b_0 is solved from unit DC gain)."""
+    b: [D...]}`` (b lists b_1.. ; b_0 is solved from unit DC gain): a family of
+    ``dptune.methods.filter_families`` and a distribution for each of its parameters."""
     spec = _mapping(value, path)
-    family = spec.pop("family", "preset" if "preset" in spec else None)
-    family = _one_of(family, FILTER_FAMILIES, f"{path}.family")
-    if family == "preset":
-        _only(spec, ("preset",), path)
-        if "preset" not in spec:
-            raise InputError(f"{path}.preset", f"required; valid presets: {', '.join(PRESETS)}")
-        check = Param("preset", "str", None, lambda v: v in PRESETS, f"one of {', '.join(PRESETS)}", "")
-        return FilterSpace(family, {"preset": parse_dist(spec["preset"], check, f"{path}.preset")})
-    if family in ("first-order", "butterworth"):
-        params = FIRST_ORDER if family == "first-order" else BUTTERWORTH
-        _only(spec, tuple(params), path)
-        dists = {}
-        for name, param in params.items():
-            if name not in spec and param.default is None:
-                raise InputError(f"{path}.{name}", f"required for the {family} family ({param.valid})")
-            dists[name] = parse_dist(spec.get(name, param.default), param, f"{path}.{name}")
-        return FilterSpace(family, dists)
-    _only(spec, ("a", "b"), path)
-    a_list, b_list = spec.get("a", []), spec.get("b", [])
-    for key, items in (("a", a_list), ("b", b_list)):
-        if not isinstance(items, list):
-            raise InputError(f"{path}.{key}", "must be a list of values or distributions")
-    if not a_list and not b_list:
-        raise InputError(path, "the raw family needs at least one coefficient in a or b")
-    dists = {f"a{i + 1}": parse_dist(d, COEFF, f"{path}.a[{i}]") for i, d in enumerate(a_list)}
-    dists |= {f"b{i + 1}": parse_dist(d, COEFF, f"{path}.b[{i}]") for i, d in enumerate(b_list)}
-    return FilterSpace(family, dists, (len(a_list), len(b_list)))
+    family = get_family(spec.pop("family", PRESET if PRESET in spec else None), f"{path}.family")
+    layout, shape = family.read(spec, path)
+    params = family.params(shape)
+    return FilterSpace(
+        family, {name: parse_dist(raw, params[name], where) for name, (raw, where) in layout.items()}, shape
+    )
 
 
 def parse_trial_count(value: Any, path: str) -> TrialCount:
@@ -248,48 +183,19 @@ def parse_trial_count(value: Any, path: str) -> TrialCount:
     return TrialCount(distribution, mean, shape)
 
 
-PRIVACY_KNOBS = ("batch_size", "epochs", "clip_decay_steps")
-MAX_CONFIGURATIONS = 256
-
-
-def privacy_configurations(space: MethodSpace) -> list[dict[str, Any]]:
-    """Every combination of privacy-relevant knob values the search can draw for ``space``.
-
-    Only these knobs change a run's noise schedule (``tests/test_tuning.py`` checks every method), so
-    the bounds of a sweep enumerate them to find the worst full plan any trial could be given;
-    ``InputError`` where there are too many.
-    """
-    axes: list[list[tuple[str, Any]]] = []
-    for knob in PRIVACY_KNOBS:
-        dist = space.knobs.get(knob)
-        if dist is None:
-            continue
-        values = range(dist.args[0], dist.args[1] + 1) if dist.kind == "int" else dist.args
-        axes.append([(knob, value) for value in values])
-    total = int(np.prod([len(axis) for axis in axes])) if axes else 1
-    if total > MAX_CONFIGURATIONS:
-        knobs = ", ".join(axis[0][0] for axis in axes)
-        raise InputError(
-            f"methods.{space.method}",
-            f"the sweep's privacy bound enumerates every value of {knobs} ({total} combinations, at most "
-            f"{MAX_CONFIGURATIONS}); draw them from a short {{choice: [...]}} or fix them",
-        )
-    return [dict(combo) for combo in itertools.product(*axes)]
-
-
 def method_space(name: str, value: Any, path: str) -> MethodSpace:
     definition = get_method(name, path)
     section = _mapping(value, path)
     start = section.pop("start", [])
-    method_params = {p.name: p for p in definition.params if p.name not in ("a", "b", "filter")}
-    has_filter = any(p.name == "filter" for p in definition.params)
-    allowed = (*TRAINING_KNOBS, *method_params, *(["filter"] if has_filter else []), "start")
+    method_params = {p.name: p for p in definition.params if p.searchable}
+    has_filter = any(p.kind == "filter" for p in definition.params)
+    allowed = (*SEARCHABLE_KNOBS, *method_params, *(["filter"] if has_filter else []), "start")
     _only(section, allowed, path)
     knobs = {}
     for knob, raw in section.items():
         if knob == "filter":
             continue
-        param = TRAINING_KNOBS.get(knob) or method_params[knob]
+        param = SEARCHABLE_KNOBS.get(knob) or method_params[knob]
         knobs[knob] = parse_dist(raw, param, f"{path}.{knob}")
     filter_space = parse_filter(section["filter"], f"{path}.filter") if "filter" in section else None
     if not isinstance(start, list) or not all(isinstance(s, Mapping) for s in start):
@@ -298,8 +204,6 @@ def method_space(name: str, value: Any, path: str) -> MethodSpace:
     for i, point in enumerate(points):
         _only(point, tuple(a for a in allowed if a != "start"), f"{path}.start[{i}]")
     space = MethodSpace(name, knobs, filter_space, points)
-    from dptune.search import start_point  # validates each start against the space
-
     for i, point in enumerate(points):
         start_point(space, point, f"{path}.start[{i}]")
     return space
@@ -340,57 +244,44 @@ def parse_spec(raw: Any, base: Path | None = None) -> SweepSpec:
     if not isinstance(name, str) or not name or any(c in name for c in "/\\ "):
         raise InputError("name", f"must be a non-empty name without spaces or slashes, got {name!r}")
 
-    dataset = _mapping(doc["dataset"], "dataset")
-    _only(dataset, ("name", "subset", "root"), "dataset")
-    check_dataset_name(dataset.get("name"), "dataset.name")
-    subset = dataset.get("subset")
-    if subset is not None:
-        _integer(subset, "dataset.subset", 1)
-
-    model = _mapping(doc["model"], "model")
-    _only(model, ("name",), "model")
-    check_model_name(model.get("name"), "model.name")
-
-    privacy = _mapping(doc["privacy"], "privacy")
-    _only(privacy, ("epsilon", "delta", "accountant", "sampling", "total_epsilon"), "privacy")
-    if "epsilon" not in privacy:
+    values: dict[str, Any] = {}
+    for section, keys in RUN_SECTIONS.items():
+        given = _mapping(doc[section], section)
+        _only(given, tuple(keys) + (("total_epsilon",) if section == "privacy" else ()), section)
+        values |= {knob: given[key] for key, knob in keys.items() if key in given}
+    if "epsilon" not in values:
         raise InputError("privacy.epsilon", "required: the fixed privacy budget ε > 0")
-    epsilon = _number(privacy["epsilon"], "privacy.epsilon", lambda v: v > 0, "a number > 0")
-    delta = privacy.get("delta")
-    if delta is not None:
-        delta = _number(delta, "privacy.delta", lambda v: 0 < v < 1, "in (0, 1), e.g. 1.0e-5")
-    accountant = check_accountant(privacy.get("accountant", "rdp"), "privacy.accountant")
-    sampling = _one_of(privacy.get("sampling", "poisson"), SAMPLINGS, "privacy.sampling")
-    if sampling != "poisson":
+    if "dataset" not in values:
+        raise InputError("dataset.name", "required")
+    if "model" not in values:
+        raise InputError("model.name", "required")
+    if values.get("data_root") is not None:
+        values["data_root"] = str((base / str(values["data_root"])).resolve())
+    training = _mapping(doc.get("training"), "training")
+    _only(training, TRAINING_KEYS, "training")
+    values |= training
+    methods = _mapping(doc["methods"], "methods")
+    if not methods:
+        raise InputError("methods", f"name at least one method: {', '.join(METHODS)}")
+    for method in methods:
+        get_method(method, f"methods.{method}")
+    runs = {method: RunConfig.parse(values | {"method": method}, spec_field) for method in methods}
+    shared = next(iter(runs.values()))
+    if shared.sampling != "poisson":
         raise InputError(
             "privacy.sampling",
-            f"{sampling} is refused in sweeps: every bound of a sweep (per trial, with tuning, the "
+            f"{shared.sampling} is refused in sweeps: every bound of a sweep (per trial, with tuning, the "
             "filter) assumes Poisson sampling; use poisson, or `dptune train --sampling shuffle` for "
             "one labelled run",
         )
-    total_epsilon = privacy.get("total_epsilon")
+    total_epsilon = _mapping(doc["privacy"], "privacy").get("total_epsilon")
     if total_epsilon is not None:
         total_epsilon = _number(
             total_epsilon,
             "privacy.total_epsilon",
-            lambda v: v >= epsilon,
-            f"a number >= privacy.epsilon ({epsilon:g})",
+            lambda v: v >= shared.epsilon,
+            f"a number >= privacy.epsilon ({shared.epsilon:g})",
         )
-
-    training = _mapping(doc.get("training"), "training")
-    _only(training, (*TRAINING_KNOBS, "physical_batch_size", "engine", "seed", "noise_generator"), "training")
-    settings = {k: p.convert(training.get(k, p.default), "training") for k, p in TRAINING_KNOBS.items()}
-    settings["physical_batch_size"] = _integer(
-        training.get("physical_batch_size", 1000), "training.physical_batch_size", 1
-    )
-    settings["engine"] = _one_of(training.get("engine", "auto"), ENGINES, "training.engine")
-    settings["seed"] = check_seed(training.get("seed"), "training.seed")
-    settings["noise_generator"] = check_noise_generator(
-        training.get("noise_generator", "torch"),
-        settings["seed"],
-        "training.noise_generator",
-        "training.seed",
-    )
 
     budget = _mapping(doc.get("budget"), "budget")
     _only(budget, ("trials_per_method", "max_concurrent"), "budget")
@@ -439,26 +330,14 @@ def parse_spec(raw: Any, base: Path | None = None) -> SweepSpec:
         raise InputError("storage_path", f"must be a path or URI, got {storage!r}")
     storage_path = storage if "://" in storage else str((base / storage).resolve())
 
-    methods = _mapping(doc["methods"], "methods")
-    if not methods:
-        raise InputError("methods", f"name at least one method: {', '.join(METHODS)}")
     spaces = {m: method_space(m, v, f"methods.{m}") for m, v in methods.items()}
     for space in spaces.values():
         privacy_configurations(space)  # every bound counts each trial at the worst plan it could be given
 
     return SweepSpec(
         name=name,
-        dataset=dataset["name"],
-        subset=subset,
-        data_root=str((base / dataset["root"]).resolve()) if dataset.get("root") else None,
-        model=model["name"],
-        epsilon=epsilon,
-        delta=delta,
-        accountant=accountant,
-        sampling=sampling,
+        runs=runs,
         total_epsilon=total_epsilon,
-        epochs=settings["epochs"],
-        training=settings,
         trials=trials,
         max_concurrent=concurrent,
         cpu=cpu,

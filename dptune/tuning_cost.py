@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from dptune.config import RunConfig
 from dptune.privacy.accounting import HistoryEntry, epsilon_of, rdp_to_epsilon
 from dptune.privacy.calibration import NoiseSchedule, calibrate_noise
 from dptune.privacy.filter import RenyiFilter
@@ -38,10 +39,10 @@ from dptune.privacy.tuning import (
     worst_curve,
 )
 from dptune.randomness import secret_rng
-from dptune.spec import MethodSpace, SweepSpec, privacy_configurations
+from dptune.run_plan import run_schedule
+from dptune.space import MethodSpace, privacy_configurations
+from dptune.spec import SweepSpec
 from dptune.sweep_state import PrivateSweepState, TrialRecord, committed
-from dptune.train import run_schedule
-from trainables import TrialSettings, train_config
 
 FILTER = "filter"
 
@@ -55,21 +56,20 @@ def lowest_sigma(target: float, delta: float, schedule: NoiseSchedule, accountan
 
 
 def configuration_ledgers(
-    space: MethodSpace, settings: TrialSettings, n: int, delta: float
+    space: MethodSpace, run: RunConfig, n: int, delta: float
 ) -> list[list[HistoryEntry]]:
-    """The worst ledger of every privacy configuration ``space`` can draw."""
+    """The worst ledger of every privacy configuration ``space`` can draw over ``run``."""
     ledgers = []
     for knobs in privacy_configurations(space):
-        config = train_config(settings, knobs)
-        *_, schedule = run_schedule(config, config.check(), n)
-        sigma = lowest_sigma(settings.epsilon, delta, schedule, settings.accountant)
+        schedule = run_schedule(run.with_knobs(knobs), n).schedule
+        sigma = lowest_sigma(run.epsilon, delta, schedule, run.accountant)
         ledgers.append(list(schedule(sigma)))
     return ledgers
 
 
-def worst_run(space: MethodSpace, settings: TrialSettings, n: int, delta: float) -> np.ndarray:
+def worst_run(space: MethodSpace, run: RunConfig, n: int, delta: float) -> np.ndarray:
     """W: per RDP order, the largest curve of any full plan a trial of ``space`` could be given."""
-    return worst_curve(configuration_ledgers(space, settings, n, delta))
+    return worst_curve(configuration_ledgers(space, run, n, delta))
 
 
 @dataclass(frozen=True)
@@ -85,9 +85,7 @@ class SearchPlan:
     secret_count: bool
 
 
-def plan_search(
-    spec: SweepSpec, settings: dict[str, TrialSettings], n: int, delta: float, state: PrivateSweepState
-) -> list[SearchPlan]:
+def plan_search(spec: SweepSpec, n: int, delta: float, state: PrivateSweepState) -> list[SearchPlan]:
     """K, bound and W of every method; a random K is drawn from OS entropy once and kept in ``state``."""
     plans = []
     for method, space in spec.methods.items():
@@ -98,7 +96,7 @@ def plan_search(
             if bound == COMPOSITION:
                 note += "; every started trial counts its worst full plan"
         trials = state.trial_count(method, lambda: spec.trials.draw(secret_rng()))
-        worst = worst_run(space, settings[method], n, delta)
+        worst = worst_run(space, spec.runs[method], n, delta)
         plans.append(SearchPlan(method, trials, bound, note, worst, spec.trials.random))
     return plans
 

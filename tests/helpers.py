@@ -8,14 +8,16 @@ from typing import Any
 import torch
 from dp_accounting import dp_event
 
+from dptune.config import RunConfig
 from dptune.data import Dataset
-from dptune.train import TrainConfig, Trainer
+from dptune.methods.release import clipped_sum
+from dptune.train import Trainer
 
 
 def digits_trainer(
     data: Dataset, method: str, params: dict[str, Any] | None = None, **overrides: Any
 ) -> Trainer:
-    config = TrainConfig(
+    config = RunConfig(
         method=method,
         dataset="digits",
         model="mlp",
@@ -29,6 +31,19 @@ def digits_trainer(
         seed=0,  # research mode: these tests compare runs step by step
     )
     return Trainer(replace(config, **overrides), data)
+
+
+def noise_free_release(trainer: Trainer, indices: torch.Tensor) -> torch.Tensor:
+    """Σ_i clip(v_i, C_t) / L of ``indices`` at the trainer's current step: the release without its noise
+    (a test's view of private state; nothing accounts or applies it)."""
+    total = clipped_sum(
+        trainer.method,
+        trainer.engine,
+        trainer.steps_taken,
+        [trainer.theta, *trainer.iterates],
+        [(trainer.train_x[indices], trainer.train_y[indices])],
+    )
+    return total / trainer.expected_batch_size
 
 
 def flat_grad(trainer: Trainer, theta: torch.Tensor, x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:

@@ -8,7 +8,7 @@ from opacus.accountants import PRVAccountant, RDPAccountant
 from opacus.accountants.utils import get_noise_multiplier
 
 from dptune.methods import Hyper, get_method
-from dptune.privacy.accounting import Accountant
+from dptune.privacy.accounting import Accountant, run_length
 from dptune.privacy.calibration import calibrate_noise
 
 
@@ -17,7 +17,11 @@ def calibrated(
 ) -> float:
     definition = get_method(method)
     resolved = definition.resolve(params)
-    schedule = definition.noise_schedule(resolved, Hyper(1.0, 0.1, steps), q)
+    hyper = Hyper(1.0, 0.1, steps)
+
+    def schedule(sigma: float) -> list[tuple[float, float, int]]:
+        return run_length(definition.noise_multipliers(resolved, hyper, sigma), q)
+
     calib = calibrate_noise(eps, delta, schedule, accountant)
     assert calib.epsilon <= eps
     return calib.noise_multiplier

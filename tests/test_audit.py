@@ -24,11 +24,8 @@ import torch
 from scipy.special import logit
 from scipy.stats import beta
 
-from dptune.methods import METHODS, Method, Release
-from dptune.persample import GhostEngine
-from dptune.privacy import audit
-from dptune.privacy.accounting import RDP_ORDERS
-from dptune.privacy.audit import (
+from dptune import audit
+from dptune.audit import (
     AuditConfig,
     audit_release,
     audited_method,
@@ -36,6 +33,9 @@ from dptune.privacy.audit import (
     p_value,
     run_audit,
 )
+from dptune.methods import METHODS, Method, Release
+from dptune.persample import GhostEngine
+from dptune.privacy.accounting import RDP_ORDERS
 from tests.test_cli import run
 
 EPSILON = 2.0

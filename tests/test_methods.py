@@ -11,7 +11,7 @@ from dptune.data import Dataset
 from dptune.methods import METHODS, PostProcessing, Release, StageOrderError, Update, chain
 from dptune.methods.release import gaussian_release
 from dptune.methods.signal import per_sample_gradient
-from tests.helpers import digits_trainer, flat_grad
+from tests.helpers import digits_trainer, flat_grad, noise_free_release
 
 ALL_METHODS = sorted(METHODS)
 
@@ -32,9 +32,9 @@ def test_per_sample_momentum_equals_hand_written_loop_over_snapshots(digits: Dat
             x, y = trainer.train_x[i], trainer.train_y[i]
             v = sum(w * flat_grad(trainer, s, x, y) for w, s in zip(weights, snapshots, strict=True))
             expected += v * min(1.0, clip / float(v.norm()))
-        released = trainer.release(batch, noise=False)
+        released = noise_free_release(trainer, batch)
         torch.testing.assert_close(released * trainer.expected_batch_size, expected, rtol=1e-4, atol=1e-6)
-        trainer.apply(trainer.release(batch))
+        trainer.step(batch)
 
 
 def adversarial(data: Dataset, index: int) -> Dataset:
@@ -56,11 +56,11 @@ def test_removing_one_sample_moves_the_release_by_at_most_c(digits: Dataset, met
     with_outlier = torch.arange(40)
     without = with_outlier[with_outlier != outlier]
     for _ in range(3):
-        trainer.apply(trainer.release(with_outlier))
+        trainer.step(with_outlier)
     scale = trainer.expected_batch_size
-    a = trainer.release(with_outlier, noise=False)
-    b = trainer.release(without, noise=False)
-    bound = trainer.method.release.clip(trainer.step)
+    a = noise_free_release(trainer, with_outlier)
+    b = noise_free_release(trainer, without)
+    bound = trainer.method.release.clip(trainer.steps_taken)
     if method == "fo-dp-sgd":
         stage, state = trainer.method.post[0], trainer.post_states[0]
         a, _ = stage.update(a, state)
@@ -75,7 +75,7 @@ def test_removing_one_sample_moves_the_release_by_at_most_c(digits: Dataset, met
 def test_noise_std_is_sigma_c_over_l(digits: Dataset, method: str) -> None:
     """An empty batch releases pure noise: std s_t / L with s_t = σ·C (σ·C/β inside fo-dp-sgd's release)."""
     trainer = digits_trainer(digits, method, clip=0.8)
-    noise = trainer.release(torch.empty(0, dtype=torch.long))
+    noise = trainer.step(torch.empty(0, dtype=torch.long)).vector
     sigma = trainer.calibration.noise_multiplier
     expected = sigma * 0.8 / trainer.expected_batch_size
     if method == "fo-dp-sgd":

@@ -13,12 +13,12 @@ import math
 import pytest
 import torch
 
+from dptune.audit import AuditConfig, run_audit
 from dptune.cli import main
 from dptune.data import Dataset
 from dptune.methods.release import OsCsprngNoise
-from dptune.privacy.audit import AuditConfig, run_audit
 from dptune.train import Trainer
-from tests.helpers import digits_trainer
+from tests.helpers import digits_trainer, noise_free_release
 
 
 def correlation(a: torch.Tensor, b: torch.Tensor) -> float:
@@ -32,8 +32,8 @@ def step_zero(trainer: Trainer) -> tuple[torch.Tensor, torch.Tensor, torch.Tenso
     batch = trainer._batches()[0]
     mask = torch.zeros(len(trainer.train_y), dtype=torch.bool)
     mask[batch] = True
-    released = trainer.release(batch)
-    clipped = trainer.release(batch, noise=False)
+    clipped = noise_free_release(trainer, batch)
+    released = trainer.step(batch).vector
     std = trainer.method.release.noise_std(0)
     return theta, mask, (released - clipped) * trainer.expected_batch_size / std
 

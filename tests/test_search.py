@@ -7,9 +7,11 @@ import optuna
 import pytest
 
 from dptune.errors import InputError
+from dptune.methods.filter_families import butterworth, first_order
 from dptune.methods.filters import PRESETS, step_response, validate_filter
-from dptune.search import DefineByRun, butterworth, first_order, start_point
+from dptune.space import start_point
 from dptune.spec import method_space, parse_filter
+from dptune.sweep.define_by_run import SAMPLERS, DefineByRun
 
 FAMILIES = {
     "first-order": {
@@ -36,7 +38,9 @@ def sample(family: str, sampler: optuna.samplers.BaseSampler, trials: int) -> li
         trial = study.ask()
         constants = define(trial)
         study.tell(trial, float(np.random.default_rng(len(drawn)).random()))
-        drawn.append(constants | {"constraints": study.trials[-1].system_attrs})
+        chosen = constants.pop("filter")  # the drawn filter, one typed value
+        flat = {"a": list(chosen.coefficients.a), "b": list(chosen.coefficients.b), "valid": chosen.valid}
+        drawn.append(constants | flat | {"constraints": study.trials[-1].system_attrs})
     return drawn
 
 
@@ -49,19 +53,19 @@ def test_valid_by_construction_families(family: str, sampler: str) -> None:
     for constants in sample(family, chosen, 60):
         a, b = tuple(constants["a"]), tuple(constants["b"])
         validate_filter(a, b)  # unit DC gain, poles inside, c_t > 0
-        assert constants["filter_valid"] is True
+        assert constants["valid"] is True
         assert abs(-sum(a) + sum(b) - 1) <= 1e-9
 
 
 def test_raw_family_solves_dc_gain_and_flags_unstable_draws() -> None:
     drawn = sample("raw", optuna.samplers.RandomSampler(seed=2), 150)
-    valid = [c for c in drawn if c["filter_valid"]]
-    invalid = [c for c in drawn if not c["filter_valid"]]
+    valid = [c for c in drawn if c["valid"]]
+    invalid = [c for c in drawn if not c["valid"]]
     assert valid and invalid  # the space has both
     for c in drawn:
         assert abs(-sum(c["a"]) + sum(c["b"]) - 1) <= 1e-9  # b_0 solved from the constraint
         poles = np.abs(np.roots([1.0, *c["a"]]))
-        assert (poles.max() < 1 and step_response_positive(c)) == c["filter_valid"]
+        assert (poles.max() < 1 and step_response_positive(c)) == c["valid"]
         assert any(k.startswith("constraints") for k in c["constraints"])
 
 
@@ -106,7 +110,6 @@ def test_parse_filter_errors_name_the_path() -> None:
 @pytest.mark.parametrize("sampler", ["tpe", "random", "gp", "nsga2"])
 def test_every_spec_sampler_drives_the_space(sampler: str) -> None:
     """Each sampler a spec may name draws valid trials from a mixed space, reproducibly per seed."""
-    from dptune.sweep import SAMPLERS
 
     space = method_space(
         "dp-pmlf",
@@ -126,7 +129,7 @@ def test_every_spec_sampler_drives_the_space(sampler: str) -> None:
             trial = study.ask()
             constants = DefineByRun(space)(trial)
             study.tell(trial, float(i % 3))
-            out.append(dict(study.trials[-1].params) | {"a": constants["a"], "b": constants["b"]})
+            out.append(dict(study.trials[-1].params) | constants["filter"].coefficients.as_dict())
         return out
 
     first = draws(0)

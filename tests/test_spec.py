@@ -25,7 +25,9 @@ def test_shipped_specs_validate(path: Path) -> None:
 def test_paper_specs_compare_all_seven_methods_with_equal_budgets() -> None:
     for name in ("fmnist-eps1.yaml", "fmnist-eps8.yaml"):
         spec = load_spec(Path(__file__).parents[1] / "sweeps" / name)
-        assert len(spec.methods) == 7 and spec.model == "cnn5" and spec.dataset == "fashion-mnist"
+        assert (
+            len(spec.methods) == 7 and spec.shared.model == "cnn5" and spec.shared.dataset == "fashion-mnist"
+        )
         assert all(space.start for space in spec.methods.values())  # the papers' settings first
 
 

@@ -26,7 +26,6 @@ from dptune.tuning_cost import plan_search
 from tests.helpers import subsampled_gaussian
 from tests.sweep_helpers import runs, write_spec
 from tests.test_randomness import correlation
-from trainables import TrialSettings
 
 FAST = {"epochs": 1, "batch_size": 128, "lr": 1.0, "physical_batch_size": 128}
 
@@ -96,15 +95,12 @@ def test_the_trial_count_is_drawn_secretly_and_kept_for_resume(tmp_path: Path) -
     )
     spec = load_spec(path)
     data = load_dataset("digits")
-    settings = {
-        "dpsgd": TrialSettings("dpsgd", "digits", "mlp", 2.0, 1e-4, "rdp", "poisson", spec.training, 1, 0)
-    }
     n = len(data.train_y)
     draws = []
     for index in range(12):
         state = PrivateSweepState(str(tmp_path / f"store{index}"), spec.name)
-        first = plan_search(spec, settings, n, 1e-4, state)[0].trials
-        assert plan_search(spec, settings, n, 1e-4, state)[0].trials == first  # the same K on resume
+        first = plan_search(spec, n, 1e-4, state)[0].trials
+        assert plan_search(spec, n, 1e-4, state)[0].trials == first  # the same K on resume
         draws.append(first)
     assert len(set(draws)) > 1, draws
 

@@ -10,8 +10,9 @@ import matplotlib.image
 import pytest
 
 from dptune.cli import main
-from dptune.protocol_runs import log_final_run, log_protocol_summary, plot_protocol_cells, protocol_cells
-from dptune.tracking import TradeOff, client_for, pareto_front
+from dptune.tracking import tracker_for
+from dptune.tracking.plots import plot_protocol_cells
+from dptune.tracking.report import TradeOff, pareto_front
 
 
 def summary(method: str, protocol: str, seed: int, accuracy: float) -> dict:
@@ -33,7 +34,7 @@ def summary(method: str, protocol: str, seed: int, accuracy: float) -> dict:
 
 def test_protocol_table_from_final_runs(tmp_path: Path, capsys) -> None:
     uri = f"sqlite:///{tmp_path / 'mlflow.db'}"
-    client = client_for(uri)
+    tracker = tracker_for(uri)
     accuracies = {
         ("dpsgd", "paper_settings"): [0.78, 0.77, 0.775],
         ("dpsgd", "tuned"): [0.80, 0.81, 0.805],
@@ -43,9 +44,9 @@ def test_protocol_table_from_final_runs(tmp_path: Path, capsys) -> None:
     for (method, protocol), values in accuracies.items():
         for seed, acc in enumerate(values):
             key = f"{protocol}-{method}-eps1-seed{seed}"
-            first = log_final_run(client, "repro", key, summary(method, protocol, seed, acc))
-            assert log_final_run(client, "repro", key, summary(method, protocol, seed, acc)) == first  # once
-    cells = {(c.method, c.protocol): c for c in protocol_cells(client, "repro")}
+            first = tracker.log_final_run("repro", key, summary(method, protocol, seed, acc))
+            assert tracker.log_final_run("repro", key, summary(method, protocol, seed, acc)) == first  # once
+    cells = {(c.method, c.protocol): c for c in tracker.protocol_cells("repro")}
     for key, values in accuracies.items():
         assert abs(cells[key].mean - 100 * statistics.fmean(values)) < 1e-9
         assert abs(cells[key].sd - 100 * statistics.stdev(values)) < 1e-9
@@ -75,22 +76,22 @@ def test_report_on_a_missing_store_creates_nothing(tmp_path: Path, capsys, monke
 
 def test_protocol_plot_is_logged_once_and_stays_out_of_the_tables(tmp_path: Path, capsys) -> None:
     uri = f"sqlite:///{tmp_path / 'mlflow.db'}"
-    client = client_for(uri)
+    tracker = tracker_for(uri)
     for eps, acc in ((1.0, 0.80), (8.0, 0.85)):
         for seed in range(2):
             run = summary("dpsgd", "tuned", seed, acc + seed / 100) | {"epsilon_target": eps}
-            log_final_run(client, "repro", f"tuned-dpsgd-eps{eps:g}-seed{seed}", run)
-    cells = protocol_cells(client, "repro")
+            tracker.log_final_run("repro", f"tuned-dpsgd-eps{eps:g}-seed{seed}", run)
+    cells = tracker.protocol_cells("repro")
     with pytest.raises(ValueError, match="paper_settings"):
         plot_protocol_cells(cells, ["paper_settings", "tuned"], tmp_path / "none.png", "t")
     plot = tmp_path / "plot.png"
     plot_protocol_cells(cells, ["tuned", "paper_settings"], plot, "t")
     height, width, _ = matplotlib.image.imread(plot).shape
     assert height > 100 and width > 100
-    first = log_protocol_summary(client, "repro", "summary", [plot])
-    assert log_protocol_summary(client, "repro", "summary", [plot]) == first
-    assert [a.path for a in client.list_artifacts(first)] == ["plot.png"]
-    assert protocol_cells(client, "repro") == cells
+    first = tracker.log_protocol_summary("repro", "summary", [plot])
+    assert tracker.log_protocol_summary("repro", "summary", [plot]) == first
+    assert [a.path for a in tracker.client.list_artifacts(first)] == ["plot.png"]
+    assert tracker.protocol_cells("repro") == cells
     assert main(["report", "--tracking-uri", uri, "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["best_tradeoffs"] == [] and len(report["protocols"]) == 2

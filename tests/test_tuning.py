@@ -10,6 +10,7 @@ import pytest
 from dp_accounting import dp_event
 from dp_accounting.rdp.rdp_privacy_accountant import RdpAccountant
 
+from dptune.config import RunConfig
 from dptune.methods import METHODS
 from dptune.privacy.accounting import RDP_ORDERS, rdp_curve, rdp_to_epsilon, truncate
 from dptune.privacy.tuning import (
@@ -21,11 +22,10 @@ from dptune.privacy.tuning import (
     repeat_and_select_curve,
     worst_curve,
 )
-from dptune.spec import Dist, MethodSpace, privacy_configurations
-from dptune.train import plan_run
+from dptune.run_plan import plan_run
+from dptune.space import Dist, MethodSpace, privacy_configurations
 from dptune.tuning_cost import configuration_ledgers
 from tests.helpers import digits_trainer, subsampled_gaussian
-from trainables import TrialSettings, train_config
 
 DELTA = 1e-5
 
@@ -105,23 +105,22 @@ def test_planned_ledger_is_what_the_trainer_records(digits) -> None:
     )
     trainer.train_epoch()
     config = trainer.config
-    plan = plan_run(config, config.check(), len(digits.train_y), trainer.delta)
-    assert truncate(plan.ledger, trainer.step) == trainer.accountant.history  # step by step, as spent
+    plan = plan_run(config, len(digits.train_y))
+    assert truncate(plan.ledger, trainer.steps_taken) == trainer.accountant.history  # step by step, as spent
     assert sum(n for _, _, n in plan.ledger) == 2 * trainer.steps_per_epoch
 
 
-def _settings(method: str) -> TrialSettings:
-    training = {
-        "lr": 0.5,
-        "clip": 1.0,
-        "batch_size": 64,
-        "epochs": 2,
-        "physical_batch_size": 64,
-        "engine": "auto",
-        "seed": None,
-        "noise_generator": "torch",
-    }
-    return TrialSettings(method, "digits", "mlp", 1.0, 1e-4, "rdp", "poisson", training, 1, 0)
+def _run(method: str) -> RunConfig:
+    return RunConfig(
+        method=method,
+        epsilon=1.0,
+        dataset="digits",
+        model="mlp",
+        delta=1e-4,
+        epochs=2,
+        batch_size=64,
+        physical_batch_size=64,
+    )
 
 
 RANDOM_KNOBS = {
@@ -146,13 +145,12 @@ def test_worst_configuration_ledger_dominates_every_trial_it_stands_for(method: 
     if method == "dpsgd-momentum":
         knobs["clip_decay_steps"] = Dist("choice", (5, 40))
     space = MethodSpace(method, knobs, None, ())
-    settings, n = _settings(method), 1437
-    worst = [rdp_curve(ledger) for ledger in configuration_ledgers(space, settings, n, 1e-4)]
+    run, n = _run(method), 1437
+    worst = [rdp_curve(ledger) for ledger in configuration_ledgers(space, run, n, 1e-4)]
     names = {p.name for p in METHODS[method].params}
     rng = random.Random(method)
     for _ in range(4):
         draw = {k: f(rng) for k, f in RANDOM_KNOBS.items() if k in names or k in ("lr", "clip")}
         for index, privacy in enumerate(privacy_configurations(space)):
-            config = train_config(settings, {**draw, **privacy})
-            trial = rdp_curve(plan_run(config, config.check(), n, 1e-4).ledger)
+            trial = rdp_curve(plan_run(run.with_knobs({**draw, **privacy}), n).ledger)
             assert np.all(trial <= worst[index] * (1 + 1e-9))

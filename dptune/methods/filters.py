@@ -91,6 +91,34 @@ def make_filter(a: tuple[float, ...], b: tuple[float, ...], field: str = "filter
     return IIRCoefficients(a_t, b_t)
 
 
+@dataclass(frozen=True)
+class DrawnFilter:
+    """A filter as a search draws it: named (a preset, or the family it came from), its coefficients, and
+    the ``problem`` that makes it invalid (None: valid). Made by ``drawn``, which validates once; a run
+    given a valid one trusts it, and a trial given an invalid one ends as infeasible without training."""
+
+    label: str
+    coefficients: IIRCoefficients
+    problem: str | None = None
+
+    @property
+    def valid(self) -> bool:
+        return self.problem is None
+
+    def as_params(self) -> dict[str, str | list[float]]:
+        """The method parameters it stands for, as runs log them: ``filter`` (its label), ``a``, ``b``."""
+        return {"filter": self.label, **self.coefficients.as_dict()}
+
+
+def drawn(label: str, coefficients: IIRCoefficients) -> DrawnFilter:
+    """``coefficients`` validated once (``validate_filter``), with the problem kept rather than raised."""
+    try:
+        validate_filter(coefficients.a, coefficients.b)
+    except InputError as exc:
+        return DrawnFilter(label, coefficients, exc.problem)
+    return DrawnFilter(label, coefficients)
+
+
 # The papers' filters by name. a without a_0; names of the DP-PMLF filters spell the update
 # m_t = Σ (−a_r) m_{t−r} + Σ b_r ĝ_{t−r}.
 PRESETS: dict[str, IIRCoefficients] = {

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from dptune.errors import InputError
+from dptune.methods.filters import DrawnFilter
 
 
 def _as_float(value: Any) -> float:
@@ -44,11 +45,17 @@ def _as_str(value: Any) -> str:
     return value
 
 
+def _as_filter(value: Any) -> DrawnFilter | str:
+    """A filter drawn (and validated) by a search, or a preset name."""
+    return value if isinstance(value, DrawnFilter) else _as_str(value)
+
+
 KINDS: dict[str, tuple[Callable[[Any], Any], str]] = {
     "float": (_as_float, "a number"),
     "int": (_as_int, "an integer"),
     "floats": (_as_float_list, "a comma-separated list of numbers"),
     "str": (_as_str, "a name"),
+    "filter": (_as_filter, "a preset name"),
 }
 
 
@@ -58,11 +65,15 @@ class Param:
 
     Attributes:
         name: the CLI/spec name.
-        kind: ``float``, ``int``, ``floats`` or ``str``.
+        kind: ``float``, ``int``, ``floats``, ``str`` or ``filter``.
         default: used when the parameter is not given (``None``: no default, optional).
         check: a predicate on the typed value.
         valid: human description of valid values, used in errors.
         help: one line for ``--help`` and docs.
+        changes_noise: whether its value can change the ledger a run is calibrated to (the σ schedule
+            (z_t, q) of the whole run), and so the worst plan a sweep's bound counts. Checked for every
+            method by ``tests/test_noise_knobs.py`` against the ledger a run actually gets.
+        searchable: whether a sweep spec may search it as a knob (filters are searched by family).
     """
 
     name: str
@@ -71,10 +82,16 @@ class Param:
     check: Callable[[Any], bool]
     valid: str
     help: str
+    changes_noise: bool = False
+    searchable: bool = True
 
     def convert(self, value: Any, prefix: str = "param") -> Any:
+        """The typed value, errors naming ``PREFIX.NAME`` (a YAML path or ``param.NAME``)."""
+        return self.checked(value, f"{prefix}.{self.name}")
+
+    def checked(self, value: Any, field: str) -> Any:
+        """The typed value of ``value``, or an ``InputError`` naming ``field`` and what is valid."""
         parse, what = KINDS[self.kind]
-        field = f"{prefix}.{self.name}"
         try:
             typed = parse(value)
         except (TypeError, ValueError):

@@ -21,14 +21,20 @@ from dataclasses import dataclass
 from typing import Any
 
 from dptune.errors import InputError
-from dptune.methods.filters import filtered_adam, iir_filter, make_filter, preset
+from dptune.methods.filters import (
+    DrawnFilter,
+    IIRCoefficients,
+    filtered_adam,
+    iir_filter,
+    make_filter,
+    preset,
+)
 from dptune.methods.fractional import fractional_memory
 from dptune.methods.momentum import heavy_ball
 from dptune.methods.params import Param, resolve_params
 from dptune.methods.release import decreasing_clip_release, gaussian_release
 from dptune.methods.signal import per_sample_gradient, per_sample_momentum
 from dptune.methods.stages import Method, Update, chain
-from dptune.privacy.accounting import HistoryEntry, run_length
 
 
 @dataclass(frozen=True)
@@ -60,17 +66,15 @@ class MethodDefinition:
     def build(self, params: dict[str, Any], noise_multiplier: float, hyper: Hyper) -> Method:
         return self.compose(params, noise_multiplier, hyper)
 
-    def noise_schedule(
-        self, params: dict[str, Any], hyper: Hyper, sample_rate: float
-    ) -> Callable[[float], list[HistoryEntry]]:
-        """σ -> the accountant history of a whole run (``hyper.steps`` releases at rate q)."""
+    def noise_multipliers(self, params: dict[str, Any], hyper: Hyper, noise_multiplier: float) -> list[float]:
+        """z_0, …, z_{T−1} of a run of T = ``hyper.steps`` releases at σ: what the accountant composes."""
+        release = self.compose(params, noise_multiplier, hyper).release
+        return [release.noise_multiplier(t) for t in range(hyper.steps)]
 
-        def schedule(noise_multiplier: float) -> list[HistoryEntry]:
-            release = self.compose(params, noise_multiplier, hyper).release
-            ratios = (release.noise_multiplier(t) for t in range(hyper.steps))
-            return run_length(ratios, sample_rate)
-
-        return schedule
+    @property
+    def noise_params(self) -> tuple[str, ...]:
+        """Names of the parameters that can change the ledger a run is calibrated to."""
+        return tuple(p.name for p in self.params if p.changes_noise)
 
 
 def _unit_interval(closed_right: bool) -> Callable[[float], bool]:
@@ -78,18 +82,43 @@ def _unit_interval(closed_right: bool) -> Callable[[float], bool]:
 
 
 def _filter_params(default: str) -> tuple[Param, ...]:
+    """The filter, by preset name (or as a search drew it), or as coefficients a and b."""
     return (
-        Param("filter", "str", default, lambda v: True, "a preset name", "paper filter by name"),
-        Param("a", "floats", None, lambda v: True, "numbers a_1..a_na", "feedback coefficients"),
-        Param("b", "floats", None, lambda v: len(v) >= 1, "numbers b_0..b_nb", "feedforward"),
+        Param(
+            "filter",
+            "filter",
+            default,
+            lambda v: True,
+            "a preset name",
+            "paper filter by name",
+            searchable=False,
+        ),
+        Param(
+            "a",
+            "floats",
+            None,
+            lambda v: True,
+            "numbers a_1..a_na",
+            "feedback coefficients",
+            searchable=False,
+        ),
+        Param(
+            "b", "floats", None, lambda v: len(v) >= 1, "numbers b_0..b_nb", "feedforward", searchable=False
+        ),
     )
 
 
 def _resolve_filter(params: dict[str, Any], prefix: str) -> dict[str, Any]:
-    """Replace ``filter``/``a``/``b`` by validated coefficients; a and b win over the preset."""
-    a, b = params["a"], params["b"]
+    """Replace ``filter``/``a``/``b`` by coefficients, validated here once (the only validation a run's
+    filter gets): a drawn filter as it was validated when drawn, else a and b (they win over the
+    preset), else the preset."""
+    chosen, a, b = params["filter"], params["a"], params["b"]
+    if isinstance(chosen, DrawnFilter):
+        if not chosen.valid:
+            raise InputError(f"{prefix}.filter", str(chosen.problem))
+        return {**params, **chosen.as_params()}
     if a is None and b is None:
-        coeffs = preset(params["filter"], f"{prefix}.filter")
+        coeffs = preset(chosen, f"{prefix}.filter")
         return {**params, "a": list(coeffs.a), "b": list(coeffs.b)}
     if b is None:
         raise InputError(f"{prefix}.b", "give b together with a (or a preset via filter=NAME)")
@@ -97,8 +126,10 @@ def _resolve_filter(params: dict[str, Any], prefix: str) -> dict[str, Any]:
     return {**params, "filter": "custom", "a": list(coeffs.a), "b": list(coeffs.b)}
 
 
-def _coeffs(params: dict[str, Any]):
-    return make_filter(tuple(params["a"]), tuple(params["b"]))
+def _coeffs(params: dict[str, Any]) -> IIRCoefficients:
+    """The coefficients ``_resolve_filter`` validated (composing a method, e.g. once per σ probe of the
+    calibration, does not validate them again)."""
+    return IIRCoefficients(tuple(params["a"]), tuple(params["b"]))
 
 
 K_PARAM = Param("k", "int", 2, lambda v: v >= 1, "an integer >= 1", "per-sample momentum length")
@@ -208,6 +239,7 @@ METHODS: dict[str, MethodDefinition] = {
                 lambda v: v >= 1,
                 "an integer >= 1",
                 "T_c: steps over which the clip halves (default: the whole run)",
+                changes_noise=True,
             ),
         ),
         _dpsgd_momentum,

@@ -11,13 +11,15 @@ s_t / C_t. Clipping is Abadi's g·min(1, C/‖g‖), not "automatic" clipping g/
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
 import numpy as np
 import torch
 
-from dptune.methods.stages import Release
+from dptune.methods.stages import Method, Release
+from dptune.persample import ClippedSumEngine
 
 
 def gaussian_release(clip: float, noise_multiplier: float) -> Release:
@@ -101,3 +103,55 @@ def privatize(
 ) -> torch.Tensor:
     """(clipped sum + N(0, noise_std² I)) / L."""
     return (clipped + noise.gaussian(clipped, noise_std)) / expected_batch_size
+
+
+def clipped_sum(
+    method: Method,
+    engine: ClippedSumEngine,
+    step: int,
+    iterates: Sequence[torch.Tensor],
+    chunks: Iterable[tuple[torch.Tensor, torch.Tensor]],
+) -> torch.Tensor:
+    """Σ_i clip(v_i, C_t) at step t, v_i = Σ_{j<J} w_j ∇f_i(x_{t−j}), J = min(k, len(iterates)),
+    w = signal.weights(J): the private, noise-free part of a release (never released or accounted).
+
+    ``iterates`` are x_t, x_{t−1}, … (newest first; the signal reads the first k). The samples come as
+    disjoint chunks ``(x, y)``: the clipped sum is additive over samples, so a caller can stream samples
+    it cannot hold at once (the audit's one-hot canaries).
+    """
+    signal = method.signal
+    used = list(iterates[: signal.history])
+    weights = signal.weights(len(used))
+    clip = method.release.clip(step)
+    total = torch.zeros_like(used[0])
+    for x, y in chunks:
+        total += engine.clipped_sum(used, weights, x, y, clip)
+    return total
+
+
+@dataclass(frozen=True)
+class Released:
+    """ĝ_t as released at step t, with the noise multiplier z_t = s_t / C_t its noise was drawn at:
+    what the accountant records for it. Made by ``release``."""
+
+    vector: torch.Tensor
+    step: int
+    noise_multiplier: float
+
+
+def release(
+    method: Method,
+    engine: ClippedSumEngine,
+    step: int,
+    iterates: Sequence[torch.Tensor],
+    chunks: Iterable[tuple[torch.Tensor, torch.Tensor]],
+    expected_batch_size: float,
+    sampler: NoiseSampler,
+) -> Released:
+    """One release of ``method`` at step t: what training computes and ``dptune audit`` audits.
+
+        ĝ_t = (Σ_i clip(v_i, C_t) + N(0, s_t² I)) / L       (``clipped_sum`` for the sum)
+    """
+    total = clipped_sum(method, engine, step, iterates, chunks)
+    vector = privatize(total, method.release.noise_std(step), expected_batch_size, sampler)
+    return Released(vector, step, method.release.noise_multiplier(step))

@@ -9,50 +9,38 @@ checkpoint, and the MLflow parent and child runs are found again rather than dup
 
 from __future__ import annotations
 
-import json
 import logging
 import os
-import pickle
 import subprocess
 import time
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import optuna
-import pyarrow.fs
 import ray
 from ray import tune
-from ray.train._internal.storage import get_fs_and_path
-from ray.tune.experiment import Trial
 from ray.tune.schedulers import ASHAScheduler
 from ray.tune.search import ConcurrencyLimiter
 from ray.tune.search.optuna import OptunaSearch
 
 import dptune
-from dptune.accounted_search import AccountedSearcher, SpentCurve
 from dptune.data import Dataset, load_dataset
 from dptune.errors import InputError
 from dptune.privacy.filter import RenyiFilter
 from dptune.randomness import Randomness
-from dptune.search import DefineByRun, start_point
-from dptune.spec import MODEL_BASED_SAMPLERS, MethodSpace, SweepSpec
+from dptune.run_plan import default_delta
+from dptune.space import MethodSpace, start_point
+from dptune.spec import MODEL_BASED_SAMPLERS, SweepSpec
+from dptune.sweep.callbacks import TrialProgress, TrialRecorder
+from dptune.sweep.define_by_run import SAMPLERS, DefineByRun
+from dptune.sweep.restore import CHECKPOINTS_KEPT, restorable, save_experiment_state_every_step
+from dptune.sweep.searcher import AccountedSearcher, SpentCurve
 from dptune.sweep_state import PrivateSweepState
-from dptune.tracking import (
-    SWEEP_TAG,
-    MlflowTrialLogger,
-    TradeOff,
-    client_for,
-    experiment_id,
-    finish_parent_run,
-    format_table,
-    log_sweep_summary,
-    log_tuning_cost,
-    start_parent_run,
-    trial_error_reason,
-)
-from dptune.train import default_delta
+from dptune.tracking import Tracker, tracker_for
+from dptune.tracking.names import CODE_VERSION_TAG, STORAGE_TAG
+from dptune.tracking.report import TradeOff, format_table
 from dptune.tuning_cost import (
     SearchPlan,
     SweepTuningCost,
@@ -61,21 +49,25 @@ from dptune.tuning_cost import (
     plan_search,
     sweep_filter,
 )
-from trainables import TRAINABLES, TrialSettings
+from trainables import TRAINABLES
 
 Echo = Callable[[str], None]
-STORAGE_TAG = "dptune.storage_path"
-CHECKPOINTS_KEPT = 2
-"""A trial's newest checkpoint deletes the oldest before the step's experiment-state save: keeping two
-means the state a killed driver left behind never names a deleted checkpoint."""
 
-SAMPLERS: dict[str, Callable[[int, int], optuna.samplers.BaseSampler]] = {
-    "tpe": lambda seed, startup: optuna.samplers.TPESampler(seed=seed, n_startup_trials=startup),
-    "random": lambda seed, startup: optuna.samplers.RandomSampler(seed=seed),
-    "gp": lambda seed, startup: optuna.samplers.GPSampler(seed=seed, n_startup_trials=startup),
-    "nsga2": lambda seed, startup: optuna.samplers.NSGAIISampler(seed=seed),
-}
-"""Sampler by spec name, from (seed, start-up trials); the start-up count only matters to TPE and GP."""
+
+def quiet_libraries() -> None:
+    """Concise progress: no Ray/MLflow/Optuna info logs, no Tune tables (errors still show)."""
+    os.environ.setdefault("RAY_AIR_NEW_OUTPUT", "0")
+    os.environ.setdefault("TUNE_DISABLE_AUTO_CALLBACK_LOGGERS", "1")
+    import mlflow  # noqa: F401  (imported first: it installs its own log handlers)
+    import optuna
+
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    for name in ("ray", "ray.tune", "ray._private"):  # failed trials get our one-line reason instead
+        logging.getLogger(name).setLevel(logging.CRITICAL)
+    for name in ("mlflow", "alembic"):
+        logging.getLogger(name).setLevel(logging.ERROR)
+    warnings.filterwarnings("ignore", category=FutureWarning)
+    warnings.filterwarnings("ignore", category=UserWarning)
 
 
 def connect_ray() -> None:
@@ -111,7 +103,7 @@ def check_batch_sizes(spec: SweepSpec, n: int) -> None:
     """Every batch size a trial can draw must fit the training set (checked before anything starts)."""
     for method, space in spec.methods.items():
         dist = space.knobs.get("batch_size")
-        largest = max(dist.args) if dist is not None else spec.training["batch_size"]
+        largest = max(dist.args) if dist is not None else spec.runs[method].batch_size
         if largest > n:
             field = f"methods.{method}.batch_size" if dist is not None else "training.batch_size"
             raise InputError(field, f"batch size {largest} exceeds the {n} training samples")
@@ -119,108 +111,12 @@ def check_batch_sizes(spec: SweepSpec, n: int) -> None:
 
 def max_epochs(spec: SweepSpec, space: MethodSpace) -> int:
     dist = space.knobs.get("epochs")
-    return int(max(dist.args)) if dist is not None else spec.epochs
-
-
-class TrialProgress(tune.Callback):
-    """One line per finished or failed trial, numbered across resumes; ``total`` None keeps a secret
-    trial count out of the console."""
-
-    def __init__(self, method: str, total: int | None, echo: Echo) -> None:
-        self.method = method
-        self.total = total
-        self.echo = echo
-        self.done: int | None = None
-
-    def on_step_begin(self, iteration: int, trials: list, **info: Any) -> None:
-        if self.done is None:  # a restored experiment starts with its ended trials
-            self.done = sum(t.status in (Trial.TERMINATED, Trial.ERROR) for t in trials)
-
-    def _line(self, trial: Any, outcome: str) -> None:
-        self.done = (self.done or 0) + 1
-        result = trial.last_result or {}
-        seconds = result.get("trial_end", 0) - result.get("trial_start", 0)
-        knobs = ", ".join(
-            f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}"
-            for k, v in sorted(trial.config.items())
-            if not k.startswith("filter_") and k not in ("a", "b")
-        )
-        of = f"/{self.total}" if self.total is not None else ""
-        self.echo(f"  {self.method:<15} trial {self.done}{of}  {outcome}  ({seconds:.0f}s)  {knobs}")
-
-    def on_trial_complete(self, iteration: int, trials: list, trial: Any, **info: Any) -> None:
-        result = trial.last_result or {}
-        if result.get("infeasible"):
-            self._line(trial, f"infeasible filter: {result.get('reason', '')}")
-        else:
-            self._line(
-                trial,
-                f"acc {100 * result.get('test_accuracy', 0):.2f}%  ε {result.get('epsilon_spent', 0):.3f}"
-                f"  epochs {result.get('epoch', 0)}",
-            )
-
-    def on_trial_error(self, iteration: int, trials: list, trial: Any, **info: Any) -> None:
-        self._line(trial, f"FAILED: {trial_error_reason(trial)[:160]}")
-
-
-def save_experiment_state_every_step() -> None:
-    """Make Tune save its experiment state (trials, searcher) at the end of every controller step.
-
-    Tune's default ("auto") saves at most every 10 s, so a driver killed in between loses the trials
-    started or finished since: ``Tuner.restore`` would run them again under new ids. Saving every step
-    costs a few milliseconds (a small JSON and the pickled searcher) and, with ``MlflowTrialLogger``
-    writing only after the save, keeps MLflow and the restorable state in step. Ray offers no API for
-    this period; the environment variable is read when ``Tuner.fit`` builds its controller.
-    """
-    os.environ["TUNE_GLOBAL_CHECKPOINT_S"] = "0"
-
-
-STATE_FILES: dict[str, Callable[[bytes], Any]] = {
-    "experiment_state-": json.loads,
-    "search_gen_state-": pickle.loads,
-    "searcher-state-": pickle.loads,
-}
-"""The files a Tuner restores from, each with a reader that fails on a partial file."""
-
-
-def restorable(path: str) -> bool:
-    """Whether a method's Tuner can be restored from ``path``; an unusable one is cleared instead.
-
-    ``Tuner.can_restore`` only looks for ``tuner.pkl``, which the Tuner writes before any state, and
-    Ray copies its states to storage non-atomically: a driver killed before the first copy, or during
-    one, leaves missing or truncated files from which Tune "restores" a search of one trial.
-    Restorable here means ``tuner.pkl`` and the newest of each state file are there and complete.
-    Otherwise the directory is emptied and the method starts afresh; the runs of its earlier trials
-    are then marked lost in MLflow (``MlflowTrialLogger``) and still count in the tuning cost.
-    """
-    fs, fs_path = get_fs_and_path(path)
-    try:
-        names = {Path(info.path).name for info in fs.get_file_info(pyarrow.fs.FileSelector(fs_path))}
-    except FileNotFoundError:
-        return False
-
-    def complete(prefix: str) -> bool:
-        found = sorted(name for name in names if name.startswith(prefix))
-        if not found:
-            return False
-        with fs.open_input_stream(f"{fs_path}/{found[-1]}") as stream:
-            content = stream.read()
-        try:
-            STATE_FILES[prefix](content)
-        except Exception:  # any failure to read it back: truncated or empty
-            return False
-        return True
-
-    started = "tuner.pkl" in names and all(complete(prefix) for prefix in STATE_FILES)
-    if not started:
-        fs.delete_dir_contents(fs_path, missing_dir_ok=True)
-    return started
+    return int(max(dist.args)) if dist is not None else spec.runs[space.method].epochs
 
 
 def _tuner(
     spec: SweepSpec,
     plan: SearchPlan,
-    settings: TrialSettings,
     data: Dataset,
     gpus: float,
     callbacks: list,
@@ -229,8 +125,9 @@ def _tuner(
     filter_: RenyiFilter | None,
 ) -> tune.Tuner:
     space = spec.methods[plan.method]
+    run = spec.runs[plan.method]
     trainable = tune.with_resources(
-        tune.with_parameters(TRAINABLES[space.method], settings=settings, data=data),
+        tune.with_parameters(TRAINABLES[space.method], run=run, cpus=spec.cpu, gpus=gpus, data=data),
         {"cpu": spec.cpu, "gpu": gpus},
     )
     path = f"{spec.storage_path}/{spec.name}/{space.method}"
@@ -238,14 +135,14 @@ def _tuner(
         return tune.Tuner.restore(path, trainable, resume_unfinished=True, resume_errored=True)
     points = [start_point(space, p, f"methods.{space.method}.start[{i}]") for i, p in enumerate(space.start)]
     searcher = OptunaSearch(
-        space=DefineByRun(space, spec.training["seed"]),
+        space=DefineByRun(space, run.seed),
         metric="test_accuracy",
         mode="max",
         points_to_evaluate=points or None,
         sampler=SAMPLERS[spec.sampler](spec.seed, spec.startup_trials),
     )
     accounted = AccountedSearcher(
-        searcher, state, plan.method, plan.worst, filter_, SpentCurve(settings, len(data.train_y))
+        searcher, state, plan.method, plan.worst, filter_, SpentCurve(run, len(data.train_y))
     )
     scheduler = (
         ASHAScheduler(
@@ -293,15 +190,9 @@ def code_version() -> str:
     return f"{dptune.__version__}+{commit}"
 
 
-def find_parent_run(spec: SweepSpec) -> str | None:
-    """The MLflow parent run of this sweep (same name and storage path), newest first; or None."""
-    client = client_for(spec.tracking_uri)
-    runs = client.search_runs(
-        [experiment_id(client, spec.experiment)],
-        filter_string=f"tags.`{SWEEP_TAG}` = '{spec.name}' and tags.`{STORAGE_TAG}` = '{spec.storage_path}'",
-        order_by=["attributes.start_time DESC"],
-    )
-    return runs[0].info.run_id if runs else None
+def find_sweep(spec: SweepSpec, tracker: Tracker) -> str | None:
+    """The tracked record of this sweep (same name and storage path), newest first; or None."""
+    return tracker.find_sweep(spec.experiment, spec.name, spec.storage_path)
 
 
 @dataclass(frozen=True)
@@ -317,7 +208,7 @@ class SweepOutcome:
 
 def randomness_line(spec: SweepSpec) -> str:
     """The sweep summary's line on where its trials' noise, batches and initialisation come from."""
-    seed = spec.training["seed"]
+    seed = spec.shared.seed
     if seed is None:
         return "randomness: secure (secret OS entropy, fresh for every trial; no seed is recorded)"
     return (
@@ -327,9 +218,10 @@ def randomness_line(spec: SweepSpec) -> str:
 
 
 def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo = print) -> SweepOutcome:
-    """Run (or resume) the sweep; returns the best trade-off per method, logged to MLflow."""
+    """Run (or resume) the sweep; returns the best trade-off per method, recorded by the tracker."""
     started = time.time()
-    data = load_dataset(spec.dataset, spec.data_root, spec.subset)
+    shared = spec.shared
+    data = load_dataset(shared.dataset, shared.data_root, shared.subset)
     n = len(data.train_y)
     check_batch_sizes(spec, n)
     local_dir = Path(spec.storage_path) / spec.name if "://" not in spec.storage_path else None
@@ -342,42 +234,27 @@ def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo 
     connect_ray()
     save_experiment_state_every_step()
     gpus = trial_gpus(spec, echo)
-    delta = spec.delta if spec.delta is not None else default_delta(n)
-    settings = {
-        method: TrialSettings(
-            method=method,
-            dataset=spec.dataset,
-            model=spec.model,
-            epsilon=spec.epsilon,
-            delta=delta,
-            accountant=spec.accountant,
-            sampling=spec.sampling,
-            training=spec.training,
-            cpu=spec.cpu,
-            gpu=gpus,
-        )
-        for method in spec.methods
-    }
+    delta = shared.delta if shared.delta is not None else default_delta(n)
     state = PrivateSweepState(spec.storage_path, spec.name)
-    searches = plan_search(spec, settings, n, delta, state)
+    searches = plan_search(spec, n, delta, state)
     filter_ = sweep_filter(spec, searches, delta)
-    noise_source = Randomness(spec.training["seed"]).noise_source
-    client = client_for(spec.tracking_uri)
-    parent = find_parent_run(spec) if resume else None
+    noise_source = Randomness(shared.seed).noise_source
+    tracker = tracker_for(spec.tracking_uri)
+    parent = find_sweep(spec, tracker) if resume else None
     if parent is None:
         privacy = {
-            "dataset": spec.dataset,
-            "model": spec.model,
-            "epsilon": spec.epsilon,
+            "dataset": shared.dataset,
+            "model": shared.model,
+            "epsilon": shared.epsilon,
             "delta": delta,
-            "accountant": spec.accountant,
-            "sampling": spec.sampling,
+            "accountant": shared.accountant,
+            "sampling": shared.sampling,
             "noise_source": noise_source,
         }
         if spec.total_epsilon is not None:
             privacy["total_epsilon"] = spec.total_epsilon
         tags = {k: str(v) for k, v in privacy.items()} | {
-            "code_version": code_version(),
+            CODE_VERSION_TAG: code_version(),
             STORAGE_TAG: spec.storage_path,
         }
         params = privacy | {
@@ -387,10 +264,10 @@ def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo 
             "sampler": spec.sampler,
             "scheduler": spec.scheduler,
         }
-        parent = start_parent_run(client, spec.experiment, spec.name, tags, params, spec_text)
+        parent = tracker.start_sweep(spec.experiment, spec.name, tags, params, spec_text)
     echo(
-        f"sweep {spec.name}: {', '.join(spec.methods)} on {spec.dataset} (n={n}) / {spec.model}, "
-        f"ε={spec.epsilon:g}, δ={delta:g}, {spec.trials.describe()} trials per method"
+        f"sweep {spec.name}: {', '.join(spec.methods)} on {shared.dataset} (n={n}) / {shared.model}, "
+        f"ε={shared.epsilon:g}, δ={delta:g}, {spec.trials.describe()} trials per method"
         + (" (the number drawn is secret)" if spec.trials.random else "")
     )
     echo(randomness_line(spec))
@@ -408,10 +285,10 @@ def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo 
     for search in searches:
         method = search.method
         if search.trials > 0:
-            logger = MlflowTrialLogger(spec.tracking_uri, spec.experiment, parent, method, noise_source)
+            recorder = TrialRecorder(tracker, spec.experiment, parent, method, noise_source)
             total = None if search.secret_count else search.trials
-            callbacks = [logger, TrialProgress(method, total, echo)]
-            tuner = _tuner(spec, search, settings[method], data, gpus, callbacks, resume, state, filter_)
+            callbacks = [recorder, TrialProgress(method, total, echo)]
+            tuner = _tuner(spec, search, data, gpus, callbacks, resume, state, filter_)
             for result in tuner.fit():
                 metrics = result.metrics or {}
                 all_results.append({"method": method, **metrics})
@@ -421,9 +298,9 @@ def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo 
         costs.append(method_tuning_cost(search, state.trials(method), spec.trials, filter_, delta))
     tuning = SweepTuningCost(costs, delta, filter_)
     state.keep("tuning_cost", tuning.as_dict(private=True))
-    log_tuning_cost(client, parent, tuning.as_dict())
-    best = log_sweep_summary(client, spec.experiment, parent)
-    finish_parent_run(client, parent)
+    tracker.log_tuning_cost(parent, tuning.as_dict())
+    best = tracker.log_sweep_summary(spec.experiment, parent)
+    tracker.finish_sweep(parent)
     wall = time.time() - started
     echo("\nbest trade-offs of this sweep:\n" + format_table(best))
     echo("\nprivacy of the search itself (each trial spends at most ε; choosing among them costs more):")

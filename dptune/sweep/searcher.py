@@ -26,26 +26,27 @@ from typing import Any
 import numpy as np
 from ray.tune.search import Searcher
 
+from dptune.config import RunConfig
 from dptune.privacy.accounting import RDP_ORDERS, rdp_curve
 from dptune.privacy.filter import RenyiFilter
+from dptune.run_plan import spent_ledger
 from dptune.sweep_state import PrivateSweepState, committed
-from dptune.train import spent_ledger
-from trainables import TrialSettings, train_config
+from dptune.trial_status import TrialStatus
 
 
 @dataclass(frozen=True)
 class SpentCurve:
     """RDP curve of the steps an ended trial took, from its config, its σ and its step count."""
 
-    settings: TrialSettings
+    run: RunConfig
     train_size: int
 
     def __call__(self, config: dict[str, Any], result: dict[str, Any]) -> np.ndarray | None:
-        if config.get("filter_valid") is False:
+        if TrialStatus.of_ended(result) is TrialStatus.INFEASIBLE:
             return np.zeros(len(RDP_ORDERS))  # an infeasible filter draw never touched the data
         if "steps" not in result or "noise_multiplier" not in result:
             return None  # ended before its first report: it counts its whole plan
-        run = train_config(self.settings, config)
+        run = self.run.with_knobs(config)
         steps = int(result["steps"])
         return rdp_curve(spent_ledger(run, self.train_size, float(result["noise_multiplier"]), steps))
 

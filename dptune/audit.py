@@ -13,7 +13,7 @@ whose bound is ≤ 1 − confidence at the observed v is refuted; the largest is
 What is audited, and why (DESIGN §8). Over a whole subsampled run this bound is far too loose to catch
 even a k×-under-noised method. One release step with *Dirac* canaries is not: each canary's clipped
 signal lives in its own coordinates, so the release gives m independent Gaussian tests of the same
-mechanism. We audit one release of the method exactly as training computes it (``release_step``: the
+mechanism. We audit one release of the method exactly as training computes it (``methods.release``: the
 method's own per-sample signal over its k iterates, the real clipped-sum engine, the release's C_t
 and s_t), white-box, with crafted gradient canaries:
 
@@ -48,14 +48,14 @@ from scipy.special import expit
 from scipy.stats import binom, norm
 from torch import nn
 
+from dptune.config import KNOBS, RunConfig
 from dptune.errors import InputError
 from dptune.methods import Hyper, Method, get_method
-from dptune.methods.release import TorchNoise
+from dptune.methods.release import TorchNoise, release
 from dptune.persample import ClippedSumEngine, FlatModel, clipped_sum_engine
-from dptune.privacy.accounting import HistoryEntry, check_accountant, epsilon_of
+from dptune.privacy.accounting import HistoryEntry, epsilon_of
 from dptune.privacy.calibration import Calibration, calibrate_noise
-from dptune.randomness import Randomness, check_seed
-from dptune.train import release_step
+from dptune.randomness import Randomness
 
 EngineFactory = Callable[[FlatModel, int], ClippedSumEngine]
 
@@ -216,16 +216,16 @@ def audit_release(
     ``engine`` builds the clipped-sum engine (the real one by default; tests inject broken ones).
     """
     start = time.perf_counter()
-    release = method.release
-    clip = release.clip(step)
-    declared = release.noise_multiplier(step)
+    stage = method.release
+    clip = stage.clip(step)
+    declared = stage.noise_multiplier(step)
     k = plan_guesses(canaries, declared, delta, confidence)
     flat = FlatModel(nn.Linear(canaries, 2, bias=False))
     magnitude = CANARY_SCALE * clip
     generator = torch.Generator().manual_seed(Randomness(seed).stream_seeds().init)
     snapshot_count = min(method.signal.history, step + 1)
     member, snapshots = _canary_design(generator, canaries, flat.size, snapshot_count, magnitude)
-    released = release_step(
+    released = release(
         method,
         engine(flat, max(1, CHUNK_ELEMENTS // canaries)),
         step,
@@ -233,11 +233,11 @@ def audit_release(
         _canary_chunks(torch.nonzero(member).squeeze(1), canaries, magnitude),
         1.0,  # L: dividing by it is post-processing and changes no ranking
         TorchNoise(generator),
-    )
+    ).vector
     if attack_seed is not None:
         replay = torch.Generator().manual_seed(attack_seed)
         _canary_design(replay, canaries, flat.size, snapshot_count, magnitude)
-        released = released - TorchNoise(replay).gaussian(released, release.noise_std(step))
+        released = released - TorchNoise(replay).gaussian(released, stage.noise_std(step))
     weight = flat.unflatten(released)["weight"]
     scores = (weight[1] - weight[0]) / math.sqrt(2.0)
     order = torch.argsort(scores)
@@ -286,15 +286,21 @@ class AuditConfig:
         return self.steps - 1 if self.step is None else self.step
 
     def check(self) -> dict[str, Any]:
-        """Validate every field; return the method's resolved parameters."""
-        params = get_method(self.method).resolve(self.params)
-        check_accountant(self.accountant)
-        if not (math.isfinite(self.epsilon) and self.epsilon > 0):
-            raise InputError("epsilon", f"must be a number > 0, got {self.epsilon}")
-        if not 0 < self.delta < 1:
-            raise InputError("delta", f"must be in (0, 1), e.g. 1e-5, got {self.delta}")
-        if not (math.isfinite(self.clip) and self.clip > 0):
-            raise InputError("clip", f"must be a number > 0, got {self.clip}")
+        """Validate every field (the run's knobs by ``RunConfig``'s table); return the method's parameters."""
+        run = RunConfig.parse(
+            {
+                "method": self.method,
+                "epsilon": self.epsilon,
+                "params": self.params,
+                "delta": self.delta,
+                "clip": self.clip,
+                "accountant": self.accountant,
+                "seed": self.seed,
+            },
+            lambda name: name.replace("_", "-"),
+        )
+        if self.attack_seed is not None:
+            KNOBS["seed"].checked(self.attack_seed, "attack-seed")
         if self.canaries < 2:
             raise InputError("canaries", f"must be an integer >= 2, got {self.canaries}")
         if self.steps < 1:
@@ -303,9 +309,7 @@ class AuditConfig:
             raise InputError("step", f"must be in [0, steps) = [0, {self.steps}), got {self.step}")
         if not 0 < self.confidence < 1:
             raise InputError("confidence", f"must be in (0, 1), got {self.confidence}")
-        check_seed(self.seed, "seed")
-        check_seed(self.attack_seed, "attack-seed")
-        return params
+        return run.method_params
 
 
 def audited_method(config: AuditConfig, params: dict[str, Any]) -> tuple[Method, Calibration]:

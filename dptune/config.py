@@ -1,0 +1,219 @@
+"""What a run is: one ``RunConfig``, whose fields are the one table of every knob, its default and check.
+
+Each field carries a ``Param`` (kind, default, check, help; whether its value can change the noise
+schedule a run is calibrated to; whether a sweep may search it). ``KNOBS`` is derived from the fields,
+and everything else reads it: ``dptune train``'s flags (``cli``), a spec's ``privacy``, ``training``
+and searchable knobs (``spec``), the privacy-knob enumeration of a sweep's bound (``space``), the
+columns of reports. A ``RunConfig`` is validated once, when it is made (``__post_init__``: every knob
+converted and checked, the method's parameters resolved); ``parse`` names a bad field the way its
+caller's user wrote it (``--batch-size``, ``training.batch_size``). Every layer builds runs here: the
+CLI, a sweep (``SweepSpec.runs`` per method, ``with_knobs`` per trial), the trainables, the campaigns.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import MISSING, dataclass, field, fields, replace
+from functools import cached_property
+from typing import Any
+
+from dptune.data import LOADERS
+from dptune.errors import InputError
+from dptune.methods import METHODS, get_method
+from dptune.methods.params import Param
+from dptune.models import MODELS
+from dptune.persample import ENGINES
+from dptune.privacy.accounting import ACCOUNTANTS
+from dptune.randomness import NOISE_GENERATORS, SEED_LIMIT
+
+KNOB = "dptune.knob"
+OPTIONS = "dptune.options"
+SAMPLINGS = ("poisson", "shuffle")
+
+
+def _one_of(options: tuple[str, ...]) -> tuple[Callable[[Any], bool], str]:
+    return (lambda v: v in options), f"one of {', '.join(options)}"
+
+
+def _positive(v: float) -> bool:
+    return math.isfinite(v) and v > 0
+
+
+def _at_least_one(v: int) -> bool:
+    return v >= 1
+
+
+def knob(
+    kind: str,
+    default: Any,
+    check: Callable[[Any], bool],
+    valid: str,
+    help: str,
+    *,
+    changes_noise: bool = False,
+    searchable: bool = False,
+    options: tuple[str, ...] | None = None,
+) -> Any:
+    """A ``RunConfig`` field with its ``Param`` (``default`` MISSING: required) and, for a choice among
+    names, its ``options``."""
+    param = Param(
+        "", kind, None if default is MISSING else default, check, valid, help, changes_noise, searchable
+    )
+    metadata = {KNOB: param} | ({OPTIONS: options} if options else {})
+    return field(default=default, metadata=metadata)
+
+
+def choice(options: tuple[str, ...], default: Any, help: str, **flags: Any) -> Any:
+    """A knob whose value is one of ``options``."""
+    check, valid = _one_of(options)
+    return knob("str", default, check, valid, help, options=options, **flags)
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    """One DP training run: every knob (see the module docstring) and the method's ``params``."""
+
+    method: str = choice(tuple(METHODS), MISSING, "the DP method (`dptune methods`)")
+    epsilon: float = knob(
+        "float",
+        MISSING,
+        _positive,
+        "a number > 0",
+        "ε of the whole run (σ is calibrated to it)",
+        changes_noise=True,
+    )
+    dataset: str = choice(
+        tuple(LOADERS), "fashion-mnist", "training data (local copy first)", changes_noise=True
+    )
+    model: str = choice(tuple(MODELS), "cnn5", "the model")
+    delta: float | None = knob(
+        "float",
+        None,
+        lambda v: 0 < v < 1,
+        "in (0, 1), e.g. 1e-5",
+        "default: a power of ten < 1/n",
+        changes_noise=True,
+    )
+    epochs: int = knob(
+        "int",
+        10,
+        _at_least_one,
+        "an integer >= 1",
+        "epochs (T = epochs·⌈n/B⌉ steps)",
+        changes_noise=True,
+        searchable=True,
+    )
+    batch_size: int = knob(
+        "int",
+        1000,
+        _at_least_one,
+        "an integer >= 1",
+        "expected batch size B = q·n",
+        changes_noise=True,
+        searchable=True,
+    )
+    lr: float = knob("float", 0.5, _positive, "a number > 0", "learning rate η", searchable=True)
+    clip: float = knob("float", 1.0, _positive, "a number > 0", "clip bound C", searchable=True)
+    params: dict[str, Any] = field(default_factory=dict)
+    subset: int | None = knob(
+        "int",
+        None,
+        _at_least_one,
+        "a positive number of samples",
+        "keep N training samples",
+        changes_noise=True,
+    )
+    seed: int | None = knob(
+        "int",
+        None,
+        lambda v: 0 <= v < SEED_LIMIT,
+        "an integer in [0, 2^62)",
+        "research mode: reproducible noise, batches and initialisation, labelled 'seeded' in every "
+        "output (default: secret OS entropy, fresh for every run)",
+    )
+    noise_generator: str = choice(
+        NOISE_GENERATORS,
+        "torch",
+        "torch: a generator seeded from OS entropy (or the seed); os-csprng: every noise draw from the "
+        "OS CSPRNG (Opacus secure_mode style; slower; cannot be seeded)",
+    )
+    sampling: str = choice(SAMPLINGS, "poisson", "Poisson sampling (what the accountant assumes) or shuffle")
+    accountant: str = choice(tuple(ACCOUNTANTS), "rdp", "privacy accountant", changes_noise=True)
+    physical_batch_size: int = knob(
+        "int", 1000, _at_least_one, "an integer >= 1", "samples per per-sample-gradient chunk (memory bound)"
+    )
+    engine: str = choice(
+        ("auto", *ENGINES), "auto", "per-sample engine: ghost norms for Linear/Conv2d models, vmap for any"
+    )
+    data_root: str | None = knob("str", None, lambda v: True, "a directory", "local dataset directory")
+    device: str = knob("str", "cpu", lambda v: True, "a torch device", "torch device (cpu, cuda, cuda:1)")
+
+    def __post_init__(self) -> None:
+        for name, param in KNOBS.items():
+            value = getattr(self, name)
+            if value is not None or param.default is not None:
+                object.__setattr__(self, name, param.checked(value, name))
+        if self.noise_generator == "os-csprng" and self.seed is not None:
+            raise InputError(
+                "seed", "the OS CSPRNG cannot be seeded; drop the seed or use the torch generator"
+            )
+        _ = self.method_params
+
+    @cached_property
+    def method_params(self) -> dict[str, Any]:
+        """The method's parameters, typed, validated and with defaults filled in (filters resolved)."""
+        return get_method(self.method).resolve(self.params)
+
+    @classmethod
+    def parse(cls, values: Mapping[str, Any], where: Callable[[str], str]) -> RunConfig:
+        """A validated run from ``values``; a bad knob's error names it as ``where(knob)``."""
+        try:
+            return cls(**values)
+        except InputError as exc:
+            raise InputError(where(exc.field), exc.problem) from None
+
+    def with_knobs(self, knobs: Mapping[str, Any]) -> RunConfig:
+        """This run with knobs of a trial: a knob's value replaces the field, a method parameter's is added
+        to ``params``; other keys (a search's own draws, e.g. a filter family's parameters) are not part
+        of the run."""
+        parameters = {p.name for p in get_method(self.method).params}
+        changes = {k: v for k, v in knobs.items() if k in KNOBS}
+        params = {k: v for k, v in knobs.items() if k in parameters}
+        return replace(self, **changes, params={**self.params, **params})
+
+    def label(self) -> str:
+        return f"{self.method} on {self.dataset}/{self.model}"
+
+
+KNOBS: dict[str, Param] = {
+    f.name: replace(f.metadata[KNOB], name=f.name) for f in fields(RunConfig) if KNOB in f.metadata
+}
+"""Every knob of a run by name, in field order."""
+
+KNOB_OPTIONS: dict[str, tuple[str, ...]] = {
+    f.name: f.metadata[OPTIONS] for f in fields(RunConfig) if OPTIONS in f.metadata
+}
+"""The values of every knob that is a choice among names (``dptune train --help`` lists them)."""
+
+SEARCHABLE_KNOBS: dict[str, Param] = {name: p for name, p in KNOBS.items() if p.searchable}
+"""The knobs a sweep spec may search besides the method's parameters."""
+
+
+def noise_knobs(method: str) -> tuple[str, ...]:
+    """The searchable knobs and the parameters of ``method`` whose values can change its noise schedule."""
+    searched = [name for name, p in SEARCHABLE_KNOBS.items() if p.changes_noise]
+    return (*searched, *get_method(method).noise_params)
+
+
+def report_columns() -> tuple[str, ...]:
+    """The settings a report shows: the searchable knobs, then every method's parameters (registry order)."""
+    names = dict.fromkeys(SEARCHABLE_KNOBS)
+    for definition in METHODS.values():
+        names |= dict.fromkeys(p.name for p in definition.params)
+    return tuple(names)
+
+
+def required(name: str) -> bool:
+    """Whether the knob ``name`` has no default."""
+    return next(f for f in fields(RunConfig) if f.name == name).default is MISSING

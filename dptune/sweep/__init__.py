@@ -1,0 +1,7 @@
+"""The sweep layer, the only one that imports Ray and Optuna: a spec becomes one Ray Tune ``Tuner`` per
+method (``driver``), searched by Optuna (``define_by_run``) behind a searcher that accounts every trial
+(``searcher``), recorded by callbacks (``callbacks``), resumable (``restore``)."""
+
+from dptune.sweep.driver import SweepOutcome, find_sweep, quiet_libraries, run_sweep
+
+__all__ = ["SweepOutcome", "find_sweep", "quiet_libraries", "run_sweep"]

@@ -1,0 +1,326 @@
+"""``MlflowTracker``: the tracker interface on an MLflow store (SQLite, PostgreSQL, an MLflow server).
+
+The layout (``dptune.tracking.names``): a parent run per sweep, a child run per trial found again by its
+``dptune.trial_id`` tag (a resumed sweep never duplicates one), a run per fixed-configuration run found
+again by its key. All writes happen in one process (the sweep driver), so a SQLite store never sees
+concurrent writers.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from mlflow.entities import RunStatus
+from mlflow.tracking import MlflowClient
+
+from dptune.tracking import names
+from dptune.tracking.plots import plot_tradeoffs
+from dptune.tracking.protocols import ProtocolCell
+from dptune.tracking.report import TradeOff, format_table, pareto_front
+from dptune.trial_status import TrialStatus
+
+
+def param_text(value: Any) -> str:
+    """A value as an MLflow parameter: lists and mappings as JSON, the rest as ``str``."""
+    return json.dumps(value) if isinstance(value, list | dict) else str(value)
+
+
+def logged_value(text: str) -> Any:
+    """A logged parameter back as the value it was (``param_text`` in reverse)."""
+    try:
+        return json.loads(text)
+    except ValueError:
+        return {"True": True, "False": False, "None": None}.get(text, text)
+
+
+class MlflowTracker:
+    """The tracker interface (``dptune.tracking.tracker.Tracker``) on the MLflow store at ``uri``."""
+
+    def __init__(self, uri: str) -> None:
+        self.uri = uri  # the client is made per call: the tracker pickles into Ray callbacks
+
+    @property
+    def client(self) -> MlflowClient:
+        return MlflowClient(tracking_uri=self.uri)
+
+    def experiment_id(self, name: str) -> str:
+        found = self.client.get_experiment_by_name(name)
+        return found.experiment_id if found is not None else self.client.create_experiment(name)
+
+    def _attach(self, run_id: str, files: Mapping[str, str]) -> None:
+        """Log text files (name -> content) as artifacts of ``run_id``."""
+        with tempfile.TemporaryDirectory() as tmp:
+            for name, content in files.items():
+                (Path(tmp) / name).write_text(content)
+                self.client.log_artifact(run_id, str(Path(tmp) / name))
+
+    # -- a sweep ----------------------------------------------------------------------------------
+    def find_sweep(self, experiment: str, name: str, storage_path: str) -> str | None:
+        runs = self.client.search_runs(
+            [self.experiment_id(experiment)],
+            filter_string=f"tags.`{names.SWEEP_TAG}` = '{name}' and "
+            f"tags.`{names.STORAGE_TAG}` = '{storage_path}'",
+            order_by=["attributes.start_time DESC"],
+        )
+        return runs[0].info.run_id if runs else None
+
+    def start_sweep(
+        self, experiment: str, name: str, tags: Mapping[str, str], params: Mapping[str, Any], spec_text: str
+    ) -> str:
+        client = self.client
+        run = client.create_run(
+            self.experiment_id(experiment), run_name=name, tags={names.SWEEP_TAG: name, **tags}
+        )
+        for key, value in params.items():
+            client.log_param(run.info.run_id, key, param_text(value))
+        self._attach(run.info.run_id, {names.SPEC_ARTIFACT: spec_text})
+        return run.info.run_id
+
+    def log_tuning_cost(self, sweep_id: str, cost: Mapping[str, Any]) -> None:
+        """Metrics ``NAME`` and ``NAME.METHOD``, a bound and a note tag per method, the JSON record. ``cost``
+        is the public record: a figure that would reveal a secret trial count is absent from it."""
+        client = self.client
+        for name in names.TUNING_METRICS:
+            if name in cost:
+                client.log_metric(sweep_id, name, cost[name])
+        for row in cost["methods"]:
+            for name in names.TUNING_METRICS:
+                if name in row:
+                    client.log_metric(sweep_id, f"{name}.{row['method']}", row[name])
+            client.set_tag(sweep_id, f"{names.TUNING_BOUND_TAG}.{row['method']}", row["tuning_bound"])
+            client.set_tag(sweep_id, f"{names.TUNING_NOTE_TAG}.{row['method']}", row["note"][:4000])
+        self._attach(sweep_id, {names.TUNING_COST_ARTIFACT: json.dumps(cost, indent=2)})
+
+    def log_sweep_summary(self, experiment: str, sweep_id: str) -> list[TradeOff]:
+        sweep_best = self.best_tradeoffs(experiment, sweep_id)
+        all_best = self.best_tradeoffs(experiment)
+        self._attach(
+            sweep_id,
+            {
+                names.BEST_TABLE_ARTIFACT: format_table(sweep_best) + "\n",
+                names.BEST_JSON_ARTIFACT: json.dumps([r.as_dict() for r in sweep_best], indent=2),
+                names.PARETO_JSON_ARTIFACT: json.dumps(
+                    [r.as_dict() for r in pareto_front(all_best)], indent=2
+                ),
+            },
+        )
+        if all_best:
+            with tempfile.TemporaryDirectory() as tmp:
+                plot = Path(tmp) / names.PARETO_PLOT_ARTIFACT
+                plot_tradeoffs(all_best, plot)
+                self.client.log_artifact(sweep_id, str(plot))
+        for row in sweep_best:
+            self.client.log_metric(sweep_id, f"{names.BEST_ACCURACY_METRIC}.{row.method}", row.test_accuracy)
+        return sweep_best
+
+    def finish_sweep(self, sweep_id: str) -> None:
+        self.client.set_terminated(sweep_id, RunStatus.to_string(RunStatus.FINISHED))
+
+    def sweep_metrics(self, sweep_id: str) -> dict[str, float]:
+        return dict(self.client.get_run(sweep_id).data.metrics)
+
+    # -- its trials -------------------------------------------------------------------------------
+    def trial_run(
+        self,
+        experiment: str,
+        sweep_id: str,
+        trial_id: str,
+        method: str,
+        noise_source: str,
+        params: Mapping[str, Any],
+    ) -> str:
+        client = self.client
+        exp = self.experiment_id(experiment)
+        existing = client.search_runs(
+            [exp],
+            filter_string=f"tags.`{names.TRIAL_TAG}` = '{trial_id}' and "
+            f"tags.`{names.PARENT_TAG}` = '{sweep_id}'",
+        )
+        if existing:
+            return existing[0].info.run_id
+        run = client.create_run(
+            exp,
+            run_name=f"{method}-{trial_id}",
+            tags={
+                names.PARENT_TAG: sweep_id,
+                names.TRIAL_TAG: trial_id,
+                names.METHOD_TAG: method,
+                names.STATUS_TAG: TrialStatus.RUNNING,
+                names.NOISE_SOURCE_TAG: noise_source,
+            },
+        )
+        for key, value in sorted(params.items()):
+            client.log_param(run.info.run_id, key, param_text(value))
+        return run.info.run_id
+
+    def logged_epochs(self, run_id: str) -> set[int]:
+        return {m.step for m in self.client.get_metric_history(run_id, names.CHILD_METRICS[0])}
+
+    def log_epoch(self, run_id: str, epoch: int, metrics: Mapping[str, float]) -> None:
+        for name in names.CHILD_METRICS:
+            if name in metrics and math.isfinite(metrics[name]):
+                self.client.log_metric(run_id, name, float(metrics[name]), step=epoch)
+
+    def trial_status(self, run_id: str) -> TrialStatus:
+        return TrialStatus(self.client.get_run(run_id).data.tags.get(names.STATUS_TAG, TrialStatus.RUNNING))
+
+    def end_trial(
+        self,
+        run_id: str,
+        status: TrialStatus,
+        reason: str | None = None,
+        metrics: Mapping[str, float] | None = None,
+        node: str | None = None,
+    ) -> None:
+        client = self.client
+        for name in names.END_METRICS:
+            if metrics and name in metrics:
+                client.log_metric(run_id, name, float(metrics[name]))
+        if node is not None:
+            client.set_tag(run_id, names.NODE_TAG, node)
+        if reason is not None:
+            client.set_tag(run_id, names.REASON_TAG, reason[:4000])
+        client.set_tag(run_id, names.STATUS_TAG, status)
+        ending = {TrialStatus.FAILED: RunStatus.FAILED, TrialStatus.LOST: RunStatus.KILLED}
+        client.set_terminated(run_id, RunStatus.to_string(ending.get(status, RunStatus.FINISHED)))
+
+    def mark_lost(self, experiment: str, sweep_id: str, method: str, known: set[str]) -> None:
+        runs = self.client.search_runs(
+            [self.experiment_id(experiment)],
+            filter_string=f"tags.`{names.PARENT_TAG}` = '{sweep_id}' and "
+            f"tags.`{names.METHOD_TAG}` = '{method}' and tags.`{names.STATUS_TAG}` != '{TrialStatus.LOST}'",
+        )
+        for run in runs:
+            if run.data.tags.get(names.TRIAL_TAG) not in known:
+                self.end_trial(
+                    run.info.run_id,
+                    TrialStatus.LOST,
+                    "the sweep driver was killed before this trial reached the saved experiment; "
+                    "another trial ran in its place",
+                )
+
+    # -- reading back -----------------------------------------------------------------------------
+    def experiments(self) -> list[str]:
+        return [e.name for e in self.client.search_experiments()]
+
+    def _trained_runs(self, experiment: str, sweep_id: str | None) -> list:
+        found = self.client.get_experiment_by_name(experiment)
+        if found is None:
+            return []
+        query = f"tags.`{names.METHOD_TAG}` != ''"
+        if sweep_id:
+            query += f" and tags.`{names.PARENT_TAG}` = '{sweep_id}'"
+        runs = self.client.search_runs([found.experiment_id], filter_string=query, max_results=50000)
+        return [
+            r
+            for r in runs
+            if r.data.tags.get(names.STATUS_TAG) in (TrialStatus.FINISHED, TrialStatus.STOPPED)
+        ]
+
+    def best_tradeoffs(self, experiment: str, sweep_id: str | None = None) -> list[TradeOff]:
+        parents: dict[str, Any] = {}
+        best: dict[tuple[str, float], TradeOff] = {}
+        for run in self._trained_runs(experiment, sweep_id):
+            metrics, tags = run.data.metrics, run.data.tags
+            if "test_accuracy" not in metrics or "epsilon_spent" not in metrics:
+                continue
+            parent_id = tags.get(names.PARENT_TAG, "")
+            if parent_id not in parents:
+                parents[parent_id] = self.client.get_run(parent_id).data if parent_id else None
+            parent = parents[parent_id]
+            target = (
+                float(parent.params.get("epsilon", metrics.get("epsilon_target", math.nan)))
+                if parent
+                else math.nan
+            )
+            method = tags.get(names.METHOD_TAG, "?")
+            candidate = TradeOff(
+                method=method,
+                epsilon_target=target,
+                epsilon_spent=metrics["epsilon_spent"],
+                delta=metrics.get("delta", math.nan),
+                test_accuracy=metrics["test_accuracy"],
+                sweep=parent.tags.get(names.SWEEP_TAG, "") if parent else "",
+                run_id=run.info.run_id,
+                params=dict(run.data.params),
+                epsilon_including_tuning=parent.metrics.get(f"{names.TUNING_METRIC}.{method}")
+                if parent
+                else None,
+                tuning_bound=parent.tags.get(f"{names.TUNING_BOUND_TAG}.{method}") if parent else None,
+                epsilon_all_trials=parent.metrics.get(f"{names.ALL_TRIALS_METRIC}.{method}")
+                if parent
+                else None,
+                noise_source=tags.get(
+                    names.NOISE_SOURCE_TAG, "seeded"
+                ),  # runs from before the tag: a shared seed
+            )
+            key = (candidate.method, candidate.epsilon_target)
+            if key not in best or candidate.test_accuracy > best[key].test_accuracy:
+                best[key] = candidate
+        return sorted(best.values(), key=lambda t: (t.epsilon_target, -t.test_accuracy))
+
+    def logged_settings(self, trade_off: TradeOff) -> dict[str, Any]:
+        return {key: logged_value(text) for key, text in trade_off.params.items()}
+
+    # -- fixed-configuration runs -----------------------------------------------------------------
+    def _run_by_key(self, experiment_id: str, key: str) -> str | None:
+        found = self.client.search_runs(
+            [experiment_id], filter_string=f"tags.`{names.RUN_KEY_TAG}` = '{key}'"
+        )
+        return found[0].info.run_id if found else None
+
+    def log_final_run(self, experiment: str, key: str, summary: Mapping[str, Any]) -> str:
+        exp = self.experiment_id(experiment)
+        known = self._run_by_key(exp, key)
+        if known is not None:
+            return known
+        client = self.client
+        tags = {
+            names.RUN_KEY_TAG: key,
+            names.PROTOCOL_TAG: summary["protocol"],
+            names.METHOD_TAG: summary["method"],
+            names.STATUS_TAG: names.FINAL_STATUS,
+            names.EPSILON_TARGET_TAG: f"{summary['epsilon_target']:g}",
+            names.NOISE_SOURCE_TAG: summary.get("noise_source", "seeded"),  # older records were seeded
+            "sampling": summary["sampling"],
+            "accountant": summary["accountant"],
+        }
+        if summary.get("seed") is not None:
+            tags[names.SEED_TAG] = str(summary["seed"])
+        run_id = client.create_run(exp, run_name=key, tags=tags).info.run_id
+        for name in names.FINAL_RUN_METRICS:
+            client.log_metric(run_id, name, float(summary[name]))
+        for name, value in sorted(summary["settings"].items()):
+            client.log_param(run_id, name, param_text(value))
+        client.set_terminated(run_id, RunStatus.to_string(RunStatus.FINISHED))
+        return run_id
+
+    def protocol_cells(self, experiment: str) -> list[ProtocolCell]:
+        found = self.client.get_experiment_by_name(experiment)
+        if found is None:
+            return []
+        runs = self.client.search_runs(
+            [found.experiment_id], filter_string=f"tags.`{names.PROTOCOL_TAG}` != ''", max_results=50000
+        )
+        groups: dict[tuple[str, str, str], list[float]] = {}
+        for run in runs:
+            tags = run.data.tags
+            key = (tags[names.METHOD_TAG], tags[names.EPSILON_TARGET_TAG], tags[names.PROTOCOL_TAG])
+            groups.setdefault(key, []).append(run.data.metrics["test_accuracy"])
+        return [ProtocolCell(m, e, p, tuple(a)) for (m, e, p), a in sorted(groups.items())]
+
+    def log_protocol_summary(self, experiment: str, key: str, files: list[Path]) -> str:
+        exp = self.experiment_id(experiment)
+        run_id = self._run_by_key(exp, key)
+        if run_id is None:
+            tags = {names.RUN_KEY_TAG: key, names.STATUS_TAG: names.SUMMARY_STATUS}
+            run_id = self.client.create_run(exp, run_name=key, tags=tags).info.run_id
+            self.client.set_terminated(run_id, RunStatus.to_string(RunStatus.FINISHED))
+        for file in files:
+            self.client.log_artifact(run_id, str(file))
+        return run_id
