@@ -158,7 +158,7 @@ def parse_filter(value: Any, path: str) -> FilterSpace:
     ``dptune.methods.filter_families`` and a distribution for each of its parameters."""
     spec = _mapping(value, path)
     family = get_family(spec.pop("family", PRESET if PRESET in spec else None), f"{path}.family")
-    layout, shape = family.read(spec, path)
+    layout, shape = family.layout(spec, path)
     params = family.params(shape)
     return FilterSpace(
         family, {name: parse_dist(raw, params[name], where) for name, (raw, where) in layout.items()}, shape

@@ -140,3 +140,20 @@ def test_every_spec_sampler_drives_the_space(sampler: str) -> None:
     if sampler in ("tpe", "gp"):  # the model takes over after the start-up trials, not after Optuna's 10
         unguided = draws(0, startup=10)
         assert first[:2] == unguided[:2] and first[2:] != unguided[2:]
+
+
+def test_a_drawn_filter_is_validated_once_and_trusted_by_the_run(digits, monkeypatch) -> None:
+    """Drawing validates (once); building, calibrating (many σ probes) and training the run do not again."""
+    from dptune.methods import filters
+    from tests.helpers import digits_trainer
+
+    calls = []
+    real = filters.validate_filter
+    monkeypatch.setattr(filters, "validate_filter", lambda *a, **k: calls.append(a) or real(*a, **k))
+    space = method_space("lp-dpsgd", {"filter": FAMILIES["first-order"]}, "methods.lp-dpsgd")
+    drawn = space.filter.draw({"pole": 0.8, "zero": 0.2})
+    assert drawn.valid and len(calls) == 1
+    trainer = digits_trainer(digits, "lp-dpsgd", {"filter": drawn})
+    trainer.train_epoch()
+    assert len(calls) == 1
+    assert trainer.params["a"] == list(drawn.coefficients.a) and trainer.params["filter"] == "first-order"

@@ -38,25 +38,40 @@ Layout = dict[str, tuple[Any, str]]
 
 @dataclass(frozen=True)
 class FilterFamily:
-    """One family: its parameters (for a given shape), how a spec lays them out, build and invert.
+    """One family: its parameters (for a given shape), build, invert, and how a spec lays them out.
+    Every field is a module-level function, so a family pickles into Tune's searcher state.
 
     Attributes:
         name: the spec's ``family:`` value.
         params: shape -> the family's parameters by name.
-        read: (spec section without ``family``, YAML path) -> (layout, shape); ``InputError`` on keys
-            the family does not know or on a missing required parameter.
         build: (parameter values, shape) -> coefficients.
         invert: (coefficients, shape, preset name or None) -> parameter values reproducing them, or None
             where the family cannot express them (start points).
+        read: (spec section without ``family``, YAML path) -> (layout, shape); None: the spec's keys are
+            the parameter names, defaults fill the optional ones.
         constrained: draws may be invalid (Optuna is told through a constraint).
     """
 
     name: str
     params: Callable[[Shape], dict[str, Param]]
-    read: Callable[[dict[str, Any], str], tuple[Layout, Shape]]
     build: Callable[[Mapping[str, Any], Shape], IIRCoefficients]
     invert: Callable[[IIRCoefficients, Shape, str | None], dict[str, Any] | None]
+    read: Callable[[dict[str, Any], str], tuple[Layout, Shape]] | None = None
     constrained: bool = False
+
+    def layout(self, section: dict[str, Any], path: str) -> tuple[Layout, Shape]:
+        """The family's parameters as the spec section gives them; ``InputError`` on keys the family does
+        not know or on a missing required parameter."""
+        if self.read is not None:
+            return self.read(section, path)
+        known = self.params((0, 0))
+        _unknown_keys(section, tuple(known), path)
+        layout = {}
+        for name, param in known.items():
+            if name not in section and param.default is None:
+                raise InputError(f"{path}.{name}", f"required for the {self.name} family ({param.valid})")
+            layout[name] = (section.get(name, param.default), f"{path}.{name}")
+        return layout, (0, 0)
 
     def draw(self, values: Mapping[str, Any], shape: Shape) -> DrawnFilter:
         """The filter named by ``values``, validated once."""
@@ -70,28 +85,20 @@ def _unknown_keys(section: Mapping[str, Any], allowed: tuple[str, ...], path: st
             raise InputError(f"{path}.{key}", f"unknown key; valid keys here: {', '.join(allowed)}")
 
 
-def _named(params: Callable[[Shape], dict[str, Param]], family: str):
-    """``read`` of a family whose spec keys are its parameter names (defaults fill the optional ones)."""
-
-    def read(section: dict[str, Any], path: str) -> tuple[Layout, Shape]:
-        known = params((0, 0))
-        _unknown_keys(section, tuple(known), path)
-        layout = {}
-        for name, param in known.items():
-            if name not in section and param.default is None:
-                raise InputError(f"{path}.{name}", f"required for the {family} family ({param.valid})")
-            layout[name] = (section.get(name, param.default), f"{path}.{name}")
-        return layout, (0, 0)
-
-    return read
-
-
 PRESET = "preset"
 PRESET_PARAMS = {
     "preset": Param(
         "preset", "str", None, lambda v: v in PRESETS, f"one of {', '.join(PRESETS)}", "a paper filter"
     )
 }
+
+
+def _preset_params(shape: Shape) -> dict[str, Param]:
+    return PRESET_PARAMS
+
+
+def _build_preset(values: Mapping[str, Any], shape: Shape) -> IIRCoefficients:
+    return PRESETS[values["preset"]]
 
 
 def _invert_preset(coeffs: IIRCoefficients, shape: Shape, name: str | None) -> dict[str, Any] | None:
@@ -114,6 +121,14 @@ def first_order(pole: float, zero: float) -> IIRCoefficients:
     return IIRCoefficients((-pole,), b)
 
 
+def _first_order_params(shape: Shape) -> dict[str, Param]:
+    return FIRST_ORDER_PARAMS
+
+
+def _build_first_order(values: Mapping[str, Any], shape: Shape) -> IIRCoefficients:
+    return first_order(values["pole"], values["zero"])
+
+
 def _invert_first_order(coeffs: IIRCoefficients, shape: Shape, name: str | None) -> dict[str, Any] | None:
     if len(coeffs.a) != 1 or not 1 <= len(coeffs.b) <= 2:
         return None
@@ -132,6 +147,18 @@ def butterworth(order: int, cutoff: float) -> IIRCoefficients:
     b, a = butter(order, cutoff)
     b = b / (np.sum(b) / np.sum(a))
     return IIRCoefficients(tuple(float(x) for x in a[1:]), tuple(float(x) for x in b))
+
+
+def _butterworth_params(shape: Shape) -> dict[str, Param]:
+    return BUTTERWORTH_PARAMS
+
+
+def _build_butterworth(values: Mapping[str, Any], shape: Shape) -> IIRCoefficients:
+    return butterworth(values["order"], values["cutoff"])
+
+
+def _no_inverse(coeffs: IIRCoefficients, shape: Shape, name: str | None) -> dict[str, Any] | None:
+    return None
 
 
 COEFFICIENT = Param("coefficient", "float", None, lambda v: -4 <= v <= 4, "in [-4, 4]", "coefficient")
@@ -177,28 +204,10 @@ def _invert_raw(coeffs: IIRCoefficients, shape: Shape, name: str | None) -> dict
 FAMILIES: dict[str, FilterFamily] = {
     family.name: family
     for family in (
-        FilterFamily(
-            PRESET,
-            lambda shape: PRESET_PARAMS,
-            _named(lambda shape: PRESET_PARAMS, PRESET),
-            lambda values, shape: PRESETS[values["preset"]],
-            _invert_preset,
-        ),
-        FilterFamily(
-            "first-order",
-            lambda shape: FIRST_ORDER_PARAMS,
-            _named(lambda shape: FIRST_ORDER_PARAMS, "first-order"),
-            lambda values, shape: first_order(values["pole"], values["zero"]),
-            _invert_first_order,
-        ),
-        FilterFamily(
-            "butterworth",
-            lambda shape: BUTTERWORTH_PARAMS,
-            _named(lambda shape: BUTTERWORTH_PARAMS, "butterworth"),
-            lambda values, shape: butterworth(values["order"], values["cutoff"]),
-            lambda coeffs, shape, name: None,
-        ),
-        FilterFamily("raw", _raw_params, _read_raw, _build_raw, _invert_raw, constrained=True),
+        FilterFamily(PRESET, _preset_params, _build_preset, _invert_preset),
+        FilterFamily("first-order", _first_order_params, _build_first_order, _invert_first_order),
+        FilterFamily("butterworth", _butterworth_params, _build_butterworth, _no_inverse),
+        FilterFamily("raw", _raw_params, _build_raw, _invert_raw, read=_read_raw, constrained=True),
     )
 }
 
