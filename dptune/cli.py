@@ -58,9 +58,9 @@ def _add_knob(parser: argparse.ArgumentParser, name: str, **overrides: Any) -> N
     default = overrides.pop("default", argparse.SUPPRESS)
     needed = overrides.pop("required", required(name))
     shown = param.default if default is argparse.SUPPRESS else default
-    text = (
-        f"{overrides.pop('help', param.help)} ({param.valid}" + ("" if needed else f"; default {shown}") + ")"
-    )
+    notes = [] if name in KNOB_OPTIONS else [param.valid]  # argparse lists the options itself
+    notes += [] if needed or shown is None else [f"default {shown}"]
+    text = overrides.pop("help", param.help) + (f" ({'; '.join(notes)})" if notes else "")
     if name in KNOB_OPTIONS:
         overrides.setdefault("choices", KNOB_OPTIONS[name])
     if param.kind in ARGUMENT_TYPES:

@@ -182,9 +182,6 @@ class RunConfig:
         params = {k: v for k, v in knobs.items() if k in parameters}
         return replace(self, **changes, params={**self.params, **params})
 
-    def label(self) -> str:
-        return f"{self.method} on {self.dataset}/{self.model}"
-
 
 KNOBS: dict[str, Param] = {
     f.name: replace(f.metadata[KNOB], name=f.name) for f in fields(RunConfig) if KNOB in f.metadata
