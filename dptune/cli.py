@@ -19,8 +19,7 @@ from dptune.config import KNOB_OPTIONS, KNOBS, RunConfig, required
 from dptune.errors import InputError
 from dptune.methods import METHODS, Hyper, get_method
 from dptune.methods.params import parse_assignments
-from dptune.privacy.accounting import run_length
-from dptune.privacy.calibration import calibrate_noise
+from dptune.privacy.calibration import calibrate_noise, method_schedule
 from dptune.train import EpochResult, Trainer
 
 EXIT_BAD_INPUT = 2
@@ -163,7 +162,6 @@ def _train(args: argparse.Namespace) -> None:
 def _calibrate(args: argparse.Namespace) -> None:
     epsilon = KNOBS["epsilon"].checked(args.epsilon, "epsilon")
     delta = KNOBS["delta"].checked(args.delta, "delta")
-    KNOBS["method"].checked(args.method, "method")
     accountant = KNOBS["accountant"].checked(args.accountant, "accountant")
     if not 0 < args.sample_rate <= 1:
         raise InputError("sample-rate", f"must be in (0, 1], got {args.sample_rate}")
@@ -171,11 +169,7 @@ def _calibrate(args: argparse.Namespace) -> None:
         raise InputError("steps", f"must be an integer >= 1, got {args.steps}")
     definition = get_method(args.method)
     params = definition.resolve(parse_assignments(args.param))
-    hyper = Hyper(1.0, 1.0, args.steps)
-
-    def schedule(sigma: float) -> list[tuple[float, float, int]]:
-        return run_length(definition.noise_multipliers(params, hyper, sigma), args.sample_rate)
-
+    schedule = method_schedule(definition, params, Hyper(1.0, 1.0, args.steps), args.sample_rate)
     calib = calibrate_noise(epsilon, delta, schedule, accountant)
     result: dict[str, Any] = {
         "method": args.method,

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 from dptune.config import RunConfig
 from dptune.methods import Hyper, get_method
-from dptune.privacy.accounting import HistoryEntry, run_length, truncate
-from dptune.privacy.calibration import Calibration, NoiseSchedule, calibrate_noise
+from dptune.privacy.accounting import HistoryEntry, truncate
+from dptune.privacy.calibration import Calibration, NoiseSchedule, calibrate_noise, method_schedule
 
 
 def default_delta(n: int) -> float:
@@ -37,11 +37,7 @@ def run_schedule(config: RunConfig, n: int) -> RunSchedule:
     sample_rate = config.batch_size / n
     steps_per_epoch = math.ceil(n / config.batch_size)
     hyper = Hyper(config.clip, config.lr, config.epochs * steps_per_epoch)
-    definition, params = get_method(config.method), config.method_params
-
-    def schedule(noise_multiplier: float) -> list[HistoryEntry]:
-        return run_length(definition.noise_multipliers(params, hyper, noise_multiplier), sample_rate)
-
+    schedule = method_schedule(get_method(config.method), config.method_params, hyper, sample_rate)
     return RunSchedule(sample_rate, steps_per_epoch, hyper, schedule)
 
 

@@ -8,8 +8,8 @@ from opacus.accountants import PRVAccountant, RDPAccountant
 from opacus.accountants.utils import get_noise_multiplier
 
 from dptune.methods import Hyper, get_method
-from dptune.privacy.accounting import Accountant, run_length
-from dptune.privacy.calibration import calibrate_noise
+from dptune.privacy.accounting import Accountant
+from dptune.privacy.calibration import calibrate_noise, method_schedule
 
 
 def calibrated(
@@ -17,11 +17,7 @@ def calibrated(
 ) -> float:
     definition = get_method(method)
     resolved = definition.resolve(params)
-    hyper = Hyper(1.0, 0.1, steps)
-
-    def schedule(sigma: float) -> list[tuple[float, float, int]]:
-        return run_length(definition.noise_multipliers(resolved, hyper, sigma), q)
-
+    schedule = method_schedule(definition, resolved, Hyper(1.0, 0.1, steps), q)
     calib = calibrate_noise(eps, delta, schedule, accountant)
     assert calib.epsilon <= eps
     return calib.noise_multiplier

@@ -50,6 +50,7 @@ class FilterFamily:
         read: (spec section without ``family``, YAML path) -> (layout, shape); None: the spec's keys are
             the parameter names, defaults fill the optional ones.
         constrained: draws may be invalid (Optuna is told through a constraint).
+        label: parameter values -> the drawn filter's name; None: the family's name.
     """
 
     name: str
@@ -58,6 +59,7 @@ class FilterFamily:
     invert: Callable[[IIRCoefficients, Shape, str | None], dict[str, Any] | None]
     read: Callable[[dict[str, Any], str], tuple[Layout, Shape]] | None = None
     constrained: bool = False
+    label: Callable[[Mapping[str, Any]], str] | None = None
 
     def layout(self, section: dict[str, Any], path: str) -> tuple[Layout, Shape]:
         """The family's parameters as the spec section gives them; ``InputError`` on keys the family does
@@ -75,7 +77,7 @@ class FilterFamily:
 
     def draw(self, values: Mapping[str, Any], shape: Shape) -> DrawnFilter:
         """The filter named by ``values``, validated once."""
-        label = values["preset"] if self.name == PRESET else self.name
+        label = self.label(values) if self.label is not None else self.name
         return drawn(label, self.build(values, shape))
 
 
@@ -99,6 +101,10 @@ def _preset_params(shape: Shape) -> dict[str, Param]:
 
 def _build_preset(values: Mapping[str, Any], shape: Shape) -> IIRCoefficients:
     return PRESETS[values["preset"]]
+
+
+def _preset_name(values: Mapping[str, Any]) -> str:
+    return values["preset"]
 
 
 def _invert_preset(coeffs: IIRCoefficients, shape: Shape, name: str | None) -> dict[str, Any] | None:
@@ -204,7 +210,7 @@ def _invert_raw(coeffs: IIRCoefficients, shape: Shape, name: str | None) -> dict
 FAMILIES: dict[str, FilterFamily] = {
     family.name: family
     for family in (
-        FilterFamily(PRESET, _preset_params, _build_preset, _invert_preset),
+        FilterFamily(PRESET, _preset_params, _build_preset, _invert_preset, label=_preset_name),
         FilterFamily("first-order", _first_order_params, _build_first_order, _invert_first_order),
         FilterFamily("butterworth", _butterworth_params, _build_butterworth, _no_inverse),
         FilterFamily("raw", _raw_params, _build_raw, _invert_raw, read=_read_raw, constrained=True),

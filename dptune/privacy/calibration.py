@@ -15,11 +15,26 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from dptune.privacy.accounting import HistoryEntry, epsilon_of
+from dptune.methods import Hyper, MethodDefinition
+from dptune.privacy.accounting import HistoryEntry, epsilon_of, run_length
 
 NoiseSchedule = Callable[[float], Sequence[HistoryEntry]]
 """σ -> accountant history ``[(noise_multiplier, sample_rate, steps), ...]`` of the whole run."""
+
+
+def method_schedule(
+    definition: MethodDefinition, params: dict[str, Any], hyper: Hyper, sample_rate: float
+) -> NoiseSchedule:
+    """σ -> the accountant history of a run of the method: its z_0, …, z_{T−1} at σ, each at rate q,
+    compressed into ``(z, q, count)`` entries."""
+
+    def schedule(noise_multiplier: float) -> list[HistoryEntry]:
+        return run_length(definition.noise_multipliers(params, hyper, noise_multiplier), sample_rate)
+
+    return schedule
+
 
 SIGMA_MIN = 1e-3
 SIGMA_MAX = 1e4

@@ -162,9 +162,10 @@ class MlflowTracker:
         return {m.step for m in self.client.get_metric_history(run_id, names.CHILD_METRICS[0])}
 
     def log_epoch(self, run_id: str, epoch: int, metrics: Mapping[str, float]) -> None:
+        client = self.client
         for name in names.CHILD_METRICS:
             if name in metrics and math.isfinite(metrics[name]):
-                self.client.log_metric(run_id, name, float(metrics[name]), step=epoch)
+                client.log_metric(run_id, name, float(metrics[name]), step=epoch)
 
     def trial_status(self, run_id: str) -> TrialStatus:
         return TrialStatus(self.client.get_run(run_id).data.tags.get(names.STATUS_TAG, TrialStatus.RUNNING))
@@ -223,6 +224,7 @@ class MlflowTracker:
         ]
 
     def best_tradeoffs(self, experiment: str, sweep_id: str | None = None) -> list[TradeOff]:
+        client = self.client
         parents: dict[str, Any] = {}
         best: dict[tuple[str, float], TradeOff] = {}
         for run in self._trained_runs(experiment, sweep_id):
@@ -231,7 +233,7 @@ class MlflowTracker:
                 continue
             parent_id = tags.get(names.PARENT_TAG, "")
             if parent_id not in parents:
-                parents[parent_id] = self.client.get_run(parent_id).data if parent_id else None
+                parents[parent_id] = client.get_run(parent_id).data if parent_id else None
             parent = parents[parent_id]
             target = (
                 float(parent.params.get("epsilon", metrics.get("epsilon_target", math.nan)))
