@@ -4,14 +4,14 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup data quickstart test lint bench clean
+.PHONY: setup data postgresql quickstart test lint bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --disable-pip-version-check -q -e ".[dev]"
 	touch $(STAMP)
 
-setup: $(STAMP) data
+setup: $(STAMP) data postgresql
 
 # Debian's full Fashion-MNIST (offline). Skipped quietly where apt is not available or we are not root.
 data:
@@ -19,6 +19,15 @@ data:
 	elif command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
 		(apt-get update -qq && apt-get install -y -qq dataset-fashion-mnist) >/dev/null; \
 	else echo "note: install Debian's dataset-fashion-mnist or pass --data-root (see README)"; fi
+
+# Debian's PostgreSQL, for the tests of tracking against a real MLflow server on PostgreSQL (a throwaway
+# cluster each; without it they run on SQLite only). Skipped quietly where apt is not available or we are
+# not root.
+postgresql:
+	@if ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then :; \
+	elif command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
+		(apt-get update -qq && apt-get install -y -qq postgresql) >/dev/null; \
+	else echo "note: install Debian's postgresql to test tracking on PostgreSQL too (else SQLite only)"; fi
 
 quickstart: setup
 	$(BIN)/dptune run sweeps/quickstart.yaml $(if $(wildcard ray_results/quickstart),--resume,)

@@ -31,6 +31,8 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from results import write_section  # bench/ is on the path when this file runs as a script
+
 if TYPE_CHECKING:
     import numpy as np
 
@@ -580,15 +582,7 @@ def write_results_section(table: dict[str, Any], costs: dict[str, Any]) -> None:
     if costs:
         lines += comparison_lines(costs)
     lines += ["", f"![Tuned accuracy against ε, mean ± sd over replicates]({PLOT.name})"]
-    out = ROOT / "bench" / "RESULTS.md"
-    text = out.read_text() if out.exists() else "# Benchmark results\n\n"
-    if SECTION in text:
-        head, rest = text.split(SECTION, 1)
-        tail = rest[rest.index("\n## ") :] if "\n## " in rest else ""
-        text = head + "\n".join(lines) + "\n" + tail
-    else:
-        text = text.rstrip("\n") + "\n\n" + "\n".join(lines) + "\n"
-    out.write_text(text)
+    write_section(ROOT / "bench" / "RESULTS.md", SECTION, "\n".join(lines))
 
 
 def main() -> None:

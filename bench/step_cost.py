@@ -20,6 +20,7 @@ from pathlib import Path
 
 import torch
 import torch.nn.functional as F
+from results import cpu_name, write_section  # bench/ is on the path when this file runs as a script
 
 from dptune.config import RunConfig
 from dptune.data import load_dataset
@@ -27,13 +28,6 @@ from dptune.methods import METHODS
 from dptune.train import Trainer
 
 PARAMS = {"dp-pmlf": {"k": "2"}, "innerouter": {"k": "2"}}
-
-
-def cpu_name() -> str:
-    for line in Path("/proc/cpuinfo").read_text().splitlines():
-        if line.startswith("model name"):
-            return line.split(":", 1)[1].strip()
-    return platform.processor() or "unknown"
 
 
 def time_steps(step, steps: int) -> float:
@@ -111,15 +105,7 @@ def main() -> None:
         lines.append(f"| {name} | {value:.2f}× | {rel:.2f}× | {goals.get(name, '')} |")
     text = "\n".join(lines) + "\n"
     print(text)
-    out = Path(args.out)
-    previous = out.read_text() if out.exists() else "# Benchmark results\n\n"
-    marker = "## Step cost"
-    head = previous.split(marker)[0] if marker in previous else previous
-    tail = ""
-    if marker in previous:
-        rest = previous.split(marker, 1)[1]
-        tail = rest[rest.index("\n## ") :] if "\n## " in rest else ""
-    out.write_text(head + text + tail)
+    write_section(Path(args.out), lines[0], text)
 
 
 if __name__ == "__main__":

@@ -30,7 +30,7 @@ import yaml
 from dp_accounting import dp_event
 from dp_accounting.rdp.rdp_privacy_accountant import RdpAccountant
 from mlflow.tracking import MlflowClient
-from step_cost import cpu_name  # bench/ is on the path when this file runs as a script
+from results import cpu_name, write_section  # bench/ is on the path when this file runs as a script
 
 from dptune.privacy.accounting import RDP_ORDERS
 from dptune.privacy.filter import runs_that_fit
@@ -145,25 +145,13 @@ def section(result: dict[str, Any]) -> str:
     )
 
 
-def write(out: Path, text: str) -> None:
-    """Replace this benchmark's section of ``out`` (or append it), keeping every other section."""
-    current = out.read_text() if out.exists() else "# Benchmark results\n"
-    if SECTION in current:
-        head, rest = current.split(SECTION, 1)
-        tail = rest[rest.index("\n## ") :] if "\n## " in rest else "\n"
-        current = head + text + "\n" + tail
-    else:
-        current = current.rstrip("\n") + "\n\n" + text + "\n"
-    out.write_text(current)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "RESULTS.md")
     args = parser.parse_args()
     result = measure() | {"machine": f"{cpu_name()}, 2 cores, Python {platform.python_version()}"}
     (ROOT / "bench" / "sweep_bound.json").write_text(json.dumps(result, indent=1) + "\n")
-    write(args.out, section(result))
+    write_section(args.out, SECTION, section(result))
     print(section(result))
 
 

@@ -6,7 +6,7 @@ The top-level keys (see ``sweeps/quickstart.yaml`` and the README):
     privacy {epsilon, delta, accountant, sampling, total_epsilon},
     training {epochs, lr, clip, batch_size, physical_batch_size, engine, seed, noise_generator},
     budget {trials_per_method: N | {distribution, mean, shape}, max_concurrent},
-    resources {cpu, gpu, gpu_fallback},
+    resources {cpu, gpu, gpu_fallback, wait},
     scheduler {name: none|asha, grace_period}, search {sampler: tpe|random|gp|nsga2, seed, startup_trials},
     tracking {uri, experiment}, storage_path, methods {METHOD: {KNOB: DIST, ..., start: [...]}}
 
@@ -39,6 +39,8 @@ MODEL_BASED_SAMPLERS = ("tpe", "gp")
 OPTUNA_STARTUP_TRIALS = 10
 """Optuna's default ``n_startup_trials`` of TPE and GP: the trials drawn at random before the model."""
 SCHEDULERS = ("none", "asha")
+DEFAULT_WAIT_SECONDS = 600.0
+"""How long a sweep on a cluster that can grow waits for a node that fits a trial (``resources.wait``)."""
 
 RUN_SECTIONS = {
     "dataset": {"name": "dataset", "subset": "subset", "root": "data_root"},
@@ -67,10 +69,11 @@ class SweepSpec:
     runs: dict[str, RunConfig]
     total_epsilon: float | None  # a privacy filter's total for the whole sweep (``dptune.privacy.filter``)
     trials: TrialCount
-    max_concurrent: int
+    max_concurrent: int | None  # trials of one method at once; None: as many as the cluster holds
     cpu: float
     gpu: float
     gpu_fallback: str
+    wait: float  # seconds to wait for a node that fits a trial, on a cluster that can grow
     scheduler: str
     grace_period: int
     sampler: str
@@ -292,13 +295,18 @@ def parse_spec(raw: Any, base: Path | None = None) -> SweepSpec:
             "a random trial count is for the repeat-and-select bound; with privacy.total_epsilon (a filter) "
             "give a fixed number, the most trials the filter may admit",
         )
-    concurrent = _integer(budget.get("max_concurrent", 1), "budget.max_concurrent", 1)
+    concurrent = budget.get("max_concurrent")
+    if concurrent is not None:
+        concurrent = _integer(concurrent, "budget.max_concurrent", 1)
 
     resources = _mapping(doc.get("resources"), "resources")
-    _only(resources, ("cpu", "gpu", "gpu_fallback"), "resources")
+    _only(resources, ("cpu", "gpu", "gpu_fallback", "wait"), "resources")
     cpu = _number(resources.get("cpu", 1), "resources.cpu", lambda v: v > 0, "a number > 0")
     gpu = _number(resources.get("gpu", 0), "resources.gpu", lambda v: v >= 0, "a number >= 0")
     fallback = _one_of(resources.get("gpu_fallback", "fail"), ("fail", "cpu"), "resources.gpu_fallback")
+    wait = _number(
+        resources.get("wait", DEFAULT_WAIT_SECONDS), "resources.wait", lambda v: v >= 0, "seconds >= 0"
+    )
 
     scheduler = _mapping(doc.get("scheduler"), "scheduler")
     _only(scheduler, ("name", "grace_period"), "scheduler")
@@ -343,6 +351,7 @@ def parse_spec(raw: Any, base: Path | None = None) -> SweepSpec:
         cpu=cpu,
         gpu=gpu,
         gpu_fallback=fallback,
+        wait=wait,
         scheduler=scheduler_name,
         grace_period=grace,
         sampler=sampler,

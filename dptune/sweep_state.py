@@ -10,13 +10,17 @@ holds, per method:
   A record is ``running`` until the trial ends; an ended one may carry the RDP curve of the steps it
   took (what a privacy filter gets back from a trial that was stopped early).
 
-Only the sweep driver writes it, one whole-file replace per change (a few per trial).
+Only the sweep driver writes it, one whole-file replace per change (a few per trial). Its methods'
+searches run in threads of that one process (``dptune.sweep.driver``), so every read-modify-write holds
+the file's lock.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,6 +28,8 @@ import numpy as np
 import pyarrow.fs
 
 FILE_NAME = "private_state.json"
+_LOCKS: dict[str, threading.RLock] = {}
+_LOCKS_GUARD = threading.Lock()
 RUNNING = "running"
 ENDED = "ended"
 
@@ -70,28 +76,35 @@ class PrivateSweepState:
             stream.write(json.dumps(doc).encode())
         fs.move(partial, f"{folder}/{FILE_NAME}")
 
+    @contextmanager
+    def _changing(self) -> Iterator[dict[str, Any]]:
+        """The document, written back when the block ends; one writer at a time per file."""
+        with _LOCKS_GUARD:
+            lock = _LOCKS.setdefault(self.uri, threading.RLock())
+        with lock:
+            doc = self.read()
+            yield doc
+            self._write(doc)
+
     def _method(self, doc: dict[str, Any], method: str) -> dict[str, Any]:
         return doc["methods"].setdefault(method, {"trials": {}})
 
     def trial_count(self, method: str, draw: Callable[[], int]) -> int:
         """The method's K: read back, or drawn by ``draw`` and kept (the same K on every resume)."""
-        doc = self.read()
-        entry = self._method(doc, method)
-        if "trial_count" not in entry:
-            entry["trial_count"] = int(draw())
-            self._write(doc)
+        with self._changing() as doc:
+            entry = self._method(doc, method)
+            if "trial_count" not in entry:
+                entry["trial_count"] = int(draw())
         return int(entry["trial_count"])
 
     def start(self, method: str, trial_id: str) -> None:
-        doc = self.read()
-        self._method(doc, method)["trials"][trial_id] = {"state": RUNNING, "spent": None}
-        self._write(doc)
+        with self._changing() as doc:
+            self._method(doc, method)["trials"][trial_id] = {"state": RUNNING, "spent": None}
 
     def end(self, method: str, trial_id: str, spent: np.ndarray | None) -> None:
-        doc = self.read()
         value = None if spent is None else [float(x) for x in spent]
-        self._method(doc, method)["trials"][trial_id] = {"state": ENDED, "spent": value}
-        self._write(doc)
+        with self._changing() as doc:
+            self._method(doc, method)["trials"][trial_id] = {"state": ENDED, "spent": value}
 
     def trials(self, method: str) -> list[TrialRecord]:
         entry = self.read()["methods"].get(method, {"trials": {}})
@@ -102,6 +115,5 @@ class PrivateSweepState:
 
     def keep(self, key: str, value: Any) -> None:
         """Store a private figure (e.g. ε of releasing every trial, which would reveal K)."""
-        doc = self.read()
-        doc[key] = value
-        self._write(doc)
+        with self._changing() as doc:
+            doc[key] = value

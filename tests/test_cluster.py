@@ -1,179 +1,188 @@
-"""A real two-node Ray cluster on this machine with trials logging to a real `mlflow server` over HTTP,
-and the cluster file checked by Ray's own schema validation."""
+"""The cluster file: valid by Ray's own schema and set up for real use (trials on workers only, services
+on loopback, MLflow on PostgreSQL, a prebuilt image, token auth); the head's PostgreSQL setup run for
+real; and a sweep on a real Ray cluster on this machine, head without trial resources as in
+cluster.yaml, logging to a real `mlflow server` over HTTP."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
+import shlex
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
-import time
-import urllib.request
+import tomllib
+from importlib import resources
 from pathlib import Path
+from urllib.parse import urlsplit
 
+import jsonschema
 import pytest
 import yaml
 from mlflow.tracking import MlflowClient
-from ray.autoscaler._private.util import prepare_config, validate_config
 
+from tests.local_cluster import BIN, LocalCluster
+from tests.mlflow_server import MlflowServer, free_port, postgres_bin
 from tests.sweep_helpers import runs, write_spec
 
 ROOT = Path(__file__).parents[1]
-BIN = Path(sys.executable).parent
+CONFIG = yaml.safe_load((ROOT / "cluster.yaml").read_text())
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+def command(commands: list[str], program: str) -> str:
+    """The one command line in ``commands`` that runs ``program``."""
+    (found,) = [line for line in commands if program in line]
+    return found
 
 
-def test_cluster_yaml_passes_rays_schema_validation() -> None:
-    config = prepare_config(yaml.safe_load((ROOT / "cluster.yaml").read_text()))
-    validate_config(config)
-    workers = config["available_node_types"]["gpu_worker"]
-    assert workers["resources"]["GPU"] == 1 and workers["min_workers"] >= 1
-    assert any("mlflow server" in c for c in config["head_start_ray_commands"])
+def option(line: str, name: str) -> str:
+    """The value of ``--name VALUE``, ``--name=VALUE`` or a leading ``NAME=VALUE`` in a command line."""
+    words = shlex.split(line)
+    for at, word in enumerate(words):
+        if word == name:
+            return words[at + 1]
+        if word.startswith(f"{name}="):
+            return word.split("=", 1)[1]
+    raise AssertionError(f"{name} not in {line!r}")
 
 
-def stop_cluster(temp_dir: str) -> None:
-    """Stop the Ray processes of one cluster: those whose command line names its temp dir.
-
-    Not ``ray stop``: that stops every Ray process on the machine, a user's running sweep included.
-    """
-    for signal_name, wait in (("TERM", 10), ("KILL", 30)):
-        subprocess.run(["pkill", f"-{signal_name}", "-f", temp_dir], check=False)
-        deadline = time.time() + wait
-        while time.time() < deadline and running(temp_dir):
-            time.sleep(0.5)
+def test_cluster_yaml_passes_rays_schema() -> None:
+    # The schema Ray's cluster launcher checks a config against, as shipped in the ray package.
+    schema = json.loads(resources.files("ray.autoscaler").joinpath("ray-schema.json").read_text())
+    jsonschema.validate(CONFIG, schema)
 
 
-def running(temp_dir: str) -> bool:
-    return bool(subprocess.run(["pgrep", "-f", temp_dir], capture_output=True).stdout)
+def test_head_offers_no_resources_to_trials() -> None:
+    nodes = CONFIG["available_node_types"]
+    head = nodes[CONFIG["head_node_type"]]
+    assert head["resources"].get("CPU") == 0 and head["resources"].get("GPU", 0) == 0
+    workers = [node for name, node in nodes.items() if name != CONFIG["head_node_type"]]
+    assert [node["resources"] for node in workers] == [{"CPU": 4, "GPU": 1}]
 
 
-def wait_for_nodes(address: str, count: int, env: dict[str, str]) -> None:
-    """Block until `count` nodes are alive in the cluster: `ray start` returns before a worker's
-    resources reach the scheduler, and a sweep started earlier would place every trial on the head."""
-    probe = (
-        "import ray, sys, time\n"
-        f"ray.init(address={address!r}, logging_level='ERROR')\n"
-        "deadline = time.time() + 120\n"
-        f"while sum(n['Alive'] for n in ray.nodes()) < {count}:\n"
-        "    if time.time() > deadline: sys.exit('nodes did not come up')\n"
-        "    time.sleep(0.5)\n"
-    )
-    subprocess.run([sys.executable, "-c", probe], env=env, timeout=180, check=True)
+def test_local_state_is_not_shipped_to_the_nodes() -> None:
+    assert {".git", ".venv", "mlflow.db", "mlruns", "ray_results"} <= set(CONFIG["rsync_exclude"])
+    assert CONFIG["rsync_filter"] == [".gitignore"]
 
 
-@pytest.fixture
-def two_node_cluster(tmp_path: Path):
-    env = {**os.environ, "RAY_AUTH_MODE": "disabled"}
-    ray = str(BIN / "ray")
+def test_services_listen_on_loopback_only() -> None:
+    start = CONFIG["head_start_ray_commands"]
+    assert option(command(start, "ray start --head"), "--dashboard-host") == "127.0.0.1"
+    assert option(command(start, "mlflow server"), "--host") == "127.0.0.1"
+    assert "0.0.0.0" not in (ROOT / "cluster.yaml").read_text()
+
+
+def test_mlflow_keeps_runs_in_postgres_on_the_head_and_artifacts_on_shared_storage() -> None:
+    server = command(CONFIG["head_start_ray_commands"], "mlflow server")
+    store = urlsplit(option(server, "--backend-store-uri"))
+    assert store.scheme.startswith("postgresql") and store.hostname == "127.0.0.1"
+    assert store.password is None  # it comes from libpq's password file, written by the setup
+    setup = command(CONFIG["head_setup_commands"], "docker/head-postgres.sh")
+    assert option(server, "PGPASSFILE") == option(setup, "PGPASSFILE")
+    assert option(setup, "PGDATA").startswith("/mnt/shared/")
+    assert option(server, "--artifacts-destination").startswith("/mnt/shared/")
+
+
+def test_nodes_run_the_prebuilt_image_and_ray_requires_the_token() -> None:
+    docker = CONFIG["docker"]
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    assert docker["image"] and "cluster" in extras
+    assert re.search(r"pip install .*\[cluster\]", (ROOT / "docker" / "Dockerfile").read_text())
+    assert CONFIG["setup_commands"] == [] and CONFIG["worker_setup_commands"] == []  # nothing to install
+    assert "--volume=/mnt/shared:/mnt/shared" in docker["run_options"]
+    assert "--env=RAY_AUTH_MODE=token" in docker["run_options"]
+    assert CONFIG["file_mounts"]["~/.ray/auth_token"] == "~/.ray/auth_token"
+
+
+@pytest.mark.skipif(
+    postgres_bin() is None or os.geteuid() != 0,
+    reason="needs Debian's postgresql, and root: the script runs as root on the head",
+)
+def test_head_postgres_setup_makes_a_password_protected_database_on_loopback() -> None:
+    psql = str(postgres_bin() / "psql")
+    folder = Path(tempfile.mkdtemp(prefix="dptune-head-pg-"))  # not pytest's tmp: postgres must reach it
+    folder.chmod(0o755)
     port = free_port()
-    temp_dir = tempfile.mkdtemp(prefix="ray-", dir="/tmp")  # short: Ray's socket paths have a length limit
-    head = subprocess.run(
-        [
-            ray,
-            "start",
-            "--head",
-            f"--port={port}",
-            f"--temp-dir={temp_dir}",
-            "--num-cpus=1",
-            "--num-gpus=1",
-            "--include-dashboard=false",
-            "--disable-usage-stats",
-        ],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-    )
-    address = re.search(r"--address='([^']+)'", head.stdout).group(1)
-    subprocess.run(
-        [ray, "start", f"--address={address}", "--num-cpus=1", "--disable-usage-stats"],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-    )
+    env = os.environ | {
+        "PGDATA": str(folder / "data"),
+        "PGPASSFILE": str(folder / "pass"),
+        "PGPORT": str(port),
+    }
+    setup = ["bash", str(ROOT / "docker" / "head-postgres.sh")]
+
+    def query(sql: str, passfile: Path) -> subprocess.CompletedProcess:
+        uri = f"postgresql://mlflow@127.0.0.1:{port}/mlflow"
+        return subprocess.run(
+            [psql, uri, "--no-password", "-tAc", sql],
+            env=os.environ | {"PGPASSFILE": str(passfile)},
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+
     try:
-        wait_for_nodes(address, 2, env)
-        yield {**env, "RAY_ADDRESS": address}  # not auto: that reads /tmp/ray, not this temp dir
+        subprocess.run(setup, env=env, capture_output=True, timeout=120, check=True)
+        subprocess.run(setup, env=env, capture_output=True, timeout=120, check=True)  # `ray up` again
+        assert query("SHOW listen_addresses", folder / "pass").stdout.strip() == "127.0.0.1"
+        assert re.fullmatch(r"127\.0\.0\.1:\*:mlflow:mlflow:[0-9a-f]{48}\n", (folder / "pass").read_text())
+        assert (folder / "pass").stat().st_mode & 0o077 == 0
+        assert query("SELECT 1", folder / "no-such-file").returncode != 0  # no password, no entry
+        # A new head on the same shared storage: the server stopped, the setup run again.
+        pg_ctl = [str(postgres_bin() / "pg_ctl"), "stop", "--wait", f"--pgdata={folder / 'data'}"]
+        subprocess.run(["runuser", "-u", "postgres", "--", *pg_ctl], capture_output=True, check=True)
+        subprocess.run(setup, env=env, capture_output=True, timeout=120, check=True)
+        assert query("SELECT current_user", folder / "pass").stdout.strip() == "mlflow"
     finally:
-        stop_cluster(temp_dir)
-        shutil.rmtree(temp_dir, ignore_errors=True)
-    assert not running(temp_dir), "the test cluster outlived its test"
+        pg_ctl = [str(postgres_bin() / "pg_ctl"), "stop", "--mode=immediate", f"--pgdata={folder / 'data'}"]
+        subprocess.run(["runuser", "-u", "postgres", "--", *pg_ctl], capture_output=True, check=False)
+        shutil.rmtree(folder, ignore_errors=True)
 
 
-@pytest.fixture
-def mlflow_server(tmp_path: Path):
-    port = free_port()
-    server = subprocess.Popen(
-        [
-            str(BIN / "mlflow"),
-            "server",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--backend-store-uri",
-            f"sqlite:///{tmp_path / 'server.db'}",
-            "--artifacts-destination",
-            str(tmp_path / "artifacts"),
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
+def head_node_id(env: dict[str, str]) -> str:
+    probe = (
+        "import ray\n"
+        "ray.init(logging_level='ERROR')\n"
+        "print(next(n['NodeID'] for n in ray.nodes() if 'node:__internal_head__' in n['Resources']))\n"
     )
-    uri = f"http://127.0.0.1:{port}"
-    deadline = time.time() + 120
-    while time.time() < deadline:
-        try:
-            urllib.request.urlopen(f"{uri}/health", timeout=2)
-            break
-        except OSError:
-            time.sleep(0.5)
-    else:
-        server.kill()
-        pytest.fail("mlflow server did not come up")
-    yield uri
-    os.killpg(server.pid, 15)
-    server.wait(timeout=30)
+    return subprocess.run(
+        [sys.executable, "-c", probe], env=env, capture_output=True, text=True, timeout=120, check=True
+    ).stdout.strip()
 
 
-def test_sweep_on_two_node_cluster_logs_to_mlflow_server(
-    tmp_path: Path, two_node_cluster, mlflow_server
-) -> None:
-    path = write_spec(
-        tmp_path,
-        "cluster",
-        {"dpsgd": {"lr": {"loguniform": [0.3, 2.0]}}},
-        training={"epochs": 3, "batch_size": 64, "lr": 1.0},
-        budget={"trials_per_method": 4, "max_concurrent": 2},
-        resources={"cpu": 1, "gpu": 0},
-    )
-    env = two_node_cluster
-    proc = subprocess.run(
-        [str(BIN / "dptune"), "run", str(path), "--tracking-uri", mlflow_server],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    assert len(re.findall(r"trial \d/4", proc.stdout)) == 4
-    parents, children = runs(mlflow_server, "cluster")
+def test_sweep_on_a_cluster_runs_trials_on_workers_and_logs_to_mlflow_server(tmp_path: Path) -> None:
+    cluster = LocalCluster(cpus=0)  # as cluster.yaml's head: no trial resources
+    try:
+        cluster.add_worker(cpus=2)
+        head = head_node_id(cluster.env)
+        with MlflowServer(f"sqlite:///{tmp_path / 'server.db'}", tmp_path / "server") as server:
+            path = write_spec(
+                tmp_path,
+                "cluster",
+                {"dpsgd": {"lr": {"loguniform": [0.3, 2.0]}}},
+                training={"epochs": 3, "batch_size": 64, "lr": 1.0},
+                budget={"trials_per_method": 4, "max_concurrent": 2},
+                resources={"cpu": 1, "gpu": 0},
+            )
+            proc = subprocess.run(
+                [str(BIN / "dptune"), "run", str(path), "--tracking-uri", server.url],
+                cwd=tmp_path,
+                env=cluster.env,
+                capture_output=True,
+                text=True,
+                timeout=600,
+                check=False,
+            )
+            assert proc.returncode == 0, proc.stderr[-3000:]
+            assert len(re.findall(r"trial \d/4", proc.stdout)) == 4
+            parents, children = runs(server.url, "cluster")
+            artifacts = MlflowClient(server.url).list_artifacts(parents[0].info.run_id)
+    finally:
+        cluster.stop()
+    assert not cluster.running(), "the test cluster outlived its test"
     assert len(parents) == 1 and len(children) == 4
     assert all(c.data.tags["dptune.status"] == "finished" for c in children)
-    client = MlflowClient(mlflow_server)
-    assert "pareto_accuracy_vs_epsilon.png" in {a.path for a in client.list_artifacts(parents[0].info.run_id)}
+    assert "pareto_accuracy_vs_epsilon.png" in {a.path for a in artifacts}
     nodes = {c.data.tags["dptune.node"] for c in children}
-    assert len(nodes) == 2, proc.stdout[-3000:]  # trials ran on both nodes
+    assert head and head not in nodes, proc.stdout[-3000:]  # each trial ran on the worker

@@ -71,6 +71,8 @@ INVALID = [
     ),
     ("resources.gpu", -0.5, "resources.gpu"),
     ("resources.gpu_fallback", "tpu", "resources.gpu_fallback"),
+    ("resources.wait", -1, "resources.wait"),
+    ("budget.max_concurrent", 0, "budget.max_concurrent"),
     ("scheduler.name", "pbt", "scheduler.name"),
     ("search.sampler", "cmaes", "search.sampler"),
     ("search.startup_trials", 0, "search.startup_trials"),

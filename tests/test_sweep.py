@@ -179,7 +179,7 @@ def test_gpu_request_without_gpus_fails_fast_or_falls_back(tmp_path: Path) -> No
             training={"epochs": 1, "batch_size": 128},
         )
         started = time.time()
-        with pytest.raises(Exception, match=r"resources\.gpu: each trial asks for 0.5 GPU"):
+        with pytest.raises(Exception, match=r"resources\.gpu: each trial asks for 1 CPU \+ 0.5 GPU"):
             run_sweep(load_spec(path), path.read_text(), echo=lambda line: None)
         assert time.time() - started < 60  # fails fast, no hang
         fallback = load_spec(path, overrides={"resources.gpu_fallback": "cpu", "name": "nogpu2"})

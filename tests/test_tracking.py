@@ -1,8 +1,10 @@
-"""Final-run records and the paper-vs-tuned table, on a real MLflow SQLite store."""
+"""Final-run records, the paper-vs-tuned table and queued trial writes, on a real MLflow SQLite store
+(``test_tracking_outage``: against a real MLflow server)."""
 
 from __future__ import annotations
 
 import json
+import pickle
 import statistics
 from pathlib import Path
 
@@ -10,9 +12,11 @@ import matplotlib.image
 import pytest
 
 from dptune.cli import main
-from dptune.tracking import tracker_for
+from dptune.sweep.callbacks import TrialRecorder
+from dptune.tracking import MlflowTracker, TrialKey, tracker_for
 from dptune.tracking.plots import plot_protocol_cells
 from dptune.tracking.report import TradeOff, pareto_front
+from dptune.trial_status import TrialStatus
 
 
 def summary(method: str, protocol: str, seed: int, accuracy: float) -> dict:
@@ -95,3 +99,36 @@ def test_protocol_plot_is_logged_once_and_stays_out_of_the_tables(tmp_path: Path
     assert main(["report", "--tracking-uri", uri, "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["best_tradeoffs"] == [] and len(report["protocols"]) == 2
+
+
+def test_queued_trial_writes_are_read_back_and_a_refused_write_costs_only_itself(
+    tmp_path: Path, caplog
+) -> None:
+    uri = f"sqlite:///{tmp_path / 'mlflow.db'}"
+    tracker = tracker_for(uri)
+    sweep = tracker.start_sweep("queued", "s", {}, {"epsilon": 1.0}, "name: s\n")
+    key = TrialKey("queued", sweep, "t_00000")
+    history = [{"epoch": 1, "test_accuracy": 0.6, "loss": 1.2, "epsilon_spent": 0.5}]
+    tracker.open_trial(key, "dpsgd", "secure", {"lr": 0.5, "a*b": 1})  # a name MLflow refuses
+    tracker.log_epochs(key, history)
+    ended = {"history": [*history, {"epoch": 2, "test_accuracy": 0.7, "loss": 1.0, "epsilon_spent": 0.9}]}
+    tracker.end_trial(key, TrialStatus.FINISHED, None, ended | {"delta": 1e-5, "node_id": "n"})
+    (best,) = tracker.best_tradeoffs("queued", sweep)  # waits for the queued writes
+    assert (best.test_accuracy, best.epsilon_spent, best.delta) == (0.7, 0.9, 1e-5)
+    assert best.params == {"lr": "0.5"}
+    assert "refused" in caplog.text and "a*b" in caplog.text
+    run = tracker.client.get_run(best.run_id)
+    assert run.data.tags["dptune.status"] == "finished" and run.data.tags["dptune.node"] == "n"
+    steps = [m.step for m in tracker.client.get_metric_history(best.run_id, "loss")]
+    assert sorted(steps) == [1, 2]
+    tracker.end_trial(key, TrialStatus.FAILED, "late", settle=True)  # settling an ended run: no change
+    tracker.mark_lost("queued", sweep, "dpsgd", {"t_00000"})
+    assert tracker.close()
+    assert tracker.client.get_run(best.run_id).data.tags["dptune.status"] == "finished"
+
+
+def test_a_pickled_recorder_queues_on_the_process_tracker_of_its_store(tmp_path: Path) -> None:
+    uri = f"sqlite:///{tmp_path / 'mlflow.db'}"
+    recorder = TrialRecorder(MlflowTracker(uri), "e", "sweep", "dpsgd", "secure")
+    restored = pickle.loads(pickle.dumps(recorder))  # as Tune keeps callbacks in tuner.pkl
+    assert restored.tracker is tracker_for(uri) is MlflowTracker.shared(uri)

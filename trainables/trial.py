@@ -4,8 +4,10 @@ Every reported result carries ``test_accuracy``, ``loss`` (test loss), ``epsilon
 the ``history`` of those metrics for every epoch so far (MLflow backfills from it after a resume);
 every checkpoint holds the whole ``Trainer.state_dict()`` (parameters, past iterates, filter/momentum/
 Adam/memory states, accountant history, sampling and noise RNG states, step), so a trial resumed
-from it continues exactly. A diverging trial raises ``TrainingDivergedError``: Tune marks it failed
-with that reason and the sweep goes on.
+from it continues exactly. A diverging trial reports ``status: failed`` with its reason and ends; it does
+not raise, so Tune does not retry it: its retries (``max_failures``) are for lost actors and nodes,
+which resume from the last checkpoint with the same random states. A run started again with fresh
+noise after its own data-dependent failure would be a second run that no ledger counts.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from ray import tune
 
 from dptune.config import RunConfig
 from dptune.data import Dataset
+from dptune.errors import TrainingDivergedError
 from dptune.methods import METHODS
 from dptune.methods.filters import DrawnFilter
 from dptune.train import Trainer
@@ -36,18 +39,23 @@ def run_trial(config: dict[str, Any], run: RunConfig, cpus: float, gpus: float, 
     started = time.time()
     node = ray.get_runtime_context().get_node_id()
     drawn = config.get("filter")
-    if isinstance(drawn, DrawnFilter) and not drawn.valid:
+
+    def end_without_model(status: TrialStatus, reason: str, epoch: int) -> None:
+        """The last report of a trial that has no model to compare (score 0 for Tune's metric check)."""
         tune.report(
             {
                 "test_accuracy": 0.0,
-                "epoch": 0,
-                STATUS_KEY: TrialStatus.INFEASIBLE,
-                "reason": drawn.problem,
+                "epoch": epoch,
+                STATUS_KEY: status,
+                "reason": reason,
                 "trial_start": started,
                 "trial_end": time.time(),
                 "node_id": node,
             }
         )
+
+    if isinstance(drawn, DrawnFilter) and not drawn.valid:
+        end_without_model(TrialStatus.INFEASIBLE, drawn.problem, 0)
         return
     device = "cuda" if gpus > 0 and torch.cuda.is_available() else "cpu"
     trainer = Trainer(run.with_knobs({**config, "device": device}), data)
@@ -56,7 +64,11 @@ def run_trial(config: dict[str, Any], run: RunConfig, cpus: float, gpus: float, 
         with checkpoint.as_directory() as folder:
             trainer.load_state_dict(torch.load(Path(folder) / STATE_FILE, weights_only=False))
     while trainer.epoch < trainer.config.epochs:
-        epoch = trainer.train_epoch()
+        try:
+            epoch = trainer.train_epoch()
+        except TrainingDivergedError as error:
+            end_without_model(TrialStatus.FAILED, f"TrainingDivergedError: {error}", trainer.epoch)
+            return
         last = trainer.epoch == trainer.config.epochs
         metrics = {
             "test_accuracy": epoch.test_accuracy,

@@ -150,7 +150,7 @@ def release(
 ) -> Released:
     """One release of ``method`` at step t: what training computes and ``dptune audit`` audits.
 
-        ĝ_t = (Σ_i clip(v_i, C_t) + N(0, s_t² I)) / L       (``clipped_sum`` for the sum)
+    ĝ_t = (Σ_i clip(v_i, C_t) + N(0, s_t² I)) / L       (``clipped_sum`` for the sum)
     """
     total = clipped_sum(method, engine, step, iterates, chunks)
     vector = privatize(total, method.release.noise_std(step), expected_batch_size, sampler)

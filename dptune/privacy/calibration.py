@@ -7,7 +7,11 @@ strictly decreasing in σ, so we search σ on a log scale until
 
     (1 − tol)·ε_target ≤ ε(σ) ≤ ε_target,
 
-never returning a σ whose ε exceeds the target (the run is never under-noised).
+never returning a σ whose ε exceeds the target (the run is never under-noised). Each probe σ is decided
+on bounds L ≤ ε(σ) ≤ U that the accountant tightens only while they leave the decision open
+(``AccountantKind.bounds``): under RDP a few lattice points of z stand for the thousands of distinct
+noise multipliers of a decreasing-clip schedule, and the exact ε is computed only when nothing cheaper
+decides.
 """
 
 from __future__ import annotations
@@ -15,10 +19,10 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from dptune.methods import Hyper, MethodDefinition
-from dptune.privacy.accounting import HistoryEntry, epsilon_of, run_length
+from dptune.privacy.accounting import ACCOUNTANTS, HistoryEntry, check_accountant, run_length
 
 NoiseSchedule = Callable[[float], Sequence[HistoryEntry]]
 """σ -> accountant history ``[(noise_multiplier, sample_rate, steps), ...]`` of the whole run."""
@@ -42,12 +46,28 @@ SIGMA_MAX = 1e4
 
 @dataclass(frozen=True)
 class Calibration:
-    """The calibrated base noise multiplier and what the accountant says it spends."""
+    """The calibrated base noise multiplier and what the accountant says it spends: ``epsilon`` is the
+    accountant's ε at that σ or a certified upper bound on it, in [(1 − rel_tol)·target, target]
+    either way."""
 
     noise_multiplier: float
     epsilon: float
     delta: float
     accountant: str
+
+
+class _Probe(NamedTuple):
+    """A probe σ = exp(log_sigma), bounds lower ≤ ε(σ) ≤ upper, and its side of the window: +1 spends
+    more than the target, −1 less than (1 − tol)·target, 0 inside."""
+
+    log_sigma: float
+    lower: float
+    upper: float
+    side: int
+
+    def distance(self, log_center: float) -> float:
+        """log ε − log center, ε estimated by the middle of the bounds (the Illinois iteration's f)."""
+        return math.log(max(0.5 * (self.lower + self.upper), 1e-300)) - log_center
 
 
 def calibrate_noise(
@@ -61,64 +81,67 @@ def calibrate_noise(
     """Smallest-noise σ whose run spends ε in [(1 − rel_tol)·target, target].
 
     Bracketing by doubling, then the Illinois variant of regula falsi on log ε(log σ), which converges
-    in a handful of accountant calls (each may be expensive for heterogeneous schedules).
+    in a handful of probes. A probe is decided as soon as the accountant's bounds L ≤ ε ≤ U settle it:
+    too little noise if L > target, too much if U < (1 − rel_tol)·target, accepted if both lie in the
+    window. ``Calibration.epsilon`` is the accepted U: the exact ε or a certified bound above it, and in
+    the window either way.
 
     Raises:
         ValueError: the target cannot be met with σ in [1e-3, 1e4].
     """
     if target_epsilon <= 0:
         raise ValueError(f"target epsilon must be positive, got {target_epsilon}")
-
-    def eps_at(log_sigma: float) -> float:
-        return epsilon_of(schedule(math.exp(log_sigma)), delta, accountant)
-
-    def result(log_sigma: float, eps: float) -> Calibration:
-        return Calibration(math.exp(log_sigma), eps, delta, accountant)
-
+    bounds = ACCOUNTANTS[check_accountant(accountant)].bounds
     low_target = (1.0 - rel_tol) * target_epsilon
-    step = math.log(2.0)
-    # Bracket: lo spends more than the target (too little noise), hi spends at most the target.
-    lo = hi = math.log(initial_sigma)
-    eps_lo = eps_hi = eps_at(lo)
-    if low_target <= eps_lo <= target_epsilon:
-        return result(lo, eps_lo)
-    while eps_hi > target_epsilon:
-        lo, eps_lo = hi, eps_hi
-        hi += step
-        if hi > math.log(SIGMA_MAX):
-            raise ValueError(f"epsilon {target_epsilon} needs a noise multiplier above {SIGMA_MAX}")
-        eps_hi = eps_at(hi)
-    while eps_lo <= target_epsilon:
-        if eps_lo >= low_target:
-            return result(lo, eps_lo)
-        hi, eps_hi = lo, eps_lo
-        lo -= step
-        if lo < math.log(SIGMA_MIN):
-            return result(hi, eps_hi)
-        eps_lo = eps_at(lo)
-    if eps_hi >= low_target:
-        return result(hi, eps_hi)
 
-    log_target = math.log(target_epsilon * (1.0 - rel_tol / 2))
-    f_lo = math.log(eps_lo) - log_target
-    f_hi = math.log(max(eps_hi, 1e-300)) - log_target
+    def probe(log_sigma: float) -> _Probe:
+        for lower, upper in bounds(schedule(math.exp(log_sigma)), delta):
+            if lower > target_epsilon:
+                return _Probe(log_sigma, lower, upper, 1)
+            if upper < low_target:
+                return _Probe(log_sigma, lower, upper, -1)
+            if low_target <= lower and upper <= target_epsilon:
+                return _Probe(log_sigma, lower, upper, 0)
+        raise AssertionError("the last bounds are exact, and exact bounds always decide")
+
+    def result(p: _Probe) -> Calibration:
+        return Calibration(math.exp(p.log_sigma), p.upper, delta, accountant)
+
+    step = math.log(2.0)
+    # Bracket: lo spends more than the target (too little noise), hi at most the target.
+    lo = hi = probe(math.log(initial_sigma))
+    while hi.side > 0:
+        lo = hi
+        if lo.log_sigma + step > math.log(SIGMA_MAX):
+            raise ValueError(f"epsilon {target_epsilon} needs a noise multiplier above {SIGMA_MAX}")
+        hi = probe(lo.log_sigma + step)
+    while lo.side < 0:
+        hi = lo
+        if hi.log_sigma - step < math.log(SIGMA_MIN):
+            return result(hi)
+        lo = probe(hi.log_sigma - step)
+    for p in (hi, lo):
+        if p.side == 0:
+            return result(p)
+
+    log_center = math.log(target_epsilon * (1.0 - rel_tol / 2))
+    f_lo, f_hi = lo.distance(log_center), hi.distance(log_center)
     side = 0
     for _ in range(200):
-        mid = hi - f_hi * (hi - lo) / (f_hi - f_lo)
-        if not lo < mid < hi:
-            mid = 0.5 * (lo + hi)
-        eps_mid = eps_at(mid)
-        if low_target <= eps_mid <= target_epsilon:
-            return result(mid, eps_mid)
-        f_mid = math.log(max(eps_mid, 1e-300)) - log_target
-        if eps_mid > target_epsilon:
-            lo, f_lo = mid, f_mid
+        mid = hi.log_sigma - f_hi * (hi.log_sigma - lo.log_sigma) / (f_hi - f_lo)
+        if not lo.log_sigma < mid < hi.log_sigma:
+            mid = 0.5 * (lo.log_sigma + hi.log_sigma)
+        p = probe(mid)
+        if p.side == 0:
+            return result(p)
+        if p.side > 0:
+            lo, f_lo = p, p.distance(log_center)
             if side == -1:
                 f_hi /= 2
             side = -1
         else:
-            hi, f_hi, eps_hi = mid, f_mid, eps_mid
+            hi, f_hi = p, p.distance(log_center)
             if side == 1:
                 f_lo /= 2
             side = 1
-    return result(hi, eps_hi)
+    return result(hi)

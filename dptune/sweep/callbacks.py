@@ -12,7 +12,7 @@ from ray.tune.experiment import Trial
 
 from dptune.methods.filters import DrawnFilter
 from dptune.space import FILTER_PREFIX
-from dptune.tracking import Tracker
+from dptune.tracking import Tracker, TrialKey
 from dptune.trial_status import TrialStatus
 
 Echo = Callable[[str], None]
@@ -45,16 +45,23 @@ class TrialRecorder(Callback):
     accuracy, test loss, ε spent; at the end: σ, δ, steps, and the trial's ``TrialStatus`` (finished,
     stopped by the scheduler, infeasible filter draw, failed with a reason).
 
-    Writes are queued during a Tune step and flushed in ``on_step_end``, which Tune calls after the
-    step's experiment-state save (``dptune.sweep.restore`` makes that save happen every step). The store
-    therefore never records a trial, a result or a status that the saved experiment lacks: after the
-    driver is killed, ``Tuner.restore`` knows every trial the store shows, so resuming neither
-    duplicates a run nor re-runs a finished trial. The store may lag the saved state instead (killed
-    between save and flush): every result carries the trial's whole epoch history, so missing epochs are
-    backfilled, and at the end of an experiment every ended trial whose run is not marked ended yet is
-    settled. The save reaches storage asynchronously, so a trial started just before a kill can be
-    unknown to the restored experiment, which runs another in its place: its run is marked ``lost`` at
-    the end and it still counts in the tuning cost, from the sweep's private write-ahead record.
+    The callback only queues: what Tune reports during a step is collected, then handed to the tracker
+    in ``on_step_end``, which Tune calls after the step's experiment-state save
+    (``dptune.sweep.restore`` makes that save happen every step); the tracker's writer thread records it
+    later, in order, off Tune's loop, and keeps it while the store is unreachable (``Tracker``). The
+    store therefore never records a trial, a result or a status that the saved experiment lacks: after
+    the driver is killed, ``Tuner.restore`` knows every trial the store shows, so resuming neither
+    duplicates a run nor re-runs a finished trial.
+
+    The store may lag the saved experiment instead (the driver killed between save and write, or while
+    the store was unreachable, or a sweep that ended before the store came back): the saved experiment
+    is then the journal, and resuming the sweep brings the store in line. Every result carries the
+    trial's whole epoch history, so a continued trial's run gets the epochs it lacks; at the end of an
+    experiment every ended trial whose run is not ended yet is settled (its run found again by its trial
+    id, or made). The save reaches storage asynchronously, so a trial started just before a kill can be
+    unknown to the restored experiment, which runs another in its place: its run, if it reached the
+    store, is marked ``lost`` at the end, and it still counts in the tuning cost, from the sweep's private
+    write-ahead record.
     """
 
     def __init__(
@@ -65,24 +72,21 @@ class TrialRecorder(Callback):
         self.sweep_id = sweep_id
         self.method = method
         self.noise_source = noise_source
-        self._runs: dict[str, str] = {}
-        self._epochs: dict[str, set[int]] = {}  # run id -> epochs already recorded
+        self._opened: set[str] = set()  # trials whose run this process has asked for
+        self._epochs: dict[str, set[int]] = {}  # trial id -> epochs this process has handed over
         self._pending: list[Callable[[], None]] = []
 
-    def run_id(self, trial: Any) -> str:
-        if trial.trial_id not in self._runs:
-            self._runs[trial.trial_id] = self.tracker.trial_run(
-                self.experiment,
-                self.sweep_id,
-                trial.trial_id,
-                self.method,
-                self.noise_source,
-                trial_settings(trial.config),
-            )
-        return self._runs[trial.trial_id]
+    def _key(self, trial: Any) -> TrialKey:
+        return TrialKey(self.experiment, self.sweep_id, trial.trial_id)
+
+    def _open(self, trial: Any) -> None:
+        if trial.trial_id not in self._opened:
+            self._opened.add(trial.trial_id)
+            settings = trial_settings(trial.config)
+            self.tracker.open_trial(self._key(trial), self.method, self.noise_source, settings)
 
     def on_trial_start(self, iteration: int, trials: list, trial: Any, **info: Any) -> None:
-        self._pending.append(lambda: self.run_id(trial))
+        self._pending.append(lambda: self._open(trial))
 
     def on_trial_result(self, iteration: int, trials: list, trial: Any, result: dict, **info: Any) -> None:
         self._pending.append(lambda: self._log_result(trial, result))
@@ -94,7 +98,7 @@ class TrialRecorder(Callback):
         self._pending.append(lambda: self._log_error(trial, trial_error_reason(trial)))
 
     def on_step_end(self, iteration: int, trials: list, **info: Any) -> None:
-        self.flush()
+        self._hand_over()
 
     def on_experiment_end(self, trials: list, **info: Any) -> None:
         for trial in trials:
@@ -104,43 +108,45 @@ class TrialRecorder(Callback):
         self._pending.append(
             lambda: self.tracker.mark_lost(self.experiment, self.sweep_id, self.method, known)
         )
-        self.flush()
+        self._hand_over()
 
-    def flush(self) -> None:
-        """Carry out the queued writes, in the order Tune reported the events."""
+    def _hand_over(self) -> None:
+        """Queue the step's writes with the tracker, in the order Tune reported the events (they read the
+        trials here, in Tune's thread; the tracker keeps copies)."""
         pending, self._pending = self._pending, []
         for write in pending:
             write()
 
     def _settle(self, trial: Any) -> None:
-        """Mark an ended trial's run as ended, unless it already is (a resumed sweep's restored trials)."""
-        if self.tracker.trial_status(self.run_id(trial)) is not TrialStatus.RUNNING:
-            return
+        """Mark an ended trial's run as ended unless the store shows it ended (a restored experiment's)."""
         if trial.status == Trial.ERROR:
-            self._log_result(trial, dict(trial.last_result or {}))
-            self._log_error(trial, trial_error_reason(trial))
+            self._log_error(trial, trial_error_reason(trial), settle=True)
         else:
-            self._log_completion(trial, dict(trial.last_result or {}))
+            self._log_completion(trial, dict(trial.last_result or {}), settle=True)
+
+    def _new_epochs(self, trial: Any, result: dict) -> list[dict]:
+        """The entries of ``result["history"]`` not handed over yet by this process."""
+        handed = self._epochs.setdefault(trial.trial_id, set())
+        new = [entry for entry in result.get("history", []) if entry["epoch"] not in handed]
+        handed.update(entry["epoch"] for entry in new)
+        return new
 
     def _log_result(self, trial: Any, result: dict) -> None:
-        """Record every epoch of ``result["history"]`` the store does not have yet (step = epoch)."""
-        run_id = self.run_id(trial)
-        if run_id not in self._epochs:
-            self._epochs[run_id] = self.tracker.logged_epochs(run_id)
-        logged = self._epochs[run_id]
-        for entry in result.get("history", []):
-            if entry["epoch"] not in logged:
-                self.tracker.log_epoch(run_id, entry["epoch"], entry)
-                logged.add(entry["epoch"])
+        """Every epoch of ``result["history"]`` not handed over yet (the store skips those it has)."""
+        self._open(trial)
+        self.tracker.log_epochs(self._key(trial), self._new_epochs(trial, result))
 
-    def _log_completion(self, trial: Any, result: dict) -> None:
-        self._log_result(trial, result)
+    def _log_completion(self, trial: Any, result: dict, settle: bool = False) -> None:
+        self._open(trial)
         status = TrialStatus.of_ended(result)
-        reason = str(result.get("reason", "")) if status is TrialStatus.INFEASIBLE else None
-        self.tracker.end_trial(self.run_id(trial), status, reason, result, result.get("node_id"))
+        reason = str(result["reason"]) if "reason" in result else None  # infeasible, or failed (diverged)
+        ended = result | {"history": self._new_epochs(trial, result)}
+        self.tracker.end_trial(self._key(trial), status, reason, ended, settle)
 
-    def _log_error(self, trial: Any, reason: str) -> None:
-        self.tracker.end_trial(self.run_id(trial), TrialStatus.FAILED, reason)
+    def _log_error(self, trial: Any, reason: str, settle: bool = False) -> None:
+        self._open(trial)
+        history = self._new_epochs(trial, dict(trial.last_result or {}))
+        self.tracker.end_trial(self._key(trial), TrialStatus.FAILED, reason, {"history": history}, settle)
 
 
 class TrialProgress(Callback):
@@ -171,8 +177,11 @@ class TrialProgress(Callback):
 
     def on_trial_complete(self, iteration: int, trials: list, trial: Any, **info: Any) -> None:
         result = trial.last_result or {}
-        if TrialStatus.of_ended(result) is TrialStatus.INFEASIBLE:
+        status = TrialStatus.of_ended(result)
+        if status is TrialStatus.INFEASIBLE:
             self._line(trial, f"infeasible filter: {result.get('reason', '')}")
+        elif status is TrialStatus.FAILED:  # reported by the trainable (it diverged)
+            self._line(trial, f"FAILED: {str(result.get('reason', ''))[:160]}")
         else:
             self._line(
                 trial,

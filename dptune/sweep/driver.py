@@ -12,9 +12,11 @@ from __future__ import annotations
 import logging
 import os
 import subprocess
+import threading
 import time
 import warnings
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -35,6 +37,7 @@ from dptune.space import MethodSpace, start_point
 from dptune.spec import MODEL_BASED_SAMPLERS, SweepSpec
 from dptune.sweep.callbacks import TrialProgress, TrialRecorder
 from dptune.sweep.define_by_run import SAMPLERS, DefineByRun
+from dptune.sweep.resources import TrialResources, ask_for_slots, trial_resources
 from dptune.sweep.restore import CHECKPOINTS_KEPT, restorable, save_experiment_state_every_step
 from dptune.sweep.searcher import AccountedSearcher, SpentCurve
 from dptune.sweep_state import PrivateSweepState
@@ -58,6 +61,7 @@ def quiet_libraries() -> None:
     """Concise progress: no Ray/MLflow/Optuna info logs, no Tune tables (errors still show)."""
     os.environ.setdefault("RAY_AIR_NEW_OUTPUT", "0")
     os.environ.setdefault("TUNE_DISABLE_AUTO_CALLBACK_LOGGERS", "1")
+    os.environ.setdefault("MLFLOW_SUPPRESS_PRINTING_URL_TO_STDOUT", "true")
     import mlflow  # noqa: F401  (imported first: it installs its own log handlers)
     import optuna
 
@@ -70,33 +74,44 @@ def quiet_libraries() -> None:
     warnings.filterwarnings("ignore", category=UserWarning)
 
 
-def connect_ray() -> None:
-    """Join the cluster named by ``RAY_ADDRESS`` (``auto`` on a ``ray up`` head), else start a local one."""
-    if ray.is_initialized():
-        return
-    ray.init(
-        address=os.environ.get("RAY_ADDRESS"),
-        include_dashboard=False,
-        logging_level=logging.WARNING,
-        log_to_driver=False,
-    )
+def connect_ray() -> bool:
+    """Join the cluster named by ``RAY_ADDRESS`` (``auto`` on a ``ray up`` head), else start a local one.
+
+    Returns whether the cluster can grow: one the driver joined can (an autoscaler, or workers started
+    by hand); a Ray instance started here cannot.
+    """
+    address = os.environ.get("RAY_ADDRESS")
+    if not ray.is_initialized():
+        ray.init(address=address, include_dashboard=False, logging_level=logging.WARNING, log_to_driver=False)
+    return bool(address)
 
 
-def trial_gpus(spec: SweepSpec, echo: Echo) -> float:
-    """GPUs per trial: the spec's, or 0 under ``gpu_fallback: cpu`` when the cluster has too few."""
-    if spec.gpu == 0:
-        return 0.0
-    available = ray.cluster_resources().get("GPU", 0.0)
-    if available >= spec.gpu:
-        return spec.gpu
-    if spec.gpu_fallback == "cpu":
-        echo(f"note: the Ray cluster has {available:g} GPUs; running trials on CPU (gpu_fallback: cpu)")
-        return 0.0
-    raise InputError(
-        "resources.gpu",
-        f"each trial asks for {spec.gpu:g} GPU but the Ray cluster has {available:g}; add GPU nodes, "
-        "set resources.gpu: 0, or set resources.gpu_fallback: cpu",
-    )
+class LineByLine:
+    """``echo`` for several threads: one whole line at a time. It pickles (Tune saves its callbacks
+    with the experiment), and a restored copy gets a lock of its own."""
+
+    def __init__(self, echo: Echo) -> None:
+        self.echo = echo
+        self.lock = threading.Lock()
+
+    def __call__(self, line: str) -> None:
+        with self.lock:
+            self.echo(line)
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"echo": self.echo}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__init__(state["echo"])
+
+
+def concurrency(spec: SweepSpec, resources: TrialResources, can_grow: bool) -> int | None:
+    """Trials of one method at once: ``budget.max_concurrent``, else what the cluster holds now, or, on a
+    cluster that can grow, None: every trial of the method (its pending trials make the autoscaler add
+    nodes, up to the cluster's ``max_workers``)."""
+    if spec.max_concurrent is not None:
+        return spec.max_concurrent
+    return None if can_grow else max(1, resources.slots)
 
 
 def check_batch_sizes(spec: SweepSpec, n: int) -> None:
@@ -114,24 +129,50 @@ def max_epochs(spec: SweepSpec, space: MethodSpace) -> int:
     return int(max(dist.args)) if dist is not None else spec.runs[space.method].epochs
 
 
-def _tuner(
-    spec: SweepSpec,
-    plan: SearchPlan,
-    data: Dataset,
-    gpus: float,
-    callbacks: list,
-    resume: bool,
-    state: PrivateSweepState,
-    filter_: RenyiFilter | None,
-) -> tune.Tuner:
+TRIAL_RETRIES = 2
+"""Times Tune restarts a trial whose actor died (a lost spot node, an OOM kill) from its last checkpoint.
+A restart restores the trainer's random states with its weights, so the epochs it runs again draw the
+same noise as the lost attempt, whose outputs were never released: the trial's ledger is unchanged."""
+
+
+TRACKING_CATCH_UP_SECONDS = 300.0
+"""How long the end of a sweep waits for the tracker to record what it queued (a server that was down)."""
+
+
+@dataclass(frozen=True)
+class SweepRun:
+    """What every method's search of one sweep shares: the spec, the data, where trials run, and the
+    private state and privacy filter that count them."""
+
+    spec: SweepSpec
+    data: Dataset
+    resources: TrialResources
+    concurrency: int | None  # trials of one method at once; None: all of them
+
+    def experiment_path(self, method: str) -> str:
+        """Where Tune keeps the method's experiment (its state, trials and checkpoints)."""
+        return f"{self.spec.storage_path}/{self.spec.name}/{method}"
+
+    def limit(self, plan: SearchPlan) -> int:
+        return max(1, self.concurrency or plan.trials)
+
+    state: PrivateSweepState
+    filter: RenyiFilter | None
+    resume: bool
+
+
+def _tuner(sweep: SweepRun, plan: SearchPlan, callbacks: list) -> tune.Tuner:
+    spec, resources = sweep.spec, sweep.resources
     space = spec.methods[plan.method]
     run = spec.runs[plan.method]
     trainable = tune.with_resources(
-        tune.with_parameters(TRAINABLES[space.method], run=run, cpus=spec.cpu, gpus=gpus, data=data),
-        {"cpu": spec.cpu, "gpu": gpus},
+        tune.with_parameters(
+            TRAINABLES[space.method], run=run, cpus=resources.cpu, gpus=resources.gpu, data=sweep.data
+        ),
+        {"cpu": resources.cpu, "gpu": resources.gpu},
     )
-    path = f"{spec.storage_path}/{spec.name}/{space.method}"
-    if resume and restorable(path):
+    path = sweep.experiment_path(space.method)
+    if sweep.resume and restorable(path):
         return tune.Tuner.restore(path, trainable, resume_unfinished=True, resume_errored=True)
     points = [start_point(space, p, f"methods.{space.method}.start[{i}]") for i, p in enumerate(space.start)]
     searcher = OptunaSearch(
@@ -142,7 +183,7 @@ def _tuner(
         sampler=SAMPLERS[spec.sampler](spec.seed, spec.startup_trials),
     )
     accounted = AccountedSearcher(
-        searcher, state, plan.method, plan.worst, filter_, SpentCurve(run, len(data.train_y))
+        searcher, sweep.state, plan.method, plan.worst, sweep.filter, SpentCurve(run, len(sweep.data.train_y))
     )
     scheduler = (
         ASHAScheduler(
@@ -159,21 +200,81 @@ def _tuner(
         tune_config=tune.TuneConfig(
             metric="test_accuracy",
             mode="max",
-            search_alg=ConcurrencyLimiter(accounted, max_concurrent=spec.max_concurrent),
+            search_alg=ConcurrencyLimiter(accounted, max_concurrent=sweep.limit(plan)),
             scheduler=scheduler,
             num_samples=plan.trials,
-            max_concurrent_trials=spec.max_concurrent,
+            max_concurrent_trials=sweep.limit(plan),
             reuse_actors=True,
         ),
         run_config=tune.RunConfig(
             name=space.method,
             storage_path=f"{spec.storage_path}/{spec.name}",
             callbacks=callbacks,
-            failure_config=tune.FailureConfig(max_failures=0),
+            failure_config=tune.FailureConfig(max_failures=TRIAL_RETRIES),
             checkpoint_config=tune.CheckpointConfig(num_to_keep=CHECKPOINTS_KEPT),
             verbose=0,
         ),
     )
+
+
+_STARTED: dict[str, threading.Event] = {}
+
+
+class Started(tune.Callback):
+    """Set once a Tune run has built its experiment (``setup`` comes after Tune registered the trainable
+    in its process-wide registry, whose flush is not thread-safe: runs therefore start one by one).
+
+    Tune saves a run's callbacks with the experiment and a restored run uses those copies, so the event
+    lives in this module under the run's path: a copy unpickled here (``--resume``) sets the event the
+    driver waits on.
+    """
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.event = _STARTED[path] = threading.Event()
+
+    def setup(self, **info: Any) -> None:
+        self.event.set()
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"path": self.path}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.path = state["path"]
+        self.event = _STARTED.setdefault(self.path, threading.Event())
+
+
+def search_method(
+    sweep: SweepRun, plan: SearchPlan, callbacks: list, started: Started
+) -> list[dict[str, Any]]:
+    """Run (or resume) one method's search to its end; the last reported metrics of every trial."""
+    try:
+        grid = _tuner(sweep, plan, [started, *callbacks]).fit()
+    finally:
+        started.event.set()  # also when it failed before its experiment started
+    return [{"method": plan.method, **(result.metrics or {})} for result in grid]
+
+
+def search_methods(sweep: SweepRun, plans: list[SearchPlan], callbacks: Callable[[SearchPlan], list]) -> list:
+    """Every method's search at the same time, one Tune run per method in its own thread.
+
+    One Tune run has one searcher and one scheduler, so each method gets its own, with its own trial
+    budget; their trials share the cluster's slots through Ray's scheduler, and a method's tail (its
+    slowest trial, ASHA's last rung) leaves its slots to the others. Threads, not processes: the
+    private state, the tracker and the progress lines are the driver's, shared under their own locks.
+    Returns the trials' last results; a search that fails is re-raised after the others ended.
+    """
+    active = [plan for plan in plans if plan.trials > 0]
+    if not active:
+        return []
+    with ThreadPoolExecutor(max_workers=len(active), thread_name_prefix="dptune-search") as pool:
+        futures = []
+        for plan in active:
+            started = Started(sweep.experiment_path(plan.method))
+            futures.append(pool.submit(search_method, sweep, plan, callbacks(plan), started))
+            started.event.wait()
+        wait(futures)
+    return [result for future in futures for result in future.result()]
 
 
 def code_version() -> str:
@@ -231,9 +332,10 @@ def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo 
             f"a sweep {spec.name!r} already exists in {spec.storage_path}; continue it with "
             "--resume, or choose another name or storage_path",
         )
-    connect_ray()
+    echo = LineByLine(echo)
+    can_grow = connect_ray()
     save_experiment_state_every_step()
-    gpus = trial_gpus(spec, echo)
+    resources = trial_resources(spec.cpu, spec.gpu, spec.gpu_fallback, spec.wait if can_grow else 0.0, echo)
     delta = shared.delta if shared.delta is not None else default_delta(n)
     state = PrivateSweepState(spec.storage_path, spec.name)
     searches = plan_search(spec, n, delta, state)
@@ -281,26 +383,39 @@ def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo 
             f"note: {spec.sampler} draws each method's first {spec.startup_trials} trials at random "
             f"(search.startup_trials), so the search of {', '.join(spec.methods)} is a random search"
         )
-    trial_seconds, trials, all_results, costs = 0.0, 0, [], []
-    for search in searches:
-        method = search.method
-        if search.trials > 0:
-            recorder = TrialRecorder(tracker, spec.experiment, parent, method, noise_source)
-            total = None if search.secret_count else search.trials
-            callbacks = [recorder, TrialProgress(method, total, echo)]
-            tuner = _tuner(spec, search, data, gpus, callbacks, resume, state, filter_)
-            for result in tuner.fit():
-                metrics = result.metrics or {}
-                all_results.append({"method": method, **metrics})
-                if "trial_start" in metrics:
-                    trial_seconds += metrics["trial_end"] - metrics["trial_start"]
-                    trials += 1
-        costs.append(method_tuning_cost(search, state.trials(method), spec.trials, filter_, delta))
+    sweep = SweepRun(spec, data, resources, concurrency(spec, resources, can_grow), state, filter_, resume)
+    if can_grow:  # the autoscaler adds nodes for the trials that may run at once
+        ask_for_slots(resources.bundle, sum(min(plan.trials, sweep.limit(plan)) for plan in searches))
+
+    def callbacks(plan: SearchPlan) -> list:
+        recorder = TrialRecorder(tracker, spec.experiment, parent, plan.method, noise_source)
+        return [recorder, TrialProgress(plan.method, None if plan.secret_count else plan.trials, echo)]
+
+    try:
+        all_results = search_methods(sweep, searches, callbacks)
+    finally:
+        if can_grow:
+            ask_for_slots(resources.bundle, 0)
+    timed = [r for r in all_results if "trial_start" in r]
+    trial_seconds = sum(r["trial_end"] - r["trial_start"] for r in timed)
+    trials = len(timed)
+    costs = [
+        method_tuning_cost(plan, state.trials(plan.method), spec.trials, filter_, delta) for plan in searches
+    ]
     tuning = SweepTuningCost(costs, delta, filter_)
     state.keep("tuning_cost", tuning.as_dict(private=True))
-    tracker.log_tuning_cost(parent, tuning.as_dict())
-    best = tracker.log_sweep_summary(spec.experiment, parent)
-    tracker.finish_sweep(parent)
+    best: list[TradeOff] = []
+    if tracker.flush(timeout=TRACKING_CATCH_UP_SECONDS):
+        tracker.log_tuning_cost(parent, tuning.as_dict())
+        best = tracker.log_sweep_summary(spec.experiment, parent)
+        tracker.finish_sweep(parent)
+    else:
+        echo(
+            f"tracking: {spec.tracking_uri} is still unreachable after {TRACKING_CATCH_UP_SECONDS:g}s; every "
+            f"result is kept in Tune's experiments under {spec.storage_path}/{spec.name}: once the server "
+            "is back, run this sweep again with --resume to record them"
+        )
+    tracker.close()
     wall = time.time() - started
     echo("\nbest trade-offs of this sweep:\n" + format_table(best))
     echo("\nprivacy of the search itself (each trial spends at most ε; choosing among them costs more):")
@@ -312,9 +427,10 @@ def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo 
         )
     echo(randomness_line(spec))
     counted = "" if spec.trials.random else f" for {trials} trials"
+    busy = trial_seconds / (resources.slots * wall) if resources.slots and wall > 0 else 0.0
     echo(
-        f"\nwall time {wall:.0f}s{counted} ({trial_seconds:.0f}s of trial time, "
-        f"{spec.max_concurrent} at a time)"
+        f"\nwall time {wall:.0f}s{counted} ({trial_seconds:.0f}s of trial time on {resources.slots} slots "
+        f"of {resources.describe()}: {busy:.0%} busy)"
     )
     echo(f"review in the MLflow UI: mlflow ui --backend-store-uri {spec.tracking_uri}")
     return SweepOutcome(best, parent, wall, trial_seconds, trials, all_results, tuning)

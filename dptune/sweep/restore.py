@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 import pyarrow.fs
-from ray.train._internal.storage import get_fs_and_path
 
 CHECKPOINTS_KEPT = 2
 """A trial's newest checkpoint deletes the oldest before the step's experiment-state save: keeping two
@@ -46,8 +45,9 @@ def restorable(path: str) -> bool:
     Restorable here means ``tuner.pkl`` and the newest of each state file are there and complete.
     Otherwise the directory is emptied and the method starts afresh; the runs of its earlier trials
     are then marked lost in the tracker (``TrialRecorder``) and still count in the tuning cost.
+    ``path`` is a storage URI (``s3://…``) or a local path, a relative one taken from the working directory.
     """
-    fs, fs_path = get_fs_and_path(path)
+    fs, fs_path = pyarrow.fs.FileSystem.from_uri(path if "://" in path else os.path.abspath(path))
     try:
         names = {Path(info.path).name for info in fs.get_file_info(pyarrow.fs.FileSelector(fs_path))}
     except FileNotFoundError:

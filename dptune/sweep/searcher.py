@@ -42,8 +42,11 @@ class SpentCurve:
     train_size: int
 
     def __call__(self, config: dict[str, Any], result: dict[str, Any]) -> np.ndarray | None:
-        if TrialStatus.of_ended(result) is TrialStatus.INFEASIBLE:
+        status = TrialStatus.of_ended(result)
+        if status is TrialStatus.INFEASIBLE:
             return np.zeros(len(RDP_ORDERS))  # an infeasible filter draw never touched the data
+        if status is TrialStatus.FAILED:
+            return None  # it diverged: like any failed trial, it counts its whole plan
         if "steps" not in result or "noise_multiplier" not in result:
             return None  # ended before its first report: it counts its whole plan
         run = self.run.with_knobs(config)
@@ -92,7 +95,8 @@ class AccountedSearcher(Searcher):
         self.searcher.on_trial_result(trial_id, result)
 
     def on_trial_complete(self, trial_id: str, result: dict | None = None, error: bool = False) -> None:
-        self.searcher.on_trial_complete(trial_id, result=result, error=error)
+        failed = error or (result is not None and TrialStatus.of_ended(result) is TrialStatus.FAILED)
+        self.searcher.on_trial_complete(trial_id, result=result, error=failed)
         config = self._live.pop(trial_id, None) or (result or {}).get("config")
         spent = None
         if self.filter is not None and not error and config is not None:

@@ -1,20 +1,21 @@
 """Where sweeps and runs are recorded: a tracker interface (``tracker``), the one module that knows
-MLflow's names (``names``) and its implementation (``mlflow_store``), report values and text
+MLflow's names (``names``) and its implementation (``mlflow_store``, with its queued trial writes in
+``mlflow_trials`` and the writer thread that applies them in ``writer``), report values and text
 (``report``, ``protocols``) and plots (``plots``). The Ray callback that feeds a tracker during a sweep
 lives with the Ray code (``dptune.sweep.callbacks``)."""
 
 from collections.abc import Callable
 
 from dptune.tracking.mlflow_store import MlflowTracker
-from dptune.tracking.tracker import Tracker
+from dptune.tracking.tracker import Tracker, TrialKey
 
-BACKENDS: dict[str, Callable[[str], Tracker]] = {"mlflow": MlflowTracker}
-"""Tracking backends by name, each made from a store URI."""
+BACKENDS: dict[str, Callable[[str], Tracker]] = {"mlflow": MlflowTracker.shared}
+"""Tracking backends by name, each giving the process's tracker of a store URI."""
 
 
 def tracker_for(uri: str, backend: str = "mlflow") -> Tracker:
-    """The tracker of the store at ``uri``."""
+    """This process's tracker of the store at ``uri`` (one writer thread per store)."""
     return BACKENDS[backend](uri)
 
 
-__all__ = ["BACKENDS", "MlflowTracker", "Tracker", "tracker_for"]
+__all__ = ["BACKENDS", "MlflowTracker", "Tracker", "TrialKey", "tracker_for"]

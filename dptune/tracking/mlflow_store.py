@@ -2,8 +2,8 @@
 
 The layout (``dptune.tracking.names``): a parent run per sweep, a child run per trial found again by its
 ``dptune.trial_id`` tag (a resumed sweep never duplicates one), a run per fixed-configuration run found
-again by its key. All writes happen in one process (the sweep driver), so a SQLite store never sees
-concurrent writers.
+again by its key. All writes happen in one process (the sweep driver): a sweep's trial writes in the
+tracker's writer thread, the rest in the caller's thread (a SQLite store's lock orders the two).
 """
 
 from __future__ import annotations
@@ -11,23 +11,54 @@ from __future__ import annotations
 import json
 import math
 import tempfile
-from collections.abc import Mapping
+import threading
+import time
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
+from urllib.parse import urlsplit, urlunsplit
 
 from mlflow.entities import RunStatus
 from mlflow.tracking import MlflowClient
 
 from dptune.tracking import names
+from dptune.tracking.mlflow_trials import (
+    EndTrial,
+    LogEpochs,
+    MarkLost,
+    OpenTrial,
+    TrialStore,
+    TrialWrite,
+    epochs_of,
+)
 from dptune.tracking.plots import plot_tradeoffs
 from dptune.tracking.protocols import ProtocolCell
 from dptune.tracking.report import TradeOff, format_table, pareto_front
+from dptune.tracking.tracker import TrialKey
+from dptune.tracking.writer import BackgroundWriter
 from dptune.trial_status import TrialStatus
+
+WAIT_S = 300.0
+"""How long reading trials back, ``flush`` and ``close`` wait by default for queued writes."""
 
 
 def param_text(value: Any) -> str:
     """A value as an MLflow parameter: lists and mappings as JSON, the rest as ``str``."""
     return json.dumps(value) if isinstance(value, list | dict) else str(value)
+
+
+def now_ms() -> int:
+    """The current time as MLflow timestamps it (ms since the epoch)."""
+    return int(time.time() * 1000)
+
+
+def shown_uri(uri: str) -> str:
+    """A store URI fit for messages: without a password."""
+    parts = urlsplit(uri)
+    if parts.password is None:
+        return uri
+    netloc = f"{parts.username}:***@{parts.hostname}" + (f":{parts.port}" if parts.port else "")
+    return urlunsplit(parts._replace(netloc=netloc))
 
 
 def logged_value(text: str) -> Any:
@@ -39,13 +70,46 @@ def logged_value(text: str) -> Any:
 
 
 class MlflowTracker:
-    """The tracker interface (``dptune.tracking.tracker.Tracker``) on the MLflow store at ``uri``."""
+    """The tracker interface (``dptune.tracking.tracker.Tracker``) on the MLflow store at ``uri``.
 
-    def __init__(self, uri: str) -> None:
-        self.uri = uri  # the client is made per call: the tracker pickles into Ray callbacks
+    A sweep's trial writes are queued and applied by one writer thread per tracker
+    (``dptune.tracking.writer``, ``dptune.tracking.mlflow_trials``): a callback in Ray Tune's loop only
+    queues. A store that cannot be reached (after MLflow's own retries) keeps them queued and retried
+    every ``first_retry_s`` doubling up to ``max_retry_s`` seconds. Reading trials back
+    (``best_tradeoffs``) first waits up to ``wait_s`` for the writes queued before. The other calls (a
+    sweep's own record, fixed-configuration runs, reports) are synchronous.
+
+    A tracker pickles (into a Tune experiment's callbacks) as its store's URI and unpickles as the
+    process's shared tracker of that store (``shared``), so a restored experiment's callbacks queue on
+    the writer that the sweep driver flushes.
+    """
+
+    _shared: ClassVar[dict[str, MlflowTracker]] = {}
+    _shared_lock: ClassVar[threading.Lock] = threading.Lock()
+
+    def __init__(
+        self, uri: str, wait_s: float = WAIT_S, first_retry_s: float = 1.0, max_retry_s: float = 60.0
+    ) -> None:
+        self.uri = uri
+        self.wait_s = wait_s
+        self._writer: BackgroundWriter[TrialWrite] = BackgroundWriter(
+            TrialStore(uri).apply, shown_uri(uri), first_retry_s, max_retry_s
+        )
+
+    @classmethod
+    def shared(cls, uri: str) -> MlflowTracker:
+        """This process's tracker of the store at ``uri`` (made on first use)."""
+        with cls._shared_lock:
+            if uri not in cls._shared:
+                cls._shared[uri] = cls(uri)
+            return cls._shared[uri]
+
+    def __reduce__(self) -> tuple[Callable[[str], MlflowTracker], tuple[str]]:
+        return (MlflowTracker.shared, (self.uri,))
 
     @property
     def client(self) -> MlflowClient:
+        """A client for a synchronous call (the writer thread has its own)."""
         return MlflowClient(tracking_uri=self.uri)
 
     def experiment_id(self, name: str) -> str:
@@ -124,86 +188,43 @@ class MlflowTracker:
     def sweep_metrics(self, sweep_id: str) -> dict[str, float]:
         return dict(self.client.get_run(sweep_id).data.metrics)
 
-    # -- its trials -------------------------------------------------------------------------------
-    def trial_run(
-        self,
-        experiment: str,
-        sweep_id: str,
-        trial_id: str,
-        method: str,
-        noise_source: str,
-        params: Mapping[str, Any],
-    ) -> str:
-        client = self.client
-        exp = self.experiment_id(experiment)
-        existing = client.search_runs(
-            [exp],
-            filter_string=f"tags.`{names.TRIAL_TAG}` = '{trial_id}' and "
-            f"tags.`{names.PARENT_TAG}` = '{sweep_id}'",
-        )
-        if existing:
-            return existing[0].info.run_id
-        run = client.create_run(
-            exp,
-            run_name=f"{method}-{trial_id}",
-            tags={
-                names.PARENT_TAG: sweep_id,
-                names.TRIAL_TAG: trial_id,
-                names.METHOD_TAG: method,
-                names.STATUS_TAG: TrialStatus.RUNNING,
-                names.NOISE_SOURCE_TAG: noise_source,
-            },
-        )
-        for key, value in sorted(params.items()):
-            client.log_param(run.info.run_id, key, param_text(value))
-        return run.info.run_id
+    # -- its trials (queued) --------------------------------------------------------------------
+    def _queue(self, *writes: TrialWrite) -> None:
+        self._writer.submit(writes)
 
-    def logged_epochs(self, run_id: str) -> set[int]:
-        return {m.step for m in self.client.get_metric_history(run_id, names.CHILD_METRICS[0])}
+    def open_trial(self, key: TrialKey, method: str, noise_source: str, params: Mapping[str, Any]) -> None:
+        text = {k: param_text(v) for k, v in params.items()}
+        self._queue(OpenTrial(key, method, noise_source, text, now_ms()))
 
-    def log_epoch(self, run_id: str, epoch: int, metrics: Mapping[str, float]) -> None:
-        client = self.client
-        for name in names.CHILD_METRICS:
-            if name in metrics and math.isfinite(metrics[name]):
-                client.log_metric(run_id, name, float(metrics[name]), step=epoch)
-
-    def trial_status(self, run_id: str) -> TrialStatus:
-        return TrialStatus(self.client.get_run(run_id).data.tags.get(names.STATUS_TAG, TrialStatus.RUNNING))
+    def log_epochs(self, key: TrialKey, history: list[Mapping[str, Any]]) -> None:
+        if history:
+            self._queue(LogEpochs(key, epochs_of(history, now_ms())))
 
     def end_trial(
         self,
-        run_id: str,
+        key: TrialKey,
         status: TrialStatus,
         reason: str | None = None,
-        metrics: Mapping[str, float] | None = None,
-        node: str | None = None,
+        result: Mapping[str, Any] | None = None,
+        settle: bool = False,
     ) -> None:
-        client = self.client
-        for name in names.END_METRICS:
-            if metrics and name in metrics:
-                client.log_metric(run_id, name, float(metrics[name]))
-        if node is not None:
-            client.set_tag(run_id, names.NODE_TAG, node)
-        if reason is not None:
-            client.set_tag(run_id, names.REASON_TAG, reason[:4000])
-        client.set_tag(run_id, names.STATUS_TAG, status)
-        ending = {TrialStatus.FAILED: RunStatus.FAILED, TrialStatus.LOST: RunStatus.KILLED}
-        client.set_terminated(run_id, RunStatus.to_string(ending.get(status, RunStatus.FINISHED)))
+        result = result or {}
+        tags = {names.REASON_TAG: reason[:4000]} if reason is not None else {}
+        if result.get("node_id") is not None:
+            tags[names.NODE_TAG] = str(result["node_id"])
+        metrics = {name: float(result[name]) for name in names.END_METRICS if name in result}
+        time_ms = now_ms()
+        epochs = epochs_of(result.get("history", []), time_ms)
+        self._queue(EndTrial(key, status, tags, metrics, epochs, settle, time_ms))
 
     def mark_lost(self, experiment: str, sweep_id: str, method: str, known: set[str]) -> None:
-        runs = self.client.search_runs(
-            [self.experiment_id(experiment)],
-            filter_string=f"tags.`{names.PARENT_TAG}` = '{sweep_id}' and "
-            f"tags.`{names.METHOD_TAG}` = '{method}' and tags.`{names.STATUS_TAG}` != '{TrialStatus.LOST}'",
-        )
-        for run in runs:
-            if run.data.tags.get(names.TRIAL_TAG) not in known:
-                self.end_trial(
-                    run.info.run_id,
-                    TrialStatus.LOST,
-                    "the sweep driver was killed before this trial reached the saved experiment; "
-                    "another trial ran in its place",
-                )
+        self._queue(MarkLost(experiment, sweep_id, method, frozenset(known), now_ms()))
+
+    def flush(self, timeout: float | None = None) -> bool:
+        return self._writer.flush(self.wait_s if timeout is None else timeout)
+
+    def close(self, timeout: float | None = None) -> bool:
+        return self._writer.close(self.wait_s if timeout is None else timeout)
 
     # -- reading back -----------------------------------------------------------------------------
     def experiments(self) -> list[str]:
@@ -224,6 +245,7 @@ class MlflowTracker:
         ]
 
     def best_tradeoffs(self, experiment: str, sweep_id: str | None = None) -> list[TradeOff]:
+        self.flush()  # the trials' queued writes first
         client = self.client
         parents: dict[str, Any] = {}
         best: dict[tuple[str, float], TradeOff] = {}

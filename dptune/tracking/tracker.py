@@ -1,17 +1,29 @@
 """The tracker interface: what a sweep, its trial recorder, ``dptune report`` and the campaigns need
 from a store of runs. ``dptune.tracking.mlflow_store.MlflowTracker`` implements it; a second backend is
 one module implementing this protocol and one entry of ``dptune.tracking.BACKENDS``.
+
+A sweep's trial writes are queued and carried out by the tracker's writer thread, so that they never
+stall Ray Tune's control loop and ride out a store that is unreachable for a while; the tracker's reads
+of trials wait for the writes queued before them (read-your-writes).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from dptune.tracking.protocols import ProtocolCell
 from dptune.tracking.report import TradeOff
 from dptune.trial_status import TrialStatus
+
+
+class TrialKey(NamedTuple):
+    """A trial of a sweep, as its run is found in a store: by experiment, sweep record and trial id."""
+
+    experiment: str
+    sweep_id: str
+    trial_id: str
 
 
 class Tracker(Protocol):
@@ -44,38 +56,39 @@ class Tracker(Protocol):
         """The figures recorded on a sweep (its privacy figures, best accuracy per method)."""
         ...
 
-    # -- its trials -------------------------------------------------------------------------------
-    def trial_run(
-        self,
-        experiment: str,
-        sweep_id: str,
-        trial_id: str,
-        method: str,
-        noise_source: str,
-        params: Mapping[str, Any],
-    ) -> str:
-        """The run of a trial: found again by its trial id, else created with its params."""
+    # -- its trials: queued (each call returns at once; one writer thread carries them out in order) --
+    def open_trial(self, key: TrialKey, method: str, noise_source: str, params: Mapping[str, Any]) -> None:
+        """The run of a trial: found again by its trial id, else created; with its params."""
         ...
 
-    def logged_epochs(self, run_id: str) -> set[int]: ...
-
-    def log_epoch(self, run_id: str, epoch: int, metrics: Mapping[str, float]) -> None: ...
-
-    def trial_status(self, run_id: str) -> TrialStatus: ...
+    def log_epochs(self, key: TrialKey, history: list[Mapping[str, Any]]) -> None:
+        """Per-epoch metrics (step = ``entry["epoch"]``) of the epochs the trial's run lacks."""
+        ...
 
     def end_trial(
         self,
-        run_id: str,
+        key: TrialKey,
         status: TrialStatus,
         reason: str | None = None,
-        metrics: Mapping[str, float] | None = None,
-        node: str | None = None,
+        result: Mapping[str, Any] | None = None,
+        settle: bool = False,
     ) -> None:
-        """Mark a trial's run ended with ``status`` (and why), with its end-of-run metrics."""
+        """Mark a trial's run ended with ``status`` (and why), with the epochs of ``result["history"]``
+        it lacks, its end-of-run metrics and node; ``settle``: only if the run is not ended yet."""
         ...
 
     def mark_lost(self, experiment: str, sweep_id: str, method: str, known: set[str]) -> None:
         """Mark ``lost`` every run of ``method`` in the sweep whose trial id is not in ``known``."""
+        ...
+
+    def flush(self, timeout: float | None = None) -> bool:
+        """Wait (at most ``timeout`` s; None: the tracker's default) until every write queued before is
+        recorded; returns whether it is. Thread-safe; any number of calls."""
+        ...
+
+    def close(self, timeout: float | None = None) -> bool:
+        """``flush``, then stop the writer thread once idle (a later write starts it again); says how
+        many writes are not recorded yet if any. Returns whether all are."""
         ...
 
     # -- reading back -----------------------------------------------------------------------------

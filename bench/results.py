@@ -1,0 +1,29 @@
+"""What every benchmark shares: the machine's name, and replacing its own section of bench/RESULTS.md."""
+
+from __future__ import annotations
+
+import platform
+from pathlib import Path
+
+
+def cpu_name() -> str:
+    for line in Path("/proc/cpuinfo").read_text().splitlines():
+        if line.startswith("model name"):
+            return line.split(":", 1)[1].strip()
+    return platform.processor() or "unknown"
+
+
+def write_section(out: Path, title: str, text: str) -> None:
+    """Replace the section of ``out`` headed ``title`` by ``text`` (or append it), keeping the others.
+
+    A section runs from its ``## `` title to the next ``## `` title or the end of the file; ``text``
+    starts with the title itself.
+    """
+    current = out.read_text() if out.exists() else "# Benchmark results\n"
+    if title in current:
+        head, rest = current.split(title, 1)
+        tail = rest[rest.index("\n## ") :] if "\n## " in rest else "\n"
+        current = head + text.rstrip("\n") + "\n" + tail
+    else:
+        current = current.rstrip("\n") + "\n\n" + text.rstrip("\n") + "\n"
+    out.write_text(current)

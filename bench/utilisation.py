@@ -1,0 +1,155 @@
+"""Benchmark: how busy a sweep keeps its slots, for a checkout of dptune (before and after a change).
+
+slot utilisation = busy trial-seconds / (slots × wall time of the ``dptune run`` process)
+
+where a trial's busy seconds run from its start to its last report inside the trainable (the last
+result of every trial in Tune's saved experiments, not the tracker's records) and the wall time is the whole
+``dptune run`` process (start-up, Ray, planning, MLflow, end-of-sweep work included). Also given: the
+utilisation inside the window from the first trial's start to the last trial's end.
+
+Two sweeps on a local Ray instance the driver starts (this machine's cores):
+
+* **3 × 8**: dpsgd, lp-dpsgd and dpsgd-momentum, 8 trials each, digits / mlp, 120 epochs, ``cpu: 0.5``
+  on 2 cores (4 slots); ``budget.max_concurrent: 4`` for a checkout that runs methods one after
+  another (its default was 1), the default (what the cluster holds) otherwise;
+* **quickstart**: ``sweeps/quickstart.yaml`` as a user runs it (2 slots of ``cpu: 1``).
+
+    python bench/utilisation.py --code /tmp/before --label before   (a `git worktree` of the old commit)
+    python bench/utilisation.py --label after --write               (this checkout; writes RESULTS.md)
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import logging
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import yaml
+from ray.tune import ExperimentAnalysis
+from results import cpu_name, write_section  # bench/ is on the path when this file runs as a script
+
+ROOT = Path(__file__).resolve().parents[1]
+SECTION = "## Slot utilisation: methods side by side"
+JSON = ROOT / "bench" / "utilisation.json"
+METHODS = ("dpsgd", "lp-dpsgd", "dpsgd-momentum")
+
+
+def three_by_eight(sequential: bool) -> dict[str, Any]:
+    budget: dict[str, Any] = {"trials_per_method": 8}
+    if sequential:
+        budget["max_concurrent"] = 4
+    return {
+        "name": "three-by-eight",
+        "dataset": {"name": "digits"},
+        "model": {"name": "mlp"},
+        "privacy": {"epsilon": 2.0, "delta": 1.0e-5},
+        "training": {"epochs": 120, "batch_size": 64, "physical_batch_size": 64},
+        "budget": budget,
+        "resources": {"cpu": 0.5, "gpu": 0},
+        "search": {"sampler": "random", "seed": 0},
+        "tracking": {"experiment": "three-by-eight"},
+        "methods": {m: {"lr": {"loguniform": [0.1, 2.0]}} for m in METHODS},
+    }
+
+
+def quickstart() -> dict[str, Any]:
+    return yaml.safe_load((ROOT / "sweeps" / "quickstart.yaml").read_text())
+
+
+def trial_windows(sweep: Path) -> list[tuple[float, float]]:
+    """(start, end) of every trial, from the last result Tune saved in each method's experiment."""
+    logging.getLogger("ray.tune").setLevel(logging.ERROR)  # no per-trial result files: Tune says so
+    return [
+        (trial.last_result["trial_start"], trial.last_result["trial_end"])
+        for experiment in sweep.iterdir()
+        if experiment.is_dir()
+        for trial in ExperimentAnalysis(str(experiment)).trials
+        if "trial_start" in trial.last_result
+    ]
+
+
+def run(code: Path, doc: dict[str, Any], slots: int) -> dict[str, Any]:
+    """Run one sweep with ``code``'s dptune in a fresh process (its own MLflow store and storage path);
+    its utilisation figures."""
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        doc = {**doc, "tracking": {**doc["tracking"], "uri": f"sqlite:///{folder / 'mlflow.db'}"}}
+        doc["storage_path"] = str(folder / "ray_results")
+        spec = folder / "spec.yaml"
+        spec.write_text(yaml.safe_dump(doc))
+        env = {**os.environ, "PYTHONPATH": str(code), "RAY_AUTH_MODE": "disabled"}
+        env.pop("RAY_ADDRESS", None)
+        started = time.perf_counter()
+        subprocess.run(
+            [sys.executable, "-m", "dptune.cli", "run", str(spec)], cwd=folder, env=env, check=True
+        )
+        wall = time.perf_counter() - started
+        windows = trial_windows(folder / "ray_results" / doc["name"])
+    busy = sum(end - start for start, end in windows)
+    window = max(end for _, end in windows) - min(start for start, _ in windows)
+    return {
+        "trials": len(windows),
+        "slots": slots,
+        "wall_seconds": round(wall, 1),
+        "busy_trial_seconds": round(busy, 1),
+        "utilisation": round(busy / (slots * wall), 3),
+        "utilisation_in_trial_window": round(busy / (slots * window), 3),
+    }
+
+
+def section(results: dict[str, dict[str, Any]], machine: str) -> str:
+    rows = [
+        "| checkout | sweep | trials | slots | wall s | busy trial-s | utilisation | inside trial window |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for label, sweeps in results.items():
+        for name, r in sweeps.items():
+            rows.append(
+                f"| {label} | {name} | {r['trials']} | {r['slots']} | {r['wall_seconds']:.0f} | "
+                f"{r['busy_trial_seconds']:.0f} | **{r['utilisation']:.2f}** | "
+                f"{r['utilisation_in_trial_window']:.2f} |"
+            )
+    return "\n".join(
+        [
+            SECTION,
+            "",
+            f"`python bench/utilisation.py` ({machine}, {dt.date.today()}): busy trial-seconds / (slots ×",
+            "wall time of the whole `dptune run` process). Goals: 3 × 8 ≥ 0.85, quickstart ≥ 0.8.",
+            "",
+            *rows,
+        ]
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--code", type=Path, default=ROOT, help="the dptune checkout to measure")
+    parser.add_argument("--label", default="after")
+    parser.add_argument("--sequential", action="store_true", help="the checkout runs methods one by one")
+    parser.add_argument("--write", action="store_true", help=f"write {JSON.name} and RESULTS.md")
+    args = parser.parse_args()
+    cores = os.cpu_count() or 1
+    measured = {
+        "3 methods × 8 trials": run(args.code, three_by_eight(args.sequential), int(cores / 0.5)),
+        "quickstart": run(args.code, quickstart(), cores),
+    }
+    results = json.loads(JSON.read_text()) if JSON.exists() else {}
+    results[args.label] = measured
+    print(json.dumps(measured, indent=1))
+    if args.write:
+        JSON.write_text(json.dumps(results, indent=1) + "\n")
+        machine = f"{cpu_name()}, {cores} cores, Python {platform.python_version()}"
+        write_section(ROOT / "bench" / "RESULTS.md", SECTION, section(results, machine))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,136 @@
+"""Where a sweep's trials run: does one node fit a trial, how many trials the cluster holds, and waiting
+for the nodes of a cluster that can grow.
+
+A trial asks for one bundle ``{CPU: cpu, GPU: gpu}`` (``resources`` in the spec). Ray places a bundle on
+one node, so what matters is whether some node fits it, not the cluster's total: two nodes with half a
+GPU each hold no trial of one GPU. The slots of a node are how many bundles it holds at once,
+``min over resources r of floor(node[r] / bundle[r])``; the cluster's slots are their sum.
+
+A cluster the driver joined (``RAY_ADDRESS``, e.g. ``auto`` on a ``ray up`` head) can grow: its
+autoscaler adds the node types it has when asked (``ray.autoscaler.sdk.request_resources``), and a
+worker started by hand can join at any time. The driver then waits up to ``resources.wait`` seconds
+for a node that fits a trial before it falls back to CPU (``gpu_fallback: cpu``) or stops with a
+clear message. A Ray instance the driver started itself cannot grow: it decides at once.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import ray
+from ray.autoscaler.sdk import request_resources
+
+from dptune.errors import InputError
+
+Echo = Callable[[str], None]
+Bundle = dict[str, float]
+
+POLL_SECONDS = 1.0
+STILL_WAITING_EVERY = 30.0
+
+
+def describe(bundle: Bundle) -> str:
+    """``1 CPU + 0.25 GPU``: a bundle as people read it."""
+    return " + ".join(f"{amount:g} {name}" for name, amount in bundle.items() if amount > 0)
+
+
+def alive_nodes() -> list[Bundle]:
+    """The total resources of every alive node of the cluster (``ray.nodes()``)."""
+    return [dict(node["Resources"]) for node in ray.nodes() if node["Alive"]]
+
+
+def node_slots(node: Bundle, bundle: Bundle) -> int:
+    """How many trials of ``bundle`` one node holds at once: min_r floor(node[r] / bundle[r])."""
+    needed = {name: amount for name, amount in bundle.items() if amount > 0}
+    # 1e-9: Ray keeps resources in fixed point (1/10000), so 1 / 0.1 must count 10, not 9.
+    return min(math.floor(node.get(name, 0.0) / amount + 1e-9) for name, amount in needed.items())
+
+
+def cluster_slots(bundle: Bundle) -> int:
+    """Trials of ``bundle`` the alive nodes hold at once (each node counted on its own)."""
+    return sum(node_slots(node, bundle) for node in alive_nodes())
+
+
+def wait_for_a_node(bundle: Bundle, seconds: float, echo: Echo) -> bool:
+    """Whether a node fits ``bundle``, after asking the autoscaler for one and waiting up to ``seconds``."""
+    if cluster_slots(bundle) > 0:
+        return True
+    if seconds <= 0:
+        return False
+    request_resources(bundles=[bundle])
+    started = time.monotonic()
+    echo(
+        f"waiting up to {seconds:g}s (resources.wait) for a Ray node that fits a trial ({describe(bundle)}); "
+        f"asked the autoscaler for one"
+    )
+    said = started
+    while (waited := time.monotonic() - started) < seconds:
+        time.sleep(POLL_SECONDS)
+        if cluster_slots(bundle) > 0:
+            echo(f"a node that fits a trial joined after {time.monotonic() - started:.0f}s")
+            return True
+        if time.monotonic() - said >= STILL_WAITING_EVERY:
+            said = time.monotonic()
+            echo(f"  still waiting for a node with {describe(bundle)} ({waited:.0f}s of {seconds:g}s)")
+    return cluster_slots(bundle) > 0
+
+
+@dataclass(frozen=True)
+class TrialResources:
+    """What each trial gets, and how many trials the cluster held at once when the sweep started."""
+
+    cpu: float
+    gpu: float
+    slots: int
+
+    @property
+    def bundle(self) -> Bundle:
+        return {"CPU": self.cpu, "GPU": self.gpu}
+
+    def describe(self) -> str:
+        return describe(self.bundle)
+
+
+def largest_node() -> str:
+    nodes = alive_nodes()
+    return "; ".join(sorted({describe({k: n.get(k, 0.0) for k in ("CPU", "GPU")}) or "none" for n in nodes}))
+
+
+def trial_resources(cpu: float, gpu: float, fallback: str, wait: float, echo: Echo) -> TrialResources:
+    """Each trial's CPUs and GPUs, once some node fits them (waiting ``wait`` seconds for one to join).
+
+    GPU trials fall back to CPU only when no node with the GPU share came within the wait and the spec
+    allows it (``fallback == "cpu"``). Raises ``InputError`` naming the field to change otherwise.
+    """
+    waited = f" after waiting {wait:g}s (resources.wait)" if wait > 0 else ""
+    if gpu > 0:
+        bundle = {"CPU": cpu, "GPU": gpu}
+        if wait_for_a_node(bundle, wait, echo):
+            return TrialResources(cpu, gpu, cluster_slots(bundle))
+        if fallback == "cpu" and cluster_slots({"CPU": cpu}) > 0:
+            echo(
+                f"note: no Ray node fits a trial of {describe(bundle)}{waited}; running trials on CPU "
+                "(gpu_fallback: cpu)"
+            )
+            return TrialResources(cpu, 0.0, cluster_slots({"CPU": cpu}))
+        raise InputError(
+            "resources.gpu",
+            f"each trial asks for {describe(bundle)} but no node of the Ray cluster fits that{waited} "
+            f"(nodes: {largest_node()}); add GPU nodes, set resources.gpu: 0, or set "
+            "resources.gpu_fallback: cpu",
+        )
+    if wait_for_a_node({"CPU": cpu}, wait, echo):
+        return TrialResources(cpu, 0.0, cluster_slots({"CPU": cpu}))
+    raise InputError(
+        "resources.cpu",
+        f"each trial asks for {cpu:g} CPU but no node of the Ray cluster has that many{waited} "
+        f"(nodes: {largest_node()}); lower resources.cpu or add larger nodes",
+    )
+
+
+def ask_for_slots(bundle: Bundle, count: int) -> None:
+    """Ask the autoscaler to fit ``count`` trials at once (persistent until the next call; 0 clears)."""
+    request_resources(bundles=[bundle] * count)

@@ -1,0 +1,84 @@
+"""Real multi-node Ray clusters on this machine (``ray start`` processes) for end-to-end tests."""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+BIN = Path(sys.executable).parent
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class LocalCluster:
+    """A Ray head started with ``ray start --head`` in its own temp dir, and workers joined to it.
+
+    ``env`` is the environment a driver uses to join it (``RAY_ADDRESS`` set: not ``auto``, which reads
+    /tmp/ray rather than this temp dir). ``stop`` ends only this cluster's processes, not ``ray stop``:
+    that would stop every Ray process on the machine, a user's running sweep included.
+    """
+
+    def __init__(self, cpus: float, gpus: float = 0) -> None:
+        self.base_env = {**os.environ, "RAY_AUTH_MODE": "disabled"}
+        self.temp_dir = tempfile.mkdtemp(prefix="ray-", dir="/tmp")  # short: socket paths are limited
+        head = self._ray(
+            "--head",
+            f"--port={free_port()}",
+            f"--temp-dir={self.temp_dir}",
+            f"--num-cpus={cpus:g}",
+            f"--num-gpus={gpus:g}",
+            "--include-dashboard=false",
+        )
+        self.address = re.search(r"--address='([^']+)'", head).group(1)
+        self.env = {**self.base_env, "RAY_ADDRESS": self.address}
+        self.nodes = 1
+
+    def _ray(self, *args: str) -> str:
+        return subprocess.run(
+            [str(BIN / "ray"), "start", *args, "--disable-usage-stats"],
+            env=self.base_env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=True,
+        ).stdout
+
+    def add_worker(self, cpus: float, gpus: float = 0, wait: bool = True) -> None:
+        """Join a worker node; with ``wait``, return once the scheduler sees it (``ray start`` returns
+        before a worker's resources reach the scheduler)."""
+        self._ray(f"--address={self.address}", f"--num-cpus={cpus:g}", f"--num-gpus={gpus:g}")
+        self.nodes += 1
+        if wait:
+            self.wait_for_nodes(self.nodes)
+
+    def wait_for_nodes(self, count: int) -> None:
+        probe = (
+            "import ray, sys, time\n"
+            f"ray.init(address={self.address!r}, logging_level='ERROR')\n"
+            "deadline = time.time() + 120\n"
+            f"while sum(n['Alive'] for n in ray.nodes()) < {count}:\n"
+            "    if time.time() > deadline: sys.exit('nodes did not come up')\n"
+            "    time.sleep(0.5)\n"
+        )
+        subprocess.run([sys.executable, "-c", probe], env=self.env, timeout=180, check=True)
+
+    def running(self) -> bool:
+        return bool(subprocess.run(["pgrep", "-f", self.temp_dir], capture_output=True).stdout)
+
+    def stop(self) -> None:
+        for signal_name, wait in (("TERM", 10), ("KILL", 30)):
+            subprocess.run(["pkill", f"-{signal_name}", "-f", self.temp_dir], check=False)
+            deadline = time.time() + wait
+            while time.time() < deadline and self.running():
+                time.sleep(0.5)
+        subprocess.run(["rm", "-rf", self.temp_dir], check=False)

@@ -1,0 +1,96 @@
+"""Where trials run: per-node fit, and a sweep that waits for the GPU worker a growing cluster adds."""
+
+from __future__ import annotations
+
+import logging
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+from ray.tune import ExperimentAnalysis
+
+from dptune.sweep.resources import node_slots
+from tests.local_cluster import BIN, LocalCluster
+from tests.sweep_helpers import write_spec
+
+
+def test_a_trial_needs_one_node_that_fits_it_not_the_cluster_total() -> None:
+    quarter = {"CPU": 1, "GPU": 0.25}
+    assert node_slots({"CPU": 4, "GPU": 1}, quarter) == 4  # four quarter-GPU trials per GPU
+    assert node_slots({"CPU": 2, "GPU": 1}, quarter) == 2  # ... if the node has a CPU for each
+    assert node_slots({"CPU": 16}, quarter) == 0  # no GPU: no GPU trial
+    assert node_slots({"CPU": 1, "GPU": 1}, {"CPU": 0.1, "GPU": 0.1}) == 10  # Ray's fixed point
+    halves = [{"CPU": 4, "GPU": 0.5}, {"CPU": 4, "GPU": 0.5}]  # one GPU in all, on two nodes
+    assert sum(node_slots(node, {"CPU": 1, "GPU": 1}) for node in halves) == 0
+
+
+def trial_windows(sweep: Path) -> list[dict]:
+    """Every trial's start, end and node, from the last result Tune saved in each method's experiment."""
+    logging.getLogger("ray.tune").setLevel(logging.ERROR)  # no per-trial result files: Tune says so
+    return [
+        {
+            "method": experiment.name,
+            "status": trial.status,
+            "start": trial.last_result.get("trial_start"),
+            "end": trial.last_result.get("trial_end"),
+            "node": trial.last_result.get("node_id"),
+        }
+        for experiment in sweep.iterdir()
+        if experiment.is_dir()
+        for trial in ExperimentAnalysis(str(experiment)).trials
+    ]
+
+
+def most_at_once(windows: list[dict]) -> int:
+    events = sorted([(w["start"], 1) for w in windows] + [(w["end"], -1) for w in windows])
+    now = best = 0
+    for _, change in events:
+        now += change
+        best = max(best, now)
+    return best
+
+
+def test_a_sweep_waits_for_a_gpu_worker_to_join_then_packs_four_trials_per_gpu(tmp_path: Path) -> None:
+    cluster = LocalCluster(cpus=1, gpus=0)  # a head without GPUs, as right after `ray up`
+    try:
+        path = write_spec(
+            tmp_path,
+            "waits",
+            {"dpsgd": {"lr": {"loguniform": [0.3, 2.0]}}, "lp-dpsgd": {"lr": {"loguniform": [0.3, 2.0]}}},
+            training={"epochs": 40, "batch_size": 64, "lr": 1.0},  # a few seconds: long enough to overlap
+            budget={"trials_per_method": 4},
+            resources={"cpu": 1, "gpu": 0.25, "wait": 240},
+        )
+        driver = subprocess.Popen(
+            [str(BIN / "dptune"), "run", str(path)],
+            cwd=tmp_path,
+            env=cluster.env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        lines: list[str] = []
+        reader = threading.Thread(target=lambda: lines.extend(driver.stdout), daemon=True)
+        reader.start()
+        deadline = time.time() + 180
+        while not any("waiting up to" in line for line in lines):
+            assert driver.poll() is None, "".join(lines)[-3000:]
+            assert time.time() < deadline, "the driver never said it was waiting"
+            time.sleep(0.5)
+        time.sleep(5)  # the worker joins a while after the sweep started waiting
+        assert driver.poll() is None, "".join(lines)[-3000:]
+        cluster.add_worker(cpus=4, gpus=1, wait=False)
+        assert driver.wait(timeout=600) == 0, "".join(lines)[-3000:]
+        reader.join(timeout=10)
+    finally:
+        cluster.stop()
+    output = "".join(lines)
+    assert "joined after" in output
+    windows = trial_windows(tmp_path / "ray_results" / "waits")
+    assert len(windows) == 8 and all(w["status"] == "TERMINATED" for w in windows), windows
+    assert len({w["node"] for w in windows}) == 1  # all on the GPU worker: the head fits none
+    assert most_at_once(windows) == 4  # four quarter-GPU trials shared the one GPU
+    dpsgd = [w for w in windows if w["method"] == "dpsgd"]
+    lp = [w for w in windows if w["method"] == "lp-dpsgd"]
+    assert any(a["start"] < b["end"] and b["start"] < a["end"] for a in dpsgd for b in lp)  # side by side
