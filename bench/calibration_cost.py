@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import os
 import platform
 import statistics
 import subprocess
@@ -77,6 +78,7 @@ def main() -> None:
     parser.add_argument("--before", action="store_true", help="also time the accounting of BEFORE (minutes)")
     parser.add_argument("--out", default=str(Path(__file__).with_name("RESULTS.md")))
     args = parser.parse_args()
+    load_before = os.getloadavg()[0]
 
     schedules = {
         name: method_schedule(
@@ -105,7 +107,7 @@ def main() -> None:
     lines = [
         TITLE,
         "",
-        f"- date: {dt.date.today().isoformat()}; machine: {cpu_name()}, {platform.machine()}, "
+        f"- date: {dt.date.today().isoformat()}; machine: {cpu_name()}, {os.cpu_count()} cores, "
         f"Python {platform.python_version()}, numpy {np.__version__}, scipy {scipy.__version__}; "
         f"command: `python bench/calibration_cost.py --rounds {args.rounds}{flag}`",
         f"- T = {args.steps} steps, q = {args.sample_rate}, δ = {args.delta:g}, RDP, default parameters, "
@@ -150,6 +152,11 @@ def main() -> None:
                 f"| now | {1e3 * new['dpsgd']:.1f} ms | {1e3 * new['dpsgd-momentum']:.1f} ms | "
                 f"{new['dpsgd-momentum'] / new['dpsgd']:.2f}× |",
             ]
+    load_after = os.getloadavg()[0]
+    lines += [
+        "",
+        f"Load average (1 min; a shared machine), start and end: {load_before:.1f}, {load_after:.1f}.",
+    ]
     text = "\n".join(lines) + "\n"
     print(text)
     write_section(Path(args.out), TITLE, text)

@@ -12,7 +12,8 @@ Two sweeps on a local Ray instance the driver starts (this machine's cores):
 * **3 × 8**: dpsgd, lp-dpsgd and dpsgd-momentum, 8 trials each, digits / mlp, 120 epochs, ``cpu: 0.5``
   on 2 cores (4 slots); ``budget.max_concurrent: 4`` for a checkout that runs methods one after
   another (its default was 1), the default (what the cluster holds) otherwise;
-* **quickstart**: ``sweeps/quickstart.yaml`` as a user runs it (2 slots of ``cpu: 1``).
+* **quickstart**: ``sweeps/quickstart.yaml`` as a user runs it (2 slots of ``cpu: 1``; with
+  ``max_concurrent: 2`` for a checkout that runs methods one after another).
 
     python bench/utilisation.py --code /tmp/before --label before   (a `git worktree` of the old commit)
     python bench/utilisation.py --label after --write               (this checkout; writes RESULTS.md)
@@ -61,8 +62,11 @@ def three_by_eight(sequential: bool) -> dict[str, Any]:
     }
 
 
-def quickstart() -> dict[str, Any]:
-    return yaml.safe_load((ROOT / "sweeps" / "quickstart.yaml").read_text())
+def quickstart(sequential: bool) -> dict[str, Any]:
+    doc = yaml.safe_load((ROOT / "sweeps" / "quickstart.yaml").read_text())
+    if sequential:
+        doc["budget"]["max_concurrent"] = 2  # what the quickstart said before methods ran side by side
+    return doc
 
 
 def trial_windows(sweep: Path) -> list[tuple[float, float]]:
@@ -140,7 +144,7 @@ def main() -> None:
     cores = os.cpu_count() or 1
     measured = {
         "3 methods × 8 trials": run(args.code, three_by_eight(args.sequential), int(cores / 0.5)),
-        "quickstart": run(args.code, quickstart(), cores),
+        "quickstart": run(args.code, quickstart(args.sequential), cores),
     }
     results = json.loads(JSON.read_text()) if JSON.exists() else {}
     results[args.label] = measured

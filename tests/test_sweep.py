@@ -206,6 +206,7 @@ def test_resume_after_killing_the_driver_loses_and_duplicates_nothing(tmp_path: 
     )
     client = MlflowClient(spec.tracking_uri)
     finished_before: set[str] = set()
+    methods_before: set[str] = set()
     deadline = time.time() + 300
     while time.time() < deadline and driver.poll() is None:
         time.sleep(0.5)
@@ -216,11 +217,13 @@ def test_resume_after_killing_the_driver_loses_and_duplicates_nothing(tmp_path: 
         done = {c.info.run_id for c in children if c.data.tags.get("dptune.status") == "finished"}
         if len(done) >= 2:
             finished_before = done
+            methods_before = {c.data.tags["dptune.method"] for c in children}
             break
     assert driver.poll() is None, "the sweep ended before it could be interrupted"
     os.killpg(driver.pid, signal.SIGKILL)
     driver.wait()
     assert len(finished_before) >= 2
+    assert methods_before == set(methods)  # the kill hit both methods' searches, running side by side
 
     resumed = subprocess.run(
         [*command, "--resume"], cwd=tmp_path, capture_output=True, text=True, timeout=600, check=False

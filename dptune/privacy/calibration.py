@@ -47,8 +47,8 @@ SIGMA_MAX = 1e4
 @dataclass(frozen=True)
 class Calibration:
     """The calibrated base noise multiplier and what the accountant says it spends: ``epsilon`` is the
-    accountant's ε at that σ or a certified upper bound on it, in [(1 − rel_tol)·target, target]
-    either way."""
+    accountant's ε at that σ or a certified upper bound on it, at most the target either way (and at
+    least (1 − rel_tol)·target unless even σ = 1e-3 spends less)."""
 
     noise_multiplier: float
     epsilon: float
@@ -83,8 +83,8 @@ def calibrate_noise(
     Bracketing by doubling, then the Illinois variant of regula falsi on log ε(log σ), which converges
     in a handful of probes. A probe is decided as soon as the accountant's bounds L ≤ ε ≤ U settle it:
     too little noise if L > target, too much if U < (1 − rel_tol)·target, accepted if both lie in the
-    window. ``Calibration.epsilon`` is the accepted U: the exact ε or a certified bound above it, and in
-    the window either way.
+    window. ``Calibration.epsilon`` is the accepted U: the exact ε or a certified bound above it, in the
+    window either way.
 
     Raises:
         ValueError: the target cannot be met with σ in [1e-3, 1e4].
