@@ -122,6 +122,14 @@ def section(results: dict[str, dict[str, Any]], machine: str) -> str:
                 f"{r['busy_trial_seconds']:.0f} | **{r['utilisation']:.2f}** | "
                 f"{r['utilisation_in_trial_window']:.2f} |"
             )
+    ratios = []
+    if {"before", "after"} <= results.keys():
+        for name in results["after"]:
+            before, after = results["before"][name], results["after"][name]
+            ratios.append(
+                f"- {name}: wall time {before['wall_seconds'] / after['wall_seconds']:.1f}× shorter after; "
+                f"busy trial-seconds {before['busy_trial_seconds'] / after['busy_trial_seconds']:.1f}× fewer"
+            )
     return "\n".join(
         [
             SECTION,
@@ -130,6 +138,8 @@ def section(results: dict[str, dict[str, Any]], machine: str) -> str:
             "wall time of the whole `dptune run` process). Goals: 3 × 8 ≥ 0.85, quickstart ≥ 0.8.",
             "",
             *rows,
+            "",
+            *ratios,
         ]
     )
 
@@ -140,8 +150,13 @@ def main() -> None:
     parser.add_argument("--label", default="after")
     parser.add_argument("--sequential", action="store_true", help="the checkout runs methods one by one")
     parser.add_argument("--write", action="store_true", help=f"write {JSON.name} and RESULTS.md")
+    parser.add_argument("--section-only", action="store_true", help=f"rewrite the section from {JSON.name}")
     args = parser.parse_args()
     cores = os.cpu_count() or 1
+    machine = f"{cpu_name()}, {cores} cores, Python {platform.python_version()}"
+    if args.section_only:
+        write_section(ROOT / "bench" / "RESULTS.md", SECTION, section(json.loads(JSON.read_text()), machine))
+        return
     measured = {
         "3 methods × 8 trials": run(args.code, three_by_eight(args.sequential), int(cores / 0.5)),
         "quickstart": run(args.code, quickstart(args.sequential), cores),
@@ -151,7 +166,6 @@ def main() -> None:
     print(json.dumps(measured, indent=1))
     if args.write:
         JSON.write_text(json.dumps(results, indent=1) + "\n")
-        machine = f"{cpu_name()}, {cores} cores, Python {platform.python_version()}"
         write_section(ROOT / "bench" / "RESULTS.md", SECTION, section(results, machine))
 
 

@@ -66,7 +66,7 @@ def quiet_libraries() -> None:
     import optuna
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
-    for name in ("ray", "ray.tune", "ray._private"):  # failed trials get our one-line reason instead
+    for name in ("ray", "ray.tune", "ray.train", "ray._private"):  # failed trials: our one-line reason
         logging.getLogger(name).setLevel(logging.CRITICAL)
     for name in ("mlflow", "alembic"):
         logging.getLogger(name).setLevel(logging.ERROR)

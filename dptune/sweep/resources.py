@@ -64,7 +64,7 @@ def wait_for_a_node(bundle: Bundle, seconds: float, echo: Echo) -> bool:
     started = time.monotonic()
     echo(
         f"waiting up to {seconds:g}s (resources.wait) for a Ray node that fits a trial ({describe(bundle)}); "
-        f"asked the autoscaler for one"
+        "the cluster's autoscaler, if it has one, is asked for it"
     )
     said = started
     while (waited := time.monotonic() - started) < seconds:
@@ -94,7 +94,8 @@ class TrialResources:
         return describe(self.bundle)
 
 
-def largest_node() -> str:
+def node_shapes() -> str:
+    """The distinct CPU/GPU shapes of the alive nodes, for messages (``1 CPU; 4 CPU + 1 GPU``)."""
     nodes = alive_nodes()
     return "; ".join(sorted({describe({k: n.get(k, 0.0) for k in ("CPU", "GPU")}) or "none" for n in nodes}))
 
@@ -119,7 +120,7 @@ def trial_resources(cpu: float, gpu: float, fallback: str, wait: float, echo: Ec
         raise InputError(
             "resources.gpu",
             f"each trial asks for {describe(bundle)} but no node of the Ray cluster fits that{waited} "
-            f"(nodes: {largest_node()}); add GPU nodes, set resources.gpu: 0, or set "
+            f"(nodes: {node_shapes()}); add GPU nodes, set resources.gpu: 0, or set "
             "resources.gpu_fallback: cpu",
         )
     if wait_for_a_node({"CPU": cpu}, wait, echo):
@@ -127,7 +128,7 @@ def trial_resources(cpu: float, gpu: float, fallback: str, wait: float, echo: Ec
     raise InputError(
         "resources.cpu",
         f"each trial asks for {cpu:g} CPU but no node of the Ray cluster has that many{waited} "
-        f"(nodes: {largest_node()}); lower resources.cpu or add larger nodes",
+        f"(nodes: {node_shapes()}); lower resources.cpu or add larger nodes",
     )
 
 
