@@ -58,7 +58,7 @@ def test_a_sweep_waits_for_a_gpu_worker_to_join_then_packs_four_trials_per_gpu(t
             tmp_path,
             "waits",
             {"dpsgd": {"lr": {"loguniform": [0.3, 2.0]}}, "lp-dpsgd": {"lr": {"loguniform": [0.3, 2.0]}}},
-            training={"epochs": 40, "batch_size": 64, "lr": 1.0},  # a few seconds: long enough to overlap
+            training={"epochs": 80, "batch_size": 64, "lr": 1.0},  # ~10 s: long enough to overlap
             budget={"trials_per_method": 3},  # 3 + 3 trials for 4 slots: the methods must share
             resources={"cpu": 1, "gpu": 0.25, "wait": 240},
         )
