@@ -6,8 +6,9 @@ every checkpoint holds the whole ``Trainer.state_dict()`` (parameters, past iter
 Adam/memory states, accountant history, sampling and noise RNG states, step), so a trial resumed
 from it continues exactly. A diverging trial reports ``status: failed`` with its reason and ends; it does
 not raise, so Tune does not retry it: its retries (``max_failures``) are for lost actors and nodes,
-which resume from the last checkpoint with the same random states. A run started again with fresh
-noise after its own data-dependent failure would be a second run that no ledger counts.
+which resume from the last checkpoint with the same random states (or start afresh before the first).
+A run started again with fresh noise after its own data-dependent failure would be a second run that no
+ledger counts.
 """
 
 from __future__ import annotations

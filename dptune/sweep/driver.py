@@ -1,10 +1,10 @@
 """A sweep: for every method of the spec, one Ray Tune ``Tuner`` searching its space with Optuna under
 the spec's fixed (ε, δ), the same trial budget for every method, trials logged to MLflow.
 
-Methods run one after another (each with up to ``max_concurrent`` trials at once), so every method
-gets the same budget and the comparison is fair. ``resume=True`` restores each method's Tuner from
-its experiment directory: finished trials are not run again, unfinished ones continue from their last
-checkpoint, and the MLflow parent and child runs are found again rather than duplicated.
+Every method's search runs at the same time, each with its own searcher, scheduler and the same trial
+budget, their trials sharing the cluster's slots (``search_methods``). ``resume=True`` restores each
+method's Tuner from its experiment directory: finished trials are not run again, unfinished ones continue
+from their last checkpoint, and the MLflow parent and child runs are found again rather than duplicated.
 """
 
 from __future__ import annotations
@@ -130,9 +130,12 @@ def max_epochs(spec: SweepSpec, space: MethodSpace) -> int:
 
 
 TRIAL_RETRIES = 2
-"""Times Tune restarts a trial whose actor died (a lost spot node, an OOM kill) from its last checkpoint.
-A restart restores the trainer's random states with its weights, so the epochs it runs again draw the
-same noise as the lost attempt, whose outputs were never released: the trial's ledger is unchanged."""
+"""Times Tune restarts a trial whose actor died (a lost spot node, an OOM kill). From its last checkpoint
+a restart restores the trainer's random states with its weights, so the epochs it runs again draw the
+same noise as the lost attempt; a trial lost before its first checkpoint starts afresh with fresh secret
+randomness. Either way the lost attempt released nothing (a trial reports only with a checkpoint) and
+its loss does not depend on the data, so the trial's ledger is unchanged. A trial that diverges is not
+retried (``trainables.trial``)."""
 
 
 TRACKING_CATCH_UP_SECONDS = 300.0
@@ -148,17 +151,17 @@ class SweepRun:
     data: Dataset
     resources: TrialResources
     concurrency: int | None  # trials of one method at once; None: all of them
+    state: PrivateSweepState
+    filter: RenyiFilter | None
+    resume: bool
 
     def experiment_path(self, method: str) -> str:
         """Where Tune keeps the method's experiment (its state, trials and checkpoints)."""
         return f"{self.spec.storage_path}/{self.spec.name}/{method}"
 
     def limit(self, plan: SearchPlan) -> int:
+        """Trials of ``plan``'s method at once."""
         return max(1, self.concurrency or plan.trials)
-
-    state: PrivateSweepState
-    filter: RenyiFilter | None
-    resume: bool
 
 
 def _tuner(sweep: SweepRun, plan: SearchPlan, callbacks: list) -> tune.Tuner:
