@@ -105,6 +105,7 @@ def tuned_settings(epsilon: str) -> dict[str, dict[str, Any]]:
     for row in tracker.best_tradeoffs(spec.experiment, parent):
         settings[row.method] = tracker.logged_settings(row)
         tuning[row.method] = {
+            "validation_accuracy": row.validation_accuracy,
             "test_accuracy": row.test_accuracy,
             "epsilon_spent": row.epsilon_spent,
             "epsilon_including_tuning": row.epsilon_including_tuning,

@@ -147,14 +147,19 @@ def _train(args: argparse.Namespace) -> None:
 
     def report(result: EpochResult) -> None:
         print(
-            f"epoch {result.epoch}/{config.epochs}  test_accuracy {result.test_accuracy:.4f}  "
-            f"test_loss {result.test_loss:.4f}  epsilon_spent {result.epsilon_spent:.4f}  "
+            f"epoch {result.epoch}/{config.epochs}  validation_accuracy {result.validation_accuracy:.4f}  "
+            f"validation_loss {result.validation_loss:.4f}  epsilon_spent {result.epsilon_spent:.4f}  "
             f"({result.seconds:.1f}s)",
             flush=True,
         )
 
     trainer.fit(report)
     summary = trainer.summary()
+    print(
+        f"final test (the held-out part no epoch was scored on): accuracy {summary['test_accuracy']:.4f}  "
+        f"loss {summary['test_loss']:.4f}",
+        flush=True,
+    )
     if args.json:
         print(json.dumps(summary))
 

@@ -1,5 +1,11 @@
 """Datasets as in-memory tensors, resolved from local copies first.
 
+Every dataset's held-out images (the published test set; digits' fixed 20%) are split once, by a fixed
+public permutation (``HELD_OUT_SPLIT_SEED``, chosen without looking at any data), into a **validation**
+part, which trials are scored and selected on, and a **final-test** part, which only the re-runs of a
+selected configuration are evaluated on. Neither part is training data, so neither score costs privacy
+of the training set; keeping them apart keeps the reported accuracy free of the selection's bias.
+
 Resolution order for every image dataset: the configured root (``--data-root`` or ``DPTUNE_DATA``),
 the system copy (Debian's ``dataset-fashion-mnist`` puts Fashion-MNIST in
 ``/usr/share/datasets/fashion-mnist``), then a torchvision download into ``~/.cache/dptune``. If all
@@ -12,7 +18,7 @@ from __future__ import annotations
 import gzip
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -22,19 +28,42 @@ from dptune.errors import DataUnavailableError, InputError
 
 SUBSET_ORDER_SEED = 0
 """Seed of the public permutation that ``--subset`` cuts: a data-independent choice, not run noise."""
+HELD_OUT_SPLIT_SEED = 1
+"""Seed of the public permutation that splits the held-out images into validation and final test."""
+VALIDATION_FRACTION = 0.5
+"""The share of the held-out images that the validation part gets (Fashion-MNIST: 5,000 and 5,000)."""
 CACHE_ROOT = Path(os.environ.get("DPTUNE_CACHE", Path.home() / ".cache" / "dptune"))
 
 
 @dataclass(frozen=True)
 class Dataset:
-    """Normalised images ``[n, c, h, w]`` (float32) and integer labels, train and test."""
+    """Normalised images ``[n, c, h, w]`` (float32) and integer labels: training, validation and
+    final-test parts (the last two from the held-out images, ``held_out``)."""
 
     name: str
     train_x: torch.Tensor
     train_y: torch.Tensor
+    val_x: torch.Tensor
+    val_y: torch.Tensor
     test_x: torch.Tensor
     test_y: torch.Tensor
     num_classes: int
+
+    @classmethod
+    def held_out(
+        cls,
+        name: str,
+        train: tuple[torch.Tensor, torch.Tensor],
+        held: tuple[torch.Tensor, torch.Tensor],
+        num_classes: int,
+    ) -> Dataset:
+        """The training images, and the held-out ones split by the fixed public permutation: its first
+        ``VALIDATION_FRACTION`` is the validation part, the rest the final-test part."""
+        held_x, held_y = held
+        order = torch.randperm(len(held_y), generator=torch.Generator().manual_seed(HELD_OUT_SPLIT_SEED))
+        cut = round(VALIDATION_FRACTION * len(held_y))
+        val, test = order[:cut], order[cut:]
+        return cls(name, *train, held_x[val], held_y[val], held_x[test], held_y[test], num_classes)
 
     @property
     def in_channels(self) -> int:
@@ -52,14 +81,7 @@ class Dataset:
             return self
         order = torch.randperm(len(self.train_y), generator=torch.Generator().manual_seed(SUBSET_ORDER_SEED))
         keep = order[:size]
-        return Dataset(
-            self.name,
-            self.train_x[keep],
-            self.train_y[keep],
-            self.test_x,
-            self.test_y,
-            self.num_classes,
-        )
+        return replace(self, train_x=self.train_x[keep], train_y=self.train_y[keep])
 
 
 def _normalise(images: np.ndarray, mean: tuple[float, ...], std: tuple[float, ...]) -> torch.Tensor:
@@ -141,12 +163,10 @@ def _load_idx_dataset(source: IdxSource, root: Path | None) -> Dataset:
 
 def _dataset_from_idx(source: IdxSource, files: list[Path]) -> Dataset:
     train_x, train_y, test_x, test_y = (read_idx(f) for f in files)
-    return Dataset(
+    return Dataset.held_out(
         source.name,
-        _normalise(train_x, (source.mean,), (source.std,)),
-        torch.from_numpy(train_y.astype(np.int64)),
-        _normalise(test_x, (source.mean,), (source.std,)),
-        torch.from_numpy(test_y.astype(np.int64)),
+        (_normalise(train_x, (source.mean,), (source.std,)), torch.from_numpy(train_y.astype(np.int64))),
+        (_normalise(test_x, (source.mean,), (source.std,)), torch.from_numpy(test_y.astype(np.int64))),
         10,
     )
 
@@ -196,18 +216,17 @@ def _load_cifar(name: str, root: Path | None) -> Dataset:
                 f"pass --data-root DIR holding torchvision's {cls.__name__} folder "
                 f"(cifar-10-batches-py or cifar-100-python)",
             ) from None
-    return Dataset(
+    return Dataset.held_out(
         name,
-        _normalise(train.data, mean, std),
-        torch.tensor(train.targets, dtype=torch.int64),
-        _normalise(test.data, mean, std),
-        torch.tensor(test.targets, dtype=torch.int64),
+        (_normalise(train.data, mean, std), torch.tensor(train.targets, dtype=torch.int64)),
+        (_normalise(test.data, mean, std), torch.tensor(test.targets, dtype=torch.int64)),
         classes,
     )
 
 
 def _load_digits(root: Path | None) -> Dataset:
-    """scikit-learn's 8×8 digits (1,797 images, 16 grey levels): a fixed 80/20 split."""
+    """scikit-learn's 8×8 digits (1,797 images, 16 grey levels): a fixed 80/20 split into training and
+    held-out images."""
     from sklearn.datasets import load_digits
 
     bunch = load_digits()
@@ -216,12 +235,10 @@ def _load_digits(root: Path | None) -> Dataset:
     order = np.random.default_rng(0).permutation(len(labels))
     cut = int(0.8 * len(labels))
     train, test = order[:cut], order[cut:]
-    return Dataset(
+    return Dataset.held_out(
         "digits",
-        _normalise(images[train], (0.5,), (0.5,)),
-        torch.from_numpy(labels[train]),
-        _normalise(images[test], (0.5,), (0.5,)),
-        torch.from_numpy(labels[test]),
+        (_normalise(images[train], (0.5,), (0.5,)), torch.from_numpy(labels[train])),
+        (_normalise(images[test], (0.5,), (0.5,)), torch.from_numpy(labels[test])),
         10,
     )
 

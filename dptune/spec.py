@@ -7,8 +7,10 @@ The top-level keys (see ``sweeps/quickstart.yaml`` and the README):
     training {epochs, lr, clip, batch_size, physical_batch_size, engine, seed, noise_generator},
     budget {trials_per_method: N | {distribution, mean, shape}, max_concurrent},
     resources {cpu, gpu, gpu_fallback, wait},
-    scheduler {name: none|asha, grace_period}, search {sampler: tpe|random|gp|nsga2, seed, startup_trials},
-    tracking {uri, experiment}, storage_path, methods {METHOD: {KNOB: DIST, ..., start: [...]}}
+    scheduler {name: none|asha, grace_period},
+    search {sampler: tpe|random|gp|nsga2, seed, startup_trials, warm_start: {sweep, top}},
+    selection {reruns}, tracking {uri, experiment}, storage_path,
+    methods {METHOD: {KNOB: DIST, ..., start: [...]}}
 
 A knob is a training setting (``lr``, ``clip``, ``batch_size``, ``epochs``) or a method parameter;
 its value is a fixed scalar or one distribution: ``{uniform: [lo, hi]}``, ``{loguniform: [lo, hi]}``,
@@ -36,8 +38,13 @@ from dptune.space import Dist, FilterSpace, MethodSpace, privacy_configurations,
 DISTRIBUTIONS = ("uniform", "loguniform", "int", "choice")
 SAMPLERS = ("tpe", "random", "gp", "nsga2")
 MODEL_BASED_SAMPLERS = ("tpe", "gp")
-OPTUNA_STARTUP_TRIALS = 10
-"""Optuna's default ``n_startup_trials`` of TPE and GP: the trials drawn at random before the model."""
+STARTUP_SHARE = 1 / 3
+"""The share of a method's trial budget that TPE and GP draw at random before their model takes over
+(``search.startup_trials`` overrides it): Optuna's fixed 10 would make a search of 8–24 trials mostly or
+wholly random."""
+DEFAULT_RERUNS = 3
+"""Re-runs of each method's selected configuration, with fresh randomness, scored on the final test."""
+DEFAULT_WARM_START_TOP = 3
 SCHEDULERS = ("none", "asha")
 DEFAULT_WAIT_SECONDS = 600.0
 """How long a sweep on a cluster that can grow waits for a node that fits a trial (``resources.wait``)."""
@@ -60,6 +67,20 @@ def spec_field(knob: str) -> str:
     return SPEC_FIELD.get(knob, f"training.{knob}")
 
 
+def startup_trials(trials: TrialCount) -> int:
+    """TPE's and GP's random start-up: ``STARTUP_SHARE`` of the (mean) trial budget, at least one."""
+    return max(1, math.ceil(STARTUP_SHARE * trials.mean))
+
+
+@dataclass(frozen=True)
+class WarmStart:
+    """Start each method's search from the ``top`` configurations an earlier sweep ``sweep`` (same
+    ``storage_path``) released (``dptune.sweep.warm_start``)."""
+
+    sweep: str
+    top: int
+
+
 @dataclass(frozen=True)
 class SweepSpec:
     """A validated sweep: ``runs`` holds, per method, the run every trial of it starts from (dataset,
@@ -79,6 +100,8 @@ class SweepSpec:
     sampler: str
     seed: int
     startup_trials: int
+    warm_start: WarmStart | None
+    reruns: int  # re-runs of each method's selected configuration, on the final-test part
     tracking_uri: str
     experiment: str
     storage_path: str
@@ -212,6 +235,22 @@ def method_space(name: str, value: Any, path: str) -> MethodSpace:
     return space
 
 
+def parse_warm_start(value: Any, name: str) -> WarmStart | None:
+    """``search.warm_start``: ``{sweep: NAME, top: N}`` (or just the earlier sweep's name)."""
+    if value is None:
+        return None
+    section = {"sweep": value} if isinstance(value, str) else _mapping(value, "search.warm_start")
+    _only(section, ("sweep", "top"), "search.warm_start")
+    earlier = section.get("sweep")
+    if not isinstance(earlier, str) or not earlier or earlier == name:
+        raise InputError(
+            "search.warm_start.sweep", f"must name an earlier sweep (not this one, {name!r}), got {earlier!r}"
+        )
+    return WarmStart(
+        earlier, _integer(section.get("top", DEFAULT_WARM_START_TOP), "search.warm_start.top", 1)
+    )
+
+
 def resolve_tracking_uri(uri: str, base: Path) -> str:
     """Absolute SQLite/file URIs (Tune runs trials in their own directories); others unchanged."""
     if uri.startswith("sqlite:///") and not uri.startswith("sqlite:////"):
@@ -235,6 +274,7 @@ def parse_spec(raw: Any, base: Path | None = None) -> SweepSpec:
         "resources",
         "scheduler",
         "search",
+        "selection",
         "tracking",
         "storage_path",
         "methods",
@@ -314,7 +354,7 @@ def parse_spec(raw: Any, base: Path | None = None) -> SweepSpec:
     grace = _integer(scheduler.get("grace_period", 1), "scheduler.grace_period", 1)
 
     search = _mapping(doc.get("search"), "search")
-    _only(search, ("sampler", "seed", "startup_trials"), "search")
+    _only(search, ("sampler", "seed", "startup_trials", "warm_start"), "search")
     sampler = _one_of(search.get("sampler", "tpe"), SAMPLERS, "search.sampler")
     seed = _integer(search.get("seed", 0), "search.seed", 0)
     if "startup_trials" in search and sampler not in MODEL_BASED_SAMPLERS:
@@ -322,7 +362,22 @@ def parse_spec(raw: Any, base: Path | None = None) -> SweepSpec:
             "search.startup_trials",
             f"only the model-based samplers ({', '.join(MODEL_BASED_SAMPLERS)}) have a random start-up phase",
         )
-    startup = _integer(search.get("startup_trials", OPTUNA_STARTUP_TRIALS), "search.startup_trials", 1)
+    startup = (
+        _integer(search["startup_trials"], "search.startup_trials", 1)
+        if "startup_trials" in search
+        else startup_trials(trials)
+    )
+    warm_start = parse_warm_start(search.get("warm_start"), name)
+    if warm_start is not None and trials.random:
+        raise InputError(
+            "search.warm_start",
+            "a warm start is not a random draw, so the repeat-and-select bound (a random trial count) cannot "
+            "hold; give a fixed budget.trials_per_method",
+        )
+
+    selection = _mapping(doc.get("selection"), "selection")
+    _only(selection, ("reruns",), "selection")
+    reruns = _integer(selection.get("reruns", DEFAULT_RERUNS), "selection.reruns", 0)
 
     tracking = _mapping(doc.get("tracking"), "tracking")
     _only(tracking, ("uri", "experiment"), "tracking")
@@ -357,6 +412,8 @@ def parse_spec(raw: Any, base: Path | None = None) -> SweepSpec:
         sampler=sampler,
         seed=seed,
         startup_trials=startup,
+        warm_start=warm_start,
+        reruns=reruns,
         tracking_uri=resolve_tracking_uri(uri, base),
         experiment=experiment,
         storage_path=storage_path,

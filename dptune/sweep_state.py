@@ -8,7 +8,9 @@ holds, per method:
 * a write-ahead record of every trial the search started, made *before* Tune receives the trial: a
   trial that touched the data is counted even if the driver is killed before Tune or MLflow saved it.
   A record is ``running`` until the trial ends; an ended one may carry the RDP curve of the steps it
-  took (what a privacy filter gets back from a trial that was stopped early).
+  took (what a privacy filter gets back from a trial that was stopped early);
+* a write-ahead record of every re-run of a method's selected configuration (``role: final``), made
+  before the re-runs start: each is one more release of a full run, counted at the worst plan.
 
 Only the sweep driver writes it, one whole-file replace per change (a few per trial). Its methods'
 searches run in threads of that one process (``dptune.sweep.driver``), so every read-modify-write holds
@@ -32,16 +34,20 @@ _LOCKS: dict[str, threading.RLock] = {}
 _LOCKS_GUARD = threading.Lock()
 RUNNING = "running"
 ENDED = "ended"
+SEARCH = "search"
+FINAL = "final"
 
 
 @dataclass(frozen=True)
 class TrialRecord:
     """A started trial: ``spent`` is the RDP curve of the steps it took, None while unknown (running,
-    failed, lost: then it counts its worst full plan)."""
+    failed, lost: then it counts its worst full plan); ``role`` is ``search`` (a trial of the search) or
+    ``final`` (a re-run of the selected configuration, always counted at its full plan)."""
 
     trial_id: str
     state: str
     spent: np.ndarray | None
+    role: str = SEARCH
 
 
 def committed(records: list[TrialRecord], worst: np.ndarray) -> np.ndarray:
@@ -106,10 +112,21 @@ class PrivateSweepState:
         with self._changing() as doc:
             self._method(doc, method)["trials"][trial_id] = {"state": ENDED, "spent": value}
 
+    def plan_reruns(self, method: str, count: int) -> None:
+        """Write ahead ``count`` re-runs of the method's selected configuration (kept as they are when
+        already written: a resumed sweep plans the same re-runs)."""
+        with self._changing() as doc:
+            trials = self._method(doc, method)["trials"]
+            for index in range(count):
+                trials.setdefault(f"final-{index}", {"state": RUNNING, "spent": None, "role": FINAL})
+
     def trials(self, method: str) -> list[TrialRecord]:
+        """Every trial the method's search started and every re-run planned."""
         entry = self.read()["methods"].get(method, {"trials": {}})
         return [
-            TrialRecord(tid, r["state"], None if r["spent"] is None else np.asarray(r["spent"]))
+            TrialRecord(
+                tid, r["state"], None if r["spent"] is None else np.asarray(r["spent"]), r.get("role", SEARCH)
+            )
             for tid, r in entry["trials"].items()
         ]
 

@@ -10,7 +10,9 @@ Per step t (Poisson sampling by default, rate q = B/n, expected batch size L = q
 
 The noise multiplier σ is calibrated before training so that the ε of the whole run (epochs × ⌈n/B⌉
 steps) is at most the target and within 1% of it. Every reported ε is the accountant's ε of the steps
-actually taken. Metrics use only released parameters and the held-out test set.
+actually taken. Metrics use only released parameters and held-out images: each epoch is scored on the
+validation part (what a sweep selects on), and ``final_test`` scores the final-test part (what a
+selected configuration's re-runs report; ``dptune.data`` splits the two).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 import torch
@@ -41,8 +43,8 @@ from dptune.run_plan import plan_run
 class EpochResult:
     epoch: int
     step: int
-    test_accuracy: float
-    test_loss: float
+    validation_accuracy: float
+    validation_loss: float
     epsilon_spent: float
     seconds: float
 
@@ -84,7 +86,8 @@ class Trainer:
         self.train_y = self.data.train_y.to(self.device)
 
         self.calibration: Calibration = plan.calibration
-        self.method = self.definition.build(self.params, self.calibration.noise_multiplier, plan.run.hyper)
+        hyper = replace(plan.run.hyper, layout=self.flat.layout)  # L and the parameter tensors
+        self.method = self.definition.build(self.params, self.calibration.noise_multiplier, hyper)
 
         theta = self.flat.flatten()
         self.theta = theta
@@ -149,9 +152,9 @@ class Trainer:
         if not bool(torch.isfinite(self.theta).all()):
             raise TrainingDivergedError(f"parameters became non-finite at step {self.steps_taken}")
         self.epoch += 1
-        loss, accuracy = self.evaluate()
+        loss, accuracy = self.evaluate(self.data.val_x, self.data.val_y)
         if not math.isfinite(loss):
-            raise TrainingDivergedError(f"test loss is {loss} after epoch {self.epoch}")
+            raise TrainingDivergedError(f"validation loss is {loss} after epoch {self.epoch}")
         result = EpochResult(
             self.epoch,
             self.steps_taken,
@@ -170,13 +173,19 @@ class Trainer:
                 on_epoch(result)
         return self.history
 
+    def final_test(self) -> tuple[float, float]:
+        """(mean cross-entropy, accuracy) on the final-test part at the current parameters."""
+        return self.evaluate(self.data.test_x, self.data.test_y)
+
     @torch.no_grad()
-    def evaluate(self, batch_size: int = 2000) -> tuple[float, float]:
-        """(mean cross-entropy, accuracy) on the test set at the current parameters."""
+    def evaluate(
+        self, x_all: torch.Tensor, y_all: torch.Tensor, batch_size: int = 2000
+    ) -> tuple[float, float]:
+        """(mean cross-entropy, accuracy) on the images ``x_all`` with labels ``y_all`` at the current
+        parameters."""
         self.flat.load(self.theta)
         model = self.flat.model.eval()
         loss, correct = 0.0, 0
-        x_all, y_all = self.data.test_x, self.data.test_y
         for start in range(0, len(y_all), batch_size):
             x = x_all[start : start + batch_size].to(self.device)
             y = y_all[start : start + batch_size].to(self.device)
@@ -188,15 +197,19 @@ class Trainer:
 
     # -- reporting and checkpoints ----------------------------------------------------------------
     def summary(self) -> dict[str, Any]:
-        """The run's result record (the JSON contract of ``dptune train --json``)."""
+        """The run's result record (the JSON contract of ``dptune train --json``): the last epoch's
+        validation score and the final-test score of the parameters the run ended with."""
         last = self.history[-1] if self.history else None
+        test_loss, test_accuracy = self.final_test() if last else (None, None)
         info = {
             "method": self.config.method,
             "dataset": self.config.dataset,
             "model": self.config.model,
             "params": self.params,
-            "test_accuracy": last.test_accuracy if last else None,
-            "test_loss": last.test_loss if last else None,
+            "validation_accuracy": last.validation_accuracy if last else None,
+            "validation_loss": last.validation_loss if last else None,
+            "test_accuracy": test_accuracy,
+            "test_loss": test_loss,
             "epsilon_target": self.config.epsilon,
             "epsilon_spent": self.accountant.epsilon(self.delta),
             "delta": self.delta,

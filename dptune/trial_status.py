@@ -1,5 +1,6 @@
 """What became of a sweep trial: one enum, reported by the trainable and read by the searcher, the
-progress lines and the tracker (``status`` in every result a trial reports)."""
+progress lines and the tracker (``status`` in every result a trial reports), and the keys of the scores
+a trial reports."""
 
 from __future__ import annotations
 
@@ -8,6 +9,10 @@ from enum import StrEnum
 from typing import Any
 
 STATUS_KEY = "status"
+OBJECTIVE = "validation_accuracy"
+"""What a search maximises and selects on: accuracy on the validation part of the held-out images."""
+FINAL_SCORE = "test_accuracy"
+"""What a re-run of a selected configuration reports: accuracy on the final-test part."""
 
 
 class TrialStatus(StrEnum):

@@ -17,6 +17,10 @@ trials run and for how long, never the figure that bounds them.
 * **filter** (``privacy.total_epsilon``): a Rényi filter (``dptune.privacy.filter``) admits a trial only
   while everything admitted plus W fits the total; an ended trial keeps only the steps it took. Its
   guarantee, for the selected trial and for every trial alike, is the total.
+
+Every bound also counts the R re-runs of the selected configuration (``selection.reruns``) at W each:
+they are released (their final-test scores), so they compose with the search (a filter reserves them
+before it admits a trial).
 """
 
 from __future__ import annotations
@@ -42,7 +46,7 @@ from dptune.randomness import secret_rng
 from dptune.run_plan import run_schedule
 from dptune.space import MethodSpace, privacy_configurations
 from dptune.spec import SweepSpec
-from dptune.sweep_state import PrivateSweepState, TrialRecord, committed
+from dptune.sweep_state import FINAL, PrivateSweepState, TrialRecord, committed
 
 FILTER = "filter"
 
@@ -92,9 +96,12 @@ def plan_search(spec: SweepSpec, n: int, delta: float, state: PrivateSweepState)
         if spec.total_epsilon is not None:
             bound, note = FILTER, f"privacy filter: the sweep's total ε = {spec.total_epsilon:g}"
         else:
-            bound, note = choose_bound(spec.sampler, spec.scheduler, spec.trials, bool(space.start))
+            starts = bool(space.start) or spec.warm_start is not None
+            bound, note = choose_bound(spec.sampler, spec.scheduler, spec.trials, starts)
             if bound == COMPOSITION:
                 note += "; every started trial counts its worst full plan"
+        if spec.reruns:
+            note += f"; + {spec.reruns} re-runs of the selected configuration"
         trials = state.trial_count(method, lambda: spec.trials.draw(secret_rng()))
         worst = worst_run(space, spec.runs[method], n, delta)
         plans.append(SearchPlan(method, trials, bound, note, worst, spec.trials.random))
@@ -154,14 +161,15 @@ class MethodTuningCost:
 def method_tuning_cost(
     plan: SearchPlan, records: list[TrialRecord], count: TrialCount, filter_: RenyiFilter | None, delta: float
 ) -> MethodTuningCost:
-    """The cost of one method's search from the private record of every trial it started."""
+    """The cost of one method's search and re-runs from the private record of every trial it started."""
     all_trials = len(records) * plan.worst
     held = committed(records, plan.worst)
+    reruns = sum(r.role == FINAL for r in records)
     if plan.bound == REPEAT_AND_SELECT:
         # The theorem covers the K runs of the search; a run lost when a driver died (Tune ran another in
-        # its place) is one more release on the same data: it composes.
-        lost = max(0, len(records) - plan.trials)
-        curve = repeat_and_select_curve(plan.worst, count) + lost * plan.worst
+        # its place) is one more release on the same data, as is each re-run of the selection: they compose.
+        lost = max(0, len(records) - reruns - plan.trials)
+        curve = repeat_and_select_curve(plan.worst, count) + (lost + reruns) * plan.worst
     else:
         curve = all_trials
     return MethodTuningCost(
@@ -179,27 +187,48 @@ def method_tuning_cost(
 
 
 @dataclass(frozen=True)
+class PriorSweep:
+    """An earlier sweep whose results chose this sweep's first configurations (``search.warm_start``):
+    its whole (ε, δ) adds to every figure of this one (basic composition)."""
+
+    name: str
+    epsilon: float
+    delta: float
+
+
+@dataclass(frozen=True)
 class SweepTuningCost:
-    """The whole sweep: every method's search on the same data composes (a filter: its total)."""
+    """The whole sweep: every method's search on the same data composes (a filter: its total), and so
+    does the earlier sweep a warm start read (``prior``)."""
 
     methods: list[MethodTuningCost]
     delta: float
     filter: RenyiFilter | None
+    prior: PriorSweep | None = None
 
     @property
     def epsilon_including_tuning(self) -> float:
         if self.filter:
-            return self.filter.epsilon
-        return rdp_to_epsilon(
+            return self.filter.epsilon + self._prior_epsilon
+        return self._prior_epsilon + rdp_to_epsilon(
             sum((c.curve for c in self.methods), np.zeros_like(self.methods[0].curve)), self.delta
         )
 
     @property
+    def _prior_epsilon(self) -> float:
+        return self.prior.epsilon if self.prior else 0.0
+
+    @property
+    def delta_including_tuning(self) -> float:
+        """δ of the figures: this sweep's, plus the earlier sweep's under a warm start."""
+        return self.delta + (self.prior.delta if self.prior else 0.0)
+
+    @property
     def epsilon_all_trials(self) -> float:
         if self.filter:
-            return self.filter.epsilon
+            return self.filter.epsilon + self._prior_epsilon
         curve = sum((c.all_trials_curve for c in self.methods), np.zeros_like(self.methods[0].curve))
-        return rdp_to_epsilon(curve, self.delta)
+        return self._prior_epsilon + rdp_to_epsilon(curve, self.delta)
 
     @property
     def secret_count(self) -> bool:
@@ -207,11 +236,23 @@ class SweepTuningCost:
 
     def as_dict(self, private: bool = False) -> dict[str, Any]:
         """The record of ``tuning_cost.json``; unless ``private``, nothing that reveals a secret K."""
+        methods = [c.as_dict(private) for c in self.methods]
         doc: dict[str, Any] = {
             "epsilon_including_tuning": self.epsilon_including_tuning,
-            "delta": self.delta,
-            "methods": [c.as_dict(private) for c in self.methods],
+            "delta": self.delta_including_tuning,
+            "methods": methods,
         }
+        if self.prior:
+            doc["warm_start"] = {
+                "sweep": self.prior.name,
+                "epsilon": self.prior.epsilon,
+                "delta": self.prior.delta,
+            }
+            for row in methods:  # each method's choice read the earlier sweep too
+                for key in ("epsilon_including_tuning", "epsilon_all_trials"):
+                    if key in row:
+                        row[key] += self.prior.epsilon
+                row["delta"] += self.prior.delta
         if private or not self.secret_count:
             doc["epsilon_all_trials"] = self.epsilon_all_trials
         if self.filter:
@@ -246,6 +287,11 @@ def format_costs(cost: SweepTuningCost) -> str:
     )
     lines.append(
         f"{'whole sweep':<15} {'':>7} {summary['epsilon_including_tuning']:>15.3f} {shown:>13}  "
-        f"{whole} (δ={cost.delta:g})"
+        f"{whole} (δ={cost.delta_including_tuning:g})"
     )
+    if cost.prior:
+        lines.append(
+            f"(every figure adds ε = {cost.prior.epsilon:.3f}, δ = {cost.prior.delta:g} of sweep "
+            f"{cost.prior.name}, whose results chose this sweep's first configurations)"
+        )
     return "\n".join(lines)

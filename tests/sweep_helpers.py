@@ -19,6 +19,7 @@ def write_spec(folder: Path, name: str, methods: dict[str, Any], **sections: Any
         "budget": {"trials_per_method": 2, "max_concurrent": 2},
         "resources": {"cpu": 1, "gpu": 0},
         "search": {"sampler": "tpe", "seed": 0},
+        "selection": {"reruns": 0},
         "tracking": {"uri": f"sqlite:///{folder / 'mlflow.db'}", "experiment": name},
         "storage_path": str(folder / "ray_results"),
         "methods": methods,

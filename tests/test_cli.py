@@ -75,6 +75,7 @@ def test_train_json_contract(capsys) -> None:
     result = json.loads(out.strip().splitlines()[-1])
     for key in (
         "method",
+        "validation_accuracy",
         "test_accuracy",
         "epsilon_spent",
         "delta",

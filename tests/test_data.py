@@ -17,7 +17,7 @@ SYSTEM_FMNIST = Path("/usr/share/datasets/fashion-mnist")
 
 def test_fashion_mnist_resolves_the_debian_copy() -> None:
     data = load_dataset("fashion-mnist")
-    assert data.train_x.shape == (60000, 1, 28, 28) and data.test_x.shape == (10000, 1, 28, 28)
+    assert data.train_x.shape == (60000, 1, 28, 28) and data.test_x.shape == (5000, 1, 28, 28)
     assert sorted(data.train_y.unique().tolist()) == list(range(10))
     assert abs(float(data.train_x.mean())) < 0.01 and abs(float(data.train_x.std()) - 1) < 0.01
     raw = read_idx(SYSTEM_FMNIST / "train-labels-idx1-ubyte.gz")
@@ -28,13 +28,30 @@ def test_configured_root_is_checked_first(tmp_path: Path) -> None:
     for f in SYSTEM_FMNIST.iterdir():
         (tmp_path / f.name).symlink_to(f)
     data = load_dataset("fashion-mnist", root=tmp_path, subset=500)
-    assert len(data.train_y) == 500 and len(data.test_y) == 10000
+    assert len(data.train_y) == 500 and len(data.val_y) + len(data.test_y) == 10000
 
 
 def test_digits_split_is_fixed() -> None:
     a, b = load_dataset("digits"), load_dataset("digits")
-    assert a.train_x.shape == (1437, 1, 8, 8) and a.test_x.shape == (360, 1, 8, 8)
+    assert a.train_x.shape == (1437, 1, 8, 8)
+    assert a.val_x.shape == (180, 1, 8, 8) and a.test_x.shape == (180, 1, 8, 8)
     assert torch.equal(a.train_y, b.train_y)
+    assert torch.equal(a.val_x, b.val_x) and torch.equal(a.test_x, b.test_x)
+
+
+def test_the_held_out_images_split_into_validation_and_final_test_by_a_fixed_public_permutation() -> None:
+    """Fashion-MNIST's 10,000 test images: halves by the permutation of seed 1, whatever the subset."""
+    raw_x = read_idx(SYSTEM_FMNIST / "t10k-images-idx3-ubyte.gz")
+    raw_y = torch.from_numpy(read_idx(SYSTEM_FMNIST / "t10k-labels-idx1-ubyte.gz").astype("int64"))
+    order = torch.randperm(10000, generator=torch.Generator().manual_seed(1))
+    whole, cut = load_dataset("fashion-mnist"), load_dataset("fashion-mnist", subset=500)
+    for data in (whole, cut):
+        assert len(data.val_y) == len(data.test_y) == 5000
+        assert torch.equal(data.val_y, raw_y[order[:5000]]) and torch.equal(data.test_y, raw_y[order[5000:]])
+    # the parts are the raw images (normalised), disjoint and together the whole held-out set
+    first_val = torch.from_numpy(raw_x[int(order[0])].astype("float32")) / 255
+    assert torch.allclose(whole.val_x[0, 0] * 0.3530 + 0.2860, first_val, atol=1e-5)
+    assert set(order[:5000].tolist()).isdisjoint(order[5000:].tolist())
 
 
 def test_missing_dataset_says_how_to_get_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

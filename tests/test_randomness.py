@@ -111,8 +111,8 @@ def test_one_epoch_on_cuda_draws_its_noise_on_the_gpu(digits: Dataset, method: s
     trainer = digits_trainer(digits, method, seed=None, device="cuda")
     assert trainer.noise.device.type == "cuda"
     result = trainer.train_epoch()
-    assert trainer.theta.is_cuda and math.isfinite(result.test_loss)
-    assert result.test_accuracy > 0.2 and 0 < result.epsilon_spent <= 1.0
+    assert trainer.theta.is_cuda and math.isfinite(result.validation_loss)
+    assert result.validation_accuracy > 0.2 and 0 < result.epsilon_spent <= 1.0
 
 
 def test_os_csprng_noise_is_standard_normal_times_its_std() -> None:

@@ -76,6 +76,12 @@ INVALID = [
     ("scheduler.name", "pbt", "scheduler.name"),
     ("search.sampler", "cmaes", "search.sampler"),
     ("search.startup_trials", 0, "search.startup_trials"),
+    ("search.warm_start", {"sweep": ""}, "search.warm_start.sweep"),
+    ("search.warm_start", {"sweep": "earlier", "top": 0}, "search.warm_start.top"),
+    ("search.warm_start", {"sweep": "earlier", "from": 1}, "search.warm_start"),
+    ("selection.reruns", -1, "selection.reruns"),
+    ("selection.reruns", 1.5, "selection.reruns"),
+    ("selection", {"rerun": 2}, "selection"),
     ("search", {"sampler": "random", "startup_trials": 3}, "search.startup_trials"),
     ("methods.dp-pmlf.k", {"int": [0, 3]}, "methods.dp-pmlf.k"),
     ("methods.dp-pmlf.k", {"uniform": [1, 3]}, "methods.dp-pmlf.k"),
@@ -166,3 +172,25 @@ def test_cli_bad_spec_exits_2_with_field_and_starts_nothing(
 def test_cli_validate_ok(capsys) -> None:
     assert main(["validate", str(SWEEPS[0])]) == 0
     assert "valid" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(("budget", "startup"), [(3, 1), (8, 3), (24, 8), (40, 14)])
+def test_model_based_samplers_start_with_a_third_of_the_budget_at_random(budget: int, startup: int) -> None:
+    doc = with_change("budget.trials_per_method", budget)
+    doc["search"] = {"sampler": "tpe", "seed": 0}
+    assert parse_spec(doc).startup_trials == startup
+    doc["search"]["startup_trials"] = 2
+    assert parse_spec(doc).startup_trials == 2  # an explicit value wins
+
+
+def test_a_warm_start_needs_a_fixed_trial_count() -> None:
+    doc = with_change("budget.trials_per_method", {"distribution": "poisson", "mean": 4})
+    doc["search"] = {"sampler": "random", "seed": 0, "warm_start": "earlier"}
+    with pytest.raises(InputError) as info:
+        parse_spec(doc)
+    assert info.value.field == "search.warm_start"
+
+
+def test_selection_reruns_three_times_by_default() -> None:
+    assert parse_spec(with_change("selection", None, delete=True)).reruns == 3
+    assert parse_spec(with_change("selection.reruns", 0)).reruns == 0

@@ -12,6 +12,7 @@ import sys
 import time
 from pathlib import Path
 
+import optuna
 import pytest
 import ray
 from dp_accounting import dp_event
@@ -23,6 +24,7 @@ from dptune.methods.filters import validate_filter
 from dptune.privacy.accounting import RDP_ORDERS
 from dptune.spec import load_spec
 from dptune.sweep import run_sweep
+from dptune.sweep.studies import study_storage
 from dptune.sweep_state import PrivateSweepState
 from tests.helpers import subsampled_gaussian
 from tests.sweep_helpers import runs, write_spec
@@ -40,13 +42,15 @@ def test_sweep_logs_parent_and_children_and_survives_a_diverging_method(
         },
         "lp-dpsgd": {"lr": 1.0e300},  # diverges at once: its trials fail, the sweep goes on
     }
-    path = write_spec(tmp_path, "e2e", methods)
+    path = write_spec(tmp_path, "e2e", methods, selection={"reruns": 2})
     spec = load_spec(path)
     lines: list[str] = []
     outcome = run_sweep(spec, path.read_text(), echo=lines.append)
 
-    parents, children = runs(spec.tracking_uri, "e2e")
-    assert len(parents) == 1 and len(children) == 6
+    parents, everything = runs(spec.tracking_uri, "e2e")
+    children = [c for c in everything if c.data.tags["dptune.role"] == "search"]
+    reruns = [c for c in everything if c.data.tags["dptune.role"] == "final"]
+    assert len(parents) == 1 and len(children) == 6 and len(reruns) == 4
     parent = parents[0]
     for tag in ("dataset", "model", "epsilon", "delta", "accountant", "sampling", "code_version"):
         assert tag in parent.data.tags
@@ -67,8 +71,9 @@ def test_sweep_logs_parent_and_children_and_survives_a_diverging_method(
     assert {m: len(r) for m, r in by_method.items()} == {"dpsgd": 2, "dp-pmlf": 2, "lp-dpsgd": 2}
     for child in by_method["dpsgd"] + by_method["dp-pmlf"]:
         assert child.data.tags["dptune.status"] == "finished"
-        history = client.get_metric_history(child.info.run_id, "test_accuracy")
+        history = client.get_metric_history(child.info.run_id, "validation_accuracy")
         assert sorted(m.step for m in history) == [1, 2]  # per epoch
+        assert "test_accuracy" not in child.data.metrics  # a search trial never sees the final test
         assert 0 < child.data.metrics["epsilon_spent"] <= 2.0
         assert child.data.metrics["noise_multiplier"] > 0 and "lr" in child.data.params
     for child in by_method["dp-pmlf"]:
@@ -78,22 +83,44 @@ def test_sweep_logs_parent_and_children_and_survives_a_diverging_method(
         assert child.data.tags["dptune.status"] == "failed"
         assert "non-finite" in child.data.tags["dptune.reason"]
 
-    assert {row.method for row in outcome.best} == {"dpsgd", "dp-pmlf"}
+    # Selection: each method's finished search trial with the best validation accuracy is re-run twice
+    # with fresh randomness (no seed), and only the re-runs are scored on the final test.
+    best = {row.method: row for row in outcome.best}
+    assert set(best) == {"dpsgd", "dp-pmlf"}
+    for method in best:
+        selected = max(by_method[method], key=lambda c: c.data.metrics["validation_accuracy"])
+        again = [r for r in reruns if r.data.tags["dptune.method"] == method]
+        assert len(again) == 2
+        for rerun in again:
+            assert rerun.data.tags["dptune.selected_trial"] == selected.data.tags["dptune.trial_id"]
+            assert rerun.data.params == selected.data.params and "seed" not in rerun.data.params
+            assert (
+                rerun.data.tags["dptune.status"] == "finished"
+                and 0 < rerun.data.metrics["test_accuracy"] <= 1
+            )
+        scores = sorted(r.data.metrics["test_accuracy"] for r in again)
+        assert best[method].validation_accuracy == selected.data.metrics["validation_accuracy"]
+        assert sorted(best[method].test_accuracies) == scores
     assert sum("FAILED" in line for line in lines) == 2
     assert sum(re.search(r"trial \d/2", line) is not None for line in lines) == 6  # a line per trial
+    assert sum(re.search(r"re-run \d/2  final test", line) is not None for line in lines) == 4
 
     assert main(["report", "--tracking-uri", spec.tracking_uri, "--json"]) == 0
     report = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert {row["method"] for row in report["best_tradeoffs"]} == {"dpsgd", "dp-pmlf"}
+    for row in report["best_tradeoffs"]:
+        assert row["test_accuracy"] == pytest.approx(best[row["method"]].test_accuracy)
 
-    # The cost of tuning (TPE adapts, so composition of every started trial at the worst full plan):
-    # at least the composition of the trials' own plans (σ, steps, q = B/n as logged) by dp-accounting,
-    # an independent accountant, and close to it (every dpsgd trial has the same plan here).
+    # The cost of tuning (TPE adapts, so composition of every started trial at the worst full plan, and
+    # of the two released re-runs): at least the composition of those runs' own plans (σ, steps, q = B/n
+    # as logged) by dp-accounting, an independent accountant, and close to it (every dpsgd run has the
+    # same plan here).
     n = int(parent.data.params["train_size"])
     events = [
         subsampled_gaussian(c.data.metrics["noise_multiplier"], 128 / n, int(c.data.metrics["steps"]))
-        for c in by_method["dpsgd"]
+        for c in by_method["dpsgd"] + [r for r in reruns if r.data.tags["dptune.method"] == "dpsgd"]
     ]
+    assert len(events) == 4
     expected = RdpAccountant(list(RDP_ORDERS)).compose(dp_event.ComposedDpEvent(events)).get_epsilon(1e-4)
     parent_metrics = client.get_run(parent.info.run_id).data.metrics
     assert expected <= parent_metrics["epsilon_including_tuning.dpsgd"] <= 1.02 * expected
@@ -198,6 +225,7 @@ def test_resume_after_killing_the_driver_loses_and_duplicates_nothing(tmp_path: 
         methods,
         training={"epochs": 6, "batch_size": 64, "lr": 1.0},
         budget={"trials_per_method": 3, "max_concurrent": 1},
+        selection={"reruns": 1},
     )
     spec = load_spec(path)
     command = [sys.executable, "-m", "dptune.cli", "run", str(path)]
@@ -235,11 +263,14 @@ def test_resume_after_killing_the_driver_loses_and_duplicates_nothing(tmp_path: 
     # before the kill can be missing from it (Tune runs another in its place), and a copy cut by the kill
     # makes a method start afresh. Such runs are kept, marked lost (the tuning cost still counts them).
     kept = [c for c in children if c.data.tags["dptune.status"] != "lost"]
-    trial_ids = [c.data.tags["dptune.trial_id"] for c in kept]
+    searched = [c for c in kept if c.data.tags["dptune.role"] == "search"]
+    trial_ids = [c.data.tags["dptune.trial_id"] for c in searched]
     assert len(trial_ids) == 6 and len(set(trial_ids)) == 6, resumed.stdout  # nothing lost or duplicated
     assert all(c.data.tags["dptune.status"] == "finished" for c in kept), resumed.stdout
+    reruns = [c for c in kept if c.data.tags["dptune.role"] == "final"]
+    assert sorted(c.data.tags["dptune.method"] for c in reruns) == sorted(methods)  # one re-run each
     for run_id in finished_before:  # the finished runs keep their whole history, nothing duplicated
-        history = client.get_metric_history(run_id, "test_accuracy")
+        history = client.get_metric_history(run_id, "validation_accuracy")
         assert sorted(m.step for m in history) == [1, 2, 3, 4, 5, 6]
     assert "best trade-offs" in resumed.stdout
 
@@ -262,6 +293,20 @@ def test_asha_stops_weak_trials_early_and_logs_them_as_stopped(tmp_path: Path, l
     statuses = {c.data.tags["dptune.status"] for c in children}
     assert statuses == {"finished", "stopped"}
 
+    # Optuna hears of a stopped trial as pruned, with the validation score of every epoch it ran (read
+    # from the study's journal file, not from what the driver returned).
+    study = optuna.load_study(study_name="dpsgd", storage=study_storage(spec.storage_path, spec.name))
+    stopped = sorted(
+        int(c.data.metrics["epoch"]) for c in children if c.data.tags["dptune.status"] == "stopped"
+    )
+    pruned = [t for t in study.trials if t.state == optuna.trial.TrialState.PRUNED]
+    assert sorted(max(t.intermediate_values) for t in pruned) == stopped
+    for trial in pruned:
+        assert sorted(trial.intermediate_values) == list(range(1, max(trial.intermediate_values) + 1))
+    assert sum(t.state == optuna.trial.TrialState.COMPLETE for t in study.trials) == len(children) - len(
+        stopped
+    )
+
     # The bound must not depend on which trials ASHA stopped: it is at least the composition of every
     # started trial's *full* plan (dp-accounting, from what each trial logged), above the odometer of
     # the steps the trials happened to take.
@@ -277,3 +322,42 @@ def test_asha_stops_weak_trials_early_and_logs_them_as_stopped(tmp_path: Path, l
     reported = MlflowClient(spec.tracking_uri).get_run(parents[0].info.run_id).data.metrics
     assert reported["epsilon_including_tuning.dpsgd"] >= full_plans > odometer
     assert reported["epsilon_including_tuning.dpsgd"] <= 1.02 * full_plans
+
+
+def test_a_warm_start_begins_with_the_earlier_sweeps_best_and_counts_its_privacy(
+    tmp_path: Path, local_ray
+) -> None:
+    methods = {"dpsgd": {"lr": {"loguniform": [0.05, 3.0]}}}
+    earlier_path = write_spec(tmp_path, "earlier", methods, search={"sampler": "random", "seed": 1})
+    earlier = load_spec(earlier_path)
+    before = run_sweep(earlier, earlier_path.read_text(), echo=lambda line: None)
+    later_path = write_spec(
+        tmp_path,
+        "later",
+        methods,
+        budget={"trials_per_method": 3, "max_concurrent": 2},
+        search={"sampler": "tpe", "seed": 2, "warm_start": {"sweep": "earlier", "top": 2}},
+    )
+    later = load_spec(later_path)
+    after = run_sweep(later, later_path.read_text(), echo=lambda line: None)
+
+    # The later study's first two trials are the earlier study's two best (read from both journals).
+    done = optuna.load_study(study_name="dpsgd", storage=study_storage(earlier.storage_path, "earlier"))
+    ranked = sorted(done.trials, key=lambda t: t.value, reverse=True)
+    new = optuna.load_study(study_name="dpsgd", storage=study_storage(later.storage_path, "later"))
+    first_two = sorted(new.trials, key=lambda t: t.number)[:2]
+    assert [t.params for t in first_two] == [t.params for t in ranked[:2]]
+
+    # Its figures add the earlier sweep's (ε, δ) to its own composition of three full runs (dp-accounting).
+    parents, children = runs(later.tracking_uri, "later")
+    n = int(parents[0].data.params["train_size"])
+    events = [
+        subsampled_gaussian(c.data.metrics["noise_multiplier"], 128 / n, int(c.data.metrics["steps"]))
+        for c in children
+    ]
+    own = RdpAccountant(list(RDP_ORDERS)).compose(dp_event.ComposedDpEvent(events)).get_epsilon(1e-4)
+    prior = before.tuning_cost.epsilon_including_tuning
+    total = after.tuning_cost.epsilon_including_tuning
+    assert prior + own <= total <= prior + 1.02 * own
+    assert after.tuning_cost.as_dict()["delta"] == pytest.approx(2e-4)
+    assert after.tuning_cost.as_dict()["warm_start"]["sweep"] == "earlier"

@@ -118,10 +118,13 @@ def test_a_privacy_filter_stays_within_its_total_and_admits_more_than_fixed_coun
         budget={"trials_per_method": 40, "max_concurrent": 2},
         scheduler={"name": "asha", "grace_period": 1},
         search={"sampler": "random", "seed": 3},
+        selection={"reruns": 1},
     )
     spec = load_spec(path)
     outcome = run_sweep(spec, path.read_text(), echo=lambda line: None)
     parents, children = runs(spec.tracking_uri, "filter")
+    reruns = [c for c in children if c.data.tags["dptune.role"] == "final"]
+    assert len(reruns) == 1  # the re-run was reserved before the search admitted its trials
     n = int(parents[0].data.params["train_size"])
     q, full_steps = 128 / n, 4 * math.ceil(n / 128)
 
@@ -140,7 +143,7 @@ def test_a_privacy_filter_stays_within_its_total_and_admits_more_than_fixed_coun
         for c in children
     ]
     assert all(c.data.tags["dptune.status"] in ("finished", "stopped") for c in children)
-    assert epsilon(admitted) <= total  # independent composition of every admitted trial
+    assert epsilon(admitted) <= total  # independent composition of every admitted trial and the re-run
     assert len(children) > fixed_count >= 1  # ASHA's stopped trials gave back what they did not spend
     assert "stopped" in {c.data.tags["dptune.status"] for c in children}
     assert len(children) < 40  # the filter, not the trial cap, ended the search
@@ -149,5 +152,7 @@ def test_a_privacy_filter_stays_within_its_total_and_admits_more_than_fixed_coun
     assert metrics["total_epsilon"] == total and metrics["epsilon_including_tuning.dpsgd"] == total
     assert metrics["epsilon_used"] <= total and outcome.tuning_cost.epsilon_including_tuning == total
     records = PrivateSweepState(spec.storage_path, spec.name).trials("dpsgd")
-    assert len(records) == len(children) and all(r.spent is not None for r in records)
-    assert np.isfinite([r.spent for r in records]).all()
+    searched = [r for r in records if r.role == "search"]
+    assert len(records) == len(children) and all(r.spent is not None for r in searched)
+    assert np.isfinite([r.spent for r in searched]).all()
+    assert [r.spent for r in records if r.role == "final"] == [None]  # a re-run counts its whole plan

@@ -63,12 +63,15 @@ def test_protocol_table_from_final_runs(tmp_path: Path, capsys) -> None:
     assert len(report["protocols"]) == 4
 
 
-def test_pareto_front_keeps_only_undominated_points() -> None:
-    def point(eps: float, acc: float) -> TradeOff:
-        return TradeOff("m", eps, eps, 1e-5, acc, "s", f"{eps}-{acc}", {})
+def test_pareto_front_keeps_only_undominated_final_test_scores() -> None:
+    def point(eps: float, acc: float, validation: float = 0.5) -> TradeOff:
+        return TradeOff("m", eps, eps, 1e-5, validation, (acc - 0.01, acc + 0.01), "s", f"{eps}-{acc}", {})
 
     points = [point(1, 0.70), point(1, 0.72), point(2, 0.71), point(4, 0.80), point(8, 0.79)]
-    assert [(p.epsilon_spent, p.test_accuracy) for p in pareto_front(points)] == [(1, 0.72), (4, 0.80)]
+    front = [(p.epsilon_spent, round(p.test_accuracy or 0, 9)) for p in pareto_front(points)]
+    assert front == [(1, 0.72), (4, 0.80)]
+    unscored = TradeOff("m", 0.5, 0.5, 1e-5, 0.99, (), "s", "u", {})  # no re-runs: no final-test score
+    assert pareto_front([*points, unscored])[0].epsilon_spent == 1
 
 
 def test_report_on_a_missing_store_creates_nothing(tmp_path: Path, capsys, monkeypatch) -> None:
@@ -108,21 +111,23 @@ def test_queued_trial_writes_are_read_back_and_a_refused_write_costs_only_itself
     tracker = tracker_for(uri)
     sweep = tracker.start_sweep("queued", "s", {}, {"epsilon": 1.0}, "name: s\n")
     key = TrialKey("queued", sweep, "t_00000")
-    history = [{"epoch": 1, "test_accuracy": 0.6, "loss": 1.2, "epsilon_spent": 0.5}]
-    tracker.open_trial(key, "dpsgd", "secure", {"lr": 0.5, "a*b": 1})  # a name MLflow refuses
+    history = [{"epoch": 1, "validation_accuracy": 0.6, "validation_loss": 1.2, "epsilon_spent": 0.5}]
+    tracker.open_trial(key, "dpsgd", "secure", {"lr": 0.5, "a*b": 1}, "search", {})  # a name MLflow refuses
     tracker.log_epochs(key, history)
-    ended = {"history": [*history, {"epoch": 2, "test_accuracy": 0.7, "loss": 1.0, "epsilon_spent": 0.9}]}
+    last = {"epoch": 2, "validation_accuracy": 0.7, "validation_loss": 1.0, "epsilon_spent": 0.9}
+    ended = {"history": [*history, last]}
     tracker.end_trial(key, TrialStatus.FINISHED, None, ended | {"delta": 1e-5, "node_id": "n"})
     (best,) = tracker.best_tradeoffs("queued", sweep)  # waits for the queued writes
-    assert (best.test_accuracy, best.epsilon_spent, best.delta) == (0.7, 0.9, 1e-5)
+    assert (best.validation_accuracy, best.epsilon_spent, best.delta) == (0.7, 0.9, 1e-5)
+    assert best.test_accuracy is None  # nothing re-run: no final-test score
     assert best.params == {"lr": "0.5"}
     assert "refused" in caplog.text and "a*b" in caplog.text
     run = tracker.client.get_run(best.run_id)
     assert run.data.tags["dptune.status"] == "finished" and run.data.tags["dptune.node"] == "n"
-    steps = [m.step for m in tracker.client.get_metric_history(best.run_id, "loss")]
+    steps = [m.step for m in tracker.client.get_metric_history(best.run_id, "validation_loss")]
     assert sorted(steps) == [1, 2]
     tracker.end_trial(key, TrialStatus.FAILED, "late", settle=True)  # settling an ended run: no change
-    tracker.mark_lost("queued", sweep, "dpsgd", {"t_00000"})
+    tracker.mark_lost("queued", sweep, "dpsgd", {"t_00000"}, "search")
     assert tracker.close()
     assert tracker.client.get_run(best.run_id).data.tags["dptune.status"] == "finished"
 

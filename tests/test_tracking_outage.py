@@ -163,7 +163,7 @@ url, sweep = sys.argv[1:]
 tracker = MlflowTracker(url, first_retry_s=0.5, max_retry_s=2)
 key = lambda trial: TrialKey("killed", sweep, trial)
 for trial in ("t_00000", "t_00001"):
-    tracker.open_trial(key(trial), "dpsgd", "secure", {"lr": 0.1})
+    tracker.open_trial(key(trial), "dpsgd", "secure", {"lr": 0.1}, "search", {})
 tracker.log_epochs(key("t_00000"), result(2, 2)["history"])
 tracker.end_trial(key("t_00000"), TrialStatus.FINISHED, None, result(2, 2))
 tracker.log_epochs(key("t_00001"), result(1, 3)["history"])
@@ -172,7 +172,7 @@ print("recorded", flush=True)
 sys.stdin.readline()  # the server is down now
 tracker.log_epochs(key("t_00001"), result(3, 3)["history"])
 tracker.end_trial(key("t_00001"), TrialStatus.FINISHED, None, result(3, 3))
-tracker.open_trial(key("t_00002"), "dpsgd", "secure", {"lr": 0.1})
+tracker.open_trial(key("t_00002"), "dpsgd", "secure", {"lr": 0.1}, "search", {})
 tracker.log_epochs(key("t_00002"), result(1, 3)["history"])
 print("queued", flush=True)
 time.sleep(600)

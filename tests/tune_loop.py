@@ -15,7 +15,12 @@ from ray.tune.experiment import Trial
 def result(epoch: int, epochs: int) -> dict[str, Any]:
     """What the trainable reports after ``epoch`` of ``epochs`` (``trainables.trial``), history included."""
     history = [
-        {"epoch": e, "test_accuracy": 0.5 + e / 100, "loss": 1.0 / e, "epsilon_spent": 0.1 * e}
+        {
+            "epoch": e,
+            "validation_accuracy": 0.5 + e / 100,
+            "validation_loss": 1.0 / e,
+            "epsilon_spent": 0.1 * e,
+        }
         for e in range(1, epoch + 1)
     ]
     return history[-1] | {

@@ -1,7 +1,9 @@
 """The Tune function trainable: restore, train epoch by epoch, report and checkpoint each epoch.
 
-Every reported result carries ``test_accuracy``, ``loss`` (test loss), ``epsilon_spent``, the epoch and
-the ``history`` of those metrics for every epoch so far (MLflow backfills from it after a resume);
+Every reported result carries ``validation_accuracy``, ``validation_loss``, ``epsilon_spent``, the epoch
+and the ``history`` of those metrics for every epoch so far (MLflow backfills from it after a resume);
+a trial is scored and selected on the validation part only. A re-run of a selected configuration
+(``final_test``) also reports ``test_accuracy`` and ``test_loss`` of the final-test part with its last epoch;
 every checkpoint holds the whole ``Trainer.state_dict()`` (parameters, past iterates, filter/momentum/
 Adam/memory states, accountant history, sampling and noise RNG states, step), so a trial resumed
 from it continues exactly. A diverging trial reports ``status: failed`` with its reason and ends; it does
@@ -34,7 +36,9 @@ from dptune.trial_status import STATUS_KEY, TrialStatus
 STATE_FILE = "trainer_state.pt"
 
 
-def run_trial(config: dict[str, Any], run: RunConfig, cpus: float, gpus: float, data: Dataset) -> None:
+def run_trial(
+    config: dict[str, Any], run: RunConfig, cpus: float, gpus: float, data: Dataset, final_test: bool = False
+) -> None:
     """Tune function trainable body (see the module docstring): ``run`` with the trial's knobs."""
     torch.set_num_threads(max(1, int(cpus)))
     started = time.time()
@@ -45,7 +49,7 @@ def run_trial(config: dict[str, Any], run: RunConfig, cpus: float, gpus: float, 
         """The last report of a trial that has no model to compare (score 0 for Tune's metric check)."""
         tune.report(
             {
-                "test_accuracy": 0.0,
+                "validation_accuracy": 0.0,
                 "epoch": epoch,
                 STATUS_KEY: status,
                 "reason": reason,
@@ -72,8 +76,8 @@ def run_trial(config: dict[str, Any], run: RunConfig, cpus: float, gpus: float, 
             return
         last = trainer.epoch == trainer.config.epochs
         metrics = {
-            "test_accuracy": epoch.test_accuracy,
-            "loss": epoch.test_loss,
+            "validation_accuracy": epoch.validation_accuracy,
+            "validation_loss": epoch.validation_loss,
             "epsilon_spent": epoch.epsilon_spent,
             "epsilon_target": run.epsilon,
             "epoch": epoch.epoch,
@@ -89,13 +93,15 @@ def run_trial(config: dict[str, Any], run: RunConfig, cpus: float, gpus: float, 
             "history": [
                 {
                     "epoch": e.epoch,
-                    "test_accuracy": e.test_accuracy,
-                    "loss": e.test_loss,
+                    "validation_accuracy": e.validation_accuracy,
+                    "validation_loss": e.validation_loss,
                     "epsilon_spent": e.epsilon_spent,
                 }
                 for e in trainer.history
             ],
         }
+        if last and final_test:
+            metrics["test_loss"], metrics["test_accuracy"] = trainer.final_test()
         with tempfile.TemporaryDirectory() as folder:
             torch.save(trainer.state_dict(), Path(folder) / STATE_FILE)
             tune.report(metrics, checkpoint=tune.Checkpoint.from_directory(folder))
@@ -104,10 +110,17 @@ def run_trial(config: dict[str, Any], run: RunConfig, cpus: float, gpus: float, 
 def make_trainable(method: str) -> Callable[..., None]:
     """The trainable of one method, named ``dptune_<method>`` in Tune's trial names."""
 
-    def trainable(config: dict[str, Any], run: RunConfig, cpus: float, gpus: float, data: Dataset) -> None:
+    def trainable(
+        config: dict[str, Any],
+        run: RunConfig,
+        cpus: float,
+        gpus: float,
+        data: Dataset,
+        final_test: bool = False,
+    ) -> None:
         if run.method != method:
             raise ValueError(f"trainable for {method} got a run of {run.method}")
-        run_trial(config, run, cpus, gpus, data)
+        run_trial(config, run, cpus, gpus, data, final_test)
 
     trainable.__name__ = trainable.__qualname__ = f"dptune_{method.replace('-', '_')}"
     return trainable

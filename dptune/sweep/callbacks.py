@@ -13,7 +13,8 @@ from ray.tune.experiment import Trial
 from dptune.methods.filters import DrawnFilter
 from dptune.space import FILTER_PREFIX
 from dptune.tracking import Tracker, TrialKey
-from dptune.trial_status import TrialStatus
+from dptune.tracking.names import FINAL_ROLE, SEARCH_ROLE, SELECTED_TRIAL_TAG
+from dptune.trial_status import FINAL_SCORE, OBJECTIVE, TrialStatus
 
 Echo = Callable[[str], None]
 
@@ -41,9 +42,11 @@ def trial_settings(config: Mapping[str, Any]) -> dict[str, Any]:
 class TrialRecorder(Callback):
     """Tune callback: one tracked run per trial under the sweep's record.
 
-    Params: the trial's settings (filter coefficients included). Metrics per epoch (step = epoch): test
-    accuracy, test loss, ε spent; at the end: σ, δ, steps, and the trial's ``TrialStatus`` (finished,
-    stopped by the scheduler, infeasible filter draw, failed with a reason).
+    Params: the trial's settings (filter coefficients included). Metrics per epoch (step = epoch):
+    validation accuracy and loss, ε spent; at the end: σ, δ, steps (a re-run: final-test accuracy and
+    loss), and the trial's ``TrialStatus`` (finished, stopped by the scheduler, infeasible filter draw,
+    failed with a reason). A recorder given ``selected`` (the search trial whose configuration is re-run)
+    records re-runs: role ``final``, tagged with that trial's id.
 
     The callback only queues: what Tune reports during a step is collected, then handed to the tracker
     in ``on_step_end``, which Tune calls after the step's experiment-state save
@@ -65,13 +68,21 @@ class TrialRecorder(Callback):
     """
 
     def __init__(
-        self, tracker: Tracker, experiment: str, sweep_id: str, method: str, noise_source: str
+        self,
+        tracker: Tracker,
+        experiment: str,
+        sweep_id: str,
+        method: str,
+        noise_source: str,
+        selected: str | None = None,
     ) -> None:
         self.tracker = tracker
         self.experiment = experiment
         self.sweep_id = sweep_id
         self.method = method
         self.noise_source = noise_source
+        self.selected = selected
+        self.role = FINAL_ROLE if selected is not None else SEARCH_ROLE
         self._opened: set[str] = set()  # trials whose run this process has asked for
         self._epochs: dict[str, set[int]] = {}  # trial id -> epochs this process has handed over
         self._pending: list[Callable[[], None]] = []
@@ -83,7 +94,10 @@ class TrialRecorder(Callback):
         if trial.trial_id not in self._opened:
             self._opened.add(trial.trial_id)
             settings = trial_settings(trial.config)
-            self.tracker.open_trial(self._key(trial), self.method, self.noise_source, settings)
+            tags = {SELECTED_TRIAL_TAG: self.selected} if self.selected is not None else {}
+            self.tracker.open_trial(
+                self._key(trial), self.method, self.noise_source, settings, self.role, tags
+            )
 
     def on_trial_start(self, iteration: int, trials: list, trial: Any, **info: Any) -> None:
         self._pending.append(lambda: self._open(trial))
@@ -106,7 +120,7 @@ class TrialRecorder(Callback):
                 self._pending.append(lambda trial=trial: self._settle(trial))
         known = {t.trial_id for t in trials}
         self._pending.append(
-            lambda: self.tracker.mark_lost(self.experiment, self.sweep_id, self.method, known)
+            lambda: self.tracker.mark_lost(self.experiment, self.sweep_id, self.method, known, self.role)
         )
         self._hand_over()
 
@@ -151,12 +165,14 @@ class TrialRecorder(Callback):
 
 class TrialProgress(Callback):
     """One line per finished or failed trial, numbered across resumes; ``total`` None keeps a secret
-    trial count out of the console."""
+    trial count out of the console. A search trial shows its validation score, a re-run (``final``) its
+    final-test score."""
 
-    def __init__(self, method: str, total: int | None, echo: Echo) -> None:
+    def __init__(self, method: str, total: int | None, echo: Echo, final: bool = False) -> None:
         self.method = method
         self.total = total
         self.echo = echo
+        self.final = final
         self.done: int | None = None
 
     def on_step_begin(self, iteration: int, trials: list, **info: Any) -> None:
@@ -173,7 +189,8 @@ class TrialProgress(Callback):
             if not k.startswith(FILTER_PREFIX) and not isinstance(v, DrawnFilter)
         )
         of = f"/{self.total}" if self.total is not None else ""
-        self.echo(f"  {self.method:<15} trial {self.done}{of}  {outcome}  ({seconds:.0f}s)  {knobs}")
+        kind = "re-run" if self.final else "trial"
+        self.echo(f"  {self.method:<15} {kind} {self.done}{of}  {outcome}  ({seconds:.0f}s)  {knobs}")
 
     def on_trial_complete(self, iteration: int, trials: list, trial: Any, **info: Any) -> None:
         result = trial.last_result or {}
@@ -183,10 +200,13 @@ class TrialProgress(Callback):
         elif status is TrialStatus.FAILED:  # reported by the trainable (it diverged)
             self._line(trial, f"FAILED: {str(result.get('reason', ''))[:160]}")
         else:
+            score = (
+                f"final test {100 * result.get(FINAL_SCORE, 0):.2f}%"
+                if self.final
+                else f"validation {100 * result.get(OBJECTIVE, 0):.2f}%"
+            )
             self._line(
-                trial,
-                f"acc {100 * result.get('test_accuracy', 0):.2f}%  ε {result.get('epsilon_spent', 0):.3f}"
-                f"  epochs {result.get('epoch', 0)}",
+                trial, f"{score}  ε {result.get('epsilon_spent', 0):.3f}  epochs {result.get('epoch', 0)}"
             )
 
     def on_trial_error(self, iteration: int, trials: list, trial: Any, **info: Any) -> None:

@@ -2,9 +2,14 @@
 the spec's fixed (ε, δ), the same trial budget for every method, trials logged to MLflow.
 
 Every method's search runs at the same time, each with its own searcher, scheduler and the same trial
-budget, their trials sharing the cluster's slots (``search_methods``). ``resume=True`` restores each
-method's Tuner from its experiment directory: finished trials are not run again, unfinished ones continue
-from their last checkpoint, and the MLflow parent and child runs are found again rather than duplicated.
+budget, their trials sharing the cluster's slots (``search_methods``). Trials are scored on the
+validation part of the held-out images; when a method's search ends, its selected configuration (the
+finished trial with the best validation accuracy) is run again ``selection.reruns`` times with fresh
+randomness, and those re-runs alone are scored on the final-test part (``dptune.data``).
+
+``resume=True`` restores each method's Tuners from their experiment directories: finished trials are not
+run again, unfinished ones continue from their last checkpoint, and the MLflow parent and child runs are
+found again rather than duplicated.
 """
 
 from __future__ import annotations
@@ -31,7 +36,7 @@ import dptune
 from dptune.data import Dataset, load_dataset
 from dptune.errors import InputError
 from dptune.privacy.filter import RenyiFilter
-from dptune.randomness import Randomness
+from dptune.randomness import Randomness, trial_seed
 from dptune.run_plan import default_delta
 from dptune.space import MethodSpace, start_point
 from dptune.spec import MODEL_BASED_SAMPLERS, SweepSpec
@@ -40,10 +45,13 @@ from dptune.sweep.define_by_run import SAMPLERS, DefineByRun
 from dptune.sweep.resources import TrialResources, ask_for_slots, trial_resources
 from dptune.sweep.restore import CHECKPOINTS_KEPT, restorable, save_experiment_state_every_step
 from dptune.sweep.searcher import AccountedSearcher, SpentCurve
+from dptune.sweep.studies import study_storage
+from dptune.sweep.warm_start import warm_start
 from dptune.sweep_state import PrivateSweepState
 from dptune.tracking import Tracker, tracker_for
 from dptune.tracking.names import CODE_VERSION_TAG, STORAGE_TAG
 from dptune.tracking.report import TradeOff, format_table
+from dptune.trial_status import OBJECTIVE, TrialStatus
 from dptune.tuning_cost import (
     SearchPlan,
     SweepTuningCost,
@@ -138,6 +146,9 @@ its loss does not depend on the data, so the trial's ledger is unchanged. A tria
 retried (``trainables.trial``)."""
 
 
+FINAL_SUFFIX = ".final"
+RERUN_SEED_OFFSET = 1_000_000
+"""Trial numbers from here on seed a seeded sweep's re-runs: no search trial has that many."""
 TRACKING_CATCH_UP_SECONDS = 300.0
 """How long the end of a sweep waits for the tracker to record what it queued (a server that was down)."""
 
@@ -154,39 +165,70 @@ class SweepRun:
     state: PrivateSweepState
     filter: RenyiFilter | None
     resume: bool
+    warm_points: dict[str, list[dict[str, Any]]]  # per method, the start points of a warm start
 
-    def experiment_path(self, method: str) -> str:
-        """Where Tune keeps the method's experiment (its state, trials and checkpoints)."""
-        return f"{self.spec.storage_path}/{self.spec.name}/{method}"
+    def experiment_path(self, experiment: str) -> str:
+        """Where Tune keeps an experiment of the sweep (its state, trials and checkpoints): a method's
+        search is named by the method, its re-runs by ``final_experiment``."""
+        return f"{self.spec.storage_path}/{self.spec.name}/{experiment}"
 
     def limit(self, plan: SearchPlan) -> int:
         """Trials of ``plan``'s method at once."""
         return max(1, self.concurrency or plan.trials)
 
 
-def _tuner(sweep: SweepRun, plan: SearchPlan, callbacks: list) -> tune.Tuner:
-    spec, resources = sweep.spec, sweep.resources
-    space = spec.methods[plan.method]
-    run = spec.runs[plan.method]
-    trainable = tune.with_resources(
+def _trainable(sweep: SweepRun, method: str, final_test: bool) -> Any:
+    resources = sweep.resources
+    return tune.with_resources(
         tune.with_parameters(
-            TRAINABLES[space.method], run=run, cpus=resources.cpu, gpus=resources.gpu, data=sweep.data
+            TRAINABLES[method],
+            run=sweep.spec.runs[method],
+            cpus=resources.cpu,
+            gpus=resources.gpu,
+            data=sweep.data,
+            final_test=final_test,
         ),
         {"cpu": resources.cpu, "gpu": resources.gpu},
     )
+
+
+def _run_config(sweep: SweepRun, experiment: str, callbacks: list) -> tune.RunConfig:
+    return tune.RunConfig(
+        name=experiment,
+        storage_path=f"{sweep.spec.storage_path}/{sweep.spec.name}",
+        callbacks=callbacks,
+        failure_config=tune.FailureConfig(max_failures=TRIAL_RETRIES),
+        checkpoint_config=tune.CheckpointConfig(num_to_keep=CHECKPOINTS_KEPT),
+        verbose=0,
+    )
+
+
+def _tuner(sweep: SweepRun, plan: SearchPlan, callbacks: list) -> tune.Tuner:
+    spec = sweep.spec
+    space = spec.methods[plan.method]
+    run = spec.runs[plan.method]
+    trainable = _trainable(sweep, plan.method, final_test=False)
     path = sweep.experiment_path(space.method)
     if sweep.resume and restorable(path):
         return tune.Tuner.restore(path, trainable, resume_unfinished=True, resume_errored=True)
     points = [start_point(space, p, f"methods.{space.method}.start[{i}]") for i, p in enumerate(space.start)]
     searcher = OptunaSearch(
         space=DefineByRun(space, run.seed),
-        metric="test_accuracy",
+        metric=OBJECTIVE,
         mode="max",
-        points_to_evaluate=points or None,
+        points_to_evaluate=[*points, *sweep.warm_points.get(plan.method, [])] or None,
         sampler=SAMPLERS[spec.sampler](spec.seed, spec.startup_trials),
+        study_name=plan.method,
+        storage=study_storage(spec.storage_path, spec.name),
     )
     accounted = AccountedSearcher(
-        searcher, sweep.state, plan.method, plan.worst, sweep.filter, SpentCurve(run, len(sweep.data.train_y))
+        searcher,
+        sweep.state,
+        plan.method,
+        plan.worst,
+        sweep.filter,
+        SpentCurve(run, len(sweep.data.train_y)),
+        spec.reruns,
     )
     scheduler = (
         ASHAScheduler(
@@ -201,7 +243,7 @@ def _tuner(sweep: SweepRun, plan: SearchPlan, callbacks: list) -> tune.Tuner:
     return tune.Tuner(
         trainable,
         tune_config=tune.TuneConfig(
-            metric="test_accuracy",
+            metric=OBJECTIVE,
             mode="max",
             search_alg=ConcurrencyLimiter(accounted, max_concurrent=sweep.limit(plan)),
             scheduler=scheduler,
@@ -209,27 +251,63 @@ def _tuner(sweep: SweepRun, plan: SearchPlan, callbacks: list) -> tune.Tuner:
             max_concurrent_trials=sweep.limit(plan),
             reuse_actors=True,
         ),
-        run_config=tune.RunConfig(
-            name=space.method,
-            storage_path=f"{spec.storage_path}/{spec.name}",
-            callbacks=callbacks,
-            failure_config=tune.FailureConfig(max_failures=TRIAL_RETRIES),
-            checkpoint_config=tune.CheckpointConfig(num_to_keep=CHECKPOINTS_KEPT),
-            verbose=0,
+        run_config=_run_config(sweep, space.method, callbacks),
+    )
+
+
+def final_experiment(method: str) -> str:
+    """The name of the experiment that re-runs ``method``'s selected configuration."""
+    return f"{method}{FINAL_SUFFIX}"
+
+
+def selected_trial(results: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The configuration a search selects: among its trials that trained every planned epoch, the one
+    with the highest validation accuracy after its last epoch (None if none finished)."""
+    finished = [r for r in results if TrialStatus.of_ended(r) is TrialStatus.FINISHED]
+    return max(finished, key=lambda r: r[OBJECTIVE], default=None)
+
+
+def rerun_config(sweep: SweepRun, method: str, selected: dict[str, Any]) -> tuple[dict[str, Any], int]:
+    """(param space, samples) of the re-runs: the selected trial's knobs with fresh randomness each.
+    Secure mode draws it from OS entropy when each re-run starts; a seeded sweep gives re-run i the
+    seed ``trial_seed(seed, method, RERUN_SEED_OFFSET + i)``, never a search trial's."""
+    config = {k: v for k, v in selected["config"].items() if k != "seed"}
+    seed = sweep.spec.runs[method].seed
+    if seed is None:
+        return config, sweep.spec.reruns
+    seeds = [trial_seed(seed, method, RERUN_SEED_OFFSET + i) for i in range(sweep.spec.reruns)]
+    return config | {"seed": tune.grid_search(seeds)}, 1
+
+
+def _final_tuner(sweep: SweepRun, plan: SearchPlan, selected: dict[str, Any], callbacks: list) -> tune.Tuner:
+    trainable = _trainable(sweep, plan.method, final_test=True)
+    path = sweep.experiment_path(final_experiment(plan.method))
+    if restorable(path):
+        return tune.Tuner.restore(path, trainable, resume_unfinished=True, resume_errored=True)
+    config, samples = rerun_config(sweep, plan.method, selected)
+    return tune.Tuner(
+        trainable,
+        param_space=config,
+        tune_config=tune.TuneConfig(
+            num_samples=samples, max_concurrent_trials=sweep.limit(plan), reuse_actors=True
         ),
+        run_config=_run_config(sweep, final_experiment(plan.method), callbacks),
     )
 
 
 _STARTED: dict[str, threading.Event] = {}
+_REGISTERING = threading.Lock()
+"""Held from a Tune run's start until it has registered its trainable in Tune's process-wide registry,
+whose flush is not thread-safe: the sweep's Tune runs start one at a time (``fit_in_turn``)."""
 
 
 class Started(tune.Callback):
-    """Set once a Tune run has built its experiment (``setup`` comes after Tune registered the trainable
-    in its process-wide registry, whose flush is not thread-safe: runs therefore start one by one).
+    """Releases ``_REGISTERING`` once its Tune run has built its experiment (``setup`` comes after Tune
+    registered the trainable).
 
     Tune saves a run's callbacks with the experiment and a restored run uses those copies, so the event
-    lives in this module under the run's path: a copy unpickled here (``--resume``) sets the event the
-    driver waits on.
+    that says "released" lives in this module under the run's path: a copy unpickled here (``--resume``)
+    shares it with the driver's.
     """
 
     def __init__(self, path: str) -> None:
@@ -237,7 +315,12 @@ class Started(tune.Callback):
         self.event = _STARTED[path] = threading.Event()
 
     def setup(self, **info: Any) -> None:
-        self.event.set()
+        self.release()
+
+    def release(self) -> None:
+        if not self.event.is_set():
+            self.event.set()
+            _REGISTERING.release()
 
     def __getstate__(self) -> dict[str, Any]:
         return {"path": self.path}
@@ -247,35 +330,72 @@ class Started(tune.Callback):
         self.event = _STARTED.setdefault(self.path, threading.Event())
 
 
-def search_method(
-    sweep: SweepRun, plan: SearchPlan, callbacks: list, started: Started
-) -> list[dict[str, Any]]:
-    """Run (or resume) one method's search to its end; the last reported metrics of every trial."""
+def fit_in_turn(make: Callable[[list], tune.Tuner], path: str, callbacks: list) -> tune.ResultGrid:
+    """``make(callbacks).fit()`` once no other Tune run of this driver is starting (``_REGISTERING``)."""
+    started = Started(path)
+    _REGISTERING.acquire()
     try:
-        grid = _tuner(sweep, plan, [started, *callbacks]).fit()
+        return make([started, *callbacks]).fit()
     finally:
-        started.event.set()  # also when it failed before its experiment started
-    return [{"method": plan.method, **(result.metrics or {})} for result in grid]
+        started.release()  # also when it failed before its experiment started
 
 
-def search_methods(sweep: SweepRun, plans: list[SearchPlan], callbacks: Callable[[SearchPlan], list]) -> list:
-    """Every method's search at the same time, one Tune run per method in its own thread.
+def _last_results(grid: tune.ResultGrid, method: str) -> list[dict[str, Any]]:
+    return [{"method": method, **(result.metrics or {})} for result in grid]
+
+
+Callbacks = Callable[[SearchPlan, str | None], list]
+"""The tracking and progress callbacks of a method's search (None) or of its re-runs (the selected
+trial's id)."""
+
+
+def search_method(
+    sweep: SweepRun, plan: SearchPlan, callbacks: Callbacks, echo: Echo
+) -> list[dict[str, Any]]:
+    """Run (or resume) one method's search to its end, then re-run its selected configuration; the last
+    reported metrics of every trial and re-run."""
+    method = plan.method
+    grid = fit_in_turn(
+        lambda cbs: _tuner(sweep, plan, cbs), sweep.experiment_path(method), callbacks(plan, None)
+    )
+    results = _last_results(grid, method)
+    if not sweep.spec.reruns:
+        return results
+    selected = selected_trial(results)
+    if selected is None:
+        echo(f"  {method:<15} no trial finished every epoch: nothing to select or re-run")
+        return results
+    echo(
+        f"  {method:<15} selected trial {selected['trial_id']} (validation "
+        f"{100 * selected[OBJECTIVE]:.2f}%); re-running it {sweep.spec.reruns}× with fresh randomness, "
+        "scored on the final test"
+    )
+    sweep.state.plan_reruns(method, sweep.spec.reruns)
+    finals = fit_in_turn(
+        lambda cbs: _final_tuner(sweep, plan, selected, cbs),
+        sweep.experiment_path(final_experiment(method)),
+        callbacks(plan, selected["trial_id"]),
+    )
+    return results + _last_results(finals, method)
+
+
+def search_methods(
+    sweep: SweepRun, plans: list[SearchPlan], callbacks: Callbacks, echo: Echo
+) -> list[dict[str, Any]]:
+    """Every method's search (and then its re-runs) at the same time, one Tune run at a time per method
+    in its own thread.
 
     One Tune run has one searcher and one scheduler, so each method gets its own, with its own trial
     budget; their trials share the cluster's slots through Ray's scheduler, and a method's tail (its
-    slowest trial, ASHA's last rung) leaves its slots to the others. Threads, not processes: the
-    private state, the tracker and the progress lines are the driver's, shared under their own locks.
+    slowest trial, ASHA's last rung, its re-runs) leaves its slots to the others. Threads, not processes:
+    the private state, the tracker and the progress lines are the driver's, shared under their own locks.
     Returns the trials' last results; a search that fails is re-raised after the others ended.
     """
     active = [plan for plan in plans if plan.trials > 0]
     if not active:
         return []
     with ThreadPoolExecutor(max_workers=len(active), thread_name_prefix="dptune-search") as pool:
-        futures = []
-        for plan in active:
-            started = Started(sweep.experiment_path(plan.method))
-            futures.append(pool.submit(search_method, sweep, plan, callbacks(plan), started))
-            started.event.wait()
+        futures = [pool.submit(search_method, sweep, plan, callbacks, echo) for plan in active]
         wait(futures)
     return [result for future in futures for result in future.result()]
 
@@ -321,6 +441,17 @@ def randomness_line(spec: SweepSpec) -> str:
     )
 
 
+def selection_line(spec: SweepSpec, data: Dataset) -> str:
+    """The sweep summary's line on how a result is selected and what it is reported on."""
+    scored = f"trials scored and selected on a validation part ({len(data.val_y)} held-out images)"
+    if not spec.reruns:
+        return f"selection: {scored}; no re-runs (selection.reruns: 0), so no final-test score"
+    return (
+        f"selection: {scored}; each method's selected configuration re-run {spec.reruns}× with fresh "
+        f"randomness and scored on the final-test part ({len(data.test_y)} images), counted in ε"
+    )
+
+
 def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo = print) -> SweepOutcome:
     """Run (or resume) the sweep; returns the best trade-off per method, recorded by the tracker."""
     started = time.time()
@@ -335,6 +466,7 @@ def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo 
             f"a sweep {spec.name!r} already exists in {spec.storage_path}; continue it with "
             "--resume, or choose another name or storage_path",
         )
+    warm_points, prior = warm_start(spec, spec.warm_start) if spec.warm_start else ({}, None)
     echo = LineByLine(echo)
     can_grow = connect_ray()
     save_experiment_state_every_step()
@@ -367,7 +499,11 @@ def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo 
             "trials_per_method": spec.trials.describe(),
             "methods": list(spec.methods),
             "sampler": spec.sampler,
+            "startup_trials": spec.startup_trials,
             "scheduler": spec.scheduler,
+            "reruns": spec.reruns,
+            "validation_size": len(data.val_y),
+            "final_test_size": len(data.test_y),
         }
         parent = tracker.start_sweep(spec.experiment, spec.name, tags, params, spec_text)
     echo(
@@ -376,6 +512,7 @@ def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo 
         + (" (the number drawn is secret)" if spec.trials.random else "")
     )
     echo(randomness_line(spec))
+    echo(selection_line(spec, data))
     if filter_ is not None:
         echo(
             f"privacy filter: total ε = {filter_.epsilon:g} for the whole sweep (Rényi filter at order "
@@ -386,16 +523,26 @@ def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo 
             f"note: {spec.sampler} draws each method's first {spec.startup_trials} trials at random "
             f"(search.startup_trials), so the search of {', '.join(spec.methods)} is a random search"
         )
-    sweep = SweepRun(spec, data, resources, concurrency(spec, resources, can_grow), state, filter_, resume)
+    if spec.warm_start is not None:
+        echo(
+            f"warm start from sweep {spec.warm_start.sweep}: "
+            + ", ".join(f"{m} {len(p)}" for m, p in warm_points.items())
+            + " configurations first; its ε and δ add to this sweep's figures"
+        )
+    sweep = SweepRun(
+        spec, data, resources, concurrency(spec, resources, can_grow), state, filter_, resume, warm_points
+    )
     if can_grow:  # the autoscaler adds nodes for the trials that may run at once
         ask_for_slots(resources.bundle, sum(min(plan.trials, sweep.limit(plan)) for plan in searches))
 
-    def callbacks(plan: SearchPlan) -> list:
-        recorder = TrialRecorder(tracker, spec.experiment, parent, plan.method, noise_source)
+    def callbacks(plan: SearchPlan, selected: str | None) -> list:
+        recorder = TrialRecorder(tracker, spec.experiment, parent, plan.method, noise_source, selected)
+        if selected is not None:
+            return [recorder, TrialProgress(plan.method, spec.reruns, echo, final=True)]
         return [recorder, TrialProgress(plan.method, None if plan.secret_count else plan.trials, echo)]
 
     try:
-        all_results = search_methods(sweep, searches, callbacks)
+        all_results = search_methods(sweep, searches, callbacks, echo)
     finally:
         if can_grow:
             ask_for_slots(resources.bundle, 0)
@@ -405,7 +552,7 @@ def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo 
     costs = [
         method_tuning_cost(plan, state.trials(plan.method), spec.trials, filter_, delta) for plan in searches
     ]
-    tuning = SweepTuningCost(costs, delta, filter_)
+    tuning = SweepTuningCost(costs, delta, filter_, prior)
     state.keep("tuning_cost", tuning.as_dict(private=True))
     best: list[TradeOff] = []
     if tracker.flush(timeout=TRACKING_CATCH_UP_SECONDS):
@@ -429,7 +576,7 @@ def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo 
             f"every trial, in {state.uri}/private_state.json)"
         )
     echo(randomness_line(spec))
-    counted = "" if spec.trials.random else f" for {trials} trials"
+    counted = "" if spec.trials.random else f" for {trials} runs (trials and re-runs)"
     busy = trial_seconds / (resources.slots * wall) if resources.slots and wall > 0 else 0.0
     echo(
         f"\nwall time {wall:.0f}s{counted} ({trial_seconds:.0f}s of trial time on {resources.slots} slots "

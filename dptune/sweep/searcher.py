@@ -11,6 +11,14 @@
   W it did not spend (early-stopped by ASHA, or an infeasible filter draw that never trained); a failed
   trial keeps W. When nothing is running and one more W does not fit, the search is finished.
 
+The selected configuration's re-runs (``selection.reruns``) are reserved from the start: a trial is
+admitted only while the re-runs still fit after it.
+
+A trial that the scheduler stopped early reaches Optuna as *pruned*, with the validation scores it
+reported per epoch (Ray's OptunaSearch marks a trial pruned when it ends without a score and without an
+error): a model-based sampler then ranks it by how far it got, instead of taking its early score for a
+finished trial's.
+
 Each trial reserves W, not its own plan: the check then happens before Optuna proposes the trial (no
 proposal is drawn and thrown away, no σ is calibrated in Tune's control loop), and it is valid because
 every plan the search can draw is dominated by W at every order. The price is at the very end of the
@@ -30,7 +38,7 @@ from dptune.config import RunConfig
 from dptune.privacy.accounting import RDP_ORDERS, rdp_curve
 from dptune.privacy.filter import RenyiFilter
 from dptune.run_plan import spent_ledger
-from dptune.sweep_state import PrivateSweepState, committed
+from dptune.sweep_state import FINAL, PrivateSweepState, committed
 from dptune.trial_status import TrialStatus
 
 
@@ -65,6 +73,7 @@ class AccountedSearcher(Searcher):
         worst: np.ndarray,
         filter_: RenyiFilter | None,
         spent: SpentCurve,
+        reruns: int = 0,
     ) -> None:
         super().__init__(metric=searcher.metric, mode=searcher.mode)
         self.searcher = searcher
@@ -73,6 +82,7 @@ class AccountedSearcher(Searcher):
         self.worst = worst
         self.filter = filter_
         self.spent = spent
+        self.reruns = reruns
         self._live: dict[str, dict[str, Any]] = {}  # trials suggested by this driver and not yet ended
 
     def set_search_properties(self, metric: str | None, mode: str | None, config: dict, **spec: Any) -> bool:
@@ -81,9 +91,14 @@ class AccountedSearcher(Searcher):
     def set_max_concurrency(self, max_concurrent: int) -> bool:
         return self.searcher.set_max_concurrency(max_concurrent)
 
+    def _held(self) -> np.ndarray:
+        """What the method holds of the filter's budget: its trials, and the re-runs reserved."""
+        records = self.state.trials(self.method)
+        unplanned = max(0, self.reruns - sum(r.role == FINAL for r in records))
+        return committed(records, self.worst) + unplanned * self.worst
+
     def suggest(self, trial_id: str) -> dict | str | None:
-        held = committed(self.state.trials(self.method), self.worst) if self.filter is not None else None
-        if self.filter is not None and not self.filter.admits(held, self.worst):
+        if self.filter is not None and not self.filter.admits(self._held(), self.worst):
             return Searcher.FINISHED if not self._live else None  # wait for running trials to give back
         config = self.searcher.suggest(trial_id)
         if isinstance(config, dict):
@@ -95,8 +110,16 @@ class AccountedSearcher(Searcher):
         self.searcher.on_trial_result(trial_id, result)
 
     def on_trial_complete(self, trial_id: str, result: dict | None = None, error: bool = False) -> None:
-        failed = error or (result is not None and TrialStatus.of_ended(result) is TrialStatus.FAILED)
-        self.searcher.on_trial_complete(trial_id, result=result, error=failed)
+        status = TrialStatus.of_ended(result) if result is not None and not error else None
+        if (
+            status is TrialStatus.STOPPED
+        ):  # Tune passes the result that stopped it here, not to on_trial_result
+            self.searcher.on_trial_result(trial_id, result)
+            self.searcher.on_trial_complete(trial_id, result=None, error=False)  # pruned
+        else:
+            self.searcher.on_trial_complete(
+                trial_id, result=result, error=error or status is TrialStatus.FAILED
+            )
         config = self._live.pop(trial_id, None) or (result or {}).get("config")
         spent = None
         if self.filter is not None and not error and config is not None:

@@ -36,7 +36,7 @@ from dptune.tracking.protocols import ProtocolCell
 from dptune.tracking.report import TradeOff, format_table, pareto_front
 from dptune.tracking.tracker import TrialKey
 from dptune.tracking.writer import BackgroundWriter
-from dptune.trial_status import TrialStatus
+from dptune.trial_status import FINAL_SCORE, OBJECTIVE, TrialStatus
 
 WAIT_S = 300.0
 """How long reading trials back, ``flush`` and ``close`` wait by default for queued writes."""
@@ -67,6 +67,26 @@ def logged_value(text: str) -> Any:
         return json.loads(text)
     except ValueError:
         return {"True": True, "False": False, "None": None}.get(text, text)
+
+
+def _selected(
+    search: dict[tuple[str, str], Any], finals: dict[tuple[str, str], list[float]]
+) -> dict[tuple[str, str], Any]:
+    """(sweep id, method) -> the selected search run: the one its re-runs name, else (nothing re-run)
+    the finished one with the best validation accuracy."""
+    chosen: dict[tuple[str, str], Any] = {}
+    for (parent_id, trial_id), run in search.items():
+        if (parent_id, trial_id) in finals:
+            chosen[(parent_id, run.data.tags.get(names.METHOD_TAG, "?"))] = run
+    for (parent_id, _), run in search.items():
+        group = (parent_id, run.data.tags.get(names.METHOD_TAG, "?"))
+        if group in chosen and (parent_id, chosen[group].data.tags.get(names.TRIAL_TAG, "")) in finals:
+            continue
+        if run.data.tags.get(names.STATUS_TAG) != TrialStatus.FINISHED:
+            continue
+        if group not in chosen or run.data.metrics[OBJECTIVE] > chosen[group].data.metrics[OBJECTIVE]:
+            chosen[group] = run
+    return chosen
 
 
 class MlflowTracker:
@@ -179,7 +199,11 @@ class MlflowTracker:
                 plot_tradeoffs(all_best, plot)
                 self.client.log_artifact(sweep_id, str(plot))
         for row in sweep_best:
-            self.client.log_metric(sweep_id, f"{names.BEST_ACCURACY_METRIC}.{row.method}", row.test_accuracy)
+            self.client.log_metric(
+                sweep_id, f"{names.SELECTED_VALIDATION_METRIC}.{row.method}", row.validation_accuracy
+            )
+            if row.test_accuracy is not None:
+                self.client.log_metric(sweep_id, f"{names.FINAL_TEST_METRIC}.{row.method}", row.test_accuracy)
         return sweep_best
 
     def finish_sweep(self, sweep_id: str) -> None:
@@ -192,9 +216,17 @@ class MlflowTracker:
     def _queue(self, *writes: TrialWrite) -> None:
         self._writer.submit(writes)
 
-    def open_trial(self, key: TrialKey, method: str, noise_source: str, params: Mapping[str, Any]) -> None:
+    def open_trial(
+        self,
+        key: TrialKey,
+        method: str,
+        noise_source: str,
+        params: Mapping[str, Any],
+        role: str,
+        tags: Mapping[str, str],
+    ) -> None:
         text = {k: param_text(v) for k, v in params.items()}
-        self._queue(OpenTrial(key, method, noise_source, text, now_ms()))
+        self._queue(OpenTrial(key, method, noise_source, text, role, dict(tags), now_ms()))
 
     def log_epochs(self, key: TrialKey, history: list[Mapping[str, Any]]) -> None:
         if history:
@@ -217,8 +249,8 @@ class MlflowTracker:
         epochs = epochs_of(result.get("history", []), time_ms)
         self._queue(EndTrial(key, status, tags, metrics, epochs, settle, time_ms))
 
-    def mark_lost(self, experiment: str, sweep_id: str, method: str, known: set[str]) -> None:
-        self._queue(MarkLost(experiment, sweep_id, method, frozenset(known), now_ms()))
+    def mark_lost(self, experiment: str, sweep_id: str, method: str, known: set[str], role: str) -> None:
+        self._queue(MarkLost(experiment, sweep_id, method, role, frozenset(known), now_ms()))
 
     def flush(self, timeout: float | None = None) -> bool:
         return self._writer.flush(self.wait_s if timeout is None else timeout)
@@ -245,15 +277,26 @@ class MlflowTracker:
         ]
 
     def best_tradeoffs(self, experiment: str, sweep_id: str | None = None) -> list[TradeOff]:
+        """Per (method, ε target), the selected configuration: in each sweep, the search trial its re-runs
+        name (else the finished search trial with the best validation accuracy, the driver's rule), with
+        its re-runs' final-test accuracies; across sweeps, the one with the best validation accuracy."""
         self.flush()  # the trials' queued writes first
         client = self.client
         parents: dict[str, Any] = {}
-        best: dict[tuple[str, float], TradeOff] = {}
+        search: dict[tuple[str, str], Any] = {}  # (sweep id, trial id) -> search run
+        finals: dict[tuple[str, str], list[float]] = {}  # (sweep id, selected trial id) -> final-test scores
         for run in self._trained_runs(experiment, sweep_id):
             metrics, tags = run.data.metrics, run.data.tags
-            if "test_accuracy" not in metrics or "epsilon_spent" not in metrics:
-                continue
-            parent_id = tags.get(names.PARENT_TAG, "")
+            key = (tags.get(names.PARENT_TAG, ""), tags.get(names.SELECTED_TRIAL_TAG, ""))
+            if tags.get(names.ROLE_TAG) == names.FINAL_ROLE:
+                if FINAL_SCORE in metrics:
+                    finals.setdefault(key, []).append(metrics[FINAL_SCORE])
+            elif OBJECTIVE in metrics and "epsilon_spent" in metrics:
+                search[(key[0], tags.get(names.TRIAL_TAG, ""))] = run
+        chosen = _selected(search, finals)
+        best: dict[tuple[str, float], TradeOff] = {}
+        for (parent_id, method), run in chosen.items():
+            metrics, tags = run.data.metrics, run.data.tags
             if parent_id not in parents:
                 parents[parent_id] = client.get_run(parent_id).data if parent_id else None
             parent = parents[parent_id]
@@ -262,13 +305,13 @@ class MlflowTracker:
                 if parent
                 else math.nan
             )
-            method = tags.get(names.METHOD_TAG, "?")
             candidate = TradeOff(
                 method=method,
                 epsilon_target=target,
                 epsilon_spent=metrics["epsilon_spent"],
                 delta=metrics.get("delta", math.nan),
-                test_accuracy=metrics["test_accuracy"],
+                validation_accuracy=metrics[OBJECTIVE],
+                test_accuracies=tuple(finals.get((parent_id, tags.get(names.TRIAL_TAG, "")), ())),
                 sweep=parent.tags.get(names.SWEEP_TAG, "") if parent else "",
                 run_id=run.info.run_id,
                 params=dict(run.data.params),
@@ -284,9 +327,9 @@ class MlflowTracker:
                 ),  # runs from before the tag: a shared seed
             )
             key = (candidate.method, candidate.epsilon_target)
-            if key not in best or candidate.test_accuracy > best[key].test_accuracy:
+            if key not in best or candidate.validation_accuracy > best[key].validation_accuracy:
                 best[key] = candidate
-        return sorted(best.values(), key=lambda t: (t.epsilon_target, -t.test_accuracy))
+        return sorted(best.values(), key=lambda t: (t.epsilon_target, -t.validation_accuracy))
 
     def logged_settings(self, trade_off: TradeOff) -> dict[str, Any]:
         return {key: logged_value(text) for key, text in trade_off.params.items()}

@@ -86,6 +86,7 @@ class KnownRun:
 
     run_id: str
     method: str
+    role: str
     status: str
     params: set[str]
     epochs: set[int] | None  # steps of the first per-epoch metric; None until read
@@ -207,6 +208,7 @@ class TrialStore:
                         known[tags[names.TRIAL_TAG]] = KnownRun(
                             run.info.run_id,
                             tags.get(names.METHOD_TAG, ""),
+                            tags.get(names.ROLE_TAG, names.SEARCH_ROLE),
                             tags.get(names.STATUS_TAG, TrialStatus.RUNNING),
                             set(run.data.params),
                             None,
@@ -266,6 +268,8 @@ class OpenTrial:
     method: str
     noise_source: str
     params: Mapping[str, str]
+    role: str
+    tags: Mapping[str, str]
     time_ms: int
 
     def apply(self, store: TrialStore) -> None:
@@ -286,12 +290,14 @@ class OpenTrial:
                     names.METHOD_TAG: self.method,
                     names.STATUS_TAG: TrialStatus.RUNNING,
                     names.NOISE_SOURCE_TAG: self.noise_source,
+                    names.ROLE_TAG: self.role,
+                    **self.tags,
                 },
             )
             if created is None:
                 return
             run = runs[self.key.trial_id] = KnownRun(
-                created.info.run_id, self.method, TrialStatus.RUNNING, set(), set()
+                created.info.run_id, self.method, self.role, TrialStatus.RUNNING, set(), set()
             )
         missing = {k: v for k, v in sorted(self.params.items()) if k not in run.params}
         store.batch(run).params |= missing
@@ -335,15 +341,18 @@ class EndTrial:
 
 @dataclass(frozen=True)
 class MarkLost:
-    """Mark ``lost`` every run of ``method`` in the sweep (not lost already) whose trial is not ``known``."""
+    """Mark ``lost`` every run of ``method`` and ``role`` in the sweep (not lost already) whose trial is not
+    ``known``."""
 
     experiment: str
     sweep_id: str
     method: str
+    role: str
     known: frozenset[str]
     time_ms: int
 
     def apply(self, store: TrialStore) -> None:
         for trial_id, run in store.sweep_runs(self.experiment, self.sweep_id).items():
-            if run.method == self.method and run.status != TrialStatus.LOST and trial_id not in self.known:
+            mine = run.method == self.method and run.role == self.role
+            if mine and run.status != TrialStatus.LOST and trial_id not in self.known:
                 store.end(run, TrialStatus.LOST, {names.REASON_TAG: LOST_REASON}, [], self.time_ms)

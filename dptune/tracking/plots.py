@@ -9,7 +9,9 @@ from dptune.tracking.report import TradeOff, pareto_front
 
 
 def plot_tradeoffs(rows: list[TradeOff], path: Path) -> None:
-    """Accuracy vs ε spent: one line per method (its best run at each ε target), Pareto front marked."""
+    """Accuracy vs ε spent: one line per method (its selected configuration at each ε target) of the
+    re-runs' mean final-test accuracy with ± sd bars, the validation accuracy that selected it as a
+    hollow marker, and the Pareto front of the final-test scores."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -18,25 +20,36 @@ def plot_tradeoffs(rows: list[TradeOff], path: Path) -> None:
     fig, ax = plt.subplots(figsize=(7, 4.5))
     for method in sorted({r.method for r in rows}):
         points = sorted((r for r in rows if r.method == method), key=lambda r: r.epsilon_spent)
-        ax.plot(
-            [p.epsilon_spent for p in points],
-            [100 * p.test_accuracy for p in points],
+        tested = [p for p in points if p.test_accuracy is not None]
+        line = ax.errorbar(
+            [p.epsilon_spent for p in tested],
+            [100 * (p.test_accuracy or 0.0) for p in tested],
+            yerr=[100 * (p.test_sd or 0.0) for p in tested],
             marker="o",
-            label=method,
+            capsize=3,
+            label=f"{method} (final test)",
+        )
+        ax.scatter(
+            [p.epsilon_spent for p in points],
+            [100 * p.validation_accuracy for p in points],
+            marker="o",
+            facecolors="none",
+            edgecolors=line.lines[0].get_color(),
+            label=f"{method} (validation)",
         )
     front = pareto_front(rows)
     ax.step(
         [p.epsilon_spent for p in front],
-        [100 * p.test_accuracy for p in front],
+        [100 * (p.test_accuracy or 0.0) for p in front],
         where="post",
         color="black",
         linestyle="--",
         linewidth=1,
-        label="Pareto front",
+        label="Pareto front (final test)",
     )
     ax.set_xlabel("ε spent")
-    ax.set_ylabel("test accuracy (%)")
-    ax.set_title("Best privacy-utility trade-offs")
+    ax.set_ylabel("accuracy (%)")
+    ax.set_title("Selected configurations: final test (filled, ± sd) and validation (hollow)")
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8)
     fig.tight_layout()

@@ -1,10 +1,15 @@
-"""The best trade-offs of sweeps as values and text: one best trial per (method, ε target), the Pareto
-front, and the tables ``dptune run`` and ``dptune report`` print. Nothing here knows a tracking backend.
+"""The best trade-offs of sweeps as values and text: one selected configuration per (method, ε target),
+the Pareto front, and the tables ``dptune run`` and ``dptune report`` print. Nothing here knows a
+tracking backend.
+
+A configuration is selected on its validation score; the accuracy a row reports is the final-test score
+of its re-runs (mean ± sd over fresh randomness), which no selection has looked at.
 """
 
 from __future__ import annotations
 
 import json
+import statistics
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,13 +20,16 @@ BOUND_ABBREVIATIONS = {"repeat-and-select": "R&S", "composition": "comp.", "filt
 
 @dataclass(frozen=True)
 class TradeOff:
-    """The best finished trial of one method at one privacy target, from MLflow."""
+    """The selected configuration of one method at one privacy target, from MLflow: the search trial
+    chosen on validation accuracy, and the final-test accuracies of its re-runs (none when the sweep
+    re-ran nothing)."""
 
     method: str
     epsilon_target: float
     epsilon_spent: float
     delta: float
-    test_accuracy: float
+    validation_accuracy: float
+    test_accuracies: tuple[float, ...]
     sweep: str
     run_id: str
     params: dict[str, str]
@@ -29,6 +37,16 @@ class TradeOff:
     tuning_bound: str | None = None  # repeat-and-select or composition
     epsilon_all_trials: float | None = None  # releasing every trial of the search (None: private)
     noise_source: str = "secure"  # or "seeded" (research mode: the seeds are logged)
+
+    @property
+    def test_accuracy(self) -> float | None:
+        """Mean final-test accuracy of the re-runs (None without re-runs)."""
+        return statistics.fmean(self.test_accuracies) if self.test_accuracies else None
+
+    @property
+    def test_sd(self) -> float | None:
+        """Sample standard deviation of the re-runs' final-test accuracy (None with fewer than two)."""
+        return statistics.stdev(self.test_accuracies) if len(self.test_accuracies) > 1 else None
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -40,7 +58,10 @@ class TradeOff:
             "tuning_bound": self.tuning_bound,
             "epsilon_all_trials": self.epsilon_all_trials,
             "delta": self.delta,
+            "validation_accuracy": self.validation_accuracy,
             "test_accuracy": self.test_accuracy,
+            "test_accuracy_sd": self.test_sd,
+            "test_accuracies": list(self.test_accuracies),
             "sweep": self.sweep,
             "run_id": self.run_id,
             "params": self.params,
@@ -48,12 +69,22 @@ class TradeOff:
 
 
 def pareto_front(points: list[TradeOff]) -> list[TradeOff]:
-    """Points not dominated in (lower ε spent, higher accuracy), by increasing ε."""
+    """Points with a final-test score not dominated in (lower ε spent, higher mean final-test accuracy),
+    by increasing ε."""
     front: list[TradeOff] = []
-    for point in sorted(points, key=lambda p: (p.epsilon_spent, -p.test_accuracy)):
-        if not front or point.test_accuracy > front[-1].test_accuracy:
+    scored = [p for p in points if p.test_accuracy is not None]
+    for point in sorted(scored, key=lambda p: (p.epsilon_spent, -(p.test_accuracy or 0.0))):
+        if not front or (point.test_accuracy or 0.0) > (front[-1].test_accuracy or 0.0):
             front.append(point)
     return front
+
+
+def format_test(row: TradeOff) -> str:
+    """Final-test accuracy as ``mean ± sd (n)`` in %, or – without re-runs."""
+    if row.test_accuracy is None:
+        return "–"
+    sd = f" ± {100 * row.test_sd:.2f}" if row.test_sd is not None else ""
+    return f"{100 * row.test_accuracy:.2f}{sd} ({len(row.test_accuracies)})"
 
 
 def significant(value: Any) -> str:
@@ -74,10 +105,12 @@ def _short(text: str) -> str:
 
 
 def format_table(rows: list[TradeOff]) -> str:
-    """A plain-text table of best trade-offs; ε w/ tuning is the whole search's (bound: R&S or comp.)."""
+    """A plain-text table of selected configurations: validation accuracy (what selected them) beside the
+    final-test accuracy of their re-runs (mean ± sd (re-runs), %); ε w/ tuning is the whole search's and
+    its re-runs' (bound: R&S, comp. or filter)."""
     header = (
         f"{'method':<15} {'ε target':>8} {'ε spent':>8} {'ε w/ tuning':>15} {'δ':>8} "
-        f"{'accuracy':>9} {'noise':>7}  settings"
+        f"{'validation':>10} {'final test':>20} {'noise':>7}  settings"
     )
     lines = [header, "-" * len(header)]
     for row in rows:
@@ -89,6 +122,7 @@ def format_table(rows: list[TradeOff]) -> str:
         )
         lines.append(
             f"{row.method:<15} {row.epsilon_target:>8g} {row.epsilon_spent:>8.4f} {tuning:>15} "
-            f"{row.delta:>8.1e} {100 * row.test_accuracy:>8.2f}% {row.noise_source:>7}  {settings}"
+            f"{row.delta:>8.1e} {100 * row.validation_accuracy:>9.2f}% {format_test(row):>20} "
+            f"{row.noise_source:>7}  {settings}"
         )
     return "\n".join(lines)

@@ -57,8 +57,17 @@ class Tracker(Protocol):
         ...
 
     # -- its trials: queued (each call returns at once; one writer thread carries them out in order) --
-    def open_trial(self, key: TrialKey, method: str, noise_source: str, params: Mapping[str, Any]) -> None:
-        """The run of a trial: found again by its trial id, else created; with its params."""
+    def open_trial(
+        self,
+        key: TrialKey,
+        method: str,
+        noise_source: str,
+        params: Mapping[str, Any],
+        role: str,
+        tags: Mapping[str, str],
+    ) -> None:
+        """The run of a trial: found again by its trial id, else created with its role (search, or final
+        for a re-run of the selected configuration) and ``tags``; with its params."""
         ...
 
     def log_epochs(self, key: TrialKey, history: list[Mapping[str, Any]]) -> None:
@@ -77,8 +86,9 @@ class Tracker(Protocol):
         it lacks, its end-of-run metrics and node; ``settle``: only if the run is not ended yet."""
         ...
 
-    def mark_lost(self, experiment: str, sweep_id: str, method: str, known: set[str]) -> None:
-        """Mark ``lost`` every run of ``method`` in the sweep whose trial id is not in ``known``."""
+    def mark_lost(self, experiment: str, sweep_id: str, method: str, known: set[str], role: str) -> None:
+        """Mark ``lost`` every run of ``method`` and ``role`` in the sweep whose trial id is not in
+        ``known``."""
         ...
 
     def flush(self, timeout: float | None = None) -> bool:
