@@ -24,7 +24,7 @@ def default_delta(n: int) -> float:
 
 @dataclass(frozen=True)
 class RunSchedule:
-    """q = B/n, ⌈n/B⌉ steps per epoch, the method's hyper-parameters (T steps) and σ -> ledger."""
+    """q = B/n, ⌈n/B⌉ steps per epoch, the method's hyper-parameters (T steps, L = q·n) and σ -> ledger."""
 
     sample_rate: float
     steps_per_epoch: int
@@ -36,7 +36,9 @@ def run_schedule(config: RunConfig, n: int) -> RunSchedule:
     """The schedule of ``config`` on n training samples (the ledger at every σ, before calibration)."""
     sample_rate = config.batch_size / n
     steps_per_epoch = math.ceil(n / config.batch_size)
-    hyper = Hyper(config.clip, config.lr, config.epochs * steps_per_epoch)
+    hyper = Hyper(
+        config.clip, config.lr, config.epochs * steps_per_epoch, expected_batch_size=sample_rate * n
+    )
     schedule = method_schedule(get_method(config.method), config.method_params, hyper, sample_rate)
     return RunSchedule(sample_rate, steps_per_epoch, hyper, schedule)
 

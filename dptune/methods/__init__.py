@@ -1,6 +1,7 @@
 """DP methods as compositions of stages: per-sample signal -> release -> post-processing -> update."""
 
-from dptune.methods.registry import METHODS, Hyper, MethodDefinition, get_method
+from dptune.methods.definition import Hyper, MethodDefinition
+from dptune.methods.registry import METHODS, get_method
 from dptune.methods.stages import (
     Method,
     PerSampleSignal,

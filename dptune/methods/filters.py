@@ -147,6 +147,12 @@ PRESETS: dict[str, IIRCoefficients] = {
 }
 
 
+def adam_moment(beta1: float) -> IIRCoefficients:
+    """Adam's first moment m_t = β₁ m_{t−1} + (1 − β₁) ĝ_t as a filter: a = (−β₁,), b = (1 − β₁,), whose
+    bias correction c_t = 1 − β₁^{t+1} is Adam's (Kingma & Ba 2015, Alg. 1)."""
+    return IIRCoefficients((-beta1,), (1.0 - beta1,))
+
+
 def preset(name: str, field: str = "filter") -> IIRCoefficients:
     """The named paper filter; ``InputError`` listing the valid names otherwise."""
     if name not in PRESETS:
@@ -154,7 +160,7 @@ def preset(name: str, field: str = "filter") -> IIRCoefficients:
     return PRESETS[name]
 
 
-def _filter_step(
+def filter_step(
     coeffs: IIRCoefficients, released: torch.Tensor, state: State
 ) -> tuple[torch.Tensor, torch.Tensor, State]:
     """One step of the recursion: (m_t unnormalised, c_t as a tensor scalar, new state)."""
@@ -186,7 +192,7 @@ def iir_filter(coeffs: IIRCoefficients) -> PostProcessing:
     """Post-processing stage: direction_t = m_t / c_t (see the module docstring for the recursion)."""
 
     def update(released: torch.Tensor, state: State) -> tuple[torch.Tensor, State]:
-        m, c, new_state = _filter_step(coeffs, released, state)
+        m, c, new_state = filter_step(coeffs, released, state)
         return m / c, new_state
 
     return PostProcessing(f"iir_filter(a={list(coeffs.a)}, b={list(coeffs.b)})", filter_init, update)
@@ -208,7 +214,7 @@ def filtered_adam(coeffs: IIRCoefficients, beta2: float, eps: float) -> PostProc
         return {"filter": filter_init(params), "v": torch.zeros_like(params), "t": 0}
 
     def update(released: torch.Tensor, state: State) -> tuple[torch.Tensor, State]:
-        m, c, filter_state = _filter_step(coeffs, released, state["filter"])
+        m, c, filter_state = filter_step(coeffs, released, state["filter"])
         t = state["t"]
         v = beta2 * state["v"] + (1.0 - beta2) * released.square()
         v_hat = v / (1.0 - beta2 ** (t + 1))
