@@ -129,6 +129,8 @@ def _build_parser() -> argparse.ArgumentParser:
 
 def _train(args: argparse.Namespace) -> None:
     given = {k: v for k, v in vars(args).items() if k in KNOBS}
+    if "lr" in given and "effective_lr" in given:
+        raise InputError(cli_field("effective_lr"), "give --lr or --effective-lr (which sets lr), not both")
     config = RunConfig.parse(given | {"params": parse_assignments(args.param)}, cli_field)
     trainer = Trainer(config)
     calib = trainer.calibration

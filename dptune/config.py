@@ -20,7 +20,7 @@ from typing import Any
 
 from dptune.data import LOADERS
 from dptune.errors import InputError
-from dptune.methods import METHODS, get_method
+from dptune.methods import METHODS, Hyper, get_method
 from dptune.methods.params import Param
 from dptune.models import MODELS
 from dptune.persample import ENGINES
@@ -114,6 +114,15 @@ class RunConfig:
         searchable=True,
     )
     lr: float = knob("float", 0.5, _positive, "a number > 0", "learning rate η", searchable=True)
+    effective_lr: float | None = knob(
+        "float",
+        None,
+        _positive,
+        "a number > 0",
+        "effective step E = η·C·g (g: the post-processing's DC gain, 1/(1−μ) for heavy ball); given, it "
+        "sets η = E/(C·g) (η = E for Adam-type methods) instead of lr",
+        searchable=True,
+    )
     clip: float = knob("float", 1.0, _positive, "a number > 0", "clip bound C", searchable=True)
     params: dict[str, Any] = field(default_factory=dict)
     subset: int | None = knob(
@@ -164,6 +173,21 @@ class RunConfig:
     def method_params(self) -> dict[str, Any]:
         """The method's parameters, typed, validated and with defaults filled in (filters resolved)."""
         return get_method(self.method).resolve(self.params)
+
+    @property
+    def learning_rate(self) -> float:
+        """η of the run: ``lr``, or from ``effective_lr`` E as η = E / (C·g).
+
+        With every per-sample signal clipped, the release is about C·u (u a unit-norm direction) and the
+        post-processing's steady state multiplies it by its DC gain g (``stages.Method.gain``: 1/(1−μ) for
+        heavy-ball momentum, 1 for the unit-DC-gain filters), so a step moves θ by about η·C·g: E keeps
+        that fixed when C, μ or the batch size change (the scaling Tramèr & Boneh 2021 and Sander et al.
+        2023 tune in). A post-processing that normalises (Adam: g None) moves θ by about η: η = E.
+        """
+        if self.effective_lr is None:
+            return self.lr
+        method = get_method(self.method).build(self.method_params, 1.0, Hyper(self.clip, 1.0, 1))
+        return self.effective_lr if method.gain is None else self.effective_lr / (self.clip * method.gain)
 
     @classmethod
     def parse(cls, values: Mapping[str, Any], where: Callable[[str], str]) -> RunConfig:

@@ -37,7 +37,10 @@ def run_schedule(config: RunConfig, n: int) -> RunSchedule:
     sample_rate = config.batch_size / n
     steps_per_epoch = math.ceil(n / config.batch_size)
     hyper = Hyper(
-        config.clip, config.lr, config.epochs * steps_per_epoch, expected_batch_size=sample_rate * n
+        config.clip,
+        config.learning_rate,
+        config.epochs * steps_per_epoch,
+        expected_batch_size=sample_rate * n,
     )
     schedule = method_schedule(get_method(config.method), config.method_params, hyper, sample_rate)
     return RunSchedule(sample_rate, steps_per_epoch, hyper, schedule)

@@ -217,6 +217,8 @@ def method_space(name: str, value: Any, path: str) -> MethodSpace:
     has_filter = any(p.kind == "filter" for p in definition.params)
     allowed = (*SEARCHABLE_KNOBS, *method_params, *(["filter"] if has_filter else []), "start")
     _only(section, allowed, path)
+    if "lr" in section and "effective_lr" in section:
+        raise InputError(f"{path}.effective_lr", "search lr or effective_lr (which sets lr), not both")
     knobs = {}
     for knob, raw in section.items():
         if knob == "filter":
@@ -394,6 +396,15 @@ def parse_spec(raw: Any, base: Path | None = None) -> SweepSpec:
     storage_path = storage if "://" in storage else str((base / storage).resolve())
 
     spaces = {m: method_space(m, v, f"methods.{m}") for m, v in methods.items()}
+    if "effective_lr" in training:
+        if "lr" in training:
+            raise InputError("training.effective_lr", "give lr or effective_lr (which sets lr), not both")
+        for method, space in spaces.items():
+            if "lr" in space.knobs:
+                raise InputError(
+                    f"methods.{method}.lr",
+                    "training.effective_lr sets lr for every method: search effective_lr here instead",
+                )
     for space in spaces.values():
         privacy_configurations(space)  # every bound counts each trial at the worst plan it could be given
 

@@ -124,7 +124,7 @@ def test_checkpoint_resumes_exactly(digits: Dataset, method: str, tmp_path) -> N
 
 def test_chain_enforces_the_privacy_boundary() -> None:
     signal, release = per_sample_gradient(), gaussian_release(1.0, 1.0)
-    post = PostProcessing("identity", lambda p: {}, lambda d, s: (d, s))
+    post = PostProcessing("identity", lambda p: {}, lambda d, s: (d, s), gain=1.0)
     update = Update(0.1)
     chain("ok", signal, release, post, update)
     with pytest.raises(StageOrderError, match="release must directly follow"):

@@ -79,6 +79,8 @@ INVALID = [
     ("search.warm_start", {"sweep": ""}, "search.warm_start.sweep"),
     ("search.warm_start", {"sweep": "earlier", "top": 0}, "search.warm_start.top"),
     ("search.warm_start", {"sweep": "earlier", "from": 1}, "search.warm_start"),
+    ("methods.dpsgd", {"lr": 0.5, "effective_lr": {"loguniform": [0.1, 1.0]}}, "methods.dpsgd.effective_lr"),
+    ("training.effective_lr", 1.0, "methods.dpsgd.lr"),  # the quickstart's methods search lr
     ("selection.reruns", -1, "selection.reruns"),
     ("selection.reruns", 1.5, "selection.reruns"),
     ("selection", {"rerun": 2}, "selection"),

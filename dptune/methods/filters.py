@@ -195,7 +195,9 @@ def iir_filter(coeffs: IIRCoefficients) -> PostProcessing:
         m, c, new_state = filter_step(coeffs, released, state)
         return m / c, new_state
 
-    return PostProcessing(f"iir_filter(a={list(coeffs.a)}, b={list(coeffs.b)})", filter_init, update)
+    return PostProcessing(
+        f"iir_filter(a={list(coeffs.a)}, b={list(coeffs.b)})", filter_init, update, gain=1.0
+    )  # m_t / c_t: unit DC gain by construction
 
 
 def filtered_adam(coeffs: IIRCoefficients, beta2: float, eps: float) -> PostProcessing:
@@ -221,4 +223,4 @@ def filtered_adam(coeffs: IIRCoefficients, beta2: float, eps: float) -> PostProc
         direction = (m / c) / v_hat.sqrt().clamp(min=eps)
         return direction, {"filter": filter_state, "v": v, "t": t + 1}
 
-    return PostProcessing(f"filtered_adam(beta2={beta2}, eps={eps})", init, update)
+    return PostProcessing(f"filtered_adam(beta2={beta2}, eps={eps})", init, update, gain=None)

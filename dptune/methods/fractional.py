@@ -91,4 +91,5 @@ def fractional_memory(
         f"gamma={gamma}, kappa={kappa}, zeta={zeta})",
         init,
         update,
+        gain=1.0,  # s̃ = β·v + (1−β)·(a convex mix of past s̃) → v on a constant input
     )

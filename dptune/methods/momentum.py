@@ -21,4 +21,4 @@ def heavy_ball(momentum: float) -> PostProcessing:
         m = momentum * state["m"] + direction
         return m, {"m": m}
 
-    return PostProcessing(f"heavy_ball({momentum})", init, update)
+    return PostProcessing(f"heavy_ball({momentum})", init, update, gain=1.0 / (1.0 - momentum))

@@ -70,11 +70,15 @@ class PostProcessing:
     Attributes:
         init: flat parameter vector -> initial state.
         update: (released or already post-processed vector, state) -> (direction, new state).
+        gain: the stage's DC gain g: fed the same vector v at every step, its direction tends to g·v
+            (heavy ball 1/(1−μ); a unit-DC-gain filter 1); None for a stage whose direction does not
+            scale with its input (Adam's normalisation). What an effective step size is measured in.
     """
 
     name: str
     init: Callable[[torch.Tensor], State]
     update: Callable[[torch.Tensor, State], tuple[torch.Tensor, State]]
+    gain: float | None
 
 
 @dataclass(frozen=True)
@@ -101,6 +105,17 @@ class Method:
     post: tuple[PostProcessing, ...]
     update: Update
     info: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def gain(self) -> float | None:
+        """The post-processing's DC gain: the product of its stages' gains (1 without any), None when a
+        stage's direction does not scale with the release (then neither does the step)."""
+        gain = 1.0
+        for stage in self.post:
+            if stage.gain is None:
+                return None
+            gain *= stage.gain
+        return gain
 
 
 class StageOrderError(TypeError):

@@ -74,7 +74,7 @@ def noise_corrected_adam(
         direction = (m / c) / (v_hat - phi).clamp(min=gamma).sqrt()
         return direction, {"filter": filter_state, "v": v, "t": t + 1}
 
-    return PostProcessing(name, init, update)
+    return PostProcessing(name, init, update, gain=None)  # Adam's normalisation
 
 
 def compose(p: dict[str, Any], sigma: float, h: Hyper) -> Method:

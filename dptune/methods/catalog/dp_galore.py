@@ -130,7 +130,7 @@ def galore(inner: PostProcessing, layout: ParamLayout | None, rank: int, interva
             back.append(d if q is None else project_back(d.reshape(x.shape), q, s).reshape(-1))
         return torch.cat(back), {"t": state["t"] + 1, "projectors": projectors, "inner": inner_state}
 
-    return PostProcessing(name, init, update)
+    return PostProcessing(name, init, update, gain=None)  # Adam in the projected space
 
 
 def compose(p: dict[str, Any], sigma: float, h: Hyper) -> Method:
