@@ -94,8 +94,10 @@ def check_trial(
     assert run["params"] == {"lr": str(lr)}
     for name in names.CHILD_METRICS:  # every epoch exactly once
         assert run["steps"][name] == list(range(1, epochs + 1)), (trial_id, name, run["steps"])
-    for name in names.END_METRICS:  # once, at the end (a failed trial has none)
+    for name in names.TRIAL_END_METRICS:  # once, at the end (a failed trial has none)
         assert run["steps"][name] == ([] if status == "failed" else [0]), (trial_id, name)
+    for name in names.FINAL_TEST_METRICS:  # a search trial never has a final-test score
+        assert run["steps"][name] == [], (trial_id, name)
     assert reason in run["reason"]
 
 

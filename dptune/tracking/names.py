@@ -29,8 +29,10 @@ CODE_VERSION_TAG = "code_version"
 
 CHILD_METRICS = ("validation_accuracy", "validation_loss", "epsilon_spent")
 """Per-epoch metrics of a trial's run (step = epoch)."""
-END_METRICS = ("noise_multiplier", "delta", "steps", "epoch", "epsilon_target", "test_accuracy", "test_loss")
-"""Logged once when a trial ends (the final-test scores: re-runs only)."""
+TRIAL_END_METRICS = ("noise_multiplier", "delta", "steps", "epoch", "epsilon_target")
+FINAL_TEST_METRICS = ("test_accuracy", "test_loss")
+END_METRICS = TRIAL_END_METRICS + FINAL_TEST_METRICS
+"""Logged once when a trial ends (the final-test scores: re-runs of a selected configuration only)."""
 FINAL_RUN_METRICS = ("test_accuracy", "epsilon_spent", "delta", "noise_multiplier", "wall_seconds")
 TUNING_METRICS = ("epsilon_including_tuning", "epsilon_all_trials", "epsilon_used", "total_epsilon")
 """A sweep's privacy figures, on its parent run (``NAME`` for the sweep, ``NAME.METHOD`` per method)."""
