@@ -174,7 +174,7 @@ class RunConfig:
         """The method's parameters, typed, validated and with defaults filled in (filters resolved)."""
         return get_method(self.method).resolve(self.params)
 
-    @property
+    @cached_property
     def learning_rate(self) -> float:
         """η of the run: ``lr``, or from ``effective_lr`` E as η = E / (C·g).
 

@@ -4,9 +4,11 @@ a trial reports."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from enum import StrEnum
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 STATUS_KEY = "status"
 OBJECTIVE = "validation_accuracy"
@@ -33,3 +35,12 @@ class TrialStatus(StrEnum):
     def trained(self) -> bool:
         """Whether a trial ending so has a model to compare (finished or stopped)."""
         return self in (TrialStatus.FINISHED, TrialStatus.STOPPED)
+
+
+def select_trial(
+    trials: Iterable[T], status: Callable[[T], TrialStatus], score: Callable[[T], float]
+) -> T | None:
+    """A search's selection rule: among its trials that trained every planned epoch, the one with the
+    best validation score after its last epoch (None if none finished). The driver applies it to Tune's
+    results to choose what to re-run; the tracker to the recorded runs of a sweep that re-ran nothing."""
+    return max((t for t in trials if status(t) is TrialStatus.FINISHED), key=score, default=None)

@@ -11,7 +11,7 @@ from dptune.config import RunConfig
 from dptune.methods import METHODS, Hyper, get_method
 from dptune.models import build_model
 from dptune.persample import FlatModel
-from dptune.train import Trainer
+from tests.helpers import digits_trainer
 
 STEPS = 3000
 
@@ -67,20 +67,10 @@ def test_a_run_derives_its_learning_rate_from_the_effective_step(
 
 
 def test_the_trainer_steps_with_the_derived_learning_rate(digits) -> None:
-    config = RunConfig(
-        method="dpsgd-momentum",
-        epsilon=2.0,
-        dataset="digits",
-        model="mlp",
-        batch_size=128,
-        epochs=1,
-        clip=0.5,
-        effective_lr=1.0,
-        params={"momentum": 0.5},
-    )
-    trainer = Trainer(config, digits)
+    trainer = digits_trainer(digits, "dpsgd-momentum", {"momentum": 0.5}, clip=0.5, effective_lr=1.0)
     assert trainer.method.update.lr == pytest.approx(1.0 * 0.5 / 0.5)
-    assert trainer.summary()["lr"] == pytest.approx(1.0) and trainer.summary()["effective_lr"] == 1.0
+    summary = trainer.summary()
+    assert summary["lr"] == pytest.approx(1.0) and summary["effective_lr"] == 1.0
 
 
 def test_dptune_train_refuses_both_lr_and_effective_lr(capsys) -> None:

@@ -82,10 +82,14 @@ class TrialRecorder(Callback):
         self.method = method
         self.noise_source = noise_source
         self.selected = selected
-        self.role = FINAL_ROLE if selected is not None else SEARCH_ROLE
         self._opened: set[str] = set()  # trials whose run this process has asked for
         self._epochs: dict[str, set[int]] = {}  # trial id -> epochs this process has handed over
         self._pending: list[Callable[[], None]] = []
+
+    @property
+    def role(self) -> str:
+        """``final`` for a recorder of re-runs, else ``search``."""
+        return FINAL_ROLE if self.selected is not None else SEARCH_ROLE
 
     def _key(self, trial: Any) -> TrialKey:
         return TrialKey(self.experiment, self.sweep_id, trial.trial_id)

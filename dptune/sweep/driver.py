@@ -51,7 +51,7 @@ from dptune.sweep_state import PrivateSweepState
 from dptune.tracking import Tracker, tracker_for
 from dptune.tracking.names import CODE_VERSION_TAG, STORAGE_TAG
 from dptune.tracking.report import TradeOff, format_table
-from dptune.trial_status import OBJECTIVE, TrialStatus
+from dptune.trial_status import OBJECTIVE, TrialStatus, select_trial
 from dptune.tuning_cost import (
     SearchPlan,
     SweepTuningCost,
@@ -260,13 +260,6 @@ def final_experiment(method: str) -> str:
     return f"{method}{FINAL_SUFFIX}"
 
 
-def selected_trial(results: list[dict[str, Any]]) -> dict[str, Any] | None:
-    """The configuration a search selects: among its trials that trained every planned epoch, the one
-    with the highest validation accuracy after its last epoch (None if none finished)."""
-    finished = [r for r in results if TrialStatus.of_ended(r) is TrialStatus.FINISHED]
-    return max(finished, key=lambda r: r[OBJECTIVE], default=None)
-
-
 def rerun_config(sweep: SweepRun, method: str, selected: dict[str, Any]) -> tuple[dict[str, Any], int]:
     """(param space, samples) of the re-runs: the selected trial's knobs with fresh randomness each.
     Secure mode draws it from OS entropy when each re-run starts; a seeded sweep gives re-run i the
@@ -361,7 +354,7 @@ def search_method(
     results = _last_results(grid, method)
     if not sweep.spec.reruns:
         return results
-    selected = selected_trial(results)
+    selected = select_trial(results, TrialStatus.of_ended, lambda r: r[OBJECTIVE])
     if selected is None:
         echo(f"  {method:<15} no trial finished every epoch: nothing to select or re-run")
         return results

@@ -36,7 +36,7 @@ from dptune.tracking.protocols import ProtocolCell
 from dptune.tracking.report import TradeOff, format_table, pareto_front
 from dptune.tracking.tracker import TrialKey
 from dptune.tracking.writer import BackgroundWriter
-from dptune.trial_status import FINAL_SCORE, OBJECTIVE, TrialStatus
+from dptune.trial_status import FINAL_SCORE, OBJECTIVE, TrialStatus, select_trial
 
 WAIT_S = 300.0
 """How long reading trials back, ``flush`` and ``close`` wait by default for queued writes."""
@@ -73,20 +73,24 @@ def _selected(
     search: dict[tuple[str, str], Any], finals: dict[tuple[str, str], list[float]]
 ) -> dict[tuple[str, str], Any]:
     """(sweep id, method) -> the selected search run: the one its re-runs name, else (nothing re-run)
-    the finished one with the best validation accuracy."""
-    chosen: dict[tuple[str, str], Any] = {}
+    the one the search's selection rule picks (``trial_status.select_trial``)."""
+    groups: dict[tuple[str, str], list[Any]] = {}
+    named: dict[tuple[str, str], Any] = {}
     for (parent_id, trial_id), run in search.items():
-        if (parent_id, trial_id) in finals:
-            chosen[(parent_id, run.data.tags.get(names.METHOD_TAG, "?"))] = run
-    for (parent_id, _), run in search.items():
         group = (parent_id, run.data.tags.get(names.METHOD_TAG, "?"))
-        if group in chosen and (parent_id, chosen[group].data.tags.get(names.TRIAL_TAG, "")) in finals:
-            continue
-        if run.data.tags.get(names.STATUS_TAG) != TrialStatus.FINISHED:
-            continue
-        if group not in chosen or run.data.metrics[OBJECTIVE] > chosen[group].data.metrics[OBJECTIVE]:
-            chosen[group] = run
-    return chosen
+        groups.setdefault(group, []).append(run)
+        if (parent_id, trial_id) in finals:
+            named[group] = run
+    chosen = {
+        group: select_trial(
+            runs,
+            lambda run: TrialStatus(run.data.tags.get(names.STATUS_TAG, TrialStatus.RUNNING)),
+            lambda run: run.data.metrics[OBJECTIVE],
+        )
+        for group, runs in groups.items()
+        if group not in named
+    }
+    return {group: run for group, run in chosen.items() if run is not None} | named
 
 
 class MlflowTracker:
