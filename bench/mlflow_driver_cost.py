@@ -108,7 +108,7 @@ def measure(rounds: int, trials: int, epochs: int, folder: Path) -> dict[str, An
             sweep = new.start_sweep("bench", f"round{number}", {}, {"epsilon": 1.0}, "name: bench\n")
             seen = len(server.requests())
             started = time.perf_counter()
-            recorder = TrialRecorder(new, "bench", sweep, "dpsgd", "secure")
+            recorder = TrialRecorder(new, "bench", sweep, "dpsgd", "secure", {})
             after = feed(recorder, storage, f"a{number}", trials, epochs)
             assert new.flush(120)
             after["recorded_s"] = time.perf_counter() - started

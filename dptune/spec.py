@@ -433,6 +433,16 @@ def parse_spec(raw: Any, base: Path | None = None) -> SweepSpec:
     )
 
 
+def check_batch_sizes(spec: SweepSpec, n: int) -> None:
+    """Every batch size a trial can draw must fit the training set (checked before anything starts)."""
+    for method, space in spec.methods.items():
+        dist = space.knobs.get("batch_size")
+        largest = max(dist.args) if dist is not None else spec.runs[method].batch_size
+        if largest > n:
+            field = f"methods.{method}.batch_size" if dist is not None else "training.batch_size"
+            raise InputError(field, f"batch size {largest} exceeds the {n} training samples")
+
+
 def apply_overrides(doc: Any, overrides: Mapping[str, Any]) -> Any:
     """Set dotted paths (``tracking.uri``) in a loaded spec document, e.g. from command-line flags."""
     for dotted, value in overrides.items():

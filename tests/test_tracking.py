@@ -134,6 +134,6 @@ def test_queued_trial_writes_are_read_back_and_a_refused_write_costs_only_itself
 
 def test_a_pickled_recorder_queues_on_the_process_tracker_of_its_store(tmp_path: Path) -> None:
     uri = f"sqlite:///{tmp_path / 'mlflow.db'}"
-    recorder = TrialRecorder(MlflowTracker(uri), "e", "sweep", "dpsgd", "secure")
+    recorder = TrialRecorder(MlflowTracker(uri), "e", "sweep", "dpsgd", "secure", {})
     restored = pickle.loads(pickle.dumps(recorder))  # as Tune keeps callbacks in tuner.pkl
     assert restored.tracker is tracker_for(uri) is MlflowTracker.shared(uri)

@@ -107,7 +107,7 @@ def test_recorder_rides_out_a_server_outage_longer_than_mlflow_retries(
     caplog.set_level(logging.WARNING, logger="dptune.tracking")
     tracker = MlflowTracker(server.url, wait_s=120, first_retry_s=0.5, max_retry_s=2)
     sweep = tracker.start_sweep("outage", "s", {}, {"epsilon": 1.0}, "name: s\n")
-    recorder = TrialRecorder(tracker, "outage", sweep, "dpsgd", "secure")
+    recorder = TrialRecorder(tracker, "outage", sweep, "dpsgd", "secure", {})
     tune = TuneLoop(recorder, StorageContext(storage_path=str(tmp_path), experiment_dir_name="outage"))
     lrs = (0.1, 0.2, 0.3, 0.4)
     a, b, c, d = (tune.trial(f"t_0000{i}", lr) for i, lr in enumerate(lrs))
@@ -215,7 +215,7 @@ def test_a_driver_killed_during_an_outage_is_brought_in_line_on_resume(
 
     # The resumed sweep: Tune's restored experiment holds the two ended trials and the failed one; the
     # running one continues from its checkpoint.
-    recorder = TrialRecorder(tracker, "killed", sweep, "dpsgd", "secure")
+    recorder = TrialRecorder(tracker, "killed", sweep, "dpsgd", "secure", {})
     tune = TuneLoop(recorder, StorageContext(storage_path=str(tmp_path), experiment_dir_name="killed"))
     for trial_id, epochs in (("t_00000", 2), ("t_00001", 3)):
         tune.trial(trial_id, lr=0.1, status=Trial.TERMINATED).update_last_result(result(epochs, epochs))

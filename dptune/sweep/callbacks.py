@@ -4,12 +4,14 @@ prints one line per ended trial."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
 from ray.tune import Callback
 from ray.tune.experiment import Trial
 
+from dptune.config import RunConfig
 from dptune.methods.filters import DrawnFilter
 from dptune.space import FILTER_PREFIX
 from dptune.tracking import Tracker, TrialKey
@@ -37,6 +39,13 @@ def trial_settings(config: Mapping[str, Any]) -> dict[str, Any]:
     for key, value in config.items():
         settings |= value.as_params() if isinstance(value, DrawnFilter) else {key: value}
     return settings
+
+
+def run_settings(run: RunConfig, delta: float) -> dict[str, Any]:
+    """The settings every trial of a method starts from: its whole run configuration (δ resolved, the
+    method's fixed parameters flattened); a trial's drawn knobs replace some of them."""
+    settings = {f.name: getattr(run, f.name) for f in fields(run) if f.name != "params"}
+    return {k: v for k, v in settings.items() if v is not None} | {"delta": delta} | run.params
 
 
 class TrialRecorder(Callback):
@@ -74,9 +83,11 @@ class TrialRecorder(Callback):
         sweep_id: str,
         method: str,
         noise_source: str,
+        settings: Mapping[str, Any],
         selected: str | None = None,
     ) -> None:
         self.tracker = tracker
+        self.settings = dict(settings)
         self.experiment = experiment
         self.sweep_id = sweep_id
         self.method = method
@@ -97,7 +108,7 @@ class TrialRecorder(Callback):
     def _open(self, trial: Any) -> None:
         if trial.trial_id not in self._opened:
             self._opened.add(trial.trial_id)
-            settings = trial_settings(trial.config)
+            settings = self.settings | trial_settings(trial.config)
             tags = {SELECTED_TRIAL_TAG: self.selected} if self.selected is not None else {}
             self.tracker.open_trial(
                 self._key(trial), self.method, self.noise_source, settings, self.role, tags

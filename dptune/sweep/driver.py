@@ -39,8 +39,8 @@ from dptune.privacy.filter import RenyiFilter
 from dptune.randomness import Randomness, trial_seed
 from dptune.run_plan import default_delta
 from dptune.space import MethodSpace, start_point
-from dptune.spec import MODEL_BASED_SAMPLERS, SweepSpec
-from dptune.sweep.callbacks import TrialProgress, TrialRecorder
+from dptune.spec import MODEL_BASED_SAMPLERS, SweepSpec, check_batch_sizes
+from dptune.sweep.callbacks import TrialProgress, TrialRecorder, run_settings
 from dptune.sweep.define_by_run import SAMPLERS, DefineByRun
 from dptune.sweep.resources import TrialResources, ask_for_slots, trial_resources
 from dptune.sweep.restore import CHECKPOINTS_KEPT, restorable, save_experiment_state_every_step
@@ -120,16 +120,6 @@ def concurrency(spec: SweepSpec, resources: TrialResources, can_grow: bool) -> i
     if spec.max_concurrent is not None:
         return spec.max_concurrent
     return None if can_grow else max(1, resources.slots)
-
-
-def check_batch_sizes(spec: SweepSpec, n: int) -> None:
-    """Every batch size a trial can draw must fit the training set (checked before anything starts)."""
-    for method, space in spec.methods.items():
-        dist = space.knobs.get("batch_size")
-        largest = max(dist.args) if dist is not None else spec.runs[method].batch_size
-        if largest > n:
-            field = f"methods.{method}.batch_size" if dist is not None else "training.batch_size"
-            raise InputError(field, f"batch size {largest} exceeds the {n} training samples")
 
 
 def max_epochs(spec: SweepSpec, space: MethodSpace) -> int:
@@ -529,7 +519,10 @@ def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo 
         ask_for_slots(resources.bundle, sum(min(plan.trials, sweep.limit(plan)) for plan in searches))
 
     def callbacks(plan: SearchPlan, selected: str | None) -> list:
-        recorder = TrialRecorder(tracker, spec.experiment, parent, plan.method, noise_source, selected)
+        settings = run_settings(spec.runs[plan.method], delta)
+        recorder = TrialRecorder(
+            tracker, spec.experiment, parent, plan.method, noise_source, settings, selected
+        )
         if selected is not None:
             return [recorder, TrialProgress(plan.method, spec.reruns, echo, final=True)]
         return [recorder, TrialProgress(plan.method, None if plan.secret_count else plan.trials, echo)]
