@@ -220,11 +220,11 @@ def _run(args: argparse.Namespace) -> None:
 
     overrides = {"tracking.uri": args.tracking_uri, "storage_path": args.storage_path}
     spec = load_spec(args.spec, overrides={k: v for k, v in overrides.items() if v is not None})
-    from dptune.sweep import quiet_libraries, run_sweep
+    from dptune.sweep import quiet_libraries, run_sweeps
 
     quiet_libraries()
 
-    run_sweep(
+    run_sweeps(
         spec, Path(args.spec).read_text(), resume=args.resume, echo=lambda line: print(line, flush=True)
     )
 

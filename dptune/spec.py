@@ -3,25 +3,31 @@
 The top-level keys (see ``sweeps/quickstart.yaml`` and the README):
 
     name, dataset {name, subset, root}, model {name},
-    privacy {epsilon, delta, accountant, sampling, total_epsilon},
+    privacy {epsilon: ε | [ε, ...], delta, accountant, sampling, total_epsilon},
     training {epochs, lr, clip, batch_size, physical_batch_size, engine, seed, noise_generator},
     budget {trials_per_method: N | {distribution, mean, shape}, max_concurrent},
     resources {cpu, gpu, gpu_fallback, wait},
     scheduler {name: none|asha, grace_period},
-    search {sampler: tpe|random|gp|nsga2, seed, startup_trials, warm_start: {sweep, top}},
+    search {sampler: tpe|random|gp|nsga2, seed, startup_trials, warm_start: {sweep, previous_epsilon, top}},
     selection {reruns}, tracking {uri, experiment}, storage_path,
     methods {METHOD: {KNOB: DIST, ..., start: [...]}}
 
 A knob is a training setting (``lr``, ``clip``, ``batch_size``, ``epochs``) or a method parameter;
 its value is a fixed scalar or one distribution: ``{uniform: [lo, hi]}``, ``{loguniform: [lo, hi]}``,
 ``{int: [lo, hi]}``, ``{choice: [v, ...]}``. Filters have their own families (``dptune.search``).
+
+``privacy.epsilon`` may list several targets: the spec then stands for one sweep per ε
+(``SweepSpec.at_epsilon``), run one after another with the same per-(method, ε) budget, named
+``NAME.epsE`` and tracked in one MLflow experiment, so that each method gets an accuracy-vs-ε curve.
+With ``search.warm_start.previous_epsilon`` each ε's search starts from the configurations the
+previous ε's sweep released (and its privacy figures count that sweep's whole ε and δ).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -75,10 +81,18 @@ def startup_trials(trials: TrialCount) -> int:
 @dataclass(frozen=True)
 class WarmStart:
     """Start each method's search from the ``top`` configurations an earlier sweep ``sweep`` (same
-    ``storage_path``) released (``dptune.sweep.warm_start``)."""
+    ``storage_path``) released (``dptune.sweep.warm_start``); ``previous_epsilon``: in a sweep across
+    several ε, each ε after the first from the previous ε's sweep instead (the first from ``sweep``, if
+    given)."""
 
-    sweep: str
+    sweep: str | None
     top: int
+    previous_epsilon: bool = False
+
+
+def epsilon_sweep_name(name: str, epsilon: float) -> str:
+    """The name of one ε's sweep of a spec across several ε: ``NAME.eps3``, ``NAME.eps0.5``."""
+    return f"{name}.eps{epsilon:g}"
 
 
 @dataclass(frozen=True)
@@ -101,6 +115,7 @@ class SweepSpec:
     seed: int
     startup_trials: int
     warm_start: WarmStart | None
+    epsilons: tuple[float, ...]  # the ε targets; several: one sweep per ε (``at_epsilon``)
     reruns: int  # re-runs of each method's selected configuration, on the final-test part
     tracking_uri: str
     experiment: str
@@ -112,6 +127,31 @@ class SweepSpec:
     def shared(self) -> RunConfig:
         """The run settings every method shares (all but the method): the first method's run."""
         return next(iter(self.runs.values()))
+
+    def at_epsilon(self, index: int) -> SweepSpec:
+        """The sweep of the ``index``-th ε target: this spec at that ε alone, named ``NAME.epsE`` when the
+        spec lists several (a single ε keeps the name), warm-started from the previous ε's sweep when
+        ``search.warm_start.previous_epsilon`` says so."""
+        if len(self.epsilons) == 1:
+            return self
+        epsilon = self.epsilons[index]
+        warm = self.warm_start
+        if warm is not None and warm.previous_epsilon:
+            earlier = epsilon_sweep_name(self.name, self.epsilons[index - 1]) if index else warm.sweep
+            warm = WarmStart(earlier, warm.top) if earlier is not None else None
+        return replace(
+            self,
+            name=epsilon_sweep_name(self.name, epsilon),
+            runs={method: replace(run, epsilon=epsilon) for method, run in self.runs.items()},
+            warm_start=warm,
+            epsilons=(epsilon,),
+        )
+
+    def describe_epsilon(self) -> str:
+        """The ε target(s) as a spec's summary shows them: ``ε=1`` or ``ε ∈ {1, 3, 8}``."""
+        if len(self.epsilons) == 1:
+            return f"ε={self.epsilons[0]:g}"
+        return "ε ∈ {" + ", ".join(f"{e:g}" for e in self.epsilons) + "}"
 
 
 def _mapping(value: Any, path: str) -> dict[str, Any]:
@@ -237,20 +277,44 @@ def method_space(name: str, value: Any, path: str) -> MethodSpace:
     return space
 
 
-def parse_warm_start(value: Any, name: str) -> WarmStart | None:
-    """``search.warm_start``: ``{sweep: NAME, top: N}`` (or just the earlier sweep's name)."""
+def parse_warm_start(value: Any, name: str, epsilons: tuple[float, ...]) -> WarmStart | None:
+    """``search.warm_start``: ``{sweep: NAME, previous_epsilon: BOOL, top: N}`` (or just the earlier
+    sweep's name); ``previous_epsilon`` needs several ε targets."""
     if value is None:
         return None
     section = {"sweep": value} if isinstance(value, str) else _mapping(value, "search.warm_start")
-    _only(section, ("sweep", "top"), "search.warm_start")
+    _only(section, ("sweep", "previous_epsilon", "top"), "search.warm_start")
+    previous = section.get("previous_epsilon", False)
+    if not isinstance(previous, bool):
+        raise InputError("search.warm_start.previous_epsilon", f"must be true or false, got {previous!r}")
+    if previous and len(epsilons) < 2:
+        raise InputError(
+            "search.warm_start.previous_epsilon",
+            "needs several targets in privacy.epsilon (a list); with one ε name an earlier sweep instead",
+        )
     earlier = section.get("sweep")
-    if not isinstance(earlier, str) or not earlier or earlier == name:
+    if earlier is None and not previous:
+        raise InputError("search.warm_start.sweep", "required: the earlier sweep to start from")
+    if earlier is not None and (not isinstance(earlier, str) or not earlier or earlier == name):
         raise InputError(
             "search.warm_start.sweep", f"must name an earlier sweep (not this one, {name!r}), got {earlier!r}"
         )
-    return WarmStart(
-        earlier, _integer(section.get("top", DEFAULT_WARM_START_TOP), "search.warm_start.top", 1)
+    top = _integer(section.get("top", DEFAULT_WARM_START_TOP), "search.warm_start.top", 1)
+    return WarmStart(earlier, top, previous)
+
+
+def parse_epsilons(value: Any) -> tuple[float, ...]:
+    """``privacy.epsilon``: one ε target or a list of distinct ones (each a number > 0)."""
+    if not isinstance(value, list):
+        return (value,)
+    if not value:
+        raise InputError("privacy.epsilon", "must be a number > 0 or a non-empty list of them, got []")
+    epsilons = tuple(
+        _number(v, f"privacy.epsilon[{i}]", lambda e: e > 0, "a number > 0") for i, v in enumerate(value)
     )
+    if len(set(epsilons)) < len(epsilons):
+        raise InputError("privacy.epsilon", f"lists an ε twice: {value!r}; give each target once")
+    return epsilons
 
 
 def resolve_tracking_uri(uri: str, base: Path) -> str:
@@ -296,6 +360,8 @@ def parse_spec(raw: Any, base: Path | None = None) -> SweepSpec:
         values |= {knob: given[key] for key, knob in keys.items() if key in given}
     if "epsilon" not in values:
         raise InputError("privacy.epsilon", "required: the fixed privacy budget ε > 0")
+    epsilons = parse_epsilons(values["epsilon"])
+    values["epsilon"] = epsilons[0]  # the runs below; ``at_epsilon`` gives each target its own
     if "dataset" not in values:
         raise InputError("dataset.name", "required")
     if "model" not in values:
@@ -320,6 +386,11 @@ def parse_spec(raw: Any, base: Path | None = None) -> SweepSpec:
             "one labelled run",
         )
     total_epsilon = _mapping(doc["privacy"], "privacy").get("total_epsilon")
+    if total_epsilon is not None and len(epsilons) > 1:
+        raise InputError(
+            "privacy.total_epsilon",
+            "a privacy filter's total is for one ε target: give privacy.epsilon one value, or no filter",
+        )
     if total_epsilon is not None:
         total_epsilon = _number(
             total_epsilon,
@@ -369,7 +440,7 @@ def parse_spec(raw: Any, base: Path | None = None) -> SweepSpec:
         if "startup_trials" in search
         else startup_trials(trials)
     )
-    warm_start = parse_warm_start(search.get("warm_start"), name)
+    warm_start = parse_warm_start(search.get("warm_start"), name, epsilons)
     if warm_start is not None and trials.random:
         raise InputError(
             "search.warm_start",
@@ -424,6 +495,7 @@ def parse_spec(raw: Any, base: Path | None = None) -> SweepSpec:
         seed=seed,
         startup_trials=startup,
         warm_start=warm_start,
+        epsilons=epsilons,
         reruns=reruns,
         tracking_uri=resolve_tracking_uri(uri, base),
         experiment=experiment,

@@ -209,13 +209,14 @@ class SweepTuningCost:
     @property
     def epsilon_including_tuning(self) -> float:
         if self.filter:
-            return self.filter.epsilon + self._prior_epsilon
-        return self._prior_epsilon + rdp_to_epsilon(
+            return self.filter.epsilon + self.prior_epsilon
+        return self.prior_epsilon + rdp_to_epsilon(
             sum((c.curve for c in self.methods), np.zeros_like(self.methods[0].curve)), self.delta
         )
 
     @property
-    def _prior_epsilon(self) -> float:
+    def prior_epsilon(self) -> float:
+        """ε of the earlier sweep a warm start read (0 without one)."""
         return self.prior.epsilon if self.prior else 0.0
 
     @property
@@ -226,9 +227,9 @@ class SweepTuningCost:
     @property
     def epsilon_all_trials(self) -> float:
         if self.filter:
-            return self.filter.epsilon + self._prior_epsilon
+            return self.filter.epsilon + self.prior_epsilon
         curve = sum((c.all_trials_curve for c in self.methods), np.zeros_like(self.methods[0].curve))
-        return self._prior_epsilon + rdp_to_epsilon(curve, self.delta)
+        return self.prior_epsilon + rdp_to_epsilon(curve, self.delta)
 
     @property
     def secret_count(self) -> bool:

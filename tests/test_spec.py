@@ -47,6 +47,11 @@ def with_change(path: str, value, delete: bool = False) -> dict:
 INVALID = [
     ("privacy.epsilon", 0, "privacy.epsilon"),
     ("privacy.epsilon", "one", "privacy.epsilon"),
+    ("privacy.epsilon", [], "privacy.epsilon"),
+    ("privacy.epsilon", [1, -3], "privacy.epsilon[1]"),
+    ("privacy.epsilon", [1, 3, 1], "privacy.epsilon"),
+    ("search.warm_start", {"previous_epsilon": True}, "search.warm_start.previous_epsilon"),  # one ε
+    ("search.warm_start", {"top": 2}, "search.warm_start.sweep"),
     ("privacy.delta", 1.5, "privacy.delta"),
     ("privacy.accountant", "gdp", "privacy.accountant"),
     ("privacy.sampling", "random", "privacy.sampling"),
@@ -196,3 +201,43 @@ def test_a_warm_start_needs_a_fixed_trial_count() -> None:
 def test_selection_reruns_three_times_by_default() -> None:
     assert parse_spec(with_change("selection", None, delete=True)).reruns == 3
     assert parse_spec(with_change("selection.reruns", 0)).reruns == 0
+
+
+def test_a_list_of_epsilons_is_one_sweep_per_target_with_equal_budgets() -> None:
+    doc = with_change("privacy.epsilon", [1, 3, 8])
+    doc["search"] = {"sampler": "tpe", "seed": 0, "warm_start": {"previous_epsilon": True, "top": 2}}
+    spec = parse_spec(doc)
+    assert spec.epsilons == (1.0, 3.0, 8.0) and spec.describe_epsilon() == "ε ∈ {1, 3, 8}"
+    sweeps = [spec.at_epsilon(i) for i in range(3)]
+    assert [s.name for s in sweeps] == [f"{spec.name}.eps{e}" for e in (1, 3, 8)]
+    assert [{run.epsilon for run in s.runs.values()} for s in sweeps] == [{1.0}, {3.0}, {8.0}]
+    assert all(s.epsilons == (s.shared.epsilon,) for s in sweeps)
+    assert {s.trials for s in sweeps} == {spec.trials} and {s.experiment for s in sweeps} == {spec.experiment}
+    # Each ε after the first starts from the previous ε's sweep; the first from nothing.
+    assert [s.warm_start.sweep if s.warm_start else None for s in sweeps] == [
+        None,
+        f"{spec.name}.eps1",
+        f"{spec.name}.eps3",
+    ]
+    assert {s.warm_start.top for s in sweeps[1:] if s.warm_start} == {2}
+    # Everything else is the spec's: only ε, the name and the warm start change.
+    for s in sweeps:
+        assert s.methods == spec.methods and s.reruns == spec.reruns and s.storage_path == spec.storage_path
+
+
+def test_a_single_epsilon_keeps_its_name_and_a_filter_needs_one_epsilon() -> None:
+    spec = parse_spec(with_change("privacy.epsilon", 2))
+    assert spec.at_epsilon(0) is spec and spec.describe_epsilon() == "ε=2"
+    doc = with_change("privacy.epsilon", [1, 2])
+    doc["privacy"]["total_epsilon"] = 5
+    doc["budget"] = {"trials_per_method": 2}
+    with pytest.raises(InputError) as info:
+        parse_spec(doc)
+    assert info.value.field == "privacy.total_epsilon"
+
+
+def test_the_first_epsilon_warm_starts_from_a_named_sweep_when_given() -> None:
+    doc = with_change("privacy.epsilon", [1, 3])
+    doc["search"] = {"sampler": "tpe", "seed": 0, "warm_start": {"sweep": "subset", "previous_epsilon": True}}
+    spec = parse_spec(doc)
+    assert [spec.at_epsilon(i).warm_start.sweep for i in range(2)] == ["subset", f"{spec.name}.eps1"]

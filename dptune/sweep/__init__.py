@@ -2,6 +2,6 @@
 method (``driver``), searched by Optuna (``define_by_run``) behind a searcher that accounts every trial
 (``searcher``), recorded by callbacks (``callbacks``), resumable (``restore``)."""
 
-from dptune.sweep.driver import SweepOutcome, find_sweep, quiet_libraries, run_sweep
+from dptune.sweep.driver import SweepOutcome, find_sweep, quiet_libraries, run_sweep, run_sweeps
 
-__all__ = ["SweepOutcome", "find_sweep", "quiet_libraries", "run_sweep"]
+__all__ = ["SweepOutcome", "find_sweep", "quiet_libraries", "run_sweep", "run_sweeps"]

@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import logging
 import os
+import shutil
 import subprocess
+import sys
 import threading
 import time
 import warnings
@@ -139,6 +141,7 @@ retried (``trainables.trial``)."""
 FINAL_SUFFIX = ".final"
 RERUN_SEED_OFFSET = 1_000_000
 """Trial numbers from here on seed a seeded sweep's re-runs: no search trial has that many."""
+UI_PORT = 5000
 TRACKING_CATCH_UP_SECONDS = 300.0
 """How long the end of a sweep waits for the tracker to record what it queued (a server that was down)."""
 
@@ -435,20 +438,85 @@ def selection_line(spec: SweepSpec, data: Dataset) -> str:
     )
 
 
-def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo = print) -> SweepOutcome:
-    """Run (or resume) the sweep; returns the best trade-off per method, recorded by the tracker."""
-    started = time.time()
-    shared = spec.shared
-    data = load_dataset(shared.dataset, shared.data_root, shared.subset)
-    n = len(data.train_y)
-    check_batch_sizes(spec, n)
+def mlflow_ui_hint(tracking_uri: str) -> str:
+    """The closing line: a command that opens the MLflow UI on this store, as this environment spells
+    it (``mlflow`` when it is on PATH, else this interpreter's own), and the address to open."""
+    own = Path(sys.executable).parent / "mlflow"
+    on_path = shutil.which("mlflow")
+    if on_path is not None and Path(on_path).resolve() == own.resolve():
+        command = "mlflow"
+    else:
+        command = os.path.relpath(own) if own.is_relative_to(Path.cwd()) else str(own)
+    if "://" not in tracking_uri or tracking_uri.startswith(("sqlite:", "file:")):
+        return (
+            f"review in the MLflow UI: {command} ui --backend-store-uri {tracking_uri} --port {UI_PORT}, "
+            f"then open http://127.0.0.1:{UI_PORT}"
+        )
+    return f"review in the MLflow UI: open {tracking_uri} (the tracking server's own UI)"
+
+
+def run_sweeps(
+    spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo = print
+) -> list[SweepOutcome]:
+    """Run (or resume) the spec's sweep, or with several ε targets one sweep per ε in turn (each
+    warm-started from the previous one where the spec says so); then the accuracy-vs-ε curve of every
+    method and the privacy of releasing the whole curve."""
+    sweeps = [spec.at_epsilon(i) for i in range(len(spec.epsilons))]
+    if not resume:
+        for one in sweeps:
+            _refuse_existing(one)
+    outcomes = []
+    for one in sweeps:
+        if len(sweeps) > 1:
+            echo(f"\n=== {one.name}: ε = {one.shared.epsilon:g} ===")
+        outcomes.append(run_sweep(one, spec_text, resume=resume, echo=echo))
+    if len(sweeps) > 1:
+        echo("\n" + curve_summary(spec, sweeps, outcomes))
+    echo(mlflow_ui_hint(spec.tracking_uri))
+    return outcomes
+
+
+def curve_summary(spec: SweepSpec, sweeps: list[SweepSpec], outcomes: list[SweepOutcome]) -> str:
+    """Every method's selected configuration at every ε (the curve), and the privacy of releasing all of
+    it: the ε sweeps compose (basic composition of their (ε, δ); a warm-started sweep's figures already
+    hold the earlier ones', which count once)."""
+    rows = sorted(
+        (row for outcome in outcomes for row in outcome.best),
+        key=lambda r: (r.method, r.epsilon_target),
+    )
+    own = [o.tuning_cost.epsilon_including_tuning - o.tuning_cost.prior_epsilon for o in outcomes]
+    deltas = [o.tuning_cost.delta for o in outcomes]
+    return (
+        f"accuracy vs ε of {spec.name} ({', '.join(s.name for s in sweeps)}):\n"
+        + format_table(rows)
+        + f"\nreleasing the whole curve (every ε's sweep): ε ≤ {sum(own):.3f}, δ ≤ {sum(deltas):g} "
+        "(basic composition of the ε sweeps on the same data)"
+    )
+
+
+def _refuse_existing(spec: SweepSpec) -> None:
+    """A sweep of that name already in ``storage_path`` is continued with --resume, never overwritten."""
     local_dir = Path(spec.storage_path) / spec.name if "://" not in spec.storage_path else None
-    if not resume and local_dir is not None and local_dir.exists():
+    if local_dir is not None and local_dir.exists():
         raise InputError(
             "name",
             f"a sweep {spec.name!r} already exists in {spec.storage_path}; continue it with "
             "--resume, or choose another name or storage_path",
         )
+
+
+def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo = print) -> SweepOutcome:
+    """Run (or resume) the sweep of one ε target; returns the best trade-off per method, recorded by the
+    tracker. A spec across several ε runs through ``run_sweeps``."""
+    if len(spec.epsilons) > 1:
+        raise ValueError(f"{spec.name} lists {len(spec.epsilons)} ε targets: run it with run_sweeps")
+    started = time.time()
+    shared = spec.shared
+    data = load_dataset(shared.dataset, shared.data_root, shared.subset)
+    n = len(data.train_y)
+    check_batch_sizes(spec, n)
+    if not resume:
+        _refuse_existing(spec)
     warm_points, prior = warm_start(spec, spec.warm_start) if spec.warm_start else ({}, None)
     echo = LineByLine(echo)
     can_grow = connect_ray()
@@ -568,5 +636,4 @@ def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo 
         f"\nwall time {wall:.0f}s{counted} ({trial_seconds:.0f}s of trial time on {resources.slots} slots "
         f"of {resources.describe()}: {busy:.0%} busy)"
     )
-    echo(f"review in the MLflow UI: mlflow ui --backend-store-uri {spec.tracking_uri}")
     return SweepOutcome(best, parent, wall, trial_seconds, trials, all_results, tuning)
