@@ -1,100 +1,429 @@
-"""The plots a sweep and a reproduction attach: accuracy against ε (matplotlib, drawn off-screen)."""
+"""The plots a sweep and a reproduction attach: accuracy against ε, drawn off-screen for a paper.
+
+API (nothing here knows a tracking backend; matplotlib is imported inside the functions so the CLI does not
+pay for it at start-up):
+
+- ``tradeoff_figure(rows, trials, context) -> Figure`` builds, does not save. With several ε targets it
+  draws accuracy against ε (log axis when ε spans a range); with one ε target a strip plot by method.
+- ``save_figure(figure, path) -> Path`` writes the format of the path's suffix: ``.png`` at 300 dpi or
+  ``.pdf`` (TrueType fonts, text stays editable).
+- ``plot_tradeoffs(rows, path, trials=(), context=None) -> (png, pdf)`` builds and saves both formats
+  beside each other (``path`` with its suffix replaced).
+- ``plot_protocol_cells(cells, protocols, path, title)`` for fixed-configuration runs (reproductions).
+- ``method_colours(methods)``: one colour per method, by its index in the sorted list of methods, so a
+  method keeps its colour in every plot of the same methods.
+
+Every series carries a ``gid`` naming what it is and its method, so a test can find it from its data:
+``trials:M`` (search trials, validation accuracy), ``reruns:M`` (re-runs of the selected configuration,
+final-test accuracy), ``selected:M`` and ``selected-sd:M`` (final-test mean of the re-runs and its ± sd
+bars), ``validation:M`` (the validation accuracy that selected it), ``tuning:M`` and ``tuning-span:M``
+(ε including tuning, at the selected configuration's accuracy, and the dotted span from ε spent to it).
+Accuracies are drawn in percent.
+"""
 
 from __future__ import annotations
 
+import math
+import random
+from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from dptune.tracking.protocols import ProtocolCell
-from dptune.tracking.report import TradeOff, pareto_front
+from dptune.tracking.report import BOUND_ABBREVIATIONS, PlotContext, TradeOff, TrialPoint
+
+if TYPE_CHECKING:
+    from matplotlib.artist import Artist
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+
+PNG_DPI = 300
+# Okabe & Ito's colour-blind-safe palette without its yellow (too faint on white); tab20 beyond 7 methods.
+OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#000000")
+TRIAL_ALPHA = 0.3
+MARK_COLOUR = "#555555"  # the legend of marks is drawn in grey: colour names a method, shape a mark
+STYLE = {
+    "font.size": 9,
+    "axes.titlesize": 9,
+    "axes.labelsize": 9,
+    "xtick.labelsize": 8,
+    "ytick.labelsize": 8,
+    "legend.fontsize": 8,
+    "legend.title_fontsize": 8,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+}
+DODGE = 0.02  # horizontal offset between neighbouring methods, as a fraction of the x axis
+JITTER = 0.14  # half-width of a strip's cloud of trials, in method slots
 
 
-def plot_tradeoffs(rows: list[TradeOff], path: Path) -> None:
-    """Accuracy vs ε spent: one line per method (its selected configuration at each ε target) of the
-    re-runs' mean final-test accuracy with ± sd bars, the validation accuracy that selected it as a
-    hollow marker, and the Pareto front of the final-test scores."""
-    import matplotlib
+def method_colours(methods: Iterable[str]) -> dict[str, str]:
+    """One colour per method (hex), by its index in the sorted list of distinct methods."""
+    names = sorted(set(methods))
+    if len(names) <= len(OKABE_ITO):
+        return {name: OKABE_ITO[index] for index, name in enumerate(names)}
+    from matplotlib import colormaps
+    from matplotlib.colors import to_hex
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    palette = [to_hex(colour) for colour in colormaps["tab20"].colors]
+    return {name: palette[index % len(palette)] for index, name in enumerate(names)}
 
-    fig, ax = plt.subplots(figsize=(7, 4.5))
-    for method in sorted({r.method for r in rows}):
-        points = sorted((r for r in rows if r.method == method), key=lambda r: r.epsilon_spent)
-        tested = [p for p in points if p.test_accuracy is not None]
-        line = ax.errorbar(
-            [p.epsilon_spent for p in tested],
-            [100 * (p.test_accuracy or 0.0) for p in tested],
-            yerr=[100 * (p.test_sd or 0.0) for p in tested],
-            marker="o",
-            capsize=3,
-            label=f"{method} (final test)",
-        )
-        ax.scatter(
-            [p.epsilon_spent for p in points],
-            [100 * p.validation_accuracy for p in points],
-            marker="o",
-            facecolors="none",
-            edgecolors=line.lines[0].get_color(),
-            label=f"{method} (validation)",
-        )
-    front = pareto_front(rows)
-    ax.step(
-        [p.epsilon_spent for p in front],
-        [100 * (p.test_accuracy or 0.0) for p in front],
-        where="post",
-        color="black",
-        linestyle="--",
-        linewidth=1,
-        label="Pareto front (final test)",
-    )
-    ax.set_xlabel("ε spent")
-    ax.set_ylabel("accuracy (%)")
-    ax.set_title("Selected configurations: final test (filled, ± sd) and validation (hollow)")
-    ax.grid(alpha=0.3)
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+
+def tradeoff_figure(rows: Sequence[TradeOff], trials: Sequence[TrialPoint], context: PlotContext) -> Figure:
+    """Accuracy against privacy for every method, one colour each: every search trial faint at its
+    validation accuracy, each method's selected configuration bold at the final-test mean ± sd of its
+    re-runs (the re-runs small beside it), the validation accuracy that selected it as a hollow diamond, and
+    its ε including tuning as a triangle at the same accuracy. With several ε targets x is ε spent (log
+    scale when ε spans more than a factor 3; methods dodged apart) and a method's selected configurations
+    are joined by a line; with one ε target x is the method (a strip plot) and each tick label states its
+    ε spent and ε including tuning. The title names the dataset, model, δ and epochs.
+
+    Raises:
+        ValueError: nothing to plot (no rows and no trials).
+    """
+    from matplotlib import rc_context
+    from matplotlib.figure import Figure
+
+    targets = sorted({r.epsilon_target for r in rows} | {t.epsilon_target for t in trials})
+    if not targets:
+        raise ValueError("no selected configurations and no trials to plot")
+    colours = method_colours([r.method for r in rows] + [t.method for t in trials])
+    with rc_context(STYLE):
+        if len(targets) == 1:
+            figure = Figure(figsize=(1.45 * len(colours) + 2.6, 4.2), layout="constrained")
+            ax = figure.add_subplot()
+            marks = _strip_by_method(ax, rows, trials, colours)
+            heading = f"Accuracy at ε target {targets[0]:g}, per method"
+        else:
+            figure = Figure(figsize=(7.0, 4.2), layout="constrained")
+            ax = figure.add_subplot()
+            marks = _accuracy_vs_epsilon(ax, rows, trials, colours)
+            heading = "Accuracy vs ε, per method"
+            figure.legend(handles=_method_handles(colours), title="method", loc="outside right upper")
+        figure.legend(handles=marks, loc="outside right lower")
+        ax.set_title(f"{heading}\n{_describe(context)}")
+        ax.set_ylabel("accuracy (%)")
+        ax.grid(alpha=0.3, linewidth=0.5)
+    return figure
+
+
+def save_figure(figure: Figure, path: Path) -> Path:
+    """Write ``figure`` in the format of ``path``'s suffix: ``.png`` at 300 dpi or ``.pdf``; return path.
+
+    Raises:
+        ValueError: another suffix.
+    """
+    from matplotlib import rc_context
+
+    suffix = path.suffix.lower()
+    if suffix not in (".png", ".pdf"):
+        raise ValueError(f"cannot save a plot as {suffix or 'no suffix'!r}: use .png or .pdf")
+    with rc_context({"pdf.fonttype": 42}):  # TrueType: the text of a PDF stays text
+        figure.savefig(path, dpi=PNG_DPI if suffix == ".png" else "figure")
+    return path
+
+
+def plot_tradeoffs(
+    rows: Sequence[TradeOff],
+    path: Path,
+    trials: Sequence[TrialPoint] = (),
+    context: PlotContext | None = None,
+) -> tuple[Path, Path]:
+    """``tradeoff_figure`` saved as PNG (300 dpi) and PDF at ``path`` with suffix .png and .pdf; return both.
+    Without a context the title names δ only (that of the first row)."""
+    if context is None:
+        context = PlotContext(dataset="", model="", delta=rows[0].delta if rows else math.nan, epochs="")
+    figure = tradeoff_figure(rows, trials, context)
+    return save_figure(figure, path.with_suffix(".png")), save_figure(figure, path.with_suffix(".pdf"))
 
 
 def plot_protocol_cells(cells: list[ProtocolCell], protocols: list[str], path: Path, title: str) -> None:
     """Accuracy (mean ± sd over seeds) against target ε, one line per (method, protocol): the first
-    protocol's lines solid and labelled by method, the others dashed in their method's colour."""
-    import matplotlib
+    protocol's lines solid and labelled by method, the others dashed in their method's colour. Saved in
+    the format of ``path``'s suffix (PNG at 300 dpi).
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    Raises:
+        ValueError: no cell of the first protocol.
+    """
+    from matplotlib import rc_context
+    from matplotlib.figure import Figure
 
     chosen = [c for c in cells if c.protocol in protocols]
     if not any(c.protocol == protocols[0] for c in chosen):
         raise ValueError(f"no runs with protocol {protocols[0]!r} to plot")
-    fig, ax = plt.subplots(figsize=(7, 4.5))
     lines = sorted({(c.method, c.protocol) for c in chosen}, key=lambda m: (m[0], protocols.index(m[1])))
-    methods = sorted({method for method, _ in lines})
-    colours = {method: f"C{index}" for index, method in enumerate(methods)}
-    for index, (method, protocol) in enumerate(lines):
-        line = [c for c in chosen if (c.method, c.protocol) == (method, protocol)]
-        points = sorted(line, key=lambda c: float(c.epsilon))
-        dodge = 2 ** (0.03 * (index - (len(lines) - 1) / 2))  # keeps equal means apart on the log axis
-        first = protocol == protocols[0]
-        ax.errorbar(
-            [float(c.epsilon) * dodge for c in points],
-            [c.mean for c in points],
-            yerr=[c.sd for c in points],
-            marker="o" if first else "s",
-            linestyle="-" if first else "--",
-            color=colours[method],
+    colours = method_colours(method for method, _ in lines)
+    with rc_context(STYLE):
+        figure = Figure(figsize=(7.0, 4.2), layout="constrained")
+        ax = figure.add_subplot()
+        for index, (method, protocol) in enumerate(lines):
+            line = [c for c in chosen if (c.method, c.protocol) == (method, protocol)]
+            points = sorted(line, key=lambda c: float(c.epsilon))
+            dodge = 2 ** (0.03 * (index - (len(lines) - 1) / 2))  # keeps equal means apart on the log axis
+            first = protocol == protocols[0]
+            ax.errorbar(
+                [float(c.epsilon) * dodge for c in points],
+                [c.mean for c in points],
+                yerr=[c.sd for c in points],
+                marker="o" if first else "s",
+                linestyle="-" if first else "--",
+                color=colours[method],
+                capsize=3,
+                label=method if first else f"{method} ({protocol.replace('_', ' ')})",
+            )
+        ax.set_xscale("log", base=2)
+        epsilons = sorted({float(c.epsilon) for c in chosen})
+        ax.set_xticks(epsilons, [f"{e:g}" for e in epsilons])
+        ax.minorticks_off()
+        ax.set_xlabel("ε (target; every run spends ≤ it)")
+        ax.set_ylabel("test accuracy (%), mean ± sd over seeds")
+        ax.set_title(title)
+        ax.grid(alpha=0.3, linewidth=0.5)
+        figure.legend(loc="outside right upper")
+    save_figure(figure, path)
+
+
+def _accuracy_vs_epsilon(
+    ax: Axes, rows: Sequence[TradeOff], trials: Sequence[TrialPoint], colours: dict[str, str]
+) -> list[Artist]:
+    """Draw the several-ε-targets view on ``ax`` (x = ε spent, dodged by method); return the legend's
+    handles for the marks drawn."""
+    xs = [r.epsilon_spent for r in rows] + [t.epsilon_spent for t in trials]
+    xs += [r.epsilon_including_tuning for r in rows if r.epsilon_including_tuning is not None]
+    positive = [x for x in xs if x > 0]
+    log = bool(positive) and max(positive) / min(positive) > 3
+    if log:
+        low, high = math.log10(min(positive)), math.log10(max(positive))
+        span = max(high - low, 0.3)
+        ax.set_xscale("log")
+        ax.set_xlim(10 ** (low - 0.08 * span), 10 ** (high + 0.08 * span))
+    else:
+        span = max(max(xs) - min(xs), 0.1 * max(abs(x) for x in xs), 1e-3)
+    drawn: set[str] = set()
+    for index, method in enumerate(colours):
+        offset = DODGE * span * (index - (len(colours) - 1) / 2)
+
+        def at(x: float, offset: float = offset) -> float:
+            return x * 10**offset if log else x + offset
+
+        colour = colours[method]
+        searched = [t for t in trials if t.method == method and t.role == "search"]
+        drawn |= _trials(ax, method, colour, [(at(t.epsilon_spent), t) for t in searched])
+        reruns = [
+            t for t in trials if t.method == method and t.role == "final" and t.test_accuracy is not None
+        ]
+        if reruns:
+            ax.scatter(
+                [at(t.epsilon_spent) for t in reruns],
+                [100 * (t.test_accuracy or 0.0) for t in reruns],
+                s=6,
+                color=colour,
+                alpha=0.6,
+                linewidths=0,
+                zorder=2,
+                gid=f"reruns:{method}",
+            )
+            drawn.add("reruns")
+        points = sorted((r for r in rows if r.method == method), key=lambda r: r.epsilon_spent)
+        drawn |= _selected(ax, method, colour, [(at(p.epsilon_spent), p) for p in points], line=True)
+        tuned = [p for p in points if p.epsilon_including_tuning is not None]
+        if tuned:
+            drawn.add("tuning")
+            for point in tuned:
+                ax.plot(
+                    [at(point.epsilon_spent), at(point.epsilon_including_tuning or 0.0)],
+                    [_accuracy(point)] * 2,
+                    color=colour,
+                    linestyle=":",
+                    linewidth=1.0,
+                    zorder=2,
+                    gid=f"tuning-span:{method}",
+                )
+            ax.scatter(
+                [at(p.epsilon_including_tuning or 0.0) for p in tuned],
+                [_accuracy(p) for p in tuned],
+                marker=">",
+                s=30,
+                color=colour,
+                zorder=3,
+                gid=f"tuning:{method}",
+            )
+    if log:
+        _nice_log_ticks(ax)
+    ax.set_xlabel("ε (privacy spent; ▷ including the tuning)" if "tuning" in drawn else "ε (privacy spent)")
+    return _mark_handles(drawn)
+
+
+def _strip_by_method(
+    ax: Axes, rows: Sequence[TradeOff], trials: Sequence[TrialPoint], colours: dict[str, str]
+) -> list[Artist]:
+    """Draw the one-ε-target view on ``ax``: slot i is the i-th method, its search trials jittered to the
+    left of the slot, its selected configuration (and re-runs) to the right; tick labels state ε spent and
+    ε including tuning. Return the legend's handles for the marks drawn."""
+    drawn: set[str] = set()
+    labels = []
+    for index, method in enumerate(colours):
+        colour = colours[method]
+        jitter = random.Random(index)  # the same cloud on every drawing
+        searched = [t for t in trials if t.method == method and t.role == "search"]
+        placed = [(index - 0.12 + jitter.uniform(-JITTER, JITTER), t) for t in searched]
+        drawn |= _trials(ax, method, colour, placed)
+        reruns = [
+            t for t in trials if t.method == method and t.role == "final" and t.test_accuracy is not None
+        ]
+        if reruns:
+            ax.scatter(
+                [index + 0.30] * len(reruns),
+                [100 * (t.test_accuracy or 0.0) for t in reruns],
+                s=8,
+                color=colour,
+                alpha=0.6,
+                linewidths=0,
+                zorder=2,
+                gid=f"reruns:{method}",
+            )
+            drawn.add("reruns")
+        row = next((r for r in rows if r.method == method), None)
+        chosen = next((x for x, t in placed if t.selected), index + 0.22)
+        if row is not None:
+            drawn |= _selected(ax, method, colour, [(index + 0.22, row)], line=False, validation_at=[chosen])
+        labels.append(_strip_label(method, row))
+    ax.set_xticks(range(len(colours)), labels)
+    for tick, colour in zip(ax.get_xticklabels(), colours.values(), strict=True):
+        tick.set_color(colour)
+    ax.set_xlim(-0.6, len(colours) - 0.4)
+    ax.grid(False, axis="x")
+    return _mark_handles(drawn)
+
+
+def _trials(ax: Axes, method: str, colour: str, placed: list[tuple[float, TrialPoint]]) -> set[str]:
+    """Faint dots of the search trials with a validation score at the given x; the marks drawn."""
+    scored = [(x, t) for x, t in placed if t.validation_accuracy is not None]
+    if not scored:
+        return set()
+    ax.scatter(
+        [x for x, _ in scored],
+        [100 * (t.validation_accuracy or 0.0) for _, t in scored],
+        s=14,
+        color=colour,
+        alpha=TRIAL_ALPHA,
+        linewidths=0,
+        zorder=1,
+        gid=f"trials:{method}",
+    )
+    return {"trials"}
+
+
+def _selected(
+    ax: Axes,
+    method: str,
+    colour: str,
+    placed: list[tuple[float, TradeOff]],
+    *,
+    line: bool,
+    validation_at: list[float] | None = None,
+) -> set[str]:
+    """The selected configurations at the given x: final-test mean ± sd of the re-runs (bold, joined by a
+    line when ``line``) and the validation accuracy (hollow diamond, at ``validation_at`` when given);
+    return the marks drawn."""
+    drawn = set()
+    tested = [(x, p) for x, p in placed if p.test_accuracy is not None]
+    if tested:
+        bars = ax.errorbar(
+            [x for x, _ in tested],
+            [100 * (p.test_accuracy or 0.0) for _, p in tested],
+            yerr=[100 * (p.test_sd or 0.0) for _, p in tested],
+            color=colour,
+            marker="o",
+            markersize=6,
+            linewidth=1.6 if line else 0,
+            elinewidth=1.4,
             capsize=3,
-            label=method if first else f"{method} ({protocol.replace('_', ' ')})",
+            zorder=4,
         )
-    ax.set_xscale("log", base=2)
-    epsilons = sorted({float(c.epsilon) for c in chosen})
-    ax.set_xticks(epsilons, [f"{e:g}" for e in epsilons])
-    ax.set_xlabel("ε (target; every run spends ≤ it)")
-    ax.set_ylabel("test accuracy (%), mean ± sd over seeds")
-    ax.set_title(title)
-    ax.grid(alpha=0.3)
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+        bars.lines[0].set_gid(f"selected:{method}")
+        bars.lines[2][0].set_gid(f"selected-sd:{method}")
+        drawn.add("selected")
+    ax.scatter(
+        validation_at if validation_at is not None else [x for x, _ in placed],
+        [100 * p.validation_accuracy for _, p in placed],
+        marker="D",
+        s=24,
+        facecolors="none",
+        edgecolors=colour,
+        linewidths=1.2,
+        zorder=5,
+        gid=f"validation:{method}",
+    )
+    return drawn | {"validation"}
+
+
+def _accuracy(row: TradeOff) -> float:
+    """The accuracy (%) a selected configuration is drawn at: final test, or validation without re-runs."""
+    return 100 * (row.test_accuracy if row.test_accuracy is not None else row.validation_accuracy)
+
+
+def _strip_label(method: str, row: TradeOff | None) -> str:
+    """A strip plot's tick label: the method, its ε spent and its ε including tuning (with the bound)."""
+    if row is None:
+        return method
+    label = f"{method}\nε spent {row.epsilon_spent:.3g}"
+    if row.epsilon_including_tuning is not None:
+        bound = BOUND_ABBREVIATIONS.get(row.tuning_bound or "", row.tuning_bound or "")
+        label += f"\nw/ tuning {row.epsilon_including_tuning:.3g}" + (f" ({bound})" if bound else "")
+    return label
+
+
+def _describe(context: PlotContext) -> str:
+    """The title's second line: dataset, model, δ and epochs, leaving out what is unknown."""
+    parts = [context.dataset, context.model]
+    if not math.isnan(context.delta):
+        parts.append(f"δ = {context.delta:.2g}")
+    if context.epochs:
+        parts.append(f"{context.epochs} epochs")
+    return " · ".join(part for part in parts if part)
+
+
+def _nice_log_ticks(ax: Axes) -> None:
+    """Major ticks of a log x axis at 1-2-5 steps labelled as plain numbers, no minor labels."""
+    from matplotlib.ticker import FixedLocator, NullFormatter, StrMethodFormatter
+
+    low, high = ax.get_xlim()
+    ticks = [
+        m * 10**e
+        for e in range(math.floor(math.log10(low)), math.ceil(math.log10(high)) + 1)
+        for m in (1, 2, 5)
+    ]
+    ax.xaxis.set_major_locator(FixedLocator([t for t in ticks if low <= t <= high]))
+    ax.xaxis.set_major_formatter(StrMethodFormatter("{x:g}"))
+    ax.xaxis.set_minor_formatter(NullFormatter())
+
+
+def _method_handles(colours: dict[str, str]) -> list[Artist]:
+    """Legend entries naming each method's colour."""
+    from matplotlib.lines import Line2D
+
+    return [
+        Line2D([], [], color=c, marker="o", markersize=5, linewidth=1.6, label=m) for m, c in colours.items()
+    ]
+
+
+def _mark_handles(drawn: set[str]) -> list[Artist]:
+    """Legend entries, in grey, explaining each kind of mark that was drawn."""
+    from matplotlib.lines import Line2D
+
+    grey = {"color": MARK_COLOUR, "linestyle": "none"}
+    entries = {
+        "trials": Line2D(
+            [], [], marker="o", markersize=4, alpha=TRIAL_ALPHA, label="search trial (validation)", **grey
+        ),
+        "selected": Line2D(
+            [], [], marker="o", markersize=6, label="selected: final test,\nmean ± sd of re-runs", **grey
+        ),
+        "reruns": Line2D([], [], marker="o", markersize=2.5, alpha=0.6, label="re-run (final test)", **grey),
+        "validation": Line2D(
+            [], [], marker="D", markersize=5, markerfacecolor="none", label="selected: validation", **grey
+        ),
+        "tuning": Line2D([], [], marker=">", markersize=5, label="ε including tuning", **grey),
+    }
+    return [handle for name, handle in entries.items() if name in drawn]

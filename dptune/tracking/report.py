@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import statistics
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from dptune.config import report_columns
 
@@ -66,6 +66,34 @@ class TradeOff:
             "run_id": self.run_id,
             "params": self.params,
         }
+
+
+@dataclass(frozen=True)
+class TrialPoint:
+    """One trial of a sweep as the accuracy-vs-ε plots draw it: a search trial (``role="search"``, scored
+    on validation; ``selected`` marks the one its method's selection chose at that ε target) or a re-run
+    of a selected configuration (``role="final"``, scored on the final test). An accuracy is None when the
+    trial has no such score (e.g. it failed before its evaluation)."""
+
+    method: str
+    epsilon_target: float
+    epsilon_spent: float
+    validation_accuracy: float | None
+    role: Literal["search", "final"]
+    test_accuracy: float | None
+    selected: bool
+    run_id: str
+
+
+@dataclass(frozen=True)
+class PlotContext:
+    """What a plot's title states about the sweeps behind it: dataset, model, δ, and the epochs as text
+    (``"10"``, or a searched range such as ``"10–40"``). An empty text is left out of the title."""
+
+    dataset: str
+    model: str
+    delta: float
+    epochs: str
 
 
 def pareto_front(points: list[TradeOff]) -> list[TradeOff]:
