@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 
 PNG_DPI = 300
 # Okabe & Ito's colour-blind-safe palette without its yellow (too faint on white); tab20 beyond 7 methods.
-OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#000000")
+OKABE_ITO = ("#0072b2", "#e69f00", "#009e73", "#d55e00", "#cc79a7", "#56b4e9", "#000000")
 TRIAL_ALPHA = 0.3
 MARK_COLOUR = "#555555"  # the legend of marks is drawn in grey: colour names a method, shape a mark
 STYLE = {
@@ -53,7 +53,7 @@ STYLE = {
     "axes.spines.top": False,
     "axes.spines.right": False,
 }
-DODGE = 0.02  # horizontal offset between neighbouring methods, as a fraction of the x axis
+DODGE = 0.014  # horizontal offset between neighbouring methods, as a fraction of the x axis
 JITTER = 0.14  # half-width of a strip's cloud of trials, in method slots
 
 
@@ -103,7 +103,7 @@ def tradeoff_figure(rows: Sequence[TradeOff], trials: Sequence[TrialPoint], cont
         figure.legend(handles=marks, loc="outside right lower")
         ax.set_title(f"{heading}\n{_describe(context)}")
         ax.set_ylabel("accuracy (%)")
-        ax.grid(alpha=0.3, linewidth=0.5)
+        ax.grid(alpha=0.3, linewidth=0.5, axis="y" if len(targets) == 1 else "both")
     return figure
 
 
@@ -250,7 +250,8 @@ def _accuracy_vs_epsilon(
             )
     if log:
         _nice_log_ticks(ax)
-    ax.set_xlabel("ε (privacy spent; ▷ including the tuning)" if "tuning" in drawn else "ε (privacy spent)")
+    scale = "log scale, " if log else ""
+    ax.set_xlabel(f"ε spent ({scale}methods offset apart for legibility)")
     return _mark_handles(drawn)
 
 
@@ -292,7 +293,6 @@ def _strip_by_method(
     for tick, colour in zip(ax.get_xticklabels(), colours.values(), strict=True):
         tick.set_color(colour)
     ax.set_xlim(-0.6, len(colours) - 0.4)
-    ax.grid(False, axis="x")
     return _mark_handles(drawn)
 
 
@@ -370,7 +370,7 @@ def _strip_label(method: str, row: TradeOff | None) -> str:
     label = f"{method}\nε spent {row.epsilon_spent:.3g}"
     if row.epsilon_including_tuning is not None:
         bound = BOUND_ABBREVIATIONS.get(row.tuning_bound or "", row.tuning_bound or "")
-        label += f"\nw/ tuning {row.epsilon_including_tuning:.3g}" + (f" ({bound})" if bound else "")
+        label += f"\nε incl. tuning {row.epsilon_including_tuning:.3g}" + (f" ({bound})" if bound else "")
     return label
 
 
@@ -424,6 +424,8 @@ def _mark_handles(drawn: set[str]) -> list[Artist]:
         "validation": Line2D(
             [], [], marker="D", markersize=5, markerfacecolor="none", label="selected: validation", **grey
         ),
-        "tuning": Line2D([], [], marker=">", markersize=5, label="ε including tuning", **grey),
+        "tuning": Line2D(
+            [], [], marker=">", markersize=5, label="ε including tuning", color=MARK_COLOUR, linestyle=":"
+        ),
     }
     return [handle for name, handle in entries.items() if name in drawn]
