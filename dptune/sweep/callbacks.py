@@ -1,5 +1,5 @@
-"""Ray Tune callbacks of a sweep: ``TrialRecorder`` writes every trial to a tracker, ``TrialProgress``
-prints one line per ended trial."""
+"""The Ray Tune callback that writes every trial of a sweep to a tracker (``TrialRecorder``); the
+console's is ``dptune.sweep.progress.TrialProgress``."""
 
 from __future__ import annotations
 
@@ -13,12 +13,9 @@ from ray.tune.experiment import Trial
 
 from dptune.config import RunConfig
 from dptune.methods.filters import DrawnFilter
-from dptune.space import FILTER_PREFIX
 from dptune.tracking import Tracker, TrialKey
 from dptune.tracking.names import FINAL_ROLE, SEARCH_ROLE, SELECTED_TRIAL_TAG
-from dptune.trial_status import FINAL_SCORE, OBJECTIVE, TrialStatus
-
-Echo = Callable[[str], None]
+from dptune.trial_status import TrialStatus
 
 
 def trial_error_reason(trial: Any) -> str:
@@ -41,10 +38,16 @@ def trial_settings(config: Mapping[str, Any]) -> dict[str, Any]:
     return settings
 
 
+PLACE_KNOBS = ("params", "device", "data_root")
+"""Run-configuration fields that are not settings of a trial's result: the method's parameters (logged
+flattened) and where it ran (its device is chosen per trial, its data's folder is the machine's)."""
+
+
 def run_settings(run: RunConfig, delta: float) -> dict[str, Any]:
-    """The settings every trial of a method starts from: its whole run configuration (δ resolved, the
-    method's fixed parameters flattened); a trial's drawn knobs replace some of them."""
-    settings = {f.name: getattr(run, f.name) for f in fields(run) if f.name != "params"}
+    """The settings every trial of a method starts from: its whole run configuration (method, dataset,
+    model, ε target, δ resolved, epochs, batch size, clip, lr, accountant, sampling, …, the method's fixed
+    parameters flattened), unset knobs left out; a trial's drawn knobs replace some of them."""
+    settings = {f.name: getattr(run, f.name) for f in fields(run) if f.name not in PLACE_KNOBS}
     return {k: v for k, v in settings.items() if v is not None} | {"delta": delta} | run.params
 
 
@@ -176,53 +179,3 @@ class TrialRecorder(Callback):
         self._open(trial)
         history = self._new_epochs(trial, dict(trial.last_result or {}))
         self.tracker.end_trial(self._key(trial), TrialStatus.FAILED, reason, {"history": history}, settle)
-
-
-class TrialProgress(Callback):
-    """One line per finished or failed trial, numbered across resumes; ``total`` None keeps a secret
-    trial count out of the console. A search trial shows its validation score, a re-run (``final``) its
-    final-test score."""
-
-    def __init__(self, method: str, total: int | None, echo: Echo, final: bool = False) -> None:
-        self.method = method
-        self.total = total
-        self.echo = echo
-        self.final = final
-        self.done: int | None = None
-
-    def on_step_begin(self, iteration: int, trials: list, **info: Any) -> None:
-        if self.done is None:  # a restored experiment starts with its ended trials
-            self.done = sum(t.status in (Trial.TERMINATED, Trial.ERROR) for t in trials)
-
-    def _line(self, trial: Any, outcome: str) -> None:
-        self.done = (self.done or 0) + 1
-        result = trial.last_result or {}
-        seconds = result.get("trial_end", 0) - result.get("trial_start", 0)
-        knobs = ", ".join(
-            f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}"
-            for k, v in sorted(trial.config.items())
-            if not k.startswith(FILTER_PREFIX) and not isinstance(v, DrawnFilter)
-        )
-        of = f"/{self.total}" if self.total is not None else ""
-        kind = "re-run" if self.final else "trial"
-        self.echo(f"  {self.method:<15} {kind} {self.done}{of}  {outcome}  ({seconds:.0f}s)  {knobs}")
-
-    def on_trial_complete(self, iteration: int, trials: list, trial: Any, **info: Any) -> None:
-        result = trial.last_result or {}
-        status = TrialStatus.of_ended(result)
-        if status is TrialStatus.INFEASIBLE:
-            self._line(trial, f"infeasible filter: {result.get('reason', '')}")
-        elif status is TrialStatus.FAILED:  # reported by the trainable (it diverged)
-            self._line(trial, f"FAILED: {str(result.get('reason', ''))[:160]}")
-        else:
-            score = (
-                f"final test {100 * result.get(FINAL_SCORE, 0):.2f}%"
-                if self.final
-                else f"validation {100 * result.get(OBJECTIVE, 0):.2f}%"
-            )
-            self._line(
-                trial, f"{score}  ε {result.get('epsilon_spent', 0):.3f}  epochs {result.get('epoch', 0)}"
-            )
-
-    def on_trial_error(self, iteration: int, trials: list, trial: Any, **info: Any) -> None:
-        self._line(trial, f"FAILED: {trial_error_reason(trial)[:160]}")

@@ -42,8 +42,9 @@ from dptune.randomness import Randomness, trial_seed
 from dptune.run_plan import default_delta
 from dptune.space import MethodSpace, start_point
 from dptune.spec import MODEL_BASED_SAMPLERS, SweepSpec, check_batch_sizes
-from dptune.sweep.callbacks import TrialProgress, TrialRecorder, run_settings
+from dptune.sweep.callbacks import TrialRecorder, run_settings
 from dptune.sweep.define_by_run import SAMPLERS, DefineByRun
+from dptune.sweep.progress import SweepProgress, TrialProgress, register, terminal
 from dptune.sweep.resources import TrialResources, ask_for_slots, trial_resources
 from dptune.sweep.restore import CHECKPOINTS_KEPT, restorable, save_experiment_state_every_step
 from dptune.sweep.searcher import AccountedSearcher, SpentCurve
@@ -94,25 +95,6 @@ def connect_ray() -> bool:
     if not ray.is_initialized():
         ray.init(address=address, include_dashboard=False, logging_level=logging.WARNING, log_to_driver=False)
     return bool(address)
-
-
-class LineByLine:
-    """``echo`` for several threads: one whole line at a time. It pickles (Tune saves its callbacks
-    with the experiment), and a restored copy gets a lock of its own."""
-
-    def __init__(self, echo: Echo) -> None:
-        self.echo = echo
-        self.lock = threading.Lock()
-
-    def __call__(self, line: str) -> None:
-        with self.lock:
-            self.echo(line)
-
-    def __getstate__(self) -> dict[str, Any]:
-        return {"echo": self.echo}
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__init__(state["echo"])
 
 
 def concurrency(spec: SweepSpec, resources: TrialResources, can_grow: bool) -> int | None:
@@ -518,7 +500,8 @@ def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo 
     if not resume:
         _refuse_existing(spec)
     warm_points, prior = warm_start(spec, spec.warm_start) if spec.warm_start else ({}, None)
-    echo = LineByLine(echo)
+    echo = progress = SweepProgress(echo, terminal(), spec.reruns)
+    register(spec.name, progress)
     can_grow = connect_ray()
     save_experiment_state_every_step()
     resources = trial_resources(spec.cpu, spec.gpu, spec.gpu_fallback, spec.wait if can_grow else 0.0, echo)
@@ -592,11 +575,12 @@ def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo 
             tracker, spec.experiment, parent, plan.method, noise_source, settings, selected
         )
         if selected is not None:
-            return [recorder, TrialProgress(plan.method, spec.reruns, echo, final=True)]
-        return [recorder, TrialProgress(plan.method, None if plan.secret_count else plan.trials, echo)]
+            return [recorder, TrialProgress(spec.name, plan.method, spec.reruns, final=True)]
+        return [recorder, TrialProgress(spec.name, plan.method, None if plan.secret_count else plan.trials)]
 
     try:
-        all_results = search_methods(sweep, searches, callbacks, echo)
+        with progress.running():
+            all_results = search_methods(sweep, searches, callbacks, echo)
     finally:
         if can_grow:
             ask_for_slots(resources.bundle, 0)

@@ -1,0 +1,265 @@
+"""What a person sees while a sweep runs: one line per ended trial, and one live status line.
+
+``SweepProgress`` is the sweep's console: every line goes through it whole (several methods' searches
+run in threads), and it keeps the live line — per method trials done/running/total and the best
+validation score so far, the time elapsed and an estimate of what remains. On a terminal the live line
+is redrawn in place under the trial lines; in a log (not a terminal) it is written as an ordinary line
+once a minute, so a log stays readable. ``TrialProgress`` is the Tune callback that feeds it.
+
+Tune saves a run's callbacks with its experiment and a resumed run uses those copies, so a
+``TrialProgress`` finds its console by the sweep's name in this module (``console``), where the driver
+of this process registered it before starting or restoring any Tune run.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any, TextIO
+
+from ray.tune import Callback
+from ray.tune.experiment import Trial
+
+from dptune.methods.filters import DrawnFilter
+from dptune.space import FILTER_PREFIX
+from dptune.sweep.callbacks import trial_error_reason
+from dptune.trial_status import FINAL_SCORE, OBJECTIVE, TrialStatus
+
+Echo = Callable[[str], None]
+
+REDRAW_SECONDS = 1.0
+"""How often the live line is redrawn on a terminal (its clock moves)."""
+LOG_SECONDS = 60.0
+"""How often the live line is written as a line of its own when the output is not a terminal."""
+CLEAR = "\r\033[K"
+
+
+def duration(seconds: float) -> str:
+    """``45s``, ``3m05s``, ``1h02m``."""
+    seconds = max(0, round(seconds))
+    if seconds < 60:
+        return f"{seconds}s"
+    if seconds < 3600:
+        return f"{seconds // 60}m{seconds % 60:02d}s"
+    return f"{seconds // 3600}h{seconds % 3600 // 60:02d}m"
+
+
+@dataclass
+class MethodProgress:
+    """One method's runs so far: ``total`` None while its trial count is secret (repeat-and-select)."""
+
+    total: int | None
+    done: int = 0
+    running: int = 0
+    best: float | None = None  # best validation accuracy of a finished search trial
+    reruns: int = 0  # planned re-runs of its selected configuration
+    reruns_done: int = 0
+
+    def describe(self, method: str) -> str:
+        of = f"/{self.total}" if self.total is not None else ""
+        text = f"{method} {self.done}{of}"
+        if self.reruns:
+            text += f" + re-runs {self.reruns_done}/{self.reruns}"
+        if self.running:
+            text += f" ({self.running} running)"
+        if self.best is not None:
+            text += f" best {100 * self.best:.1f}%"
+        return text
+
+    @property
+    def remaining(self) -> int | None:
+        """Runs still to finish (None when the trial count is secret)."""
+        if self.total is None:
+            return None
+        return self.total - self.done + self.reruns - self.reruns_done
+
+
+class SweepProgress:
+    """The sweep's console: whole lines from any thread, and the live status line (module docstring).
+
+    ``live``: the terminal the live line is redrawn on (None: not a terminal; it is then echoed as a
+    line every ``LOG_SECONDS``)."""
+
+    def __init__(self, echo: Echo, live: TextIO | None, reruns: int) -> None:
+        self.echo = echo
+        self.live = live
+        self.reruns = reruns
+        self.lock = threading.RLock()
+        self.methods: dict[str, MethodProgress] = {}
+        self.started = time.monotonic()
+        self.shown = ""  # the live line now on screen
+
+    def __call__(self, line: str) -> None:
+        """Echo ``line`` whole, above the live line."""
+        with self.lock:
+            if self.live is not None and self.shown:
+                self.live.write(CLEAR)
+                self.live.flush()
+                self.shown = ""
+            self.echo(line)
+            self._draw()
+
+    def track(self, method: str, total: int | None) -> None:
+        """Count ``method``'s search of ``total`` trials (None: secret)."""
+        with self.lock:
+            self.methods.setdefault(method, MethodProgress(total))
+
+    def update(self, method: str, change: Callable[[MethodProgress], None]) -> None:
+        with self.lock:
+            change(self.methods.setdefault(method, MethodProgress(None)))
+            self._draw()
+
+    def status(self) -> str:
+        """The live line: every method's runs, the time elapsed and, when every count is public and a
+        run has finished, the time left at the pace so far."""
+        with self.lock:
+            elapsed = time.monotonic() - self.started
+            parts = [m.describe(name) for name, m in self.methods.items()]
+            done = sum(m.done + m.reruns_done for m in self.methods.values())
+            remaining = [m.remaining for m in self.methods.values()]
+            text = f"[{duration(elapsed)}] " + " · ".join(parts)
+            if done and remaining and None not in remaining:
+                left = sum(r for r in remaining if r is not None)
+                text += f" · about {duration(elapsed / done * left)} left" if left else " · finishing"
+            return text
+
+    def _draw(self) -> None:
+        if self.live is None or not self.methods:
+            return
+        line = self.status()
+        self.live.write(CLEAR + line)
+        self.live.flush()
+        self.shown = line
+
+    @contextmanager
+    def running(self) -> Iterator[None]:
+        """While the sweep's trials run: redraw the live line every ``REDRAW_SECONDS`` on a terminal,
+        else echo it every ``LOG_SECONDS``; cleared at the end."""
+        stop = threading.Event()
+
+        def tick() -> None:
+            period = REDRAW_SECONDS if self.live is not None else LOG_SECONDS
+            while not stop.wait(period):
+                if self.live is not None:
+                    with self.lock:
+                        self._draw()
+                elif self.methods:
+                    self(self.status())
+
+        ticker = threading.Thread(target=tick, name="dptune-progress", daemon=True)
+        ticker.start()
+        try:
+            yield
+        finally:
+            stop.set()
+            ticker.join()
+            with self.lock:
+                if self.live is not None and self.shown:
+                    self.live.write(CLEAR)
+                    self.live.flush()
+                    self.shown = ""
+
+
+def terminal() -> TextIO | None:
+    """Standard output when it is a terminal (the live line is drawn there), else None."""
+    return sys.stdout if sys.stdout.isatty() else None
+
+
+_CONSOLES: dict[str, SweepProgress] = {}
+
+
+def register(sweep: str, progress: SweepProgress) -> None:
+    """Make ``progress`` the console of sweep ``sweep`` in this process (before any Tune run starts)."""
+    _CONSOLES[sweep] = progress
+
+
+def console(sweep: str) -> SweepProgress:
+    return _CONSOLES[sweep]
+
+
+class TrialProgress(Callback):
+    """Feeds the sweep's console: one line per finished or failed trial (numbered across resumes; a
+    secret trial count stays out of it), and the live line's counts. A search trial shows its validation
+    score, a re-run (``final``) its final-test score."""
+
+    def __init__(self, sweep: str, method: str, total: int | None, final: bool = False) -> None:
+        self.sweep = sweep
+        self.method = method
+        self.total = total
+        self.final = final
+        self.done: int | None = None
+        self.running: set[str] = set()  # trials started and not ended (a restarted one counts once)
+
+    @property
+    def progress(self) -> SweepProgress:
+        return console(self.sweep)
+
+    def setup(self, **info: Any) -> None:
+        if not self.final:
+            self.progress.track(self.method, self.total)
+
+    def on_step_begin(self, iteration: int, trials: list, **info: Any) -> None:
+        if self.done is None:  # a restored experiment starts with its ended trials
+            self.done = sum(t.status in (Trial.TERMINATED, Trial.ERROR) for t in trials)
+            if self.final:
+                self.progress.update(self.method, lambda m: setattr(m, "reruns", self.total or 0))
+            done = self.done
+            self.progress.update(self.method, lambda m: self._count(m, done, 0))
+
+    def _count(self, method: MethodProgress, done: int, running: int) -> None:
+        if self.final:
+            method.reruns_done += done
+        else:
+            method.done += done
+        method.running += running
+
+    def on_trial_start(self, iteration: int, trials: list, trial: Any, **info: Any) -> None:
+        if trial.trial_id not in self.running:
+            self.running.add(trial.trial_id)
+            self.progress.update(self.method, lambda m: self._count(m, 0, 1))
+
+    def _line(self, trial: Any, outcome: str, score: float | None = None) -> None:
+        self.done = (self.done or 0) + 1
+        result = trial.last_result or {}
+        seconds = result.get("trial_end", 0) - result.get("trial_start", 0)
+        knobs = ", ".join(
+            f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}"
+            for k, v in sorted(trial.config.items())
+            if not k.startswith(FILTER_PREFIX) and not isinstance(v, DrawnFilter)
+        )
+        of = f"/{self.total}" if self.total is not None else ""
+        kind = "re-run" if self.final else "trial"
+
+        was_running = trial.trial_id in self.running
+        self.running.discard(trial.trial_id)
+
+        def finished(method: MethodProgress) -> None:
+            self._count(method, 1, -1 if was_running else 0)
+            if score is not None and not self.final:
+                method.best = score if method.best is None else max(method.best, score)
+
+        self.progress.update(self.method, finished)
+        self.progress(f"  {self.method:<15} {kind} {self.done}{of}  {outcome}  ({seconds:.0f}s)  {knobs}")
+
+    def on_trial_complete(self, iteration: int, trials: list, trial: Any, **info: Any) -> None:
+        result = trial.last_result or {}
+        status = TrialStatus.of_ended(result)
+        if status is TrialStatus.INFEASIBLE:
+            self._line(trial, f"infeasible filter: {result.get('reason', '')}")
+        elif status is TrialStatus.FAILED:  # reported by the trainable (it diverged)
+            self._line(trial, f"FAILED: {str(result.get('reason', ''))[:160]}")
+        else:
+            score = result.get(FINAL_SCORE if self.final else OBJECTIVE, 0.0)
+            shown = f"final test {100 * score:.2f}%" if self.final else f"validation {100 * score:.2f}%"
+            self._line(
+                trial,
+                f"{shown}  ε {result.get('epsilon_spent', 0):.3f}  epochs {result.get('epoch', 0)}",
+                score if status is TrialStatus.FINISHED else None,
+            )
+
+    def on_trial_error(self, iteration: int, trials: list, trial: Any, **info: Any) -> None:
+        self._line(trial, f"FAILED: {trial_error_reason(trial)[:160]}")

@@ -1,0 +1,81 @@
+"""The sweep's console: whole lines from any thread above one live status line."""
+
+from __future__ import annotations
+
+import io
+import threading
+import time
+
+import pytest
+
+from dptune.sweep import progress as progress_module
+from dptune.sweep.progress import CLEAR, SweepProgress, duration
+
+
+def test_durations_read_as_a_person_writes_them() -> None:
+    assert [duration(s) for s in (0, 45, 65, 3599, 3720)] == ["0s", "45s", "1m05s", "59m59s", "1h02m"]
+
+
+def test_the_live_line_counts_every_method_and_estimates_what_remains() -> None:
+    sweep = SweepProgress(lambda line: None, None, reruns=2)
+    sweep.track("dpsgd", 8)
+    sweep.track("lp-dpsgd", 8)
+    sweep.started -= 100  # 100 s into the sweep
+
+    def finish(best: float):
+        def change(m):
+            m.done += 1
+            m.best = best if m.best is None else max(m.best, best)
+
+        return change
+
+    for score in (0.61, 0.72, 0.68):
+        sweep.update("dpsgd", finish(score))
+    sweep.update("lp-dpsgd", finish(0.70))
+    sweep.update("lp-dpsgd", lambda m: setattr(m, "running", 2))
+    line = sweep.status()
+    assert "dpsgd 3/8 best 72.0%" in line and "lp-dpsgd 1/8 (2 running) best 70.0%" in line
+    # 4 runs in 100 s, 12 left: 300 s at that pace.
+    assert line.startswith("[1m40s] ") and line.endswith("about 5m00s left")
+
+
+def test_a_secret_trial_count_shows_neither_its_total_nor_an_estimate() -> None:
+    sweep = SweepProgress(lambda line: None, None, reruns=0)
+    sweep.track("dpsgd", None)
+    sweep.update("dpsgd", lambda m: setattr(m, "done", 5))
+    line = sweep.status()
+    assert "dpsgd 5 " in line + " " and "/" not in line.split("]", 1)[1] and "left" not in line
+
+
+def test_lines_go_whole_to_the_echo_and_the_live_line_is_redrawn_under_them() -> None:
+    echoed: list[str] = []
+    screen = io.StringIO()
+    sweep = SweepProgress(echoed.append, screen, reruns=0)
+    sweep.track("dpsgd", 2)
+    sweep.update("dpsgd", lambda m: setattr(m, "running", 1))
+    threads = [threading.Thread(target=sweep, args=(f"line {i}",)) for i in range(20)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(echoed) == sorted(f"line {i}" for i in range(20))  # whole, and no status among them
+    drawn = screen.getvalue()
+    assert drawn.endswith(CLEAR + sweep.status())  # the live line is last, drawn in place
+    assert drawn.count(CLEAR) >= 2 * 20  # cleared before every line and redrawn after it
+
+    with sweep.running():
+        pass
+    assert screen.getvalue().endswith(CLEAR) and sweep.shown == ""  # cleared when the trials are done
+
+
+def test_off_a_terminal_the_live_line_is_an_ordinary_line_now_and_then(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(progress_module, "LOG_SECONDS", 0.05)
+    echoed: list[str] = []
+    sweep = SweepProgress(echoed.append, None, reruns=0)
+    sweep.track("dpsgd", 4)
+    with sweep.running():
+        time.sleep(0.3)
+    status = [line for line in echoed if line.startswith("[")]
+    assert 2 <= len(status) <= 8 and all("dpsgd 0/4" in line for line in status)
