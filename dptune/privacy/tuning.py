@@ -27,11 +27,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from dp_accounting.rdp.rdp_privacy_accountant import (
-    _compute_rdp_repeat_and_select,
-    _gamma_truncated_negative_binomial,
-)
-from scipy.special import gammaln
 
 from dptune.privacy.accounting import RDP_ORDERS, HistoryEntry, rdp_curve
 
@@ -72,6 +67,9 @@ class TrialCount:
 
     def pmf(self, k: np.ndarray) -> np.ndarray:
         """P[K = k] of the truncated negative binomial at integers k ≥ 1."""
+        from dp_accounting.rdp.rdp_privacy_accountant import _gamma_truncated_negative_binomial
+        from scipy.special import gammaln
+
         gamma = _gamma_truncated_negative_binomial(self.shape, self.mean)
         k = np.asarray(k, dtype=np.float64)
         log_tail = k * math.log1p(-gamma)
@@ -110,6 +108,8 @@ def repeat_and_select_curve(worst: np.ndarray, count: TrialCount) -> np.ndarray:
     Raises:
         ValueError: ``count`` is not random (the theorem needs a random number of trials).
     """
+    from dp_accounting.rdp.rdp_privacy_accountant import _compute_rdp_repeat_and_select
+
     if not count.random:
         raise ValueError("repeat-and-select needs a random number of trials (Poisson or negative binomial)")
     return np.asarray(
@@ -121,7 +121,7 @@ def choose_bound(sampler: str, scheduler: str, count: TrialCount, has_start_poin
     """(bound, why): repeat-and-select only where Papernot & Steinke's theorem holds, else composition."""
     obstacles = []
     if sampler != "random":
-        obstacles.append(f"the {sampler} sampler adapts to earlier trials")
+        obstacles.append(f"the {sampler} sampler may choose trials from earlier results")
     if scheduler != "none":
         obstacles.append(f"the {scheduler} scheduler stops trials by their results")
     if not count.random:

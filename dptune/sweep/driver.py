@@ -555,7 +555,8 @@ def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo 
     if spec.sampler in MODEL_BASED_SAMPLERS and 0 < spec.trials.mean <= spec.startup_trials:
         echo(
             f"note: {spec.sampler} draws each method's first {spec.startup_trials} trials at random "
-            f"(search.startup_trials), so the search of {', '.join(spec.methods)} is a random search"
+            f"(search.startup_trials), so the search of {', '.join(spec.methods)} draws at random; its "
+            "bound still counts it as adaptive (a tpe or gp sampler may choose from earlier results)"
         )
     if spec.warm_start is not None:
         echo(
