@@ -112,18 +112,21 @@ def test_queued_trial_writes_are_read_back_and_a_refused_write_costs_only_itself
     sweep = tracker.start_sweep("queued", "s", {}, {"epsilon": 1.0}, "name: s\n")
     key = TrialKey("queued", sweep, "t_00000")
     history = [{"epoch": 1, "validation_accuracy": 0.6, "validation_loss": 1.2, "epsilon_spent": 0.5}]
-    tracker.open_trial(key, "dpsgd", "secure", {"lr": 0.5, "a*b": 1}, "search", {})  # a name MLflow refuses
+    settings = {"lr": 0.5, "delta": 1e-5, "epsilon": 1.0, "a": [0.5, 0.25], "a*b": 1}  # a name MLflow refuses
+    tracker.open_trial(key, "dpsgd", "secure", settings, "search", {})
     tracker.log_epochs(key, history)
     last = {"epoch": 2, "validation_accuracy": 0.7, "validation_loss": 1.0, "epsilon_spent": 0.9}
-    ended = {"history": [*history, last]}
-    tracker.end_trial(key, TrialStatus.FINISHED, None, ended | {"delta": 1e-5, "node_id": "n"})
+    ended = {"history": [*history, last]} | last
+    tracker.end_trial(key, TrialStatus.FINISHED, None, ended | {"noise_multiplier": 1.1, "node_id": "n"})
     (best,) = tracker.best_tradeoffs("queued", sweep)  # waits for the queued writes
     assert (best.validation_accuracy, best.epsilon_spent, best.delta) == (0.7, 0.9, 1e-5)
     assert best.test_accuracy is None  # nothing re-run: no final-test score
-    assert best.params == {"lr": "0.5"}
+    assert best.params == {"lr": 0.5, "delta": 1e-5, "epsilon": 1.0, "a": [0.5, 0.25]}  # as they were
     assert "refused" in caplog.text and "a*b" in caplog.text
     run = tracker.client.get_run(best.run_id)
     assert run.data.tags["dptune.status"] == "finished" and run.data.tags["dptune.node"] == "n"
+    assert run.info.run_name == "dpsgd #1 · 70.0% · ε 0.90"
+    assert run.data.metrics["noise_multiplier"] == 1.1 and "delta" not in run.data.metrics
     steps = [m.step for m in tracker.client.get_metric_history(best.run_id, "validation_loss")]
     assert sorted(steps) == [1, 2]
     tracker.end_trial(key, TrialStatus.FAILED, "late", settle=True)  # settling an ended run: no change

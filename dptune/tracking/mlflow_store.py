@@ -9,6 +9,7 @@ tracker's writer thread, the rest in the caller's thread (a SQLite store's lock 
 from __future__ import annotations
 
 import json
+import logging
 import math
 import tempfile
 import threading
@@ -18,9 +19,11 @@ from pathlib import Path
 from typing import Any, ClassVar
 from urllib.parse import urlsplit, urlunsplit
 
-from mlflow.entities import RunStatus
+import mlflow
+from mlflow.entities import Metric, RunStatus
 from mlflow.tracking import MlflowClient
 
+from dptune.config import report_columns
 from dptune.tracking import names
 from dptune.tracking.mlflow_trials import (
     EndTrial,
@@ -29,14 +32,34 @@ from dptune.tracking.mlflow_trials import (
     OpenTrial,
     TrialStore,
     TrialWrite,
+    create_experiment,
     epochs_of,
+)
+from dptune.tracking.mlflow_view import (
+    DESCRIPTION_START,
+    experiment_description,
+    saved_view,
+    summary_name,
+    sweep_description,
+    sweep_name,
+    view_link,
+    view_supported,
 )
 from dptune.tracking.plots import plot_tradeoffs
 from dptune.tracking.protocols import ProtocolCell
-from dptune.tracking.report import TradeOff, format_table, pareto_front
+from dptune.tracking.report import (
+    PlotContext,
+    TradeOff,
+    TrialPoint,
+    format_table,
+    pareto_front,
+    significant,
+)
 from dptune.tracking.tracker import TrialKey
 from dptune.tracking.writer import BackgroundWriter
 from dptune.trial_status import FINAL_SCORE, OBJECTIVE, TrialStatus, select_trial
+
+log = logging.getLogger("dptune.tracking")
 
 WAIT_S = 300.0
 """How long reading trials back, ``flush`` and ``close`` wait by default for queued writes."""
@@ -67,6 +90,32 @@ def logged_value(text: str) -> Any:
         return json.loads(text)
     except ValueError:
         return {"True": True, "False": False, "None": None}.get(text, text)
+
+
+def logged_values(params: Mapping[str, str]) -> dict[str, Any]:
+    """A run's params back as the values they were."""
+    return {key: logged_value(text) for key, text in params.items()}
+
+
+def differing(runs: list[Any], candidates: tuple[str, ...]) -> list[str]:
+    """The params among ``candidates`` whose value differs between runs of one method: what its search
+    drew (a knob fixed for every trial of a method is left out)."""
+    by_method: dict[str, list[Any]] = {}
+    for run in runs:
+        by_method.setdefault(run.data.tags.get(names.METHOD_TAG, ""), []).append(run)
+    return [
+        name
+        for name in candidates
+        if any(len({r.data.params.get(name) for r in group} - {None}) > 1 for group in by_method.values())
+    ]
+
+
+def span(values: set[Any]) -> str:
+    """Epochs for a plot's title: ``10``, or ``10–40`` when trials differ."""
+    numbers = sorted(v for v in values if isinstance(v, int | float))
+    if not numbers:
+        return ""
+    return f"{numbers[0]:g}" if numbers[0] == numbers[-1] else f"{numbers[0]:g}–{numbers[-1]:g}"
 
 
 def _selected(
@@ -137,8 +186,9 @@ class MlflowTracker:
         return MlflowClient(tracking_uri=self.uri)
 
     def experiment_id(self, name: str) -> str:
+        """The experiment's id; made (``mlflow_trials.create_experiment``) if there is none."""
         found = self.client.get_experiment_by_name(name)
-        return found.experiment_id if found is not None else self.client.create_experiment(name)
+        return found.experiment_id if found is not None else create_experiment(self.client, self.uri, name)
 
     def _attach(self, run_id: str, files: Mapping[str, str]) -> None:
         """Log text files (name -> content) as artifacts of ``run_id``."""
@@ -161,8 +211,9 @@ class MlflowTracker:
         self, experiment: str, name: str, tags: Mapping[str, str], params: Mapping[str, Any], spec_text: str
     ) -> str:
         client = self.client
+        title = sweep_name(name, params.get("dataset"), params.get("model"), params.get(names.EPSILON_PARAM))
         run = client.create_run(
-            self.experiment_id(experiment), run_name=name, tags={names.SWEEP_TAG: name, **tags}
+            self.experiment_id(experiment), run_name=title, tags={names.SWEEP_TAG: name, **tags}
         )
         for key, value in params.items():
             client.log_param(run.info.run_id, key, param_text(value))
@@ -185,6 +236,9 @@ class MlflowTracker:
         self._attach(sweep_id, {names.TUNING_COST_ARTIFACT: json.dumps(cost, indent=2)})
 
     def log_sweep_summary(self, experiment: str, sweep_id: str) -> list[TradeOff]:
+        """The sweep's best trade-offs (tables, JSON, metrics ``NAME.METHOD``), the experiment's
+        accuracy-vs-ε plot (PNG and PDF), ε including tuning on each selected trial and its re-runs, the
+        sweep's description and name, and the experiment's saved view and description."""
         sweep_best = self.best_tradeoffs(experiment, sweep_id)
         all_best = self.best_tradeoffs(experiment)
         self._attach(
@@ -199,16 +253,76 @@ class MlflowTracker:
         )
         if all_best:
             with tempfile.TemporaryDirectory() as tmp:
-                plot = Path(tmp) / names.PARETO_PLOT_ARTIFACT
-                plot_tradeoffs(all_best, plot)
-                self.client.log_artifact(sweep_id, str(plot))
+                plots = plot_tradeoffs(
+                    all_best,
+                    Path(tmp) / names.PARETO_PLOT_ARTIFACT,
+                    self.trial_points(experiment),
+                    self.plot_context(experiment),
+                )
+                for plot in plots:
+                    self.client.log_artifact(sweep_id, str(plot))
         for row in sweep_best:
             self.client.log_metric(
                 sweep_id, f"{names.SELECTED_VALIDATION_METRIC}.{row.method}", row.validation_accuracy
             )
             if row.test_accuracy is not None:
                 self.client.log_metric(sweep_id, f"{names.FINAL_TEST_METRIC}.{row.method}", row.test_accuracy)
+        reruns = self._reruns(experiment, sweep_id)
+        self._mark_selected(sweep_best, reruns)
+        self._describe(experiment, sweep_id, sweep_best, reruns)
         return sweep_best
+
+    def _reruns(self, experiment: str, sweep_id: str) -> dict[str, list[str]]:
+        """The run ids of a sweep's re-runs (by number) by the run id of the search trial they re-run."""
+        runs = self._trained_runs(experiment, sweep_id)
+        by_trial = {r.data.tags.get(names.TRIAL_TAG): r.info.run_id for r in runs}
+        found: dict[str, list[tuple[int, str]]] = {}
+        for run in runs:
+            tags = run.data.tags
+            selected = by_trial.get(tags.get(names.SELECTED_TRIAL_TAG))
+            if tags.get(names.ROLE_TAG) == names.FINAL_ROLE and selected is not None:
+                found.setdefault(selected, []).append((int(tags.get(names.NUMBER_TAG, 0)), run.info.run_id))
+        return {selected: [run_id for _, run_id in sorted(ids)] for selected, ids in found.items()}
+
+    def _mark_selected(self, best: list[TradeOff], reruns: dict[str, list[str]]) -> None:
+        """ε including tuning (the method's, in its sweep) on each selected trial's run and its re-runs'
+        runs: what publishing their result costs, in the runs table beside ε spent."""
+        time_ms = now_ms()
+        for row in best:
+            if row.epsilon_including_tuning is not None:
+                metric = Metric(names.TUNING_METRIC, row.epsilon_including_tuning, time_ms, 0)
+                for run_id in (row.run_id, *reruns.get(row.run_id, [])):
+                    self.client.log_batch(run_id, metrics=[metric])
+
+    def _describe(
+        self, experiment: str, sweep_id: str, best: list[TradeOff], reruns: dict[str, list[str]]
+    ) -> None:
+        """The sweep's description and name; the experiment's saved view and, unless a user wrote one,
+        its description (both where the MLflow version's saved-view format is known)."""
+        client = self.client
+        exp = self.experiment_id(experiment)
+        parent = client.get_run(sweep_id).data
+        params = logged_values(parent.params)
+        base = sweep_name(
+            parent.tags.get(names.SWEEP_TAG, ""),
+            params.get("dataset"),
+            params.get("model"),
+            params.get(names.EPSILON_PARAM),
+        )
+        title = f"{base}, δ = {significant(params.get(names.DELTA_PARAM))}"
+        shown = differing(self._trained_runs(experiment, None), report_columns())
+        client.set_tag(sweep_id, names.NOTE_TAG, sweep_description(title, exp, best, reruns, shown))
+        client.set_tag(sweep_id, names.RUN_NAME_TAG, summary_name(base, best))
+        if not view_supported(mlflow.__version__):
+            log.info(
+                "tracking: no saved runs view: MLflow %s's format of saved views is unknown (known: 3.17)",
+                mlflow.__version__,
+            )
+            return
+        client.set_experiment_tag(exp, names.VIEW_TAG, saved_view(shown, now_ms()))
+        note = client.get_experiment(exp).tags.get(names.NOTE_TAG)
+        if note is None or note.startswith(DESCRIPTION_START):
+            client.set_experiment_tag(exp, names.NOTE_TAG, experiment_description(exp))
 
     def finish_sweep(self, sweep_id: str) -> None:
         self.client.set_terminated(sweep_id, RunStatus.to_string(RunStatus.FINISHED))
@@ -249,9 +363,11 @@ class MlflowTracker:
         if result.get("node_id") is not None:
             tags[names.NODE_TAG] = str(result["node_id"])
         metrics = {name: float(result[name]) for name in names.END_METRICS if name in result}
+        scored = (OBJECTIVE, FINAL_SCORE, "epsilon_spent")
+        scores = {name: float(result[name]) for name in scored if name in result}
         time_ms = now_ms()
         epochs = epochs_of(result.get("history", []), time_ms)
-        self._queue(EndTrial(key, status, tags, metrics, epochs, settle, time_ms))
+        self._queue(EndTrial(key, status, tags, metrics, scores, epochs, settle, time_ms))
 
     def mark_lost(self, experiment: str, sweep_id: str, method: str, known: set[str], role: str) -> None:
         self._queue(MarkLost(experiment, sweep_id, method, role, frozenset(known), now_ms()))
@@ -304,21 +420,19 @@ class MlflowTracker:
             if parent_id not in parents:
                 parents[parent_id] = client.get_run(parent_id).data if parent_id else None
             parent = parents[parent_id]
-            target = (
-                float(parent.params.get("epsilon", metrics.get("epsilon_target", math.nan)))
-                if parent
-                else math.nan
-            )
+            params = logged_values(run.data.params)
+            sweep_target = parent.params.get(names.EPSILON_PARAM) if parent else None
+            target = params.get(names.EPSILON_PARAM, sweep_target)
             candidate = TradeOff(
                 method=method,
-                epsilon_target=target,
+                epsilon_target=float(target) if target is not None else math.nan,
                 epsilon_spent=metrics["epsilon_spent"],
-                delta=metrics.get("delta", math.nan),
+                delta=float(params.get(names.DELTA_PARAM, math.nan)),
                 validation_accuracy=metrics[OBJECTIVE],
                 test_accuracies=tuple(finals.get((parent_id, tags.get(names.TRIAL_TAG, "")), ())),
                 sweep=parent.tags.get(names.SWEEP_TAG, "") if parent else "",
                 run_id=run.info.run_id,
-                params=dict(run.data.params),
+                params=params,
                 epsilon_including_tuning=parent.metrics.get(f"{names.TUNING_METRIC}.{method}")
                 if parent
                 else None,
@@ -336,7 +450,60 @@ class MlflowTracker:
         return sorted(best.values(), key=lambda t: (t.epsilon_target, -t.validation_accuracy))
 
     def logged_settings(self, trade_off: TradeOff) -> dict[str, Any]:
-        return {key: logged_value(text) for key, text in trade_off.params.items()}
+        return dict(trade_off.params)
+
+    def trial_points(self, experiment: str, sweep_id: str | None = None) -> list[TrialPoint]:
+        """Every trained trial (finished or stopped) of the experiment (or of one sweep) with its ε target,
+        ε spent and score; ``selected``: a search trial that ``best_tradeoffs`` reports."""
+        selected = {row.run_id for row in self.best_tradeoffs(experiment, sweep_id)}
+        parents: dict[str, dict[str, Any]] = {}
+        points = []
+        for run in self._trained_runs(experiment, sweep_id):
+            metrics, tags = run.data.metrics, run.data.tags
+            if "epsilon_spent" not in metrics:
+                continue
+            target = logged_value(run.data.params.get(names.EPSILON_PARAM, "null"))
+            if target is None:  # runs from before a trial logged its configuration: the sweep's ε
+                parent_id = tags.get(names.PARENT_TAG, "")
+                if parent_id not in parents:
+                    parents[parent_id] = logged_values(self.client.get_run(parent_id).data.params)
+                target = parents[parent_id].get(names.EPSILON_PARAM, math.nan)
+            final = tags.get(names.ROLE_TAG) == names.FINAL_ROLE
+            points.append(
+                TrialPoint(
+                    method=tags[names.METHOD_TAG],
+                    epsilon_target=float(target),
+                    epsilon_spent=metrics["epsilon_spent"],
+                    validation_accuracy=metrics.get(OBJECTIVE),
+                    role=names.FINAL_ROLE if final else names.SEARCH_ROLE,
+                    test_accuracy=metrics.get(FINAL_SCORE),
+                    selected=run.info.run_id in selected,
+                    run_id=run.info.run_id,
+                )
+            )
+        return points
+
+    def plot_context(self, experiment: str, sweep_id: str | None = None) -> PlotContext:
+        """What a plot of the experiment's (or one sweep's) trials states: dataset, model, δ and epochs,
+        from the trials' params (values that differ joined, epochs as a range)."""
+        params = [logged_values(r.data.params) for r in self._trained_runs(experiment, sweep_id)]
+
+        def joined(name: str) -> str:
+            return ", ".join(sorted({str(p[name]) for p in params if name in p}))
+
+        deltas = sorted({p[names.DELTA_PARAM] for p in params if names.DELTA_PARAM in p})
+        return PlotContext(
+            dataset=joined("dataset"),
+            model=joined("model"),
+            delta=float(deltas[0]) if len(deltas) == 1 else math.nan,
+            epochs=span({p.get("epochs") for p in params}),
+        )
+
+    def runs_view_path(self, experiment: str) -> str | None:
+        found = self.client.get_experiment_by_name(experiment)
+        if found is None or names.VIEW_TAG not in found.tags:
+            return None
+        return view_link(found.experiment_id)
 
     # -- fixed-configuration runs -----------------------------------------------------------------
     def _run_by_key(self, experiment_id: str, key: str) -> str | None:

@@ -10,6 +10,11 @@ idempotent, so that a pass cut short by an unreachable store can be applied agai
   timestamp and value to one it holds, and epochs a run already shows are not sent again;
 * a param is sent once per key (same value), tags are set, a run's end is set.
 
+A trial's run is named for a reader of the runs table: ``dpsgd #3`` when it is created (its number in
+its method's search, re-runs ``dpsgd final #1`` counted apart), ``dpsgd #3 · 72.4% · ε 0.99`` when it
+ends (a search trial's validation score, a re-run's final-test score, and ε spent), or with how it ended
+(``dpsgd #4 · failed``).
+
 A pass costs one search per sweep (the sweep's child runs, read once and then kept current), one
 ``create_run`` per new trial (its tags given there), one ``get_metric_history`` per run found in the
 store that gets epochs, and at most one ``log_batch`` (metrics, params, tags together; two past MLflow's
@@ -24,6 +29,7 @@ import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
+from pathlib import Path
 from typing import Any, NamedTuple, Protocol, TypeVar
 
 from mlflow.entities import Metric, Param, RunStatus, RunTag
@@ -34,7 +40,7 @@ from mlflow.utils.validation import MAX_ENTITIES_PER_BATCH
 from dptune.tracking import names
 from dptune.tracking.tracker import TrialKey
 from dptune.tracking.writer import StoreUnavailableError
-from dptune.trial_status import TrialStatus
+from dptune.trial_status import FINAL_SCORE, OBJECTIVE, TrialStatus
 
 log = logging.getLogger("dptune.tracking")
 
@@ -47,13 +53,24 @@ LOST_REASON = (
 RUN_ENDINGS = {TrialStatus.FAILED: RunStatus.FAILED, TrialStatus.LOST: RunStatus.KILLED}
 """The MLflow run status of an ended trial (``FINISHED`` for the others)."""
 SEARCH_PAGE = 1000
+ARTIFACTS_FOLDER = "mlartifacts"
 
 
-def unavailable(error: MlflowException) -> bool:
-    """Whether a failed request may succeed later: no answer, a server error, a rate limit or a
-    timeout. A refusal (any other 4xx: a bad value, a missing run) will not."""
-    status = error.get_http_status_code()
-    return not 400 <= status < 500 or status in (408, 429)
+def artifact_location(uri: str) -> str | None:
+    """Where a new experiment's artifacts go: beside a SQLite store's database file (``mlartifacts/``),
+    never the working directory; None (the server's or MLflow's default) for any other store."""
+    prefix = "sqlite:///"
+    if not uri.startswith(prefix):
+        return None
+    database = Path(uri[len(prefix) :].split("?")[0])
+    return (database.resolve().parent / ARTIFACTS_FOLDER).as_uri()
+
+
+def create_experiment(client: MlflowClient, uri: str, name: str) -> str:
+    """A new experiment of dptune's in the store at ``uri`` (artifacts: ``artifact_location``), of the
+    kind the UI opens on its runs table (model training, not GenAI)."""
+    kind = {names.EXPERIMENT_KIND_TAG: names.MODEL_TRAINING_KIND}
+    return client.create_experiment(name, artifact_location=artifact_location(uri), tags=kind)
 
 
 class Epoch(NamedTuple):
@@ -87,9 +104,33 @@ class KnownRun:
     run_id: str
     method: str
     role: str
+    number: int  # in its method's search (re-runs apart); 0 for runs from before numbering
     status: str
     params: set[str]
     epochs: set[int] | None  # steps of the first per-epoch metric; None until read
+
+
+def trial_name(method: str, role: str, number: int) -> str:
+    """A trial's run name while it runs: ``dpsgd #3``, a re-run ``dpsgd final #1``."""
+    kind = " final" if role == names.FINAL_ROLE else ""
+    return f"{method}{kind} #{number}"
+
+
+def ended_name(run: KnownRun, status: TrialStatus, scores: Mapping[str, float]) -> str:
+    """A trial's run name once it ended: its score (a search trial's validation accuracy, a re-run's
+    final-test accuracy) and ε spent, e.g. ``dpsgd #3 · 72.4% · ε 0.99``; else how it ended."""
+    base = trial_name(run.method, run.role, run.number)
+    score = scores.get(FINAL_SCORE if run.role == names.FINAL_ROLE else OBJECTIVE)
+    if not status.trained or score is None or "epsilon_spent" not in scores:
+        return f"{base} · {status}"
+    return f"{base} · {100 * score:.1f}% · ε {scores['epsilon_spent']:.2f}"
+
+
+def unavailable(error: MlflowException) -> bool:
+    """Whether a failed request may succeed later: no answer, a server error, a rate limit or a
+    timeout. A refusal (any other 4xx: a bad value, a missing run) will not."""
+    status = error.get_http_status_code()
+    return not 400 <= status < 500 or status in (408, 429)
 
 
 @dataclass
@@ -180,7 +221,7 @@ class TrialStore:
             made = (
                 found.experiment_id
                 if found is not None
-                else self.request(self.client.create_experiment, name)
+                else self.request(create_experiment, self.client, self.uri, name)
             )
             if made is None:
                 return None
@@ -209,6 +250,7 @@ class TrialStore:
                             run.info.run_id,
                             tags.get(names.METHOD_TAG, ""),
                             tags.get(names.ROLE_TAG, names.SEARCH_ROLE),
+                            int(tags.get(names.NUMBER_TAG, 0)),
                             tags.get(names.STATUS_TAG, TrialStatus.RUNNING),
                             set(run.data.params),
                             None,
@@ -244,12 +286,21 @@ class TrialStore:
                 run.epochs.add(epoch.step)
 
     def end(
-        self, run: KnownRun, status: TrialStatus, tags: Mapping[str, str], metrics: list[Metric], time_ms: int
+        self,
+        run: KnownRun,
+        status: TrialStatus,
+        tags: Mapping[str, str],
+        metrics: list[Metric],
+        time_ms: int,
+        scores: Mapping[str, float],
     ) -> None:
-        """Queue in this pass the end of a run: its status tag, other tags and end-of-run metrics."""
+        """Queue in this pass the end of a run: its status tag and name (with ``scores``: the trial's last
+        validation accuracy, final-test accuracy on a re-run, and ε spent), other tags and end-of-run
+        metrics."""
         batch = self.batch(run)
         batch.metrics += metrics
-        batch.tags |= {**tags, names.STATUS_TAG: status}
+        name = ended_name(run, status, scores)
+        batch.tags |= {**tags, names.RUN_NAME_TAG: name, names.STATUS_TAG: status}
         batch.end = (RunStatus.to_string(RUN_ENDINGS.get(status, RunStatus.FINISHED)), time_ms)
         run.status = status
 
@@ -279,11 +330,15 @@ class OpenTrial:
             exp = store.experiment_id(self.key.experiment)
             if exp is None:
                 return
+            number = 1 + max(
+                (r.number for r in runs.values() if (r.method, r.role) == (self.method, self.role)),
+                default=0,
+            )
             created = store.request(
                 store.client.create_run,
                 exp,
                 start_time=self.time_ms,
-                run_name=f"{self.method}-{self.key.trial_id}",
+                run_name=trial_name(self.method, self.role, number),
                 tags={
                     names.PARENT_TAG: self.key.sweep_id,
                     names.TRIAL_TAG: self.key.trial_id,
@@ -291,13 +346,14 @@ class OpenTrial:
                     names.STATUS_TAG: TrialStatus.RUNNING,
                     names.NOISE_SOURCE_TAG: self.noise_source,
                     names.ROLE_TAG: self.role,
+                    names.NUMBER_TAG: str(number),
                     **self.tags,
                 },
             )
             if created is None:
                 return
             run = runs[self.key.trial_id] = KnownRun(
-                created.info.run_id, self.method, self.role, TrialStatus.RUNNING, set(), set()
+                created.info.run_id, self.method, self.role, number, TrialStatus.RUNNING, set(), set()
             )
         missing = {k: v for k, v in sorted(self.params.items()) if k not in run.params}
         store.batch(run).params |= missing
@@ -319,13 +375,15 @@ class LogEpochs:
 
 @dataclass(frozen=True)
 class EndTrial:
-    """A trial's end: the epochs its run lacks, end-of-run metrics, status (and reason, node) tags, the
-    run's end. ``settle``: only if the store still shows the run running."""
+    """A trial's end: the epochs its run lacks, end-of-run metrics, status (and reason, node) tags, its
+    name with ``scores`` (its last validation accuracy, ε spent, a re-run's final-test accuracy), the run's
+    end. ``settle``: only if the store still shows the run running."""
 
     key: TrialKey
     status: TrialStatus
     tags: Mapping[str, str]
     metrics: Mapping[str, float]
+    scores: Mapping[str, float]
     epochs: tuple[Epoch, ...]
     settle: bool
     time_ms: int
@@ -336,7 +394,7 @@ class EndTrial:
             return
         store.add_epochs(run, self.epochs)
         metrics = [Metric(k, v, self.time_ms, 0) for k, v in self.metrics.items()]
-        store.end(run, self.status, self.tags, metrics, self.time_ms)
+        store.end(run, self.status, self.tags, metrics, self.time_ms, self.scores)
 
 
 @dataclass(frozen=True)
@@ -355,4 +413,4 @@ class MarkLost:
         for trial_id, run in store.sweep_runs(self.experiment, self.sweep_id).items():
             mine = run.method == self.method and run.role == self.role
             if mine and run.status != TrialStatus.LOST and trial_id not in self.known:
-                store.end(run, TrialStatus.LOST, {names.REASON_TAG: LOST_REASON}, [], self.time_ms)
+                store.end(run, TrialStatus.LOST, {names.REASON_TAG: LOST_REASON}, [], self.time_ms, {})

@@ -1,10 +1,13 @@
 """The one home of the MLflow layout dptune writes and reads: tags, metric names, artifact names.
 
-A sweep is a parent run tagged ``dptune.sweep``; each trial a child run (``mlflow.parentRunId``) tagged
-with its trial id, method, role (``search``, or ``final`` for a re-run of the selected configuration,
-which also names the trial it re-runs), status and noise source; a protocol run (one seed of a
-reproduction) a run tagged with its key and protocol. Only ``dptune.tracking.mlflow_store`` and the
-readers in tests and ``bench/`` use these names.
+A sweep is a parent run tagged ``dptune.sweep``, described in Markdown (``mlflow.note.content``); each
+trial a child run (``mlflow.parentRunId``) tagged with its trial id, method, role (``search``, or
+``final`` for a re-run of the selected configuration, which also names the trial it re-runs), number in
+its method's search, status and noise source, with its whole configuration as params, what changes per
+epoch as metrics (step = epoch) and its end-of-run figures as metrics logged once. A protocol run (one
+seed of a reproduction) is a run tagged with its key and protocol. An experiment carries a saved runs
+view (``VIEW_TAG``) and a description linking to it. Only ``dptune.tracking`` and the readers in tests
+and ``bench/`` use these names.
 """
 
 PARENT_TAG = "mlflow.parentRunId"
@@ -25,11 +28,30 @@ SEED_TAG = "dptune.seed"
 ROLE_TAG = "dptune.role"
 SEARCH_ROLE, FINAL_ROLE = "search", "final"
 SELECTED_TRIAL_TAG = "dptune.selected_trial"
+NUMBER_TAG = "dptune.number"
+"""A trial's position in its method's search (re-runs counted apart), shown in its run name."""
 CODE_VERSION_TAG = "code_version"
+RUN_NAME_TAG = "mlflow.runName"
+NOTE_TAG = "mlflow.note.content"
+"""MLflow's Markdown description of a run or an experiment (shown above its page)."""
+VIEW_KEY = "dptune-results"
+VIEW_TAG = f"mlflow.sharedViewState.{VIEW_KEY}"
+"""The experiment tag holding dptune's saved runs view (MLflow 3.17's "Views" menu; opened by the URL
+parameter ``viewStateShareKey=VIEW_KEY``)."""
+VIEW_PARAMETER = "viewStateShareKey"
+EXPERIMENT_KIND_TAG, MODEL_TRAINING_KIND = "mlflow.experimentKind", "custom_model_development"
+"""An experiment's kind: the UI opens a model-training experiment on its runs table."""
+
+METHOD_PARAM, EPSILON_PARAM, DELTA_PARAM = "method", "epsilon", "delta"
+"""Params of every trial (its whole configuration: ``dptune.sweep.callbacks.run_settings``) and of a
+sweep's parent run that readers use: the method, the ε target and δ."""
 
 CHILD_METRICS = ("validation_accuracy", "validation_loss", "epsilon_spent")
 """Per-epoch metrics of a trial's run (step = epoch)."""
-TRIAL_END_METRICS = ("noise_multiplier", "delta", "steps", "epoch", "epsilon_target")
+TRIAL_END_METRICS = ("noise_multiplier", "steps")
+"""Logged once when a trial ends: σ (calibrated in the trial, to its drawn batch size and epochs) and the
+steps taken. They vary from trial to trial, so the runs table sorts by them and a chart shows one bar per
+trial; the trial's constants (ε target, δ, …) are params."""
 FINAL_TEST_METRICS = ("test_accuracy", "test_loss")
 END_METRICS = TRIAL_END_METRICS + FINAL_TEST_METRICS
 """Logged once when a trial ends (the final-test scores: re-runs of a selected configuration only)."""
@@ -50,3 +72,4 @@ BEST_TABLE_ARTIFACT = "best_configurations.txt"
 BEST_JSON_ARTIFACT = "best_configurations.json"
 PARETO_JSON_ARTIFACT = "pareto_front.json"
 PARETO_PLOT_ARTIFACT = "pareto_accuracy_vs_epsilon.png"
+PARETO_PDF_ARTIFACT = "pareto_accuracy_vs_epsilon.pdf"

@@ -8,7 +8,6 @@ of its re-runs (mean ± sd over fresh randomness), which no selection has looked
 
 from __future__ import annotations
 
-import json
 import statistics
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -32,7 +31,7 @@ class TradeOff:
     test_accuracies: tuple[float, ...]
     sweep: str
     run_id: str
-    params: dict[str, str]
+    params: dict[str, Any]  # the run's settings, as the values they were
     epsilon_including_tuning: float | None = None  # the method's whole search in its sweep
     tuning_bound: str | None = None  # repeat-and-select or composition
     epsilon_all_trials: float | None = None  # releasing every trial of the search (None: private)
@@ -124,14 +123,6 @@ def significant(value: Any) -> str:
     return str(value)
 
 
-def _short(text: str) -> str:
-    """A logged parameter with numbers shown to 4 significant digits."""
-    try:
-        return significant(json.loads(text))
-    except ValueError:
-        return text
-
-
 def format_table(rows: list[TradeOff]) -> str:
     """A plain-text table of selected configurations: validation accuracy (what selected them) beside the
     final-test accuracy of their re-runs (mean ± sd (re-runs), %); ε w/ tuning is the whole search's and
@@ -142,7 +133,7 @@ def format_table(rows: list[TradeOff]) -> str:
     )
     lines = [header, "-" * len(header)]
     for row in rows:
-        settings = ", ".join(f"{k}={_short(row.params[k])}" for k in report_columns() if k in row.params)
+        settings = ", ".join(f"{k}={significant(row.params[k])}" for k in report_columns() if k in row.params)
         tuning = (
             f"{row.epsilon_including_tuning:.3f} ({BOUND_ABBREVIATIONS.get(row.tuning_bound or '', '?')})"
             if row.epsilon_including_tuning is not None

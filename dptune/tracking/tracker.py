@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
 from dptune.tracking.protocols import ProtocolCell
-from dptune.tracking.report import TradeOff
+from dptune.tracking.report import PlotContext, TradeOff, TrialPoint
 from dptune.trial_status import TrialStatus
 
 
@@ -47,7 +47,8 @@ class Tracker(Protocol):
         ...
 
     def log_sweep_summary(self, experiment: str, sweep_id: str) -> list[TradeOff]:
-        """Attach the sweep's best trade-offs and the experiment's Pareto plot; return the former."""
+        """Attach the sweep's best trade-offs and the experiment's accuracy-vs-ε plot, describe the sweep
+        and give the experiment a runs view of its results; return the sweep's best trade-offs."""
         ...
 
     def finish_sweep(self, sweep_id: str) -> None: ...
@@ -110,6 +111,20 @@ class Tracker(Protocol):
 
     def logged_settings(self, trade_off: TradeOff) -> dict[str, Any]:
         """The settings a trade-off's run was logged with, as the values they were."""
+        ...
+
+    def trial_points(self, experiment: str, sweep_id: str | None = None) -> list[TrialPoint]:
+        """Every trained trial of the experiment (or of one sweep), search trials and re-runs, as the
+        accuracy-vs-ε plots draw them."""
+        ...
+
+    def plot_context(self, experiment: str, sweep_id: str | None = None) -> PlotContext:
+        """What a plot of those trials states in its title (dataset, model, δ, epochs)."""
+        ...
+
+    def runs_view_path(self, experiment: str) -> str | None:
+        """Where the store's UI shows the experiment's results (a path relative to the UI's address, e.g.
+        ``#/experiments/1/runs?viewStateShareKey=dptune-results``); None if it has no such view."""
         ...
 
     # -- fixed-configuration runs -----------------------------------------------------------------

@@ -1,0 +1,150 @@
+"""What a new user sees first in the MLflow UI: the saved runs view an experiment opens on, run names,
+and the Markdown descriptions of a sweep and of its experiment. Plain text and JSON; the store writes
+them (``dptune.tracking.mlflow_store``).
+
+The saved view is MLflow's own (the "Views" menu above the runs table): an experiment tag
+``mlflow.sharedViewState.<key>`` holding ``{"name", "createdAt", "updatedAt", "state"}``, where
+``state`` is the JSON of the runs page's search facets (sort, filters) and UI state (columns shown,
+grouping, which runs the charts show). The page applies it when its URL carries
+``?viewStateShareKey=<key>``, which the view's entry in the "Views" menu and the experiment's
+description link to. This layout is read from the UI that MLflow 3.17 ships
+(``mlflow/server/js/build``: the saved-view envelope, ``viewStateShareKey``, the state's keys); other
+versions get no view (``view_supported``) and a log line says so.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+
+from dptune.tracking import names
+from dptune.tracking.report import BOUND_ABBREVIATIONS, TradeOff, format_test, significant
+from dptune.trial_status import FINAL_SCORE, OBJECTIVE
+
+VIEW_VERSIONS = ((3, 17),)
+"""MLflow (major, minor) versions whose saved-view format is known (checked against their UI)."""
+VIEW_NAME = "dptune: accuracy and ε by method"
+ACCURACY_COLUMNS = (FINAL_SCORE, OBJECTIVE)
+EPSILON_COLUMNS = ("epsilon_spent", names.TUNING_METRIC)
+RUN_NAME_COLUMN = "attributes.`Run Name`"
+DESCRIPTION_START = "**dptune**"
+"""How an experiment description written by dptune starts (one a user wrote is left alone)."""
+
+
+def view_supported(version: str) -> bool:
+    """Whether MLflow ``version``'s UI reads dptune's saved view (its format is known)."""
+    major, minor = (int(part) for part in version.split(".")[:2])
+    return (major, minor) in VIEW_VERSIONS
+
+
+def column(kind: str, name: str) -> str:
+    """A runs-table column as the UI names it: ``params.`lr```, ``metrics.`epsilon_spent```."""
+    return f"{kind}.`{name}`"
+
+
+def view_state(searched: Iterable[str]) -> dict:
+    """The runs page's state: method, the accuracies, ε spent and ε including tuning, then the searched
+    ``params``; runs grouped by method (the best value of each group shown on its row) and sorted by
+    validation accuracy, highest first; every run drawn in the charts."""
+    columns = [
+        column("params", names.METHOD_PARAM),
+        *(column("metrics", name) for name in (*ACCURACY_COLUMNS, *EPSILON_COLUMNS)),
+        *(column("params", name) for name in searched),
+    ]
+    return {
+        "orderByKey": column("metrics", OBJECTIVE),
+        "orderByAsc": False,
+        "selectedColumns": columns,
+        "columnOrder": [RUN_NAME_COLUMN, *columns],
+        "columnWidths": {RUN_NAME_COLUMN: 250},
+        "groupBy": {
+            "aggregateFunction": "max",
+            "groupByKeys": [{"mode": "tag", "groupByData": names.METHOD_TAG}],
+        },
+        "runsHiddenMode": "SHOW_ALL",
+    }
+
+
+def saved_view(searched: Iterable[str], time_ms: int) -> str:
+    """The value of the experiment tag ``names.VIEW_TAG``: MLflow's saved-view envelope."""
+    state = json.dumps(view_state(searched))
+    return json.dumps({"name": VIEW_NAME, "createdAt": time_ms, "updatedAt": time_ms, "state": state})
+
+
+def view_link(experiment_id: str) -> str:
+    """The runs page of an experiment opened on dptune's view, relative to the UI's address."""
+    return (
+        f"#/experiments/{experiment_id}/runs?{names.VIEW_PARAMETER}={names.VIEW_KEY}"
+        "&workflowType=machine_learning"  # the UI's model-training menus, not its GenAI ones
+    )
+
+
+def run_link(experiment_id: str, run_id: str) -> str:
+    return f"#/experiments/{experiment_id}/runs/{run_id}"
+
+
+def experiment_description(experiment_id: str) -> str:
+    """The experiment's Markdown description: where its results are."""
+    return (
+        f"{DESCRIPTION_START} sweeps. **[Open the results view]({view_link(experiment_id)})**: every trial "
+        "with its method, validation and final-test accuracy, ε spent and ε including tuning, grouped "
+        "by method (also under *Views*). Each sweep's run describes its selected configurations."
+    )
+
+
+def sweep_name(name: str, dataset: object, model: object, epsilon: object) -> str:
+    """A sweep's run name: ``quickstart · fashion-mnist/cnn5 · ε 1``."""
+    return f"{name} · {dataset}/{model} · ε {significant(epsilon)}"
+
+
+def summary_name(base: str, best: Sequence[TradeOff]) -> str:
+    """A finished sweep's run name: its name and its best method's accuracy (final test where re-run)."""
+    scored = [(row.test_accuracy, "test", row) for row in best if row.test_accuracy is not None] or [
+        (row.validation_accuracy, "validation", row) for row in best
+    ]
+    if not scored:
+        return base
+    accuracy, kind, row = max(scored, key=lambda s: s[0])
+    return f"{base} · best {row.method} {100 * accuracy:.1f}% ({kind})"
+
+
+def sweep_description(
+    title: str,
+    experiment_id: str,
+    best: Sequence[TradeOff],
+    reruns: dict[str, list[str]],
+    shown: Sequence[str],
+) -> str:
+    """A sweep's Markdown description: its selected configuration per method (ε target, validation
+    accuracy that selected it, final-test mean ± sd of its re-runs, ε spent and including tuning, the
+    settings ``shown``) with links to the selected trial's run and its re-runs (``reruns``: run ids by
+    the selected run's id)."""
+    lines = [
+        f"### {title}",
+        "",
+        "Each method's configuration is **selected on validation accuracy**, then re-run with fresh "
+        "randomness and scored on the **final test** (mean ± sd (re-runs), %). *ε incl. tuning* counts "
+        "the whole search and the re-runs.",
+        "",
+        "| method | ε target | validation | final test | ε spent | ε incl. tuning | settings | runs |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for row in best:
+        tuning = (
+            f"{row.epsilon_including_tuning:.3f} ({BOUND_ABBREVIATIONS.get(row.tuning_bound or '', '?')})"
+            if row.epsilon_including_tuning is not None
+            else "–"
+        )
+        settings = ", ".join(f"{k}={significant(row.params[k])}" for k in shown if k in row.params)
+        links = [f"[selected]({run_link(experiment_id, row.run_id)})"] + [
+            f"[re-run {i}]({run_link(experiment_id, run_id)})"
+            for i, run_id in enumerate(reruns.get(row.run_id, []), 1)
+        ]
+        lines.append(
+            f"| {row.method} | {row.epsilon_target:g} | {100 * row.validation_accuracy:.2f}% | "
+            f"{format_test(row)} | {row.epsilon_spent:.3f} | {tuning} | {settings} | {' '.join(links)} |"
+        )
+    if not best:
+        lines.append("| – | | | | | | no trial finished | |")
+    lines += ["", f"[All trials, grouped by method]({view_link(experiment_id)})"]
+    return "\n".join(lines)

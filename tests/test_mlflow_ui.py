@@ -1,0 +1,112 @@
+"""The MLflow UI as a new user meets it, in a real headless Chromium on a real ``mlflow server`` over the
+SQLite store of a real (tiny) sweep: from the experiment's first page, its description leads to the saved
+runs view, which shows every trial with its method, accuracy and ε."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from mlflow.tracking import MlflowClient
+
+from dptune.spec import load_spec
+from dptune.sweep import run_sweep
+from tests.browser import chromium, chromium_unavailable, runs_table, wait_for
+from tests.mlflow_server import MlflowServer
+from tests.sweep_helpers import runs, write_spec
+
+pytestmark = pytest.mark.slow
+
+METHOD = "params.`method`"
+COLUMNS = [  # the view's first columns, in this order
+    "attributes.`Run Name`",
+    "runDateAndNestInfo",  # MLflow's own: created, and the nesting of runs
+    METHOD,
+    "metrics.`test_accuracy`",
+    "metrics.`validation_accuracy`",
+    "metrics.`epsilon_spent`",
+    "metrics.`epsilon_including_tuning`",
+]
+
+
+def number(text: str) -> float:
+    return float(text.replace("…", "").split()[0])
+
+
+@pytest.fixture(scope="module")
+def browser_available() -> None:
+    reason = chromium_unavailable()
+    if reason is not None:
+        pytest.skip(reason)
+
+
+def test_the_experiment_leads_a_new_user_to_every_trial_with_method_accuracy_and_epsilon(
+    browser_available, tmp_path: Path, local_ray, monkeypatch
+) -> None:
+    methods = {
+        "dpsgd": {"lr": {"loguniform": [0.3, 2.0]}},
+        "dp-pmlf": {"lr": {"loguniform": [0.3, 2.0]}, "k": {"int": [1, 3]}},
+    }
+    path = write_spec(tmp_path, "ui", methods, selection={"reruns": 2})
+    spec = load_spec(path)
+    workdir = tmp_path / "cwd"
+    workdir.mkdir()
+    monkeypatch.chdir(workdir)
+    run_sweep(spec, path.read_text(), echo=lambda line: None)
+    assert list(workdir.iterdir()) == []  # no ./mlruns: artifacts lie beside the database
+    assert (tmp_path / "mlartifacts").is_dir()
+
+    _, trials = runs(spec.tracking_uri, "ui")
+    assert len(trials) == 2 * 2 + 2 * 2  # two trials and two re-runs per method
+    client = MlflowClient(spec.tracking_uri)
+    experiment = client.get_experiment_by_name("ui")
+    assert experiment.artifact_location == (tmp_path / "mlartifacts").resolve().as_uri()
+    expected = {}
+    for run in trials:
+        metrics, tags = run.data.metrics, run.data.tags
+        final = tags["dptune.role"] == "final"
+        score = metrics["test_accuracy" if final else "validation_accuracy"]
+        kind = " final" if final else ""
+        name = f"{tags['dptune.method']}{kind} #{tags['dptune.number']} · {100 * score:.1f}% · ε "
+        expected[run.info.run_name] = (tags["dptune.method"], metrics)
+        assert run.info.run_name == name + f"{metrics['epsilon_spent']:.2f}"
+    numbers = sorted(
+        (r.data.tags["dptune.method"], r.data.tags["dptune.role"], r.data.tags["dptune.number"])
+        for r in trials
+    )
+    assert numbers == sorted(
+        (m, role, str(i)) for m in methods for role in ("search", "final") for i in (1, 2)
+    )
+
+    with MlflowServer(spec.tracking_uri, tmp_path / "server") as server, chromium() as driver:
+        driver.get(f"{server.url}/#/experiments/{experiment.experiment_id}")  # where the UI opens it
+        link = wait_for(
+            lambda: driver.find_elements("link text", "Open the results view"), what="the description's link"
+        )
+        driver.execute_script("arguments[0].click()", link[0])  # under the GenAI overview's popovers
+        wait_for(lambda: len(driver.window_handles) == 2, what="the view's tab")  # a link opens a tab
+        driver.switch_to.window(driver.window_handles[-1])
+        wait_for(lambda: len(runs_table(driver)[1]) >= len(trials), what="the trials' rows")
+        columns, rows = runs_table(driver)
+
+    assert columns[columns.index(COLUMNS[0]) :][: len(COLUMNS)] == COLUMNS  # after the checkboxes
+    shown = {row["attributes.`Run Name`"]: row for row in rows}
+    assert set(expected) <= set(shown)
+    for name, (method, metrics) in expected.items():
+        row = shown[name]
+        assert row[METHOD] == method
+        assert number(row["metrics.`validation_accuracy`"]) == pytest.approx(
+            metrics["validation_accuracy"], abs=1e-6
+        )
+        assert number(row["metrics.`epsilon_spent`"]) == pytest.approx(metrics["epsilon_spent"], abs=1e-6)
+        if "test_accuracy" in metrics:
+            assert number(row["metrics.`test_accuracy`"]) == pytest.approx(metrics["test_accuracy"], abs=1e-6)
+        else:
+            assert row["metrics.`test_accuracy`"] == "-"
+    order = [expected[name] for name in shown if name in expected]  # display order
+    methods_shown = [method for method, _ in order]
+    blocks = [m for i, m in enumerate(methods_shown) if i == 0 or methods_shown[i - 1] != m]
+    assert sorted(blocks) == sorted(methods)  # grouped by method: each method's rows together
+    for method in methods:
+        scores = [metrics["validation_accuracy"] for m, metrics in order if m == method]
+        assert scores == sorted(scores, reverse=True)  # best first
