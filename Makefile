@@ -4,14 +4,14 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup data postgresql quickstart test lint bench clean
+.PHONY: setup data postgresql browser quickstart test lint bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --disable-pip-version-check -q -e ".[dev]"
 	touch $(STAMP)
 
-setup: $(STAMP) data postgresql
+setup: $(STAMP) data postgresql browser
 
 # Debian's full Fashion-MNIST (offline). Skipped quietly where apt is not available or we are not root.
 data:
@@ -28,6 +28,15 @@ postgresql:
 	elif command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
 		(apt-get update -qq && apt-get install -y -qq postgresql) >/dev/null; \
 	else echo "note: install Debian's postgresql to test tracking on PostgreSQL too (else SQLite only)"; fi
+
+# Debian's Chromium and its WebDriver, for the test that opens the MLflow UI as a new user would (and
+# bench/screenshots.py); without them that test is skipped. Skipped quietly where apt is not available or
+# we are not root.
+browser:
+	@if command -v chromium >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&1; then :; \
+	elif command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
+		(apt-get update -qq && apt-get install -y -qq chromium chromium-driver) >/dev/null; \
+	else echo "note: install Debian's chromium and chromium-driver to test the MLflow UI in a browser"; fi
 
 quickstart: setup
 	$(BIN)/dptune run sweeps/quickstart.yaml $(if $(wildcard ray_results/quickstart),--resume,)

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import fields
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from dptune.config import KNOB_OPTIONS, KNOBS, RunConfig, required
 from dptune.errors import InputError
@@ -21,6 +21,10 @@ from dptune.methods import METHODS, Hyper, get_method
 from dptune.methods.params import parse_assignments
 from dptune.privacy.calibration import calibrate_noise, method_schedule
 from dptune.train import EpochResult, Trainer
+
+if TYPE_CHECKING:
+    from dptune.tracking import Tracker
+    from dptune.tracking.report import TradeOff
 
 EXIT_BAD_INPUT = 2
 EXIT_CLAIM_REFUTED = 1
@@ -102,6 +106,13 @@ def _build_parser() -> argparse.ArgumentParser:
     report.add_argument("--experiment", default=None, help="default: every experiment in the store")
     report.add_argument("--tracking-uri", default="sqlite:///mlflow.db")
     report.add_argument("--json", action="store_true")
+    report.add_argument(
+        "--plot",
+        type=Path,
+        metavar="FILE",
+        help="also write the experiment's accuracy-vs-ε plot (every trial, the selected configurations) to "
+        "FILE: .png (300 dpi) or .pdf",
+    )
 
     audit = sub.add_parser("audit", help="one-run privacy audit of a method's release: an ε lower bound")
     _add_knob(audit, "method")
@@ -229,6 +240,21 @@ def _run(args: argparse.Namespace) -> None:
     )
 
 
+def _plot(tracker: Tracker, experiments: list[str], rows: list[TradeOff], path: Path) -> None:
+    """``dptune report --plot FILE``: the one experiment's accuracy-vs-ε plot, as FILE's suffix says."""
+    from dptune.tracking.plots import save_figure, tradeoff_figure
+
+    if path.suffix.lower() not in (".png", ".pdf"):
+        raise InputError("--plot", f"{path} is neither .png nor .pdf")
+    if len(experiments) != 1:
+        raise InputError("--plot", "the store holds several experiments: name one with --experiment")
+    if not rows:
+        raise InputError("--plot", f"experiment {experiments[0]!r} has no trained trial to plot")
+    trials = tracker.trial_points(experiments[0])
+    save_figure(tradeoff_figure(rows, trials, tracker.plot_context(experiments[0])), path)
+    print(f"plot: {path}", file=sys.stderr)
+
+
 def _report(args: argparse.Namespace) -> None:
     from dptune.spec import resolve_tracking_uri
     from dptune.sweep import quiet_libraries
@@ -247,6 +273,8 @@ def _report(args: argparse.Namespace) -> None:
     names = [args.experiment] if args.experiment else known
     rows = [row for name in names for row in tracker.best_tradeoffs(name)]
     cells = [cell for name in names for cell in tracker.protocol_cells(name)]
+    if args.plot is not None:
+        _plot(tracker, names, rows, args.plot)
     if args.json:
         protocol = [
             {

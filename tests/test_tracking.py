@@ -9,13 +9,14 @@ import statistics
 from pathlib import Path
 
 import matplotlib.image
+import PIL.Image
 import pytest
 
 from dptune.cli import main
 from dptune.sweep.callbacks import TrialRecorder
-from dptune.tracking import MlflowTracker, TrialKey, tracker_for
+from dptune.tracking import MlflowTracker, TrialKey, names, tracker_for
 from dptune.tracking.plots import plot_protocol_cells
-from dptune.tracking.report import TradeOff, pareto_front
+from dptune.tracking.report import PlotContext, TradeOff, pareto_front
 from dptune.trial_status import TrialStatus
 
 
@@ -140,3 +141,111 @@ def test_a_pickled_recorder_queues_on_the_process_tracker_of_its_store(tmp_path:
     recorder = TrialRecorder(MlflowTracker(uri), "e", "sweep", "dpsgd", "secure", {})
     restored = pickle.loads(pickle.dumps(recorder))  # as Tune keeps callbacks in tuner.pkl
     assert restored.tracker is tracker_for(uri) is MlflowTracker.shared(uri)
+
+
+def test_a_sweep_is_named_described_and_viewed_as_a_new_user_reads_it(
+    tmp_path: Path, monkeypatch, capsys
+) -> None:
+    workdir = tmp_path / "cwd"
+    workdir.mkdir()
+    monkeypatch.chdir(workdir)
+    uri = f"sqlite:///{tmp_path / 'mlflow.db'}"
+    tracker = tracker_for(uri)
+    sweep = tracker.start_sweep(
+        "desc", "s", {}, {"dataset": "digits", "model": "mlp", "epsilon": 1.0, "delta": 1e-5}, "name: s\n"
+    )
+    fixed = {"method": "dpsgd", "epsilon": 1.0, "delta": 1e-5, "clip": 1.0}
+    outcomes = {  # trial id: (role, lr, validation, final test, ε spent)
+        "t1": ("search", 0.5, 0.70, None, 0.90),
+        "t2": ("search", 1.0, 0.80, None, 0.95),
+        "t3": ("search", 2.0, None, None, None),  # failed
+        "f1": ("final", 1.0, 0.79, 0.75, 0.95),
+        "f2": ("final", 1.0, 0.81, 0.77, 0.95),
+    }
+    for trial, (role, lr, validation, test, spent) in outcomes.items():
+        key = TrialKey("desc", sweep, trial)
+        tags = {names.SELECTED_TRIAL_TAG: "t2"} if role == "final" else {}
+        tracker.open_trial(key, "dpsgd", "secure", fixed | {"lr": lr}, role, tags)
+        if validation is None:
+            tracker.end_trial(key, TrialStatus.FAILED, "TrainingDivergedError")
+            continue
+        last = {"epoch": 1, "validation_accuracy": validation, "validation_loss": 1.0, "epsilon_spent": spent}
+        scores = last | ({"test_accuracy": test} if test is not None else {})
+        tracker.end_trial(
+            key, TrialStatus.FINISHED, None, scores | {"history": [last], "noise_multiplier": 1.0}
+        )
+    cost = {
+        "methods": [{"method": "dpsgd", names.TUNING_METRIC: 2.5, "tuning_bound": "composition", "note": "n"}]
+    }
+    tracker.log_tuning_cost(sweep, cost | {names.TUNING_METRIC: 2.5})
+    tracker.log_sweep_summary("desc", sweep)
+    assert tracker.close()
+
+    client = tracker.client
+    experiment = client.get_experiment_by_name("desc")
+    assert experiment.artifact_location == (tmp_path / "mlartifacts").as_uri()
+    assert list(workdir.iterdir()) == []  # nothing in the working directory (no ./mlruns)
+    trials = {
+        r.data.tags[names.TRIAL_TAG]: r
+        for r in client.search_runs([experiment.experiment_id], "tags.`dptune.trial_id` != ''")
+    }
+    assert {t: r.info.run_name for t, r in trials.items()} == {
+        "t1": "dpsgd #1 · 70.0% · ε 0.90",
+        "t2": "dpsgd #2 · 80.0% · ε 0.95",
+        "t3": "dpsgd #3 · failed",
+        "f1": "dpsgd final #1 · 75.0% · ε 0.95",
+        "f2": "dpsgd final #2 · 77.0% · ε 0.95",
+    }
+    assert {t for t, r in trials.items() if names.TUNING_METRIC in r.data.metrics} == {"t2", "f1", "f2"}
+    assert trials["t2"].data.params["clip"] == "1.0" and "delta" not in trials["t2"].data.metrics
+
+    parent = client.get_run(sweep)
+    mean, sd = 100 * statistics.fmean([0.75, 0.77]), 100 * statistics.stdev([0.75, 0.77])
+    assert parent.info.run_name == f"s · digits/mlp · ε 1 · best dpsgd {mean:.1f}% (test)"
+    note = parent.data.tags[names.NOTE_TAG]
+    assert f"| dpsgd | 1 | 80.00% | {mean:.2f} ± {sd:.2f} (2) | 0.950 | 2.500 (comp.) | lr=1 |" in note
+    exp_id = experiment.experiment_id
+    links = [f"#/experiments/{exp_id}/runs/{trials[t].info.run_id}" for t in ("t2", "f1", "f2")]
+    assert all(f"]({link})" in note for link in links)
+
+    view = json.loads(experiment.tags[names.VIEW_TAG])
+    state = json.loads(view["state"])
+    assert state["selectedColumns"][:5] == [
+        "params.`method`",
+        "metrics.`test_accuracy`",
+        "metrics.`validation_accuracy`",
+        "metrics.`epsilon_spent`",
+        "metrics.`epsilon_including_tuning`",
+    ]
+    assert "params.`lr`" in state["selectedColumns"] and "params.`clip`" not in state["selectedColumns"]
+    assert state["groupBy"]["groupByKeys"] == [{"mode": "tag", "groupByData": names.METHOD_TAG}]
+    assert (
+        f"#/experiments/{exp_id}/runs?viewStateShareKey={names.VIEW_KEY}" in experiment.tags[names.NOTE_TAG]
+    )
+    assert tracker.runs_view_path("desc").startswith(f"#/experiments/{exp_id}/runs?viewStateShareKey=")
+
+    points = {p.run_id: p for p in tracker.trial_points("desc")}
+    assert set(points) == {
+        trials[t].info.run_id for t in ("t1", "t2", "f1", "f2")
+    }  # the failed one untrained
+    assert [
+        t for t in trials if trials[t].info.run_id in points and points[trials[t].info.run_id].selected
+    ] == ["t2"]
+    assert (
+        points[trials["f1"].info.run_id].test_accuracy == 0.75
+        and points[trials["f1"].info.run_id].role == "final"
+    )
+    assert tracker.plot_context("desc") == PlotContext(
+        "", "", 1e-5, ""
+    )  # the trials logged no dataset, epochs
+
+    assert main(["report", "--tracking-uri", uri, "--json"]) == 0
+    (row,) = json.loads(capsys.readouterr().out)["best_tradeoffs"]
+    assert row["params"]["lr"] == 1.0 and row["params"]["epsilon"] == 1.0 and row["delta"] == 1e-5  # typed
+    plot = tmp_path / "tradeoff.png"
+    assert main(["report", "--tracking-uri", uri, "--experiment", "desc", "--plot", str(plot)]) == 0
+    assert [round(d) for d in PIL.Image.open(plot).info["dpi"]] == [300, 300]
+    assert (
+        main(["report", "--tracking-uri", uri, "--experiment", "desc", "--plot", str(tmp_path / "p.svg")])
+        == 2
+    )
