@@ -3,6 +3,9 @@
 Bad input exits with code 2 and one line on stderr naming the field and what would be valid.
 With ``--json`` the last stdout line is one JSON object (a contract other tools read).
 ``dptune audit`` exits with code 1 when its ε lower bound refutes the claimed ε.
+
+Help and ``dptune validate`` start in well under a second: torch, Ray, Optuna and MLflow are imported
+by the commands that use them (``tests/test_torch_free.py`` keeps it so).
 """
 
 from __future__ import annotations
@@ -10,7 +13,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -20,9 +24,9 @@ from dptune.errors import InputError
 from dptune.methods import METHODS, Hyper, get_method
 from dptune.methods.params import parse_assignments
 from dptune.privacy.calibration import calibrate_noise, method_schedule
-from dptune.train import EpochResult, Trainer
 
 if TYPE_CHECKING:
+    from dptune.spec import SweepSpec
     from dptune.tracking import Tracker
     from dptune.tracking.report import TradeOff
 
@@ -35,6 +39,19 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.exit(EXIT_BAD_INPUT, f"dptune: error: {message} (see {self.prog} --help)\n")
+
+
+def _add_sweep_args(parser: argparse.ArgumentParser) -> None:
+    """The spec and the flags of ``dptune run``, which ``dptune validate`` takes too: it checks what
+    ``run`` would check with them."""
+    parser.add_argument("spec", help="YAML sweep spec, e.g. sweeps/quickstart.yaml")
+    parser.add_argument("--resume", action="store_true", help="continue an interrupted sweep")
+    parser.add_argument(
+        "--tracking-uri",
+        default=None,
+        help="override tracking.uri: http://HEAD:5000, sqlite:///PATH or a PATH.db file",
+    )
+    parser.add_argument("--storage-path", default=None, help="override storage_path (shared on clusters)")
 
 
 def _add_method_args(parser: argparse.ArgumentParser) -> None:
@@ -73,7 +90,12 @@ def _add_knob(parser: argparse.ArgumentParser, name: str, **overrides: Any) -> N
 
 def _build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="dptune", description=__doc__.splitlines()[0])
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    sub = parser.add_subparsers(
+        dest="command",
+        required=True,
+        parser_class=_Parser,
+        help="what to do (`dptune COMMAND --help` for its options)",
+    )
 
     train = sub.add_parser("train", help="train one DP run at a fixed (ε, δ)")
     for name in KNOBS:
@@ -84,28 +106,30 @@ def _build_parser() -> argparse.ArgumentParser:
     calibrate = sub.add_parser("calibrate", help="noise multiplier for a fixed (ε, δ)")
     _add_knob(calibrate, "epsilon")
     _add_knob(calibrate, "delta", required=True)
-    calibrate.add_argument("--sample-rate", type=float, required=True)
-    calibrate.add_argument("--steps", type=int, required=True)
+    calibrate.add_argument(
+        "--sample-rate", type=float, required=True, help="Poisson sampling rate q = B/n, in (0, 1]"
+    )
+    calibrate.add_argument("--steps", type=int, required=True, help="releases T of the run (epochs·⌈n/B⌉)")
     _add_knob(calibrate, "method", default="dpsgd", required=False)
     _add_method_args(calibrate)
     _add_knob(calibrate, "accountant", default="rdp")
-    calibrate.add_argument("--json", action="store_true")
+    calibrate.add_argument("--json", action="store_true", help="last stdout line: a JSON record")
 
     sub.add_parser("methods", help="list the DP methods and their parameters")
 
-    run = sub.add_parser("run", help="run a sweep spec (validated first)")
-    run.add_argument("spec", help="YAML sweep spec, e.g. sweeps/quickstart.yaml")
-    run.add_argument("--resume", action="store_true", help="continue an interrupted sweep")
-    run.add_argument("--tracking-uri", default=None, help="override tracking.uri (e.g. http://HEAD:5000)")
-    run.add_argument("--storage-path", default=None, help="override storage_path (shared on clusters)")
-
-    validate = sub.add_parser("validate", help="check a sweep spec without running it")
-    validate.add_argument("spec")
+    _add_sweep_args(sub.add_parser("run", help="run a sweep spec (validated first)"))
+    _add_sweep_args(sub.add_parser("validate", help="check a sweep spec as `run` would, start nothing"))
 
     report = sub.add_parser("report", help="best trade-offs per method and ε, from MLflow")
     report.add_argument("--experiment", default=None, help="default: every experiment in the store")
-    report.add_argument("--tracking-uri", default="sqlite:///mlflow.db")
-    report.add_argument("--json", action="store_true")
+    report.add_argument(
+        "--tracking-uri",
+        default="sqlite:///mlflow.db",
+        help="the MLflow store: sqlite:///PATH, a PATH.db file or http://HOST:5000 (default sqlite:///mlflow.db)",
+    )
+    report.add_argument(
+        "--json", action="store_true", help="stdout: one JSON object, the best trade-offs and the protocols"
+    )
     report.add_argument(
         "--plot",
         type=Path,
@@ -143,6 +167,8 @@ def _train(args: argparse.Namespace) -> None:
     if "lr" in given and "effective_lr" in given:
         raise InputError(cli_field("effective_lr"), "give --lr or --effective-lr (which sets lr), not both")
     config = RunConfig.parse(given | {"params": parse_assignments(args.param)}, cli_field)
+    from dptune.train import EpochResult, Trainer
+
     trainer = Trainer(config)
     calib = trainer.calibration
     print(
@@ -216,10 +242,22 @@ def _methods(_args: argparse.Namespace) -> None:
             print(f"    {p.name} ({p.valid}; default {p.default}): {p.help}")
 
 
-def _validate(args: argparse.Namespace) -> None:
-    from dptune.spec import load_spec
+def _sweep_spec(args: argparse.Namespace) -> SweepSpec:
+    """The spec ``run`` and ``validate`` are given, with their flags' overrides, checked as ``run`` checks
+    it before it starts anything (``dptune.preflight``)."""
+    from dptune.preflight import preflight
+    from dptune.spec import load_spec, resolve_tracking_uri
 
-    spec = load_spec(args.spec)
+    overrides = {"storage_path": args.storage_path}
+    if args.tracking_uri is not None:
+        overrides["tracking.uri"] = resolve_tracking_uri(args.tracking_uri, Path.cwd(), "--tracking-uri")
+    spec = load_spec(args.spec, overrides={k: v for k, v in overrides.items() if v is not None})
+    preflight(spec, args.resume)
+    return spec
+
+
+def _validate(args: argparse.Namespace) -> None:
+    spec = _sweep_spec(args)
     print(
         f"{args.spec}: valid ({', '.join(spec.methods)}; {spec.trials.describe()} trials per method; "
         f"ε={spec.shared.epsilon:g})"
@@ -227,10 +265,7 @@ def _validate(args: argparse.Namespace) -> None:
 
 
 def _run(args: argparse.Namespace) -> None:
-    from dptune.spec import load_spec
-
-    overrides = {"tracking.uri": args.tracking_uri, "storage_path": args.storage_path}
-    spec = load_spec(args.spec, overrides={k: v for k, v in overrides.items() if v is not None})
+    spec = _sweep_spec(args)
     from dptune.sweep import quiet_libraries, run_sweeps
 
     quiet_libraries()
@@ -238,6 +273,22 @@ def _run(args: argparse.Namespace) -> None:
     run_sweeps(
         spec, Path(args.spec).read_text(), resume=args.resume, echo=lambda line: print(line, flush=True)
     )
+
+
+@contextmanager
+def _store_errors(uri: str) -> Iterator[None]:
+    """An error of the MLflow store at ``uri`` (not a store MLflow opens, a broken database) as an
+    ``InputError`` on ``--tracking-uri``: its first sentence, not MLflow's traceback."""
+    from mlflow.exceptions import MlflowException
+    from sqlalchemy.exc import SQLAlchemyError
+
+    try:
+        yield
+    except (MlflowException, SQLAlchemyError) as exc:
+        reason = str(exc).strip().splitlines()[0].split(". ")[0] if str(exc).strip() else type(exc).__name__
+        raise InputError(
+            "--tracking-uri", f"cannot read the MLflow store at {uri} ({reason}); name a store a sweep wrote"
+        ) from None
 
 
 def _plot(tracker: Tracker, experiments: list[str], rows: list[TradeOff], path: Path) -> None:
@@ -263,18 +314,19 @@ def _report(args: argparse.Namespace) -> None:
     from dptune.tracking.report import format_table
 
     quiet_libraries()
-    uri = resolve_tracking_uri(args.tracking_uri, Path.cwd())
+    uri = resolve_tracking_uri(args.tracking_uri, Path.cwd(), "--tracking-uri")
     if uri.startswith("sqlite:///") and not Path(uri[len("sqlite:///") :]).is_file():
         raise InputError("--tracking-uri", f"no MLflow store at {uri}; run a sweep first or name the store")
-    tracker = tracker_for(uri)
-    known = tracker.experiments()
-    if args.experiment and args.experiment not in known:
-        raise InputError("--experiment", f"no experiment {args.experiment!r} in {uri}")
-    names = [args.experiment] if args.experiment else known
-    rows = [row for name in names for row in tracker.best_tradeoffs(name)]
-    cells = [cell for name in names for cell in tracker.protocol_cells(name)]
-    if args.plot is not None:
-        _plot(tracker, names, rows, args.plot)
+    with _store_errors(uri):
+        tracker = tracker_for(uri)
+        known = tracker.experiments()
+        if args.experiment and args.experiment not in known:
+            raise InputError("--experiment", f"no experiment {args.experiment!r} in {uri}")
+        names = [args.experiment] if args.experiment else known
+        rows = [row for name in names for row in tracker.best_tradeoffs(name)]
+        cells = [cell for name in names for cell in tracker.protocol_cells(name)]
+        if args.plot is not None:
+            _plot(tracker, names, rows, args.plot)
     if args.json:
         protocol = [
             {

@@ -18,18 +18,20 @@ from dataclasses import MISSING, dataclass, field, fields, replace
 from functools import cached_property
 from typing import Any
 
-from dptune.data import LOADERS
+from dptune.data import DATASETS
 from dptune.errors import InputError
 from dptune.methods import METHODS, Hyper, get_method
 from dptune.methods.params import Param
 from dptune.models import MODELS
-from dptune.persample import ENGINES
 from dptune.privacy.accounting import ACCOUNTANTS
 from dptune.randomness import NOISE_GENERATORS, SEED_LIMIT
 
 KNOB = "dptune.knob"
 OPTIONS = "dptune.options"
 SAMPLINGS = ("poisson", "shuffle")
+ENGINES = ("vmap", "ghost")
+"""The per-sample engines by name, the keys of ``dptune.persample.ENGINES`` (which imports torch: this
+module does not; ``tests/test_torch_free.py`` checks that the two agree)."""
 
 
 def _one_of(options: tuple[str, ...]) -> tuple[Callable[[Any], bool], str]:
@@ -84,7 +86,7 @@ class RunConfig:
         changes_noise=True,
     )
     dataset: str = choice(
-        tuple(LOADERS), "fashion-mnist", "training data (local copy first)", changes_noise=True
+        tuple(DATASETS), "fashion-mnist", "training data (local copy first)", changes_noise=True
     )
     model: str = choice(tuple(MODELS), "cnn5", "the model")
     delta: float | None = knob(

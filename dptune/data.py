@@ -11,20 +11,26 @@ the system copy (Debian's ``dataset-fashion-mnist`` puts Fashion-MNIST in
 ``/usr/share/datasets/fashion-mnist``), then a torchvision download into ``~/.cache/dptune``. If all
 fail, a ``DataUnavailableError`` says in one line how to get the data. ``digits`` ships with
 scikit-learn and is always offline.
+
+``DATASETS`` names every dataset. Each can say how many training samples a run would get
+(``train_size``) without loading it or importing torch, from the same local copy ``load_dataset`` would
+read: ``dptune validate`` checks a spec's batch sizes against it.
 """
 
 from __future__ import annotations
 
 import gzip
 import os
-from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import IO, TYPE_CHECKING, Protocol
 
 import numpy as np
-import torch
 
 from dptune.errors import DataUnavailableError, InputError
+
+if TYPE_CHECKING:
+    import torch
 
 SUBSET_ORDER_SEED = 0
 """Seed of the public permutation that ``--subset`` cuts: a data-independent choice, not run noise."""
@@ -59,6 +65,8 @@ class Dataset:
     ) -> Dataset:
         """The training images, and the held-out ones split by the fixed public permutation: its first
         ``VALIDATION_FRACTION`` is the validation part, the rest the final-test part."""
+        import torch
+
         held_x, held_y = held
         order = torch.randperm(len(held_y), generator=torch.Generator().manual_seed(HELD_OUT_SPLIT_SEED))
         cut = round(VALIDATION_FRACTION * len(held_y))
@@ -77,6 +85,8 @@ class Dataset:
         """The first ``size`` training samples of a fixed, public permutation (the test set is kept
         whole): every run and trial of a sweep trains on the same subset, chosen independently of the
         data and of every run's (secret) randomness."""
+        import torch
+
         if size is None or size >= len(self.train_y):
             return self
         order = torch.randperm(len(self.train_y), generator=torch.Generator().manual_seed(SUBSET_ORDER_SEED))
@@ -84,25 +94,47 @@ class Dataset:
         return replace(self, train_x=self.train_x[keep], train_y=self.train_y[keep])
 
 
-def _normalise(images: np.ndarray, mean: tuple[float, ...], std: tuple[float, ...]) -> torch.Tensor:
-    """uint8 images [n, h, w] or [n, h, w, c] -> float [n, c, h, w], (x/255 − mean)/std per channel."""
+def _tensors(
+    images: np.ndarray, labels: np.ndarray, mean: tuple[float, ...], std: tuple[float, ...]
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """uint8 images [n, h, w] or [n, h, w, c] -> float [n, c, h, w], (x/255 − mean)/std per channel; and
+    the labels as int64."""
+    import torch
+
     x = torch.from_numpy(np.array(images, dtype=np.float32)).div_(255.0)
     x = x.unsqueeze(1) if x.ndim == 3 else x.permute(0, 3, 1, 2)
     m = torch.tensor(mean).view(1, -1, 1, 1)
     s = torch.tensor(std).view(1, -1, 1, 1)
-    return ((x - m) / s).contiguous()
+    return ((x - m) / s).contiguous(), torch.from_numpy(np.asarray(labels, dtype=np.int64))
+
+
+def _open_idx(path: Path) -> IO[bytes]:
+    """An IDX file for reading, decompressed if gzipped."""
+    return gzip.open(path, "rb") if path.suffix == ".gz" else open(path, "rb")
+
+
+def _idx_shape(header: bytes, path: Path) -> tuple[int, ...]:
+    """The dimensions an IDX header declares: magic 0, 0, 0x08 (unsigned bytes) and the rank r ≥ 1, then
+    r big-endian 32-bit sizes."""
+    if len(header) < 4 or header[:3] != b"\x00\x00\x08" or header[3] < 1 or len(header) < 4 + 4 * header[3]:
+        raise ValueError(f"{path} is not an unsigned-byte IDX file")
+    return tuple(int.from_bytes(header[4 + 4 * i : 8 + 4 * i], "big") for i in range(header[3]))
 
 
 def read_idx(path: Path) -> np.ndarray:
     """An IDX file (LeCun's MNIST format), optionally gzipped, as a numpy array."""
-    opener = gzip.open if path.suffix == ".gz" else open
-    with opener(path, "rb") as handle:
+    with _open_idx(path) as handle:
         data = handle.read()
-    if data[0] != 0 or data[1] != 0 or data[2] != 0x08:
-        raise ValueError(f"{path} is not an unsigned-byte IDX file")
-    ndim = data[3]
-    dims = tuple(int.from_bytes(data[4 + 4 * i : 8 + 4 * i], "big") for i in range(ndim))
-    return np.frombuffer(data, dtype=np.uint8, offset=4 + 4 * ndim).reshape(dims)
+    dims = _idx_shape(data, path)
+    return np.frombuffer(data, dtype=np.uint8, offset=4 + 4 * len(dims)).reshape(dims)
+
+
+def idx_length(path: Path) -> int:
+    """The number of items of an IDX file (its first dimension), from its header alone."""
+    with _open_idx(path) as handle:
+        start = handle.read(4)
+        header = start + handle.read(4 * start[3]) if len(start) == 4 else start
+    return _idx_shape(header, path)[0]
 
 
 IDX_FILES = (
@@ -136,39 +168,141 @@ class IdxSource:
     std: float
     install_hint: str
 
+    def roots(self, root: Path | None) -> list[Path]:
+        """The directories that may hold the IDX files, first to last: the configured root, the system
+        copies (each also in torchvision's layout, ``CLASS/raw``)."""
+        return [d for d in (root, *(Path(p) for p in self.system_dirs)) if d is not None]
 
-def _load_idx_dataset(source: IdxSource, root: Path | None) -> Dataset:
-    dirs = [d for d in (root, *(Path(p) for p in source.system_dirs)) if d is not None]
-    tv_dirs = [d / source.torchvision_class / "raw" for d in (*dirs, CACHE_ROOT)]
-    for directory in (*dirs, *tv_dirs):
-        files = _find_idx(directory)
+    def local_files(self, root: Path | None) -> list[Path] | None:
+        """The four IDX files of the first local copy (the roots, then torchvision's cache), or None."""
+        dirs = self.roots(root)
+        tv_dirs = [d / self.torchvision_class / "raw" for d in (*dirs, CACHE_ROOT)]
+        return next((files for d in (*dirs, *tv_dirs) if (files := _find_idx(d)) is not None), None)
+
+    def not_found(self, root: Path | None, why: str) -> DataUnavailableError:
+        looked = ", ".join(str(d) for d in self.roots(root)) or "(no local root)"
+        return DataUnavailableError("dataset", f"{self.name} not found in {looked}{why}; {self.install_hint}")
+
+    def load(self, root: Path | None) -> Dataset:
+        files = self.local_files(root)
         if files is not None:
-            return _dataset_from_idx(source, files)
-    try:
+            return self._dataset(files)
+        try:
+            import torchvision.datasets as tvd
+
+            getattr(tvd, self.torchvision_class)(str(CACHE_ROOT), train=True, download=True)
+            getattr(tvd, self.torchvision_class)(str(CACHE_ROOT), train=False, download=True)
+        except Exception as exc:  # no internet, proxy refusal, partial download …
+            raise self.not_found(root, f" and the download failed ({type(exc).__name__})") from None
+        files = _find_idx(CACHE_ROOT / self.torchvision_class / "raw")
+        assert files is not None, "torchvision reported success but wrote no IDX files"
+        return self._dataset(files)
+
+    def train_size(self, root: Path | None) -> int:
+        """The training images of the local copy, from its labels file's header (no download)."""
+        files = self.local_files(root)
+        if files is None:
+            raise self.not_found(root, " (a size is read from a local copy; nothing is downloaded)")
+        return idx_length(files[1])
+
+    def _dataset(self, files: list[Path]) -> Dataset:
+        train_x, train_y, test_x, test_y = (read_idx(f) for f in files)
+        mean, std = (self.mean,), (self.std,)
+        return Dataset.held_out(
+            self.name, _tensors(train_x, train_y, mean, std), _tensors(test_x, test_y, mean, std), 10
+        )
+
+
+@dataclass(frozen=True)
+class CifarSource:
+    """CIFAR-10 or CIFAR-100 in torchvision's layout (``folder`` under the root or the cache), which
+    torchvision checks against its published checksums: a copy it loads has ``TRAIN_SIZE`` images."""
+
+    name: str
+    torchvision_class: str
+    folder: str
+    classes: int
+    mean: tuple[float, float, float]
+    std: tuple[float, float, float]
+
+    TRAIN_SIZE = 50_000
+
+    def candidates(self, root: Path | None) -> list[Path]:
+        return [d for d in (root, CACHE_ROOT) if d is not None]
+
+    def not_found(self, root: Path | None, why: str) -> DataUnavailableError:
+        looked = ", ".join(str(d) for d in self.candidates(root))
+        return DataUnavailableError(
+            "dataset",
+            f"{self.name} not found in {looked}{why}; pass --data-root DIR holding torchvision's "
+            f"{self.torchvision_class} folder ({self.folder})",
+        )
+
+    def load(self, root: Path | None) -> Dataset:
         import torchvision.datasets as tvd
 
-        getattr(tvd, source.torchvision_class)(str(CACHE_ROOT), train=True, download=True)
-        getattr(tvd, source.torchvision_class)(str(CACHE_ROOT), train=False, download=True)
-    except Exception as exc:  # no internet, proxy refusal, partial download …
-        looked = ", ".join(str(d) for d in dirs) or "(no local root)"
-        raise DataUnavailableError(
-            "dataset",
-            f"{source.name} not found in {looked} and the download failed "
-            f"({type(exc).__name__}); {source.install_hint}",
-        ) from None
-    files = _find_idx(CACHE_ROOT / source.torchvision_class / "raw")
-    assert files is not None, "torchvision reported success but wrote no IDX files"
-    return _dataset_from_idx(source, files)
+        cls = getattr(tvd, self.torchvision_class)
+        for directory in self.candidates(root):
+            try:
+                train, test = cls(str(directory), train=True), cls(str(directory), train=False)
+                break
+            except RuntimeError:  # "Dataset not found or corrupted"
+                continue
+        else:
+            try:
+                train = cls(str(CACHE_ROOT), train=True, download=True)
+                test = cls(str(CACHE_ROOT), train=False, download=True)
+            except Exception as exc:
+                raise self.not_found(root, f" and the download failed ({type(exc).__name__})") from None
+        return Dataset.held_out(
+            self.name,
+            _tensors(train.data, train.targets, self.mean, self.std),
+            _tensors(test.data, test.targets, self.mean, self.std),
+            self.classes,
+        )
+
+    def train_size(self, root: Path | None) -> int:
+        """``TRAIN_SIZE`` where a local copy is (no download)."""
+        if not any((d / self.folder).is_dir() for d in self.candidates(root)):
+            raise self.not_found(root, " (a size is read from a local copy; nothing is downloaded)")
+        return self.TRAIN_SIZE
 
 
-def _dataset_from_idx(source: IdxSource, files: list[Path]) -> Dataset:
-    train_x, train_y, test_x, test_y = (read_idx(f) for f in files)
-    return Dataset.held_out(
-        source.name,
-        (_normalise(train_x, (source.mean,), (source.std,)), torch.from_numpy(train_y.astype(np.int64))),
-        (_normalise(test_x, (source.mean,), (source.std,)), torch.from_numpy(test_y.astype(np.int64))),
-        10,
-    )
+class DigitsSource:
+    """scikit-learn's 8×8 digits (``SAMPLES`` images, 16 grey levels): a fixed split of ``TRAIN_SHARE``
+    into training images and the rest into held-out ones. Always offline; the root is not used."""
+
+    SAMPLES = 1797
+    TRAIN_SHARE = 0.8
+
+    def _train_count(self, samples: int) -> int:
+        return int(self.TRAIN_SHARE * samples)
+
+    def load(self, root: Path | None) -> Dataset:
+        from sklearn.datasets import load_digits
+
+        bunch = load_digits()
+        images = (bunch.images * (255.0 / 16.0)).astype(np.uint8)
+        labels = bunch.target
+        order = np.random.default_rng(0).permutation(len(labels))
+        train, test = np.split(order, [self._train_count(len(labels))])
+        return Dataset.held_out(
+            "digits",
+            _tensors(images[train], labels[train], (0.5,), (0.5,)),
+            _tensors(images[test], labels[test], (0.5,), (0.5,)),
+            10,
+        )
+
+    def train_size(self, root: Path | None) -> int:
+        return self._train_count(self.SAMPLES)
+
+
+class DataSource(Protocol):
+    """A dataset: loaded from its local copy (or downloaded), or just its training-set size."""
+
+    def load(self, root: Path | None) -> Dataset: ...
+
+    def train_size(self, root: Path | None) -> int: ...
 
 
 FASHION_MNIST = IdxSource(
@@ -188,80 +322,44 @@ MNIST = IdxSource(
     "pass --data-root DIR holding MNIST's four IDX files (train-images-idx3-ubyte …)",
 )
 
-
-def _load_cifar(name: str, root: Path | None) -> Dataset:
-    import torchvision.datasets as tvd
-
-    cls, classes = (tvd.CIFAR10, 10) if name == "cifar10" else (tvd.CIFAR100, 100)
-    mean, std = {
-        "cifar10": ((0.4914, 0.4822, 0.4465), (0.2470, 0.2435, 0.2616)),
-        "cifar100": ((0.5071, 0.4865, 0.4409), (0.2673, 0.2564, 0.2762)),
-    }[name]
-    candidates = [d for d in (root, CACHE_ROOT) if d is not None]
-    for directory in candidates:
-        try:
-            train, test = cls(str(directory), train=True), cls(str(directory), train=False)
-            break
-        except RuntimeError:  # "Dataset not found or corrupted"
-            continue
-    else:
-        try:
-            train = cls(str(CACHE_ROOT), train=True, download=True)
-            test = cls(str(CACHE_ROOT), train=False, download=True)
-        except Exception as exc:
-            looked = ", ".join(str(d) for d in candidates)
-            raise DataUnavailableError(
-                "dataset",
-                f"{name} not found in {looked} and the download failed ({type(exc).__name__}); "
-                f"pass --data-root DIR holding torchvision's {cls.__name__} folder "
-                f"(cifar-10-batches-py or cifar-100-python)",
-            ) from None
-    return Dataset.held_out(
-        name,
-        (_normalise(train.data, mean, std), torch.tensor(train.targets, dtype=torch.int64)),
-        (_normalise(test.data, mean, std), torch.tensor(test.targets, dtype=torch.int64)),
-        classes,
-    )
-
-
-def _load_digits(root: Path | None) -> Dataset:
-    """scikit-learn's 8×8 digits (1,797 images, 16 grey levels): a fixed 80/20 split into training and
-    held-out images."""
-    from sklearn.datasets import load_digits
-
-    bunch = load_digits()
-    images = (bunch.images * (255.0 / 16.0)).astype(np.uint8)
-    labels = bunch.target.astype(np.int64)
-    order = np.random.default_rng(0).permutation(len(labels))
-    cut = int(0.8 * len(labels))
-    train, test = order[:cut], order[cut:]
-    return Dataset.held_out(
-        "digits",
-        (_normalise(images[train], (0.5,), (0.5,)), torch.from_numpy(labels[train])),
-        (_normalise(images[test], (0.5,), (0.5,)), torch.from_numpy(labels[test])),
-        10,
-    )
-
-
-LOADERS: dict[str, Callable[[Path | None], Dataset]] = {
-    "fashion-mnist": lambda root: _load_idx_dataset(FASHION_MNIST, root),
-    "mnist": lambda root: _load_idx_dataset(MNIST, root),
-    "cifar10": lambda root: _load_cifar("cifar10", root),
-    "cifar100": lambda root: _load_cifar("cifar100", root),
-    "digits": _load_digits,
+DATASETS: dict[str, DataSource] = {
+    "fashion-mnist": FASHION_MNIST,
+    "mnist": MNIST,
+    "cifar10": CifarSource(
+        "cifar10", "CIFAR10", "cifar-10-batches-py", 10, (0.4914, 0.4822, 0.4465), (0.2470, 0.2435, 0.2616)
+    ),
+    "cifar100": CifarSource(
+        "cifar100", "CIFAR100", "cifar-100-python", 100, (0.5071, 0.4865, 0.4409), (0.2673, 0.2564, 0.2762)
+    ),
+    "digits": DigitsSource(),
 }
+"""Every dataset by name (the names are ``dptune train --dataset``'s choices)."""
 
 
 def check_dataset_name(name: str, field: str = "dataset") -> str:
-    if name not in LOADERS:
-        raise InputError(field, f"unknown dataset {name!r}; valid: {', '.join(LOADERS)}")
+    if name not in DATASETS:
+        raise InputError(field, f"unknown dataset {name!r}; valid: {', '.join(DATASETS)}")
     return name
 
 
-def load_dataset(name: str, root: str | Path | None = None, subset: int | None = None) -> Dataset:
-    """The named dataset, resolved locally first; ``subset`` keeps that many training samples."""
+def _source(name: str, root: str | Path | None, subset: int | None) -> tuple[DataSource, Path | None]:
+    """The named dataset and its configured root (``root``, else ``DPTUNE_DATA``), the subset checked."""
     check_dataset_name(name)
     if subset is not None and subset < 1:
         raise InputError("subset", f"must be a positive number of training samples, got {subset}")
     configured = root if root is not None else os.environ.get("DPTUNE_DATA")
-    return LOADERS[name](Path(configured) if configured else None).subset(subset)
+    return DATASETS[name], Path(configured) if configured else None
+
+
+def load_dataset(name: str, root: str | Path | None = None, subset: int | None = None) -> Dataset:
+    """The named dataset, resolved locally first; ``subset`` keeps that many training samples."""
+    source, directory = _source(name, root, subset)
+    return source.load(directory).subset(subset)
+
+
+def train_size(name: str, root: str | Path | None = None, subset: int | None = None) -> int:
+    """``len(load_dataset(name, root, subset).train_y)``, from the local copy's size alone (no torch, no
+    download): ``DataUnavailableError`` where there is no local copy."""
+    source, directory = _source(name, root, subset)
+    n = source.train_size(directory)
+    return n if subset is None else min(subset, n)

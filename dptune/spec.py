@@ -317,13 +317,29 @@ def parse_epsilons(value: Any) -> tuple[float, ...]:
     return epsilons
 
 
-def resolve_tracking_uri(uri: str, base: Path) -> str:
-    """Absolute SQLite/file URIs (Tune runs trials in their own directories); others unchanged."""
+def resolve_tracking_uri(uri: str, base: Path, field: str = "tracking.uri") -> str:
+    """An absolute SQLite URI for a relative one or a plain path (Tune runs trials in their own
+    directories); other URIs unchanged.
+
+    A plain path names a SQLite file, ``sqlite:///ABS``, when it ends in ``.db`` (made if new) or is an
+    existing file. Any other plain path, a directory above all (MLflow's file store, which MLflow 3 no
+    longer opens), raises an ``InputError`` naming ``field`` and what to give instead.
+    """
     if uri.startswith("sqlite:///") and not uri.startswith("sqlite:////"):
         return f"sqlite:///{(base / uri[len('sqlite:///') :]).resolve()}"
-    if "://" not in uri:
-        return str((base / uri).resolve())
-    return uri
+    if "://" in uri:
+        return uri
+    path = (base / uri).resolve()
+    if path.suffix == ".db" or path.is_file():
+        return f"sqlite:///{path}"
+    instead = "or a tracking server's URI, e.g. http://HOST:5000"
+    if path.is_dir():
+        raise InputError(
+            field,
+            f"{uri} is a directory, and MLflow's file store is not supported: name a SQLite file in it, "
+            f"e.g. {Path(uri) / 'mlflow.db'}, {instead}",
+        )
+    raise InputError(field, f"{uri} is not a .db file: name a SQLite file, e.g. {uri}.db, {instead}")
 
 
 def parse_spec(raw: Any, base: Path | None = None) -> SweepSpec:

@@ -1,6 +1,9 @@
-"""Shared fixtures: the real digits dataset (scikit-learn, offline) loaded once."""
+"""Shared fixtures: every test in a temporary working folder; the real digits dataset (scikit-learn,
+offline) loaded once; a local Ray."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import pytest
 import ray
@@ -9,6 +12,15 @@ import torch
 from dptune.data import Dataset, load_dataset
 
 torch.set_num_threads(2)
+
+
+@pytest.fixture(autouse=True)
+def temporary_working_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Every test runs in its own temporary folder, so that whatever it or a library writes to a relative
+    path (MLflow's ``./mlruns``, a spec's ``./ray_results``, ``sqlite:///mlflow.db``) stays out of the
+    checkout."""
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
 
 
 @pytest.fixture(scope="session")

@@ -1,14 +1,24 @@
-"""The command line contract: JSON output, and one-line errors with exit code 2 for bad input."""
+"""The command line contract: JSON output, one-line errors with exit code 2 for bad input, help on every
+option, and ``validate`` refusing what ``run`` would refuse before it starts."""
 
 from __future__ import annotations
 
+import argparse
+import copy
 import json
 import subprocess
 import sys
+from pathlib import Path
+from typing import Any
 
 import pytest
+import yaml
+from mlflow.tracking import MlflowClient
 
-from dptune.cli import main
+import dptune.data as data_module
+from dptune.cli import _build_parser, main
+from dptune.errors import InputError
+from dptune.spec import resolve_tracking_uri
 
 TRAIN = [
     "train",
@@ -142,3 +152,139 @@ def test_console_script_exit_code_and_single_line() -> None:
     assert proc.returncode == 2
     assert proc.stderr.strip().splitlines() == [proc.stderr.strip()]
     assert "epsilon" in proc.stderr
+
+
+def test_every_option_and_command_has_help() -> None:
+    """Every action of every (sub)parser but -h says what it is, in ``--help``."""
+    parsers = [_build_parser()]
+    missing = []
+    while parsers:
+        parser = parsers.pop()
+        for action in parser._actions:
+            if isinstance(action, argparse._HelpAction):
+                continue
+            if isinstance(action, argparse._SubParsersAction):
+                parsers.extend(action.choices.values())
+                missing += [f"{parser.prog} {c.dest}" for c in action._choices_actions if not c.help]
+            if not action.help:
+                missing.append(f"{parser.prog} {action.option_strings or action.dest}")
+    assert missing == []
+
+
+QUICKSTART = yaml.safe_load((Path(__file__).parents[1] / "sweeps" / "quickstart.yaml").read_text())
+
+
+def write_spec(folder: Path, **changes: Any) -> Path:
+    """The quickstart spec with ``changes`` (dotted paths), written into ``folder``."""
+    doc = copy.deepcopy(QUICKSTART)
+    for dotted, value in changes.items():
+        node = doc
+        *parents, last = dotted.split(".")
+        for key in parents:
+            node = node.setdefault(key, {})
+        node[last] = value
+    path = folder / "spec.yaml"
+    path.write_text(yaml.safe_dump(doc))
+    return path
+
+
+@pytest.fixture
+def local_machine(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A sweep that would start its own Ray instance here, on a machine without GPUs, from ``tmp_path``
+    (each test's working folder, ``conftest``), with nothing in its cache of downloads."""
+    monkeypatch.setattr(data_module, "CACHE_ROOT", tmp_path / "cache")
+    monkeypatch.delenv("RAY_ADDRESS", raising=False)
+    monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "")
+    return tmp_path
+
+
+@pytest.mark.parametrize(
+    ("changes", "field"),
+    [
+        ({"dataset.subset": 300}, "training.batch_size"),  # batch 500 > 300 training samples
+        (
+            {
+                "dataset.subset": 300,
+                "training.batch_size": 100,
+                "methods.dpsgd.batch_size": {"choice": [64, 512]},
+            },
+            "methods.dpsgd.batch_size",
+        ),
+        ({"dataset.name": "cifar10", "dataset.root": "empty"}, "dataset"),  # no local copy
+        ({"search.warm_start": "earlier"}, "search.warm_start.sweep"),  # no such sweep in storage_path
+        ({"resources.gpu": 1}, "resources.gpu"),  # gpu_fallback: fail, and this machine has no GPU
+        ({"resources.cpu": 100_000}, "resources.cpu"),
+    ],
+)
+def test_validate_refuses_what_run_would_refuse_before_it_starts(
+    changes: dict[str, Any], field: str, local_machine: Path, capsys
+) -> None:
+    spec = str(write_spec(local_machine, **changes))
+    for command in ("validate", "run"):
+        code, out, err = run([command, spec], capsys)
+        assert code == 2 and out == "" and len(err.strip().splitlines()) == 1, err
+        assert err.startswith(f"dptune: error: {field}: "), err
+    assert sorted(p.name for p in local_machine.iterdir()) == ["spec.yaml"]  # nothing started
+
+
+def test_validate_accepts_what_run_would_start(local_machine: Path, capsys) -> None:
+    spec = str(write_spec(local_machine, **{"resources.gpu": 1, "resources.gpu_fallback": "cpu"}))
+    code, out, _ = run(["validate", spec], capsys)
+    assert code == 0 and out.startswith(f"{spec}: valid")
+
+
+def test_validate_refuses_an_existing_sweep_unless_resumed(local_machine: Path, capsys) -> None:
+    spec = str(write_spec(local_machine))
+    (local_machine / "ray_results" / "quickstart").mkdir(parents=True)
+    code, _, err = run(["validate", spec], capsys)
+    assert code == 2 and err.startswith("dptune: error: name: ") and "--resume" in err
+    assert run(["validate", spec, "--resume"], capsys)[0] == 0
+    assert run(["validate", spec, "--storage-path", "elsewhere"], capsys)[0] == 0
+
+
+def test_validate_leaves_a_cluster_to_ray(
+    local_machine: Path, monkeypatch: pytest.MonkeyPatch, capsys
+) -> None:
+    """A driver that joins a cluster (``RAY_ADDRESS``) finds its GPU nodes only once Ray starts."""
+    monkeypatch.setenv("RAY_ADDRESS", "10.0.0.1:6379")
+    assert run(["validate", str(write_spec(local_machine, **{"resources.gpu": 1}))], capsys)[0] == 0
+
+
+def test_a_plain_db_path_is_a_sqlite_store(tmp_path: Path) -> None:
+    (tmp_path / "runs").mkdir()
+    (tmp_path / "store.sqlite").touch()
+    assert resolve_tracking_uri("results/mlflow.db", tmp_path) == f"sqlite:///{tmp_path}/results/mlflow.db"
+    assert resolve_tracking_uri("store.sqlite", tmp_path) == f"sqlite:///{tmp_path}/store.sqlite"
+    assert resolve_tracking_uri(str(tmp_path / "a.db"), Path("/")) == f"sqlite:///{tmp_path}/a.db"
+    for plain in ("runs", "mlruns"):  # a directory, a new path that is not a .db file
+        with pytest.raises(InputError) as info:
+            resolve_tracking_uri(plain, tmp_path, "--tracking-uri")
+        assert info.value.field == "--tracking-uri" and ".db" in info.value.problem
+
+
+@pytest.mark.parametrize("command", ["report", "run", "validate"])
+def test_a_directory_as_tracking_uri_is_one_line(command: str, local_machine: Path, capsys) -> None:
+    (local_machine / "runs").mkdir()
+    argv = [
+        command,
+        *([str(write_spec(local_machine))] if command != "report" else []),
+        "--tracking-uri",
+        "runs",
+    ]
+    code, out, err = run(argv, capsys)
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
+    assert err.startswith("dptune: error: --tracking-uri: runs is a directory") and "runs/mlflow.db" in err
+
+
+def test_report_reads_a_plain_db_path(local_machine: Path, capsys) -> None:
+    MlflowClient(f"sqlite:///{local_machine / 'store.db'}").search_experiments()  # an empty store
+    code, out, _ = run(["report", "--tracking-uri", "store.db"], capsys)
+    assert code == 0 and out.strip() == f"no finished trials in sqlite:///{local_machine / 'store.db'}"
+
+
+@pytest.mark.parametrize("uri", ["junk.db", "file:///nowhere/mlruns"])
+def test_a_store_mlflow_cannot_read_is_one_line(uri: str, local_machine: Path, capsys) -> None:
+    (local_machine / "junk.db").write_text("not a database")
+    code, out, err = run(["report", "--tracking-uri", uri], capsys)
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1, err
+    assert err.startswith("dptune: error: --tracking-uri: cannot read the MLflow store at")

@@ -1,4 +1,5 @@
-"""Datasets: the real Fashion-MNIST copy on disk, digits, and the one-line error when data is missing."""
+"""Datasets: the real Fashion-MNIST copy on disk, digits, the one-line error when data is missing, and the
+training-set size read without loading (what ``dptune validate`` checks batch sizes against)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import torch
 import torchvision.datasets
 
 import dptune.data as data_module
-from dptune.data import load_dataset, read_idx
+from dptune.data import load_dataset, read_idx, train_size
 from dptune.errors import DataUnavailableError
 
 SYSTEM_FMNIST = Path("/usr/share/datasets/fashion-mnist")
@@ -63,3 +64,36 @@ def test_missing_dataset_says_how_to_get_it(tmp_path: Path, monkeypatch: pytest.
     message = str(info.value)
     assert message.startswith("dataset: mnist not found") and "--data-root" in message
     assert "\n" not in message
+
+
+@pytest.mark.parametrize(
+    ("name", "subset"),
+    [("digits", None), ("digits", 100), ("digits", 5000), ("fashion-mnist", None), ("fashion-mnist", 500)],
+)
+def test_train_size_is_what_a_run_trains_on(name: str, subset: int | None) -> None:
+    assert train_size(name, subset=subset) == len(load_dataset(name, subset=subset).train_y)
+
+
+def test_train_size_reads_the_configured_root_first(tmp_path: Path) -> None:
+    """A root with its own IDX copy (here: Fashion-MNIST's test files as training files) decides."""
+    for stem in ("train-images-idx3-ubyte", "train-labels-idx1-ubyte"):
+        (tmp_path / f"{stem}.gz").symlink_to(SYSTEM_FMNIST / f"{stem.replace('train', 't10k')}.gz")
+    for stem in ("t10k-images-idx3-ubyte", "t10k-labels-idx1-ubyte"):
+        (tmp_path / f"{stem}.gz").symlink_to(SYSTEM_FMNIST / f"{stem}.gz")
+    assert (
+        train_size("fashion-mnist", root=tmp_path)
+        == 10000
+        == len(load_dataset("fashion-mnist", tmp_path).train_y)
+    )
+
+
+@pytest.mark.parametrize("name", ["mnist", "cifar10", "cifar100"])
+def test_train_size_without_a_local_copy_says_how_to_get_it(
+    name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(data_module, "CACHE_ROOT", tmp_path / "cache")
+    with pytest.raises(DataUnavailableError) as info:
+        train_size(name, root=tmp_path / "empty")
+    message = str(info.value)
+    assert message.startswith(f"dataset: {name} not found") and "--data-root" in message
+    assert "\n" not in message and not (tmp_path / "cache").exists()  # nothing downloaded

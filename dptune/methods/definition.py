@@ -12,11 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from dptune.methods.params import Param, resolve_params
 from dptune.methods.stages import Method
-from dptune.persample import ParamLayout
+
+if TYPE_CHECKING:
+    from dptune.persample import ParamLayout
 
 T = TypeVar("T")
 

@@ -23,7 +23,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from scipy.signal import butter
 
 from dptune.errors import InputError
 from dptune.methods.filters import PRESETS, DrawnFilter, IIRCoefficients, drawn
@@ -150,6 +149,8 @@ BUTTERWORTH_PARAMS = {
 
 def butterworth(order: int, cutoff: float) -> IIRCoefficients:
     """``scipy.signal.butter(order, cutoff)`` with b scaled so that −Σa + Σb = 1 exactly."""
+    from scipy.signal import butter
+
     b, a = butter(order, cutoff)
     b = b / (np.sum(b) / np.sum(a))
     return IIRCoefficients(tuple(float(x) for x in a[1:]), tuple(float(x) for x in b))

@@ -18,12 +18,15 @@ zero or flips the direction).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-import torch
 
 from dptune.errors import InputError
 from dptune.methods.stages import PostProcessing, State
+
+if TYPE_CHECKING:
+    import torch
 
 DC_GAIN_TOL = 1e-9
 
@@ -164,6 +167,8 @@ def filter_step(
     coeffs: IIRCoefficients, released: torch.Tensor, state: State
 ) -> tuple[torch.Tensor, torch.Tensor, State]:
     """One step of the recursion: (m_t unnormalised, c_t as a tensor scalar, new state)."""
+    import torch
+
     a, b = coeffs.a, coeffs.b
     t: int = state["t"]
     inputs = [released, *state["inputs"]]  # ĝ_t, ĝ_{t−1}, … (only those that exist)
@@ -213,6 +218,8 @@ def filtered_adam(coeffs: IIRCoefficients, beta2: float, eps: float) -> PostProc
     """
 
     def init(params: torch.Tensor) -> State:
+        import torch
+
         return {"filter": filter_init(params), "v": torch.zeros_like(params), "t": 0}
 
     def update(released: torch.Tensor, state: State) -> tuple[torch.Tensor, State]:

@@ -29,10 +29,12 @@ models and batch sizes: our choice λ = 0.1, τ = 1, γ = 0.1, κ = 0.01, ζ = 0
 from __future__ import annotations
 
 import math
-
-import torch
+from typing import TYPE_CHECKING
 
 from dptune.methods.stages import PostProcessing, State
+
+if TYPE_CHECKING:
+    import torch
 
 STABILITY_EPS = 1e-12
 
@@ -47,6 +49,8 @@ def kernel_weights(
     zeta: float,
 ) -> torch.Tensor:
     """â_{t,1..K_t−1} from eqs. (5)–(8): ``lags[j−1]`` is s̃_{t−j}, ``trend`` is s̄_t."""
+    import torch
+
     trend_norm = float(torch.linalg.vector_norm(trend))
     confidence = trend_norm / (trend_norm + zeta)
     scale = max(trend_norm, kappa) + STABILITY_EPS

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-import torch
+from typing import TYPE_CHECKING
 
 from dptune.methods.stages import PostProcessing, State
+
+if TYPE_CHECKING:
+    import torch
 
 
 def heavy_ball(momentum: float) -> PostProcessing:
@@ -15,6 +18,8 @@ def heavy_ball(momentum: float) -> PostProcessing:
     """
 
     def init(params: torch.Tensor) -> State:
+        import torch
+
         return {"m": torch.zeros_like(params)}
 
     def update(direction: torch.Tensor, state: State) -> tuple[torch.Tensor, State]:

@@ -13,13 +13,16 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
-import torch
 
 from dptune.methods.stages import Method, Release
-from dptune.persample import ClippedSumEngine
+
+if TYPE_CHECKING:
+    import torch
+
+    from dptune.persample import ClippedSumEngine
 
 
 def gaussian_release(clip: float, noise_multiplier: float) -> Release:
@@ -68,6 +71,8 @@ class TorchNoise:
     generator: torch.Generator
 
     def gaussian(self, like: torch.Tensor, std: float) -> torch.Tensor:
+        import torch
+
         return torch.normal(
             0.0, std, size=like.shape, generator=self.generator, dtype=like.dtype, device=like.device
         )
@@ -84,6 +89,8 @@ class OsCsprngNoise:
     """
 
     def gaussian(self, like: torch.Tensor, std: float) -> torch.Tensor:
+        import torch
+
         count = like.numel()
         bits = np.frombuffer(os.urandom(8 * 4 * count), dtype=np.uint64)
         uniform = ((bits >> np.uint64(11)).astype(np.float64) + 0.5) * 2.0**-53
@@ -119,6 +126,8 @@ def clipped_sum(
     disjoint chunks ``(x, y)``: the clipped sum is additive over samples, so a caller can stream samples
     it cannot hold at once (the audit's one-hot canaries).
     """
+    import torch
+
     signal = method.signal
     used = list(iterates[: signal.history])
     weights = signal.weights(len(used))

@@ -13,13 +13,18 @@
 
 from __future__ import annotations
 
-import torch
+from typing import TYPE_CHECKING
 
 from dptune.methods.stages import PerSampleSignal
+
+if TYPE_CHECKING:
+    import torch
 
 
 def momentum_weights(beta: float, count: int) -> torch.Tensor:
     """(β^0, β^1, …, β^{count−1}) / Σ_j β^j, newest iterate first."""
+    import torch
+
     powers = torch.tensor([beta**j for j in range(count)], dtype=torch.float64)
     return (powers / powers.sum()).to(torch.float32)
 
@@ -31,6 +36,13 @@ def per_sample_momentum(k: int, beta: float) -> PerSampleSignal:
     )
 
 
+def _current_iterate_only(count: int) -> torch.Tensor:
+    """The weight (1,) of the current iterate alone."""
+    import torch
+
+    return torch.ones(1)
+
+
 def per_sample_gradient() -> PerSampleSignal:
     """The plain per-sample gradient at the current iterate."""
-    return PerSampleSignal("per_sample_gradient", 1, lambda count: torch.ones(1))
+    return PerSampleSignal("per_sample_gradient", 1, _current_iterate_only)

@@ -11,16 +11,19 @@ Post-processing stages see released vectors only, so by the post-processing prop
 no privacy. ``chain`` checks this boundary in code: exactly one release, after the signal, and only
 post-processing stages after it (the style of optax's ``chain``, with the kinds made explicit).
 
-States are plain dicts of tensors and numbers so they go straight into a checkpoint.
+States are plain dicts of tensors and numbers so they go straight into a checkpoint. The modules of
+stages import torch inside the functions that compute with it: composing a method (its release schedule
+for calibration, its parameters for the CLI and specs) needs no torch.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import torch
+if TYPE_CHECKING:
+    import torch
 
 State = dict[str, Any]
 

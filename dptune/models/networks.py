@@ -1,14 +1,11 @@
-"""Models without BatchNorm (per-sample gradients need samples that do not mix), by name."""
+"""The models' builders ``(in_channels, image_size, num_classes) -> nn.Module``, named in ``MODELS``
+(``dptune.models``): no BatchNorm, as per-sample gradients need samples that do not mix."""
 
 from __future__ import annotations
-
-from collections.abc import Callable
 
 import torch
 from torch import nn
 from torchvision.models import resnet18 as tv_resnet18
-
-from dptune.errors import InputError
 
 
 def cnn5(in_channels: int, image_size: int, num_classes: int) -> nn.Module:
@@ -101,33 +98,3 @@ class SmallViT(nn.Module):
         x = self.embed(x).flatten(2).transpose(1, 2)
         x = torch.cat([self.cls.expand(x.shape[0], -1, -1), x], dim=1) + self.pos
         return self.head(self.norm(self.blocks(x))[:, 0])
-
-
-MODELS: dict[str, Callable[[int, int, int], nn.Module]] = {
-    "cnn5": cnn5,
-    "mlp": mlp,
-    "resnet18": resnet18,
-    "vit": SmallViT,
-}
-
-
-def check_model_name(name: str, field: str = "model") -> str:
-    if name not in MODELS:
-        raise InputError(field, f"unknown model {name!r}; valid: {', '.join(MODELS)}")
-    return name
-
-
-def build_model(name: str, in_channels: int, image_size: int, num_classes: int) -> nn.Module:
-    """The named model for the given input shape; ``InputError`` if the shape does not fit it."""
-    check_model_name(name)
-    try:
-        model = MODELS[name](in_channels, image_size, num_classes)
-        with torch.no_grad():
-            model(torch.zeros(2, in_channels, image_size, image_size))
-    except (RuntimeError, ValueError) as exc:
-        raise InputError(
-            "model",
-            f"{name} does not fit {in_channels}×{image_size}×{image_size} inputs "
-            f"({str(exc).splitlines()[0]}); use mlp for small images",
-        ) from None
-    return model

@@ -27,8 +27,6 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
-from opacus.accountants import PRVAccountant, RDPAccountant
-from opacus.accountants.analysis import rdp as rdp_analysis
 
 from dptune.errors import InputError
 from dptune.privacy.rdp import subsampled_gaussian_rdp
@@ -36,7 +34,10 @@ from dptune.privacy.rdp import subsampled_gaussian_rdp
 HistoryEntry = tuple[float, float, int]
 EpsilonBounds = tuple[float, float]
 
-RDP_ORDERS: tuple[float, ...] = tuple(RDPAccountant.DEFAULT_ALPHAS)
+RDP_ORDERS: tuple[float, ...] = (*(1 + x / 10.0 for x in range(1, 100)), *range(12, 64))
+"""The orders α of every RDP curve: Opacus's ``RDPAccountant.DEFAULT_ALPHAS`` (1.1 to 10.9 by 0.1, then 12
+to 63), spelled out so that this module imports without Opacus and torch (``tests/test_torch_free.py``
+checks that they agree)."""
 
 _CACHED_CURVES = 8192  # one-step curves kept (1.2 kB each): a long heterogeneous ledger and a lattice
 _curves: dict[tuple[float, float], np.ndarray] = {}
@@ -184,6 +185,8 @@ def _conversion_offsets(delta: float) -> np.ndarray:
 
 def rdp_to_epsilon(curve: np.ndarray, delta: float) -> float:
     """(ε, δ) from an RDP curve over ``RDP_ORDERS`` by Opacus's conversion (Balle et al. 2020)."""
+    from opacus.accountants.analysis import rdp as rdp_analysis
+
     eps, _ = rdp_analysis.get_privacy_spent(orders=list(RDP_ORDERS), rdp=curve, delta=delta)
     return float(eps)
 
@@ -252,6 +255,8 @@ def truncate(history: Sequence[HistoryEntry], steps: int) -> list[HistoryEntry]:
 
 def prv_epsilon(history: Sequence[HistoryEntry], delta: float) -> float:
     """ε of a history under Opacus's PRV accountant (its default ε error of 0.01)."""
+    from opacus.accountants import PRVAccountant
+
     if not history:
         return 0.0
     accountant = PRVAccountant()

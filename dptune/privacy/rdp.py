@@ -31,7 +31,6 @@ import math
 from collections.abc import Sequence
 
 import numpy as np
-from scipy import special
 
 _LOG_HALF = math.log(0.5)
 _LOG_TWO = math.log(2)
@@ -48,6 +47,8 @@ def _log_a_int(q: float, sigma: np.ndarray, alpha: np.ndarray) -> np.ndarray:
     The finite binomial sum of Opacus's ``_compute_log_a_for_int_alpha``, as one log-sum-exp over i
     (terms with i > α have C(α, i) = 0, log 0 = −∞, and add nothing).
     """
+    from scipy import special
+
     i = np.arange(int(alpha.max()) + 1)
     with np.errstate(divide="ignore"):
         log_coef = (
@@ -85,6 +86,8 @@ def _binomials(alpha: np.ndarray, i: np.ndarray) -> np.ndarray:
     """C(α, i) for orders ``alpha`` (column) and consecutive indices ``i`` (row): scipy's value at the
     first index, then C(α, i + 1) = C(α, i)·(α − i)/(i + 1) (one product per entry instead of a Gamma
     function evaluation; the relative rounding grows by one ulp per index)."""
+    from scipy import special
+
     ratios = (alpha - i[:-1]) / (i[:-1] + 1)
     return special.binom(alpha, i[0]) * np.cumprod(np.hstack([np.ones_like(alpha), ratios]), axis=1)
 
@@ -105,6 +108,8 @@ def _log_a_frac(q: float, sigma: np.ndarray, alpha: np.ndarray) -> np.ndarray:
     series (α near 1, σ below 1: thousands of terms) takes a few numpy passes. Factors that depend on
     (α, i) only or on (σ, i) only are computed once per block for the orders and σ still running.
     """
+    from scipy import special
+
     pair_sigma = np.repeat(np.arange(sigma.size), alpha.size)
     pair_alpha = np.tile(np.arange(alpha.size), sigma.size)
     log_a = np.full((2, pair_sigma.size), -np.inf)  # the two parts, A_0 and A_1

@@ -19,9 +19,7 @@ DOPPLER filter is LP-DPAdamBC (``lp_dpadambc``).
 
 from __future__ import annotations
 
-from typing import Any
-
-import torch
+from typing import TYPE_CHECKING, Any
 
 from dptune.methods.definition import Hyper, MethodDefinition, required
 from dptune.methods.filters import IIRCoefficients, adam_moment, filter_init, filter_step
@@ -30,6 +28,9 @@ from dptune.methods.release import gaussian_release
 from dptune.methods.shared_params import BETA1_PARAM, BETA2_PARAM, positive
 from dptune.methods.signal import per_sample_gradient
 from dptune.methods.stages import Method, PostProcessing, State, Update, chain
+
+if TYPE_CHECKING:
+    import torch
 
 GAMMA_PARAM = Param(
     "gamma",
@@ -62,6 +63,8 @@ def noise_corrected_adam(
     needs = "the noise variance (σC/L)², i.e. the expected batch size L"
 
     def init(params: torch.Tensor) -> State:
+        import torch
+
         required(variance, needs, name)
         return {"filter": filter_init(params), "v": torch.zeros_like(params), "t": 0}
 

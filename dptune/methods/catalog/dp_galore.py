@@ -31,9 +31,7 @@ Choices where the papers are silent:
 
 from __future__ import annotations
 
-from typing import Any
-
-import torch
+from typing import TYPE_CHECKING, Any
 
 from dptune.methods.definition import Hyper, MethodDefinition, required
 from dptune.methods.filters import adam_moment, filtered_adam
@@ -42,7 +40,11 @@ from dptune.methods.release import gaussian_release
 from dptune.methods.shared_params import BETA1_PARAM, BETA2_PARAM, EPS_ADAM_PARAM
 from dptune.methods.signal import per_sample_gradient
 from dptune.methods.stages import Method, PostProcessing, State, Update, chain
-from dptune.persample import ParamLayout
+
+if TYPE_CHECKING:
+    import torch
+
+    from dptune.persample import ParamLayout
 
 RANK_PARAM = Param("rank", "int", 8, lambda v: v >= 1, "an integer >= 1", "GaLore rank r of the projection")
 INTERVAL_PARAM = Param(
@@ -73,6 +75,8 @@ def projected_shapes(layout: ParamLayout, rank: int) -> list[tuple[int, int] | N
 def find_projector(matrix: torch.Tensor, rank: int) -> torch.Tensor:
     """FindProjector(G, r) of Alg. 3: U[:, :r] (m × r) if m ≤ n, else V[:, :r] (n × r), for G = U S Vᵀ
     with singular values in decreasing order; each column's entry of largest magnitude made positive."""
+    import torch
+
     u, _, vh = torch.linalg.svd(matrix, full_matrices=False)
     basis = u[:, :rank] if matrix.shape[0] <= matrix.shape[1] else vh[:rank].T
     rows = basis.abs().argmax(dim=0)
@@ -103,6 +107,8 @@ def galore(inner: PostProcessing, layout: ParamLayout | None, rank: int, interva
     name = f"galore(rank={rank}, interval={interval}, {inner.name})"
 
     def init(params: torch.Tensor) -> State:
+        import torch
+
         plan = required(layout, needs, name)
         shapes = projected_shapes(plan, rank)
         sizes = [
@@ -112,6 +118,8 @@ def galore(inner: PostProcessing, layout: ParamLayout | None, rank: int, interva
         return {"t": 0, "projectors": [None] * len(shapes), "inner": inner.init(low)}
 
     def update(released: torch.Tensor, state: State) -> tuple[torch.Tensor, State]:
+        import torch
+
         plan = required(layout, needs, name)
         shapes = projected_shapes(plan, rank)
         pieces = released.split(list(plan.numels))

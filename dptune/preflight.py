@@ -1,0 +1,98 @@
+"""What ``dptune run`` checks before it starts anything, checked without Ray, torch or MLflow, so that
+``dptune validate`` refuses what ``run`` would refuse, with the same one line naming the field:
+
+* no sweep of the spec's name (each ε's) already exists in ``storage_path``, unless resumed;
+* the training set holds every batch size a trial can draw (``spec.check_batch_sizes``), its size read
+  from the local copy of the data (``data.train_size``), which also says when there is none;
+* a warm start's earlier sweep exists there and finished (its privacy cost is recorded);
+* the trials' resources fit this machine, where the sweep starts its own Ray instance (no
+  ``RAY_ADDRESS``): a cluster the driver joins is seen only once Ray starts.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+
+from dptune.data import train_size
+from dptune.errors import InputError
+from dptune.spec import SweepSpec, check_batch_sizes
+
+NVIDIA_GPUS = Path("/proc/driver/nvidia/gpus")
+"""One entry per GPU the NVIDIA driver sees (what Ray counts through NVML)."""
+ROCM_DEVICE = Path("/dev/kfd")
+"""Present where an AMD ROCm driver is: Ray may count its GPUs, which this module does not."""
+
+
+def refuse_existing(spec: SweepSpec) -> None:
+    """A sweep of that name already in ``storage_path`` is continued with --resume, never overwritten."""
+    local_dir = Path(spec.storage_path) / spec.name if "://" not in spec.storage_path else None
+    if local_dir is not None and local_dir.exists():
+        raise InputError(
+            "name",
+            f"a sweep {spec.name!r} already exists in {spec.storage_path}; continue it with "
+            "--resume, or choose another name or storage_path",
+        )
+
+
+def check_warm_start(spec: SweepSpec) -> None:
+    """The earlier sweep the first ε's search starts from has its privacy cost recorded in
+    ``storage_path`` (later ε's warm starts name sweeps this run makes)."""
+    warm = spec.at_epsilon(0).warm_start
+    if warm is None or warm.sweep is None:
+        return
+    from dptune.sweep_state import PrivateSweepState
+
+    if PrivateSweepState(spec.storage_path, warm.sweep).read().get("tuning_cost") is None:
+        raise InputError(
+            "search.warm_start.sweep",
+            f"sweep {warm.sweep!r} in {spec.storage_path} has no recorded privacy cost (it does not exist "
+            "there, or has not finished: finish it with --resume first)",
+        )
+
+
+def local_gpus(environ: Mapping[str, str]) -> int | None:
+    """The GPUs a Ray instance started on this machine would have: ``CUDA_VISIBLE_DEVICES`` where it is
+    set, else those the NVIDIA driver lists; None where that cannot be told (an AMD ROCm driver)."""
+    visible = environ.get("CUDA_VISIBLE_DEVICES")
+    if visible is not None:
+        return len([d for d in visible.split(",") if d.strip() and d.strip() != "NoDevFiles"])
+    if NVIDIA_GPUS.is_dir():
+        return len(list(NVIDIA_GPUS.iterdir()))
+    return None if ROCM_DEVICE.exists() else 0
+
+
+def check_local_resources(spec: SweepSpec, environ: Mapping[str, str] = os.environ) -> None:
+    """Without ``RAY_ADDRESS`` the sweep's trials run on this machine: a trial's CPUs must fit it, and
+    its GPUs too unless ``resources.gpu_fallback`` is ``cpu`` (``dptune.sweep.resources``)."""
+    if environ.get("RAY_ADDRESS"):
+        return
+    cpus = os.cpu_count() or 1
+    if spec.cpu > cpus:
+        raise InputError(
+            "resources.cpu",
+            f"each trial asks for {spec.cpu:g} CPU but this machine has {cpus}; lower resources.cpu or "
+            "join a larger Ray cluster (RAY_ADDRESS)",
+        )
+    gpus = local_gpus(environ)
+    if spec.gpu > 0 and spec.gpu_fallback == "fail" and gpus is not None and spec.gpu > gpus:
+        raise InputError(
+            "resources.gpu",
+            f"each trial asks for {spec.gpu:g} GPU but this machine has {gpus}; set resources.gpu: 0, "
+            "set resources.gpu_fallback: cpu, or join a Ray cluster with GPUs (RAY_ADDRESS)",
+        )
+
+
+def preflight(spec: SweepSpec, resume: bool) -> int:
+    """Every check above (module docstring), in the order ``dptune run`` makes them; the number of
+    training samples a trial gets."""
+    if not resume:
+        for index in range(len(spec.epsilons)):
+            refuse_existing(spec.at_epsilon(index))
+    shared = spec.shared
+    n = train_size(shared.dataset, shared.data_root, shared.subset)
+    check_batch_sizes(spec, n)
+    check_warm_start(spec)
+    check_local_resources(spec)
+    return n

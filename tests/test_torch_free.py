@@ -1,0 +1,56 @@
+"""The command line starts without torch, Ray, Optuna or MLflow, and the torch-free names it reads (the
+RDP orders, the per-sample engines, the models) agree with the torch-side registries they stand for."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from opacus.accountants import RDPAccountant
+
+from dptune import config, persample
+from dptune.models import MODELS, networks
+from dptune.privacy.accounting import RDP_ORDERS
+
+QUICKSTART = Path(__file__).parents[1] / "sweeps" / "quickstart.yaml"
+HEAVY = ("torch", "ray", "mlflow", "optuna")
+
+
+def heavy_modules_after(code: str, cwd: Path) -> list[str]:
+    """The heavy libraries a fresh interpreter has imported after running ``code``."""
+    probe = f"import json, sys\n{code}\nprint(json.dumps(sorted(m for m in {HEAVY!r} if m in sys.modules)))"
+    proc = subprocess.run(
+        [sys.executable, "-c", probe], cwd=cwd, capture_output=True, text=True, check=True, timeout=120
+    )
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def test_importing_the_cli_and_the_spec_loads_no_heavy_library(tmp_path: Path) -> None:
+    assert heavy_modules_after("import dptune.cli, dptune.spec", tmp_path) == []
+
+
+def test_help_and_validate_load_no_heavy_library(tmp_path: Path) -> None:
+    code = (
+        "from dptune.cli import main\n"
+        "for argv in (['--help'], ['train', '--help'], ['run', '--help']):\n"
+        "    try:\n"
+        "        main(argv)\n"
+        "    except SystemExit:\n"
+        "        pass\n"
+        f"assert main(['validate', {str(QUICKSTART)!r}]) == 0"
+    )
+    assert heavy_modules_after(code, tmp_path) == []
+
+
+def test_rdp_orders_are_opacus_default_orders() -> None:
+    assert tuple(RDPAccountant.DEFAULT_ALPHAS) == RDP_ORDERS
+
+
+def test_engine_names_are_the_per_sample_engines() -> None:
+    assert tuple(persample.ENGINES) == config.ENGINES
+
+
+def test_every_model_name_has_its_builder() -> None:
+    assert all(callable(getattr(networks, builder)) for builder in MODELS.values())
