@@ -314,7 +314,7 @@ class MlflowTracker:
         client.set_tag(sweep_id, names.NOTE_TAG, sweep_description(title, exp, best, reruns, shown))
         client.set_tag(sweep_id, names.RUN_NAME_TAG, summary_name(base, best))
         if not view_supported(mlflow.__version__):
-            log.info(
+            log.warning(
                 "tracking: no saved runs view: MLflow %s's format of saved views is unknown (known: 3.17)",
                 mlflow.__version__,
             )
