@@ -260,7 +260,7 @@ def _validate(args: argparse.Namespace) -> None:
     spec = _sweep_spec(args)
     print(
         f"{args.spec}: valid ({', '.join(spec.methods)}; {spec.trials.describe()} trials per method; "
-        f"ε={spec.shared.epsilon:g})"
+        f"{spec.describe_epsilon()})"
     )
 
 

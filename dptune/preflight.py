@@ -36,20 +36,27 @@ def refuse_existing(spec: SweepSpec) -> None:
         )
 
 
+def earlier_cost(storage_path: str, sweep: str) -> dict:
+    """The privacy cost an earlier sweep recorded in its private state (what a warm start from it adds
+    to every figure); refused when it has none."""
+    from dptune.sweep_state import PrivateSweepState
+
+    cost = PrivateSweepState(storage_path, sweep).read().get("tuning_cost")
+    if cost is None:
+        raise InputError(
+            "search.warm_start.sweep",
+            f"sweep {sweep!r} in {storage_path} has no recorded privacy cost (it does not exist "
+            "there, or has not finished: finish it with --resume first)",
+        )
+    return cost
+
+
 def check_warm_start(spec: SweepSpec) -> None:
     """The earlier sweep the first ε's search starts from has its privacy cost recorded in
     ``storage_path`` (later ε's warm starts name sweeps this run makes)."""
     warm = spec.at_epsilon(0).warm_start
-    if warm is None or warm.sweep is None:
-        return
-    from dptune.sweep_state import PrivateSweepState
-
-    if PrivateSweepState(spec.storage_path, warm.sweep).read().get("tuning_cost") is None:
-        raise InputError(
-            "search.warm_start.sweep",
-            f"sweep {warm.sweep!r} in {spec.storage_path} has no recorded privacy cost (it does not exist "
-            "there, or has not finished: finish it with --resume first)",
-        )
+    if warm is not None and warm.sweep is not None:
+        earlier_cost(spec.storage_path, warm.sweep)
 
 
 def local_gpus(environ: Mapping[str, str]) -> int | None:

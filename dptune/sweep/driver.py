@@ -36,7 +36,7 @@ from ray.tune.search.optuna import OptunaSearch
 
 import dptune
 from dptune.data import Dataset, load_dataset
-from dptune.errors import InputError
+from dptune.preflight import refuse_existing
 from dptune.privacy.filter import RenyiFilter
 from dptune.randomness import Randomness, trial_seed
 from dptune.run_plan import default_delta
@@ -49,6 +49,7 @@ from dptune.sweep.resources import TrialResources, ask_for_slots, trial_resource
 from dptune.sweep.restore import CHECKPOINTS_KEPT, restorable, save_experiment_state_every_step
 from dptune.sweep.searcher import AccountedSearcher, SpentCurve
 from dptune.sweep.studies import study_storage
+from dptune.sweep.study_plots import study_page
 from dptune.sweep.warm_start import warm_start
 from dptune.sweep_state import PrivateSweepState
 from dptune.tracking import Tracker, tracker_for
@@ -124,6 +125,8 @@ FINAL_SUFFIX = ".final"
 RERUN_SEED_OFFSET = 1_000_000
 """Trial numbers from here on seed a seeded sweep's re-runs: no search trial has that many."""
 UI_PORT = 5000
+STUDY_PLOTS_FOLDER = "optuna"
+"""Where a sweep's run keeps each method's Optuna page (``dptune.sweep.study_plots``)."""
 TRACKING_CATCH_UP_SECONDS = 300.0
 """How long the end of a sweep waits for the tracker to record what it queued (a server that was down)."""
 
@@ -420,9 +423,10 @@ def selection_line(spec: SweepSpec, data: Dataset) -> str:
     )
 
 
-def mlflow_ui_hint(tracking_uri: str) -> str:
+def mlflow_ui_hint(tracking_uri: str, view: str | None) -> str:
     """The closing line: a command that opens the MLflow UI on this store, as this environment spells
-    it (``mlflow`` when it is on PATH, else this interpreter's own), and the address to open."""
+    it (``mlflow`` when it is on PATH, else this interpreter's own), and the address to open: the
+    experiment's saved results view (``view``, a path in the UI) where there is one."""
     own = Path(sys.executable).parent / "mlflow"
     on_path = shutil.which("mlflow")
     if on_path is not None and Path(on_path).resolve() == own.resolve():
@@ -432,9 +436,9 @@ def mlflow_ui_hint(tracking_uri: str) -> str:
     if "://" not in tracking_uri or tracking_uri.startswith(("sqlite:", "file:")):
         return (
             f"review in the MLflow UI: {command} ui --backend-store-uri {tracking_uri} --port {UI_PORT}, "
-            f"then open http://127.0.0.1:{UI_PORT}"
+            f"then open http://127.0.0.1:{UI_PORT}/{view or ''}"
         )
-    return f"review in the MLflow UI: open {tracking_uri} (the tracking server's own UI)"
+    return f"review in the MLflow UI: open {tracking_uri.rstrip('/')}/{view or ''}"
 
 
 def run_sweeps(
@@ -446,7 +450,7 @@ def run_sweeps(
     sweeps = [spec.at_epsilon(i) for i in range(len(spec.epsilons))]
     if not resume:
         for one in sweeps:
-            _refuse_existing(one)
+            refuse_existing(one)
     outcomes = []
     for one in sweeps:
         if len(sweeps) > 1:
@@ -454,7 +458,7 @@ def run_sweeps(
         outcomes.append(run_sweep(one, spec_text, resume=resume, echo=echo))
     if len(sweeps) > 1:
         echo("\n" + curve_summary(spec, sweeps, outcomes))
-    echo(mlflow_ui_hint(spec.tracking_uri))
+    echo(mlflow_ui_hint(spec.tracking_uri, tracker_for(spec.tracking_uri).runs_view_path(spec.experiment)))
     return outcomes
 
 
@@ -476,17 +480,6 @@ def curve_summary(spec: SweepSpec, sweeps: list[SweepSpec], outcomes: list[Sweep
     )
 
 
-def _refuse_existing(spec: SweepSpec) -> None:
-    """A sweep of that name already in ``storage_path`` is continued with --resume, never overwritten."""
-    local_dir = Path(spec.storage_path) / spec.name if "://" not in spec.storage_path else None
-    if local_dir is not None and local_dir.exists():
-        raise InputError(
-            "name",
-            f"a sweep {spec.name!r} already exists in {spec.storage_path}; continue it with "
-            "--resume, or choose another name or storage_path",
-        )
-
-
 def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo = print) -> SweepOutcome:
     """Run (or resume) the sweep of one ε target; returns the best trade-off per method, recorded by the
     tracker. A spec across several ε runs through ``run_sweeps``."""
@@ -498,7 +491,7 @@ def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo 
     n = len(data.train_y)
     check_batch_sizes(spec, n)
     if not resume:
-        _refuse_existing(spec)
+        refuse_existing(spec)
     warm_points, prior = warm_start(spec, spec.warm_start) if spec.warm_start else ({}, None)
     echo = progress = SweepProgress(echo, terminal(), spec.reruns)
     register(spec.name, progress)
@@ -596,6 +589,8 @@ def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo 
     best: list[TradeOff] = []
     if tracker.flush(timeout=TRACKING_CATCH_UP_SECONDS):
         tracker.log_tuning_cost(parent, tuning.as_dict())
+        pages = {m: study_page(spec.storage_path, spec.name, m) for m in spec.methods}
+        tracker.attach(parent, {f"{m}.html": page for m, page in pages.items() if page}, STUDY_PLOTS_FOLDER)
         best = tracker.log_sweep_summary(spec.experiment, parent)
         tracker.finish_sweep(parent)
     else:

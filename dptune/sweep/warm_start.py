@@ -23,11 +23,11 @@ from optuna.storages import JournalStorage
 from optuna.trial import TrialState
 
 from dptune.errors import InputError
+from dptune.preflight import earlier_cost
 from dptune.privacy.tuning import REPEAT_AND_SELECT
 from dptune.space import FILTER_PREFIX, MethodSpace
 from dptune.spec import SweepSpec, WarmStart
 from dptune.sweep.studies import journal_path, study_storage
-from dptune.sweep_state import PrivateSweepState
 from dptune.tuning_cost import PriorSweep
 
 FIELD = "search.warm_start.sweep"
@@ -63,13 +63,7 @@ def released_configurations(
 
 def warm_start(spec: SweepSpec, warm: WarmStart) -> tuple[dict[str, list[dict[str, Any]]], PriorSweep]:
     """Per method, the start points from the earlier sweep; and that sweep's privacy figures."""
-    cost = PrivateSweepState(spec.storage_path, warm.sweep).read().get("tuning_cost")
-    if cost is None:
-        raise InputError(
-            FIELD,
-            f"sweep {warm.sweep!r} in {spec.storage_path} has no recorded privacy cost (it does not exist "
-            "there, or has not finished: finish it with --resume first)",
-        )
+    cost = earlier_cost(spec.storage_path, warm.sweep)
     journal = journal_path(spec.storage_path, warm.sweep)
     if not journal.is_file():
         raise InputError(FIELD, f"sweep {warm.sweep!r} kept no Optuna study at {journal}")

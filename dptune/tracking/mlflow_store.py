@@ -190,12 +190,12 @@ class MlflowTracker:
         found = self.client.get_experiment_by_name(name)
         return found.experiment_id if found is not None else create_experiment(self.client, self.uri, name)
 
-    def _attach(self, run_id: str, files: Mapping[str, str]) -> None:
-        """Log text files (name -> content) as artifacts of ``run_id``."""
+    def attach(self, run_id: str, files: Mapping[str, str], folder: str | None = None) -> None:
+        """Log text files (name -> content) as artifacts of ``run_id``, in ``folder`` if given."""
         with tempfile.TemporaryDirectory() as tmp:
             for name, content in files.items():
                 (Path(tmp) / name).write_text(content)
-                self.client.log_artifact(run_id, str(Path(tmp) / name))
+                self.client.log_artifact(run_id, str(Path(tmp) / name), artifact_path=folder)
 
     # -- a sweep ----------------------------------------------------------------------------------
     def find_sweep(self, experiment: str, name: str, storage_path: str) -> str | None:
@@ -217,7 +217,7 @@ class MlflowTracker:
         )
         for key, value in params.items():
             client.log_param(run.info.run_id, key, param_text(value))
-        self._attach(run.info.run_id, {names.SPEC_ARTIFACT: spec_text})
+        self.attach(run.info.run_id, {names.SPEC_ARTIFACT: spec_text})
         return run.info.run_id
 
     def log_tuning_cost(self, sweep_id: str, cost: Mapping[str, Any]) -> None:
@@ -233,7 +233,7 @@ class MlflowTracker:
                     client.log_metric(sweep_id, f"{name}.{row['method']}", row[name])
             client.set_tag(sweep_id, f"{names.TUNING_BOUND_TAG}.{row['method']}", row["tuning_bound"])
             client.set_tag(sweep_id, f"{names.TUNING_NOTE_TAG}.{row['method']}", row["note"][:4000])
-        self._attach(sweep_id, {names.TUNING_COST_ARTIFACT: json.dumps(cost, indent=2)})
+        self.attach(sweep_id, {names.TUNING_COST_ARTIFACT: json.dumps(cost, indent=2)})
 
     def log_sweep_summary(self, experiment: str, sweep_id: str) -> list[TradeOff]:
         """The sweep's best trade-offs (tables, JSON, metrics ``NAME.METHOD``), the experiment's
@@ -241,7 +241,7 @@ class MlflowTracker:
         sweep's description and name, and the experiment's saved view and description."""
         sweep_best = self.best_tradeoffs(experiment, sweep_id)
         all_best = self.best_tradeoffs(experiment)
-        self._attach(
+        self.attach(
             sweep_id,
             {
                 names.BEST_TABLE_ARTIFACT: format_table(sweep_best) + "\n",

@@ -51,6 +51,10 @@ class Tracker(Protocol):
         and give the experiment a runs view of its results; return the sweep's best trade-offs."""
         ...
 
+    def attach(self, run_id: str, files: Mapping[str, str], folder: str | None = None) -> None:
+        """Text files (name -> content) as artifacts of a run (e.g. a sweep's), in ``folder`` if given."""
+        ...
+
     def finish_sweep(self, sweep_id: str) -> None: ...
 
     def sweep_metrics(self, sweep_id: str) -> dict[str, float]:
