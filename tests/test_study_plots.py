@@ -31,7 +31,11 @@ def _study(folder: Path) -> optuna.Study:
 def test_a_page_holds_the_history_importance_and_parallel_coordinates_of_every_trial(tmp_path: Path) -> None:
     study = _study(tmp_path)
     titles = [title for title, _ in study_figures(study)]
-    assert titles == ["Optimisation history", "Parameter importance (fANOVA)", "Parallel coordinates"]
+    assert titles == [
+        "Optimisation history",
+        "Parameter importance (PED-ANOVA, Optuna's default)",
+        "Parallel coordinates",
+    ]
     history = study_figures(study)[0][1]
     values = sorted(y for trace in history.data if trace.mode == "markers" for y in trace.y)
     assert values == sorted(t.value for t in study.trials)  # every completed trial, its own score

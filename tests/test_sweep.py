@@ -296,8 +296,11 @@ def test_asha_stops_weak_trials_early_and_logs_them_as_stopped(tmp_path: Path, l
     # Optuna hears of a stopped trial as pruned, with the validation score of every epoch it ran (read
     # from the study's journal file, not from what the driver returned).
     study = optuna.load_study(study_name="dpsgd", storage=study_storage(spec.storage_path, spec.name))
-    stopped = sorted(
-        int(c.data.metrics["epoch"]) for c in children if c.data.tags["dptune.status"] == "stopped"
+    client = MlflowClient(spec.tracking_uri)
+    stopped = sorted(  # the epochs each stopped trial's run logged
+        len(client.get_metric_history(c.info.run_id, "validation_accuracy"))
+        for c in children
+        if c.data.tags["dptune.status"] == "stopped"
     )
     pruned = [t for t in study.trials if t.state == optuna.trial.TrialState.PRUNED]
     assert sorted(max(t.intermediate_values) for t in pruned) == stopped

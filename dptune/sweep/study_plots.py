@@ -1,5 +1,6 @@
 """Per method, Optuna's own views of its search as one self-contained HTML page: the optimisation
-history, the parameters' importance (fANOVA) and the parallel coordinates of every completed trial.
+history, the parameters' importance (PED-ANOVA, Optuna's default evaluator) and the parallel
+coordinates of every completed trial.
 
 They are read from the sweep's Optuna journal (``dptune.sweep.studies``) when the sweep ends and
 attached to its MLflow parent run. Like the journal and the MLflow store they show every trial's
@@ -30,7 +31,7 @@ def study_figures(study: optuna.Study) -> list[tuple[str, object]]:
     if len(done) >= 2 and varied:
         figures.append(
             (
-                "Parameter importance (fANOVA)",
+                "Parameter importance (PED-ANOVA, Optuna's default)",
                 visualization.plot_param_importances(study, target_name=OBJECTIVE),
             )
         )
