@@ -209,21 +209,8 @@ def _accuracy_vs_epsilon(
         colour = colours[method]
         searched = [t for t in trials if t.method == method and t.role == "search"]
         drawn |= _trials(ax, method, colour, [(at(t.epsilon_spent), t) for t in searched])
-        reruns = [
-            t for t in trials if t.method == method and t.role == "final" and t.test_accuracy is not None
-        ]
-        if reruns:
-            ax.scatter(
-                [at(t.epsilon_spent) for t in reruns],
-                [100 * (t.test_accuracy or 0.0) for t in reruns],
-                s=6,
-                color=colour,
-                alpha=0.6,
-                linewidths=0,
-                zorder=2,
-                gid=f"reruns:{method}",
-            )
-            drawn.add("reruns")
+        reruns = [t for t in trials if t.method == method and t.role == "final"]
+        drawn |= _reruns(ax, method, colour, [(at(t.epsilon_spent), t) for t in reruns], size=6)
         points = sorted((r for r in rows if r.method == method), key=lambda r: r.epsilon_spent)
         drawn |= _selected(ax, method, colour, [(at(p.epsilon_spent), p) for p in points], line=True)
         tuned = [p for p in points if p.epsilon_including_tuning is not None]
@@ -269,21 +256,8 @@ def _strip_by_method(
         searched = [t for t in trials if t.method == method and t.role == "search"]
         placed = [(index - 0.12 + jitter.uniform(-JITTER, JITTER), t) for t in searched]
         drawn |= _trials(ax, method, colour, placed)
-        reruns = [
-            t for t in trials if t.method == method and t.role == "final" and t.test_accuracy is not None
-        ]
-        if reruns:
-            ax.scatter(
-                [index + 0.30] * len(reruns),
-                [100 * (t.test_accuracy or 0.0) for t in reruns],
-                s=8,
-                color=colour,
-                alpha=0.6,
-                linewidths=0,
-                zorder=2,
-                gid=f"reruns:{method}",
-            )
-            drawn.add("reruns")
+        reruns = [t for t in trials if t.method == method and t.role == "final"]
+        drawn |= _reruns(ax, method, colour, [(index + 0.30, t) for t in reruns], size=8)
         row = next((r for r in rows if r.method == method), None)
         chosen = next((x for x, t in placed if t.selected), index + 0.22)
         if row is not None:
@@ -312,6 +286,26 @@ def _trials(ax: Axes, method: str, colour: str, placed: list[tuple[float, TrialP
         gid=f"trials:{method}",
     )
     return {"trials"}
+
+
+def _reruns(
+    ax: Axes, method: str, colour: str, placed: list[tuple[float, TrialPoint]], size: float
+) -> set[str]:
+    """Small dots of the re-runs with a final-test score at the given x; the marks drawn."""
+    scored = [(x, t) for x, t in placed if t.test_accuracy is not None]
+    if not scored:
+        return set()
+    ax.scatter(
+        [x for x, _ in scored],
+        [100 * (t.test_accuracy or 0.0) for _, t in scored],
+        s=size,
+        color=colour,
+        alpha=0.6,
+        linewidths=0,
+        zorder=2,
+        gid=f"reruns:{method}",
+    )
+    return {"reruns"}
 
 
 def _selected(
