@@ -17,7 +17,7 @@ def test_durations_read_as_a_person_writes_them() -> None:
 
 
 def test_the_live_line_counts_every_method_and_estimates_what_remains() -> None:
-    sweep = SweepProgress(lambda line: None, None, reruns=2)
+    sweep = SweepProgress(lambda line: None, None)
     sweep.track("dpsgd", 8)
     sweep.track("lp-dpsgd", 8)
     sweep.started -= 100  # 100 s into the sweep
@@ -40,7 +40,7 @@ def test_the_live_line_counts_every_method_and_estimates_what_remains() -> None:
 
 
 def test_a_secret_trial_count_shows_neither_its_total_nor_an_estimate() -> None:
-    sweep = SweepProgress(lambda line: None, None, reruns=0)
+    sweep = SweepProgress(lambda line: None, None)
     sweep.track("dpsgd", None)
     sweep.update("dpsgd", lambda m: setattr(m, "done", 5))
     line = sweep.status()
@@ -50,7 +50,7 @@ def test_a_secret_trial_count_shows_neither_its_total_nor_an_estimate() -> None:
 def test_lines_go_whole_to_the_echo_and_the_live_line_is_redrawn_under_them() -> None:
     echoed: list[str] = []
     screen = io.StringIO()
-    sweep = SweepProgress(echoed.append, screen, reruns=0)
+    sweep = SweepProgress(echoed.append, screen)
     sweep.track("dpsgd", 2)
     sweep.update("dpsgd", lambda m: setattr(m, "running", 1))
     threads = [threading.Thread(target=sweep, args=(f"line {i}",)) for i in range(20)]
@@ -73,7 +73,7 @@ def test_off_a_terminal_the_live_line_is_an_ordinary_line_now_and_then(
 ) -> None:
     monkeypatch.setattr(progress_module, "LOG_SECONDS", 0.05)
     echoed: list[str] = []
-    sweep = SweepProgress(echoed.append, None, reruns=0)
+    sweep = SweepProgress(echoed.append, None)
     sweep.track("dpsgd", 4)
     with sweep.running():
         time.sleep(0.3)

@@ -493,7 +493,7 @@ def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo 
     if not resume:
         refuse_existing(spec)
     warm_points, prior = warm_start(spec, spec.warm_start) if spec.warm_start else ({}, None)
-    echo = progress = SweepProgress(echo, terminal(), spec.reruns)
+    echo = progress = SweepProgress(echo, terminal())
     register(spec.name, progress)
     can_grow = connect_ray()
     save_experiment_state_every_step()

@@ -84,10 +84,9 @@ class SweepProgress:
     ``live``: the terminal the live line is redrawn on (None: not a terminal; it is then echoed as a
     line every ``LOG_SECONDS``)."""
 
-    def __init__(self, echo: Echo, live: TextIO | None, reruns: int) -> None:
+    def __init__(self, echo: Echo, live: TextIO | None) -> None:
         self.echo = echo
         self.live = live
-        self.reruns = reruns
         self.lock = threading.RLock()
         self.methods: dict[str, MethodProgress] = {}
         self.started = time.monotonic()
