@@ -258,8 +258,14 @@ def _sweep_spec(args: argparse.Namespace) -> SweepSpec:
 
 def _validate(args: argparse.Namespace) -> None:
     spec = _sweep_spec(args)
+    proxy = spec.proxy
+    first = (
+        f"after {proxy.trials} on a {proxy.fraction:g} subset (tuning proxy, its best {proxy.top} first); "
+        if proxy
+        else ""
+    )
     print(
-        f"{args.spec}: valid ({', '.join(spec.methods)}; {spec.trials.describe()} trials per method; "
+        f"{args.spec}: valid ({', '.join(spec.methods)}; {first}{spec.trials.describe()} trials per method; "
         f"{spec.describe_epsilon()})"
     )
 

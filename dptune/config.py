@@ -135,6 +135,15 @@ class RunConfig:
         "keep N training samples",
         changes_noise=True,
     )
+    proxy_fraction: float | None = knob(
+        "float",
+        None,
+        lambda v: 0 < v < 1,
+        "a number in (0, 1), e.g. 0.2",
+        "tuning proxy: train on a secret Poisson subset that keeps each training sample with this "
+        "probability, at the full run's sampling rate B/n, steps and σ (the same privacy plan, about this "
+        "share of the compute; a sweep's figures amplify by it)",
+    )
     seed: int | None = knob(
         "int",
         None,
@@ -168,6 +177,10 @@ class RunConfig:
         if self.noise_generator == "os-csprng" and self.seed is not None:
             raise InputError(
                 "seed", "the OS CSPRNG cannot be seeded; drop the seed or use the torch generator"
+            )
+        if self.proxy_fraction is not None and self.sampling != "poisson":
+            raise InputError(
+                "proxy_fraction", "needs Poisson sampling (the subset's privacy amplification assumes it)"
             )
         _ = self.method_params
 

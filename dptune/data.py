@@ -94,6 +94,15 @@ class Dataset:
         return replace(self, train_x=self.train_x[keep], train_y=self.train_y[keep])
 
 
+def poisson_rows(n: int, fraction: float, seed: int) -> torch.Tensor:
+    """The rows of a Poisson subset of ``n`` training samples: each kept independently with probability
+    ``fraction`` (a tuning proxy's subset; the seed is secret, and so are the rows and their number)."""
+    import torch
+
+    keep = torch.rand(n, generator=torch.Generator().manual_seed(seed)) < fraction
+    return torch.nonzero(keep).squeeze(1)
+
+
 def _tensors(
     images: np.ndarray, labels: np.ndarray, mean: tuple[float, ...], std: tuple[float, ...]
 ) -> tuple[torch.Tensor, torch.Tensor]:

@@ -96,7 +96,8 @@ def preflight(spec: SweepSpec, resume: bool) -> int:
     training samples a trial gets."""
     if not resume:
         for index in range(len(spec.epsilons)):
-            refuse_existing(spec.at_epsilon(index))
+            for stage in spec.stages(index):
+                refuse_existing(stage)
     shared = spec.shared
     n = train_size(shared.dataset, shared.data_root, shared.subset)
     check_batch_sizes(spec, n)

@@ -1,11 +1,12 @@
 """Where a run's random draws come from: secret OS entropy by default, a seed only in research mode.
 
-A run draws three streams: the model's initialisation θ₀, the Poisson batches S_t and the Gaussian
-noise N(0, s_t² I) of every release. The DP guarantee of one run holds only if an adversary cannot
-predict them, and the guarantee of a sweep (composition, Papernot & Steinke's repeat-and-select) only
-if the streams of different runs are independent (DESIGN §9): two runs seeded alike start at the same
-θ₀, draw nested batches and the same standard-normal noise, so the difference of their first releases
-is noise-free; a published seed lets anyone regenerate the noise and subtract it.
+A run draws three streams: the model's initialisation θ₀, the Poisson batches S_t and the Gaussian noise
+N(0, s_t² I) of every release (a tuning proxy a fourth: its secret training subset). The DP guarantee of
+one run holds only if an adversary cannot predict them, and the guarantee of a sweep (composition,
+Papernot & Steinke's repeat-and-select) only if the streams of different runs are independent (DESIGN
+§9): two runs seeded alike start at the same θ₀, draw nested batches and the same standard-normal noise,
+so the difference of their first releases is noise-free; a published seed lets anyone regenerate the
+noise and subtract it.
 
 * ``secure`` (the default): each stream is a torch generator seeded with 64 bits from the operating
   system's CSPRNG (``secrets``), fresh for every run and written nowhere a reader of the results sees.
@@ -30,6 +31,7 @@ SECURE = "secure"
 SEEDED = "seeded"
 SEED_BITS = 64
 SEED_LIMIT = 2**62  # seeded streams use 2N + 2, and torch seeds stop at 2^64
+PROXY_SUBSET_STREAM = "proxy-subset"
 NOISE_GENERATORS = ("torch", "os-csprng")
 """``torch``: a torch generator seeded from OS entropy (or by the seed); ``os-csprng``: every noise
 draw from the OS CSPRNG itself (``dptune.methods.release.OsCsprngNoise``), slower, never seeded."""
@@ -37,11 +39,13 @@ draw from the OS CSPRNG itself (``dptune.methods.release.OsCsprngNoise``), slowe
 
 @dataclass(frozen=True)
 class StreamSeeds:
-    """Seeds of a run's three random streams (private: knowing them reveals the noise)."""
+    """Seeds of a run's random streams (private: knowing them reveals the noise); ``subset`` draws a
+    tuning proxy's secret subset when the run has no subset given (``RunConfig.proxy_fraction``)."""
 
     init: int
     sampler: int
     noise: int
+    subset: int
 
 
 @dataclass(frozen=True)
@@ -55,10 +59,12 @@ class Randomness:
         return SECURE if self.seed is None else SEEDED
 
     def stream_seeds(self) -> StreamSeeds:
-        """Fresh secret seeds, or the seeded mode's fixed ones (θ₀: N, batches: 2N + 1, noise: 2N + 2)."""
+        """Fresh secret seeds, or the seeded mode's fixed ones (θ₀: N, batches: 2N + 1, noise: 2N + 2,
+        a proxy's subset: hashed from N, so that it is no other seed's stream)."""
         if self.seed is None:
-            return StreamSeeds(*(secrets.randbits(SEED_BITS) for _ in range(3)))
-        return StreamSeeds(self.seed, 2 * self.seed + 1, 2 * self.seed + 2)
+            return StreamSeeds(*(secrets.randbits(SEED_BITS) for _ in range(4)))
+        subset = trial_seed(self.seed, PROXY_SUBSET_STREAM, 0)
+        return StreamSeeds(self.seed, 2 * self.seed + 1, 2 * self.seed + 2, subset)
 
     def label(self) -> dict[str, Any]:
         """What every output of a run says about its randomness: the source, and the seed if seeded."""

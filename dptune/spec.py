@@ -8,7 +8,8 @@ The top-level keys (see ``sweeps/quickstart.yaml`` and the README):
     budget {trials_per_method: N | {distribution, mean, shape}, max_concurrent},
     resources {cpu, gpu, gpu_fallback, wait},
     scheduler {name: none|asha, grace_period},
-    search {sampler: tpe|random|gp|nsga2, seed, startup_trials, warm_start: {sweep, previous_epsilon, top}},
+    search {sampler: tpe|random|gp|nsga2, seed, startup_trials, warm_start: {sweep, previous_epsilon, top},
+            proxy: {fraction, trials, top}},
     selection {reruns}, tracking {uri, experiment}, storage_path,
     methods {METHOD: {KNOB: DIST, ..., start: [...]}}
 
@@ -21,6 +22,8 @@ its value is a fixed scalar or one distribution: ``{uniform: [lo, hi]}``, ``{log
 ``NAME.epsE`` and tracked in one MLflow experiment, so that each method gets an accuracy-vs-ε curve.
 With ``search.warm_start.previous_epsilon`` each ε's search starts from the configurations the
 previous ε's sweep released (and its privacy figures count that sweep's whole ε and δ).
+``search.proxy`` puts a tuning proxy's sweep on a secret subset of the data before each ε's search
+(``SweepSpec.stages``), which then starts from the proxy's best configurations.
 """
 
 from __future__ import annotations
@@ -90,6 +93,22 @@ class WarmStart:
     previous_epsilon: bool = False
 
 
+@dataclass(frozen=True)
+class Proxy:
+    """``search.proxy``: before each ε's search, a tuning proxy's sweep (``NAME.proxy``) of ``trials``
+    configurations per method on one secret Poisson subset keeping each training sample with probability
+    ``fraction`` (``RunConfig.proxy_fraction``: the full run's plan at about that share of the compute);
+    the full search then starts from its ``top`` configurations (a warm start, whose figure, amplified by
+    the subset, adds to the full sweep's)."""
+
+    fraction: float
+    trials: int
+    top: int
+
+
+PROXY_SUFFIX = ".proxy"
+
+
 def epsilon_sweep_name(name: str, epsilon: float) -> str:
     """The name of one ε's sweep of a spec across several ε: ``NAME.eps3``, ``NAME.eps0.5``."""
     return f"{name}.eps{epsilon:g}"
@@ -115,6 +134,7 @@ class SweepSpec:
     seed: int
     startup_trials: int
     warm_start: WarmStart | None
+    proxy: Proxy | None  # a tuning proxy's sweep before each ε's search (``stages``)
     epsilons: tuple[float, ...]  # the ε targets; several: one sweep per ε (``at_epsilon``)
     reruns: int  # re-runs of each method's selected configuration, on the final-test part
     tracking_uri: str
@@ -146,6 +166,34 @@ class SweepSpec:
             warm_start=warm,
             epsilons=(epsilon,),
         )
+
+    def stages(self, index: int) -> list[SweepSpec]:
+        """The sweeps of the ``index``-th ε target in order: with ``search.proxy``, the proxy's sweep
+        (``NAME.proxy``: the subset, its own trial count, no re-runs, the start points, warm-started as
+        this ε's search would be), then the search on the whole data warm-started from the proxy's best
+        (the start points ran in the proxy: they lead the search only if they are among its best); else
+        that ε's sweep alone."""
+        sweep = self.at_epsilon(index)
+        proxy = sweep.proxy
+        if proxy is None:
+            return [sweep]
+        count = TrialCount("fixed", proxy.trials)
+        subset = replace(
+            sweep,
+            name=sweep.name + PROXY_SUFFIX,
+            runs={m: replace(run, proxy_fraction=proxy.fraction) for m, run in sweep.runs.items()},
+            trials=count,
+            startup_trials=startup_trials(count),
+            reruns=0,
+            proxy=None,
+        )
+        full = replace(
+            sweep,
+            warm_start=WarmStart(subset.name, proxy.top),
+            proxy=None,
+            methods={m: replace(space, start=()) for m, space in sweep.methods.items()},
+        )
+        return [subset, full]
 
     def describe_epsilon(self) -> str:
         """The ε target(s) as a spec's summary shows them: ``ε=1`` or ``ε ∈ {1, 3, 8}``."""
@@ -303,6 +351,26 @@ def parse_warm_start(value: Any, name: str, epsilons: tuple[float, ...]) -> Warm
     return WarmStart(earlier, top, previous)
 
 
+def parse_proxy(value: Any, trials: TrialCount) -> Proxy | None:
+    """``search.proxy``: ``{fraction: γ in (0, 1), trials: N, top: M}`` (M ≤ N; default top 3)."""
+    if value is None:
+        return None
+    section = _mapping(value, "search.proxy")
+    _only(section, ("fraction", "trials", "top"), "search.proxy")
+    if trials.random:
+        raise InputError(
+            "search.proxy",
+            "a proxy warm-starts the search, so the repeat-and-select bound (a random trial count) cannot "
+            "hold: give budget.trials_per_method a number, or drop the proxy",
+        )
+    fraction = _number(section.get("fraction"), "search.proxy.fraction", lambda v: 0 < v < 1, "in (0, 1)")
+    count = _integer(section.get("trials"), "search.proxy.trials", 1)
+    top = _integer(section.get("top", min(DEFAULT_WARM_START_TOP, count)), "search.proxy.top", 1)
+    if top > count:
+        raise InputError("search.proxy.top", f"must be at most search.proxy.trials ({count}), got {top}")
+    return Proxy(fraction, count, top)
+
+
 def parse_epsilons(value: Any) -> tuple[float, ...]:
     """``privacy.epsilon``: one ε target or a list of distinct ones (each a number > 0)."""
     if not isinstance(value, list):
@@ -443,7 +511,7 @@ def parse_spec(raw: Any, base: Path | None = None) -> SweepSpec:
     grace = _integer(scheduler.get("grace_period", 1), "scheduler.grace_period", 1)
 
     search = _mapping(doc.get("search"), "search")
-    _only(search, ("sampler", "seed", "startup_trials", "warm_start"), "search")
+    _only(search, ("sampler", "seed", "startup_trials", "warm_start", "proxy"), "search")
     sampler = _one_of(search.get("sampler", "tpe"), SAMPLERS, "search.sampler")
     seed = _integer(search.get("seed", 0), "search.seed", 0)
     if "startup_trials" in search and sampler not in MODEL_BASED_SAMPLERS:
@@ -462,6 +530,14 @@ def parse_spec(raw: Any, base: Path | None = None) -> SweepSpec:
             "search.warm_start",
             "a warm start is not a random draw, so the repeat-and-select bound (a random trial count) cannot "
             "hold; give a fixed budget.trials_per_method",
+        )
+
+    proxy = parse_proxy(search.get("proxy"), trials)
+    if proxy is not None and shared.proxy_fraction is not None:
+        raise InputError(
+            "training.proxy_fraction",
+            "search.proxy makes the proxy's sweep itself: drop training.proxy_fraction (it would put the "
+            "whole search on the subset)",
         )
 
     selection = _mapping(doc.get("selection"), "selection")
@@ -511,6 +587,7 @@ def parse_spec(raw: Any, base: Path | None = None) -> SweepSpec:
         seed=seed,
         startup_trials=startup,
         warm_start=warm_start,
+        proxy=proxy,
         epsilons=epsilons,
         reruns=reruns,
         tracking_uri=resolve_tracking_uri(uri, base),

@@ -103,6 +103,14 @@ class PrivateSweepState:
                 entry["trial_count"] = int(draw())
         return int(entry["trial_count"])
 
+    def proxy_subset_seed(self, draw: Callable[[], int]) -> int:
+        """The seed of a tuning proxy's secret subset: read back, or drawn by ``draw`` and kept (every
+        trial and every resume of the sweep trains on the same subset)."""
+        with self._changing() as doc:
+            if "proxy_subset_seed" not in doc:
+                doc["proxy_subset_seed"] = int(draw())
+        return int(doc["proxy_subset_seed"])
+
     def start(self, method: str, trial_id: str) -> None:
         with self._changing() as doc:
             self._method(doc, method)["trials"][trial_id] = {"state": RUNNING, "spent": None}

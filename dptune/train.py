@@ -2,14 +2,20 @@
 
 Per step t (Poisson sampling by default, rate q = B/n, expected batch size L = q·n):
 
-    S_t ~ Poisson(q) sample of the training set
+    S_t ~ Poisson(q) sample of the training set D
     v_i  = Σ_j w_j ∇f_i(x_{t−j})                      per-sample signal of the method
     ĝ_t  = (Σ_{i∈S_t} clip(v_i, C_t) + N(0, s_t² I)) / L   release; the accountant records s_t / C_t
     d_t  = P(ĝ_t)                                      post-processing of released vectors only
     x_{t+1} = x_t − η d_t
 
 The noise multiplier σ is calibrated before training so that the ε of the whole run (epochs × ⌈n/B⌉
-steps) is at most the target and within 1% of it. Every reported ε is the accountant's ε of the steps
+steps) is at most the target and within 1% of it.
+
+A tuning proxy (``proxy_fraction`` γ; Koskela & Kulkarni, NeurIPS 2023) runs the same plan (q, steps,
+σ, the same ledger) on a secret Poisson subset X ⊂ D that keeps each sample with probability γ: S_t is a
+Poisson(q) sample of X and L = γ·q·n, its expected size. It is DP with respect to X exactly as the full
+run is with respect to D; with respect to D, the subset's secrecy amplifies it (``dptune.privacy.
+amplification``). Its cost is about γ of the full run's. Every reported ε is the accountant's ε of the steps
 actually taken. Metrics use only released parameters and held-out images: each epoch is scored on the
 validation part (what a sweep selects on), and ``final_test`` scores the final-test part (what a
 selected configuration's re-runs report; ``dptune.data`` splits the two).
@@ -27,7 +33,7 @@ import torch
 import torch.nn.functional as F
 
 from dptune.config import RunConfig
-from dptune.data import Dataset, load_dataset
+from dptune.data import Dataset, load_dataset, poisson_rows
 from dptune.errors import InputError, TrainingDivergedError
 from dptune.methods import get_method
 from dptune.methods.release import NoiseSampler, OsCsprngNoise, Released, TorchNoise, release
@@ -52,7 +58,9 @@ class EpochResult:
 class Trainer:
     """A DP training run: calibrated, resumable (``state_dict``), stepped one epoch at a time."""
 
-    def __init__(self, config: RunConfig, data: Dataset | None = None) -> None:
+    def __init__(
+        self, config: RunConfig, data: Dataset | None = None, proxy_rows: torch.Tensor | None = None
+    ) -> None:
         self.config = config
         self.params = config.method_params
         self.definition = get_method(config.method)
@@ -70,10 +78,10 @@ class Trainer:
         self.sample_rate = plan.run.sample_rate
         self.steps_per_epoch = plan.run.steps_per_epoch
         self.total_steps = plan.total_steps
-        self.expected_batch_size = self.sample_rate * n  # = B; under shuffling, the fixed B
-
         self.randomness = Randomness(config.seed)
         seeds = self.randomness.stream_seeds()
+        fraction = config.proxy_fraction or 1.0
+        self.expected_batch_size = self.sample_rate * n * fraction  # = B (γB for a proxy; shuffling: B)
         with torch.random.fork_rng(devices=[]):  # θ₀ from its own stream; the global RNG is left alone
             torch.manual_seed(seeds.init)
             model = build_model(
@@ -82,8 +90,14 @@ class Trainer:
         model = model.to(self.device)
         self.flat = FlatModel(model)
         self.engine = clipped_sum_engine(self.flat, config.physical_batch_size, config.engine)
-        self.train_x = self.data.train_x.to(self.device)
-        self.train_y = self.data.train_y.to(self.device)
+        rows = proxy_rows
+        if rows is not None and config.proxy_fraction is None:
+            raise ValueError("a proxy's rows need its proxy_fraction (the expected batch size is γ·q·n)")
+        if config.proxy_fraction is not None and rows is None:
+            rows = poisson_rows(n, config.proxy_fraction, seeds.subset)
+        self.population = n  # the rate q = B/n refers to the whole training set, proxy or not
+        self.train_x = (self.data.train_x if rows is None else self.data.train_x[rows]).to(self.device)
+        self.train_y = (self.data.train_y if rows is None else self.data.train_y[rows]).to(self.device)
 
         self.calibration: Calibration = plan.calibration
         hyper = replace(plan.run.hyper, layout=self.flat.layout)  # L and the parameter tensors
@@ -218,7 +232,8 @@ class Trainer:
             "epochs": self.epoch,
             "sample_rate": self.sample_rate,
             "batch_size": self.config.batch_size,
-            "train_size": len(self.train_y),
+            "train_size": self.population,
+            "proxy_fraction": self.config.proxy_fraction,
             "lr": self.config.learning_rate,
             "effective_lr": self.config.effective_lr,
             "clip": self.config.clip,

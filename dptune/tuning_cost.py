@@ -32,6 +32,7 @@ import numpy as np
 
 from dptune.config import RunConfig
 from dptune.privacy.accounting import HistoryEntry, epsilon_of, rdp_to_epsilon
+from dptune.privacy.amplification import amplified_by_subset
 from dptune.privacy.calibration import NoiseSchedule, calibrate_noise
 from dptune.privacy.filter import RenyiFilter
 from dptune.privacy.tuning import (
@@ -199,20 +200,34 @@ class PriorSweep:
 @dataclass(frozen=True)
 class SweepTuningCost:
     """The whole sweep: every method's search on the same data composes (a filter: its total), and so
-    does the earlier sweep a warm start read (``prior``)."""
+    does the earlier sweep a warm start read (``prior``). A tuning proxy's sweep (``proxy_fraction`` γ:
+    every run on one secret Poisson subset) bounds its own part on the subset and releases it amplified
+    to the whole data (``dptune.privacy.amplification``): ε → log(1 + γ(e^ε − 1)), δ → γδ."""
 
     methods: list[MethodTuningCost]
     delta: float
     filter: RenyiFilter | None
     prior: PriorSweep | None = None
+    proxy_fraction: float | None = None
+
+    def on_data(self, epsilon: float) -> float:
+        """ε on the whole training data of a figure ``epsilon`` of this sweep's own runs (amplified for a
+        proxy's subset; the earlier sweep's figure is not added here)."""
+        if self.proxy_fraction is None:
+            return epsilon
+        return amplified_by_subset(epsilon, self.delta, self.proxy_fraction)[0]
+
+    @property
+    def own_delta(self) -> float:
+        """δ of this sweep's own part on the whole data (γδ for a proxy)."""
+        return self.delta * (self.proxy_fraction or 1.0)
 
     @property
     def epsilon_including_tuning(self) -> float:
         if self.filter:
-            return self.filter.epsilon + self.prior_epsilon
-        return self.prior_epsilon + rdp_to_epsilon(
-            sum((c.curve for c in self.methods), np.zeros_like(self.methods[0].curve)), self.delta
-        )
+            return self.on_data(self.filter.epsilon) + self.prior_epsilon
+        curve = sum((c.curve for c in self.methods), np.zeros_like(self.methods[0].curve))
+        return self.prior_epsilon + self.on_data(rdp_to_epsilon(curve, self.delta))
 
     @property
     def prior_epsilon(self) -> float:
@@ -221,15 +236,15 @@ class SweepTuningCost:
 
     @property
     def delta_including_tuning(self) -> float:
-        """δ of the figures: this sweep's, plus the earlier sweep's under a warm start."""
-        return self.delta + (self.prior.delta if self.prior else 0.0)
+        """δ of the figures: this sweep's own, plus the earlier sweep's under a warm start."""
+        return self.own_delta + (self.prior.delta if self.prior else 0.0)
 
     @property
     def epsilon_all_trials(self) -> float:
         if self.filter:
-            return self.filter.epsilon + self.prior_epsilon
+            return self.on_data(self.filter.epsilon) + self.prior_epsilon
         curve = sum((c.all_trials_curve for c in self.methods), np.zeros_like(self.methods[0].curve))
-        return self.prior_epsilon + rdp_to_epsilon(curve, self.delta)
+        return self.prior_epsilon + self.on_data(rdp_to_epsilon(curve, self.delta))
 
     @property
     def secret_count(self) -> bool:
@@ -238,6 +253,12 @@ class SweepTuningCost:
     def as_dict(self, private: bool = False) -> dict[str, Any]:
         """The record of ``tuning_cost.json``; unless ``private``, nothing that reveals a secret K."""
         methods = [c.as_dict(private) for c in self.methods]
+        if self.proxy_fraction is not None:
+            for row in methods:  # each method's own figures, on the whole data
+                for key in ("epsilon_including_tuning", "epsilon_all_trials"):
+                    if key in row:
+                        row[key] = self.on_data(row[key])
+                row["delta"] = self.own_delta
         doc: dict[str, Any] = {
             "epsilon_including_tuning": self.epsilon_including_tuning,
             "delta": self.delta_including_tuning,
@@ -256,6 +277,8 @@ class SweepTuningCost:
                 row["delta"] += self.prior.delta
         if private or not self.secret_count:
             doc["epsilon_all_trials"] = self.epsilon_all_trials
+        if self.proxy_fraction is not None:
+            doc["proxy_fraction"] = self.proxy_fraction
         if self.filter:
             held = sum((c.committed for c in self.methods), np.zeros_like(self.methods[0].curve))
             doc |= {
@@ -290,6 +313,12 @@ def format_costs(cost: SweepTuningCost) -> str:
         f"{'whole sweep':<15} {'':>7} {summary['epsilon_including_tuning']:>15.3f} {shown:>13}  "
         f"{whole} (δ={cost.delta_including_tuning:g})"
     )
+    if cost.proxy_fraction is not None:
+        lines.append(
+            f"(a tuning proxy: every run trained on one secret Poisson subset keeping each sample with "
+            f"probability {cost.proxy_fraction:g}; its figures are its bound on the subset, amplified to "
+            "the whole data)"
+        )
     if cost.prior:
         lines.append(
             f"(every figure adds ε = {cost.prior.epsilon:.3f}, δ = {cost.prior.delta:g} of sweep "

@@ -23,12 +23,20 @@ def test_shipped_specs_validate(path: Path) -> None:
 
 
 def test_paper_specs_compare_all_seven_methods_with_equal_budgets() -> None:
-    for name in ("fmnist-eps1.yaml", "fmnist-eps8.yaml"):
+    for name in ("fmnist-eps1.yaml", "fmnist-eps8.yaml", "fmnist.yaml"):
         spec = load_spec(Path(__file__).parents[1] / "sweeps" / name)
         assert (
             len(spec.methods) == 7 and spec.shared.model == "cnn5" and spec.shared.dataset == "fashion-mnist"
         )
         assert all(space.start for space in spec.methods.values())  # the papers' settings first
+    # The protocol across ε: each ε's proxy runs the papers' settings; its search starts from the proxy's
+    # best alone (the settings ran already), 20 + 4 configurations per method and ε.
+    for index, epsilon in enumerate(spec.epsilons):
+        proxy, search = spec.stages(index)
+        assert proxy.shared.epsilon == search.shared.epsilon == epsilon
+        assert all(space.start for space in proxy.methods.values())
+        assert not any(space.start for space in search.methods.values())
+        assert proxy.trials.mean + search.trials.mean == 24 and search.warm_start.top == search.trials.mean
 
 
 def with_change(path: str, value, delete: bool = False) -> dict:
@@ -241,3 +249,63 @@ def test_the_first_epsilon_warm_starts_from_a_named_sweep_when_given() -> None:
     doc["search"] = {"sampler": "tpe", "seed": 0, "warm_start": {"sweep": "subset", "previous_epsilon": True}}
     spec = parse_spec(doc)
     assert [spec.at_epsilon(i).warm_start.sweep for i in range(2)] == ["subset", f"{spec.name}.eps1"]
+
+
+def test_a_proxy_puts_a_subset_sweep_before_each_epsilons_search() -> None:
+    doc = with_change("privacy.epsilon", [1, 3])
+    doc["search"] = {
+        "sampler": "tpe",
+        "seed": 0,
+        "warm_start": {"previous_epsilon": True, "top": 2},
+        "proxy": {"fraction": 0.2, "trials": 9, "top": 4},
+    }
+    spec = parse_spec(doc)
+    stages = [stage for i in range(2) for stage in spec.stages(i)]
+    name = spec.name
+    assert [s.name for s in stages] == [
+        f"{name}.eps1.proxy",
+        f"{name}.eps1",
+        f"{name}.eps3.proxy",
+        f"{name}.eps3",
+    ]
+    proxies, searches = stages[0::2], stages[1::2]
+    # The proxy: every run on the 0.2 subset, its own trial count (a third of it at random), no re-runs.
+    assert all({r.proxy_fraction for r in s.runs.values()} == {0.2} for s in proxies)
+    assert all(s.trials.mean == 9 and s.startup_trials == 3 and s.reruns == 0 for s in proxies)
+    # The searches: the whole data, the spec's budget, each from its own ε's proxy's best four.
+    assert all({r.proxy_fraction for r in s.runs.values()} == {None} for s in searches)
+    assert all(s.trials == spec.trials and s.reruns == spec.reruns for s in searches)
+    assert [(s.warm_start.sweep, s.warm_start.top) for s in searches] == [(p.name, 4) for p in proxies]
+    assert all(p.methods == spec.methods for p in proxies)
+    # Each ε's proxy starts where that ε's search would have: the previous ε's search (the first: nothing).
+    assert [p.warm_start.sweep if p.warm_start else None for p in proxies] == [None, f"{name}.eps1"]
+    assert all(s.proxy is None for s in stages)
+
+
+@pytest.mark.parametrize(
+    ("proxy", "field"),
+    [
+        ({"fraction": 1.0, "trials": 4}, "search.proxy.fraction"),
+        ({"fraction": 0.2}, "search.proxy.trials"),
+        ({"fraction": 0.2, "trials": 4, "top": 5}, "search.proxy.top"),
+        ({"fraction": 0.2, "trials": 4, "size": 5}, "search.proxy.size"),
+    ],
+)
+def test_a_bad_proxy_is_named(proxy: dict, field: str) -> None:
+    doc = with_change("search.proxy", proxy)
+    with pytest.raises(InputError) as info:
+        parse_spec(doc)
+    assert info.value.field == field
+
+
+def test_a_proxy_refuses_a_subset_search_and_a_random_trial_count() -> None:
+    doc = with_change("search.proxy", {"fraction": 0.2, "trials": 4})
+    doc["training"]["proxy_fraction"] = 0.5
+    with pytest.raises(InputError) as info:
+        parse_spec(doc)
+    assert info.value.field == "training.proxy_fraction"
+    doc = with_change("budget.trials_per_method", {"distribution": "poisson", "mean": 4})
+    doc["search"] = {"sampler": "random", "proxy": {"fraction": 0.2, "trials": 4}}
+    with pytest.raises(InputError) as info:
+        parse_spec(doc)
+    assert info.value.field == "search.proxy"

@@ -23,7 +23,7 @@ from dptune.cli import main
 from dptune.methods.filters import validate_filter
 from dptune.privacy.accounting import RDP_ORDERS
 from dptune.spec import load_spec
-from dptune.sweep import run_sweep
+from dptune.sweep import run_sweep, run_sweeps
 from dptune.sweep.studies import study_storage
 from dptune.sweep_state import PrivateSweepState
 from tests.helpers import subsampled_gaussian
@@ -327,13 +327,45 @@ def test_asha_stops_weak_trials_early_and_logs_them_as_stopped(tmp_path: Path, l
     assert reported["epsilon_including_tuning.dpsgd"] <= 1.02 * full_plans
 
 
+@pytest.mark.parametrize("proxy", [None, 0.5], ids=["full-data", "subset-proxy"])
 def test_a_warm_start_begins_with_the_earlier_sweeps_best_and_counts_its_privacy(
-    tmp_path: Path, local_ray
+    tmp_path: Path, local_ray, proxy: float | None
 ) -> None:
+    """The earlier sweep on the whole data, or as a tuning proxy on a secret Poisson subset (γ = 0.5)."""
     methods = {"dpsgd": {"lr": {"loguniform": [0.05, 3.0]}}}
-    earlier_path = write_spec(tmp_path, "earlier", methods, search={"sampler": "random", "seed": 1})
+    training = {"epochs": 2, "batch_size": 128, "lr": 1.0, "physical_batch_size": 128}
+    earlier_path = write_spec(
+        tmp_path,
+        "earlier",
+        methods,
+        search={"sampler": "random", "seed": 1},
+        training=training | ({"proxy_fraction": proxy} if proxy else {}),
+    )
     earlier = load_spec(earlier_path)
     before = run_sweep(earlier, earlier_path.read_text(), echo=lambda line: None)
+    if proxy:
+        # The proxy's figure: dp-accounting's composition of its runs (its bound on the subset),
+        # amplified by the secret subset, log(1 + γ(e^ε − 1)) at δ' = γδ; the subset's seed is private.
+        parents, children = runs(earlier.tracking_uri, "earlier")
+        n = int(parents[0].data.params["train_size"])
+        assert {c.data.params["proxy_fraction"] for c in children} == {"0.5"}
+        events = [
+            subsampled_gaussian(c.data.metrics["noise_multiplier"], 128 / n, int(c.data.metrics["steps"]))
+            for c in children
+        ]
+        on_subset = (
+            RdpAccountant(list(RDP_ORDERS)).compose(dp_event.ComposedDpEvent(events)).get_epsilon(1e-4)
+        )
+        figure = before.tuning_cost.epsilon_including_tuning
+        assert (
+            math.log1p(0.5 * math.expm1(on_subset))
+            <= figure
+            <= math.log1p(0.5 * math.expm1(1.02 * on_subset))
+        )
+        assert before.tuning_cost.as_dict()["delta"] == pytest.approx(0.5e-4)
+        assert isinstance(PrivateSweepState(earlier.storage_path, "earlier").read()["proxy_subset_seed"], int)
+        logged = json.dumps([c.data.params | c.data.metrics for c in children])
+        assert "proxy_subset_seed" not in logged
     later_path = write_spec(
         tmp_path,
         "later",
@@ -362,5 +394,51 @@ def test_a_warm_start_begins_with_the_earlier_sweeps_best_and_counts_its_privacy
     prior = before.tuning_cost.epsilon_including_tuning
     total = after.tuning_cost.epsilon_including_tuning
     assert prior + own <= total <= prior + 1.02 * own
-    assert after.tuning_cost.as_dict()["delta"] == pytest.approx(2e-4)
+    assert after.tuning_cost.as_dict()["delta"] == pytest.approx(1e-4 + (proxy or 1.0) * 1e-4)
     assert after.tuning_cost.as_dict()["warm_start"]["sweep"] == "earlier"
+
+
+def test_a_spec_with_a_proxy_runs_its_subset_sweep_first_and_starts_the_search_from_its_best(
+    tmp_path: Path, local_ray
+) -> None:
+    methods = {"dpsgd": {"lr": {"loguniform": [0.05, 3.0]}}}
+    path = write_spec(
+        tmp_path,
+        "tuned",
+        methods,
+        budget={"trials_per_method": 2, "max_concurrent": 2},
+        search={"sampler": "tpe", "seed": 3, "proxy": {"fraction": 0.5, "trials": 3, "top": 1}},
+    )
+    spec = load_spec(path)
+    lines: list[str] = []
+    proxy, search = run_sweeps(spec, path.read_text(), echo=lines.append)
+    headers = [line.strip() for line in lines if line.strip().startswith("===")]
+    assert headers == ["=== tuned.proxy: ε = 2 (tuning proxy) ===", "=== tuned: ε = 2 ==="]
+
+    # Both sweeps in one experiment; the proxy's three runs on the subset, the search's two on all data.
+    parents, children = runs(spec.tracking_uri, "tuned")
+    assert sorted(p.data.tags["mlflow.runName"].split(" ·")[0] for p in parents) == ["tuned", "tuned.proxy"]
+    on_subset = [c for c in children if c.data.params.get("proxy_fraction") == "0.5"]
+    assert len(on_subset) == 3 and len(children) == 5
+
+    # The search's first trial is the proxy's best configuration (both Optuna journals).
+    earlier = optuna.load_study(study_name="dpsgd", storage=study_storage(spec.storage_path, "tuned.proxy"))
+    later = optuna.load_study(study_name="dpsgd", storage=study_storage(spec.storage_path, "tuned"))
+    assert min(later.trials, key=lambda t: t.number).params == earlier.best_trial.params
+
+    # The proxy's figure is its bound on the subset amplified by γ = 0.5; the search's adds its own.
+    n = int(parents[0].data.params["train_size"])
+
+    def composed(runs_: list) -> float:
+        events = [
+            subsampled_gaussian(c.data.metrics["noise_multiplier"], 128 / n, int(c.data.metrics["steps"]))
+            for c in runs_
+        ]
+        return RdpAccountant(list(RDP_ORDERS)).compose(dp_event.ComposedDpEvent(events)).get_epsilon(1e-4)
+
+    amplified = proxy.tuning_cost.epsilon_including_tuning
+    assert math.log1p(0.5 * math.expm1(composed(on_subset))) <= amplified
+    assert amplified <= math.log1p(0.5 * math.expm1(1.02 * composed(on_subset)))
+    own = composed([c for c in children if c not in on_subset])
+    assert amplified + own <= search.tuning_cost.epsilon_including_tuning <= amplified + 1.02 * own
+    assert search.tuning_cost.delta_including_tuning == pytest.approx(1.5e-4)

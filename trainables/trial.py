@@ -37,9 +37,16 @@ STATE_FILE = "trainer_state.pt"
 
 
 def run_trial(
-    config: dict[str, Any], run: RunConfig, cpus: float, gpus: float, data: Dataset, final_test: bool = False
+    config: dict[str, Any],
+    run: RunConfig,
+    cpus: float,
+    gpus: float,
+    data: Dataset,
+    final_test: bool = False,
+    proxy_rows: torch.Tensor | None = None,
 ) -> None:
-    """Tune function trainable body (see the module docstring): ``run`` with the trial's knobs."""
+    """Tune function trainable body (see the module docstring): ``run`` with the trial's knobs (a tuning
+    proxy's on the sweep's one secret subset, ``proxy_rows``)."""
     torch.set_num_threads(max(1, int(cpus)))
     started = time.time()
     node = ray.get_runtime_context().get_node_id()
@@ -63,7 +70,7 @@ def run_trial(
         end_without_model(TrialStatus.INFEASIBLE, drawn.problem, 0)
         return
     device = "cuda" if gpus > 0 and torch.cuda.is_available() else "cpu"
-    trainer = Trainer(run.with_knobs({**config, "device": device}), data)
+    trainer = Trainer(run.with_knobs({**config, "device": device}), data, proxy_rows)
     checkpoint = tune.get_checkpoint()
     if checkpoint is not None:
         with checkpoint.as_directory() as folder:
@@ -117,10 +124,11 @@ def make_trainable(method: str) -> Callable[..., None]:
         gpus: float,
         data: Dataset,
         final_test: bool = False,
+        proxy_rows: torch.Tensor | None = None,
     ) -> None:
         if run.method != method:
             raise ValueError(f"trainable for {method} got a run of {run.method}")
-        run_trial(config, run, cpus, gpus, data, final_test)
+        run_trial(config, run, cpus, gpus, data, final_test, proxy_rows)
 
     trainable.__name__ = trainable.__qualname__ = f"dptune_{method.replace('-', '_')}"
     return trainable

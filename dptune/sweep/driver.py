@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 import os
+import secrets
 import shutil
 import subprocess
 import sys
@@ -26,7 +27,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import ray
 from ray import tune
@@ -35,10 +36,11 @@ from ray.tune.search import ConcurrencyLimiter
 from ray.tune.search.optuna import OptunaSearch
 
 import dptune
-from dptune.data import Dataset, load_dataset
+from dptune.config import RunConfig
+from dptune.data import Dataset, load_dataset, poisson_rows
 from dptune.preflight import refuse_existing
 from dptune.privacy.filter import RenyiFilter
-from dptune.randomness import Randomness, trial_seed
+from dptune.randomness import PROXY_SUBSET_STREAM, SEED_BITS, Randomness, trial_seed
 from dptune.run_plan import default_delta
 from dptune.space import MethodSpace, start_point
 from dptune.spec import MODEL_BASED_SAMPLERS, SweepSpec, check_batch_sizes
@@ -65,6 +67,9 @@ from dptune.tuning_cost import (
     sweep_filter,
 )
 from trainables import TRAINABLES
+
+if TYPE_CHECKING:
+    import torch
 
 Echo = Callable[[str], None]
 
@@ -144,6 +149,7 @@ class SweepRun:
     filter: RenyiFilter | None
     resume: bool
     warm_points: dict[str, list[dict[str, Any]]]  # per method, the start points of a warm start
+    proxy_rows: torch.Tensor | None = None  # a tuning proxy's secret subset (private: never logged)
 
     def experiment_path(self, experiment: str) -> str:
         """Where Tune keeps an experiment of the sweep (its state, trials and checkpoints): a method's
@@ -165,6 +171,7 @@ def _trainable(sweep: SweepRun, method: str, final_test: bool) -> Any:
             gpus=resources.gpu,
             data=sweep.data,
             final_test=final_test,
+            proxy_rows=sweep.proxy_rows,
         ),
         {"cpu": resources.cpu, "gpu": resources.gpu},
     )
@@ -441,42 +448,59 @@ def mlflow_ui_hint(tracking_uri: str, view: str | None) -> str:
     return f"review in the MLflow UI: open {tracking_uri.rstrip('/')}/{view or ''}"
 
 
+def proxy_subset(shared: RunConfig, n: int, state: PrivateSweepState) -> torch.Tensor | None:
+    """The rows of a tuning proxy's one secret Poisson subset (``training.proxy_fraction``), shared by
+    every trial and re-run of the sweep: its seed from OS entropy, kept in the private state for a resume
+    (a seeded sweep's from ``training.seed``, labelled like the rest of its randomness)."""
+    if shared.proxy_fraction is None:
+        return None
+    if shared.seed is None:
+        seed = state.proxy_subset_seed(lambda: secrets.randbits(SEED_BITS))
+    else:
+        seed = trial_seed(shared.seed, PROXY_SUBSET_STREAM, 0)
+    return poisson_rows(n, shared.proxy_fraction, seed)
+
+
 def run_sweeps(
     spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo = print
 ) -> list[SweepOutcome]:
     """Run (or resume) the spec's sweep, or with several ε targets one sweep per ε in turn (each
-    warm-started from the previous one where the spec says so); then the accuracy-vs-ε curve of every
-    method and the privacy of releasing the whole curve."""
-    sweeps = [spec.at_epsilon(i) for i in range(len(spec.epsilons))]
+    warm-started from the previous one where the spec says so), each ε's search after its tuning proxy's
+    sweep when the spec has one; then the accuracy-vs-ε curve of every method and the privacy of
+    releasing the whole curve."""
+    stages = [stage for i in range(len(spec.epsilons)) for stage in spec.stages(i)]
     if not resume:
-        for one in sweeps:
+        for one in stages:
             refuse_existing(one)
     outcomes = []
-    for one in sweeps:
-        if len(sweeps) > 1:
-            echo(f"\n=== {one.name}: ε = {one.shared.epsilon:g} ===")
+    for one in stages:
+        if len(stages) > 1:
+            role = " (tuning proxy)" if one.shared.proxy_fraction is not None else ""
+            echo(f"\n=== {one.name}: ε = {one.shared.epsilon:g}{role} ===")
         outcomes.append(run_sweep(one, spec_text, resume=resume, echo=echo))
-    if len(sweeps) > 1:
-        echo("\n" + curve_summary(spec, sweeps, outcomes))
+    if len(spec.epsilons) > 1:
+        echo("\n" + curve_summary(spec, stages, outcomes))
     echo(mlflow_ui_hint(spec.tracking_uri, tracker_for(spec.tracking_uri).runs_view_path(spec.experiment)))
     return outcomes
 
 
 def curve_summary(spec: SweepSpec, sweeps: list[SweepSpec], outcomes: list[SweepOutcome]) -> str:
-    """Every method's selected configuration at every ε (the curve), and the privacy of releasing all of
-    it: the ε sweeps compose (basic composition of their (ε, δ); a warm-started sweep's figures already
-    hold the earlier ones', which count once)."""
+    """Every method's selected configuration at every ε (the curve: the searches on the whole data), and
+    the privacy of releasing all of it: every sweep composes, tuning proxies included (basic composition
+    of their own (ε, δ); a warm-started sweep's figures already hold the earlier ones', which count
+    once)."""
+    full = [o for one, o in zip(sweeps, outcomes, strict=True) if one.shared.proxy_fraction is None]
     rows = sorted(
-        (row for outcome in outcomes for row in outcome.best),
+        (row for outcome in full for row in outcome.best),
         key=lambda r: (r.method, r.epsilon_target),
     )
     own = [o.tuning_cost.epsilon_including_tuning - o.tuning_cost.prior_epsilon for o in outcomes]
-    deltas = [o.tuning_cost.delta for o in outcomes]
+    deltas = [o.tuning_cost.own_delta for o in outcomes]
     return (
         f"accuracy vs ε of {spec.name} ({', '.join(s.name for s in sweeps)}):\n"
         + format_table(rows)
         + f"\nreleasing the whole curve (every ε's sweep): ε ≤ {sum(own):.3f}, δ ≤ {sum(deltas):g} "
-        "(basic composition of the ε sweeps on the same data)"
+        "(basic composition of the sweeps on the same data)"
     )
 
 
@@ -558,7 +582,15 @@ def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo 
             + " configurations first; its ε and δ add to this sweep's figures"
         )
     sweep = SweepRun(
-        spec, data, resources, concurrency(spec, resources, can_grow), state, filter_, resume, warm_points
+        spec,
+        data,
+        resources,
+        concurrency(spec, resources, can_grow),
+        state,
+        filter_,
+        resume,
+        warm_points,
+        proxy_subset(shared, n, state),
     )
     if can_grow:  # the autoscaler adds nodes for the trials that may run at once
         ask_for_slots(resources.bundle, sum(min(plan.trials, sweep.limit(plan)) for plan in searches))
@@ -584,7 +616,7 @@ def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo 
     costs = [
         method_tuning_cost(plan, state.trials(plan.method), spec.trials, filter_, delta) for plan in searches
     ]
-    tuning = SweepTuningCost(costs, delta, filter_, prior)
+    tuning = SweepTuningCost(costs, delta, filter_, prior, shared.proxy_fraction)
     state.keep("tuning_cost", tuning.as_dict(private=True))
     best: list[TradeOff] = []
     if tracker.flush(timeout=TRACKING_CATCH_UP_SECONDS):
