@@ -48,6 +48,7 @@ from optuna.trial import TrialState
 from results import cpu_name, write_section  # bench/ is on the path when this file runs as a script
 from scipy.stats import spearmanr
 
+from dptune.errors import InputError
 from dptune.preflight import earlier_cost
 from dptune.sweep.studies import study_storage
 
@@ -104,17 +105,29 @@ def run(doc: dict[str, Any], folder: Path) -> float:
     return time.time() - started
 
 
-def scores(storage: Path, sweep: str, method: str) -> dict[str, float]:
-    """Each finished configuration of ``method``'s study in ``sweep`` (its parameters as a key) and its
-    last validation accuracy."""
+def sweep_wall(storage: Path, sweep: str) -> float:
+    """Seconds from a sweep's spec file being written to its log's last line (an interrupted run)."""
+    return (storage / f"{sweep}.log").stat().st_mtime - (storage / f"{sweep}.yaml").stat().st_mtime
+
+
+def scores(storage: Path, sweep: str, method: str) -> dict[str, tuple[float, float]]:
+    """Each finished configuration of ``method``'s study in ``sweep`` (its parameters as a key): its
+    last validation accuracy and the seconds the trial took."""
     study = optuna.load_study(study_name=method, storage=study_storage(str(storage), sweep))
     done = study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,))
-    return {json.dumps(t.params, sort_keys=True): float(t.value) for t in done if t.value is not None}
+    return {
+        json.dumps(t.params, sort_keys=True): (float(t.value), t.duration.total_seconds())
+        for t in done
+        if t.value is not None and t.duration is not None
+    }
 
 
-def tuning_epsilon(storage: Path, sweep: str) -> dict[str, float]:
-    """The sweep's (ε, δ) including tuning, as its end recorded them."""
-    doc = earlier_cost(str(storage), sweep)
+def tuning_epsilon(storage: Path, sweep: str) -> dict[str, float] | None:
+    """The sweep's (ε, δ) including tuning, as its end recorded them (None: it has not ended)."""
+    try:
+        doc = earlier_cost(str(storage), sweep)
+    except InputError:
+        return None
     return {"epsilon": doc["epsilon_including_tuning"], "delta": doc["delta"]}
 
 
@@ -123,20 +136,24 @@ def compare(storage: Path) -> dict[str, Any]:
     for method, family in FAMILIES.items():
         proxy, full = scores(storage, "proxy", method), scores(storage, "full", method)
         common = sorted(set(proxy) & set(full))
-        p = [proxy[k] for k in common]
-        f = [full[k] for k in common]
+        if len(common) < 3:
+            continue  # an interrupted full sweep had not reached this family
+        p = [proxy[k][0] for k in common]
+        f = [full[k][0] for k in common]
         rho, pvalue = spearmanr(p, f)
-        best_proxy = max(common, key=lambda k: proxy[k])
-        full_rank = sorted(common, key=lambda k: -full[k]).index(best_proxy) + 1
+        best_proxy = max(common, key=lambda k: proxy[k][0])
+        full_rank = sorted(common, key=lambda k: -full[k][0]).index(best_proxy) + 1
         rows[method] = {
             "family": family,
             "configurations": len(common),
             "spearman": float(rho),
             "p_value": float(pvalue),
             "proxy_best_full_rank": full_rank,
-            "proxy_best_full_accuracy": full[best_proxy],
+            "proxy_best_full_accuracy": full[best_proxy][0],
             "full_best_accuracy": max(f),
-            "pairs": [{"params": json.loads(k), "proxy": proxy[k], "full": full[k]} for k in common],
+            "proxy_trial_seconds": sum(proxy[k][1] for k in common),
+            "full_trial_seconds": sum(full[k][1] for k in common),
+            "pairs": [{"params": json.loads(k), "proxy": proxy[k][0], "full": full[k][0]} for k in common],
         }
     return rows
 
@@ -148,16 +165,24 @@ def main() -> None:
     parser.add_argument("--trials", type=int, default=12, help="configurations per method family")
     parser.add_argument("--storage", type=Path, default=Path("/tmp/dptune-proxy-rank"))
     parser.add_argument("--write", action="store_true", help="write bench/proxy_rank.json and RESULTS.md")
+    parser.add_argument(
+        "--compare-only",
+        action="store_true",
+        help="run nothing: compare what the sweeps in --storage finished so far (an interrupted run)",
+    )
     args = parser.parse_args()
     storage = args.storage.resolve()
-    if storage.exists():
-        sys.exit(f"--storage {storage} exists: give a new folder (the two sweeps are created there)")
-    storage.mkdir(parents=True)
-    os.chdir(storage)
-    walls = {
-        "proxy": run(spec("proxy", args.epsilon, args.trials, args.fraction, storage), storage),
-        "full": run(spec("full", args.epsilon, args.trials, None, storage), storage),
-    }
+    if args.compare_only:
+        walls = {name: sweep_wall(storage, name) for name in ("proxy", "full")}
+    else:
+        if storage.exists():
+            sys.exit(f"--storage {storage} exists: give a new folder (the two sweeps are created there)")
+        storage.mkdir(parents=True)
+        os.chdir(storage)
+        walls = {
+            "proxy": run(spec("proxy", args.epsilon, args.trials, args.fraction, storage), storage),
+            "full": run(spec("full", args.epsilon, args.trials, None, storage), storage),
+        }
     result = {
         "date": dt.date.today().isoformat(),
         "machine": f"{cpu_name()}, {os.cpu_count()} cores, {platform.system()}",
@@ -183,15 +208,15 @@ def main() -> None:
 
 
 def section(result: dict[str, Any]) -> str:
-    speedup = result["wall_seconds"]["full"] / result["wall_seconds"]["proxy"]
+    rows = result["methods"].values()
+    ratio = sum(r["full_trial_seconds"] for r in rows) / sum(r["proxy_trial_seconds"] for r in rows)
     lines = [
         SECTION,
         "",
         f"`{result['command']}`, {result['date']}, {result['machine']}; Fashion-MNIST, cnn5, "
         f"ε = {result['epsilon']:g}, δ = 1e-5, epochs in {result['epochs']}; proxy: a secret Poisson "
-        f"subset with γ = {result['proxy_fraction']:g}, same q, steps and σ. Wall time: proxy sweep "
-        f"{result['wall_seconds']['proxy']:.0f} s, full sweep {result['wall_seconds']['full']:.0f} s "
-        f"({speedup:.1f}× the proxy's) for the same configurations.",
+        f"subset with γ = {result['proxy_fraction']:g}, same q, steps and σ. Trial time of the compared "
+        f"configurations (in the same run): a full run takes {ratio:.1f}× its proxy's.",
         "",
         "| family (method) | configurations | Spearman ρ (p) | proxy's best: full-run rank | its full "
         "validation % | best full validation % |",
@@ -203,15 +228,27 @@ def section(result: dict[str, Any]) -> str:
             f"({row['p_value']:.3f}) | {row['proxy_best_full_rank']} | "
             f"{100 * row['proxy_best_full_accuracy']:.2f} | {100 * row['full_best_accuracy']:.2f} |"
         )
-    privacy = result["privacy"]
-    lines += [
-        "",
-        f"Privacy (every run counted at its worst plan, composed): the proxy sweep's bound on its subset, "
-        f"amplified to the data, is ε = {privacy['proxy']['epsilon']:.3f} (δ = "
-        f"{privacy['proxy']['delta']:g}); the full sweep, warm-started from it, ε = "
-        f"{privacy['full']['epsilon']:.3f} (δ = {privacy['full']['delta']:g}) including the proxy's.",
-    ]
+    lines += ["", privacy_text(result)]
     return "\n".join(lines) + "\n"
+
+
+def privacy_text(result: dict[str, Any]) -> str:
+    """What the two sweeps' bounds say (every run counted at its worst plan, composed)."""
+    proxy, full = result["privacy"]["proxy"], result["privacy"]["full"]
+    text = "Privacy (every run at its worst plan, composed): the proxy sweep's bound on its subset"
+    if proxy:
+        text += f", amplified to the data, is ε = {proxy['epsilon']:.3f} (δ = {proxy['delta']:g})"
+    else:
+        text += " was not recorded (the sweep did not end)"
+    if full:
+        return text + (
+            f"; the full sweep, warm-started from it, ε = {full['epsilon']:.3f} (δ = {full['delta']:g}) "
+            "including the proxy's."
+        )
+    return text + (
+        "; the full sweep was stopped before its end and recorded no figure (each of its runs spent at "
+        f"most ε = {result['epsilon']:g})."
+    )
 
 
 if __name__ == "__main__":
