@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import logging
 import os
-import secrets
 import shutil
 import subprocess
 import sys
@@ -40,7 +39,7 @@ from dptune.config import RunConfig
 from dptune.data import Dataset, load_dataset, poisson_rows
 from dptune.preflight import refuse_existing
 from dptune.privacy.filter import RenyiFilter
-from dptune.randomness import PROXY_SUBSET_STREAM, SEED_BITS, Randomness, trial_seed
+from dptune.randomness import Randomness, trial_seed
 from dptune.run_plan import default_delta
 from dptune.space import MethodSpace, start_point
 from dptune.spec import MODEL_BASED_SAMPLERS, SweepSpec, check_batch_sizes
@@ -450,14 +449,12 @@ def mlflow_ui_hint(tracking_uri: str, view: str | None) -> str:
 
 def proxy_subset(shared: RunConfig, n: int, state: PrivateSweepState) -> torch.Tensor | None:
     """The rows of a tuning proxy's one secret Poisson subset (``training.proxy_fraction``), shared by
-    every trial and re-run of the sweep: its seed from OS entropy, kept in the private state for a resume
-    (a seeded sweep's from ``training.seed``, labelled like the rest of its randomness)."""
+    every trial and re-run of the sweep: its seed is a run's subset stream (``Randomness``: OS entropy, or
+    derived from ``training.seed`` in a seeded sweep), drawn once and kept in the private state for a
+    resume."""
     if shared.proxy_fraction is None:
         return None
-    if shared.seed is None:
-        seed = state.proxy_subset_seed(lambda: secrets.randbits(SEED_BITS))
-    else:
-        seed = trial_seed(shared.seed, PROXY_SUBSET_STREAM, 0)
+    seed = state.proxy_subset_seed(lambda: Randomness(shared.seed).stream_seeds().subset)
     return poisson_rows(n, shared.proxy_fraction, seed)
 
 
