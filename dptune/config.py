@@ -142,7 +142,8 @@ class RunConfig:
         "a number in (0, 1), e.g. 0.2",
         "tuning proxy: train on a secret Poisson subset that keeps each training sample with this "
         "probability, at the full run's sampling rate B/n, steps and σ (the same privacy plan, about this "
-        "share of the compute; a sweep's figures amplify by it)",
+        "share of the compute; a sweep's figures amplify by it) and the step lr × this fraction (lr names "
+        "the full run's step)",
     )
     seed: int | None = knob(
         "int",

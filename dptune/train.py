@@ -15,10 +15,14 @@ A tuning proxy (``proxy_fraction`` γ; Koskela & Kulkarni, NeurIPS 2023) runs th
 σ, the same ledger) on a secret Poisson subset X ⊂ D that keeps each sample with probability γ: S_t is a
 Poisson(q) sample of X and L = γ·q·n, its expected size. It is DP with respect to X exactly as the full
 run is with respect to D; with respect to D, the subset's secrecy amplifies it (``dptune.privacy.
-amplification``). Its cost is about γ of the full run's. Every reported ε is the accountant's ε of the steps
-actually taken. Metrics use only released parameters and held-out images: each epoch is scored on the
-validation part (what a sweep selects on), and ``final_test`` scores the final-test part (what a
-selected configuration's re-runs report; ``dptune.data`` splits the two).
+amplification``). Its step is η·γ: its release divides by γ·q·n, so with a linear post-processing
+η·γ keeps the noise the parameters receive per step, η·σ·C/(q·n), the full run's (Adam-type methods take
+the same rule). A configuration's ``lr`` (or ``effective_lr``) thus always names the full run's step, which
+a proxy's ranking extrapolates to (``bench/proxy_rank.py`` measures how well). Its cost is about γ of the
+full run's. Every reported ε is the accountant's ε of the steps actually taken. Metrics use only
+released parameters and held-out images: each epoch is scored on the validation part (what a sweep
+selects on), and ``final_test`` scores the final-test part (what a selected configuration's re-runs
+report; ``dptune.data`` splits the two).
 """
 
 from __future__ import annotations
@@ -100,7 +104,12 @@ class Trainer:
         self.train_y = (self.data.train_y if rows is None else self.data.train_y[rows]).to(self.device)
 
         self.calibration: Calibration = plan.calibration
-        hyper = replace(plan.run.hyper, layout=self.flat.layout)  # L and the parameter tensors
+        hyper = replace(  # the parameter tensors; a proxy's L = γ·q·n and its step η·γ
+            plan.run.hyper,
+            lr=plan.run.hyper.lr * fraction,
+            expected_batch_size=self.expected_batch_size,
+            layout=self.flat.layout,
+        )
         self.method = self.definition.build(self.params, self.calibration.noise_multiplier, hyper)
 
         theta = self.flat.flatten()

@@ -105,6 +105,30 @@ def test_a_proxy_run_trains_on_a_poisson_subset_with_the_full_runs_plan(digits: 
     assert proxy.summary()["train_size"] == n  # the subset's size is secret, never reported
 
 
+def test_a_proxy_steps_lr_times_its_fraction_and_corrects_for_its_own_noise(digits: Dataset) -> None:
+    """θ₁ = θ₀ − (η·γ)·d(ĝ) by hand from the released ĝ: for DP-SGD d(ĝ) = ĝ; for DP-AdamBC's first
+    step d(ĝ) = ĝ / √max(ĝ² − Φ, γ′) with Φ = (σC/L)² at the proxy's own L = γ·q·n (Tang et al. 2024)."""
+    fraction, lr, floor = 0.5, 0.5, 1e-4
+    plain = digits_trainer(digits, "dpsgd", proxy_fraction=fraction)
+    before = plain.theta.clone()
+    released = plain.step(torch.arange(40)).vector
+    torch.testing.assert_close(plain.theta, before - lr * fraction * released)
+
+    adam = digits_trainer(digits, "dp-adambc", {"gamma": floor}, proxy_fraction=fraction)
+    before = adam.theta.clone().double()
+    g = adam.step(torch.arange(40)).vector.double()
+    moved = before - adam.theta.double()
+
+    def predicted(batch: float) -> torch.Tensor:
+        phi = (adam.calibration.noise_multiplier * 1.0 / batch) ** 2
+        return lr * fraction * g / (g.square() - phi).clamp(min=floor).sqrt()
+
+    phi = (adam.calibration.noise_multiplier / (fraction * 64)) ** 2
+    clear = ((g.square() - phi) - floor).abs() > 0.01 * floor  # away from the floor's kink
+    torch.testing.assert_close(moved[clear], predicted(fraction * 64)[clear], rtol=1e-4, atol=1e-9)
+    assert not torch.allclose(moved[clear], predicted(64.0)[clear], rtol=1e-2)  # the full run's Φ is wrong
+
+
 def test_a_seeded_proxy_draws_the_same_subset_and_another_seed_another(digits: Dataset) -> None:
     first = digits_trainer(digits, "dpsgd", proxy_fraction=0.3, seed=5)
     again = digits_trainer(digits, "dpsgd", proxy_fraction=0.3, seed=5)
