@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -19,8 +20,11 @@ from dataclasses import fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
+import yaml
+
 from dptune.config import KNOB_OPTIONS, KNOBS, RunConfig, required
 from dptune.errors import InputError
+from dptune.factories import is_import_path
 from dptune.methods import METHODS, Hyper, get_method
 from dptune.methods.params import parse_assignments
 from dptune.privacy.calibration import calibrate_noise, method_schedule
@@ -101,6 +105,14 @@ def _build_parser() -> argparse.ArgumentParser:
     for name in KNOBS:
         _add_knob(train, name)
     _add_method_args(train)
+    for part in ("model", "dataset"):
+        train.add_argument(
+            f"--{part}-arg",
+            action="append",
+            metavar="NAME=VALUE",
+            help=f"keyword argument of a {part} factory (--{part} package.module:function), repeatable; "
+            "VALUE is read as YAML (64, 0.5, [1, 2], text)",
+        )
     train.add_argument("--json", action="store_true", help="last stdout line: a JSON summary")
 
     calibrate = sub.add_parser("calibrate", help="noise multiplier for a fixed (ε, δ)")
@@ -166,7 +178,16 @@ def _train(args: argparse.Namespace) -> None:
     given = {k: v for k, v in vars(args).items() if k in KNOBS}
     if "lr" in given and "effective_lr" in given:
         raise InputError(cli_field("effective_lr"), "give --lr or --effective-lr (which sets lr), not both")
-    config = RunConfig.parse(given | {"params": parse_assignments(args.param)}, cli_field)
+    if any(is_import_path(given.get(part)) for part in ("model", "dataset")):
+        sys.path.insert(0, os.getcwd())  # a factory's module may sit in the working folder
+    factory_args = {
+        f"{part}_args": {
+            name: yaml.safe_load(value)
+            for name, value in parse_assignments(getattr(args, f"{part}_arg"), f"--{part}-arg").items()
+        }
+        for part in ("model", "dataset")
+    }
+    config = RunConfig.parse(given | factory_args | {"params": parse_assignments(args.param)}, cli_field)
     from dptune.train import EpochResult, Trainer
 
     trainer = Trainer(config)

@@ -20,6 +20,7 @@ from typing import Any
 
 from dptune.data import DATASETS
 from dptune.errors import InputError
+from dptune.factories import is_import_path, load_factory
 from dptune.methods import METHODS, Hyper, get_method
 from dptune.methods.params import Param
 from dptune.models import MODELS
@@ -85,10 +86,23 @@ class RunConfig:
         "ε of the whole run (σ is calibrated to it)",
         changes_noise=True,
     )
-    dataset: str = choice(
-        tuple(DATASETS), "fashion-mnist", "training data (local copy first)", changes_noise=True
+    dataset: str = knob(
+        "str",
+        "fashion-mnist",
+        lambda v: v in DATASETS or is_import_path(v),
+        f"one of {', '.join(DATASETS)}, or a factory package.module:function",
+        "training data (local copy first), or the user's from a factory (its arguments: dataset_args)",
+        changes_noise=True,
     )
-    model: str = choice(tuple(MODELS), "cnn5", "the model")
+    model: str = knob(
+        "str",
+        "cnn5",
+        lambda v: v in MODELS or is_import_path(v),
+        f"one of {', '.join(MODELS)}, or a factory package.module:function",
+        "the model, or the user's from a factory (its arguments: model_args)",
+    )
+    dataset_args: dict[str, Any] = field(default_factory=dict)  # a dataset factory's keyword arguments
+    model_args: dict[str, Any] = field(default_factory=dict)  # a model factory's keyword arguments
     delta: float | None = knob(
         "float",
         None,
@@ -179,6 +193,9 @@ class RunConfig:
             raise InputError(
                 "seed", "the OS CSPRNG cannot be seeded; drop the seed or use the torch generator"
             )
+        for name in ("dataset", "model"):  # a factory is importable, or the run is refused now
+            if is_import_path(getattr(self, name)):
+                load_factory(getattr(self, name), name)
         if self.proxy_fraction is not None and self.sampling != "poisson":
             raise InputError(
                 "proxy_fraction", "needs Poisson sampling (the subset's privacy amplification assumes it)"

@@ -12,6 +12,9 @@ the system copy (Debian's ``dataset-fashion-mnist`` puts Fashion-MNIST in
 fail, a ``DataUnavailableError`` says in one line how to get the data. ``digits`` ships with
 scikit-learn and is always offline.
 
+A dataset factory (``package.module:function``, ``dptune.factories``) gives the user's own data:
+``factory_dataset`` states what it returns; its held-out part is split as every dataset's is.
+
 ``DATASETS`` names every dataset. Each can say how many training samples a run would get
 (``train_size``) without loading it or importing torch, from the same local copy ``load_dataset`` would
 read: ``dptune validate`` checks a spec's batch sizes against it.
@@ -21,13 +24,15 @@ from __future__ import annotations
 
 import gzip
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Protocol
+from typing import IO, TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
 from dptune.errors import DataUnavailableError, InputError
+from dptune.factories import call_factory, is_import_path
 
 if TYPE_CHECKING:
     import torch
@@ -72,14 +77,6 @@ class Dataset:
         cut = round(VALIDATION_FRACTION * len(held_y))
         val, test = order[:cut], order[cut:]
         return cls(name, *train, held_x[val], held_y[val], held_x[test], held_y[test], num_classes)
-
-    @property
-    def in_channels(self) -> int:
-        return int(self.train_x.shape[1])
-
-    @property
-    def image_size(self) -> int:
-        return int(self.train_x.shape[2])
 
     def subset(self, size: int | None) -> Dataset:
         """The first ``size`` training samples of a fixed, public permutation (the test set is kept
@@ -345,30 +342,91 @@ DATASETS: dict[str, DataSource] = {
 """Every dataset by name (the names are ``dptune train --dataset``'s choices)."""
 
 
+def _part(value: Any, path: str) -> tuple[torch.Tensor, torch.Tensor]:
+    """A factory's ``(inputs, labels)`` pair of tensors or arrays, or a torch dataset of ``(input,
+    label)`` items, as float32 inputs ``[n, …]`` and int64 labels ``[n]``."""
+    import torch
+
+    if isinstance(value, torch.utils.data.Dataset):
+        items = [value[i] for i in range(len(value))]  # type: ignore[arg-type]
+        value = (
+            torch.stack([torch.as_tensor(x) for x, _ in items]) if items else torch.zeros(0),
+            torch.tensor([int(y) for _, y in items], dtype=torch.int64),
+        )
+    if not isinstance(value, (tuple, list)) or len(value) != 2:
+        raise InputError(
+            "dataset",
+            f"{path}: each part must be (inputs, labels) or a dataset of (input, label) items",
+        )
+    x, y = (torch.as_tensor(np.asarray(v)) if not torch.is_tensor(v) else v for v in value)
+    if y.ndim != 1 or y.is_floating_point() or len(y) != len(x) or len(x) == 0:
+        raise InputError(
+            "dataset",
+            f"{path}: needs one integer label per input, got {tuple(x.shape)} and {tuple(y.shape)}",
+        )
+    return x.float().contiguous(), y.long()
+
+
+def factory_dataset(path: str, args: dict[str, Any]) -> Dataset:
+    """The data a dataset factory returns: a mapping ``{"train": T, "held_out": H, "num_classes": K}``,
+    T and H each ``(inputs, labels)`` (tensors or arrays, inputs ``[n, …]`` already normalised) or a
+    torch dataset of ``(input, label)`` items, labels in 0…K−1. The held-out part is split into
+    validation and final test as every dataset's is (``Dataset.held_out``)."""
+    result = call_factory(path, args, "dataset")
+    if not isinstance(result, Mapping) or set(result) != {"train", "held_out", "num_classes"}:
+        raise InputError(
+            "dataset",
+            f"{path} must return {{'train': (x, y), 'held_out': (x, y), 'num_classes': K}}, got "
+            f"{type(result).__name__}",
+        )
+    classes = result["num_classes"]
+    if not isinstance(classes, int) or classes < 2:
+        raise InputError("dataset", f"{path}'s num_classes must be an integer >= 2, got {classes!r}")
+    train, held = _part(result["train"], path), _part(result["held_out"], path)
+    if train[0].shape[1:] != held[0].shape[1:]:
+        raise InputError("dataset", f"{path}'s training and held-out inputs differ in shape")
+    for _, labels in (train, held):
+        if int(labels.min()) < 0 or int(labels.max()) >= classes:
+            raise InputError("dataset", f"{path}'s labels must lie in 0…{classes - 1}")
+    return Dataset.held_out(path, train, held, classes)
+
+
 def check_dataset_name(name: str, field: str = "dataset") -> str:
-    if name not in DATASETS:
-        raise InputError(field, f"unknown dataset {name!r}; valid: {', '.join(DATASETS)}")
+    if name not in DATASETS and not is_import_path(name):
+        raise InputError(
+            field,
+            f"unknown dataset {name!r}; valid: {', '.join(DATASETS)}, or a factory package.module:function",
+        )
     return name
 
 
-def _source(name: str, root: str | Path | None, subset: int | None) -> tuple[DataSource, Path | None]:
-    """The named dataset and its configured root (``root``, else ``DPTUNE_DATA``), the subset checked."""
-    check_dataset_name(name)
+def _root(root: str | Path | None, subset: int | None) -> Path | None:
+    """The configured root (``root``, else ``DPTUNE_DATA``), the subset checked."""
     if subset is not None and subset < 1:
         raise InputError("subset", f"must be a positive number of training samples, got {subset}")
     configured = root if root is not None else os.environ.get("DPTUNE_DATA")
-    return DATASETS[name], Path(configured) if configured else None
+    return Path(configured) if configured else None
 
 
-def load_dataset(name: str, root: str | Path | None = None, subset: int | None = None) -> Dataset:
-    """The named dataset, resolved locally first; ``subset`` keeps that many training samples."""
-    source, directory = _source(name, root, subset)
-    return source.load(directory).subset(subset)
+def load_dataset(
+    name: str, root: str | Path | None = None, subset: int | None = None, args: dict[str, Any] | None = None
+) -> Dataset:
+    """The named dataset, resolved locally first, or a factory's (``args`` its keyword arguments);
+    ``subset`` keeps that many training samples."""
+    check_dataset_name(name)
+    directory = _root(root, subset)
+    data = factory_dataset(name, args or {}) if is_import_path(name) else DATASETS[name].load(directory)
+    return data.subset(subset)
 
 
-def train_size(name: str, root: str | Path | None = None, subset: int | None = None) -> int:
-    """``len(load_dataset(name, root, subset).train_y)``, from the local copy's size alone (no torch, no
-    download): ``DataUnavailableError`` where there is no local copy."""
-    source, directory = _source(name, root, subset)
-    n = source.train_size(directory)
+def train_size(
+    name: str, root: str | Path | None = None, subset: int | None = None, args: dict[str, Any] | None = None
+) -> int:
+    """``len(load_dataset(name, root, subset, args).train_y)``: for a named dataset from the local copy's
+    size alone (no torch, no download; ``DataUnavailableError`` where there is no local copy), for a
+    factory by calling it."""
+    if is_import_path(name):
+        return len(load_dataset(name, root, subset, args).train_y)
+    check_dataset_name(name)
+    n = DATASETS[name].train_size(_root(root, subset))
     return n if subset is None else min(subset, n)

@@ -4,6 +4,9 @@
 * no sweep of the spec's name (each ε's) already exists in ``storage_path``, unless resumed;
 * the training set holds every batch size a trial can draw (``spec.check_batch_sizes``), its size read
   from the local copy of the data (``data.train_size``), which also says when there is none;
+* a model or dataset from a factory (``package.module:function``): the data loaded and the model built
+  on it once (``models.build_model``'s checks: a module, layers the per-sample engines support, scores
+  of the right shape), the only check here that imports torch (and the user's code);
 * a warm start's earlier sweep exists there and finished (its privacy cost is recorded);
 * the trials' resources fit this machine, where the sweep starts its own Ray instance (no
   ``RAY_ADDRESS``): a cluster the driver joins is seen only once Ray starts.
@@ -15,8 +18,11 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
-from dptune.data import train_size
+from dptune.config import RunConfig
+from dptune.data import load_dataset, train_size
 from dptune.errors import InputError
+from dptune.factories import is_import_path
+from dptune.models import build_model
 from dptune.spec import SweepSpec, check_batch_sizes
 
 NVIDIA_GPUS = Path("/proc/driver/nvidia/gpus")
@@ -91,6 +97,14 @@ def check_local_resources(spec: SweepSpec, environ: Mapping[str, str] = os.envir
         )
 
 
+def check_user_code(run: RunConfig) -> int:
+    """``run``'s model built once on its data, one of them the user's (``models.build_model`` refuses
+    what does not fit, naming the field); the number of training samples."""
+    data = load_dataset(run.dataset, run.data_root, run.subset, run.dataset_args)
+    build_model(run.model, run.model_args, data.train_x[:2], data.num_classes)
+    return len(data.train_y)
+
+
 def preflight(spec: SweepSpec, resume: bool) -> int:
     """Every check above (module docstring), in the order ``dptune run`` makes them; the number of
     training samples a trial gets."""
@@ -99,7 +113,11 @@ def preflight(spec: SweepSpec, resume: bool) -> int:
             for stage in spec.stages(index):
                 refuse_existing(stage)
     shared = spec.shared
-    n = train_size(shared.dataset, shared.data_root, shared.subset)
+    n = (
+        check_user_code(shared)
+        if is_import_path(shared.dataset) or is_import_path(shared.model)
+        else train_size(shared.dataset, shared.data_root, shared.subset)
+    )
     check_batch_sizes(spec, n)
     check_warm_start(spec)
     check_local_resources(spec)

@@ -2,7 +2,7 @@
 
 The top-level keys (see ``sweeps/quickstart.yaml`` and the README):
 
-    name, dataset {name, subset, root}, model {name},
+    name, dataset {name, subset, root} | {factory, args, subset}, model {name} | {factory, args},
     privacy {epsilon: ε | [ε, ...], delta, accountant, sampling, total_epsilon},
     training {epochs, lr, clip, batch_size, physical_batch_size, engine, seed, noise_generator},
     budget {trials_per_method: N | {distribution, mean, shape}, max_concurrent},
@@ -22,6 +22,8 @@ its value is a fixed scalar or one distribution: ``{uniform: [lo, hi]}``, ``{log
 ``NAME.epsE`` and tracked in one MLflow experiment, so that each method gets an accuracy-vs-ε curve.
 With ``search.warm_start.previous_epsilon`` each ε's search starts from the configurations the
 previous ε's sweep released (and its privacy figures count that sweep's whole ε and δ).
+``dataset.factory`` and ``model.factory`` name the user's own code (``package.module:function``, called
+with ``args``; ``dptune.factories``), imported with the spec's folder first on the path.
 ``search.proxy`` puts a tuning proxy's sweep on a secret subset of the data before each ε's search
 (``SweepSpec.stages``), which then starts from the proxy's best configurations.
 """
@@ -29,6 +31,7 @@ previous ε's sweep released (and its privacy figures count that sweep's whole �
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -38,6 +41,7 @@ import yaml
 
 from dptune.config import KNOBS, SEARCHABLE_KNOBS, RunConfig
 from dptune.errors import InputError
+from dptune.factories import is_import_path
 from dptune.methods import METHODS, get_method
 from dptune.methods.filter_families import PRESET, get_family
 from dptune.methods.params import Param
@@ -59,8 +63,8 @@ DEFAULT_WAIT_SECONDS = 600.0
 """How long a sweep on a cluster that can grow waits for a node that fits a trial (``resources.wait``)."""
 
 RUN_SECTIONS = {
-    "dataset": {"name": "dataset", "subset": "subset", "root": "data_root"},
-    "model": {"name": "model"},
+    "dataset": {"name": "dataset", "subset": "subset", "root": "data_root", "args": "dataset_args"},
+    "model": {"name": "model", "args": "model_args"},
     "privacy": {"epsilon": "epsilon", "delta": "delta", "accountant": "accountant", "sampling": "sampling"},
 }
 """Where a spec gives the run's knobs outside ``training``: section -> YAML key -> knob."""
@@ -410,6 +414,19 @@ def resolve_tracking_uri(uri: str, base: Path, field: str = "tracking.uri") -> s
     raise InputError(field, f"{uri} is not a .db file: name a SQLite file, e.g. {uri}.db, {instead}")
 
 
+def _factory(given: dict[str, Any], section: str) -> dict[str, Any]:
+    """``{factory: "package.module:function", args}`` of ``dataset`` or ``model`` as the run's value of
+    ``name`` (the knob takes a built-in's name or an import path)."""
+    if "name" in given:
+        raise InputError(f"{section}.factory", "give name (a built-in) or factory (your own), not both")
+    path = given.pop("factory")
+    if not is_import_path(path):
+        raise InputError(
+            f"{section}.factory", f"must be an import path package.module:function, got {path!r}"
+        )
+    return given | {"name": path}
+
+
 def parse_spec(raw: Any, base: Path | None = None) -> SweepSpec:
     """Validate a loaded YAML document; relative paths resolve against ``base`` (the working dir)."""
     base = (base or Path.cwd()).resolve()
@@ -438,9 +455,16 @@ def parse_spec(raw: Any, base: Path | None = None) -> SweepSpec:
         raise InputError("name", f"must be a non-empty name without spaces or slashes, got {name!r}")
 
     values: dict[str, Any] = {}
+    factories: set[str] = set()
     for section, keys in RUN_SECTIONS.items():
         given = _mapping(doc[section], section)
-        _only(given, tuple(keys) + (("total_epsilon",) if section == "privacy" else ()), section)
+        extra = {"privacy": ("total_epsilon",), "dataset": ("factory",), "model": ("factory",)}
+        _only(given, tuple(keys) + extra.get(section, ()), section)
+        if "factory" in given:
+            given = _factory(given, section)
+            factories.add(section)
+        if "args" in given:
+            given["args"] = _mapping(given["args"], f"{section}.args")
         values |= {knob: given[key] for key, knob in keys.items() if key in given}
     if "epsilon" not in values:
         raise InputError("privacy.epsilon", "required: the fixed privacy budget ε > 0")
@@ -460,7 +484,11 @@ def parse_spec(raw: Any, base: Path | None = None) -> SweepSpec:
         raise InputError("methods", f"name at least one method: {', '.join(METHODS)}")
     for method in methods:
         get_method(method, f"methods.{method}")
-    runs = {method: RunConfig.parse(values | {"method": method}, spec_field) for method in methods}
+
+    def where(knob: str) -> str:
+        return f"{knob}.factory" if knob in factories else spec_field(knob)
+
+    runs = {method: RunConfig.parse(values | {"method": method}, where) for method in methods}
     shared = next(iter(runs.values()))
     if shared.sampling != "poisson":
         raise InputError(
@@ -635,4 +663,7 @@ def load_spec(
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}" if mark else ""
         raise InputError("spec", f"{file} is not valid YAML{where}") from None
+    folder = str(file.resolve().parent)  # a factory's module may sit beside the spec
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
     return parse_spec(apply_overrides(raw, overrides or {}), base)

@@ -69,7 +69,9 @@ class Trainer:
         self.params = config.method_params
         self.definition = get_method(config.method)
         self.data = (
-            data if data is not None else load_dataset(config.dataset, config.data_root, config.subset)
+            data
+            if data is not None
+            else load_dataset(config.dataset, config.data_root, config.subset, config.dataset_args)
         )
         n = len(self.data.train_y)
         if config.batch_size > n:
@@ -88,9 +90,7 @@ class Trainer:
         self.expected_batch_size = self.sample_rate * n * fraction  # = B (γB for a proxy; shuffling: B)
         with torch.random.fork_rng(devices=[]):  # θ₀ from its own stream; the global RNG is left alone
             torch.manual_seed(seeds.init)
-            model = build_model(
-                config.model, self.data.in_channels, self.data.image_size, self.data.num_classes
-            )
+            model = build_model(config.model, config.model_args, self.data.train_x[:2], self.data.num_classes)
         model = model.to(self.device)
         self.flat = FlatModel(model)
         self.engine = clipped_sum_engine(self.flat, config.physical_batch_size, config.engine)

@@ -19,7 +19,7 @@ STEPS = 3000
 def post_processed(method: str, release: torch.Tensor) -> torch.Tensor:
     """The direction after ``STEPS`` steps of the method's post-processing (default parameters), fed
     the same released vector ``release`` at every step."""
-    flat = FlatModel(build_model("mlp", 1, 8, 10))
+    flat = FlatModel(build_model("mlp", {}, torch.zeros(2, 1, 8, 8), 10))
     theta = flat.flatten().double()
     hyper = Hyper(1.0, 1.0, STEPS, expected_batch_size=100.0, layout=flat.layout)
     built = get_method(method).build(get_method(method).resolve({}), 1.0, hyper)
@@ -36,7 +36,7 @@ def post_processed(method: str, release: torch.Tensor) -> torch.Tensor:
 def test_the_declared_gain_is_the_steady_state_of_the_post_processing(method: str) -> None:
     """g·v is where the direction settles under a constant release v; a method without a gain (None) is
     scale-free: ten times the release moves its direction by far less than ten times."""
-    size = FlatModel(build_model("mlp", 1, 8, 10)).flatten().numel()
+    size = FlatModel(build_model("mlp", {}, torch.zeros(2, 1, 8, 8), 10)).flatten().numel()
     release = torch.linspace(-1.0, 1.0, size, dtype=torch.float64) + 0.01
     gain = get_method(method).build(get_method(method).resolve({}), 1.0, Hyper(1.0, 1.0, 1)).gain
     settled = post_processed(method, release)

@@ -71,7 +71,11 @@ def test_engine_matches_microbatch_reference(
     name: str, channels: int, size: int, engine: str, weights: list[float]
 ) -> None:
     torch.manual_seed(0)
-    model = SequenceLinear() if name == "sequence" else build_model(name, channels, size, 10)
+    model = (
+        SequenceLinear()
+        if name == "sequence"
+        else build_model(name, {}, torch.zeros(2, channels, size, size), 10)
+    )
     model = model.double()  # float64 on both sides: the comparison is of the math, not of rounding
     flat = FlatModel(model)
     batch = 3 if name == "resnet18" else 7
@@ -90,11 +94,13 @@ def test_engine_matches_microbatch_reference(
 
 
 def test_ghost_support_detection() -> None:
-    assert ghost_supported(build_model("cnn5", 1, 28, 10))
-    assert not ghost_supported(build_model("vit", 1, 28, 10))  # LayerNorm, class token
-    assert not ghost_supported(build_model("resnet18", 3, 32, 10))  # GroupNorm
+    assert ghost_supported(build_model("cnn5", {}, torch.zeros(2, 1, 28, 28), 10))
+    assert not ghost_supported(
+        build_model("vit", {}, torch.zeros(2, 1, 28, 28), 10)
+    )  # LayerNorm, class token
+    assert not ghost_supported(build_model("resnet18", {}, torch.zeros(2, 3, 32, 32), 10))  # GroupNorm
     with pytest.raises(ValueError, match=r"Linear or nn\.Conv2d"):
-        GhostEngine(FlatModel(build_model("vit", 1, 28, 10)), 8)
+        GhostEngine(FlatModel(build_model("vit", {}, torch.zeros(2, 1, 28, 28), 10)), 8)
 
 
 def test_batchnorm_is_refused() -> None:

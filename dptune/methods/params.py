@@ -116,12 +116,12 @@ def resolve_params(
     return {p.name: p.convert(given[p.name], prefix) if p.name in given else p.default for p in params}
 
 
-def parse_assignments(items: list[str] | None) -> dict[str, str]:
-    """``["k=2", "beta=0.1"]`` -> ``{"k": "2", "beta": "0.1"}``."""
+def parse_assignments(items: list[str] | None, flag: str = "--param") -> dict[str, str]:
+    """``["k=2", "beta=0.1"]`` -> ``{"k": "2", "beta": "0.1"}`` (``flag`` names the option in errors)."""
     result: dict[str, str] = {}
     for item in items or []:
         name, sep, value = item.partition("=")
         if not sep or not name.strip():
-            raise InputError("--param", f"expected NAME=VALUE, got {item!r}")
+            raise InputError(flag, f"expected NAME=VALUE, got {item!r}")
         result[name.strip()] = value.strip()
     return result

@@ -1,4 +1,5 @@
-"""Models without BatchNorm (per-sample gradients need samples that do not mix), by name.
+"""Models without BatchNorm (per-sample gradients need samples that do not mix), by name, or the user's
+from a factory (``package.module:function``, ``dptune.factories``), checked the same way.
 
 ``MODELS`` names every model and its builder in ``dptune.models.networks``: the names are read without
 torch (``dptune train --model``'s choices, spec validation); torch and the builders are imported when a
@@ -7,11 +8,13 @@ model is built.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from dptune.errors import InputError
+from dptune.factories import call_factory, is_import_path
 
 if TYPE_CHECKING:
+    import torch
     from torch import nn
 
 MODELS: dict[str, str] = {
@@ -25,26 +28,77 @@ in ``dptune.models.networks``."""
 
 
 def check_model_name(name: str, field: str = "model") -> str:
-    if name not in MODELS:
-        raise InputError(field, f"unknown model {name!r}; valid: {', '.join(MODELS)}")
+    if name not in MODELS and not is_import_path(name):
+        raise InputError(
+            field, f"unknown model {name!r}; valid: {', '.join(MODELS)}, or a factory package.module:function"
+        )
     return name
 
 
-def build_model(name: str, in_channels: int, image_size: int, num_classes: int) -> nn.Module:
-    """The named model for the given input shape; ``InputError`` if the shape does not fit it."""
+def build_model(name: str, args: dict[str, Any], sample: torch.Tensor, num_classes: int) -> nn.Module:
+    """The named model, or a factory's (``package.module:function`` called with ``args``), for inputs
+    like ``sample`` (a few training inputs) and ``num_classes`` outputs; ``InputError`` naming the field
+    where it does not fit: a built-in needs images ``[n, c, h, h]``; a factory must return a
+    ``torch.nn.Module`` whose layers the per-sample engines support (Opacus's ``ModuleValidator``: no
+    BatchNorm and other layers that mix the samples of a batch); every model must map the sample to
+    ``[len(sample), num_classes]`` scores."""
     import torch
 
+    if is_import_path(name):
+        model = call_factory(name, args, "model")
+        if not isinstance(model, torch.nn.Module):
+            raise InputError("model", f"{name} must return a torch.nn.Module, got {type(model).__name__}")
+        _check_layers(name, model)
+    else:
+        model = _built_in(name, sample, num_classes)
+    try:
+        with torch.no_grad():
+            scores = model(sample)
+    except (RuntimeError, ValueError, TypeError) as exc:
+        raise InputError(
+            "model", f"{name} does not take inputs of shape {tuple(sample.shape[1:])} ({_first_line(exc)})"
+        ) from None
+    if tuple(scores.shape) != (len(sample), num_classes):
+        raise InputError(
+            "model",
+            f"{name} maps {len(sample)} inputs to scores of shape {tuple(scores.shape)}; it needs "
+            f"[{len(sample)}, {num_classes}] (one score per class)",
+        )
+    return model
+
+
+def _first_line(exc: Exception) -> str:
+    return (str(exc).splitlines() or [type(exc).__name__])[0]
+
+
+def _built_in(name: str, sample: torch.Tensor, num_classes: int) -> nn.Module:
     from dptune.models import networks
 
     check_model_name(name)
-    try:
-        model = getattr(networks, MODELS[name])(in_channels, image_size, num_classes)
-        with torch.no_grad():
-            model(torch.zeros(2, in_channels, image_size, image_size))
-    except (RuntimeError, ValueError) as exc:
+    if sample.ndim != 4 or sample.shape[2] != sample.shape[3]:
         raise InputError(
             "model",
-            f"{name} does not fit {in_channels}×{image_size}×{image_size} inputs "
-            f"({str(exc).splitlines()[0]}); use mlp for small images",
+            f"{name} takes square images [n, c, h, h], the data gives {tuple(sample.shape)}; "
+            "give a model factory (model.factory) for other inputs",
+        )
+    channels, size = int(sample.shape[1]), int(sample.shape[2])
+    try:
+        return getattr(networks, MODELS[name])(channels, size, num_classes)
+    except (RuntimeError, ValueError) as exc:
+        raise InputError(
+            "model", f"{name} does not fit {channels}×{size}×{size} inputs ({_first_line(exc)}); use mlp"
         ) from None
-    return model
+
+
+def _check_layers(name: str, model: nn.Module) -> None:
+    """Opacus's ``ModuleValidator`` on the user's module: the first problem as a one-line error that
+    offers its ``fix`` (BatchNorm -> GroupNorm and the like)."""
+    from opacus.validators import ModuleValidator
+
+    problems = ModuleValidator.validate(model, strict=False)
+    if problems:
+        raise InputError(
+            "model",
+            f"{name}: {_first_line(problems[0])} (per-sample gradients need layers that do not mix the "
+            "samples of a batch); return opacus.validators.ModuleValidator.fix(model) from your factory",
+        )

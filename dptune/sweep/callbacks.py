@@ -48,7 +48,8 @@ def run_settings(run: RunConfig, delta: float) -> dict[str, Any]:
     model, ε target, δ resolved, epochs, batch size, clip, lr, accountant, sampling, …, the method's fixed
     parameters flattened), unset knobs left out; a trial's drawn knobs replace some of them."""
     settings = {f.name: getattr(run, f.name) for f in fields(run) if f.name not in PLACE_KNOBS}
-    return {k: v for k, v in settings.items() if v is not None} | {"delta": delta} | run.params
+    kept = {k: v for k, v in settings.items() if v is not None and v != {}}  # no factory: no arguments
+    return kept | {"delta": delta} | run.params
 
 
 class TrialRecorder(Callback):

@@ -37,6 +37,7 @@ from ray.tune.search.optuna import OptunaSearch
 import dptune
 from dptune.config import RunConfig
 from dptune.data import Dataset, load_dataset, poisson_rows
+from dptune.factories import is_import_path, local_source
 from dptune.preflight import refuse_existing
 from dptune.privacy.filter import RenyiFilter
 from dptune.randomness import Randomness, trial_seed
@@ -90,15 +91,30 @@ def quiet_libraries() -> None:
     warnings.filterwarnings("ignore", category=UserWarning)
 
 
-def connect_ray() -> bool:
-    """Join the cluster named by ``RAY_ADDRESS`` (``auto`` on a ``ray up`` head), else start a local one.
+def user_code(run: RunConfig) -> list[str]:
+    """The files or folders of the user's model and dataset factories that trials must import (the
+    dataset is loaded here, but its module may be the model's): Ray's ``py_modules`` ships them."""
+    names = (run.model, run.dataset)
+    return sorted({where for name in names if is_import_path(name) and (where := local_source(name))})
+
+
+def connect_ray(py_modules: list[str]) -> bool:
+    """Join the cluster named by ``RAY_ADDRESS`` (``auto`` on a ``ray up`` head), else start a local one,
+    with ``py_modules`` (the user's code) in the job's runtime environment, so that every worker of
+    every node can import it (a Ray already started in this process keeps its own environment).
 
     Returns whether the cluster can grow: one the driver joined can (an autoscaler, or workers started
     by hand); a Ray instance started here cannot.
     """
     address = os.environ.get("RAY_ADDRESS")
     if not ray.is_initialized():
-        ray.init(address=address, include_dashboard=False, logging_level=logging.WARNING, log_to_driver=False)
+        ray.init(
+            address=address,
+            include_dashboard=False,
+            logging_level=logging.WARNING,
+            log_to_driver=False,
+            runtime_env={"py_modules": py_modules} if py_modules else None,
+        )
     return bool(address)
 
 
@@ -508,7 +524,7 @@ def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo 
         raise ValueError(f"{spec.name} lists {len(spec.epsilons)} ε targets: run it with run_sweeps")
     started = time.time()
     shared = spec.shared
-    data = load_dataset(shared.dataset, shared.data_root, shared.subset)
+    data = load_dataset(shared.dataset, shared.data_root, shared.subset, shared.dataset_args)
     n = len(data.train_y)
     check_batch_sizes(spec, n)
     if not resume:
@@ -516,7 +532,7 @@ def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo 
     warm_points, prior = warm_start(spec, spec.warm_start) if spec.warm_start else ({}, None)
     echo = progress = SweepProgress(echo, terminal())
     register(spec.name, progress)
-    can_grow = connect_ray()
+    can_grow = connect_ray(user_code(shared))
     save_experiment_state_every_step()
     resources = trial_resources(spec.cpu, spec.gpu, spec.gpu_fallback, spec.wait if can_grow else 0.0, echo)
     delta = shared.delta if shared.delta is not None else default_delta(n)

@@ -1,0 +1,229 @@
+"""The user's own model and data from an import path (``package.module:function``): modules written by
+the tests, checked against the arrays they return and a hand count of their parameters; every refusal
+a one-line error naming the field; a sweep of them on a real two-node Ray cluster whose workers can only
+import the user's module through Ray's runtime environment."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+import yaml
+
+from dptune.config import RunConfig
+from dptune.data import load_dataset
+from dptune.errors import InputError
+from dptune.preflight import check_user_code
+from dptune.spec import parse_spec
+from dptune.train import Trainer
+from tests.local_cluster import BIN, LocalCluster
+from tests.sweep_helpers import runs, write_spec
+
+ROOT = Path(__file__).parents[1]
+
+SOURCE = """
+import numpy as np
+import torch
+from torch import nn
+
+
+def vectors(n=300, held=100, features=12, as_dataset=False):
+    rng = np.random.default_rng(7)
+    x = rng.normal(size=(n + held, features)).astype(np.float32)
+    y = (x[:, 0] > 0).astype(np.int64) + 2 * (x[:, 1] > 0).astype(np.int64)
+    train, rest = (x[:n], y[:n]), (x[n:], y[n:])
+    if as_dataset:
+        train = torch.utils.data.TensorDataset(torch.from_numpy(train[0]), torch.from_numpy(train[1]))
+    return {"train": train, "held_out": rest, "num_classes": 4}
+
+
+def mlp(inputs=12, hidden=16, classes=4):
+    return nn.Sequential(nn.Linear(inputs, hidden), nn.Tanh(), nn.Linear(hidden, classes))
+
+
+def batchnorm(inputs=12, classes=4):
+    return nn.Sequential(nn.Linear(inputs, 8), nn.BatchNorm1d(8), nn.Linear(8, classes))
+
+
+def not_a_module():
+    return "a string"
+
+
+def wrong_outputs(inputs=12):
+    return nn.Linear(inputs, 3)
+
+
+def bad_data():
+    return {"train": ([[0.0]], [0]), "held_out": ([[0.0]], [0])}
+"""
+
+
+@pytest.fixture
+def user_module(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    """A fresh module (a new name per test: nothing cached in ``sys.modules``) on the path."""
+    name = f"usercode_{uuid.uuid4().hex[:8]}"
+    folder = tmp_path / "code"
+    folder.mkdir()
+    (folder / f"{name}.py").write_text(SOURCE)
+    monkeypatch.syspath_prepend(str(folder))
+    return name
+
+
+def run_config(module: str, **overrides: object) -> RunConfig:
+    values = {
+        "method": "dpsgd",
+        "epsilon": 2.0,
+        "dataset": f"{module}:vectors",
+        "model": f"{module}:mlp",
+        "model_args": {"hidden": 16},
+        "epochs": 2,
+        "batch_size": 60,
+        "lr": 1.0,
+        "seed": 0,
+    }
+    return RunConfig(**(values | overrides))
+
+
+def test_a_dataset_factory_gives_its_arrays_and_the_held_out_split(user_module: str) -> None:
+    data = load_dataset(f"{user_module}:vectors", args={"n": 300, "held": 100})
+    module = sys.modules[user_module]
+    given = module.vectors(n=300, held=100)
+    np.testing.assert_array_equal(data.train_x.numpy(), given["train"][0])
+    np.testing.assert_array_equal(data.train_y.numpy(), given["train"][1])
+    assert data.num_classes == 4 and len(data.val_y) == len(data.test_y) == 50
+    held = {tuple(row) for row in given["held_out"][0].tolist()}
+    split = {tuple(row) for row in torch.cat([data.val_x, data.test_x]).tolist()}
+    assert split == held  # validation and final test partition the held-out rows
+    as_dataset = load_dataset(f"{user_module}:vectors", args={"as_dataset": True})
+    torch.testing.assert_close(as_dataset.train_x, load_dataset(f"{user_module}:vectors").train_x)
+
+
+def test_a_model_factory_is_built_with_its_arguments_and_trains(user_module: str) -> None:
+    trainer = Trainer(run_config(user_module, model_args={"hidden": 5}))
+    layers = [m for m in trainer.flat.model.modules() if isinstance(m, torch.nn.Linear)]
+    assert [(m.in_features, m.out_features) for m in layers] == [(12, 5), (5, 4)]
+    assert trainer.theta.numel() == 12 * 5 + 5 + 5 * 4 + 4  # the hand count of the user's MLP
+    for _ in range(2):
+        trainer.train_epoch()
+    summary = trainer.summary()
+    assert summary["model"] == f"{user_module}:mlp" and summary["train_size"] == 300
+    assert summary["epsilon_spent"] <= 2.0
+
+
+@pytest.mark.parametrize(
+    ("overrides", "field", "words"),
+    [
+        ({"model": "no_such_module_xyz:mlp"}, "model", "cannot import no_such_module_xyz"),
+        ({"model": "{m}:missing"}, "model", "has no function 'missing'"),
+        ({"model": "{m}:not_a_module", "model_args": {}}, "model", "must return a torch.nn.Module"),
+        ({"model": "{m}:batchnorm", "model_args": {}}, "model", "ModuleValidator.fix(model)"),
+        ({"model": "{m}:wrong_outputs", "model_args": {}}, "model", "needs [2, 4]"),
+        ({"model": "{m}:mlp", "model_args": {"width": 3}}, "model", "unexpected keyword argument"),
+        ({"model": "cnn5"}, "model", "give a model factory"),
+        ({"dataset": "{m}:bad_data"}, "dataset", "must return {'train'"),
+        ({"dataset": "not a path"}, "dataset", "one of fashion-mnist"),
+    ],
+)
+def test_what_does_not_fit_is_refused_in_one_line_naming_the_field(
+    user_module: str, overrides: dict, field: str, words: str
+) -> None:
+    values = {k: v.format(m=user_module) if isinstance(v, str) else v for k, v in overrides.items()}
+    with pytest.raises(InputError) as error:
+        check_user_code(run_config(user_module, **values))
+    assert error.value.field == field
+    assert words in str(error.value) and "\n" not in str(error.value)
+
+
+def test_dptune_train_takes_factories_and_their_arguments_from_the_working_folder(
+    user_module: str, tmp_path: Path
+) -> None:
+    command = [str(BIN / "dptune"), "train", "--method", "dpsgd", "--epsilon", "2", "--epochs", "2"]
+    command += ["--batch-size", "60", "--dataset", f"{user_module}:vectors", "--json"]
+    command += ["--model", f"{user_module}:mlp", "--model-arg", "hidden=7", "--dataset-arg", "n=240"]
+    done = subprocess.run(command, cwd=tmp_path / "code", capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    summary = json.loads(done.stdout.strip().splitlines()[-1])
+    assert summary["train_size"] == 240 and summary["model"] == f"{user_module}:mlp"
+    bad = subprocess.run(
+        [*command[:-4], "--model", f"{user_module}:batchnorm"],
+        cwd=tmp_path / "code",
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1, bad.stderr
+    assert bad.stderr.startswith("dptune: error: model:") and "ModuleValidator.fix" in bad.stderr
+
+
+def test_a_spec_names_factories_with_arguments_and_refuses_name_beside_factory(
+    user_module: str, tmp_path: Path
+) -> None:
+    doc = yaml.safe_load(write_spec(tmp_path, "own", {"dpsgd": {"lr": {"loguniform": [0.5, 2]}}}).read_text())
+    doc["dataset"] = {"factory": f"{user_module}:vectors", "args": {"n": 200}}
+    doc["model"] = {"factory": f"{user_module}:mlp", "args": {"hidden": 9}}
+    run = parse_spec(doc, tmp_path).runs["dpsgd"]
+    assert (run.dataset, run.dataset_args) == (f"{user_module}:vectors", {"n": 200})
+    assert (run.model, run.model_args) == (f"{user_module}:mlp", {"hidden": 9})
+    for section, value, words in [
+        ("model", {"name": "mlp", "factory": f"{user_module}:mlp"}, "not both"),
+        ("model", {"factory": "no colon"}, "import path"),
+        ("dataset", {"factory": "absent_pkg_q:vectors"}, "cannot import absent_pkg_q"),
+        ("model", {"factory": f"{user_module}:mlp", "args": [1]}, "must be a mapping"),
+    ]:
+        with pytest.raises(InputError) as error:
+            parse_spec(doc | {section: value}, tmp_path)
+        assert error.value.field.startswith(section) and words in str(error.value)
+
+
+def test_the_shipped_example_spec_validates() -> None:
+    done = subprocess.run(
+        [str(BIN / "dptune"), "validate", str(ROOT / "sweeps" / "examples" / "own-code.yaml")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "valid" in done.stdout
+
+
+@pytest.mark.slow
+def test_a_sweep_of_the_users_code_runs_on_a_two_node_cluster(user_module: str, tmp_path: Path) -> None:
+    """The module's folder is on the driver's PYTHONPATH only: the worker node imports it because the
+    sweep ships it (Ray's ``py_modules``), or its trials fail."""
+    cluster = LocalCluster(cpus=0)  # as cluster.yaml's head: no trial resources
+    try:
+        cluster.add_worker(cpus=2)
+        path = write_spec(
+            tmp_path,
+            "own",
+            {"dpsgd": {"lr": {"loguniform": [0.5, 2.0]}}},
+            dataset={"factory": f"{user_module}:vectors"},
+            model={"factory": f"{user_module}:mlp", "args": {"hidden": 8}},
+            training={"epochs": 2, "batch_size": 60, "lr": 1.0},
+        )
+        run_dir = tmp_path / "elsewhere"
+        run_dir.mkdir()
+        proc = subprocess.run(
+            [str(BIN / "dptune"), "run", str(path)],
+            cwd=run_dir,
+            env=cluster.env | {"PYTHONPATH": str(tmp_path / "code")},
+            capture_output=True,
+            text=True,
+            timeout=600,
+            check=False,
+        )
+    finally:
+        cluster.stop()
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert len(re.findall(r"trial \d/2", proc.stdout)) == 2
+    _, children = runs(f"sqlite:///{tmp_path / 'mlflow.db'}", "own")
+    assert len(children) == 2
+    assert all(c.data.tags["dptune.status"] == "finished" for c in children), proc.stdout[-3000:]
+    assert {c.data.params["model"] for c in children} == {f"{user_module}:mlp"}
