@@ -100,6 +100,7 @@ class RunConfig:
         lambda v: v in MODELS or is_import_path(v),
         f"one of {', '.join(MODELS)}, or a factory package.module:function",
         "the model, or the user's from a factory (its arguments: model_args)",
+        searchable=True,
     )
     dataset_args: dict[str, Any] = field(default_factory=dict)  # a dataset factory's keyword arguments
     model_args: dict[str, Any] = field(default_factory=dict)  # a model factory's keyword arguments

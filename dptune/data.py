@@ -59,6 +59,7 @@ class Dataset:
     test_x: torch.Tensor
     test_y: torch.Tensor
     num_classes: int
+    features: str | None = None  # what the inputs are when not the images (``dptune.features``)
 
     @classmethod
     def held_out(

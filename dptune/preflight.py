@@ -100,7 +100,9 @@ def check_local_resources(spec: SweepSpec, environ: Mapping[str, str] = os.envir
 def check_user_code(run: RunConfig) -> int:
     """``run``'s model built once on its data, one of them the user's (``models.build_model`` refuses
     what does not fit, naming the field); the number of training samples."""
-    data = load_dataset(run.dataset, run.data_root, run.subset, run.dataset_args)
+    from dptune.features import model_inputs  # torch: only a spec with the user's code gets here
+
+    data = model_inputs(run.model, load_dataset(run.dataset, run.data_root, run.subset, run.dataset_args))
     build_model(run.model, run.model_args, data.train_x[:2], data.num_classes)
     return len(data.train_y)
 

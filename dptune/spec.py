@@ -152,6 +152,17 @@ class SweepSpec:
         """The run settings every method shares (all but the method): the first method's run."""
         return next(iter(self.runs.values()))
 
+    @property
+    def models(self) -> tuple[str, ...]:
+        """Every model a trial may train: the spec's, and each method's ``model`` draws."""
+        drawn = (
+            m
+            for space in self.methods.values()
+            if "model" in space.knobs
+            for m in space.knobs["model"].values()
+        )
+        return tuple(dict.fromkeys((*(run.model for run in self.runs.values()), *drawn)))
+
     def at_epsilon(self, index: int) -> SweepSpec:
         """The sweep of the ``index``-th ε target: this spec at that ε alone, named ``NAME.epsE`` when the
         spec lists several (a single ε keeps the name), warm-started from the previous ε's sweep when

@@ -39,6 +39,7 @@ import torch.nn.functional as F
 from dptune.config import RunConfig
 from dptune.data import Dataset, load_dataset, poisson_rows
 from dptune.errors import InputError, TrainingDivergedError
+from dptune.features import model_inputs
 from dptune.methods import get_method
 from dptune.methods.release import NoiseSampler, OsCsprngNoise, Released, TorchNoise, release
 from dptune.models import build_model
@@ -68,10 +69,11 @@ class Trainer:
         self.config = config
         self.params = config.method_params
         self.definition = get_method(config.method)
-        self.data = (
+        self.data = model_inputs(  # ScatterNet models: the features, computed once (cached)
+            config.model,
             data
             if data is not None
-            else load_dataset(config.dataset, config.data_root, config.subset, config.dataset_args)
+            else load_dataset(config.dataset, config.data_root, config.subset, config.dataset_args),
         )
         n = len(self.data.train_y)
         if config.batch_size > n:

@@ -9,6 +9,7 @@ import pytest
 import ray
 import torch
 
+import dptune.features
 from dptune.data import Dataset, load_dataset
 
 torch.set_num_threads(2)
@@ -18,8 +19,10 @@ torch.set_num_threads(2)
 def temporary_working_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """Every test runs in its own temporary folder, so that whatever it or a library writes to a relative
     path (MLflow's ``./mlruns``, a spec's ``./ray_results``, ``sqlite:///mlflow.db``) stays out of the
-    checkout."""
+    checkout; its caches (ScatterNet features) too, in this process and in the Ray workers it starts."""
     monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DPTUNE_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(dptune.features, "FEATURES_DIR", tmp_path / "cache" / "features")
     return tmp_path
 
 

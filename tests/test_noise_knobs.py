@@ -46,6 +46,8 @@ def other_value(param: Param, base: Any) -> dict[str, Any]:
         if param.kind == "filter":
             return {param.name: name}
         return PRESETS[name].as_dict()
+    if param.kind == "str":  # the model: another that fits 8×8 digits
+        return {param.name: next(v for v in ("vit", "mlp") if v != base)}
     start = base if base is not None else 1
     candidates = [start + 1, 2 * start, 2, 3] if param.kind == "int" else [start / 2, start * 0.9, 0.5, 0.25]
     value = next(v for v in candidates if v != base and param.check(v))

@@ -22,9 +22,15 @@ MODELS: dict[str, str] = {
     "mlp": "mlp",
     "resnet18": "resnet18",
     "vit": "SmallViT",
+    "wrn16-4": "wrn16_4",
+    "scatter-linear": "scatter_linear",
+    "scatter-cnn": "scatter_cnn",
 }
 """Every model by name: the name of its builder ``(in_channels, image_size, num_classes) -> nn.Module``
-in ``dptune.models.networks``."""
+in ``dptune.models.networks`` (for a model in ``MODEL_FEATURES``, the shape is its features')."""
+
+MODEL_FEATURES: dict[str, str] = {"scatter-linear": "scattering", "scatter-cnn": "scattering"}
+"""Models that train on features computed once from the images (``dptune.features``), not on them."""
 
 
 def check_model_name(name: str, field: str = "model") -> str:

@@ -98,3 +98,72 @@ class SmallViT(nn.Module):
         x = self.embed(x).flatten(2).transpose(1, 2)
         x = torch.cat([self.cls.expand(x.shape[0], -1, -1), x], dim=1) + self.pos
         return self.head(self.norm(self.blocks(x))[:, 0])
+
+
+def _group_norm(channels: int, groups: int) -> nn.GroupNorm:
+    """Per-sample normalisation over ``groups`` groups of channels, without learned scale and shift."""
+    return nn.GroupNorm(groups, channels, affine=False)
+
+
+def scatter_linear(in_channels: int, image_size: int, num_classes: int) -> nn.Module:
+    """Tramèr & Boneh's ScatterNet + linear model on scattering features ``[K, s, s]`` (K = 81 per image
+    channel, s = image side / 4; ``dptune.models.scattering``): GroupNorm of K/3 groups (27 for one
+    channel, their Fashion-MNIST setting; no learned affine) → flatten → fc."""
+    return nn.Sequential(
+        _group_norm(in_channels, in_channels // 3),
+        nn.Flatten(),
+        nn.Linear(in_channels * image_size * image_size, num_classes),
+    )
+
+
+def scatter_cnn(in_channels: int, image_size: int, num_classes: int) -> nn.Module:
+    """Tramèr & Boneh's ScatterNet + CNN for 28×28 data on scattering features ``[K, 7, 7]``: GroupNorm
+    of K/3 groups → conv 3×3/2 (16) → tanh → conv 3×3/1 (32) → tanh → fc 32 → tanh → fc."""
+    features = nn.Sequential(
+        _group_norm(in_channels, in_channels // 3),
+        nn.Conv2d(in_channels, 16, 3, stride=2, padding=1),
+        nn.Tanh(),
+        nn.Conv2d(16, 32, 3, stride=1, padding=1),
+        nn.Tanh(),
+        nn.Flatten(),
+    )
+    with torch.no_grad():
+        width = features(torch.zeros(1, in_channels, image_size, image_size)).shape[1]
+    return nn.Sequential(features, nn.Linear(width, 32), nn.Tanh(), nn.Linear(32, num_classes))
+
+
+class _WideBlock(nn.Module):
+    """Pre-activation residual block of a WideResNet: GN → ReLU → conv 3×3 → GN → ReLU → conv 3×3, with a
+    1×1 convolution on the shortcut where the width or the stride changes."""
+
+    def __init__(self, inputs: int, outputs: int, stride: int, groups: int) -> None:
+        super().__init__()
+        self.norm1 = nn.GroupNorm(groups, inputs)
+        self.conv1 = nn.Conv2d(inputs, outputs, 3, stride=stride, padding=1, bias=False)
+        self.norm2 = nn.GroupNorm(groups, outputs)
+        self.conv2 = nn.Conv2d(outputs, outputs, 3, stride=1, padding=1, bias=False)
+        changes = inputs != outputs or stride != 1
+        self.shortcut = nn.Conv2d(inputs, outputs, 1, stride=stride, bias=False) if changes else None
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        out = torch.relu(self.norm1(x))
+        skip = x if self.shortcut is None else self.shortcut(out)
+        out = self.conv2(torch.relu(self.norm2(self.conv1(out))))
+        return out + skip
+
+
+def wrn16_4(in_channels: int, image_size: int, num_classes: int) -> nn.Module:
+    """WideResNet-16-4 (Zagoruyko & Komodakis 2016) with GroupNorm of 16 groups in place of BatchNorm, as
+    De et al. (2022) train it with DP-SGD: conv 3×3 (16) → 3 stages of 2 pre-activation blocks of widths
+    64, 128, 256 (strides 1, 2, 2) → GN → ReLU → global average pool → fc; 2.75M parameters for CIFAR-10.
+    (De et al. also standardise the convolutions' weights and augment each sample several times; neither
+    is done here.)"""
+    layers: list[nn.Module] = [nn.Conv2d(in_channels, 16, 3, padding=1, bias=False)]
+    width = 16
+    for stage, channels in enumerate((64, 128, 256)):
+        for block in range(2):
+            stride = 2 if stage > 0 and block == 0 else 1
+            layers.append(_WideBlock(width, channels, stride, groups=16))
+            width = channels
+    layers += [nn.GroupNorm(16, width), nn.ReLU(), nn.AdaptiveAvgPool2d(1), nn.Flatten()]
+    return nn.Sequential(*layers, nn.Linear(width, num_classes))

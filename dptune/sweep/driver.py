@@ -38,6 +38,7 @@ import dptune
 from dptune.config import RunConfig
 from dptune.data import Dataset, load_dataset, poisson_rows
 from dptune.factories import is_import_path, local_source
+from dptune.features import model_inputs
 from dptune.preflight import refuse_existing
 from dptune.privacy.filter import RenyiFilter
 from dptune.randomness import Randomness, trial_seed
@@ -525,6 +526,8 @@ def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo 
     started = time.time()
     shared = spec.shared
     data = load_dataset(shared.dataset, shared.data_root, shared.subset, shared.dataset_args)
+    for model in spec.models:  # ScatterNet features: computed once here, each trial reads them cached
+        model_inputs(model, data)
     n = len(data.train_y)
     check_batch_sizes(spec, n)
     if not resume:
