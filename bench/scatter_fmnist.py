@@ -1,0 +1,135 @@
+"""ScatterNet baselines on Fashion-MNIST at ε = 1, 3, 8 from the sweep alone (issue 14, point 2).
+
+Runs ``dptune run sweeps/fmnist-scatter.yaml`` (local Ray, MLflow SQLite, fresh OS randomness) in a new
+folder, then reads its best trade-offs with ``dptune report --json``: per (method, ε) the selected
+configuration's final-test accuracy over its 3 re-runs with fresh randomness (never the selected trial
+itself), the validation accuracy that selected it, and ε including tuning (every released run counted,
+each ε's sweep adding the previous one's figure through the warm start). Beside them, Tramèr & Boneh's
+published figures for the same models (ICLR 2021, ε = 3, δ = 1e-5).
+
+    python bench/scatter_fmnist.py --write      (about an hour on 2 cores; writes RESULTS.md)
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import platform
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import yaml
+from results import cpu_name, write_section  # bench/ is on the path when this file runs as a script
+
+ROOT = Path(__file__).resolve().parents[1]
+SPEC = ROOT / "sweeps" / "fmnist-scatter.yaml"
+JSON = ROOT / "bench" / "fmnist_scatter.json"
+SECTION = "## ScatterNet baselines on Fashion-MNIST (sweep alone)"
+PUBLISHED = "Tramèr & Boneh (ICLR 2021), ε = 3: ScatterNet + linear 89.7%, ScatterNet + CNN 89.0%, cnn5 86.0%"
+
+
+def dptune(*args: str, cwd: Path, log: Path | None = None) -> str:
+    """``dptune ARGS`` in ``cwd`` with this interpreter; its stdout (also kept in ``log``)."""
+    done = subprocess.run(
+        [sys.executable, "-m", "dptune.cli", *args], cwd=cwd, capture_output=True, text=True, check=False
+    )
+    if log is not None:
+        log.write_text(done.stdout + done.stderr)
+    if done.returncode != 0:
+        sys.exit(f"dptune {' '.join(args)} failed ({done.returncode}): {done.stderr.strip()[-500:]}")
+    return done.stdout
+
+
+def summary(report: dict[str, Any]) -> list[dict[str, Any]]:
+    """One row per (method, ε target): the selected configuration and what its re-runs scored."""
+    rows = []
+    for row in report["best_tradeoffs"]:
+        params = row["params"]
+        rows.append(
+            {
+                "method": row["method"],
+                "epsilon": row["epsilon_target"],
+                "final_test_mean": 100 * row["test_accuracy"],
+                "final_test_sd": 100 * (row["test_accuracy_sd"] or 0.0),
+                "accuracies": [100 * a for a in row["test_accuracies"]],
+                "validation_accuracy": 100 * row["validation_accuracy"],
+                "epsilon_including_tuning": row["epsilon_including_tuning"],
+                "delta": row["delta"],
+                "model": params["model"],
+                "params": {
+                    k: params[k]
+                    for k in params
+                    if k not in ("dataset", "method", "epsilon", "delta", "accountant", "sampling")
+                },
+            }
+        )
+    return sorted(rows, key=lambda r: (r["epsilon"], r["method"]))
+
+
+def section(result: dict[str, Any]) -> str:
+    lines = [
+        SECTION,
+        "",
+        f"`{result['command']}`, {result['date']}, {result['machine']}; `sweeps/fmnist-scatter.yaml`: "
+        f"ScatterNet + linear, {result['trials_per_method']} configurations per method and ε (TPE, each ε "
+        "warm-started from the previous ε's released configurations), the selected one re-run 3× with "
+        "fresh randomness and scored on the final-test half. "
+        f"Wall time {result['wall_seconds'] / 60:.0f} min.",
+        "",
+        "| ε | method | final test % (3 re-runs) | validation % | ε incl. tuning (δ) | settings |",
+        "|---|---|---|---|---|---|",
+    ]
+    for row in result["rows"]:
+        p = row["params"]
+        settings = ", ".join(
+            f"{k}={v:.3g}" if isinstance(v, float) else f"{k}={v}"
+            for k, v in p.items()
+            if k in ("epochs", "batch_size", "lr", "clip", "outer_momentum", "filter")
+        )
+        lines.append(
+            f"| {row['epsilon']:g} | {row['method']} | **{row['final_test_mean']:.2f}** ± "
+            f"{row['final_test_sd']:.2f} | {row['validation_accuracy']:.2f} | "
+            f"{row['epsilon_including_tuning']:.2f} ({row['delta']:g}) | {settings} |"
+        )
+    lines += ["", f"Published: {PUBLISHED}."]
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--storage", type=Path, default=Path("/tmp/dptune-fmnist-scatter"))
+    parser.add_argument("--write", action="store_true", help="write bench/fmnist_scatter.json and RESULTS.md")
+    args = parser.parse_args()
+    storage = args.storage.resolve()
+    if storage.exists():
+        sys.exit(f"--storage {storage} exists: give a new folder (the sweep is created there)")
+    storage.mkdir(parents=True)
+    uri = f"sqlite:///{storage / 'mlflow.db'}"
+    started = time.time()
+    run = ("run", str(SPEC), "--tracking-uri", uri, "--storage-path", str(storage / "ray_results"))
+    dptune(*run, cwd=storage, log=storage / "run.log")
+    wall = time.time() - started
+    report = json.loads(
+        dptune("report", "--json", "--experiment", "fmnist-scatter", "--tracking-uri", uri, cwd=storage)
+    )
+    result = {
+        "date": dt.date.today().isoformat(),
+        "machine": f"{cpu_name()}, {os.cpu_count()} cores, {platform.system()}",
+        "command": "python bench/scatter_fmnist.py --write",
+        "trials_per_method": yaml.safe_load(SPEC.read_text())["budget"]["trials_per_method"],
+        "wall_seconds": wall,
+        "rows": summary(report),
+    }
+    print(json.dumps(result, indent=1))
+    if args.write:
+        JSON.write_text(json.dumps(result, indent=1) + "\n")
+        write_section(ROOT / "bench" / "RESULTS.md", SECTION, section(result))
+
+
+if __name__ == "__main__":
+    main()
