@@ -176,8 +176,13 @@ class RunConfig:
     )
     sampling: str = choice(SAMPLINGS, "poisson", "Poisson sampling (what the accountant assumes) or shuffle")
     accountant: str = choice(tuple(ACCOUNTANTS), "rdp", "privacy accountant", changes_noise=True)
-    physical_batch_size: int = knob(
-        "int", 1000, _at_least_one, "an integer >= 1", "samples per per-sample-gradient chunk (memory bound)"
+    physical_batch_size: int | None = knob(
+        "int",
+        None,
+        _at_least_one,
+        "an integer >= 1",
+        "samples per per-sample-gradient chunk (memory bound; default: 1000 on CPU, on a GPU the largest "
+        "that fits the trial's share, measured)",
     )
     engine: str = choice(
         ("auto", *ENGINES), "auto", "per-sample engine: ghost norms for Linear/Conv2d models, vmap for any"

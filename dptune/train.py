@@ -40,8 +40,9 @@ from dptune.config import RunConfig
 from dptune.data import Dataset, load_dataset, poisson_rows
 from dptune.errors import InputError, TrainingDivergedError
 from dptune.features import model_inputs
+from dptune.gpu_memory import CPU_PHYSICAL_BATCH, measured_physical_batch, memory_budget
 from dptune.methods import get_method
-from dptune.methods.release import NoiseSampler, OsCsprngNoise, Released, TorchNoise, release
+from dptune.methods.release import NoiseSampler, OsCsprngNoise, Released, TorchNoise, clipped_sum, release
 from dptune.models import build_model
 from dptune.persample import FlatModel, clipped_sum_engine
 from dptune.privacy.accounting import Accountant
@@ -64,8 +65,14 @@ class Trainer:
     """A DP training run: calibrated, resumable (``state_dict``), stepped one epoch at a time."""
 
     def __init__(
-        self, config: RunConfig, data: Dataset | None = None, proxy_rows: torch.Tensor | None = None
+        self,
+        config: RunConfig,
+        data: Dataset | None = None,
+        proxy_rows: torch.Tensor | None = None,
+        gpu_share: float = 1.0,
     ) -> None:
+        """``gpu_share``: the share of its GPU the run may use (a Ray trial's ``gpu``), which an unset
+        ``physical_batch_size`` is measured to fit (``dptune.gpu_memory``)."""
         self.config = config
         self.params = config.method_params
         self.definition = get_method(config.method)
@@ -95,7 +102,9 @@ class Trainer:
             model = build_model(config.model, config.model_args, self.data.train_x[:2], self.data.num_classes)
         model = model.to(self.device)
         self.flat = FlatModel(model)
-        self.engine = clipped_sum_engine(self.flat, config.physical_batch_size, config.engine)
+        self.engine = clipped_sum_engine(
+            self.flat, config.physical_batch_size or CPU_PHYSICAL_BATCH, config.engine
+        )
         rows = proxy_rows
         if rows is not None and config.proxy_fraction is None:
             raise ValueError("a proxy's rows need its proxy_fraction (the expected batch size is γ·q·n)")
@@ -113,6 +122,8 @@ class Trainer:
             layout=self.flat.layout,
         )
         self.method = self.definition.build(self.params, self.calibration.noise_multiplier, hyper)
+        if config.physical_batch_size is None and self.device.type == "cuda":
+            self.engine.physical_batch_size = self._measured_chunk(gpu_share)
 
         theta = self.flat.flatten()
         self.theta = theta
@@ -128,6 +139,19 @@ class Trainer:
             else TorchNoise(torch.Generator(device=self.device).manual_seed(seeds.noise))
         )
         self.history: list[EpochResult] = []
+
+    def _measured_chunk(self, gpu_share: float) -> int:
+        """The largest chunk of per-sample signals that fits the run's share of its GPU, measured on its
+        own engine, method and data (``dptune.gpu_memory``), with the method's full signal history."""
+        iterates = [self.flat.flatten()] * self.method.signal.history
+        largest = min(len(self.train_y), max(self.config.batch_size, 1))
+
+        def run_chunk(size: int) -> None:
+            self.engine.physical_batch_size = size
+            x, y = self.train_x[:size], self.train_y[:size]
+            clipped_sum(self.method, self.engine, 0, iterates, [(x, y)])
+
+        return measured_physical_batch(run_chunk, self.device, memory_budget(self.device, gpu_share), largest)
 
     # -- one step ---------------------------------------------------------------------------------
     def _batches(self) -> list[torch.Tensor]:

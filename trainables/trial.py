@@ -28,6 +28,7 @@ from ray import tune
 from dptune.config import RunConfig
 from dptune.data import Dataset
 from dptune.errors import TrainingDivergedError
+from dptune.gpu_memory import cap_process_memory
 from dptune.methods import METHODS
 from dptune.methods.filters import DrawnFilter
 from dptune.train import Trainer
@@ -70,7 +71,8 @@ def run_trial(
         end_without_model(TrialStatus.INFEASIBLE, drawn.problem, 0)
         return
     device = "cuda" if gpus > 0 and torch.cuda.is_available() else "cpu"
-    trainer = Trainer(run.with_knobs({**config, "device": device}), data, proxy_rows)
+    cap_process_memory(torch.device(device), gpus)  # a GPU share is a memory cap too
+    trainer = Trainer(run.with_knobs({**config, "device": device}), data, proxy_rows, gpu_share=gpus)
     checkpoint = tune.get_checkpoint()
     if checkpoint is not None:
         with checkpoint.as_directory() as folder:
