@@ -73,6 +73,12 @@ def choice(options: tuple[str, ...], default: Any, help: str, **flags: Any) -> A
     return knob("str", default, check, valid, help, options=options, **flags)
 
 
+def built_in_or_factory(names: tuple[str, ...], default: str, help: str, **flags: Any) -> Any:
+    """A knob whose value is one of ``names`` or the import path of the user's factory."""
+    valid = f"one of {', '.join(names)}, or a factory package.module:function"
+    return knob("str", default, lambda v: v in names or is_import_path(v), valid, help, **flags)
+
+
 @dataclass(frozen=True)
 class RunConfig:
     """One DP training run: every knob (see the module docstring) and the method's ``params``."""
@@ -86,19 +92,15 @@ class RunConfig:
         "ε of the whole run (σ is calibrated to it)",
         changes_noise=True,
     )
-    dataset: str = knob(
-        "str",
+    dataset: str = built_in_or_factory(
+        tuple(DATASETS),
         "fashion-mnist",
-        lambda v: v in DATASETS or is_import_path(v),
-        f"one of {', '.join(DATASETS)}, or a factory package.module:function",
         "training data (local copy first), or the user's from a factory (its arguments: dataset_args)",
         changes_noise=True,
     )
-    model: str = knob(
-        "str",
+    model: str = built_in_or_factory(
+        tuple(MODELS),
         "cnn5",
-        lambda v: v in MODELS or is_import_path(v),
-        f"one of {', '.join(MODELS)}, or a factory package.module:function",
         "the model, or the user's from a factory (its arguments: model_args)",
         searchable=True,
     )

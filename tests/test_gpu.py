@@ -9,7 +9,6 @@ import math
 import pytest
 import torch
 
-from dptune.config import RunConfig
 from dptune.data import Dataset
 from dptune.gpu_memory import (
     CPU_PHYSICAL_BATCH,
@@ -21,7 +20,6 @@ from dptune.gpu_memory import (
 from dptune.methods.release import clipped_sum
 from dptune.models import build_model
 from dptune.persample import FlatModel, clipped_sum_engine
-from dptune.train import Trainer
 from tests.helpers import digits_trainer
 
 CUDA = pytest.mark.skipif(
@@ -86,17 +84,14 @@ def test_a_fractional_trial_measures_a_chunk_that_fits_its_share_and_cannot_exce
     total = torch.cuda.get_device_properties(device).total_memory
     cap_process_memory(device, share)
     try:
-        config = RunConfig(
-            method="dpsgd",
-            epsilon=1.0,
-            dataset="digits",
-            model="mlp",
-            epochs=1,
+        trainer = digits_trainer(
+            digits,
+            "dpsgd",
+            gpu_share=share,
             batch_size=len(digits.train_y),
+            physical_batch_size=None,
             device="cuda",
-            seed=0,
         )
-        trainer = Trainer(config, digits, gpu_share=share)
         assert 1 <= trainer.engine.physical_batch_size <= len(digits.train_y)
         torch.cuda.reset_peak_memory_stats(device)
         trainer.train_epoch()

@@ -11,13 +11,12 @@ import torch
 from kymatio.scattering2d.frontend.torch_frontend import ScatteringTorch2D
 
 import dptune.features as features
-from dptune.config import RunConfig
 from dptune.data import Dataset
 from dptune.models import build_model
 from dptune.persample import ghost_supported
 from dptune.spec import load_spec
 from dptune.sweep import run_sweep
-from dptune.train import Trainer
+from tests.helpers import digits_trainer
 from tests.sweep_helpers import runs, write_spec
 
 
@@ -91,18 +90,9 @@ def test_wrn16_4_has_its_published_size_and_groupnorm_only() -> None:
 
 
 def test_a_scatternet_run_trains_on_the_features(digits: Dataset, cache: Path) -> None:
-    config = RunConfig(
-        method="dpsgd",
-        epsilon=3.0,
-        dataset="digits",
-        model="scatter-linear",
-        epochs=3,
-        batch_size=256,
-        lr=2.0,
-        clip=0.5,
-        seed=0,
+    trainer = digits_trainer(
+        digits, "dpsgd", model="scatter-linear", epsilon=3.0, epochs=3, batch_size=256, lr=2.0, clip=0.5
     )
-    trainer = Trainer(config, digits)
     assert trainer.train_x.shape[1:] == (81, 2, 2)
     for _ in range(3):
         result = trainer.train_epoch()
