@@ -7,7 +7,7 @@ itself), the validation accuracy that selected it, and ε including tuning (ever
 each ε's sweep adding the previous one's figure through the warm start). Beside them, Tramèr & Boneh's
 published figures for the same models (ICLR 2021, ε = 3, δ = 1e-5).
 
-    python bench/scatter_fmnist.py --write      (about an hour on 2 cores; writes RESULTS.md)
+    python bench/scatter_fmnist.py --write      (about 30 minutes on 2 cores; writes RESULTS.md)
 """
 
 from __future__ import annotations
