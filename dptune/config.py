@@ -204,6 +204,10 @@ class RunConfig:
         for name in ("dataset", "model"):  # a factory is importable, or the run is refused now
             if is_import_path(getattr(self, name)):
                 load_factory(getattr(self, name), name)
+            elif getattr(self, f"{name}_args"):
+                raise InputError(
+                    f"{name}_args", f"only a {name} factory (package.module:function) takes arguments"
+                )
         if self.proxy_fraction is not None and self.sampling != "poisson":
             raise InputError(
                 "proxy_fraction", "needs Poisson sampling (the subset's privacy amplification assumes it)"

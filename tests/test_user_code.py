@@ -126,7 +126,7 @@ def test_a_model_factory_is_built_with_its_arguments_and_trains(user_module: str
         ({"model": "{m}:batchnorm", "model_args": {}}, "model", "ModuleValidator.fix(model)"),
         ({"model": "{m}:wrong_outputs", "model_args": {}}, "model", "needs [2, 4]"),
         ({"model": "{m}:mlp", "model_args": {"width": 3}}, "model", "unexpected keyword argument"),
-        ({"model": "cnn5"}, "model", "give a model factory"),
+        ({"model": "cnn5", "model_args": {}}, "model", "give a model factory"),
         ({"dataset": "{m}:bad_data"}, "dataset", "must return {'train'"),
         ({"dataset": "not a path"}, "dataset", "one of fashion-mnist"),
     ],
@@ -176,6 +176,7 @@ def test_a_spec_names_factories_with_arguments_and_refuses_name_beside_factory(
         ("model", {"factory": "no colon"}, "import path"),
         ("dataset", {"factory": "absent_pkg_q:vectors"}, "cannot import absent_pkg_q"),
         ("model", {"factory": f"{user_module}:mlp", "args": [1]}, "must be a mapping"),
+        ("model", {"name": "mlp", "args": {"hidden": 3}}, "only a model factory"),
     ]:
         with pytest.raises(InputError) as error:
             parse_spec(doc | {section: value}, tmp_path)
