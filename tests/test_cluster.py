@@ -151,7 +151,23 @@ def head_node_id(env: dict[str, str]) -> str:
     ).stdout.strip()
 
 
-def test_sweep_on_a_cluster_runs_trials_on_workers_and_logs_to_mlflow_server(tmp_path: Path) -> None:
+USER_MODEL = """
+from torch import nn
+
+
+def mlp(hidden=16):
+    return nn.Sequential(nn.Flatten(), nn.Linear(64, hidden), nn.Tanh(), nn.Linear(hidden, 10))
+"""
+
+
+def test_sweep_of_a_users_model_on_a_cluster_runs_trials_on_workers_and_logs_to_mlflow_server(
+    tmp_path: Path,
+) -> None:
+    """The user's model module is on the driver's PYTHONPATH only: the worker node imports it because
+    the sweep ships it (Ray's runtime environment, ``py_modules``), or every trial fails."""
+    code = tmp_path / "code"
+    code.mkdir()
+    (code / "cluster_model.py").write_text(USER_MODEL)
     cluster = LocalCluster(cpus=0)  # as cluster.yaml's head: no trial resources
     try:
         cluster.add_worker(cpus=2)
@@ -161,6 +177,7 @@ def test_sweep_on_a_cluster_runs_trials_on_workers_and_logs_to_mlflow_server(tmp
                 tmp_path,
                 "cluster",
                 {"dpsgd": {"lr": {"loguniform": [0.3, 2.0]}}},
+                model={"factory": "cluster_model:mlp", "args": {"hidden": 16}},
                 training={"epochs": 3, "batch_size": 64, "lr": 1.0},
                 budget={"trials_per_method": 4, "max_concurrent": 2},
                 resources={"cpu": 1, "gpu": 0},
@@ -168,7 +185,7 @@ def test_sweep_on_a_cluster_runs_trials_on_workers_and_logs_to_mlflow_server(tmp
             proc = subprocess.run(
                 [str(BIN / "dptune"), "run", str(path), "--tracking-uri", server.url],
                 cwd=tmp_path,
-                env=cluster.env,
+                env=cluster.env | {"PYTHONPATH": str(code)},
                 capture_output=True,
                 text=True,
                 timeout=600,
@@ -182,7 +199,8 @@ def test_sweep_on_a_cluster_runs_trials_on_workers_and_logs_to_mlflow_server(tmp
         cluster.stop()
     assert not cluster.running(), "the test cluster outlived its test"
     assert len(parents) == 1 and len(children) == 4
-    assert all(c.data.tags["dptune.status"] == "finished" for c in children)
+    assert all(c.data.tags["dptune.status"] == "finished" for c in children), proc.stdout[-3000:]
+    assert {c.data.params["model"] for c in children} == {"cluster_model:mlp"}
     assert "pareto_accuracy_vs_epsilon.png" in {a.path for a in artifacts}
     nodes = {c.data.tags["dptune.node"] for c in children}
     assert head and head not in nodes, proc.stdout[-3000:]  # each trial ran on the worker

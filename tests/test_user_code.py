@@ -1,12 +1,11 @@
 """The user's own model and data from an import path (``package.module:function``): modules written by
 the tests, checked against the arrays they return and a hand count of their parameters; every refusal
-a one-line error naming the field; a sweep of them on a real two-node Ray cluster whose workers can only
-import the user's module through Ray's runtime environment."""
+a one-line error naming the field. (A sweep of a user's model on a two-node Ray cluster, whose worker can
+import the module only through Ray's runtime environment: ``tests/test_cluster.py``.)"""
 
 from __future__ import annotations
 
 import json
-import re
 import subprocess
 import sys
 import uuid
@@ -23,8 +22,8 @@ from dptune.errors import InputError
 from dptune.preflight import check_user_code
 from dptune.spec import parse_spec
 from dptune.train import Trainer
-from tests.local_cluster import BIN, LocalCluster
-from tests.sweep_helpers import runs, write_spec
+from tests.local_cluster import BIN
+from tests.sweep_helpers import write_spec
 
 ROOT = Path(__file__).parents[1]
 
@@ -192,39 +191,3 @@ def test_the_shipped_example_spec_validates() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert "valid" in done.stdout
-
-
-@pytest.mark.slow
-def test_a_sweep_of_the_users_code_runs_on_a_two_node_cluster(user_module: str, tmp_path: Path) -> None:
-    """The module's folder is on the driver's PYTHONPATH only: the worker node imports it because the
-    sweep ships it (Ray's ``py_modules``), or its trials fail."""
-    cluster = LocalCluster(cpus=0)  # as cluster.yaml's head: no trial resources
-    try:
-        cluster.add_worker(cpus=2)
-        path = write_spec(
-            tmp_path,
-            "own",
-            {"dpsgd": {"lr": {"loguniform": [0.5, 2.0]}}},
-            dataset={"factory": f"{user_module}:vectors"},
-            model={"factory": f"{user_module}:mlp", "args": {"hidden": 8}},
-            training={"epochs": 2, "batch_size": 60, "lr": 1.0},
-        )
-        run_dir = tmp_path / "elsewhere"
-        run_dir.mkdir()
-        proc = subprocess.run(
-            [str(BIN / "dptune"), "run", str(path)],
-            cwd=run_dir,
-            env=cluster.env | {"PYTHONPATH": str(tmp_path / "code")},
-            capture_output=True,
-            text=True,
-            timeout=600,
-            check=False,
-        )
-    finally:
-        cluster.stop()
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    assert len(re.findall(r"trial \d/2", proc.stdout)) == 2
-    _, children = runs(f"sqlite:///{tmp_path / 'mlflow.db'}", "own")
-    assert len(children) == 2
-    assert all(c.data.tags["dptune.status"] == "finished" for c in children), proc.stdout[-3000:]
-    assert {c.data.params["model"] for c in children} == {f"{user_module}:mlp"}
