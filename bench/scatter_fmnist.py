@@ -45,6 +45,15 @@ def dptune(*args: str, cwd: Path, log: Path | None = None) -> str:
     return done.stdout
 
 
+def knobs(params: dict[str, Any]) -> dict[str, Any]:
+    """What ``dptune train`` needs to repeat a run beside the method, the data and (ε, δ): the base run's
+    ``lr`` dropped where ``effective_lr`` sets the step."""
+    dropped = {"dataset", "method", "epsilon", "delta", "accountant", "sampling"}
+    if "effective_lr" in params:
+        dropped.add("lr")
+    return {k: v for k, v in params.items() if k not in dropped}
+
+
 def summary(report: dict[str, Any]) -> list[dict[str, Any]]:
     """One row per (method, ε target): the selected configuration and what its re-runs scored."""
     rows = []
@@ -61,14 +70,17 @@ def summary(report: dict[str, Any]) -> list[dict[str, Any]]:
                 "epsilon_including_tuning": row["epsilon_including_tuning"],
                 "delta": row["delta"],
                 "model": params["model"],
-                "params": {
-                    k: params[k]
-                    for k in params
-                    if k not in ("dataset", "method", "epsilon", "delta", "accountant", "sampling")
-                },
+                "params": knobs(params),
             }
         )
     return sorted(rows, key=lambda r: (r["epsilon"], r["method"]))
+
+
+def shown(value: Any) -> str:
+    """A setting in the table: numbers to 3 significant digits, lists of them too."""
+    if isinstance(value, list):
+        return "[" + ", ".join(shown(v) for v in value) + "]"
+    return f"{value:.3g}" if isinstance(value, float) else str(value)
 
 
 def section(result: dict[str, Any]) -> str:
@@ -81,15 +93,19 @@ def section(result: dict[str, Any]) -> str:
         "fresh randomness and scored on the final-test half. "
         f"Wall time {result['wall_seconds'] / 60:.0f} min.",
         "",
+        "ε incl. tuning: the method's search and re-runs at that ε, plus the whole earlier ε sweeps it was "
+        "warm-started from (every released run counted).",
+        "",
         "| ε | method | final test % (3 re-runs) | validation % | ε incl. tuning (δ) | settings |",
         "|---|---|---|---|---|---|",
     ]
     for row in result["rows"]:
         p = row["params"]
         settings = ", ".join(
-            f"{k}={v:.3g}" if isinstance(v, float) else f"{k}={v}"
+            f"{k}={shown(v)}"
             for k, v in p.items()
-            if k in ("epochs", "batch_size", "lr", "clip", "outer_momentum", "filter")
+            if k
+            in ("epochs", "batch_size", "lr", "effective_lr", "clip", "outer_momentum", "filter", "a", "b")
         )
         lines.append(
             f"| {row['epsilon']:g} | {row['method']} | **{row['final_test_mean']:.2f}** ± "
@@ -104,7 +120,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--storage", type=Path, default=Path("/tmp/dptune-fmnist-scatter"))
     parser.add_argument("--write", action="store_true", help="write bench/fmnist_scatter.json and RESULTS.md")
+    parser.add_argument(
+        "--summarize-only",
+        action="store_true",
+        help="run nothing: rewrite RESULTS.md from bench/fmnist_scatter.json",
+    )
     args = parser.parse_args()
+    if args.summarize_only:
+        result = json.loads(JSON.read_text())
+        for row in result["rows"]:
+            row["params"] = knobs(row["params"])
+        JSON.write_text(json.dumps(result, indent=1) + "\n")
+        write_section(ROOT / "bench" / "RESULTS.md", SECTION, section(result))
+        return
     storage = args.storage.resolve()
     if storage.exists():
         sys.exit(f"--storage {storage} exists: give a new folder (the sweep is created there)")
