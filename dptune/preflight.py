@@ -97,13 +97,16 @@ def check_local_resources(spec: SweepSpec, environ: Mapping[str, str] = os.envir
         )
 
 
-def check_user_code(run: RunConfig) -> int:
-    """``run``'s model built once on its data, one of them the user's (``models.build_model`` refuses
-    what does not fit, naming the field); the number of training samples."""
+def check_user_code(run: RunConfig, models: tuple[str, ...] = ()) -> int:
+    """Each of ``models`` (default: ``run``'s) built once on ``run``'s data, where the data or a model is
+    the user's (``models.build_model`` refuses what does not fit, naming the field); the number of
+    training samples."""
     from dptune.features import model_inputs  # torch: only a spec with the user's code gets here
 
-    data = model_inputs(run.model, load_dataset(run.dataset, run.data_root, run.subset, run.dataset_args))
-    build_model(run.model, run.model_args, data.train_x[:2], data.num_classes)
+    data = load_dataset(run.dataset, run.data_root, run.subset, run.dataset_args)
+    for model in models or (run.model,):
+        inputs = model_inputs(model, data)
+        build_model(model, run.model_args, inputs.train_x[:2], inputs.num_classes)
     return len(data.train_y)
 
 
@@ -116,8 +119,8 @@ def preflight(spec: SweepSpec, resume: bool) -> int:
                 refuse_existing(stage)
     shared = spec.shared
     n = (
-        check_user_code(shared)
-        if is_import_path(shared.dataset) or is_import_path(shared.model)
+        check_user_code(shared, spec.models)
+        if any(is_import_path(name) for name in (shared.dataset, *spec.models))
         else train_size(shared.dataset, shared.data_root, shared.subset)
     )
     check_batch_sizes(spec, n)

@@ -19,7 +19,7 @@ import yaml
 from dptune.config import RunConfig
 from dptune.data import load_dataset
 from dptune.errors import InputError
-from dptune.preflight import check_user_code
+from dptune.preflight import check_user_code, preflight
 from dptune.spec import parse_spec
 from dptune.train import Trainer
 from tests.local_cluster import BIN
@@ -180,6 +180,22 @@ def test_a_spec_names_factories_with_arguments_and_refuses_name_beside_factory(
         with pytest.raises(InputError) as error:
             parse_spec(doc | {section: value}, tmp_path)
         assert error.value.field.startswith(section) and words in str(error.value)
+
+
+def test_preflight_builds_every_model_a_method_may_draw(user_module: str, tmp_path: Path) -> None:
+    doc = yaml.safe_load(write_spec(tmp_path, "own", {"dpsgd": {"lr": 1.0}}).read_text())
+    doc["dataset"] = {"factory": f"{user_module}:vectors"}
+    doc["model"] = {"factory": f"{user_module}:mlp"}
+    doc["methods"] = {"dpsgd": {"model": {"choice": [f"{user_module}:mlp", f"{user_module}:batchnorm"]}}}
+    doc["training"]["batch_size"] = 60
+    with pytest.raises(InputError) as error:
+        preflight(parse_spec(doc, tmp_path), resume=False)
+    assert error.value.field == "model" and "ModuleValidator.fix" in str(error.value)
+    doc["methods"]["dpsgd"]["model"] = {"choice": [f"{user_module}:mlp", f"{user_module}:wrong_outputs"]}
+    with pytest.raises(InputError, match="needs \\[2, 4\\]"):
+        preflight(parse_spec(doc, tmp_path), resume=False)
+    doc["methods"]["dpsgd"]["model"] = {"choice": [f"{user_module}:mlp"]}
+    assert preflight(parse_spec(doc, tmp_path), resume=False) == 300
 
 
 def test_the_shipped_example_spec_validates() -> None:

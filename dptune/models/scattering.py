@@ -15,11 +15,6 @@ ANGLES = 8
 CHUNK = 1024
 
 
-def scattering_channels(in_channels: int) -> int:
-    """81 feature channels per image channel (J = 2, L = 8)."""
-    return in_channels * (1 + SCALES * ANGLES + ANGLES**2 * SCALES * (SCALES - 1) // 2)
-
-
 def scattering_features(images: torch.Tensor) -> torch.Tensor:
     """``[n, c, h, w]`` images -> ``[n, 81c, h/4, w/4]`` scattering coefficients (float32), in chunks of
     ``CHUNK`` images. Kymatio's 2-D torch frontend is imported directly: ``kymatio.torch`` also imports

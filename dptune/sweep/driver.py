@@ -92,10 +92,11 @@ def quiet_libraries() -> None:
     warnings.filterwarnings("ignore", category=UserWarning)
 
 
-def user_code(run: RunConfig) -> list[str]:
-    """The files or folders of the user's model and dataset factories that trials must import (the
-    dataset is loaded here, but its module may be the model's): Ray's ``py_modules`` ships them."""
-    names = (run.model, run.dataset)
+def user_code(spec: SweepSpec) -> list[str]:
+    """The files or folders of the user's factories that trials must import, every model a trial may
+    draw and the dataset (loaded here, but its module may be the model's): Ray's ``py_modules`` ships
+    them."""
+    names = (*spec.models, spec.shared.dataset)
     return sorted({where for name in names if is_import_path(name) and (where := local_source(name))})
 
 
@@ -535,7 +536,7 @@ def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo 
     warm_points, prior = warm_start(spec, spec.warm_start) if spec.warm_start else ({}, None)
     echo = progress = SweepProgress(echo, terminal())
     register(spec.name, progress)
-    can_grow = connect_ray(user_code(shared))
+    can_grow = connect_ray(user_code(spec))
     save_experiment_state_every_step()
     resources = trial_resources(spec.cpu, spec.gpu, spec.gpu_fallback, spec.wait if can_grow else 0.0, echo)
     delta = shared.delta if shared.delta is not None else default_delta(n)
