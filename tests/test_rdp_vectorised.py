@@ -21,6 +21,7 @@ from dptune.privacy.accounting import (
     rdp_curve,
     rdp_epsilon,
     rdp_epsilon_bounds,
+    rdp_to_epsilon,
 )
 from dptune.privacy.calibration import calibrate_noise, method_schedule
 from dptune.privacy.rdp import subsampled_gaussian_rdp
@@ -120,6 +121,18 @@ def test_equal_steps_are_grouped_wherever_they_sit(monkeypatch: pytest.MonkeyPat
     curve = rdp_curve(scattered)
     assert passes == [2]
     np.testing.assert_array_equal(curve, rdp_curve([(1.5, 0.05, 5), (2.0, 0.05, 5)]))
+
+
+@pytest.mark.parametrize("delta", [1e-3, 1e-5, 1e-9])
+def test_rdp_to_epsilon_is_opacus_conversion(delta: float) -> None:
+    """Curves of every shape (tiny, large, with orders undefined as NaN) convert as Opacus converts them."""
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        curve = rng.lognormal(-2.0, 2.0, len(ORDERS)) * np.asarray(ORDERS)
+        curve[rng.random(len(ORDERS)) < 0.2] = np.nan
+        expected = float(get_privacy_spent(orders=ORDERS, rdp=curve, delta=delta)[0])
+        assert rdp_to_epsilon(curve, delta) == pytest.approx(expected, rel=1e-12)
+    assert rdp_to_epsilon(np.full(len(ORDERS), np.nan), delta) == np.inf
 
 
 def test_empty_history_spends_nothing() -> None:

@@ -63,6 +63,9 @@ def test_sweep_logs_parent_and_children_and_survives_a_diverging_method(
         "best_configurations.txt",
         "pareto_accuracy_vs_epsilon.png",
     } <= artifacts
+    # Optuna's page of each method's search, made when that search ended (a diverged trial scores 0)
+    pages = {a.path for a in client.list_artifacts(parent.info.run_id, "optuna")}
+    assert pages == {f"optuna/{method}.html" for method in methods}
 
     by_method: dict[str, list] = {}
     for child in children:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import torch
 from torch import nn
-from torchvision.models import resnet18 as tv_resnet18
 
 
 def cnn5(in_channels: int, image_size: int, num_classes: int) -> nn.Module:
@@ -41,7 +40,12 @@ def mlp(in_channels: int, image_size: int, num_classes: int) -> nn.Module:
 
 
 def resnet18(in_channels: int, image_size: int, num_classes: int) -> nn.Module:
-    """ResNet-18 with GroupNorm (groups of ≤ 32 channels), CIFAR-style stem: 3×3/1 conv, no max-pool."""
+    """ResNet-18 with GroupNorm (groups of ≤ 32 channels), CIFAR-style stem: 3×3/1 conv, no max-pool.
+
+    torchvision is imported here, not with the module: it costs about a second of every trial's start.
+    """
+    from torchvision.models import resnet18 as tv_resnet18
+
     model = tv_resnet18(num_classes=num_classes, norm_layer=lambda c: nn.GroupNorm(min(32, c), c))
     model.conv1 = nn.Conv2d(in_channels, 64, 3, stride=1, padding=1, bias=False)
     model.maxpool = nn.Identity()

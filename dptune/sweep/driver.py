@@ -344,22 +344,30 @@ Callbacks = Callable[[SearchPlan, str | None], list]
 trial's id)."""
 
 
-def search_method(
-    sweep: SweepRun, plan: SearchPlan, callbacks: Callbacks, echo: Echo
-) -> list[dict[str, Any]]:
-    """Run (or resume) one method's search to its end, then re-run its selected configuration; the last
-    reported metrics of every trial and re-run."""
+@dataclass(frozen=True)
+class MethodSearch:
+    """What one method's search left: the last reported metrics of every trial and re-run, and Optuna's
+    page of the search (``study_page``), made as soon as the search ended, while other methods train."""
+
+    method: str
+    results: list[dict[str, Any]]
+    page: str | None
+
+
+def search_method(sweep: SweepRun, plan: SearchPlan, callbacks: Callbacks, echo: Echo) -> MethodSearch:
+    """Run (or resume) one method's search to its end, then re-run its selected configuration."""
     method = plan.method
     grid = fit_in_turn(
         lambda cbs: _tuner(sweep, plan, cbs), sweep.experiment_path(method), callbacks(plan, None)
     )
     results = _last_results(grid, method)
+    page = study_page(sweep.spec.storage_path, sweep.spec.name, method)
     if not sweep.spec.reruns:
-        return results
+        return MethodSearch(method, results, page)
     selected = select_trial(results, TrialStatus.of_ended, lambda r: r[OBJECTIVE])
     if selected is None:
         echo(f"  {method:<15} no trial finished every epoch: nothing to select or re-run")
-        return results
+        return MethodSearch(method, results, page)
     echo(
         f"  {method:<15} selected trial {selected['trial_id']} (validation "
         f"{100 * selected[OBJECTIVE]:.2f}%); re-running it {sweep.spec.reruns}× with fresh randomness, "
@@ -371,12 +379,12 @@ def search_method(
         sweep.experiment_path(final_experiment(method)),
         callbacks(plan, selected["trial_id"]),
     )
-    return results + _last_results(finals, method)
+    return MethodSearch(method, results + _last_results(finals, method), page)
 
 
 def search_methods(
     sweep: SweepRun, plans: list[SearchPlan], callbacks: Callbacks, echo: Echo
-) -> list[dict[str, Any]]:
+) -> list[MethodSearch]:
     """Every method's search (and then its re-runs) at the same time, one Tune run at a time per method
     in its own thread.
 
@@ -384,7 +392,7 @@ def search_methods(
     budget; their trials share the cluster's slots through Ray's scheduler, and a method's tail (its
     slowest trial, ASHA's last rung, its re-runs) leaves its slots to the others. Threads, not processes:
     the private state, the tracker and the progress lines are the driver's, shared under their own locks.
-    Returns the trials' last results; a search that fails is re-raised after the others ended.
+    A search that fails is re-raised after the others ended.
     """
     active = [plan for plan in plans if plan.trials > 0]
     if not active:
@@ -392,7 +400,7 @@ def search_methods(
     with ThreadPoolExecutor(max_workers=len(active), thread_name_prefix="dptune-search") as pool:
         futures = [pool.submit(search_method, sweep, plan, callbacks, echo) for plan in active]
         wait(futures)
-    return [result for future in futures for result in future.result()]
+    return [future.result() for future in futures]
 
 
 def code_version() -> str:
@@ -536,16 +544,23 @@ def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo 
     warm_points, prior = warm_start(spec, spec.warm_start) if spec.warm_start else ({}, None)
     echo = progress = SweepProgress(echo, terminal())
     register(spec.name, progress)
-    can_grow = connect_ray(user_code(spec))
-    save_experiment_state_every_step()
-    resources = trial_resources(spec.cpu, spec.gpu, spec.gpu_fallback, spec.wait if can_grow else 0.0, echo)
+    tracker = tracker_for(spec.tracking_uri)
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="dptune-tracking") as pool:
+        # the lookup opens the tracking store (MLflow's imports, a new database's schema: seconds of one
+        # core) while Ray starts its processes; Ray itself must start in the main thread
+        earlier = pool.submit(find_sweep, spec, tracker)
+        can_grow = connect_ray(user_code(spec))
+        save_experiment_state_every_step()
+        resources = trial_resources(
+            spec.cpu, spec.gpu, spec.gpu_fallback, spec.wait if can_grow else 0.0, echo
+        )
+        found = earlier.result()
+    parent = found if resume else None
     delta = shared.delta if shared.delta is not None else default_delta(n)
     state = PrivateSweepState(spec.storage_path, spec.name)
     searches = plan_search(spec, n, delta, state)
     filter_ = sweep_filter(spec, searches, delta)
     noise_source = Randomness(shared.seed).noise_source
-    tracker = tracker_for(spec.tracking_uri)
-    parent = find_sweep(spec, tracker) if resume else None
     if parent is None:
         privacy = {
             "dataset": shared.dataset,
@@ -623,10 +638,11 @@ def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo 
 
     try:
         with progress.running():
-            all_results = search_methods(sweep, searches, callbacks, echo)
+            searched = search_methods(sweep, searches, callbacks, echo)
     finally:
         if can_grow:
             ask_for_slots(resources.bundle, 0)
+    all_results = [result for one in searched for result in one.results]
     timed = [r for r in all_results if "trial_start" in r]
     trial_seconds = sum(r["trial_end"] - r["trial_start"] for r in timed)
     trials = len(timed)
@@ -638,8 +654,8 @@ def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo 
     best: list[TradeOff] = []
     if tracker.flush(timeout=TRACKING_CATCH_UP_SECONDS):
         tracker.log_tuning_cost(parent, tuning.as_dict())
-        pages = {m: study_page(spec.storage_path, spec.name, m) for m in spec.methods}
-        tracker.attach(parent, {f"{m}.html": page for m, page in pages.items() if page}, STUDY_PLOTS_FOLDER)
+        pages = {f"{one.method}.html": one.page for one in searched if one.page}
+        tracker.attach(parent, pages, STUDY_PLOTS_FOLDER)
         best = tracker.log_sweep_summary(spec.experiment, parent)
         tracker.finish_sweep(parent)
     else:
