@@ -15,8 +15,10 @@ Two sweeps on a local Ray instance the driver starts (this machine's cores):
 * **quickstart**: ``sweeps/quickstart.yaml`` as a user runs it (2 slots of ``cpu: 1``; with
   ``max_concurrent: 2`` for a checkout that runs methods one after another).
 
-    python bench/utilisation.py --code /tmp/before --label before   (a `git worktree` of the old commit)
-    python bench/utilisation.py --label after --write               (this checkout; writes RESULTS.md)
+    python bench/utilisation.py --code /tmp/old --label "before (abc1234)" --write   (a clone of the old one)
+    python bench/utilisation.py --label "after (def5678)" --write                   (this checkout)
+
+Labels are free text; a label "<stage> before …" is compared with the label "<stage> after …".
 """
 
 from __future__ import annotations
@@ -123,12 +125,17 @@ def section(results: dict[str, dict[str, Any]], machine: str) -> str:
                 f"{r['utilisation_in_trial_window']:.2f} |"
             )
     ratios = []
-    if {"before", "after"} <= results.keys():
-        for name in results["after"]:
-            before, after = results["before"][name], results["after"][name]
+    for label in results:  # "<stage> before (…)" against "<stage> after (…)", measured in one run
+        stage = label.partition("before")[0]
+        after = next((other for other in results if other.startswith(f"{stage}after")), None)
+        if "before" not in label or after is None:
+            continue
+        for name in results[after]:
+            old, new = results[label][name], results[after][name]
             ratios.append(
-                f"- {name}: wall time {before['wall_seconds'] / after['wall_seconds']:.1f}× shorter after; "
-                f"busy trial-seconds {before['busy_trial_seconds'] / after['busy_trial_seconds']:.1f}× fewer"
+                f"- {stage}{name}: wall time {old['wall_seconds'] / new['wall_seconds']:.2f}× shorter after; "
+                f"busy trial-seconds {old['busy_trial_seconds'] / new['busy_trial_seconds']:.2f}× fewer; "
+                f"utilisation {old['utilisation']:.2f} → {new['utilisation']:.2f}"
             )
     return "\n".join(
         [
