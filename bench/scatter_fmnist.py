@@ -7,12 +7,15 @@ itself), the validation accuracy that selected it, and ε including tuning (ever
 each ε's sweep adding the previous one's figure through the warm start). Beside them, Tramèr & Boneh's
 published figures for the same models (ICLR 2021, ε = 3, δ = 1e-5).
 
-    python bench/scatter_fmnist.py --write      (about 30 minutes on 2 cores; writes RESULTS.md)
+    python bench/scatter_fmnist.py --write          (about 50 minutes on 2 cores; writes RESULTS.md)
+    python bench/scatter_fmnist.py --long --write   (then ε = 3 with longer runs, warm-started from the
+                                                     first run's ε = 3 sweep in the same --storage)
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import datetime as dt
 import json
 import os
@@ -27,9 +30,42 @@ import yaml
 from results import cpu_name, write_section  # bench/ is on the path when this file runs as a script
 
 ROOT = Path(__file__).resolve().parents[1]
-SPEC = ROOT / "sweeps" / "fmnist-scatter.yaml"
-JSON = ROOT / "bench" / "fmnist_scatter.json"
-SECTION = "## ScatterNet baselines on Fashion-MNIST (sweep alone)"
+
+
+@dataclasses.dataclass(frozen=True)
+class Variant:
+    """One benchmarked spec: where its results go, and whether it continues an earlier sweep (same
+    storage) instead of starting in a new folder."""
+
+    spec: Path
+    experiment: str
+    json: Path
+    section: str
+    command: str
+    continues: bool
+    intro: str
+
+
+FIRST = Variant(
+    ROOT / "sweeps" / "fmnist-scatter.yaml",
+    "fmnist-scatter",
+    ROOT / "bench" / "fmnist_scatter.json",
+    "## ScatterNet baselines on Fashion-MNIST (sweep alone)",
+    "python bench/scatter_fmnist.py --write",
+    False,
+    "`sweeps/fmnist-scatter.yaml`: ScatterNet + linear, {trials} configurations per method and ε (TPE, "
+    "each ε warm-started from the previous ε's released configurations)",
+)
+LONG = Variant(
+    ROOT / "sweeps" / "fmnist-scatter-long.yaml",
+    "fmnist-scatter-long",
+    ROOT / "bench" / "fmnist_scatter_long.json",
+    "## ScatterNet + linear at ε = 3 with longer runs (sweep alone)",
+    "python bench/scatter_fmnist.py --long --write",
+    True,
+    "`sweeps/fmnist-scatter-long.yaml`: ScatterNet + linear at ε = 3, {trials} configurations of 40 to 80 "
+    "epochs (TPE), warm-started from the configuration the first sweep released at ε = 3",
+)
 PUBLISHED = "Tramèr & Boneh (ICLR 2021), ε = 3: ScatterNet + linear 89.7%, ScatterNet + CNN 89.0%, cnn5 86.0%"
 
 
@@ -83,17 +119,16 @@ def shown(value: Any) -> str:
     return f"{value:.3g}" if isinstance(value, float) else str(value)
 
 
-def section(result: dict[str, Any]) -> str:
+def section(variant: Variant, result: dict[str, Any]) -> str:
     lines = [
-        SECTION,
+        variant.section,
         "",
-        f"`{result['command']}`, {result['date']}, {result['machine']}; `sweeps/fmnist-scatter.yaml`: "
-        f"ScatterNet + linear, {result['trials_per_method']} configurations per method and ε (TPE, each ε "
-        "warm-started from the previous ε's released configurations), the selected one re-run 3× with "
-        "fresh randomness and scored on the final-test half. "
+        f"`{result['command']}`, {result['date']}, {result['machine']}; "
+        + variant.intro.format(trials=result["trials_per_method"])
+        + ", the selected one re-run 3× with fresh randomness and scored on the final-test half. "
         f"Wall time {result['wall_seconds'] / 60:.0f} min.",
         "",
-        "ε incl. tuning: the method's search and re-runs at that ε, plus the whole earlier ε sweeps it was "
+        "ε incl. tuning: the method's search and re-runs at that ε, plus the whole earlier sweeps it was "
         "warm-started from (every released run counted).",
         "",
         "| ε | method | final test % (3 re-runs) | validation % | ε incl. tuning (δ) | settings |",
@@ -119,44 +154,51 @@ def section(result: dict[str, Any]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--storage", type=Path, default=Path("/tmp/dptune-fmnist-scatter"))
-    parser.add_argument("--write", action="store_true", help="write bench/fmnist_scatter.json and RESULTS.md")
+    parser.add_argument("--write", action="store_true", help="write the variant's JSON and RESULTS.md")
+    parser.add_argument(
+        "--long", action="store_true", help=f"run {LONG.spec.name} in the first run's --storage"
+    )
     parser.add_argument(
         "--summarize-only",
         action="store_true",
         help="run nothing: rewrite RESULTS.md from bench/fmnist_scatter.json",
     )
     args = parser.parse_args()
+    variant = LONG if args.long else FIRST
     if args.summarize_only:
-        result = json.loads(JSON.read_text())
+        result = json.loads(variant.json.read_text())
         for row in result["rows"]:
             row["params"] = knobs(row["params"])
-        JSON.write_text(json.dumps(result, indent=1) + "\n")
-        write_section(ROOT / "bench" / "RESULTS.md", SECTION, section(result))
+        variant.json.write_text(json.dumps(result, indent=1) + "\n")
+        write_section(ROOT / "bench" / "RESULTS.md", variant.section, section(variant, result))
         return
     storage = args.storage.resolve()
-    if storage.exists():
-        sys.exit(f"--storage {storage} exists: give a new folder (the sweep is created there)")
-    storage.mkdir(parents=True)
+    if variant.continues and not storage.is_dir():
+        sys.exit(f"--storage {storage} does not exist: run `{FIRST.command}` there first")
+    if not variant.continues:
+        if storage.exists():
+            sys.exit(f"--storage {storage} exists: give a new folder (the sweep is created there)")
+        storage.mkdir(parents=True)
     uri = f"sqlite:///{storage / 'mlflow.db'}"
     started = time.time()
-    run = ("run", str(SPEC), "--tracking-uri", uri, "--storage-path", str(storage / "ray_results"))
-    dptune(*run, cwd=storage, log=storage / "run.log")
+    run = ("run", str(variant.spec), "--tracking-uri", uri, "--storage-path", str(storage / "ray_results"))
+    dptune(*run, cwd=storage, log=storage / f"{variant.experiment}.log")
     wall = time.time() - started
     report = json.loads(
-        dptune("report", "--json", "--experiment", "fmnist-scatter", "--tracking-uri", uri, cwd=storage)
+        dptune("report", "--json", "--experiment", variant.experiment, "--tracking-uri", uri, cwd=storage)
     )
     result = {
         "date": dt.date.today().isoformat(),
         "machine": f"{cpu_name()}, {os.cpu_count()} cores, {platform.system()}",
-        "command": "python bench/scatter_fmnist.py --write",
-        "trials_per_method": yaml.safe_load(SPEC.read_text())["budget"]["trials_per_method"],
+        "command": variant.command,
+        "trials_per_method": yaml.safe_load(variant.spec.read_text())["budget"]["trials_per_method"],
         "wall_seconds": wall,
         "rows": summary(report),
     }
     print(json.dumps(result, indent=1))
     if args.write:
-        JSON.write_text(json.dumps(result, indent=1) + "\n")
-        write_section(ROOT / "bench" / "RESULTS.md", SECTION, section(result))
+        variant.json.write_text(json.dumps(result, indent=1) + "\n")
+        write_section(ROOT / "bench" / "RESULTS.md", variant.section, section(variant, result))
 
 
 if __name__ == "__main__":
