@@ -94,35 +94,40 @@ def run(code: Path, doc: dict[str, Any], slots: int) -> dict[str, Any]:
         spec.write_text(yaml.safe_dump(doc))
         env = {**os.environ, "PYTHONPATH": str(code), "RAY_AUTH_MODE": "disabled"}
         env.pop("RAY_ADDRESS", None)
-        started = time.perf_counter()
+        started = time.time()
         subprocess.run(
             [sys.executable, "-m", "dptune.cli", "run", str(spec)], cwd=folder, env=env, check=True
         )
-        wall = time.perf_counter() - started
+        ended = time.time()
         windows = trial_windows(folder / "ray_results" / doc["name"])
     busy = sum(end - start for start, end in windows)
-    window = max(end for _, end in windows) - min(start for start, _ in windows)
+    first, last = min(start for start, _ in windows), max(end for _, end in windows)
+    wall = ended - started
     return {
         "trials": len(windows),
         "slots": slots,
         "wall_seconds": round(wall, 1),
         "busy_trial_seconds": round(busy, 1),
         "utilisation": round(busy / (slots * wall), 3),
-        "utilisation_in_trial_window": round(busy / (slots * window), 3),
+        "utilisation_in_trial_window": round(busy / (slots * (last - first)), 3),
+        "seconds_to_first_trial": round(first - started, 1),
+        "seconds_after_last_trial": round(ended - last, 1),
     }
 
 
 def section(results: dict[str, dict[str, Any]], machine: str) -> str:
     rows = [
-        "| checkout | sweep | trials | slots | wall s | busy trial-s | utilisation | inside trial window |",
-        "|---|---|---|---|---|---|---|---|",
+        "| checkout | sweep | trials | slots | wall s | busy trial-s | utilisation | inside trial window "
+        "| s to first trial | s after last trial |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for label, sweeps in results.items():
         for name, r in sweeps.items():
             rows.append(
                 f"| {label} | {name} | {r['trials']} | {r['slots']} | {r['wall_seconds']:.0f} | "
                 f"{r['busy_trial_seconds']:.0f} | **{r['utilisation']:.2f}** | "
-                f"{r['utilisation_in_trial_window']:.2f} |"
+                f"{r['utilisation_in_trial_window']:.2f} | {r.get('seconds_to_first_trial', '–')} | "
+                f"{r.get('seconds_after_last_trial', '–')} |"
             )
     ratios = []
     for label in results:  # "<stage> before (…)" against "<stage> after (…)", measured in one run
@@ -157,6 +162,7 @@ def main() -> None:
     parser.add_argument("--label", default="after")
     parser.add_argument("--sequential", action="store_true", help="the checkout runs methods one by one")
     parser.add_argument("--write", action="store_true", help=f"write {JSON.name} and RESULTS.md")
+    parser.add_argument("--only", choices=("3 methods × 8 trials", "quickstart"), help="run one sweep only")
     parser.add_argument("--section-only", action="store_true", help=f"rewrite the section from {JSON.name}")
     args = parser.parse_args()
     cores = os.cpu_count() or 1
@@ -164,10 +170,11 @@ def main() -> None:
     if args.section_only:
         write_section(ROOT / "bench" / "RESULTS.md", SECTION, section(json.loads(JSON.read_text()), machine))
         return
-    measured = {
-        "3 methods × 8 trials": run(args.code, three_by_eight(args.sequential), int(cores / 0.5)),
-        "quickstart": run(args.code, quickstart(args.sequential), cores),
+    sweeps = {
+        "3 methods × 8 trials": lambda: run(args.code, three_by_eight(args.sequential), int(cores / 0.5)),
+        "quickstart": lambda: run(args.code, quickstart(args.sequential), cores),
     }
+    measured = {name: measure() for name, measure in sweeps.items() if args.only in (None, name)}
     results = json.loads(JSON.read_text()) if JSON.exists() else {}
     results[args.label] = measured
     print(json.dumps(measured, indent=1))
