@@ -26,6 +26,7 @@ from dptune.spec import load_spec
 from dptune.sweep import run_sweep, run_sweeps
 from dptune.sweep.studies import study_storage
 from dptune.sweep_state import PrivateSweepState
+from dptune.tracking.report import format_table
 from tests.helpers import subsampled_gaussian
 from tests.sweep_helpers import runs, write_spec
 
@@ -399,6 +400,10 @@ def test_a_warm_start_begins_with_the_earlier_sweeps_best_and_counts_its_privacy
     assert prior + own <= total <= prior + 1.02 * own
     assert after.tuning_cost.as_dict()["delta"] == pytest.approx(1e-4 + (proxy or 1.0) * 1e-4)
     assert after.tuning_cost.as_dict()["warm_start"]["sweep"] == "earlier"
+    # the reported row carries that δ beside its ε (each run's own δ stays 1e-4), and the table shows it
+    (row,) = after.best
+    assert row.delta == 1e-4 and row.delta_including_tuning == pytest.approx(1e-4 + (proxy or 1.0) * 1e-4)
+    assert f"(comp., δ {row.delta_including_tuning:.0e})" in format_table(after.best)
 
 
 def test_a_spec_with_a_proxy_runs_its_subset_sweep_first_and_starts_the_search_from_its_best(

@@ -174,10 +174,14 @@ def test_a_sweep_is_named_described_and_viewed_as_a_new_user_reads_it(
         tracker.end_trial(
             key, TrialStatus.FINISHED, None, scores | {"history": [last], "noise_multiplier": 1.0}
         )
-    cost = {
-        "methods": [{"method": "dpsgd", names.TUNING_METRIC: 2.5, "tuning_bound": "composition", "note": "n"}]
+    row = {
+        "method": "dpsgd",
+        names.TUNING_METRIC: 2.5,
+        "delta": 1e-5,
+        "tuning_bound": "composition",
+        "note": "n",
     }
-    tracker.log_tuning_cost(sweep, cost | {names.TUNING_METRIC: 2.5})
+    tracker.log_tuning_cost(sweep, {"methods": [row], names.TUNING_METRIC: 2.5, "delta": 1e-5})
     tracker.log_sweep_summary("desc", sweep)
     assert tracker.close()
 

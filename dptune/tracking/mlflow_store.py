@@ -227,10 +227,12 @@ class MlflowTracker:
         for name in names.TUNING_METRICS:
             if name in cost:
                 client.log_metric(sweep_id, name, cost[name])
+        client.log_metric(sweep_id, names.TUNING_DELTA_METRIC, cost["delta"])
         for row in cost["methods"]:
             for name in names.TUNING_METRICS:
                 if name in row:
                     client.log_metric(sweep_id, f"{name}.{row['method']}", row[name])
+            client.log_metric(sweep_id, f"{names.TUNING_DELTA_METRIC}.{row['method']}", row["delta"])
             client.set_tag(sweep_id, f"{names.TUNING_BOUND_TAG}.{row['method']}", row["tuning_bound"])
             client.set_tag(sweep_id, f"{names.TUNING_NOTE_TAG}.{row['method']}", row["note"][:4000])
         self.attach(sweep_id, {names.TUNING_COST_ARTIFACT: json.dumps(cost, indent=2)})
@@ -290,9 +292,11 @@ class MlflowTracker:
         time_ms = now_ms()
         for row in best:
             if row.epsilon_including_tuning is not None:
-                metric = Metric(names.TUNING_METRIC, row.epsilon_including_tuning, time_ms, 0)
+                metrics = [Metric(names.TUNING_METRIC, row.epsilon_including_tuning, time_ms, 0)]
+                if row.delta_including_tuning is not None:
+                    metrics.append(Metric(names.TUNING_DELTA_METRIC, row.delta_including_tuning, time_ms, 0))
                 for run_id in (row.run_id, *reruns.get(row.run_id, [])):
-                    self.client.log_batch(run_id, metrics=[metric])
+                    self.client.log_batch(run_id, metrics=metrics)
 
     def _describe(
         self, experiment: str, sweep_id: str, best: list[TradeOff], reruns: dict[str, list[str]]
@@ -434,6 +438,9 @@ class MlflowTracker:
                 run_id=run.info.run_id,
                 params=params,
                 epsilon_including_tuning=parent.metrics.get(f"{names.TUNING_METRIC}.{method}")
+                if parent
+                else None,
+                delta_including_tuning=parent.metrics.get(f"{names.TUNING_DELTA_METRIC}.{method}")
                 if parent
                 else None,
                 tuning_bound=parent.tags.get(f"{names.TUNING_BOUND_TAG}.{method}") if parent else None,

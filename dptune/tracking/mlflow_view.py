@@ -18,7 +18,7 @@ import json
 from collections.abc import Iterable, Sequence
 
 from dptune.tracking import names
-from dptune.tracking.report import BOUND_ABBREVIATIONS, TradeOff, format_test, significant
+from dptune.tracking.report import TradeOff, format_test, format_tuning, significant
 from dptune.trial_status import FINAL_SCORE, OBJECTIVE
 
 VIEW_VERSIONS = ((3, 17),)
@@ -130,11 +130,6 @@ def sweep_description(
         "|---|---|---|---|---|---|---|---|",
     ]
     for row in best:
-        tuning = (
-            f"{row.epsilon_including_tuning:.3f} ({BOUND_ABBREVIATIONS.get(row.tuning_bound or '', '?')})"
-            if row.epsilon_including_tuning is not None
-            else "–"
-        )
         settings = ", ".join(f"{k}={significant(row.params[k])}" for k in shown if k in row.params)
         links = [f"[selected]({run_link(experiment_id, row.run_id)})"] + [
             f"[re-run {i}]({run_link(experiment_id, run_id)})"
@@ -142,7 +137,8 @@ def sweep_description(
         ]
         lines.append(
             f"| {row.method} | {row.epsilon_target:g} | {100 * row.validation_accuracy:.2f}% | "
-            f"{format_test(row)} | {row.epsilon_spent:.3f} | {tuning} | {settings} | {' '.join(links)} |"
+            f"{format_test(row)} | {row.epsilon_spent:.3f} | {format_tuning(row)} | {settings} | "
+            f"{' '.join(links)} |"
         )
     if not best:
         lines.append("| – | | | | | | no trial finished | |")

@@ -59,6 +59,9 @@ FINAL_RUN_METRICS = ("test_accuracy", "epsilon_spent", "delta", "noise_multiplie
 TUNING_METRICS = ("epsilon_including_tuning", "epsilon_all_trials", "epsilon_used", "total_epsilon")
 """A sweep's privacy figures, on its parent run (``NAME`` for the sweep, ``NAME.METHOD`` per method)."""
 TUNING_METRIC, ALL_TRIALS_METRIC = TUNING_METRICS[:2]
+TUNING_DELTA_METRIC = "delta_including_tuning"
+"""δ of those figures (``NAME`` and ``NAME.METHOD``): the sweep's own, plus an earlier sweep's under a warm
+start, so it can exceed the δ each run was calibrated to."""
 SELECTED_VALIDATION_METRIC = "selected_validation_accuracy"
 FINAL_TEST_METRIC = "final_test_accuracy"
 """On a sweep's parent run, per method (``NAME.METHOD``): the selected configuration's validation score

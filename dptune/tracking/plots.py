@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from dptune.tracking.protocols import ProtocolCell
-from dptune.tracking.report import BOUND_ABBREVIATIONS, PlotContext, TradeOff, TrialPoint
+from dptune.tracking.report import PlotContext, TradeOff, TrialPoint, format_tuning
 
 if TYPE_CHECKING:
     from matplotlib.artist import Artist
@@ -363,8 +363,7 @@ def _strip_label(method: str, row: TradeOff | None) -> str:
         return method
     label = f"{method}\nε spent {row.epsilon_spent:.3g}"
     if row.epsilon_including_tuning is not None:
-        bound = BOUND_ABBREVIATIONS.get(row.tuning_bound or "", row.tuning_bound or "")
-        label += f"\nε incl. tuning {row.epsilon_including_tuning:.3g}" + (f" ({bound})" if bound else "")
+        label += f"\nε incl. tuning {format_tuning(row, '.3g')}"
     return label
 
 
