@@ -210,9 +210,12 @@ def test_gpu_request_without_gpus_fails_fast_or_falls_back(tmp_path: Path) -> No
             training={"epochs": 1, "batch_size": 128},
         )
         started = time.time()
+        spec = load_spec(path)
         with pytest.raises(Exception, match=r"resources\.gpu: each trial asks for 1 CPU \+ 0.5 GPU"):
-            run_sweep(load_spec(path), path.read_text(), echo=lambda line: None)
+            run_sweep(spec, path.read_text(), echo=lambda line: None)
         assert time.time() - started < 60  # fails fast, no hang
+        # nothing of it is recorded (the store was only looked up while Ray started)
+        assert MlflowClient(spec.tracking_uri).get_experiment_by_name(spec.experiment) is None
         fallback = load_spec(path, overrides={"resources.gpu_fallback": "cpu", "name": "nogpu2"})
         lines: list[str] = []
         outcome = run_sweep(fallback, path.read_text(), echo=lines.append)

@@ -199,8 +199,11 @@ class MlflowTracker:
 
     # -- a sweep ----------------------------------------------------------------------------------
     def find_sweep(self, experiment: str, name: str, storage_path: str) -> str | None:
+        found = self.client.get_experiment_by_name(experiment)  # a lookup: it makes no experiment
+        if found is None:
+            return None
         runs = self.client.search_runs(
-            [self.experiment_id(experiment)],
+            [found.experiment_id],
             filter_string=f"tags.`{names.SWEEP_TAG}` = '{name}' and "
             f"tags.`{names.STORAGE_TAG}` = '{storage_path}'",
             order_by=["attributes.start_time DESC"],
