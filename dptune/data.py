@@ -22,7 +22,9 @@ read: ``dptune validate`` checks a spec's batch sizes against it.
 
 from __future__ import annotations
 
+import functools
 import gzip
+import hashlib
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
@@ -60,6 +62,17 @@ class Dataset:
     test_y: torch.Tensor
     num_classes: int
     features: str | None = None  # what the inputs are when not the images (``dptune.features``)
+
+    @functools.cached_property
+    def inputs_digest(self) -> str:
+        """SHA-256 of every input tensor (training, validation, final test) with its shape, 16 hex digits:
+        the name a fixed transform of them is cached under (``dptune.features``). Computed once per
+        object and pickled with it, so the trials of a sweep whose driver computed it do not hash again."""
+        digest = hashlib.sha256()
+        for part in (self.train_x, self.val_x, self.test_x):
+            digest.update(str(tuple(part.shape)).encode())
+            digest.update(part.contiguous().numpy())
+        return digest.hexdigest()[:16]
 
     @classmethod
     def held_out(

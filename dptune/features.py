@@ -4,14 +4,14 @@ A model in ``dptune.models.MODEL_FEATURES`` (the ScatterNet models) trains on a 
 transform of each sample (``dptune.models.scattering``): it has no parameters and touches one sample at a
 time, so it costs no privacy, and it is computed once per dataset, here, not once per step. The
 features of a dataset are cached on disk (``CACHE_ROOT/features``; ``DPTUNE_CACHE`` moves it, e.g. to a
-cluster's shared storage) under a digest of its inputs, so a sweep's driver computes them once for all
-its trials (each reads them from the cache) and a later sweep of the same data not at all; the cached
-file is written whole and then renamed, so an interrupted computation leaves nothing half-written.
+cluster's shared storage) under a digest of its inputs (``Dataset.inputs_digest``), so a sweep's driver
+computes them once for all its trials (each reads them from the cache, by the digest the driver's copy of
+the data carries) and a later sweep of the same data not at all; the cached file is written whole and
+then renamed, so an interrupted computation leaves nothing half-written.
 """
 
 from __future__ import annotations
 
-import hashlib
 import os
 from dataclasses import replace
 from pathlib import Path
@@ -25,22 +25,13 @@ from dptune.models.scattering import ANGLES, SCALES, scattering_features
 FEATURES_DIR = CACHE_ROOT / "features"
 
 
-def _digest(data: Dataset) -> str:
-    """SHA-256 of every input tensor of ``data`` (training, validation, final test), 16 hex digits."""
-    digest = hashlib.sha256()
-    for part in (data.train_x, data.val_x, data.test_x):
-        digest.update(str(tuple(part.shape)).encode())
-        digest.update(part.contiguous().numpy().tobytes())
-    return digest.hexdigest()[:16]
-
-
 def cached_features(data: Dataset, kind: str, folder: Path | None = None) -> Dataset:
     """``data`` with its inputs replaced by their ``kind`` features, from the cache (``folder``, by
     default ``FEATURES_DIR``) or computed and cached (a temporary file renamed into place)."""
     folder = folder or FEATURES_DIR
     if kind != "scattering":
         raise ValueError(f"no features named {kind!r}")
-    path = folder / f"{data.name.replace(':', '_')}-scattering-J{SCALES}-L{ANGLES}-{_digest(data)}.pt"
+    path = folder / f"{data.name.replace(':', '_')}-scattering-J{SCALES}-L{ANGLES}-{data.inputs_digest}.pt"
     if path.is_file():
         parts = torch.load(path)
     else:

@@ -4,6 +4,8 @@ counts by hand, features against Kymatio's transform of each image alone."""
 
 from __future__ import annotations
 
+import hashlib
+import pickle
 from pathlib import Path
 
 import pytest
@@ -44,6 +46,12 @@ def test_features_are_computed_once_then_read_from_the_cache(
     first = features.model_inputs("scatter-cnn", digits)
     (written,) = cache.iterdir()
     assert written.suffix == ".pt"
+    # named by SHA-256 of the inputs and their shapes, hashed once: a pickled copy (what a sweep's trials
+    # receive from its driver) carries the digest
+    parts = (digits.train_x, digits.val_x, digits.test_x)
+    by_hand = hashlib.sha256(b"".join(str(tuple(t.shape)).encode() + t.numpy().tobytes() for t in parts))
+    assert written.name.endswith(f"-{by_hand.hexdigest()[:16]}.pt")
+    assert vars(pickle.loads(pickle.dumps(digits)))["inputs_digest"] == by_hand.hexdigest()[:16]
     other = features.model_inputs("scatter-linear", digits.subset(100))  # other inputs, another file
     assert len(list(cache.iterdir())) == 2 and len(other.train_y) == 100
 
