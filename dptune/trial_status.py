@@ -41,6 +41,7 @@ def select_trial(
     trials: Iterable[T], status: Callable[[T], TrialStatus], score: Callable[[T], float]
 ) -> T | None:
     """A search's selection rule: among its trials that trained every planned epoch, the one with the
-    best validation score after its last epoch (None if none finished). The driver applies it to Tune's
-    results to choose what to re-run; the tracker to the recorded runs of a sweep that re-ran nothing."""
+    best validation score after its last epoch (None if none finished; of tied ones, the first in the
+    given order). The driver applies it to Tune's results to choose what to re-run; the tracker to the
+    recorded runs of a sweep that re-ran nothing."""
     return max((t for t in trials if status(t) is TrialStatus.FINISHED), key=score, default=None)

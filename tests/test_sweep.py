@@ -92,9 +92,16 @@ def test_sweep_logs_parent_and_children_and_survives_a_diverging_method(
     best = {row.method: row for row in outcome.best}
     assert set(best) == {"dpsgd", "dp-pmlf"}
     for method in best:
-        selected = max(by_method[method], key=lambda c: c.data.metrics["validation_accuracy"])
+        # a validation part of ~180 images ties two trials often: any best one is a right selection
+        top = max(c.data.metrics["validation_accuracy"] for c in by_method[method])
         again = [r for r in reruns if r.data.tags["dptune.method"] == method]
         assert len(again) == 2
+        (selected,) = [
+            c
+            for c in by_method[method]
+            if c.data.tags["dptune.trial_id"] == again[0].data.tags["dptune.selected_trial"]
+        ]
+        assert selected.data.metrics["validation_accuracy"] == top
         for rerun in again:
             assert rerun.data.tags["dptune.selected_trial"] == selected.data.tags["dptune.trial_id"]
             assert rerun.data.params == selected.data.params and "seed" not in rerun.data.params
