@@ -140,7 +140,9 @@ def _build_parser() -> argparse.ArgumentParser:
         help="the MLflow store: sqlite:///PATH, a PATH.db file or http://HOST:5000 (default sqlite:///mlflow.db)",
     )
     report.add_argument(
-        "--json", action="store_true", help="stdout: one JSON object, the best trade-offs and the protocols"
+        "--json",
+        action="store_true",
+        help="stdout: one JSON object: the best trade-offs, the protocols and the compute used",
     )
     report.add_argument(
         "--plot",
@@ -352,6 +354,11 @@ def _report(args: argparse.Namespace) -> None:
         names = [args.experiment] if args.experiment else known
         rows = [row for name in names for row in tracker.best_tradeoffs(name)]
         cells = [cell for name in names for cell in tracker.protocol_cells(name)]
+        compute = (
+            [c.as_dict() | {"experiment": n} for n in names for c in tracker.compute_used(n)]
+            if args.json
+            else []
+        )
         if args.plot is not None:
             _plot(tracker, names, rows, args.plot)
     if args.json:
@@ -366,7 +373,8 @@ def _report(args: argparse.Namespace) -> None:
             }
             for c in cells
         ]
-        print(json.dumps({"best_tradeoffs": [row.as_dict() for row in rows], "protocols": protocol}))
+        best = [row.as_dict() for row in rows]
+        print(json.dumps({"best_tradeoffs": best, "protocols": protocol, "compute": compute}))
         return
     if rows:
         print(format_table(rows))

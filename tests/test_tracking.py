@@ -3,9 +3,11 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import pickle
 import statistics
+import time
 from pathlib import Path
 
 import matplotlib.image
@@ -13,6 +15,7 @@ import PIL.Image
 import pytest
 
 from dptune.cli import main
+from dptune.config import RunConfig
 from dptune.sweep.callbacks import TrialRecorder
 from dptune.tracking import MlflowTracker, TrialKey, names, tracker_for
 from dptune.tracking.plots import plot_protocol_cells
@@ -252,4 +255,57 @@ def test_a_sweep_is_named_described_and_viewed_as_a_new_user_reads_it(
     assert (
         main(["report", "--tracking-uri", uri, "--experiment", "desc", "--plot", str(tmp_path / "p.svg")])
         == 2
+    )
+
+
+def test_a_proxy_trial_is_no_result_of_the_experiment_and_compute_counts_every_trial(
+    tmp_path: Path, capsys
+) -> None:
+    assert names.PROXY_PARAM in {f.name for f in dataclasses.fields(RunConfig)}  # as trials log it
+    uri = f"sqlite:///{tmp_path / 'mlflow.db'}"
+    tracker = tracker_for(uri)
+    settings = {"lr": 0.5, "epsilon": 1.0, "delta": 1e-5}
+
+    def trial(
+        sweep: str, trial_id: str, status: TrialStatus, scores: dict, role="search", tags=None, **extra
+    ):
+        key = TrialKey("proxied", sweep, trial_id)
+        tracker.open_trial(key, "dpsgd", "secure", settings | extra, role, tags or {})
+        time.sleep(0.05)  # every run lasts a measurable time
+        epochs = [{"epoch": 1, "validation_loss": 1.0, "epsilon_spent": 0.9} | scores] if scores else []
+        tracker.end_trial(key, status, None, scores | {"epsilon_spent": 0.9, "history": epochs})
+
+    proxy = tracker.start_sweep("proxied", "p.proxy", {}, {"epsilon": 1.0}, "name: p.proxy\n")
+    trial(proxy, "x1", TrialStatus.FINISHED, {"validation_accuracy": 0.9}, proxy_fraction=0.2)
+    tracker.finish_sweep(proxy)
+    search = tracker.start_sweep("proxied", "p", {}, {"epsilon": 1.0}, "name: p\n")
+    trial(search, "s1", TrialStatus.FINISHED, {"validation_accuracy": 0.8})
+    trial(search, "s2", TrialStatus.FAILED, {})
+    final = {"validation_accuracy": 0.79, "test_accuracy": 0.78}
+    trial(search, "f1", TrialStatus.FINISHED, final, "final", {names.SELECTED_TRIAL_TAG: "s1"})
+    tracker.finish_sweep(search)
+
+    # The proxy's trial scored higher on its subset, but the experiment's result is the search's choice.
+    (row,) = tracker.best_tradeoffs("proxied")
+    assert (row.validation_accuracy, row.test_accuracies, row.sweep) == (0.8, (0.78,), "p")
+    (own,) = tracker.best_tradeoffs("proxied", proxy)  # within its own sweep, the proxy ranks its trials
+    assert own.validation_accuracy == 0.9 and own.params["proxy_fraction"] == 0.2
+    assert 0.9 not in {p.validation_accuracy for p in tracker.trial_points("proxied")}
+
+    # Compute: every trial started, failed ones and the proxy's included, from the runs' own times.
+    client = tracker.client
+    experiment = client.get_experiment_by_name("proxied").experiment_id
+    every = client.search_runs([experiment])
+    children = [r.info for r in every if "mlflow.parentRunId" in r.data.tags]
+    parents = [r.info for r in every if "mlflow.parentRunId" not in r.data.tags]
+    (used,) = tracker.compute_used("proxied")
+    assert (used.method, used.epsilon_target) == ("dpsgd", 1.0)
+    assert used.trials == {"proxy": 1, "search": 2, "final": 1}
+    assert used.trial_seconds == pytest.approx(sum(r.end_time - r.start_time for r in children) / 1000)
+    assert used.trial_seconds >= 4 * 0.05
+    assert used.sweep_wall_seconds == pytest.approx(sum(r.end_time - r.start_time for r in parents) / 1000)
+    assert main(["report", "--tracking-uri", uri, "--json"]) == 0
+    (shown,) = json.loads(capsys.readouterr().out)["compute"]
+    assert (
+        shown["trial_hours"] == pytest.approx(used.trial_seconds / 3600) and shown["experiment"] == "proxied"
     )

@@ -48,6 +48,7 @@ from dptune.tracking.mlflow_view import (
 from dptune.tracking.plots import plot_tradeoffs
 from dptune.tracking.protocols import ProtocolCell
 from dptune.tracking.report import (
+    Compute,
     PlotContext,
     TradeOff,
     TrialPoint,
@@ -389,26 +390,47 @@ class MlflowTracker:
     def experiments(self) -> list[str]:
         return [e.name for e in self.client.search_experiments()]
 
-    def _trained_runs(self, experiment: str, sweep_id: str | None) -> list:
+    def _trial_runs(self, experiment: str, sweep_id: str | None) -> list:
+        """Every trial run of the experiment, or of one sweep, whatever became of it."""
         found = self.client.get_experiment_by_name(experiment)
         if found is None:
             return []
         query = f"tags.`{names.METHOD_TAG}` != ''"
         if sweep_id:
             query += f" and tags.`{names.PARENT_TAG}` = '{sweep_id}'"
-        runs = self.client.search_runs([found.experiment_id], filter_string=query, max_results=50000)
+        return self.client.search_runs([found.experiment_id], filter_string=query, max_results=50000)
+
+    def _trained_runs(self, experiment: str, sweep_id: str | None) -> list:
+        """The trained trials (finished or stopped) of one sweep, or, across the experiment, those on the
+        whole training data: a tuning proxy's trials (``names.PROXY_PARAM``) rank configurations for
+        their own sweep only, and no result of the experiment is one of them."""
         return [
             r
-            for r in runs
+            for r in self._trial_runs(experiment, sweep_id)
             if r.data.tags.get(names.STATUS_TAG) in (TrialStatus.FINISHED, TrialStatus.STOPPED)
+            and (sweep_id or names.PROXY_PARAM not in r.data.params)
         ]
+
+    def _epsilon_target(self, run: Any, parents: dict[str, Any]) -> float:
+        """A trial's ε target: its logged one, or (runs from before a trial logged its configuration) its
+        sweep's; ``parents`` caches the sweeps' runs by id."""
+        target = logged_value(run.data.params.get(names.EPSILON_PARAM, "null"))
+        if target is None:
+            target = logged_values(self._parent(run, parents).data.params).get(names.EPSILON_PARAM)
+        return float(target) if target is not None else math.nan
+
+    def _parent(self, run: Any, parents: dict[str, Any]) -> Any:
+        """The sweep's run of a trial run, read once per sweep into ``parents``."""
+        parent_id = run.data.tags.get(names.PARENT_TAG, "")
+        if parent_id not in parents:
+            parents[parent_id] = self.client.get_run(parent_id)
+        return parents[parent_id]
 
     def best_tradeoffs(self, experiment: str, sweep_id: str | None = None) -> list[TradeOff]:
         """Per (method, ε target), the selected configuration: in each sweep, the search trial its re-runs
         name (else the finished search trial with the best validation accuracy, the driver's rule), with
         its re-runs' final-test accuracies; across sweeps, the one with the best validation accuracy."""
         self.flush()  # the trials' queued writes first
-        client = self.client
         parents: dict[str, Any] = {}
         search: dict[tuple[str, str], Any] = {}  # (sweep id, trial id) -> search run
         finals: dict[tuple[str, str], list[float]] = {}  # (sweep id, selected trial id) -> final-test scores
@@ -424,15 +446,11 @@ class MlflowTracker:
         best: dict[tuple[str, float], TradeOff] = {}
         for (parent_id, method), run in chosen.items():
             metrics, tags = run.data.metrics, run.data.tags
-            if parent_id not in parents:
-                parents[parent_id] = client.get_run(parent_id).data if parent_id else None
-            parent = parents[parent_id]
+            parent = self._parent(run, parents).data if parent_id else None
             params = logged_values(run.data.params)
-            sweep_target = parent.params.get(names.EPSILON_PARAM) if parent else None
-            target = params.get(names.EPSILON_PARAM, sweep_target)
             candidate = TradeOff(
                 method=method,
-                epsilon_target=float(target) if target is not None else math.nan,
+                epsilon_target=self._epsilon_target(run, parents),
                 epsilon_spent=metrics["epsilon_spent"],
                 delta=float(params.get(names.DELTA_PARAM, math.nan)),
                 validation_accuracy=metrics[OBJECTIVE],
@@ -466,23 +484,17 @@ class MlflowTracker:
         """Every trained trial (finished or stopped) of the experiment (or of one sweep) with its ε target,
         ε spent and score; ``selected``: a search trial that ``best_tradeoffs`` reports."""
         selected = {row.run_id for row in self.best_tradeoffs(experiment, sweep_id)}
-        parents: dict[str, dict[str, Any]] = {}
+        parents: dict[str, Any] = {}
         points = []
         for run in self._trained_runs(experiment, sweep_id):
             metrics, tags = run.data.metrics, run.data.tags
             if "epsilon_spent" not in metrics:
                 continue
-            target = logged_value(run.data.params.get(names.EPSILON_PARAM, "null"))
-            if target is None:  # runs from before a trial logged its configuration: the sweep's ε
-                parent_id = tags.get(names.PARENT_TAG, "")
-                if parent_id not in parents:
-                    parents[parent_id] = logged_values(self.client.get_run(parent_id).data.params)
-                target = parents[parent_id].get(names.EPSILON_PARAM, math.nan)
             final = tags.get(names.ROLE_TAG) == names.FINAL_ROLE
             points.append(
                 TrialPoint(
                     method=tags[names.METHOD_TAG],
-                    epsilon_target=float(target),
+                    epsilon_target=self._epsilon_target(run, parents),
                     epsilon_spent=metrics["epsilon_spent"],
                     validation_accuracy=metrics.get(OBJECTIVE),
                     role=names.FINAL_ROLE if final else names.SEARCH_ROLE,
@@ -492,6 +504,37 @@ class MlflowTracker:
                 )
             )
         return points
+
+    def compute_used(self, experiment: str) -> list[Compute]:
+        """Per (method, ε target) of the experiment's trials: ``report.Compute``."""
+        self.flush()
+        parents: dict[str, Any] = {}
+        trials: dict[tuple[str, float], dict[str, int]] = {}
+        seconds: dict[tuple[str, float], float] = {}
+        sweeps: dict[float, set[str]] = {}
+        for run in self._trial_runs(experiment, None):
+            if names.PARENT_TAG not in run.data.tags:
+                continue  # a fixed-configuration run (``log_final_run``), no sweep's trial
+            target = self._epsilon_target(run, parents)
+            key = (run.data.tags[names.METHOD_TAG], target)
+            if names.PROXY_PARAM in run.data.params:
+                kind = "proxy"
+            else:
+                kind = run.data.tags.get(names.ROLE_TAG, names.SEARCH_ROLE)
+            counts = trials.setdefault(key, {})
+            counts[kind] = counts.get(kind, 0) + 1
+            ended = run.info.end_time or run.info.start_time  # a run left open: no time known
+            seconds[key] = seconds.get(key, 0.0) + (ended - run.info.start_time) / 1000
+            sweeps.setdefault(target, set()).add(self._parent(run, parents).info.run_id)
+
+        def wall(target: float) -> float:
+            runs = [parents[parent_id].info for parent_id in sweeps[target]]
+            return sum(((r.end_time or r.start_time) - r.start_time) / 1000 for r in runs)
+
+        return [
+            Compute(method, target, trials[method, target], seconds[method, target], wall(target))
+            for method, target in sorted(trials, key=lambda k: (k[1], k[0]))
+        ]
 
     def plot_context(self, experiment: str, sweep_id: str | None = None) -> PlotContext:
         """What a plot of the experiment's (or one sweep's) trials states: dataset, model, δ and epochs,

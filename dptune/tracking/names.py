@@ -45,6 +45,9 @@ EXPERIMENT_KIND_TAG, MODEL_TRAINING_KIND = "mlflow.experimentKind", "custom_mode
 METHOD_PARAM, EPSILON_PARAM, DELTA_PARAM = "method", "epsilon", "delta"
 """Params of every trial (its whole configuration: ``dptune.sweep.callbacks.run_settings``) and of a
 sweep's parent run that readers use: the method, the ε target and δ."""
+PROXY_PARAM = "proxy_fraction"
+"""Param of a trial trained on a tuning proxy's subset (``RunConfig.proxy_fraction``; absent otherwise):
+its score ranks configurations for its proxy sweep, it is no result on the whole data."""
 
 CHILD_METRICS = ("validation_accuracy", "validation_loss", "epsilon_spent")
 """Per-epoch metrics of a trial's run (step = epoch)."""

@@ -71,6 +71,31 @@ class TradeOff:
 
 
 @dataclass(frozen=True)
+class Compute:
+    """What the results of one method at one ε target cost to compute, read from the tracked runs of an
+    experiment: the trials its sweeps started by kind (``proxy``: a tuning proxy's search on its subset;
+    ``search``; ``final``: the re-runs of the selected configuration), the run time of those trials
+    summed (each from its start to its end, failed and early-stopped ones included: trial-seconds), and
+    the wall time of the sweeps that ran them (their parent runs' start to end; every method of that ε
+    shares it, as they run side by side)."""
+
+    method: str
+    epsilon_target: float
+    trials: dict[str, int]  # kind -> trials started
+    trial_seconds: float
+    sweep_wall_seconds: float
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "method": self.method,
+            "epsilon_target": self.epsilon_target,
+            "trials": dict(self.trials),
+            "trial_hours": self.trial_seconds / 3600,
+            "sweep_wall_hours": self.sweep_wall_seconds / 3600,
+        }
+
+
+@dataclass(frozen=True)
 class TrialPoint:
     """One trial of a sweep as the accuracy-vs-ε plots draw it: a search trial (``role="search"``, scored
     on validation; ``selected`` marks the one its method's selection chose at that ε target) or a re-run

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
 from dptune.tracking.protocols import ProtocolCell
-from dptune.tracking.report import PlotContext, TradeOff, TrialPoint
+from dptune.tracking.report import Compute, PlotContext, TradeOff, TrialPoint
 from dptune.trial_status import TrialStatus
 
 
@@ -110,7 +110,14 @@ class Tracker(Protocol):
     def experiments(self) -> list[str]: ...
 
     def best_tradeoffs(self, experiment: str, sweep_id: str | None = None) -> list[TradeOff]:
-        """Per (method, ε target): the trained trial with the highest final test accuracy."""
+        """Per (method, ε target): the selected configuration (the search trial chosen on validation
+        accuracy, its re-runs' final-test accuracies); across sweeps, the one with the best validation
+        accuracy among the trials on the whole data (a tuning proxy's count only in its own sweep)."""
+        ...
+
+    def compute_used(self, experiment: str) -> list[Compute]:
+        """Per (method, ε target): the trials started by kind, their trial-seconds and the sweeps' wall
+        time (``report.Compute``)."""
         ...
 
     def logged_settings(self, trade_off: TradeOff) -> dict[str, Any]:
