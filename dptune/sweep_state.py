@@ -120,12 +120,15 @@ class PrivateSweepState:
         with self._changing() as doc:
             self._method(doc, method)["trials"][trial_id] = {"state": ENDED, "spent": value}
 
-    def plan_reruns(self, method: str, count: int) -> None:
-        """Write ahead ``count`` re-runs of the method's selected configuration (kept as they are when
-        already written: a resumed sweep plans the same re-runs)."""
+    def plan_reruns(self, method: str, count: int, start_over: bool) -> None:
+        """Write ahead ``count`` re-runs of the method's selected configuration. Re-runs already written
+        are kept: a resumed sweep that continues its re-runs plans the same ones; one whose re-runs
+        ``start_over`` (their Tune run could not be restored) writes ``count`` more, as the earlier ones
+        may have run and released their results."""
         with self._changing() as doc:
             trials = self._method(doc, method)["trials"]
-            for index in range(count):
+            first = sum(r.get("role") == FINAL for r in trials.values()) if start_over else 0
+            for index in range(first, first + count):
                 trials.setdefault(f"final-{index}", {"state": RUNNING, "spent": None, "role": FINAL})
 
     def trials(self, method: str) -> list[TrialRecord]:

@@ -140,6 +140,16 @@ def test_sweep_logs_parent_and_children_and_survives_a_diverging_method(
         assert row["tuning_bound"] == "composition"
         assert row["epsilon_including_tuning"] > row["epsilon_spent"]
 
+    # Resuming the finished sweep runs nothing again: no new search trial, no new re-run (each would be
+    # one more release of the data than its ε counts), the same figures.
+    again = run_sweep(spec, path.read_text(), resume=True, echo=lines.append)
+    assert len(runs(spec.tracking_uri, "e2e")[1]) == len(everything)
+    assert {(r.method, r.test_accuracies) for r in again.best} == {
+        (r.method, r.test_accuracies) for r in outcome.best
+    }
+    resumed = client.get_run(parent.info.run_id).data.metrics
+    assert resumed["epsilon_including_tuning.dpsgd"] == parent_metrics["epsilon_including_tuning.dpsgd"]
+
 
 def test_random_search_with_a_poisson_number_of_trials_reports_the_repeat_and_select_bound(
     tmp_path: Path, local_ray, capsys

@@ -156,3 +156,16 @@ def test_a_privacy_filter_stays_within_its_total_and_admits_more_than_fixed_coun
     assert len(records) == len(children) and all(r.spent is not None for r in searched)
     assert np.isfinite([r.spent for r in searched]).all()
     assert [r.spent for r in records if r.role == "final"] == [None]  # a re-run counts its whole plan
+
+
+def test_re_runs_that_start_over_keep_counting_the_ones_an_earlier_driver_wrote_ahead(tmp_path: Path) -> None:
+    def reruns(state: PrivateSweepState) -> int:
+        return sum(record.role == "final" for record in state.trials("dpsgd"))
+
+    state = PrivateSweepState(str(tmp_path), "s")
+    state.plan_reruns("dpsgd", 2, start_over=True)  # the first driver: nothing written before
+    assert reruns(state) == 2
+    state.plan_reruns("dpsgd", 2, start_over=False)  # a resume that restores them: the same two
+    assert reruns(state) == 2
+    state.plan_reruns("dpsgd", 2, start_over=True)  # their Tune run was lost: two more, all four count
+    assert reruns(PrivateSweepState(str(tmp_path), "s")) == 4

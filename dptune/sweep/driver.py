@@ -49,7 +49,12 @@ from dptune.sweep.callbacks import TrialRecorder, run_settings
 from dptune.sweep.define_by_run import SAMPLERS, DefineByRun
 from dptune.sweep.progress import SweepProgress, TrialProgress, register, terminal
 from dptune.sweep.resources import TrialResources, ask_for_slots, trial_resources
-from dptune.sweep.restore import CHECKPOINTS_KEPT, restorable, save_experiment_state_every_step
+from dptune.sweep.restore import (
+    CHECKPOINTS_KEPT,
+    RERUN_STATE_FILES,
+    restorable,
+    save_experiment_state_every_step,
+)
 from dptune.sweep.searcher import AccountedSearcher, SpentCurve
 from dptune.sweep.studies import study_storage
 from dptune.sweep.study_plots import study_page
@@ -277,7 +282,7 @@ def rerun_config(sweep: SweepRun, method: str, selected: dict[str, Any]) -> tupl
 def _final_tuner(sweep: SweepRun, plan: SearchPlan, selected: dict[str, Any], callbacks: list) -> tune.Tuner:
     trainable = _trainable(sweep, plan.method, final_test=True)
     path = sweep.experiment_path(final_experiment(plan.method))
-    if restorable(path):
+    if restorable(path, RERUN_STATE_FILES):
         return tune.Tuner.restore(path, trainable, resume_unfinished=True, resume_errored=True)
     config, samples = rerun_config(sweep, plan.method, selected)
     return tune.Tuner(
@@ -373,7 +378,10 @@ def search_method(sweep: SweepRun, plan: SearchPlan, callbacks: Callbacks, echo:
         f"{100 * selected[OBJECTIVE]:.2f}%); re-running it {sweep.spec.reruns}× with fresh randomness, "
         "scored on the final test"
     )
-    sweep.state.plan_reruns(method, sweep.spec.reruns)
+    # re-runs that cannot be restored start over; any that an earlier driver started may have released
+    # results, so they keep counting and as many again are written ahead
+    again = not restorable(sweep.experiment_path(final_experiment(method)), RERUN_STATE_FILES)
+    sweep.state.plan_reruns(method, sweep.spec.reruns, again)
     finals = fit_in_turn(
         lambda cbs: _final_tuner(sweep, plan, selected, cbs),
         sweep.experiment_path(final_experiment(method)),

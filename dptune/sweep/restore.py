@@ -28,21 +28,29 @@ def save_experiment_state_every_step() -> None:
     os.environ["TUNE_GLOBAL_CHECKPOINT_S"] = "0"
 
 
-STATE_FILES: dict[str, Callable[[bytes], Any]] = {
+StateFiles = dict[str, Callable[[bytes], Any]]
+SEARCH_STATE_FILES: StateFiles = {
     "experiment_state-": json.loads,
     "search_gen_state-": pickle.loads,
     "searcher-state-": pickle.loads,
 }
-"""The files a Tuner restores from, each with a reader that fails on a partial file."""
+"""The files a method's search Tuner restores from (its trials, and its searcher's state), each with a
+reader that fails on a partial file."""
+RERUN_STATE_FILES: StateFiles = {
+    "experiment_state-": json.loads,
+    "basic-variant-state-": pickle.loads,
+}
+"""The files the re-runs' Tuner restores from: it has no searcher, Tune's ``BasicVariantGenerator``
+saves its own state instead (a pickle, despite its ``.json`` name)."""
 
 
-def restorable(path: str) -> bool:
+def restorable(path: str, state_files: StateFiles = SEARCH_STATE_FILES) -> bool:
     """Whether a method's Tuner can be restored from ``path``; an unusable one is cleared instead.
 
     ``Tuner.can_restore`` only looks for ``tuner.pkl``, which the Tuner writes before any state, and
     Ray copies its states to storage non-atomically: a driver killed before the first copy, or during
     one, leaves missing or truncated files from which Tune "restores" a search of one trial.
-    Restorable here means ``tuner.pkl`` and the newest of each state file are there and complete.
+    Restorable here means ``tuner.pkl`` and the newest of each of ``state_files`` are there and complete.
     Otherwise the directory is emptied and the method starts afresh; the runs of its earlier trials
     are then marked lost in the tracker (``TrialRecorder``) and still count in the tuning cost.
     ``path`` is a storage URI (``s3://…``) or a local path, a relative one taken from the working directory.
@@ -60,12 +68,12 @@ def restorable(path: str) -> bool:
         with fs.open_input_stream(f"{fs_path}/{found[-1]}") as stream:
             content = stream.read()
         try:
-            STATE_FILES[prefix](content)
+            state_files[prefix](content)
         except Exception:  # any failure to read it back: truncated or empty
             return False
         return True
 
-    started = "tuner.pkl" in names and all(complete(prefix) for prefix in STATE_FILES)
+    started = "tuner.pkl" in names and all(complete(prefix) for prefix in state_files)
     if not started:
         fs.delete_dir_contents(fs_path, missing_dir_ok=True)
     return started
