@@ -350,7 +350,7 @@ def _report(args: argparse.Namespace) -> None:
         tracker = tracker_for(uri)
         known = tracker.experiments()
         if args.experiment and args.experiment not in known:
-            raise InputError("--experiment", f"no experiment {args.experiment!r} in {uri}")
+            raise InputError("--experiment", f"no experiment {args.experiment!r} with runs in {uri}")
         names = [args.experiment] if args.experiment else known
         rows = [row for name in names for row in tracker.best_tradeoffs(name)]
         cells = [cell for name in names for cell in tracker.protocol_cells(name)]

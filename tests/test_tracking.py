@@ -306,6 +306,8 @@ def test_a_proxy_trial_is_no_result_of_the_experiment_and_compute_counts_every_t
     assert used.sweep_wall_seconds == pytest.approx(sum(r.end_time - r.start_time for r in parents) / 1000)
     assert main(["report", "--tracking-uri", uri, "--json"]) == 0
     (shown,) = json.loads(capsys.readouterr().out)["compute"]
+    # the store's only experiment with runs is plotted without naming it (MLflow's "Default" is empty)
+    assert main(["report", "--tracking-uri", uri, "--plot", str(tmp_path / "plot.png")]) == 0
     assert (
         shown["trial_hours"] == pytest.approx(used.trial_seconds / 3600) and shown["experiment"] == "proxied"
     )

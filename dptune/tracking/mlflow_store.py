@@ -388,7 +388,12 @@ class MlflowTracker:
 
     # -- reading back -----------------------------------------------------------------------------
     def experiments(self) -> list[str]:
-        return [e.name for e in self.client.search_experiments()]
+        client = self.client
+        return [
+            e.name
+            for e in client.search_experiments()
+            if client.search_runs([e.experiment_id], max_results=1)  # MLflow's empty "Default" left out
+        ]
 
     def _trial_runs(self, experiment: str, sweep_id: str | None) -> list:
         """Every trial run of the experiment, or of one sweep, whatever became of it."""

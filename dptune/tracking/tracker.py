@@ -107,7 +107,9 @@ class Tracker(Protocol):
         ...
 
     # -- reading back -----------------------------------------------------------------------------
-    def experiments(self) -> list[str]: ...
+    def experiments(self) -> list[str]:
+        """The store's experiments that hold runs (an empty one, as MLflow's "Default", is left out)."""
+        ...
 
     def best_tradeoffs(self, experiment: str, sweep_id: str | None = None) -> list[TradeOff]:
         """Per (method, ε target): the selected configuration (the search trial chosen on validation
