@@ -651,9 +651,12 @@ def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo 
         if can_grow:
             ask_for_slots(resources.bundle, 0)
     all_results = [result for one in searched for result in one.results]
+    # this invocation's share of each trial's time: a resumed sweep's restored trials ran before it
     timed = [r for r in all_results if "trial_start" in r]
-    trial_seconds = sum(r["trial_end"] - r["trial_start"] for r in timed)
-    trials = len(timed)
+    ended = time.time()
+    ran_now = [min(r["trial_end"], ended) - max(r["trial_start"], started) for r in timed]
+    trial_seconds = sum(max(0.0, seconds) for seconds in ran_now)
+    trials = sum(seconds > 0 for seconds in ran_now)
     costs = [
         method_tuning_cost(plan, state.trials(plan.method), spec.trials, filter_, delta) for plan in searches
     ]
@@ -683,7 +686,11 @@ def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo 
             f"every trial, in {state.uri}/private_state.json)"
         )
     echo(randomness_line(spec))
-    counted = "" if spec.trials.random else f" for {trials} runs (trials and re-runs)"
+    counted = ""
+    if not spec.trials.random:  # a secret trial count is never shown
+        counted = f" for {trials} runs (trials and re-runs)"
+        if len(timed) > trials:
+            counted += f"; {len(timed) - trials} more ran before this resume"
     busy = trial_seconds / (resources.slots * wall) if resources.slots and wall > 0 else 0.0
     echo(
         f"\nwall time {wall:.0f}s{counted} ({trial_seconds:.0f}s of trial time on {resources.slots} slots "
