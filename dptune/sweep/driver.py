@@ -373,14 +373,18 @@ def search_method(sweep: SweepRun, plan: SearchPlan, callbacks: Callbacks, echo:
     if selected is None:
         echo(f"  {method:<15} no trial finished every epoch: nothing to select or re-run")
         return MethodSearch(method, results, page)
-    echo(
-        f"  {method:<15} selected trial {selected['trial_id']} (validation "
-        f"{100 * selected[OBJECTIVE]:.2f}%); re-running it {sweep.spec.reruns}× with fresh randomness, "
-        "scored on the final test"
-    )
     # re-runs that cannot be restored start over; any that an earlier driver started may have released
     # results, so they keep counting and as many again are written ahead
     again = not restorable(sweep.experiment_path(final_experiment(method)), RERUN_STATE_FILES)
+    doing = (
+        f"re-running it {sweep.spec.reruns}× with fresh randomness, scored on the final test"
+        if again
+        else f"its {sweep.spec.reruns} re-runs continue from their saved Tune run"
+    )
+    echo(
+        f"  {method:<15} selected trial {selected['trial_id']} (validation "
+        f"{100 * selected[OBJECTIVE]:.2f}%); {doing}"
+    )
     sweep.state.plan_reruns(method, sweep.spec.reruns, again)
     finals = fit_in_turn(
         lambda cbs: _final_tuner(sweep, plan, selected, cbs),
