@@ -340,7 +340,7 @@ def _report(args: argparse.Namespace) -> None:
     from dptune.sweep import quiet_libraries
     from dptune.tracking import tracker_for
     from dptune.tracking.protocols import format_protocol_table
-    from dptune.tracking.report import format_table
+    from dptune.tracking.report import format_compute, format_table
 
     quiet_libraries()
     uri = resolve_tracking_uri(args.tracking_uri, Path.cwd(), "--tracking-uri")
@@ -354,11 +354,7 @@ def _report(args: argparse.Namespace) -> None:
         names = [args.experiment] if args.experiment else known
         rows = [row for name in names for row in tracker.best_tradeoffs(name)]
         cells = [cell for name in names for cell in tracker.protocol_cells(name)]
-        compute = (
-            [c.as_dict() | {"experiment": n} for n in names for c in tracker.compute_used(n)]
-            if args.json
-            else []
-        )
+        used = {n: tracker.compute_used(n) for n in names}
         if args.plot is not None:
             _plot(tracker, names, rows, args.plot)
     if args.json:
@@ -374,10 +370,14 @@ def _report(args: argparse.Namespace) -> None:
             for c in cells
         ]
         best = [row.as_dict() for row in rows]
+        compute = [c.as_dict() | {"experiment": n} for n, found in used.items() for c in found]
         print(json.dumps({"best_tradeoffs": best, "protocols": protocol, "compute": compute}))
         return
     if rows:
         print(format_table(rows))
+        for name, found in used.items():
+            if found:
+                print(f"\ncompute of {name}:\n" + format_compute(found))
     if cells:
         print(("\n" if rows else "") + format_protocol_table(cells))
     if not rows and not cells:

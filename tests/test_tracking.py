@@ -283,6 +283,9 @@ def test_a_proxy_trial_is_no_result_of_the_experiment_and_compute_counts_every_t
     trial(search, "s2", TrialStatus.FAILED, {})
     final = {"validation_accuracy": 0.79, "test_accuracy": 0.78}
     trial(search, "f1", TrialStatus.FINISHED, final, "final", {names.SELECTED_TRIAL_TAG: "s1"})
+    tracker.open_trial(TrialKey("proxied", search, "s3"), "dpsgd", "secure", settings, "search", {})
+    time.sleep(0.05)
+    tracker.mark_lost("proxied", search, "dpsgd", {"s1", "s2"}, "search")  # its driver was killed
     tracker.finish_sweep(search)
 
     # The proxy's trial scored higher on its subset, but the experiment's result is the search's choice.
@@ -296,16 +299,18 @@ def test_a_proxy_trial_is_no_result_of_the_experiment_and_compute_counts_every_t
     client = tracker.client
     experiment = client.get_experiment_by_name("proxied").experiment_id
     every = client.search_runs([experiment])
-    children = [r.info for r in every if "mlflow.parentRunId" in r.data.tags]
     parents = [r.info for r in every if "mlflow.parentRunId" not in r.data.tags]
     (used,) = tracker.compute_used("proxied")
     assert (used.method, used.epsilon_target) == ("dpsgd", 1.0)
-    assert used.trials == {"proxy": 1, "search": 2, "final": 1}
-    assert used.trial_seconds == pytest.approx(sum(r.end_time - r.start_time for r in children) / 1000)
+    assert used.trials == {"proxy": 1, "search": 3, "final": 1}
+    timed = [r.info for r in every if r.data.tags.get("dptune.status") not in (None, "lost")]
+    assert used.trial_seconds == pytest.approx(sum(r.end_time - r.start_time for r in timed) / 1000)
     assert used.trial_seconds >= 4 * 0.05
     assert used.sweep_wall_seconds == pytest.approx(sum(r.end_time - r.start_time for r in parents) / 1000)
     assert main(["report", "--tracking-uri", uri, "--json"]) == 0
     (shown,) = json.loads(capsys.readouterr().out)["compute"]
+    assert main(["report", "--tracking-uri", uri]) == 0
+    assert "compute of proxied:\nε target 1: sweeps' wall time" in capsys.readouterr().out
     # the store's only experiment with runs is plotted without naming it (MLflow's "Default" is empty)
     assert main(["report", "--tracking-uri", uri, "--plot", str(tmp_path / "plot.png")]) == 0
     assert (

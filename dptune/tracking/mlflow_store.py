@@ -529,6 +529,8 @@ class MlflowTracker:
             counts = trials.setdefault(key, {})
             counts[kind] = counts.get(kind, 0) + 1
             ended = run.info.end_time or run.info.start_time  # a run left open: no time known
+            if run.data.tags.get(names.STATUS_TAG) == TrialStatus.LOST:
+                ended = run.info.start_time  # ended when marked lost, later: its true end is unknown
             seconds[key] = seconds.get(key, 0.0) + (ended - run.info.start_time) / 1000
             sweeps.setdefault(target, set()).add(self._parent(run, parents).info.run_id)
 

@@ -76,8 +76,9 @@ class Compute:
     experiment: the trials its sweeps started by kind (``proxy``: a tuning proxy's search on its subset;
     ``search``; ``final``: the re-runs of the selected configuration), the run time of those trials
     summed (each from its start to its end, failed and early-stopped ones included: trial-seconds), and
-    the wall time of the sweeps that ran them (their parent runs' start to end; every method of that ε
-    shares it, as they run side by side)."""
+    the wall time of the sweeps that ran them (their parent runs' start to end, so a resumed sweep's
+    includes the time it stood still; every method of that ε shares it, as they run side by side). A run
+    lost with a killed driver counts as a trial, without time (its end is unknown)."""
 
     method: str
     epsilon_target: float
@@ -178,4 +179,17 @@ def format_table(rows: list[TradeOff]) -> str:
             f"{row.delta:>8.1e} {100 * row.validation_accuracy:>9.2f}% {format_test(row):>20} "
             f"{row.noise_source:>7}  {settings}"
         )
+    return "\n".join(lines)
+
+
+def format_compute(rows: list[Compute]) -> str:
+    """Per ε target, the sweeps' wall time, then per method the trials started by kind and their
+    trial-hours (``Compute``)."""
+    lines = []
+    for target in sorted({row.epsilon_target for row in rows}):
+        at = [row for row in rows if row.epsilon_target == target]
+        lines.append(f"ε target {target:g}: sweeps' wall time {at[0].sweep_wall_seconds / 3600:.2f} h")
+        for row in at:
+            kinds = ", ".join(f"{count} {kind}" for kind, count in sorted(row.trials.items()))
+            lines.append(f"  {row.method:<15} {row.trial_seconds / 3600:>7.2f} trial-h  ({kinds})")
     return "\n".join(lines)
