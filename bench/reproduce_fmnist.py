@@ -180,12 +180,11 @@ def sweep_alone_record(spec_file: Path, spec: SweepSpec, report: dict[str, Any])
         if row["sweep"] not in full:
             continue
         used = compute[row["method"], row["epsilon_target"]]
-        accuracies = [100 * a for a in row["test_accuracies"]]
         cells.setdefault(row["method"], {})[f"{row['epsilon_target']:g}"] = {
             "selected_by": "sweep",
-            "mean": statistics.fmean(accuracies) if accuracies else None,
-            "sd": statistics.stdev(accuracies) if len(accuracies) > 1 else None,
-            "accuracies": accuracies,
+            "mean": percent(row["test_accuracy"]),
+            "sd": percent(row["test_accuracy_sd"]),
+            "accuracies": [100 * a for a in row["test_accuracies"]],
             "validation_accuracy": 100 * row["validation_accuracy"],
             "params": knobs(row["params"]),
             "model": row["params"]["model"],
@@ -204,6 +203,10 @@ def sweep_alone_record(spec_file: Path, spec: SweepSpec, report: dict[str, Any])
         "machine": f"{cpu_name()}, {os.cpu_count()} cores, {platform.system()}",
         "cells": cells,
     }
+
+
+def percent(fraction: float | None) -> float | None:
+    return None if fraction is None else 100 * fraction
 
 
 def run_one(job: dict[str, Any]) -> dict[str, Any]:

@@ -279,10 +279,14 @@ def rerun_config(sweep: SweepRun, method: str, selected: dict[str, Any]) -> tupl
     return config | {"seed": tune.grid_search(seeds)}, 1
 
 
-def _final_tuner(sweep: SweepRun, plan: SearchPlan, selected: dict[str, Any], callbacks: list) -> tune.Tuner:
+def _final_tuner(
+    sweep: SweepRun, plan: SearchPlan, selected: dict[str, Any], restore: bool, callbacks: list
+) -> tune.Tuner:
+    """The re-runs' Tuner: restored from its saved Tune run (``restore``, which ``restorable`` judged
+    with ``RERUN_STATE_FILES``), or new."""
     trainable = _trainable(sweep, plan.method, final_test=True)
-    path = sweep.experiment_path(final_experiment(plan.method))
-    if restorable(path, RERUN_STATE_FILES):
+    if restore:
+        path = sweep.experiment_path(final_experiment(plan.method))
         return tune.Tuner.restore(path, trainable, resume_unfinished=True, resume_errored=True)
     config, samples = rerun_config(sweep, plan.method, selected)
     return tune.Tuner(
@@ -375,19 +379,19 @@ def search_method(sweep: SweepRun, plan: SearchPlan, callbacks: Callbacks, echo:
         return MethodSearch(method, results, page)
     # re-runs that cannot be restored start over; any that an earlier driver started may have released
     # results, so they keep counting and as many again are written ahead
-    again = not restorable(sweep.experiment_path(final_experiment(method)), RERUN_STATE_FILES)
+    restore = restorable(sweep.experiment_path(final_experiment(method)), RERUN_STATE_FILES)
     doing = (
-        f"re-running it {sweep.spec.reruns}× with fresh randomness, scored on the final test"
-        if again
-        else f"its {sweep.spec.reruns} re-runs continue from their saved Tune run"
+        f"its {sweep.spec.reruns} re-runs continue from their saved Tune run"
+        if restore
+        else f"re-running it {sweep.spec.reruns}× with fresh randomness, scored on the final test"
     )
     echo(
         f"  {method:<15} selected trial {selected['trial_id']} (validation "
         f"{100 * selected[OBJECTIVE]:.2f}%); {doing}"
     )
-    sweep.state.plan_reruns(method, sweep.spec.reruns, again)
+    sweep.state.plan_reruns(method, sweep.spec.reruns, start_over=not restore)
     finals = fit_in_turn(
-        lambda cbs: _final_tuner(sweep, plan, selected, cbs),
+        lambda cbs: _final_tuner(sweep, plan, selected, restore, cbs),
         sweep.experiment_path(final_experiment(method)),
         callbacks(plan, selected["trial_id"]),
     )
