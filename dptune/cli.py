@@ -11,7 +11,9 @@ by the commands that use them (``tests/test_torch_free.py`` keeps it so).
 from __future__ import annotations
 
 import argparse
+import atexit
 import json
+import logging
 import os
 import sys
 from collections.abc import Iterator, Sequence
@@ -426,5 +428,36 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
+def console() -> NoReturn:
+    """The ``dptune`` command (and ``python -m dptune.cli``): ``main``, then the process ends without
+    Python's teardown of its modules' objects, which after a sweep took about 3 s of wall time on a
+    2-core machine (torch, Ray, MLflow and Optuna loaded), after everything was written.
+
+    What Python's exit does first still happens, in its order: non-daemon threads are joined, then every
+    exit handler runs (Ray's shutdown, temporary folders' clean-up, MLflow's); this one is registered
+    before any library's, so it runs last, flushes the output and logging, and ends the process with
+    ``main``'s code (2 for bad input, 1 for an uncaught exception, whose traceback is printed before,
+    130 after Ctrl+C).
+    """
+    code = 1
+
+    def end() -> None:
+        logging.shutdown()
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+
+    atexit.register(end)
+    try:
+        code = main()
+    except SystemExit as stop:  # argparse's usage errors and --help, a refuted audit
+        code = stop.code if isinstance(stop.code, int) else int(stop.code is not None)
+        raise
+    except KeyboardInterrupt:
+        code = 128 + 2  # what a shell reports for SIGINT
+        raise
+    sys.exit(code)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    console()

@@ -154,6 +154,46 @@ def test_console_script_exit_code_and_single_line() -> None:
     assert "epsilon" in proc.stderr
 
 
+CONSOLE_PROBE = """
+import atexit, sys, threading, time
+from pathlib import Path
+from dptune import cli
+
+written, fails = Path(sys.argv[1]), sys.argv[2] == "1"
+
+def command(args):
+    def late_write():
+        time.sleep(0.5)
+        written.write_text("written")
+    threading.Thread(target=late_write).start()  # a command's non-daemon thread
+    atexit.register(lambda: print("exit handler ran", flush=False))
+    print("x" * 100_000, end="")  # more than a pipe's buffer, left unflushed
+    if fails:
+        raise cli.InputError("--probe", "bad")
+
+cli.COMMANDS["methods"] = command
+sys.argv = ["dptune", "methods"]
+cli.console()
+"""
+
+
+@pytest.mark.parametrize("fails", [False, True])
+def test_console_ends_after_threads_and_exit_handlers_with_mains_code(fails: bool, tmp_path: Path) -> None:
+    """``dptune`` skips only Python's teardown: a command's threads finish, exit handlers registered
+    while it ran still run, all output arrives, and the exit code is ``main``'s."""
+    written = tmp_path / "thread.txt"
+    proc = subprocess.run(
+        [sys.executable, "-c", CONSOLE_PROBE, str(written), str(int(fails))],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == (2 if fails else 0), proc.stderr
+    assert written.read_text() == "written"
+    assert proc.stdout == "x" * 100_000 + "exit handler ran\n"
+    assert ("--probe" in proc.stderr) == fails
+
+
 def test_every_option_and_command_has_help() -> None:
     """Every action of every (sub)parser but -h says what it is, in ``--help``."""
     parsers = [_build_parser()]
