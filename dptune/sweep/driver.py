@@ -543,6 +543,18 @@ def curve_summary(spec: SweepSpec, sweeps: list[SweepSpec], outcomes: list[Sweep
     )
 
 
+def sweep_data(spec: SweepSpec) -> Dataset:
+    """The sweep's data, each of its models' features computed once (ScatterNet's: each trial reads them
+    cached), every batch size a trial can draw checked against it (``dptune.preflight`` checked it too,
+    before the CLI started anything)."""
+    shared = spec.shared
+    data = load_dataset(shared.dataset, shared.data_root, shared.subset, shared.dataset_args)
+    for model in spec.models:
+        model_inputs(model, data)
+    check_batch_sizes(spec, len(data.train_y))
+    return data
+
+
 def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo = print) -> SweepOutcome:
     """Run (or resume) the sweep of one ε target; returns the best trade-off per method, recorded by the
     tracker. A spec across several ε runs through ``run_sweeps``."""
@@ -550,27 +562,24 @@ def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo 
         raise ValueError(f"{spec.name} lists {len(spec.epsilons)} ε targets: run it with run_sweeps")
     started = time.time()
     shared = spec.shared
-    data = load_dataset(shared.dataset, shared.data_root, shared.subset, shared.dataset_args)
-    for model in spec.models:  # ScatterNet features: computed once here, each trial reads them cached
-        model_inputs(model, data)
-    n = len(data.train_y)
-    check_batch_sizes(spec, n)
     if not resume:
         refuse_existing(spec)
     warm_points, prior = warm_start(spec, spec.warm_start) if spec.warm_start else ({}, None)
     echo = progress = SweepProgress(echo, terminal())
     register(spec.name, progress)
     tracker = tracker_for(spec.tracking_uri)
-    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="dptune-tracking") as pool:
-        # the lookup opens the tracking store (MLflow's imports, a new database's schema: seconds of one
-        # core) while Ray starts its processes; Ray itself must start in the main thread
+    with ThreadPoolExecutor(max_workers=2, thread_name_prefix="dptune-start") as pool:
+        # the data loads and the lookup opens the tracking store (MLflow's imports, a new database's
+        # schema: seconds of one core) while Ray starts its processes; Ray must start in the main thread
+        loading = pool.submit(sweep_data, spec)
         earlier = pool.submit(find_sweep, spec, tracker)
         can_grow = connect_ray(user_code(spec))
         save_experiment_state_every_step()
         resources = trial_resources(
             spec.cpu, spec.gpu, spec.gpu_fallback, spec.wait if can_grow else 0.0, echo
         )
-        found = earlier.result()
+        data, found = loading.result(), earlier.result()
+    n = len(data.train_y)
     parent = found if resume else None
     delta = shared.delta if shared.delta is not None else default_delta(n)
     state = PrivateSweepState(spec.storage_path, spec.name)
