@@ -297,13 +297,24 @@ def _validate(args: argparse.Namespace) -> None:
 
 def _run(args: argparse.Namespace) -> None:
     spec = _sweep_spec(args)
-    from dptune.sweep import quiet_libraries, run_sweeps
+    from dptune.sweep import SweepInterrupted, quiet_libraries, run_sweeps
 
     quiet_libraries()
-
-    run_sweeps(
-        spec, Path(args.spec).read_text(), resume=args.resume, echo=lambda line: print(line, flush=True)
-    )
+    try:
+        run_sweeps(
+            spec, Path(args.spec).read_text(), resume=args.resume, echo=lambda line: print(line, flush=True)
+        )
+    except SweepInterrupted as stop:
+        late = "" if stop.recorded else "; results the tracking store lacks are recorded on resume"
+        print(
+            f"\ndptune: {stop}: the sweep stopped as it stood (Tune saved its state at its last step{late}); "
+            f"continue it with: dptune run {args.spec} --resume",
+            file=sys.stderr,
+            flush=True,
+        )
+        sys.stdout.flush()
+        # the Tune runs' threads are left mid-run: Python's exit would wait for them to end the sweep
+        os._exit(stop.exit_code)
 
 
 @contextmanager

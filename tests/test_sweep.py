@@ -246,7 +246,13 @@ def test_gpu_request_without_gpus_fails_fast_or_falls_back(tmp_path: Path) -> No
         ray.shutdown()
 
 
-def test_resume_after_killing_the_driver_loses_and_duplicates_nothing(tmp_path: Path) -> None:
+@pytest.mark.parametrize("stop", [signal.SIGKILL, signal.SIGINT], ids=["killed", "ctrl-c"])
+def test_resume_after_stopping_the_driver_loses_and_duplicates_nothing(
+    stop: signal.Signals, tmp_path: Path
+) -> None:
+    """A driver killed, or stopped with Ctrl+C (SIGINT to its whole process group, as a terminal sends
+    it), while both methods' trials train: the stopped one ends at once, and --resume completes the
+    sweep with every trial once."""
     methods = {"dpsgd": {"lr": {"loguniform": [0.3, 2.0]}}, "lp-dpsgd": {"lr": {"loguniform": [0.3, 2.0]}}}
     path = write_spec(
         tmp_path,
@@ -258,8 +264,9 @@ def test_resume_after_killing_the_driver_loses_and_duplicates_nothing(tmp_path: 
     )
     spec = load_spec(path)
     command = [sys.executable, "-m", "dptune.cli", "run", str(path)]
+    errors = tmp_path / "stderr.txt"
     driver = subprocess.Popen(
-        command, cwd=tmp_path, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        command, cwd=tmp_path, start_new_session=True, stdout=subprocess.DEVNULL, stderr=errors.open("w")
     )
     client = MlflowClient(spec.tracking_uri)
     finished_before: set[str] = set()
@@ -277,8 +284,14 @@ def test_resume_after_killing_the_driver_loses_and_duplicates_nothing(tmp_path: 
             methods_before = {c.data.tags["dptune.method"] for c in children}
             break
     assert driver.poll() is None, "the sweep ended before it could be interrupted"
-    os.killpg(driver.pid, signal.SIGKILL)
-    driver.wait()
+    os.killpg(driver.pid, stop)
+    code = driver.wait(timeout=60)  # without the interrupt, Ctrl+C waited for the whole sweep to end
+    if stop == signal.SIGINT:
+        assert code == 130, errors.read_text()[-2000:]
+        assert errors.read_text().strip().splitlines()[-1] == (
+            f"dptune: interrupted by SIGINT: the sweep stopped as it stood (Tune saved its state at its last "
+            f"step); continue it with: dptune run {path} --resume"
+        )
     assert len(finished_before) >= 2
     assert methods_before == set(methods)  # the kill hit both methods' searches, running side by side
 

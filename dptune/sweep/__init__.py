@@ -3,5 +3,6 @@ method (``driver``), searched by Optuna (``define_by_run``) behind a searcher th
 (``searcher``), recorded by callbacks (``callbacks``), resumable (``restore``)."""
 
 from dptune.sweep.driver import SweepOutcome, find_sweep, quiet_libraries, run_sweep, run_sweeps
+from dptune.sweep.interrupt import SweepInterrupted
 
-__all__ = ["SweepOutcome", "find_sweep", "quiet_libraries", "run_sweep", "run_sweeps"]
+__all__ = ["SweepInterrupted", "SweepOutcome", "find_sweep", "quiet_libraries", "run_sweep", "run_sweeps"]

@@ -7,6 +7,9 @@ validation part of the held-out images; when a method's search ends, its selecte
 finished trial with the best validation accuracy) is run again ``selection.reruns`` times with fresh
 randomness, and those re-runs alone are scored on the final-test part (``dptune.data``).
 
+Ctrl+C or SIGTERM while the trials train raises ``SweepInterrupted`` (``dptune.sweep.interrupt``): the
+tracker records what it queued, and the process is to end as a killed driver would.
+
 ``resume=True`` restores each method's Tuners from their experiment directories: finished trials are not
 run again, unfinished ones continue from their last checkpoint, and the MLflow parent and child runs are
 found again rather than duplicated.
@@ -47,6 +50,7 @@ from dptune.space import MethodSpace, start_point
 from dptune.spec import MODEL_BASED_SAMPLERS, SweepSpec, check_batch_sizes
 from dptune.sweep.callbacks import TrialRecorder, run_settings
 from dptune.sweep.define_by_run import SAMPLERS, DefineByRun
+from dptune.sweep.interrupt import INTERRUPT_FLUSH_SECONDS, SweepInterrupted, interruptible
 from dptune.sweep.progress import SweepProgress, TrialProgress, register, terminal
 from dptune.sweep.resources import TrialResources, ask_for_slots, trial_resources
 from dptune.sweep.restore import (
@@ -413,9 +417,12 @@ def search_methods(
     active = [plan for plan in plans if plan.trials > 0]
     if not active:
         return []
-    with ThreadPoolExecutor(max_workers=len(active), thread_name_prefix="dptune-search") as pool:
-        futures = [pool.submit(search_method, sweep, plan, callbacks, echo) for plan in active]
+    pool = ThreadPoolExecutor(max_workers=len(active), thread_name_prefix="dptune-search")
+    futures = [pool.submit(search_method, sweep, plan, callbacks, echo) for plan in active]
+    try:
         wait(futures)
+    finally:  # interrupted (``dptune.sweep.interrupt``): the searches are left running, the process ends
+        pool.shutdown(wait=False)
     return [future.result() for future in futures]
 
 
@@ -662,8 +669,12 @@ def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo 
         return [recorder, TrialProgress(spec.name, plan.method, None if plan.secret_count else plan.trials)]
 
     try:
-        with progress.running():
-            searched = search_methods(sweep, searches, callbacks, echo)
+        with interruptible(), progress.running():
+            try:
+                searched = search_methods(sweep, searches, callbacks, echo)
+            except SweepInterrupted as stop:
+                stop.recorded = tracker.flush(timeout=INTERRUPT_FLUSH_SECONDS)
+                raise
     finally:
         if can_grow:
             ask_for_slots(resources.bundle, 0)
