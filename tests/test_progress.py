@@ -5,11 +5,14 @@ from __future__ import annotations
 import io
 import threading
 import time
+from types import SimpleNamespace
 
 import pytest
+from ray.tune.experiment import Trial
 
 from dptune.sweep import progress as progress_module
-from dptune.sweep.progress import CLEAR, SweepProgress, duration
+from dptune.sweep.progress import CLEAR, SweepProgress, TrialProgress, duration, register
+from dptune.trial_status import STATUS_KEY, TrialStatus
 
 
 def test_durations_read_as_a_person_writes_them() -> None:
@@ -79,3 +82,28 @@ def test_off_a_terminal_the_live_line_is_an_ordinary_line_now_and_then(
         time.sleep(0.3)
     status = [line for line in echoed if line.startswith("[")]
     assert 2 <= len(status) <= 8 and all("dpsgd 0/4" in line for line in status)
+
+
+def test_a_restored_run_that_had_ended_counts_its_trials_and_best_score() -> None:
+    """``--resume`` of a method whose search (and re-runs) ended before: Tune runs no step, so the counts
+    come from the experiment's end (they showed "0/3" with no best before)."""
+    sweep = SweepProgress(lambda line: None, None)
+    register("restored", sweep)
+
+    def ended(score: float, status: TrialStatus) -> SimpleNamespace:
+        """What the callback reads of a Tune trial that ended."""
+        result = {"validation_accuracy": score, STATUS_KEY: status}
+        return SimpleNamespace(status=Trial.TERMINATED, last_result=result)
+
+    search = TrialProgress("restored", "dpsgd", 3)
+    search.setup()
+    trials = [
+        ended(0.64, TrialStatus.FINISHED),
+        ended(0.71, TrialStatus.FINISHED),
+        ended(0.90, TrialStatus.RUNNING),  # ASHA stopped it: its early score is no finished score
+    ]
+    search.on_experiment_end(trials)
+    search.on_experiment_end(trials)  # counted once
+    reruns = TrialProgress("restored", "dpsgd", 2, final=True)
+    reruns.on_experiment_end([ended(0.7, TrialStatus.FINISHED), ended(0.7, TrialStatus.FINISHED)])
+    assert "dpsgd 3/3 + re-runs 2/2 best 71.0%" in sweep.status()

@@ -202,12 +202,32 @@ class TrialProgress(Callback):
             self.progress.track(self.method, self.total)
 
     def on_step_begin(self, iteration: int, trials: list, **info: Any) -> None:
-        if self.done is None:  # a restored experiment starts with its ended trials
-            self.done = sum(t.status in (Trial.TERMINATED, Trial.ERROR) for t in trials)
+        self._count_restored(trials)
+
+    def on_experiment_end(self, trials: list, **info: Any) -> None:
+        self._count_restored(trials)  # a restored experiment that had ended runs no step
+
+    def _count_restored(self, trials: list) -> None:
+        """Once, before the first step: the ended trials a restored experiment starts with, and the best
+        validation score among them."""
+        if self.done is not None:
+            return
+        ended = [t for t in trials if t.status in (Trial.TERMINATED, Trial.ERROR)]
+        self.done = len(ended)
+        scores = [
+            t.last_result[OBJECTIVE]
+            for t in ended
+            if t.last_result and TrialStatus.of_ended(t.last_result) is TrialStatus.FINISHED
+        ]
+
+        def restored(method: MethodProgress) -> None:
             if self.final:
-                self.progress.update(self.method, lambda m: setattr(m, "reruns", self.total or 0))
-            done = self.done
-            self.progress.update(self.method, lambda m: self._count(m, done, 0))
+                method.reruns = self.total or 0
+            self._count(method, len(ended), 0)
+            if scores and not self.final:
+                method.best = max(scores) if method.best is None else max(method.best, *scores)
+
+        self.progress.update(self.method, restored)
 
     def _count(self, method: MethodProgress, done: int, running: int) -> None:
         if self.final:
