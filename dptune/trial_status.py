@@ -15,6 +15,8 @@ OBJECTIVE = "validation_accuracy"
 """What a search maximises and selects on: accuracy on the validation part of the held-out images."""
 FINAL_SCORE = "test_accuracy"
 """What a re-run of a selected configuration reports: accuracy on the final-test part."""
+PLAN_SHARE = "plan_share"
+"""The share of its planned epochs a trial has trained (epoch / epochs): ASHA's clock in a sweep."""
 
 
 class TrialStatus(StrEnum):

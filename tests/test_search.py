@@ -157,3 +157,43 @@ def test_a_drawn_filter_is_validated_once_and_trusted_by_the_run(digits, monkeyp
     trainer.train_epoch()
     assert len(calls) == 1
     assert trainer.params["a"] == list(drawn.coefficients.a) and trainer.params["filter"] == "first-order"
+
+
+def test_asha_compares_trials_at_the_same_share_of_their_own_plans() -> None:
+    """At a fixed ε a longer plan runs noisier steps and is ahead only late: ASHA's rungs are shares of
+    each trial's plan, not epochs. A 40-epoch trial that is better than a 20-epoch one at every equal share
+    goes on, though at epoch 2 it is behind (an epoch clock stopped it there)."""
+    from ray.tune.experiment import Trial
+    from ray.tune.schedulers import TrialScheduler
+
+    from dptune.sweep.driver import asha
+    from dptune.trial_status import OBJECTIVE, PLAN_SHARE
+
+    scheduler = asha(grace_period=2, longest=40)
+    scheduler.set_search_properties(OBJECTIVE, "max")
+    short, long = (Trial("fake", trial_id=name, stub=True) for name in ("short", "long"))
+    for trial in (short, long):
+        scheduler.on_trial_add(None, trial)
+
+    def report(trial: Trial, epoch: int, epochs: int) -> str:
+        share = epoch / epochs
+        score = 0.4 + share + (0.01 if trial is long else 0.0)  # the longer plan leads at equal shares
+        result = {OBJECTIVE: score, PLAN_SHARE: share, "training_iteration": epoch}
+        return scheduler.on_trial_result(None, trial, result)
+
+    assert report(short, 1, 20) == TrialScheduler.CONTINUE  # share 0.05: the first at the first rung
+    assert report(short, 2, 20) == TrialScheduler.CONTINUE  # share 0.1: the first at the second rung
+    assert report(long, 1, 40) == TrialScheduler.CONTINUE  # share 0.025: before any rung
+    # share 0.05: compared with the short trial's score at 0.05 (0.45), not at epoch 2 (0.50)
+    assert report(long, 2, 40) == TrialScheduler.CONTINUE
+    for epoch in (3, 4):  # at 0.1 it meets the short trial's 0.50 again, with 0.51
+        assert report(long, epoch, 40) == TrialScheduler.CONTINUE
+    scheduler_of_a_worse_long_plan = asha(grace_period=2, longest=40)
+    scheduler_of_a_worse_long_plan.set_search_properties(OBJECTIVE, "max")
+    worse = Trial("fake", trial_id="worse", stub=True)
+    scheduler_of_a_worse_long_plan.on_trial_add(None, short)
+    scheduler_of_a_worse_long_plan.on_trial_add(None, worse)
+    first = {OBJECTIVE: 0.45, PLAN_SHARE: 0.05, "training_iteration": 1}
+    assert scheduler_of_a_worse_long_plan.on_trial_result(None, short, first) == TrialScheduler.CONTINUE
+    behind = {OBJECTIVE: 0.44, PLAN_SHARE: 2 / 40, "training_iteration": 2}
+    assert scheduler_of_a_worse_long_plan.on_trial_result(None, worse, behind) == TrialScheduler.STOP

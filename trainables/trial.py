@@ -32,7 +32,7 @@ from dptune.gpu_memory import cap_process_memory
 from dptune.methods import METHODS
 from dptune.methods.filters import DrawnFilter
 from dptune.train import Trainer
-from dptune.trial_status import STATUS_KEY, TrialStatus
+from dptune.trial_status import PLAN_SHARE, STATUS_KEY, TrialStatus
 
 STATE_FILE = "trainer_state.pt"
 
@@ -91,6 +91,7 @@ def run_trial(
             "epsilon_target": run.epsilon,
             "epoch": epoch.epoch,
             "epochs_target": trainer.config.epochs,
+            PLAN_SHARE: epoch.epoch / trainer.config.epochs,
             STATUS_KEY: TrialStatus.FINISHED if last else TrialStatus.RUNNING,
             "steps": epoch.step,
             "epoch_seconds": epoch.seconds,

@@ -67,7 +67,7 @@ from dptune.sweep_state import PrivateSweepState
 from dptune.tracking import Tracker, tracker_for
 from dptune.tracking.names import CODE_VERSION_TAG, STORAGE_TAG
 from dptune.tracking.report import TradeOff, format_table
-from dptune.trial_status import OBJECTIVE, TrialStatus, select_trial
+from dptune.trial_status import OBJECTIVE, PLAN_SHARE, TrialStatus, select_trial
 from dptune.tuning_cost import (
     SearchPlan,
     SweepTuningCost,
@@ -214,6 +214,26 @@ def _run_config(sweep: SweepRun, experiment: str, callbacks: list) -> tune.RunCo
     )
 
 
+def asha(grace_period: int, longest: int) -> ASHAScheduler:
+    """ASHA (Li et al. 2020) whose clock is the share of its own plan each trial has trained
+    (``PLAN_SHARE``, epoch / epochs), on the scale of the method's longest plan: rungs at
+    ``grace_period``·2^k epochs of a ``longest``-epoch trial are the same shares of every trial's plan.
+
+    At a fixed ε the number of epochs sets the noise: a trial planned for 40 epochs runs each step with
+    more noise than one planned for 10, and it is ahead of it only late. Counted in epochs, ASHA compared
+    the two at the same epoch and stopped the long plans first (Tramèr & Boneh's 40-epoch setting was
+    stopped at epoch 2 of a proxy); counted in shares, the first rung of ``grace_period: 2`` in a space of
+    up to 40 epochs compares a 40-epoch trial at its 2nd epoch and a 10-epoch trial at its 1st (the first
+    report at or past the rung). Where the epochs are not searched, the rungs are those of an epoch clock.
+    """
+    return ASHAScheduler(
+        time_attr=PLAN_SHARE,
+        max_t=1.0,
+        grace_period=grace_period / longest,
+        reduction_factor=2,
+    )
+
+
 def _tuner(sweep: SweepRun, plan: SearchPlan, callbacks: list) -> tune.Tuner:
     spec = sweep.spec
     space = spec.methods[plan.method]
@@ -241,16 +261,7 @@ def _tuner(sweep: SweepRun, plan: SearchPlan, callbacks: list) -> tune.Tuner:
         SpentCurve(run, len(sweep.data.train_y)),
         spec.reruns,
     )
-    scheduler = (
-        ASHAScheduler(
-            time_attr="training_iteration",
-            max_t=max_epochs(spec, space),
-            grace_period=spec.grace_period,
-            reduction_factor=2,
-        )
-        if spec.scheduler == "asha"
-        else None
-    )
+    scheduler = asha(spec.grace_period, max_epochs(spec, space)) if spec.scheduler == "asha" else None
     return tune.Tuner(
         trainable,
         tune_config=tune.TuneConfig(
