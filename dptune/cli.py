@@ -448,15 +448,17 @@ def console() -> NoReturn:
     exit handler runs (Ray's shutdown, temporary folders' clean-up, MLflow's); this one is registered
     before any library's, so it runs last, flushes the output and logging, and ends the process with
     ``main``'s code (2 for bad input, 1 for an uncaught exception, whose traceback is printed before,
-    130 after Ctrl+C).
+    130 after Ctrl+C, 141 when the reader of the output went away).
     """
     code = 1
 
     def end() -> None:
-        logging.shutdown()
-        sys.stdout.flush()
-        sys.stderr.flush()
-        os._exit(code)
+        try:
+            logging.shutdown()
+            sys.stdout.flush()
+            sys.stderr.flush()
+        finally:  # a reader that went away (``dptune report | head``) leaves nothing to flush to
+            os._exit(code)
 
     atexit.register(end)
     try:
@@ -467,6 +469,8 @@ def console() -> NoReturn:
     except KeyboardInterrupt:
         code = 128 + 2  # what a shell reports for SIGINT
         raise
+    except BrokenPipeError:  # the reader of the output went away (``dptune methods | head``)
+        code = 128 + 13  # what a shell reports for SIGPIPE; quietly, as other commands end there
     sys.exit(code)
 
 

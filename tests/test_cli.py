@@ -159,7 +159,7 @@ import atexit, sys, threading, time
 from pathlib import Path
 from dptune import cli
 
-written, fails = Path(sys.argv[1]), sys.argv[2] == "1"
+written, ending = Path(sys.argv[1]), sys.argv[2]
 
 def command(args):
     def late_write():
@@ -168,8 +168,10 @@ def command(args):
     threading.Thread(target=late_write).start()  # a command's non-daemon thread
     atexit.register(lambda: print("exit handler ran", flush=False))
     print("x" * 100_000, end="")  # more than a pipe's buffer, left unflushed
-    if fails:
+    if ending == "bad input":
         raise cli.InputError("--probe", "bad")
+    if ending == "reader gone":
+        raise BrokenPipeError(32, "Broken pipe")
 
 cli.COMMANDS["methods"] = command
 sys.argv = ["dptune", "methods"]
@@ -177,21 +179,24 @@ cli.console()
 """
 
 
-@pytest.mark.parametrize("fails", [False, True])
-def test_console_ends_after_threads_and_exit_handlers_with_mains_code(fails: bool, tmp_path: Path) -> None:
+@pytest.mark.parametrize(("ending", "code"), [("done", 0), ("bad input", 2), ("reader gone", 141)])
+def test_console_ends_after_threads_and_exit_handlers_with_mains_code(
+    ending: str, code: int, tmp_path: Path
+) -> None:
     """``dptune`` skips only Python's teardown: a command's threads finish, exit handlers registered
-    while it ran still run, all output arrives, and the exit code is ``main``'s."""
+    while it ran still run, all output arrives, and the exit code is ``main``'s (a reader that went
+    away: 141, as for SIGPIPE, without a traceback)."""
     written = tmp_path / "thread.txt"
     proc = subprocess.run(
-        [sys.executable, "-c", CONSOLE_PROBE, str(written), str(int(fails))],
+        [sys.executable, "-c", CONSOLE_PROBE, str(written), ending],
         capture_output=True,
         text=True,
         check=False,
     )
-    assert proc.returncode == (2 if fails else 0), proc.stderr
+    assert proc.returncode == code, proc.stderr
     assert written.read_text() == "written"
     assert proc.stdout == "x" * 100_000 + "exit handler ran\n"
-    assert ("--probe" in proc.stderr) == fails
+    assert proc.stderr == ("dptune: error: --probe: bad\n" if ending == "bad input" else "")
 
 
 def test_every_option_and_command_has_help() -> None:
