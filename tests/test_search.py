@@ -197,3 +197,35 @@ def test_asha_compares_trials_at_the_same_share_of_their_own_plans() -> None:
     assert scheduler_of_a_worse_long_plan.on_trial_result(None, short, first) == TrialScheduler.CONTINUE
     behind = {OBJECTIVE: 0.44, PLAN_SHARE: 2 / 40, "training_iteration": 2}
     assert scheduler_of_a_worse_long_plan.on_trial_result(None, worse, behind) == TrialScheduler.STOP
+
+
+def test_optuna_hears_a_trials_scores_at_its_share_of_the_longest_plan(tmp_path) -> None:
+    """A 10-epoch trial in a space of up to 40 epochs, stopped after its 2nd epoch, is pruned at step 8
+    (a fifth of its plan), as a 40-epoch trial stopped after its 8th: Optuna ranks pruned trials by their
+    last step, which on an epoch clock put every short plan behind the long ones."""
+    from ray import tune
+    from ray.tune.search.optuna import OptunaSearch
+
+    from dptune.config import RunConfig
+    from dptune.sweep.searcher import AccountedSearcher, SpentCurve
+    from dptune.sweep_state import PrivateSweepState
+    from dptune.trial_status import OBJECTIVE, PLAN_SHARE, STATUS_KEY, TrialStatus
+
+    storage = optuna.storages.JournalStorage(optuna.storages.journal.JournalFileBackend(str(tmp_path / "j")))
+    inner = OptunaSearch(
+        space={"lr": tune.loguniform(0.1, 1.0)}, metric=OBJECTIVE, mode="max", storage=storage, study_name="s"
+    )
+    run = RunConfig(method="dpsgd", dataset="digits", model="mlp", epsilon=1.0, epochs=40)
+    state = PrivateSweepState(str(tmp_path), "sweep")
+    searcher = AccountedSearcher(inner, state, "dpsgd", np.zeros(3), None, SpentCurve(run, 1000), longest=40)
+    assert isinstance(searcher.suggest("short"), dict)
+    for epoch in (1, 2):
+        share = epoch / 10
+        result = {OBJECTIVE: 0.5 + share, PLAN_SHARE: share, "training_iteration": epoch}
+        if epoch == 1:
+            searcher.on_trial_result("short", result)
+        else:  # the result ASHA stopped it with reaches on_trial_complete
+            searcher.on_trial_complete("short", {**result, STATUS_KEY: TrialStatus.RUNNING})
+    (trial,) = optuna.load_study(study_name="s", storage=storage).trials
+    assert trial.state == optuna.trial.TrialState.PRUNED
+    assert trial.intermediate_values == {4: 0.6, 8: 0.7}

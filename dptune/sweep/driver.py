@@ -259,6 +259,7 @@ def _tuner(sweep: SweepRun, plan: SearchPlan, callbacks: list) -> tune.Tuner:
         plan.worst,
         sweep.filter,
         SpentCurve(run, len(sweep.data.train_y)),
+        max_epochs(spec, space),
         spec.reruns,
     )
     scheduler = asha(spec.grace_period, max_epochs(spec, space)) if spec.scheduler == "asha" else None

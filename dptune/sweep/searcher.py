@@ -17,7 +17,10 @@ admitted only while the re-runs still fit after it.
 A trial that the scheduler stopped early reaches Optuna as *pruned*, with the validation scores it
 reported per epoch (Ray's OptunaSearch marks a trial pruned when it ends without a score and without an
 error): a model-based sampler then ranks it by how far it got, instead of taking its early score for a
-finished trial's.
+finished trial's. How far is counted on ASHA's clock (``dptune.sweep.driver.asha``): each score's step is
+the share of its plan the trial had trained, in epochs of the method's longest plan (a 10-epoch trial's
+epochs are steps 4, 8, … in a space of up to 40), so a short plan stopped late is not ranked below a
+long one stopped early.
 
 Each trial reserves W, not its own plan: the check then happens before Optuna proposes the trial (no
 proposal is drawn and thrown away, no σ is calibrated in Tune's control loop), and it is valid because
@@ -32,6 +35,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from ray.tune.result import TRAINING_ITERATION
 from ray.tune.search import Searcher
 
 from dptune.config import RunConfig
@@ -39,7 +43,7 @@ from dptune.privacy.accounting import RDP_ORDERS, rdp_curve
 from dptune.privacy.filter import RenyiFilter
 from dptune.run_plan import spent_ledger
 from dptune.sweep_state import FINAL, PrivateSweepState, committed
-from dptune.trial_status import TrialStatus
+from dptune.trial_status import PLAN_SHARE, TrialStatus
 
 
 @dataclass(frozen=True)
@@ -63,7 +67,8 @@ class SpentCurve:
 
 
 class AccountedSearcher(Searcher):
-    """Wraps ``searcher``: write-ahead trial records, and a privacy filter when ``filter_`` is given."""
+    """Wraps ``searcher``: write-ahead trial records, and a privacy filter when ``filter_`` is given;
+    scores reach it at steps on ASHA's clock, in epochs of the ``longest`` plan."""
 
     def __init__(
         self,
@@ -73,6 +78,7 @@ class AccountedSearcher(Searcher):
         worst: np.ndarray,
         filter_: RenyiFilter | None,
         spent: SpentCurve,
+        longest: int,
         reruns: int = 0,
     ) -> None:
         super().__init__(metric=searcher.metric, mode=searcher.mode)
@@ -82,6 +88,7 @@ class AccountedSearcher(Searcher):
         self.worst = worst
         self.filter = filter_
         self.spent = spent
+        self.longest = longest
         self.reruns = reruns
         self._live: dict[str, dict[str, Any]] = {}  # trials suggested by this driver and not yet ended
 
@@ -107,14 +114,22 @@ class AccountedSearcher(Searcher):
         return config
 
     def on_trial_result(self, trial_id: str, result: dict) -> None:
-        self.searcher.on_trial_result(trial_id, result)
+        self.searcher.on_trial_result(trial_id, self._on_plan_clock(result))
+
+    def _on_plan_clock(self, result: dict) -> dict:
+        """``result`` whose step (``training_iteration``, what Optuna's report takes) is its share of the
+        trial's plan in epochs of the longest plan: ``round(share · longest)``, distinct for every epoch
+        (a plan is at most the longest)."""
+        if PLAN_SHARE not in result:
+            return result
+        return {**result, TRAINING_ITERATION: round(result[PLAN_SHARE] * self.longest)}
 
     def on_trial_complete(self, trial_id: str, result: dict | None = None, error: bool = False) -> None:
         status = TrialStatus.of_ended(result) if result is not None and not error else None
         if (
             status is TrialStatus.STOPPED
         ):  # Tune passes the result that stopped it here, not to on_trial_result
-            self.searcher.on_trial_result(trial_id, result)
+            self.searcher.on_trial_result(trial_id, self._on_plan_clock(result))
             self.searcher.on_trial_complete(trial_id, result=None, error=False)  # pruned
         else:
             self.searcher.on_trial_complete(
