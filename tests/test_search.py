@@ -169,7 +169,7 @@ def test_asha_compares_trials_at_the_same_share_of_their_own_plans() -> None:
     from dptune.sweep.driver import asha
     from dptune.trial_status import OBJECTIVE, PLAN_SHARE
 
-    scheduler = asha(grace_period=2, longest=40)
+    scheduler = asha(grace_period=2, shortest=20, longest=40)
     scheduler.set_search_properties(OBJECTIVE, "max")
     short, long = (Trial("fake", trial_id=name, stub=True) for name in ("short", "long"))
     for trial in (short, long):
@@ -188,7 +188,7 @@ def test_asha_compares_trials_at_the_same_share_of_their_own_plans() -> None:
     assert report(long, 2, 40) == TrialScheduler.CONTINUE
     for epoch in (3, 4):  # at 0.1 it meets the short trial's 0.50 again, with 0.51
         assert report(long, epoch, 40) == TrialScheduler.CONTINUE
-    scheduler_of_a_worse_long_plan = asha(grace_period=2, longest=40)
+    scheduler_of_a_worse_long_plan = asha(grace_period=2, shortest=20, longest=40)
     scheduler_of_a_worse_long_plan.set_search_properties(OBJECTIVE, "max")
     worse = Trial("fake", trial_id="worse", stub=True)
     scheduler_of_a_worse_long_plan.on_trial_add(None, short)
@@ -197,6 +197,39 @@ def test_asha_compares_trials_at_the_same_share_of_their_own_plans() -> None:
     assert scheduler_of_a_worse_long_plan.on_trial_result(None, short, first) == TrialScheduler.CONTINUE
     behind = {OBJECTIVE: 0.44, PLAN_SHARE: 2 / 40, "training_iteration": 2}
     assert scheduler_of_a_worse_long_plan.on_trial_result(None, worse, behind) == TrialScheduler.STOP
+
+
+def test_the_first_asha_rung_waits_for_an_epoch_of_the_shortest_plan() -> None:
+    """A trial meets a rung at its first report past it: with plans of 10 and 40 epochs a rung at 5%
+    would compare the 10-epoch trial after a tenth of its plan with the 40-epoch one after a twentieth
+    (Tramèr & Boneh's setting was stopped so). The first rung is a tenth: epoch 1 of 10, epoch 4 of 40."""
+    from ray.tune.experiment import Trial
+    from ray.tune.schedulers import TrialScheduler
+
+    from dptune.sweep.driver import asha
+    from dptune.trial_status import OBJECTIVE, PLAN_SHARE
+
+    scheduler = asha(grace_period=2, shortest=10, longest=40)
+    scheduler.set_search_properties(OBJECTIVE, "max")
+    short, long = (Trial("fake", trial_id=name, stub=True) for name in ("short", "long"))
+    for trial in (short, long):
+        scheduler.on_trial_add(None, trial)
+
+    def report(trial: Trial, epoch: int, epochs: int, score: float) -> str:
+        result = {OBJECTIVE: score, PLAN_SHARE: epoch / epochs, "training_iteration": epoch}
+        return scheduler.on_trial_result(None, trial, result)
+
+    assert report(short, 1, 10, 0.60) == TrialScheduler.CONTINUE  # the first at the first rung (0.1)
+    for epoch, score in ((1, 0.40), (2, 0.50), (3, 0.58)):  # before any rung, however far behind
+        assert report(long, epoch, 40, score) == TrialScheduler.CONTINUE
+    assert report(long, 4, 40, 0.61) == TrialScheduler.CONTINUE  # at 0.1: ahead of the short trial
+    late = asha(grace_period=2, shortest=10, longest=40)
+    late.set_search_properties(OBJECTIVE, "max")
+    for trial in (short, long):
+        late.on_trial_add(None, trial)
+    late.on_trial_result(None, short, {OBJECTIVE: 0.60, PLAN_SHARE: 0.1, "training_iteration": 1})
+    behind = {OBJECTIVE: 0.59, PLAN_SHARE: 4 / 40, "training_iteration": 4}
+    assert late.on_trial_result(None, long, behind) == TrialScheduler.STOP  # behind at the same share
 
 
 def test_optuna_hears_a_trials_scores_at_its_share_of_the_longest_plan(tmp_path) -> None:

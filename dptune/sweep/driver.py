@@ -138,9 +138,13 @@ def concurrency(spec: SweepSpec, resources: TrialResources, can_grow: bool) -> i
     return None if can_grow else max(1, resources.slots)
 
 
-def max_epochs(spec: SweepSpec, space: MethodSpace) -> int:
+def epoch_range(spec: SweepSpec, space: MethodSpace) -> tuple[int, int]:
+    """The fewest and the most epochs a trial of the method can plan."""
     dist = space.knobs.get("epochs")
-    return int(max(dist.args)) if dist is not None else spec.runs[space.method].epochs
+    if dist is None:
+        fixed = spec.runs[space.method].epochs
+        return fixed, fixed
+    return int(min(dist.args)), int(max(dist.args))
 
 
 TRIAL_RETRIES = 2
@@ -214,22 +218,25 @@ def _run_config(sweep: SweepRun, experiment: str, callbacks: list) -> tune.RunCo
     )
 
 
-def asha(grace_period: int, longest: int) -> ASHAScheduler:
+def asha(grace_period: int, shortest: int, longest: int) -> ASHAScheduler:
     """ASHA (Li et al. 2020) whose clock is the share of its own plan each trial has trained
     (``PLAN_SHARE``, epoch / epochs), on the scale of the method's longest plan: rungs at
-    ``grace_period``·2^k epochs of a ``longest``-epoch trial are the same shares of every trial's plan.
+    ``grace_period``·2^k epochs of a ``longest``-epoch trial are the same shares of every trial's plan,
+    and the first rung waits until every plan has trained an epoch (at least 1/``shortest``).
 
     At a fixed ε the number of epochs sets the noise: a trial planned for 40 epochs runs each step with
     more noise than one planned for 10, and it is ahead of it only late. Counted in epochs, ASHA compared
     the two at the same epoch and stopped the long plans first (Tramèr & Boneh's 40-epoch setting was
-    stopped at epoch 2 of a proxy); counted in shares, the first rung of ``grace_period: 2`` in a space of
-    up to 40 epochs compares a 40-epoch trial at its 2nd epoch and a 10-epoch trial at its 1st (the first
-    report at or past the rung). Where the epochs are not searched, the rungs are those of an epoch clock.
+    stopped at epoch 2 of the Fashion-MNIST proxy). A trial meets a rung at its first report at or past
+    it, so a rung below one epoch of the shortest plan would still compare a 10-epoch trial after its
+    1st epoch (a tenth of its plan) with a 40-epoch trial after its 2nd (a twentieth): with epochs of
+    10–40 and ``grace_period: 2`` the rungs are 0.1, 0.2, 0.4, 0.8 of each plan, met exactly by plans of
+    10, 20 and 40 epochs. Where the epochs are not searched, the rungs are those of an epoch clock.
     """
     return ASHAScheduler(
         time_attr=PLAN_SHARE,
         max_t=1.0,
-        grace_period=grace_period / longest,
+        grace_period=max(grace_period / longest, 1 / shortest),
         reduction_factor=2,
     )
 
@@ -252,6 +259,7 @@ def _tuner(sweep: SweepRun, plan: SearchPlan, callbacks: list) -> tune.Tuner:
         study_name=plan.method,
         storage=study_storage(spec.storage_path, spec.name),
     )
+    shortest, longest = epoch_range(spec, space)
     accounted = AccountedSearcher(
         searcher,
         sweep.state,
@@ -259,10 +267,10 @@ def _tuner(sweep: SweepRun, plan: SearchPlan, callbacks: list) -> tune.Tuner:
         plan.worst,
         sweep.filter,
         SpentCurve(run, len(sweep.data.train_y)),
-        max_epochs(spec, space),
+        longest,
         spec.reruns,
     )
-    scheduler = asha(spec.grace_period, max_epochs(spec, space)) if spec.scheduler == "asha" else None
+    scheduler = asha(spec.grace_period, shortest, longest) if spec.scheduler == "asha" else None
     return tune.Tuner(
         trainable,
         tune_config=tune.TuneConfig(
