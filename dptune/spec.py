@@ -164,6 +164,15 @@ class SweepSpec:
         )
         return tuple(dict.fromkeys((*(run.model for run in self.runs.values()), *drawn)))
 
+    def knob_range(self, method: str, knob: str) -> tuple[Any, Any]:
+        """The least and the greatest value of a numeric knob a trial of ``method`` can have: over its
+        search space when the spec searches it, else the method's fixed setting."""
+        dist = self.methods[method].knobs.get(knob)
+        if dist is None:
+            fixed = getattr(self.runs[method], knob)
+            return fixed, fixed
+        return min(dist.args), max(dist.args)
+
     def at_epsilon(self, index: int) -> SweepSpec:
         """The sweep of the ``index``-th ε target: this spec at that ε alone, named ``NAME.epsE`` when the
         spec lists several (a single ε keeps the name), warm-started from the previous ε's sweep when
@@ -641,10 +650,9 @@ def parse_spec(raw: Any, base: Path | None = None) -> SweepSpec:
 def check_batch_sizes(spec: SweepSpec, n: int) -> None:
     """Every batch size a trial can draw must fit the training set (checked before anything starts)."""
     for method, space in spec.methods.items():
-        dist = space.knobs.get("batch_size")
-        largest = max(dist.args) if dist is not None else spec.runs[method].batch_size
+        _, largest = spec.knob_range(method, "batch_size")
         if largest > n:
-            field = f"methods.{method}.batch_size" if dist is not None else "training.batch_size"
+            field = f"methods.{method}.batch_size" if "batch_size" in space.knobs else "training.batch_size"
             raise InputError(field, f"batch size {largest} exceeds the {n} training samples")
 
 

@@ -46,7 +46,7 @@ from dptune.preflight import refuse_existing
 from dptune.privacy.filter import RenyiFilter
 from dptune.randomness import Randomness, trial_seed
 from dptune.run_plan import default_delta
-from dptune.space import MethodSpace, start_point
+from dptune.space import start_point
 from dptune.spec import MODEL_BASED_SAMPLERS, SweepSpec, check_batch_sizes
 from dptune.sweep.callbacks import TrialRecorder, run_settings
 from dptune.sweep.define_by_run import SAMPLERS, DefineByRun
@@ -136,15 +136,6 @@ def concurrency(spec: SweepSpec, resources: TrialResources, can_grow: bool) -> i
     if spec.max_concurrent is not None:
         return spec.max_concurrent
     return None if can_grow else max(1, resources.slots)
-
-
-def epoch_range(spec: SweepSpec, space: MethodSpace) -> tuple[int, int]:
-    """The fewest and the most epochs a trial of the method can plan."""
-    dist = space.knobs.get("epochs")
-    if dist is None:
-        fixed = spec.runs[space.method].epochs
-        return fixed, fixed
-    return int(min(dist.args)), int(max(dist.args))
 
 
 TRIAL_RETRIES = 2
@@ -259,7 +250,7 @@ def _tuner(sweep: SweepRun, plan: SearchPlan, callbacks: list) -> tune.Tuner:
         study_name=plan.method,
         storage=study_storage(spec.storage_path, spec.name),
     )
-    shortest, longest = epoch_range(spec, space)
+    shortest, longest = (int(epochs) for epochs in spec.knob_range(plan.method, "epochs"))
     accounted = AccountedSearcher(
         searcher,
         sweep.state,
