@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import optuna
 import pytest
@@ -159,27 +161,45 @@ def test_a_drawn_filter_is_validated_once_and_trusted_by_the_run(digits, monkeyp
     assert trainer.params["a"] == list(drawn.coefficients.a) and trainer.params["filter"] == "first-order"
 
 
+def _asha(shortest: int, longest: int, trials: list) -> Any:
+    """The sweep's ASHA (grace period 2) for plans of ``shortest`` to ``longest`` epochs, with
+    ``trials`` added."""
+    from dptune.sweep.driver import asha
+    from dptune.trial_status import OBJECTIVE
+
+    scheduler = asha(grace_period=2, shortest=shortest, longest=longest)
+    scheduler.set_search_properties(OBJECTIVE, "max")
+    for trial in trials:
+        scheduler.on_trial_add(None, trial)
+    return scheduler
+
+
+def _result(score: float, epoch: int, epochs: int) -> dict[str, Any]:
+    """What a trial of an ``epochs``-epoch plan reports after ``epoch``."""
+    from dptune.trial_status import OBJECTIVE, PLAN_SHARE
+
+    return {OBJECTIVE: score, PLAN_SHARE: epoch / epochs, "training_iteration": epoch}
+
+
+def _trials(*names: str) -> list:
+    from ray.tune.experiment import Trial
+
+    return [Trial("fake", trial_id=name, stub=True) for name in names]
+
+
 def test_asha_compares_trials_at_the_same_share_of_their_own_plans() -> None:
     """At a fixed ε a longer plan runs noisier steps and is ahead only late: ASHA's rungs are shares of
     each trial's plan, not epochs. A 40-epoch trial that is better than a 20-epoch one at every equal share
     goes on, though at epoch 2 it is behind (an epoch clock stopped it there)."""
-    from ray.tune.experiment import Trial
     from ray.tune.schedulers import TrialScheduler
 
-    from dptune.sweep.driver import asha
-    from dptune.trial_status import OBJECTIVE, PLAN_SHARE
+    short, long, worse = _trials("short", "long", "worse")
+    scheduler = _asha(20, 40, [short, long])
 
-    scheduler = asha(grace_period=2, shortest=20, longest=40)
-    scheduler.set_search_properties(OBJECTIVE, "max")
-    short, long = (Trial("fake", trial_id=name, stub=True) for name in ("short", "long"))
-    for trial in (short, long):
-        scheduler.on_trial_add(None, trial)
-
-    def report(trial: Trial, epoch: int, epochs: int) -> str:
-        share = epoch / epochs
-        score = 0.4 + share + (0.01 if trial is long else 0.0)  # the longer plan leads at equal shares
-        result = {OBJECTIVE: score, PLAN_SHARE: share, "training_iteration": epoch}
-        return scheduler.on_trial_result(None, trial, result)
+    def report(trial: Any, epoch: int, epochs: int) -> str:
+        lead = 0.01 if trial is long else 0.0  # the longer plan leads at equal shares
+        score = 0.4 + epoch / epochs + lead
+        return scheduler.on_trial_result(None, trial, _result(score, epoch, epochs))
 
     assert report(short, 1, 20) == TrialScheduler.CONTINUE  # share 0.05: the first at the first rung
     assert report(short, 2, 20) == TrialScheduler.CONTINUE  # share 0.1: the first at the second rung
@@ -188,14 +208,10 @@ def test_asha_compares_trials_at_the_same_share_of_their_own_plans() -> None:
     assert report(long, 2, 40) == TrialScheduler.CONTINUE
     for epoch in (3, 4):  # at 0.1 it meets the short trial's 0.50 again, with 0.51
         assert report(long, epoch, 40) == TrialScheduler.CONTINUE
-    scheduler_of_a_worse_long_plan = asha(grace_period=2, shortest=20, longest=40)
-    scheduler_of_a_worse_long_plan.set_search_properties(OBJECTIVE, "max")
-    worse = Trial("fake", trial_id="worse", stub=True)
-    scheduler_of_a_worse_long_plan.on_trial_add(None, short)
-    scheduler_of_a_worse_long_plan.on_trial_add(None, worse)
-    first = {OBJECTIVE: 0.45, PLAN_SHARE: 0.05, "training_iteration": 1}
+    scheduler_of_a_worse_long_plan = _asha(20, 40, [short, worse])
+    first = _result(0.45, 1, 20)
     assert scheduler_of_a_worse_long_plan.on_trial_result(None, short, first) == TrialScheduler.CONTINUE
-    behind = {OBJECTIVE: 0.44, PLAN_SHARE: 2 / 40, "training_iteration": 2}
+    behind = _result(0.44, 2, 40)
     assert scheduler_of_a_worse_long_plan.on_trial_result(None, worse, behind) == TrialScheduler.STOP
 
 
@@ -203,33 +219,21 @@ def test_the_first_asha_rung_waits_for_an_epoch_of_the_shortest_plan() -> None:
     """A trial meets a rung at its first report past it: with plans of 10 and 40 epochs a rung at 5%
     would compare the 10-epoch trial after a tenth of its plan with the 40-epoch one after a twentieth
     (Tramèr & Boneh's setting was stopped so). The first rung is a tenth: epoch 1 of 10, epoch 4 of 40."""
-    from ray.tune.experiment import Trial
     from ray.tune.schedulers import TrialScheduler
 
-    from dptune.sweep.driver import asha
-    from dptune.trial_status import OBJECTIVE, PLAN_SHARE
+    short, long = _trials("short", "long")
+    scheduler = _asha(10, 40, [short, long])
 
-    scheduler = asha(grace_period=2, shortest=10, longest=40)
-    scheduler.set_search_properties(OBJECTIVE, "max")
-    short, long = (Trial("fake", trial_id=name, stub=True) for name in ("short", "long"))
-    for trial in (short, long):
-        scheduler.on_trial_add(None, trial)
-
-    def report(trial: Trial, epoch: int, epochs: int, score: float) -> str:
-        result = {OBJECTIVE: score, PLAN_SHARE: epoch / epochs, "training_iteration": epoch}
-        return scheduler.on_trial_result(None, trial, result)
+    def report(trial: Any, epoch: int, epochs: int, score: float) -> str:
+        return scheduler.on_trial_result(None, trial, _result(score, epoch, epochs))
 
     assert report(short, 1, 10, 0.60) == TrialScheduler.CONTINUE  # the first at the first rung (0.1)
     for epoch, score in ((1, 0.40), (2, 0.50), (3, 0.58)):  # before any rung, however far behind
         assert report(long, epoch, 40, score) == TrialScheduler.CONTINUE
     assert report(long, 4, 40, 0.61) == TrialScheduler.CONTINUE  # at 0.1: ahead of the short trial
-    late = asha(grace_period=2, shortest=10, longest=40)
-    late.set_search_properties(OBJECTIVE, "max")
-    for trial in (short, long):
-        late.on_trial_add(None, trial)
-    late.on_trial_result(None, short, {OBJECTIVE: 0.60, PLAN_SHARE: 0.1, "training_iteration": 1})
-    behind = {OBJECTIVE: 0.59, PLAN_SHARE: 4 / 40, "training_iteration": 4}
-    assert late.on_trial_result(None, long, behind) == TrialScheduler.STOP  # behind at the same share
+    late = _asha(10, 40, [short, long])
+    late.on_trial_result(None, short, _result(0.60, 1, 10))
+    assert late.on_trial_result(None, long, _result(0.59, 4, 40)) == TrialScheduler.STOP  # behind at 0.1
 
 
 def test_optuna_hears_a_trials_scores_at_its_share_of_the_longest_plan(tmp_path) -> None:
@@ -242,7 +246,7 @@ def test_optuna_hears_a_trials_scores_at_its_share_of_the_longest_plan(tmp_path)
     from dptune.config import RunConfig
     from dptune.sweep.searcher import AccountedSearcher, SpentCurve
     from dptune.sweep_state import PrivateSweepState
-    from dptune.trial_status import OBJECTIVE, PLAN_SHARE, STATUS_KEY, TrialStatus
+    from dptune.trial_status import OBJECTIVE, STATUS_KEY, TrialStatus
 
     storage = optuna.storages.JournalStorage(optuna.storages.journal.JournalFileBackend(str(tmp_path / "j")))
     inner = OptunaSearch(
@@ -253,8 +257,7 @@ def test_optuna_hears_a_trials_scores_at_its_share_of_the_longest_plan(tmp_path)
     searcher = AccountedSearcher(inner, state, "dpsgd", np.zeros(3), None, SpentCurve(run, 1000), longest=40)
     assert isinstance(searcher.suggest("short"), dict)
     for epoch in (1, 2):
-        share = epoch / 10
-        result = {OBJECTIVE: 0.5 + share, PLAN_SHARE: share, "training_iteration": epoch}
+        result = _result(0.5 + epoch / 10, epoch, 10)
         if epoch == 1:
             searcher.on_trial_result("short", result)
         else:  # the result ASHA stopped it with reaches on_trial_complete
