@@ -313,7 +313,7 @@ def _run(args: argparse.Namespace) -> None:
             flush=True,
         )
         sys.stdout.flush()
-        # the Tune runs' threads are left mid-run: Python's exit would wait for them to end the sweep
+        # the Tune run's thread is left mid-run: Python's exit would wait for them to end the sweep
         os._exit(stop.exit_code)
 
 

@@ -1,7 +1,8 @@
 """What ``dptune run`` checks before it starts anything, checked without Ray, torch or MLflow, so that
 ``dptune validate`` refuses what ``run`` would refuse, with the same one line naming the field:
 
-* no sweep of the spec's name (each ε's) already exists in ``storage_path``, unless resumed;
+* no sweep of the spec's name (each ε's) already exists in ``storage_path``, unless resumed; a resumed
+  one was not started by a dptune that ran one Tune run per method (``refuse_per_method_runs``);
 * the training set holds every batch size a trial can draw (``spec.check_batch_sizes``), its size read
   from the local copy of the data (``data.train_size``), which also says when there is none;
 * a model or dataset from a factory (``package.module:function``): the data loaded and the model built
@@ -39,6 +40,22 @@ def refuse_existing(spec: SweepSpec) -> None:
             "name",
             f"a sweep {spec.name!r} already exists in {spec.storage_path}; continue it with "
             "--resume, or choose another name or storage_path",
+        )
+
+
+def refuse_per_method_runs(spec: SweepSpec) -> None:
+    """A sweep that an earlier dptune started with one Tune run per method (folders named by its methods)
+    is not resumed by one that runs one Tune run per sweep stage: it would start every search anew."""
+    local_dir = Path(spec.storage_path) / spec.name if "://" not in spec.storage_path else None
+    if local_dir is None:
+        return
+    older = sorted(m for m in spec.methods if (local_dir / m / "tuner.pkl").exists())
+    if older:
+        raise InputError(
+            "--resume",
+            f"sweep {spec.name!r} in {spec.storage_path} was started by an earlier dptune (one Tune run "
+            f"per method: {', '.join(older)}); finish it with the dptune version that started it, or "
+            "start it anew under another name",
         )
 
 
@@ -113,10 +130,9 @@ def check_user_code(run: RunConfig, models: tuple[str, ...] = ()) -> int:
 def preflight(spec: SweepSpec, resume: bool) -> int:
     """Every check above (module docstring), in the order ``dptune run`` makes them; the number of
     training samples a trial gets."""
-    if not resume:
-        for index in range(len(spec.epsilons)):
-            for stage in spec.stages(index):
-                refuse_existing(stage)
+    for index in range(len(spec.epsilons)):
+        for stage in spec.stages(index):
+            (refuse_per_method_runs if resume else refuse_existing)(stage)
     shared = spec.shared
     n = (
         check_user_code(shared, spec.models)

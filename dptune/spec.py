@@ -8,7 +8,7 @@ The top-level keys (see ``sweeps/quickstart.yaml`` and the README):
     budget {trials_per_method: N | {distribution, mean, shape}, max_concurrent},
     resources {cpu, gpu, gpu_fallback, wait},
     scheduler {name: none|asha, grace_period (epochs of the longest plan; ASHA's rungs are shares of each
-               trial's plan: ``dptune.sweep.driver.asha``)},
+               trial's plan: ``dptune.sweep.schedulers.asha``)},
     search {sampler: tpe|random|gp|nsga2, seed, startup_trials, warm_start: {sweep, previous_epsilon, top},
             proxy: {fraction, trials, top}},
     selection {reruns}, tracking {uri, experiment}, storage_path,

@@ -10,11 +10,11 @@ holds, per method:
   A record is ``running`` until the trial ends; an ended one may carry the RDP curve of the steps it
   took (what a privacy filter gets back from a trial that was stopped early);
 * a write-ahead record of every re-run of a method's selected configuration (``role: final``), made
-  before the re-runs start: each is one more release of a full run, counted at the worst plan.
+  the same way before Tune receives it: each is one more release of a full run, counted at the worst
+  plan even once it ended.
 
-Only the sweep driver writes it, one whole-file replace per change (a few per trial). Its methods'
-searches run in threads of that one process (``dptune.sweep.driver``), so every read-modify-write holds
-the file's lock.
+Only the sweep driver writes it, one whole-file replace per change (a few per trial), and every
+read-modify-write holds the file's lock.
 """
 
 from __future__ import annotations
@@ -111,25 +111,18 @@ class PrivateSweepState:
                 doc["proxy_subset_seed"] = int(draw())
         return int(doc["proxy_subset_seed"])
 
-    def start(self, method: str, trial_id: str) -> None:
+    def start(self, method: str, trial_id: str, role: str = SEARCH) -> None:
+        """Write ahead a trial of the method's search (``role: search``) or a re-run (``final``)."""
         with self._changing() as doc:
-            self._method(doc, method)["trials"][trial_id] = {"state": RUNNING, "spent": None}
+            self._method(doc, method)["trials"][trial_id] = {"state": RUNNING, "spent": None, "role": role}
 
     def end(self, method: str, trial_id: str, spent: np.ndarray | None) -> None:
+        """Mark a trial ended, with the RDP curve of the steps it took where known (its role is kept)."""
         value = None if spent is None else [float(x) for x in spent]
         with self._changing() as doc:
-            self._method(doc, method)["trials"][trial_id] = {"state": ENDED, "spent": value}
-
-    def plan_reruns(self, method: str, count: int, start_over: bool) -> None:
-        """Write ahead ``count`` re-runs of the method's selected configuration. Re-runs already written
-        are kept: a resumed sweep that continues its re-runs plans the same ones; one whose re-runs
-        ``start_over`` (their Tune run could not be restored) writes ``count`` more, as the earlier ones
-        may have run and released their results."""
-        with self._changing() as doc:
             trials = self._method(doc, method)["trials"]
-            first = sum(r.get("role") == FINAL for r in trials.values()) if start_over else 0
-            for index in range(first, first + count):
-                trials.setdefault(f"final-{index}", {"state": RUNNING, "spent": None, "role": FINAL})
+            role = trials.get(trial_id, {}).get("role", SEARCH)
+            trials[trial_id] = {"state": ENDED, "spent": value, "role": role}
 
     def trials(self, method: str) -> list[TrialRecord]:
         """Every trial the method's search started and every re-run planned."""

@@ -1,6 +1,6 @@
 """What became of a sweep trial: one enum, reported by the trainable and read by the searcher, the
 progress lines and the tracker (``status`` in every result a trial reports), and the keys of the scores
-a trial reports."""
+a trial reports, and the keys of a trial's config that say whose it is."""
 
 from __future__ import annotations
 
@@ -17,6 +17,20 @@ FINAL_SCORE = "test_accuracy"
 """What a re-run of a selected configuration reports: accuracy on the final-test part."""
 PLAN_SHARE = "plan_share"
 """The share of its planned epochs a trial has trained (epoch / epochs): ASHA's clock in a sweep."""
+
+METHOD_KEY = "method"
+"""The method a trial of a sweep trains: every method's trials share one Tune run per sweep stage, and
+this knob of the trial's config (the run configuration's own ``method``) says whose search it is."""
+RERUN_OF = "rerun_of"
+"""In the config of a re-run of a selected configuration: the id of the search trial it repeats. Not a
+knob: the trainable scores a trial that has it on the final-test part."""
+ROUTING_KEYS = (METHOD_KEY, RERUN_OF)
+"""The keys of a trial's config that say whose trial it is rather than how it trains."""
+
+
+def is_rerun(config: Mapping[str, Any]) -> bool:
+    """Whether a sweep trial's config is a re-run's (``RERUN_OF``) rather than a search trial's."""
+    return RERUN_OF in config
 
 
 class TrialStatus(StrEnum):

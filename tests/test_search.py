@@ -164,7 +164,7 @@ def test_a_drawn_filter_is_validated_once_and_trusted_by_the_run(digits, monkeyp
 def _asha(shortest: int, longest: int, trials: list) -> Any:
     """The sweep's ASHA (grace period 2) for plans of ``shortest`` to ``longest`` epochs, with
     ``trials`` added."""
-    from dptune.sweep.driver import asha
+    from dptune.sweep.schedulers import asha
     from dptune.trial_status import OBJECTIVE
 
     scheduler = asha(grace_period=2, shortest=shortest, longest=longest)

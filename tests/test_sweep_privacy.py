@@ -31,7 +31,7 @@ FAST = {"epochs": 1, "batch_size": 128, "lr": 1.0, "physical_batch_size": 128}
 
 
 def trainer_states(folder: Path) -> list[dict]:
-    """The newest checkpointed trainer state of every trial under a method's Tune directory."""
+    """The newest checkpointed trainer state of every trial under a sweep stage's Tune directory."""
     states = []
     for trial in sorted(p for p in folder.iterdir() if p.is_dir()):
         checkpoints = sorted(trial.glob("checkpoint_*/trainer_state.pt"))
@@ -46,7 +46,7 @@ def test_trials_with_identical_settings_draw_independent_secret_randomness(tmp_p
     lines: list[str] = []
     run_sweep(spec, path.read_text(), echo=lines.append)
 
-    a, b = trainer_states(Path(spec.storage_path) / "secret" / "dpsgd")
+    a, b = trainer_states(Path(spec.storage_path) / "secret" / "trials")
     assert not torch.equal(a["theta"], b["theta"])  # different θ₀, batches and noise: not one run twice
     d, n = len(a["theta"]), 1437
     noise = [torch.normal(0, 1, (d,), generator=torch.Generator().set_state(s["noise"])) for s in (a, b)]
@@ -156,16 +156,3 @@ def test_a_privacy_filter_stays_within_its_total_and_admits_more_than_fixed_coun
     assert len(records) == len(children) and all(r.spent is not None for r in searched)
     assert np.isfinite([r.spent for r in searched]).all()
     assert [r.spent for r in records if r.role == "final"] == [None]  # a re-run counts its whole plan
-
-
-def test_re_runs_that_start_over_keep_counting_the_ones_an_earlier_driver_wrote_ahead(tmp_path: Path) -> None:
-    def reruns(state: PrivateSweepState) -> int:
-        return sum(record.role == "final" for record in state.trials("dpsgd"))
-
-    state = PrivateSweepState(str(tmp_path), "s")
-    state.plan_reruns("dpsgd", 2, start_over=True)  # the first driver: nothing written before
-    assert reruns(state) == 2
-    state.plan_reruns("dpsgd", 2, start_over=False)  # a resume that restores them: the same two
-    assert reruns(state) == 2
-    state.plan_reruns("dpsgd", 2, start_over=True)  # their Tune run was lost: two more, all four count
-    assert reruns(PrivateSweepState(str(tmp_path), "s")) == 4

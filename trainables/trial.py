@@ -32,7 +32,7 @@ from dptune.gpu_memory import cap_process_memory
 from dptune.methods import METHODS
 from dptune.methods.filters import DrawnFilter
 from dptune.train import Trainer
-from dptune.trial_status import PLAN_SHARE, STATUS_KEY, TrialStatus
+from dptune.trial_status import METHOD_KEY, PLAN_SHARE, STATUS_KEY, TrialStatus, is_rerun
 
 STATE_FILE = "trainer_state.pt"
 
@@ -138,3 +138,23 @@ def make_trainable(method: str) -> Callable[..., None]:
 
 
 TRAINABLES: dict[str, Callable[..., None]] = {name: make_trainable(name) for name in METHODS}
+
+
+def dptune_sweep(
+    config: dict[str, Any],
+    runs: dict[str, RunConfig],
+    cpus: float,
+    gpus: float,
+    data: Dataset,
+    proxy_rows: torch.Tensor | None = None,
+) -> None:
+    """The trainable of a sweep stage's one Tune run: the trial of the method its config names
+    (``METHOD_KEY``), with that method's run configuration, through that method's trainable; a re-run
+    (``RERUN_OF`` in its config) is scored on the final-test part too.
+
+    One trainable for every method lets Tune reuse a trial's actor (a process that has imported torch
+    and Ray Tune, and holds the data) for the next trial of any method, instead of starting one per
+    method's Tune run (``dptune.sweep.driver``).
+    """
+    method = config[METHOD_KEY]
+    TRAINABLES[method](config, runs[method], cpus, gpus, data, is_rerun(config), proxy_rows)

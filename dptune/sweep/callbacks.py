@@ -15,7 +15,7 @@ from dptune.config import RunConfig
 from dptune.methods.filters import DrawnFilter
 from dptune.tracking import Tracker, TrialKey
 from dptune.tracking.names import FINAL_ROLE, SEARCH_ROLE, SELECTED_TRIAL_TAG
-from dptune.trial_status import TrialStatus
+from dptune.trial_status import METHOD_KEY, RERUN_OF, TrialStatus, is_rerun
 
 
 def trial_error_reason(trial: Any) -> str:
@@ -31,10 +31,12 @@ def trial_error_reason(trial: Any) -> str:
 
 
 def trial_settings(config: Mapping[str, Any]) -> dict[str, Any]:
-    """A trial's settings as recorded: its knobs, and a drawn filter as ``filter``, ``a`` and ``b``."""
+    """A trial's settings as recorded: its knobs, and a drawn filter as ``filter``, ``a`` and ``b`` (a
+    re-run's ``RERUN_OF`` is a tag of its run, not a setting)."""
     settings: dict[str, Any] = {}
     for key, value in config.items():
-        settings |= value.as_params() if isinstance(value, DrawnFilter) else {key: value}
+        if key != RERUN_OF:
+            settings |= value.as_params() if isinstance(value, DrawnFilter) else {key: value}
     return settings
 
 
@@ -88,7 +90,7 @@ class TrialRecorder(Callback):
         method: str,
         noise_source: str,
         settings: Mapping[str, Any],
-        selected: str | None = None,
+        role: str = SEARCH_ROLE,
     ) -> None:
         self.tracker = tracker
         self.settings = dict(settings)
@@ -96,15 +98,10 @@ class TrialRecorder(Callback):
         self.sweep_id = sweep_id
         self.method = method
         self.noise_source = noise_source
-        self.selected = selected
+        self.role = role
         self._opened: set[str] = set()  # trials whose run this process has asked for
         self._epochs: dict[str, set[int]] = {}  # trial id -> epochs this process has handed over
         self._pending: list[Callable[[], None]] = []
-
-    @property
-    def role(self) -> str:
-        """``final`` for a recorder of re-runs, else ``search``."""
-        return FINAL_ROLE if self.selected is not None else SEARCH_ROLE
 
     def _key(self, trial: Any) -> TrialKey:
         return TrialKey(self.experiment, self.sweep_id, trial.trial_id)
@@ -113,7 +110,8 @@ class TrialRecorder(Callback):
         if trial.trial_id not in self._opened:
             self._opened.add(trial.trial_id)
             settings = self.settings | trial_settings(trial.config)
-            tags = {SELECTED_TRIAL_TAG: self.selected} if self.selected is not None else {}
+            selected = trial.config.get(RERUN_OF)
+            tags = {SELECTED_TRIAL_TAG: selected} if selected is not None else {}
             self.tracker.open_trial(
                 self._key(trial), self.method, self.noise_source, settings, self.role, tags
             )
@@ -180,3 +178,69 @@ class TrialRecorder(Callback):
         self._open(trial)
         history = self._new_epochs(trial, dict(trial.last_result or {}))
         self.tracker.end_trial(self._key(trial), TrialStatus.FAILED, reason, {"history": history}, settle)
+
+
+def trial_group(config: Mapping[str, Any]) -> tuple[str, str]:
+    """(method, role) of a sweep trial: the search of its method, or the re-runs (``final``)."""
+    return config.get(METHOD_KEY, ""), FINAL_ROLE if is_rerun(config) else SEARCH_ROLE
+
+
+class PerMethod(Callback):
+    """The callbacks of every method's search and re-runs in a sweep stage's one Tune run: each
+    ``groups[(method, role)]`` (role ``search`` or ``final``) hears the events of its own trials, and
+    the step and end events with the list of its own trials, as if it were a callback of a Tune run of
+    that method's search, or of its re-runs, alone."""
+
+    def __init__(self, groups: dict[tuple[str, str], list[Callback]]) -> None:
+        self.groups = groups
+
+    def _to_group(self, event: str, trial: Any, info: dict[str, Any]) -> None:
+        group = trial_group(trial.config)
+        if "trials" in info:
+            info = info | {"trials": [t for t in info["trials"] if trial_group(t.config) == group]}
+        for callback in self.groups.get(group, []):
+            getattr(callback, event)(trial=trial, **info)
+
+    def _to_each(self, event: str, trials: list, info: dict[str, Any]) -> None:
+        for group, callbacks in self.groups.items():
+            own = [t for t in trials if trial_group(t.config) == group]
+            for callback in callbacks:
+                getattr(callback, event)(trials=own, **info)
+
+    def setup(self, **info: Any) -> None:
+        for callbacks in self.groups.values():
+            for callback in callbacks:
+                callback.setup(**info)
+
+    def on_step_begin(self, iteration: int, trials: list, **info: Any) -> None:
+        self._to_each("on_step_begin", trials, {"iteration": iteration, **info})
+
+    def on_step_end(self, iteration: int, trials: list, **info: Any) -> None:
+        self._to_each("on_step_end", trials, {"iteration": iteration, **info})
+
+    def on_experiment_end(self, trials: list, **info: Any) -> None:
+        self._to_each("on_experiment_end", trials, info)
+
+    def on_trial_start(self, trial: Any, **info: Any) -> None:
+        self._to_group("on_trial_start", trial, info)
+
+    def on_trial_restore(self, trial: Any, **info: Any) -> None:
+        self._to_group("on_trial_restore", trial, info)
+
+    def on_trial_save(self, trial: Any, **info: Any) -> None:
+        self._to_group("on_trial_save", trial, info)
+
+    def on_trial_result(self, trial: Any, **info: Any) -> None:
+        self._to_group("on_trial_result", trial, info)
+
+    def on_trial_complete(self, trial: Any, **info: Any) -> None:
+        self._to_group("on_trial_complete", trial, info)
+
+    def on_trial_recover(self, trial: Any, **info: Any) -> None:
+        self._to_group("on_trial_recover", trial, info)
+
+    def on_trial_error(self, trial: Any, **info: Any) -> None:
+        self._to_group("on_trial_error", trial, info)
+
+    def on_checkpoint(self, trial: Any, **info: Any) -> None:
+        self._to_group("on_checkpoint", trial, info)

@@ -1,16 +1,17 @@
-"""A sweep: for every method of the spec, one Ray Tune ``Tuner`` searching its space with Optuna under
-the spec's fixed (ε, δ), the same trial budget for every method, trials logged to MLflow.
+"""A sweep: every method of the spec searched with Optuna under the spec's fixed (ε, δ), the same trial
+budget for every method, in one Ray Tune run per sweep stage, trials logged to MLflow.
 
-Every method's search runs at the same time, each with its own searcher, scheduler and the same trial
-budget, their trials sharing the cluster's slots (``search_methods``). Trials are scored on the
-validation part of the held-out images; when a method's search ends, its selected configuration (the
-finished trial with the best validation accuracy) is run again ``selection.reruns`` times with fresh
-randomness, and those re-runs alone are scored on the final-test part (``dptune.data``).
+Every method's search runs at the same time, each with its own searcher, ASHA and the same trial
+budget, their trials sharing the cluster's slots and Tune's actors (``search_stage``). Trials are scored
+on the validation part of the held-out images; when a method's search ends, its selected configuration
+(the finished trial with the best validation accuracy) is run again ``selection.reruns`` times with
+fresh randomness in the same Tune run, and those re-runs alone are scored on the final-test part
+(``dptune.data``, ``dptune.sweep.stage_searcher``).
 
 Ctrl+C or SIGTERM while the trials train raises ``SweepInterrupted`` (``dptune.sweep.interrupt``): the
 tracker records what it queued, and the process is to end as a killed driver would.
 
-``resume=True`` restores each method's Tuners from their experiment directories: finished trials are not
+``resume=True`` restores the stage's Tune run from its experiment directory: finished trials are not
 run again, unfinished ones continue from their last checkpoint, and the MLflow parent and child runs are
 found again rather than duplicated.
 """
@@ -22,7 +23,6 @@ import os
 import shutil
 import subprocess
 import sys
-import threading
 import time
 import warnings
 from collections.abc import Callable
@@ -33,7 +33,6 @@ from typing import TYPE_CHECKING, Any
 
 import ray
 from ray import tune
-from ray.tune.schedulers import ASHAScheduler
 from ray.tune.search import ConcurrencyLimiter
 from ray.tune.search.optuna import OptunaSearch
 
@@ -44,30 +43,27 @@ from dptune.factories import is_import_path, local_source
 from dptune.features import model_inputs
 from dptune.preflight import refuse_existing
 from dptune.privacy.filter import RenyiFilter
-from dptune.randomness import Randomness, trial_seed
+from dptune.randomness import Randomness
 from dptune.run_plan import default_delta
 from dptune.space import start_point
 from dptune.spec import MODEL_BASED_SAMPLERS, SweepSpec, check_batch_sizes
-from dptune.sweep.callbacks import TrialRecorder, run_settings
+from dptune.sweep.callbacks import PerMethod, TrialRecorder, run_settings
 from dptune.sweep.define_by_run import SAMPLERS, DefineByRun
 from dptune.sweep.interrupt import INTERRUPT_FLUSH_SECONDS, SweepInterrupted, interruptible
 from dptune.sweep.progress import SweepProgress, TrialProgress, register, terminal
 from dptune.sweep.resources import TrialResources, ask_for_slots, trial_resources
-from dptune.sweep.restore import (
-    CHECKPOINTS_KEPT,
-    RERUN_STATE_FILES,
-    restorable,
-    save_experiment_state_every_step,
-)
+from dptune.sweep.restore import CHECKPOINTS_KEPT, restorable, save_experiment_state_every_step
+from dptune.sweep.schedulers import PerMethodScheduler, asha
 from dptune.sweep.searcher import AccountedSearcher, SpentCurve
+from dptune.sweep.stage_searcher import SearchObserver, SweepSearcher
 from dptune.sweep.studies import study_storage
 from dptune.sweep.study_plots import study_page
 from dptune.sweep.warm_start import warm_start
 from dptune.sweep_state import PrivateSweepState
 from dptune.tracking import Tracker, tracker_for
-from dptune.tracking.names import CODE_VERSION_TAG, STORAGE_TAG
+from dptune.tracking.names import CODE_VERSION_TAG, FINAL_ROLE, SEARCH_ROLE, STORAGE_TAG
 from dptune.tracking.report import TradeOff, format_table
-from dptune.trial_status import OBJECTIVE, PLAN_SHARE, TrialStatus, select_trial
+from dptune.trial_status import METHOD_KEY, OBJECTIVE
 from dptune.tuning_cost import (
     SearchPlan,
     SweepTuningCost,
@@ -76,7 +72,7 @@ from dptune.tuning_cost import (
     plan_search,
     sweep_filter,
 )
-from trainables import TRAINABLES
+from trainables import dptune_sweep
 
 if TYPE_CHECKING:
     import torch
@@ -130,9 +126,9 @@ def connect_ray(py_modules: list[str]) -> bool:
 
 
 def concurrency(spec: SweepSpec, resources: TrialResources, can_grow: bool) -> int | None:
-    """Trials of one method at once: ``budget.max_concurrent``, else what the cluster holds now, or, on a
-    cluster that can grow, None: every trial of the method (its pending trials make the autoscaler add
-    nodes, up to the cluster's ``max_workers``)."""
+    """Trials at once: ``budget.max_concurrent``, else what the cluster holds now, or, on a cluster that
+    can grow, None: every trial of the sweep stage (its pending trials make the autoscaler add nodes, up
+    to the cluster's ``max_workers``)."""
     if spec.max_concurrent is not None:
         return spec.max_concurrent
     return None if can_grow else max(1, resources.slots)
@@ -147,9 +143,9 @@ its loss does not depend on the data, so the trial's ledger is unchanged. A tria
 retried (``trainables.trial``)."""
 
 
-FINAL_SUFFIX = ".final"
-RERUN_SEED_OFFSET = 1_000_000
-"""Trial numbers from here on seed a seeded sweep's re-runs: no search trial has that many."""
+STAGE_EXPERIMENT = "trials"
+"""The name of a sweep stage's Tune run (every method's search trials and re-runs) under the sweep's
+folder."""
 UI_PORT = 5000
 STUDY_PLOTS_FOLDER = "optuna"
 """Where a sweep's run keeps each method's Optuna page (``dptune.sweep.study_plots``)."""
@@ -165,83 +161,45 @@ class SweepRun:
     spec: SweepSpec
     data: Dataset
     resources: TrialResources
-    concurrency: int | None  # trials of one method at once; None: all of them
+    concurrency: int | None  # trials at once; None: all of them
     state: PrivateSweepState
     filter: RenyiFilter | None
     resume: bool
     warm_points: dict[str, list[dict[str, Any]]]  # per method, the start points of a warm start
     proxy_rows: torch.Tensor | None = None  # a tuning proxy's secret subset (private: never logged)
 
-    def experiment_path(self, experiment: str) -> str:
-        """Where Tune keeps an experiment of the sweep (its state, trials and checkpoints): a method's
-        search is named by the method, its re-runs by ``final_experiment``."""
-        return f"{self.spec.storage_path}/{self.spec.name}/{experiment}"
+    def experiment_path(self) -> str:
+        """Where Tune keeps the stage's run (its state, trials and checkpoints)."""
+        return f"{self.spec.storage_path}/{self.spec.name}/{STAGE_EXPERIMENT}"
 
-    def limit(self, plan: SearchPlan) -> int:
-        """Trials of ``plan``'s method at once."""
-        return max(1, self.concurrency or plan.trials)
+    def limit(self, plans: list[SearchPlan]) -> int:
+        """Trials at once: ``concurrency``, or every search trial and re-run of ``plans``."""
+        return max(1, self.concurrency or sum(p.trials + self.spec.reruns for p in plans if p.trials > 0))
 
 
-def _trainable(sweep: SweepRun, method: str, final_test: bool) -> Any:
+def _trainable(sweep: SweepRun, plans: list[SearchPlan]) -> Any:
     resources = sweep.resources
     return tune.with_resources(
         tune.with_parameters(
-            TRAINABLES[method],
-            run=sweep.spec.runs[method],
+            dptune_sweep,
+            runs={plan.method: sweep.spec.runs[plan.method] for plan in plans},
             cpus=resources.cpu,
             gpus=resources.gpu,
             data=sweep.data,
-            final_test=final_test,
             proxy_rows=sweep.proxy_rows,
         ),
         {"cpu": resources.cpu, "gpu": resources.gpu},
     )
 
 
-def _run_config(sweep: SweepRun, experiment: str, callbacks: list) -> tune.RunConfig:
-    return tune.RunConfig(
-        name=experiment,
-        storage_path=f"{sweep.spec.storage_path}/{sweep.spec.name}",
-        callbacks=callbacks,
-        failure_config=tune.FailureConfig(max_failures=TRIAL_RETRIES),
-        checkpoint_config=tune.CheckpointConfig(num_to_keep=CHECKPOINTS_KEPT),
-        verbose=0,
-    )
-
-
-def asha(grace_period: int, shortest: int, longest: int) -> ASHAScheduler:
-    """ASHA (Li et al. 2020) whose clock is the share of its own plan each trial has trained
-    (``PLAN_SHARE``, epoch / epochs), on the scale of the method's longest plan: rungs at
-    ``grace_period``·2^k epochs of a ``longest``-epoch trial are the same shares of every trial's plan,
-    and the first rung waits until every plan has trained an epoch (at least 1/``shortest``).
-
-    At a fixed ε the number of epochs sets the noise: a trial planned for 40 epochs runs each step with
-    more noise than one planned for 10, and it is ahead of it only late. Counted in epochs, ASHA compared
-    the two at the same epoch and stopped the long plans first (Tramèr & Boneh's 40-epoch setting was
-    stopped at epoch 2 of the Fashion-MNIST proxy). A trial meets a rung at its first report at or past
-    it, so a rung below one epoch of the shortest plan would still compare a 10-epoch trial after its
-    1st epoch (a tenth of its plan) with a 40-epoch trial after its 2nd (a twentieth): with epochs of
-    10–40 and ``grace_period: 2`` the rungs are 0.1, 0.2, 0.4, 0.8 of each plan, met exactly by plans of
-    10, 20 and 40 epochs. Where the epochs are not searched, the rungs are those of an epoch clock.
-    """
-    return ASHAScheduler(
-        time_attr=PLAN_SHARE,
-        max_t=1.0,
-        grace_period=max(grace_period / longest, 1 / shortest),
-        reduction_factor=2,
-    )
-
-
-def _tuner(sweep: SweepRun, plan: SearchPlan, callbacks: list) -> tune.Tuner:
+def _method_searcher(sweep: SweepRun, plan: SearchPlan) -> AccountedSearcher:
+    """One method's searcher: Optuna over its space (its own study, start points first), with its
+    write-ahead records and share of the privacy filter, scores on ASHA's clock."""
     spec = sweep.spec
     space = spec.methods[plan.method]
     run = spec.runs[plan.method]
-    trainable = _trainable(sweep, plan.method, final_test=False)
-    path = sweep.experiment_path(space.method)
-    if sweep.resume and restorable(path):
-        return tune.Tuner.restore(path, trainable, resume_unfinished=True, resume_errored=True)
     points = [start_point(space, p, f"methods.{space.method}.start[{i}]") for i, p in enumerate(space.start)]
-    searcher = OptunaSearch(
+    optuna = OptunaSearch(
         space=DefineByRun(space, run.seed),
         metric=OBJECTIVE,
         mode="max",
@@ -250,191 +208,104 @@ def _tuner(sweep: SweepRun, plan: SearchPlan, callbacks: list) -> tune.Tuner:
         study_name=plan.method,
         storage=study_storage(spec.storage_path, spec.name),
     )
-    shortest, longest = (int(epochs) for epochs in spec.knob_range(plan.method, "epochs"))
-    accounted = AccountedSearcher(
-        searcher,
+    return AccountedSearcher(
+        optuna,
         sweep.state,
         plan.method,
         plan.worst,
         sweep.filter,
         SpentCurve(run, len(sweep.data.train_y)),
-        longest,
+        int(spec.knob_range(plan.method, "epochs")[1]),
         spec.reruns,
     )
-    scheduler = asha(spec.grace_period, shortest, longest) if spec.scheduler == "asha" else None
+
+
+def _scheduler(spec: SweepSpec, plans: list[SearchPlan]) -> PerMethodScheduler:
+    """ASHA per method on its own plans' epochs (``asha``), or FIFO for every trial."""
+    if spec.scheduler != "asha":
+        return PerMethodScheduler({})
+    ranges = {plan.method: [int(e) for e in spec.knob_range(plan.method, "epochs")] for plan in plans}
+    return PerMethodScheduler({m: asha(spec.grace_period, *epochs) for m, epochs in ranges.items()})
+
+
+def _tuner(sweep: SweepRun, plans: list[SearchPlan], groups: CallbackGroups) -> tune.Tuner:
+    """The sweep stage's one Tune run: restored from its saved state on a resume, or new."""
+    trainable = _trainable(sweep, plans)
+    path = sweep.experiment_path()
+    if sweep.resume and restorable(path):
+        return tune.Tuner.restore(path, trainable, resume_unfinished=True, resume_errored=True)
+    spec = sweep.spec
+    searcher = SweepSearcher(
+        {plan.method: _method_searcher(sweep, plan) for plan in plans},
+        {plan.method: plan.trials for plan in plans},
+        spec.reruns,
+        sweep.state,
+        {plan.method: spec.runs[plan.method].seed for plan in plans},
+        spec.name,
+    )
+    limit = sweep.limit(plans)
     return tune.Tuner(
         trainable,
         tune_config=tune.TuneConfig(
             metric=OBJECTIVE,
             mode="max",
-            search_alg=ConcurrencyLimiter(accounted, max_concurrent=sweep.limit(plan)),
-            scheduler=scheduler,
-            num_samples=plan.trials,
-            max_concurrent_trials=sweep.limit(plan),
+            search_alg=ConcurrencyLimiter(searcher, max_concurrent=limit),
+            scheduler=_scheduler(spec, plans),
+            num_samples=-1,  # until the searcher has suggested every method's budget and re-runs
             reuse_actors=True,
         ),
-        run_config=_run_config(sweep, space.method, callbacks),
-    )
-
-
-def final_experiment(method: str) -> str:
-    """The name of the experiment that re-runs ``method``'s selected configuration."""
-    return f"{method}{FINAL_SUFFIX}"
-
-
-def rerun_config(sweep: SweepRun, method: str, selected: dict[str, Any]) -> tuple[dict[str, Any], int]:
-    """(param space, samples) of the re-runs: the selected trial's knobs with fresh randomness each.
-    Secure mode draws it from OS entropy when each re-run starts; a seeded sweep gives re-run i the
-    seed ``trial_seed(seed, method, RERUN_SEED_OFFSET + i)``, never a search trial's."""
-    config = {k: v for k, v in selected["config"].items() if k != "seed"}
-    seed = sweep.spec.runs[method].seed
-    if seed is None:
-        return config, sweep.spec.reruns
-    seeds = [trial_seed(seed, method, RERUN_SEED_OFFSET + i) for i in range(sweep.spec.reruns)]
-    return config | {"seed": tune.grid_search(seeds)}, 1
-
-
-def _final_tuner(
-    sweep: SweepRun, plan: SearchPlan, selected: dict[str, Any], restore: bool, callbacks: list
-) -> tune.Tuner:
-    """The re-runs' Tuner: restored from its saved Tune run (``restore``, which ``restorable`` judged
-    with ``RERUN_STATE_FILES``), or new."""
-    trainable = _trainable(sweep, plan.method, final_test=True)
-    if restore:
-        path = sweep.experiment_path(final_experiment(plan.method))
-        return tune.Tuner.restore(path, trainable, resume_unfinished=True, resume_errored=True)
-    config, samples = rerun_config(sweep, plan.method, selected)
-    return tune.Tuner(
-        trainable,
-        param_space=config,
-        tune_config=tune.TuneConfig(
-            num_samples=samples, max_concurrent_trials=sweep.limit(plan), reuse_actors=True
+        run_config=tune.RunConfig(
+            name=STAGE_EXPERIMENT,
+            storage_path=f"{spec.storage_path}/{spec.name}",
+            callbacks=[SearchObserver(searcher), PerMethod(groups)],
+            failure_config=tune.FailureConfig(max_failures=TRIAL_RETRIES),
+            checkpoint_config=tune.CheckpointConfig(num_to_keep=CHECKPOINTS_KEPT),
+            verbose=0,
         ),
-        run_config=_run_config(sweep, final_experiment(plan.method), callbacks),
     )
 
 
-_STARTED: dict[str, threading.Event] = {}
-_REGISTERING = threading.Lock()
-"""Held from a Tune run's start until it has registered its trainable in Tune's process-wide registry,
-whose flush is not thread-safe: the sweep's Tune runs start one at a time (``fit_in_turn``)."""
-
-
-class Started(tune.Callback):
-    """Releases ``_REGISTERING`` once its Tune run has built its experiment (``setup`` comes after Tune
-    registered the trainable).
-
-    Tune saves a run's callbacks with the experiment and a restored run uses those copies, so the event
-    that says "released" lives in this module under the run's path: a copy unpickled here (``--resume``)
-    shares it with the driver's.
-    """
-
-    def __init__(self, path: str) -> None:
-        self.path = path
-        self.event = _STARTED[path] = threading.Event()
-
-    def setup(self, **info: Any) -> None:
-        self.release()
-
-    def release(self) -> None:
-        if not self.event.is_set():
-            self.event.set()
-            _REGISTERING.release()
-
-    def __getstate__(self) -> dict[str, Any]:
-        return {"path": self.path}
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self.path = state["path"]
-        self.event = _STARTED.setdefault(self.path, threading.Event())
-
-
-def fit_in_turn(make: Callable[[list], tune.Tuner], path: str, callbacks: list) -> tune.ResultGrid:
-    """``make(callbacks).fit()`` once no other Tune run of this driver is starting (``_REGISTERING``)."""
-    started = Started(path)
-    _REGISTERING.acquire()
-    try:
-        return make([started, *callbacks]).fit()
-    finally:
-        started.release()  # also when it failed before its experiment started
-
-
-def _last_results(grid: tune.ResultGrid, method: str) -> list[dict[str, Any]]:
-    return [{"method": method, **(result.metrics or {})} for result in grid]
-
-
-Callbacks = Callable[[SearchPlan, str | None], list]
-"""The tracking and progress callbacks of a method's search (None) or of its re-runs (the selected
-trial's id)."""
+CallbackGroups = dict[tuple[str, str], list[tune.Callback]]
+"""The tracking and progress callbacks of each method's search (role ``search``) and re-runs (``final``)."""
 
 
 @dataclass(frozen=True)
 class MethodSearch:
     """What one method's search left: the last reported metrics of every trial and re-run, and Optuna's
-    page of the search (``study_page``), made as soon as the search ended, while other methods train."""
+    page of the search (``study_page``)."""
 
     method: str
     results: list[dict[str, Any]]
     page: str | None
 
 
-def search_method(sweep: SweepRun, plan: SearchPlan, callbacks: Callbacks, echo: Echo) -> MethodSearch:
-    """Run (or resume) one method's search to its end, then re-run its selected configuration."""
-    method = plan.method
-    grid = fit_in_turn(
-        lambda cbs: _tuner(sweep, plan, cbs), sweep.experiment_path(method), callbacks(plan, None)
-    )
-    results = _last_results(grid, method)
-    page = study_page(sweep.spec.storage_path, sweep.spec.name, method)
-    if not sweep.spec.reruns:
-        return MethodSearch(method, results, page)
-    selected = select_trial(results, TrialStatus.of_ended, lambda r: r[OBJECTIVE])
-    if selected is None:
-        echo(f"  {method:<15} no trial finished every epoch: nothing to select or re-run")
-        return MethodSearch(method, results, page)
-    # re-runs that cannot be restored start over; any that an earlier driver started may have released
-    # results, so they keep counting and as many again are written ahead
-    restore = restorable(sweep.experiment_path(final_experiment(method)), RERUN_STATE_FILES)
-    doing = (
-        f"its {sweep.spec.reruns} re-runs continue from their saved Tune run"
-        if restore
-        else f"re-running it {sweep.spec.reruns}× with fresh randomness, scored on the final test"
-    )
-    echo(
-        f"  {method:<15} selected trial {selected['trial_id']} (validation "
-        f"{100 * selected[OBJECTIVE]:.2f}%); {doing}"
-    )
-    sweep.state.plan_reruns(method, sweep.spec.reruns, start_over=not restore)
-    finals = fit_in_turn(
-        lambda cbs: _final_tuner(sweep, plan, selected, restore, cbs),
-        sweep.experiment_path(final_experiment(method)),
-        callbacks(plan, selected["trial_id"]),
-    )
-    return MethodSearch(method, results + _last_results(finals, method), page)
+def search_stage(sweep: SweepRun, plans: list[SearchPlan], groups: CallbackGroups) -> list[MethodSearch]:
+    """Every method's search and re-runs in the stage's one Tune run, to its end.
 
-
-def search_methods(
-    sweep: SweepRun, plans: list[SearchPlan], callbacks: Callbacks, echo: Echo
-) -> list[MethodSearch]:
-    """Every method's search (and then its re-runs) at the same time, one Tune run at a time per method
-    in its own thread.
-
-    One Tune run has one searcher and one scheduler, so each method gets its own, with its own trial
-    budget; their trials share the cluster's slots through Ray's scheduler, and a method's tail (its
-    slowest trial, ASHA's last rung, its re-runs) leaves its slots to the others. Threads, not processes:
-    the private state, the tracker and the progress lines are the driver's, shared under their own locks.
-    A search that fails is re-raised after the others ended.
+    Tune reuses a trial's actor for the next trial of any method (one trainable for all,
+    ``trainables.dptune_sweep``); each method keeps its own searcher, trial budget and ASHA
+    (``SweepSearcher``, ``PerMethodScheduler``) and its own callbacks (``PerMethod``). The run trains in a
+    thread of the driver, so that Ctrl+C and SIGTERM reach the main thread (``dptune.sweep.interrupt``).
     """
     active = [plan for plan in plans if plan.trials > 0]
     if not active:
         return []
-    pool = ThreadPoolExecutor(max_workers=len(active), thread_name_prefix="dptune-search")
-    futures = [pool.submit(search_method, sweep, plan, callbacks, echo) for plan in active]
+    pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dptune-search")
+    future = pool.submit(lambda: _tuner(sweep, active, groups).fit())
     try:
-        wait(futures)
-    finally:  # interrupted (``dptune.sweep.interrupt``): the searches are left running, the process ends
+        wait([future])
+    finally:  # interrupted (``dptune.sweep.interrupt``): the run is left training, the process ends
         pool.shutdown(wait=False)
-    return [future.result() for future in futures]
+    grid = future.result()
+    results = [{"method": r.config[METHOD_KEY], **(r.metrics or {})} for r in grid]
+    return [
+        MethodSearch(
+            plan.method,
+            [r for r in results if r["method"] == plan.method],
+            study_page(sweep.spec.storage_path, sweep.spec.name, plan.method),
+        )
+        for plan in active
+    ]
 
 
 def code_version() -> str:
@@ -668,21 +539,25 @@ def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo 
         proxy_subset(shared, n, state),
     )
     if can_grow:  # the autoscaler adds nodes for the trials that may run at once
-        ask_for_slots(resources.bundle, sum(min(plan.trials, sweep.limit(plan)) for plan in searches))
+        ask_for_slots(resources.bundle, sweep.limit(searches))
 
-    def callbacks(plan: SearchPlan, selected: str | None) -> list:
+    groups: CallbackGroups = {}
+    for plan in searches:
         settings = run_settings(spec.runs[plan.method], delta)
-        recorder = TrialRecorder(
-            tracker, spec.experiment, parent, plan.method, noise_source, settings, selected
-        )
-        if selected is not None:
-            return [recorder, TrialProgress(spec.name, plan.method, spec.reruns, final=True)]
-        return [recorder, TrialProgress(spec.name, plan.method, None if plan.secret_count else plan.trials)]
+        total = None if plan.secret_count else plan.trials
+        for role, progress_of_role in (
+            (SEARCH_ROLE, TrialProgress(spec.name, plan.method, total)),
+            (FINAL_ROLE, TrialProgress(spec.name, plan.method, spec.reruns, final=True)),
+        ):
+            recorder = TrialRecorder(
+                tracker, spec.experiment, parent, plan.method, noise_source, settings, role
+            )
+            groups[plan.method, role] = [recorder, progress_of_role]
 
     try:
         with interruptible(), progress.running():
             try:
-                searched = search_methods(sweep, searches, callbacks, echo)
+                searched = search_stage(sweep, searches, groups)
             except SweepInterrupted as stop:
                 stop.recorded = tracker.flush(timeout=INTERRUPT_FLUSH_SECONDS)
                 raise

@@ -1,11 +1,11 @@
 """Stopping a running sweep: Ctrl+C (SIGINT) or SIGTERM (``ray job stop``, a scheduler's kill) while its
-Tune runs train.
+Tune run trains.
 
-The Tune runs of a sweep's methods each run in a thread of the driver (``search_methods``); Tune only
-catches SIGINT when it runs in the main thread, so without this a Ctrl+C waited, silently, for the whole
-sweep to end. Inside ``interruptible()`` both signals raise ``SweepInterrupted`` in the main thread,
-which stops waiting for the searches. The process then ends as a killed driver does, which is the state
-``--resume`` is built for: Tune saved every run's experiment at its last step, the tracker recorded only
+A sweep stage's Tune run trains in a thread of the driver (``search_stage``); Tune only catches SIGINT
+when it runs in the main thread, so without this a Ctrl+C waited, silently, for the whole sweep to end.
+Inside ``interruptible()`` both signals raise ``SweepInterrupted`` in the main thread, which stops
+waiting for the run. The process then ends as a killed driver does, which is the state
+``--resume`` is built for: Tune saved the run's experiment at its last step, the tracker recorded only
 what those saves hold, each trial that was running continues from its last epoch's checkpoint (with its
 random states, so its ledger does not change), and the private write-ahead record still counts every
 trial that started. What the driver adds to a kill: the tracker's queued writes are recorded first

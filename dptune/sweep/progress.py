@@ -1,7 +1,7 @@
 """What a person sees while a sweep runs: one line per ended trial, and one live status line.
 
-``SweepProgress`` is the sweep's console: every line goes through it whole (several methods' searches
-run in threads), and it keeps the live line — per method trials done/running/total and the best
+``SweepProgress`` is the sweep's console: every line goes through it whole (Tune's thread and the
+driver's both write), and it keeps the live line — per method trials done/running/total and the best
 validation score so far, the time elapsed and an estimate of what remains. On a terminal the live line
 is redrawn in place under the trial lines; in a log (not a terminal) it is written as an ordinary line
 once a minute, so a log stays readable. ``TrialProgress`` is the Tune callback that feeds it.
@@ -27,7 +27,7 @@ from ray.tune.experiment import Trial
 from dptune.methods.filters import DrawnFilter
 from dptune.space import FILTER_PREFIX
 from dptune.sweep.callbacks import trial_error_reason
-from dptune.trial_status import FINAL_SCORE, OBJECTIVE, TrialStatus
+from dptune.trial_status import FINAL_SCORE, OBJECTIVE, ROUTING_KEYS, TrialStatus
 
 Echo = Callable[[str], None]
 
@@ -248,7 +248,7 @@ class TrialProgress(Callback):
         knobs = ", ".join(
             f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}"
             for k, v in sorted(trial.config.items())
-            if not k.startswith(FILTER_PREFIX) and not isinstance(v, DrawnFilter)
+            if not k.startswith(FILTER_PREFIX) and not isinstance(v, DrawnFilter) and k not in ROUTING_KEYS
         )
         of = f"/{self.total}" if self.total is not None else ""
         kind = "re-run" if self.final else "trial"

@@ -1,4 +1,4 @@
-"""Resuming a sweep's Tuners: what Tune needs saved, and when a saved experiment can be restored."""
+"""Resuming a sweep stage's Tune run: what Tune needs saved, and when a saved experiment can be restored."""
 
 from __future__ import annotations
 
@@ -28,30 +28,23 @@ def save_experiment_state_every_step() -> None:
     os.environ["TUNE_GLOBAL_CHECKPOINT_S"] = "0"
 
 
-StateFiles = dict[str, Callable[[bytes], Any]]
-SEARCH_STATE_FILES: StateFiles = {
+STATE_FILES: dict[str, Callable[[bytes], Any]] = {
     "experiment_state-": json.loads,
     "search_gen_state-": pickle.loads,
     "searcher-state-": pickle.loads,
 }
-"""The files a method's search Tuner restores from (its trials, and its searcher's state), each with a
+"""The files a stage's Tune run restores from (its trials, and its searchers' state), each with a
 reader that fails on a partial file."""
-RERUN_STATE_FILES: StateFiles = {
-    "experiment_state-": json.loads,
-    "basic-variant-state-": pickle.loads,
-}
-"""The files the re-runs' Tuner restores from: it has no searcher, Tune's ``BasicVariantGenerator``
-saves its own state instead (a pickle, despite its ``.json`` name)."""
 
 
-def restorable(path: str, state_files: StateFiles = SEARCH_STATE_FILES) -> bool:
-    """Whether a method's Tuner can be restored from ``path``; an unusable one is cleared instead.
+def restorable(path: str) -> bool:
+    """Whether a stage's Tune run can be restored from ``path``; an unusable one is cleared instead.
 
     ``Tuner.can_restore`` only looks for ``tuner.pkl``, which the Tuner writes before any state, and
     Ray copies its states to storage non-atomically: a driver killed before the first copy, or during
     one, leaves missing or truncated files from which Tune "restores" a search of one trial.
-    Restorable here means ``tuner.pkl`` and the newest of each of ``state_files`` are there and complete.
-    Otherwise the directory is emptied and the method starts afresh; the runs of its earlier trials
+    Restorable here means ``tuner.pkl`` and the newest of each of ``STATE_FILES`` are there and complete.
+    Otherwise the directory is emptied and the stage starts afresh; the runs of its earlier trials
     are then marked lost in the tracker (``TrialRecorder``) and still count in the tuning cost.
     ``path`` is a storage URI (``s3://…``) or a local path, a relative one taken from the working directory.
     """
@@ -68,12 +61,12 @@ def restorable(path: str, state_files: StateFiles = SEARCH_STATE_FILES) -> bool:
         with fs.open_input_stream(f"{fs_path}/{found[-1]}") as stream:
             content = stream.read()
         try:
-            state_files[prefix](content)
+            STATE_FILES[prefix](content)
         except Exception:  # any failure to read it back: truncated or empty
             return False
         return True
 
-    started = "tuner.pkl" in names and all(complete(prefix) for prefix in state_files)
+    started = "tuner.pkl" in names and all(complete(prefix) for prefix in STATE_FILES)
     if not started:
         fs.delete_dir_contents(fs_path, missing_dir_ok=True)
     return started

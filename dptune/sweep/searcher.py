@@ -17,7 +17,7 @@ admitted only while the re-runs still fit after it.
 A trial that the scheduler stopped early reaches Optuna as *pruned*, with the validation scores it
 reported per epoch (Ray's OptunaSearch marks a trial pruned when it ends without a score and without an
 error): a model-based sampler then ranks it by how far it got, instead of taking its early score for a
-finished trial's. How far is counted on ASHA's clock (``dptune.sweep.driver.asha``): each score's step is
+finished trial's. How far is counted on ASHA's clock (``dptune.sweep.schedulers.asha``): each score's step is
 the share of its plan the trial had trained, in epochs of the method's longest plan (a 10-epoch trial's
 epochs are steps 4, 8, … in a space of up to 40), so a short plan stopped late is not ranked below a
 long one stopped early.

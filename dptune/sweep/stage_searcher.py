@@ -1,0 +1,266 @@
+"""The searcher of a sweep stage's one Tune run: every method's own search with its own trial budget, then
+the re-runs of each method's selected configuration.
+
+Every method's trials share one Tune run per sweep stage (``dptune.sweep.driver``) so that Tune reuses a
+trial's actor for the next trial of any method: each Tune run starts its own actors, and an actor is a
+new process that imports torch and Ray Tune before it trains (3–7 s of an idle slot each time).
+
+``SweepSearcher`` holds, per method, that method's searcher (``AccountedSearcher`` over Optuna: the
+write-ahead records, the privacy filter's share, Optuna's model of that method's trials alone) and its
+trial budget, the same for every method. When Tune has a free slot it asks the methods in turn, the one
+with the fewest trials running first: equal budgets are about trials, and every method's search moves
+on while the others' trials run. A method whose search has ended (its budget suggested, or its filter
+spent, and every trial of it ended) gets its selected configuration (``select_trial``: the finished
+trial with the best validation score) re-run ``reruns`` times with fresh randomness; each re-run is
+written ahead in the private state (``role: final``) before Tune receives it, like a search trial.
+
+What it knows of the trials it reads from Tune's own list at the start of every step (``SearchObserver``),
+not from its memory: Tune saves that list every step and restores it after the driver is killed, so a
+resumed sweep selects from the trials the restored experiment holds, continues the re-runs it holds and
+starts as many new ones as are missing (a re-run an earlier driver started that the restored experiment
+lacks was written ahead and keeps counting, like a lost search trial).
+"""
+
+from __future__ import annotations
+
+import pickle
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ray.tune import Callback
+from ray.tune.experiment import Trial
+from ray.tune.search import Searcher
+
+from dptune.randomness import trial_seed
+from dptune.sweep.progress import console
+from dptune.sweep_state import FINAL, PrivateSweepState
+from dptune.trial_status import METHOD_KEY, OBJECTIVE, RERUN_OF, TrialStatus, is_rerun, select_trial
+
+RERUN_SEED_OFFSET = 1_000_000
+"""Trial numbers from here on seed a seeded sweep's re-runs: no search trial has that many."""
+
+
+@dataclass
+class MethodView:
+    """One method's trials as Tune's list showed them at the start of the step, with the trials
+    suggested since."""
+
+    started: int = 0  # its search trials
+    searching: int = 0  # its search trials not ended
+    live: int = 0  # its trials and re-runs not ended
+    reruns: int = 0  # its re-runs
+    ended: list[tuple[str, dict[str, Any], dict[str, Any]]] = field(default_factory=list)
+    """(trial id, config, last result) of every search trial that ended without an error."""
+
+
+class SweepSearcher(Searcher):
+    """Every method's search of a sweep stage, and the re-runs of what each selected (module docstring).
+
+    ``searchers`` and ``budgets`` by method, in the spec's order; ``seeds`` holds each method's run seed
+    (None: secure randomness, a re-run draws its own from OS entropy)."""
+
+    def __init__(
+        self,
+        searchers: dict[str, Searcher],
+        budgets: dict[str, int],
+        reruns: int,
+        state: PrivateSweepState,
+        seeds: dict[str, int | None],
+        sweep: str,
+        metric: str = OBJECTIVE,
+        mode: str = "max",
+    ) -> None:
+        super().__init__(metric=metric, mode=mode)
+        self.searchers = searchers
+        self.budgets = budgets
+        self.reruns = reruns
+        self.state = state
+        self.seeds = seeds
+        self.sweep = sweep
+        self._views: dict[str, MethodView] = {m: MethodView() for m in searchers}
+        self._owners: dict[str, tuple[str, bool]] = {}  # trial id -> (method, whether a re-run)
+        self._spent: set[str] = set()  # methods whose searcher said FINISHED (its filter share is spent)
+        self._announced: set[str] = set()  # methods whose selection this driver has announced
+
+    def set_search_properties(self, metric: str | None, mode: str | None, config: dict, **spec: Any) -> bool:
+        for searcher in self.searchers.values():
+            searcher.set_search_properties(metric, mode, config, **spec)
+        return True
+
+    def set_max_concurrency(self, max_concurrent: int) -> bool:
+        return False  # Tune's limit holds for the run as a whole
+
+    def observe(self, trials: list[Any]) -> None:
+        """Read Tune's list of trials (each step, before Tune asks for new ones); announce each method's
+        selection once its search has ended."""
+        views = {m: MethodView() for m in self.searchers}
+        for trial in trials:
+            view = views.get(trial.config.get(METHOD_KEY))
+            if view is None:
+                continue
+            ended = trial.is_finished()
+            view.live += not ended
+            rerun = is_rerun(trial.config)
+            self._owners[trial.trial_id] = (trial.config[METHOD_KEY], rerun)
+            if rerun:
+                view.reruns += 1
+                continue
+            view.started += 1
+            view.searching += not ended
+            if trial.status == Trial.TERMINATED and trial.last_result:
+                view.ended.append((trial.trial_id, trial.config, trial.last_result))
+        self._views = views
+        for method in self.searchers:
+            if self.reruns and method not in self._announced and self._search_ended(method):
+                self._announced.add(method)
+                self._announce(method)
+
+    def _search_ended(self, method: str) -> bool:
+        view = self._views[method]
+        done = method in self._spent or view.started >= self.budgets[method]
+        return done and view.searching == 0
+
+    def _selected(self, method: str) -> tuple[str, dict[str, Any], dict[str, Any]] | None:
+        return select_trial(
+            self._views[method].ended, lambda t: TrialStatus.of_ended(t[2]), lambda t: t[2][OBJECTIVE]
+        )
+
+    def _announce(self, method: str) -> None:
+        selected = self._selected(method)
+        if selected is None:
+            line = "no trial finished every epoch: nothing to select or re-run"
+        else:
+            restored = self._views[method].reruns
+            doing = (
+                f"its re-runs continue from the saved Tune run ({restored} of {self.reruns} there)"
+                if restored
+                else f"re-running it {self.reruns}× with fresh randomness, scored on the final test"
+            )
+            line = f"selected trial {selected[0]} (validation {100 * selected[2][OBJECTIVE]:.2f}%); {doing}"
+        console(self.sweep)(f"  {method:<15} {line}")
+
+    def _order(self) -> list[str]:
+        """The methods in the order they are asked: fewest trials running, then fewest started."""
+        index = {m: i for i, m in enumerate(self.searchers)}
+        return sorted(
+            self.searchers,
+            key=lambda m: (self._views[m].live, self._views[m].started + self._views[m].reruns, index[m]),
+        )
+
+    def suggest(self, trial_id: str) -> dict | str | None:
+        for method in self._order():
+            config = self._suggest_search(method, trial_id) or self._suggest_rerun(method, trial_id)
+            if config is not None:
+                return config
+        finished = all(
+            self._search_ended(m) and (self._views[m].reruns >= self.reruns or self._selected(m) is None)
+            for m in self.searchers
+        )
+        return Searcher.FINISHED if finished else None
+
+    def _suggest_search(self, method: str, trial_id: str) -> dict | None:
+        view = self._views[method]
+        if method in self._spent or view.started >= self.budgets[method]:
+            return None
+        config = self.searchers[method].suggest(trial_id)
+        if config == Searcher.FINISHED:
+            self._spent.add(method)
+        if not isinstance(config, dict):
+            return None
+        view.started += 1
+        view.searching += 1
+        view.live += 1
+        self._owners[trial_id] = (method, False)
+        return {**config, METHOD_KEY: method}
+
+    def _suggest_rerun(self, method: str, trial_id: str) -> dict | None:
+        """The next re-run of the method's selected configuration, once its search has ended: the
+        selected trial's knobs with fresh randomness (secure mode draws it from OS entropy when the
+        re-run starts; a seeded sweep gives the i-th re-run written ahead the seed
+        ``trial_seed(seed, method, RERUN_SEED_OFFSET + i)``, never a search trial's)."""
+        view = self._views[method]
+        if view.reruns >= self.reruns or not self._search_ended(method):
+            return None
+        selected = self._selected(method)
+        if selected is None:
+            return None
+        written = sum(r.role == FINAL for r in self.state.trials(method))
+        self.state.start(method, trial_id, role=FINAL)
+        self._owners[trial_id] = (method, True)
+        view.reruns += 1
+        view.live += 1
+        config = {k: v for k, v in selected[1].items() if k != "seed"} | {RERUN_OF: selected[0]}
+        seed = self.seeds[method]
+        if seed is not None:
+            config["seed"] = trial_seed(seed, method, RERUN_SEED_OFFSET + written)
+        return config
+
+    def on_trial_result(self, trial_id: str, result: dict) -> None:
+        method, rerun = self._owners[trial_id]
+        if not rerun:
+            self.searchers[method].on_trial_result(trial_id, result)
+
+    def on_trial_complete(self, trial_id: str, result: dict | None = None, error: bool = False) -> None:
+        method, rerun = self._owners[trial_id]
+        if rerun:  # a re-run counts its whole plan: nothing to give back
+            self.state.end(method, trial_id, None)
+        else:
+            self.searchers[method].on_trial_complete(trial_id, result=result, error=error)
+
+    def save(self, checkpoint_path: str) -> None:
+        """Every method's searcher: the state of each wrapper (``get_state``) and the base searcher's
+        own save (Optuna's study and trials), in one file."""
+        with open(checkpoint_path, "wb") as stream:
+            pickle.dump({m: _chain_state(s) for m, s in self.searchers.items()}, stream)
+
+    def restore(self, checkpoint_path: str) -> None:
+        with open(checkpoint_path, "rb") as stream:
+            states = pickle.load(stream)
+        for method, searcher in self.searchers.items():
+            _restore_chain(searcher, states[method])
+        self._views = {m: MethodView() for m in self.searchers}
+        self._owners, self._spent, self._announced = {}, set(), set()
+
+
+def _chain(searcher: Searcher) -> list[Searcher]:
+    """A searcher and the searchers it wraps (``.searcher``), outermost first."""
+    chain = [searcher]
+    while hasattr(chain[-1], "searcher"):
+        chain.append(chain[-1].searcher)
+    return chain
+
+
+def _chain_state(searcher: Searcher) -> dict[str, Any]:
+    *wrappers, base = _chain(searcher)
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "searcher.pkl"
+        base.save(str(path))
+        saved = path.read_bytes()
+    return {"wrappers": [w.get_state() for w in wrappers], "base": saved}
+
+
+def _restore_chain(searcher: Searcher, state: dict[str, Any]) -> None:
+    *wrappers, base = _chain(searcher)
+    for wrapper, kept in zip(wrappers, state["wrappers"], strict=True):
+        wrapper.set_state(kept)
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "searcher.pkl"
+        path.write_bytes(state["base"])
+        base.restore(str(path))
+
+
+class SearchObserver(Callback):
+    """Shows ``searcher`` Tune's list of trials at the start of every step, before Tune asks it for
+    trials (Tune keeps the callback and the searcher it holds in one saved Tuner, so a restored run's
+    copy still holds the restored searcher)."""
+
+    def __init__(self, searcher: SweepSearcher) -> None:
+        self.searcher = searcher
+
+    def on_step_begin(self, iteration: int, trials: list, **info: Any) -> None:
+        self.searcher.observe(trials)
+
+    def on_experiment_end(self, trials: list, **info: Any) -> None:
+        self.searcher.observe(trials)  # a restored run that had ended runs no step: announce it here

@@ -1,0 +1,224 @@
+"""One Tune run per sweep stage: every method's search with its own budget and searcher, the re-runs of
+each method's selection once its search ended, and ASHA per method (``dptune.sweep.stage_searcher``,
+``dptune.sweep.schedulers``), driven here by hand the way Tune's controller calls them."""
+
+from __future__ import annotations
+
+import itertools
+import pickle
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ray.tune.experiment import Trial
+from ray.tune.schedulers import TrialScheduler
+from ray.tune.search import Searcher
+
+from dptune.randomness import trial_seed
+from dptune.sweep.progress import SweepProgress, register
+from dptune.sweep.schedulers import PerMethodScheduler, asha
+from dptune.sweep.stage_searcher import RERUN_SEED_OFFSET, SearchObserver, SweepSearcher
+from dptune.sweep_state import PrivateSweepState
+from dptune.trial_status import METHOD_KEY, OBJECTIVE, PLAN_SHARE, RERUN_OF
+
+
+class Counting(Searcher):
+    """A method's searcher: suggests ``{"lr": i}`` for its i-th trial and remembers what it heard."""
+
+    def __init__(self) -> None:
+        super().__init__(metric=OBJECTIVE, mode="max")
+        self.suggested = 0
+        self.results: list[str] = []
+        self.completed: list[str] = []
+
+    def suggest(self, trial_id: str) -> dict:
+        self.suggested += 1
+        return {"lr": float(self.suggested), "seed": 7}
+
+    def on_trial_result(self, trial_id: str, result: dict) -> None:
+        self.results.append(trial_id)
+
+    def on_trial_complete(self, trial_id: str, result: dict | None = None, error: bool = False) -> None:
+        self.completed.append(trial_id)
+
+    def save(self, checkpoint_path: str) -> None:
+        Path(checkpoint_path).write_bytes(pickle.dumps(self.suggested))
+
+    def restore(self, checkpoint_path: str) -> None:
+        self.suggested = pickle.loads(Path(checkpoint_path).read_bytes())
+
+
+@dataclass
+class FakeTrial:
+    """What the searcher reads of one of Tune's trials."""
+
+    trial_id: str
+    config: dict[str, Any]
+    status: str = Trial.PENDING
+    last_result: dict[str, Any] = field(default_factory=dict)
+
+    def is_finished(self) -> bool:
+        return self.status in (Trial.TERMINATED, Trial.ERROR)
+
+    def end(self, score: float, status: str = "finished") -> None:
+        self.status = Trial.TERMINATED
+        self.last_result = {OBJECTIVE: score, "status": status}
+
+
+TRIAL_IDS = (f"t{n}" for n in itertools.count())
+"""Tune's trial ids are unique across drivers."""
+
+
+class Stage:
+    """A stage's searcher, its observer and Tune's list of trials: ``ask`` does what Tune's step does
+    (show the list, then ask for a trial and add it)."""
+
+    def __init__(self, tmp_path: Path, budgets: dict[str, int], reruns: int = 2, seed: int | None = None):
+        self.lines: list[str] = []
+        register("stage", SweepProgress(self.lines.append, False))
+        self.state = PrivateSweepState(str(tmp_path), "stage")
+        self.searchers = {method: Counting() for method in budgets}
+        self.searcher = SweepSearcher(
+            self.searchers, budgets, reruns, self.state, dict.fromkeys(budgets, seed), "stage"
+        )
+        self.observer = SearchObserver(self.searcher)
+        self.trials: list[FakeTrial] = []
+
+    def ask(self) -> FakeTrial | str | None:
+        self.observer.on_step_begin(iteration=0, trials=self.trials)
+        trial_id = next(TRIAL_IDS)
+        config = self.searcher.suggest(trial_id)
+        if not isinstance(config, dict):
+            return config
+        trial = FakeTrial(trial_id, config)
+        self.trials.append(trial)
+        return trial
+
+    def of(self, method: str, reruns: bool = False) -> list[FakeTrial]:
+        return [t for t in self.trials if t.config[METHOD_KEY] == method and (RERUN_OF in t.config) == reruns]
+
+    def final_records(self, method: str) -> list[str]:
+        return [r.trial_id for r in self.state.trials(method) if r.role == "final"]
+
+
+def test_each_method_gets_its_own_budget_and_takes_turns_for_the_slots(tmp_path: Path) -> None:
+    stage = Stage(tmp_path, {"dpsgd": 2, "innerouter": 3})
+    asked = [stage.ask() for _ in range(5)]
+    assert [t.config[METHOD_KEY] for t in asked] == [
+        "dpsgd",
+        "innerouter",
+        "dpsgd",
+        "innerouter",
+        "innerouter",
+    ]
+    assert stage.searchers["dpsgd"].suggested == 2 and stage.searchers["innerouter"].suggested == 3
+    assert stage.ask() is None  # every budget suggested, trials still running: wait, not finished
+
+
+def test_a_method_whose_search_ended_re_runs_its_best_finished_trial(tmp_path: Path) -> None:
+    stage = Stage(tmp_path, {"dpsgd": 3, "innerouter": 1})
+    for _ in range(4):
+        stage.ask()
+    first, second, third = stage.of("dpsgd")
+    first.end(0.70)
+    second.end(0.80)
+    assert stage.ask() is None  # dpsgd's third trial still runs: nothing to select yet
+    third.end(0.90, status="stopped")  # stopped early by ASHA: never selected
+    rerun = stage.ask()
+    assert rerun.config == {"lr": second.config["lr"], METHOD_KEY: "dpsgd", RERUN_OF: second.trial_id}
+    assert "seed" not in rerun.config  # fresh secret randomness, not the selected trial's
+    assert stage.final_records("dpsgd") == [rerun.trial_id]  # written ahead, role final
+    assert stage.ask().config[RERUN_OF] == second.trial_id
+    assert stage.ask() is None  # two re-runs; innerouter's trial still runs
+    assert "selected trial " + second.trial_id + " (validation 80.00%)" in stage.lines[0]
+    stage.of("innerouter")[0].end(0.5)
+    stage.ask()
+    stage.ask()
+    assert stage.ask() == Searcher.FINISHED  # every search ended and every re-run started
+
+
+def test_a_seeded_sweeps_re_runs_take_seeds_no_search_trial_has(tmp_path: Path) -> None:
+    stage = Stage(tmp_path, {"dpsgd": 1}, reruns=2, seed=11)
+    stage.ask().end(0.6)
+    seeds = [stage.ask().config["seed"] for _ in range(2)]
+    assert seeds == [trial_seed(11, "dpsgd", RERUN_SEED_OFFSET + i) for i in range(2)]
+
+
+def test_a_method_with_no_finished_trial_re_runs_nothing(tmp_path: Path) -> None:
+    stage = Stage(tmp_path, {"dpsgd": 1})
+    stage.ask().end(0.0, status="failed")
+    assert stage.ask() == Searcher.FINISHED
+    assert "nothing to select or re-run" in stage.lines[0]
+
+
+def test_a_restored_run_continues_its_re_runs_and_counts_the_ones_it_lost(tmp_path: Path) -> None:
+    """A driver killed after writing two re-runs ahead, with one of them in Tune's saved state: the new
+    driver's searcher (fresh, as Tune restores it) selects the same trial from the restored list, starts
+    one re-run in place of the lost one, and all three re-runs count."""
+    before = Stage(tmp_path, {"dpsgd": 2})
+    for _ in range(2):
+        before.ask()
+    best, other = before.of("dpsgd")
+    best.end(0.9)
+    other.end(0.8)
+    kept = before.ask()
+    before.ask()  # written ahead, then lost with the driver
+    saved = [*before.of("dpsgd"), kept]
+
+    after = Stage(tmp_path, {"dpsgd": 2})
+    after.trials = saved
+    again = after.ask()
+    assert again.config[RERUN_OF] == best.trial_id == kept.config[RERUN_OF]
+    assert after.searchers["dpsgd"].suggested == 0  # the search itself is over
+    assert len(after.final_records("dpsgd")) == 3  # the lost re-run keeps counting
+    assert "continue from the saved Tune run (1 of 2 there)" in after.lines[0]
+    kept.status = Trial.RUNNING
+    assert after.ask() == Searcher.FINISHED
+
+
+def test_results_reach_their_own_methods_searcher_and_a_re_run_ends_at_its_whole_plan(tmp_path: Path) -> None:
+    stage = Stage(tmp_path, {"dpsgd": 1, "innerouter": 1})
+    one, two = stage.ask(), stage.ask()
+    stage.searcher.on_trial_result(two.trial_id, {OBJECTIVE: 0.5})
+    stage.searcher.on_trial_complete(one.trial_id, {OBJECTIVE: 0.6})
+    assert stage.searchers["innerouter"].results == [two.trial_id] and not stage.searchers["dpsgd"].results
+    assert stage.searchers["dpsgd"].completed == [one.trial_id]
+    one.end(0.6)
+    rerun = stage.ask()
+    stage.searcher.on_trial_complete(rerun.trial_id, {OBJECTIVE: 0.6}, error=False)
+    record = next(r for r in stage.state.trials("dpsgd") if r.trial_id == rerun.trial_id)
+    assert (record.state, record.role, record.spent) == ("ended", "final", None)
+    assert stage.searchers["dpsgd"].completed == [one.trial_id]  # Optuna never hears of a re-run
+
+
+def test_every_methods_searcher_state_is_saved_and_restored(tmp_path: Path) -> None:
+    stage = Stage(tmp_path, {"dpsgd": 3, "innerouter": 3})
+    for _ in range(3):
+        stage.ask()
+    stage.searcher.save(str(tmp_path / "searcher.pkl"))
+    restored = Stage(tmp_path, {"dpsgd": 3, "innerouter": 3})
+    restored.searcher.restore(str(tmp_path / "searcher.pkl"))
+    assert {m: s.suggested for m, s in restored.searchers.items()} == {"dpsgd": 2, "innerouter": 1}
+
+
+def _trial(name: str, method: str, rerun: bool = False) -> Trial:
+    config = {METHOD_KEY: method} | ({RERUN_OF: "t0"} if rerun else {})
+    return Trial("dptune_sweep", config=config, trial_id=name, stub=True)
+
+
+def test_asha_compares_a_trial_only_with_trials_of_its_own_method_and_never_stops_a_re_run() -> None:
+    scheduler = PerMethodScheduler({m: asha(grace_period=1, shortest=4, longest=4) for m in ("a", "b")})
+    assert scheduler.set_search_properties(OBJECTIVE, "max")
+    good_a, bad_b, rerun = _trial("a1", "a"), _trial("b1", "b"), _trial("r", "a", rerun=True)
+    for trial in (good_a, bad_b, rerun):
+        scheduler.on_trial_add(None, trial)
+
+    def report(trial: Trial, score: float) -> str:
+        return scheduler.on_trial_result(None, trial, {OBJECTIVE: score, PLAN_SHARE: 0.25})
+
+    assert report(good_a, 0.9) == TrialScheduler.CONTINUE
+    assert report(bad_b, 0.1) == TrialScheduler.CONTINUE  # the first of its method at the rung
+    worse_a = _trial("a2", "a")
+    scheduler.on_trial_add(None, worse_a)
+    assert report(worse_a, 0.2) == TrialScheduler.STOP  # behind its own method's trial
+    assert report(rerun, 0.0) == TrialScheduler.CONTINUE
