@@ -287,6 +287,19 @@ def test_validate_refuses_an_existing_sweep_unless_resumed(local_machine: Path, 
     assert run(["validate", spec, "--storage-path", "elsewhere"], capsys)[0] == 0
 
 
+def test_resuming_a_sweep_an_earlier_dptune_ran_per_method_is_refused(local_machine: Path, capsys) -> None:
+    """Before every method shared one Tune run per stage, each had its own folder: resuming such a sweep
+    here would start every search anew, so it is refused, naming the methods found."""
+    spec = str(write_spec(local_machine))
+    older = local_machine / "ray_results" / "quickstart" / "dpsgd"
+    older.mkdir(parents=True)
+    (older / "tuner.pkl").touch()
+    code, _, err = run(["validate", spec, "--resume"], capsys)
+    assert (
+        code == 2 and err.startswith("dptune: error: --resume: ") and "one Tune run per method: dpsgd" in err
+    )
+
+
 def test_validate_leaves_a_cluster_to_ray(
     local_machine: Path, monkeypatch: pytest.MonkeyPatch, capsys
 ) -> None:

@@ -148,7 +148,8 @@ def test_sweep_logs_parent_and_children_and_survives_a_diverging_method(
     (closing,) = [line for line in lines[seen:] if "wall time" in line]  # nothing ran this time
     assert "for 0 runs (trials and re-runs); 10 more ran before this resume" in closing
     assert closing.endswith(": 0% busy)")
-    assert sum("re-runs continue from the saved Tune run (2 of 2 there)" in line for line in lines[seen:]) == 2
+    continued = "re-runs continue from the saved Tune run (2 of 2 there)"
+    assert sum(continued in line for line in lines[seen:]) == 2
     assert {(r.method, r.test_accuracies) for r in again.best} == {
         (r.method, r.test_accuracies) for r in outcome.best
     }

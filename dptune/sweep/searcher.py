@@ -1,6 +1,7 @@
 """A Tune searcher wrapper that counts every trial before it runs and, with a filter, admits only what fits.
 
-``AccountedSearcher`` sits between Tune's concurrency limit and the Optuna searcher of one method:
+``AccountedSearcher`` sits between the sweep stage's searcher (``dptune.sweep.stage_searcher``) and the
+Optuna searcher of one method:
 
 * every suggested trial is written to the sweep's private state (``dptune.sweep_state``) *before*
   Tune receives it, so a trial that touched the data is counted even if the driver dies before Tune or
