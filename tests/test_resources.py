@@ -26,11 +26,11 @@ def test_a_trial_needs_one_node_that_fits_it_not_the_cluster_total() -> None:
 
 
 def trial_windows(sweep: Path) -> list[dict]:
-    """Every trial's start, end and node, from the last result Tune saved in each method's experiment."""
+    """Every trial's method, start, end and node, from the last result Tune saved of it."""
     logging.getLogger("ray.tune").setLevel(logging.ERROR)  # no per-trial result files: Tune says so
     return [
         {
-            "method": experiment.name,
+            "method": trial.config["method"],
             "status": trial.status,
             "start": trial.last_result.get("trial_start"),
             "end": trial.last_result.get("trial_end"),

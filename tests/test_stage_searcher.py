@@ -17,7 +17,7 @@ from ray.tune.search import Searcher
 from dptune.randomness import trial_seed
 from dptune.sweep.progress import SweepProgress, register
 from dptune.sweep.schedulers import PerMethodScheduler, asha
-from dptune.sweep.stage_searcher import RERUN_SEED_OFFSET, SearchObserver, SweepSearcher
+from dptune.sweep.stage_searcher import RERUN_SEED_OFFSET, SearchObserver, SweepSearcher, ended_searches
 from dptune.sweep_state import PrivateSweepState
 from dptune.trial_status import METHOD_KEY, OBJECTIVE, PLAN_SHARE, RERUN_OF
 
@@ -75,11 +75,12 @@ class Stage:
 
     def __init__(self, tmp_path: Path, budgets: dict[str, int], reruns: int = 2, seed: int | None = None):
         self.lines: list[str] = []
-        register("stage", SweepProgress(self.lines.append, False))
+        self.name = tmp_path.name
+        register(self.name, SweepProgress(self.lines.append, False))
         self.state = PrivateSweepState(str(tmp_path), "stage")
         self.searchers = {method: Counting() for method in budgets}
         self.searcher = SweepSearcher(
-            self.searchers, budgets, reruns, self.state, dict.fromkeys(budgets, seed), "stage"
+            self.searchers, budgets, reruns, self.state, dict.fromkeys(budgets, seed), self.name
         )
         self.observer = SearchObserver(self.searcher)
         self.trials: list[FakeTrial] = []
@@ -125,6 +126,7 @@ def test_a_method_whose_search_ended_re_runs_its_best_finished_trial(tmp_path: P
     assert stage.ask() is None  # dpsgd's third trial still runs: nothing to select yet
     third.end(0.90, status="stopped")  # stopped early by ASHA: never selected
     rerun = stage.ask()
+    assert ended_searches(stage.name).get_nowait() == "dpsgd"  # the driver makes its Optuna page now
     assert rerun.config == {"lr": second.config["lr"], METHOD_KEY: "dpsgd", RERUN_OF: second.trial_id}
     assert "seed" not in rerun.config  # fresh secret randomness, not the selected trial's
     assert stage.final_records("dpsgd") == [rerun.trial_id]  # written ahead, role final

@@ -55,7 +55,7 @@ from dptune.sweep.resources import TrialResources, ask_for_slots, trial_resource
 from dptune.sweep.restore import CHECKPOINTS_KEPT, restorable, save_experiment_state_every_step
 from dptune.sweep.schedulers import PerMethodScheduler, asha
 from dptune.sweep.searcher import AccountedSearcher, SpentCurve
-from dptune.sweep.stage_searcher import SearchObserver, SweepSearcher
+from dptune.sweep.stage_searcher import SearchObserver, SweepSearcher, ended_searches
 from dptune.sweep.studies import study_storage
 from dptune.sweep.study_plots import study_page
 from dptune.sweep.warm_start import warm_start
@@ -149,6 +149,8 @@ folder."""
 UI_PORT = 5000
 STUDY_PLOTS_FOLDER = "optuna"
 """Where a sweep's run keeps each method's Optuna page (``dptune.sweep.study_plots``)."""
+PAGE_POLL_SECONDS = 1.0
+"""How often the driver, while the trials train, looks for searches that ended (to make their pages)."""
 TRACKING_CATCH_UP_SECONDS = 300.0
 """How long the end of a sweep waits for the tracker to record what it queued (a server that was down)."""
 
@@ -272,7 +274,7 @@ CallbackGroups = dict[tuple[str, str], list[tune.Callback]]
 @dataclass(frozen=True)
 class MethodSearch:
     """What one method's search left: the last reported metrics of every trial and re-run, and Optuna's
-    page of the search (``study_page``)."""
+    page of the search (``study_page``), made as soon as the search ended, while other methods train."""
 
     method: str
     results: list[dict[str, Any]]
@@ -290,19 +292,29 @@ def search_stage(sweep: SweepRun, plans: list[SearchPlan], groups: CallbackGroup
     active = [plan for plan in plans if plan.trials > 0]
     if not active:
         return []
+    pages: dict[str, str | None] = {}
+    ended = ended_searches(sweep.spec.name)
+
+    def make_pages() -> None:
+        while not ended.empty():
+            method = ended.get()
+            pages[method] = study_page(sweep.spec.storage_path, sweep.spec.name, method)
+
     pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dptune-search")
     future = pool.submit(lambda: _tuner(sweep, active, groups).fit())
     try:
-        wait([future])
+        while not wait([future], timeout=PAGE_POLL_SECONDS).done:
+            make_pages()  # each search's Optuna page as soon as it ends, while the others train
     finally:  # interrupted (``dptune.sweep.interrupt``): the run is left training, the process ends
         pool.shutdown(wait=False)
     grid = future.result()
+    make_pages()
     results = [{"method": r.config[METHOD_KEY], **(r.metrics or {})} for r in grid]
     return [
         MethodSearch(
             plan.method,
             [r for r in results if r["method"] == plan.method],
-            study_page(sweep.spec.storage_path, sweep.spec.name, plan.method),
+            pages.get(plan.method),  # every search has ended when its run has
         )
         for plan in active
     ]

@@ -24,6 +24,7 @@ lacks was written ahead and keeps counting, like a lost search trial).
 from __future__ import annotations
 
 import pickle
+import queue
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -40,6 +41,14 @@ from dptune.trial_status import METHOD_KEY, OBJECTIVE, RERUN_OF, TrialStatus, is
 
 RERUN_SEED_OFFSET = 1_000_000
 """Trial numbers from here on seed a seeded sweep's re-runs: no search trial has that many."""
+_ENDED: dict[str, queue.SimpleQueue[str]] = {}
+
+
+def ended_searches(sweep: str) -> queue.SimpleQueue[str]:
+    """The methods of sweep ``sweep`` whose search has ended, in the order this process saw them end
+    (the driver makes each one's Optuna page while the others train); kept in this module by the
+    sweep's name, as a restored run's searcher is a copy unpickled from the saved Tuner."""
+    return _ENDED.setdefault(sweep, queue.SimpleQueue())
 
 
 @dataclass
@@ -82,7 +91,7 @@ class SweepSearcher(Searcher):
         self._views: dict[str, MethodView] = {m: MethodView() for m in searchers}
         self._owners: dict[str, tuple[str, bool]] = {}  # trial id -> (method, whether a re-run)
         self._spent: set[str] = set()  # methods whose searcher said FINISHED (its filter share is spent)
-        self._announced: set[str] = set()  # methods whose selection this driver has announced
+        self._announced: set[str] = set()  # methods whose search's end this driver has announced
 
     def set_search_properties(self, metric: str | None, mode: str | None, config: dict, **spec: Any) -> bool:
         for searcher in self.searchers.values():
@@ -113,9 +122,11 @@ class SweepSearcher(Searcher):
                 view.ended.append((trial.trial_id, trial.config, trial.last_result))
         self._views = views
         for method in self.searchers:
-            if self.reruns and method not in self._announced and self._search_ended(method):
+            if method not in self._announced and self._search_ended(method):
                 self._announced.add(method)
-                self._announce(method)
+                ended_searches(self.sweep).put(method)
+                if self.reruns:
+                    self._announce(method)
 
     def _search_ended(self, method: str) -> bool:
         view = self._views[method]
