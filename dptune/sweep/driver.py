@@ -230,6 +230,10 @@ def _scheduler(spec: SweepSpec, plans: list[SearchPlan]) -> PerMethodScheduler:
     return PerMethodScheduler({m: asha(spec.grace_period, *epochs) for m, epochs in ranges.items()})
 
 
+CallbackGroups = dict[tuple[str, str], list[tune.Callback]]
+"""The tracking and progress callbacks of each method's search (role ``search``) and re-runs (``final``)."""
+
+
 def _tuner(sweep: SweepRun, plans: list[SearchPlan], groups: CallbackGroups) -> tune.Tuner:
     """The sweep stage's one Tune run: restored from its saved state on a resume, or new."""
     trainable = _trainable(sweep, plans)
@@ -265,10 +269,6 @@ def _tuner(sweep: SweepRun, plans: list[SearchPlan], groups: CallbackGroups) -> 
             verbose=0,
         ),
     )
-
-
-CallbackGroups = dict[tuple[str, str], list[tune.Callback]]
-"""The tracking and progress callbacks of each method's search (role ``search``) and re-runs (``final``)."""
 
 
 @dataclass(frozen=True)
@@ -553,18 +553,21 @@ def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo 
     if can_grow:  # the autoscaler adds nodes for the trials that may run at once
         ask_for_slots(resources.bundle, sweep.limit(searches))
 
+    def recorder(method: str, role: str) -> TrialRecorder:
+        settings = run_settings(spec.runs[method], delta)
+        return TrialRecorder(tracker, spec.experiment, parent, method, noise_source, settings, role)
+
     groups: CallbackGroups = {}
     for plan in searches:
-        settings = run_settings(spec.runs[plan.method], delta)
         total = None if plan.secret_count else plan.trials
-        for role, progress_of_role in (
-            (SEARCH_ROLE, TrialProgress(spec.name, plan.method, total)),
-            (FINAL_ROLE, TrialProgress(spec.name, plan.method, spec.reruns, final=True)),
-        ):
-            recorder = TrialRecorder(
-                tracker, spec.experiment, parent, plan.method, noise_source, settings, role
-            )
-            groups[plan.method, role] = [recorder, progress_of_role]
+        groups[plan.method, SEARCH_ROLE] = [
+            recorder(plan.method, SEARCH_ROLE),
+            TrialProgress(spec.name, plan.method, total),
+        ]
+        groups[plan.method, FINAL_ROLE] = [
+            recorder(plan.method, FINAL_ROLE),
+            TrialProgress(spec.name, plan.method, spec.reruns, final=True),
+        ]
 
     try:
         with interruptible(), progress.running():

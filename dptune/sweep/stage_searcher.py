@@ -102,8 +102,8 @@ class SweepSearcher(Searcher):
         return False  # Tune's limit holds for the run as a whole
 
     def observe(self, trials: list[Any]) -> None:
-        """Read Tune's list of trials (each step, before Tune asks for new ones); announce each method's
-        selection once its search has ended."""
+        """Read Tune's list of trials (each step, before Tune asks for new ones). Once a method's search
+        has ended: queue it for its Optuna page (``ended_searches``) and announce its selection."""
         views = {m: MethodView() for m in self.searchers}
         for trial in trials:
             view = views.get(trial.config.get(METHOD_KEY))
