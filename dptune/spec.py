@@ -128,7 +128,7 @@ class SweepSpec:
     runs: dict[str, RunConfig]
     total_epsilon: float | None  # a privacy filter's total for the whole sweep (``dptune.privacy.filter``)
     trials: TrialCount
-    max_concurrent: int | None  # trials of one method at once; None: as many as the cluster holds
+    max_concurrent: int | None  # trials at once (every method's); None: as many as the cluster holds
     cpu: float
     gpu: float
     gpu_fallback: str
