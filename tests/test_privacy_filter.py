@@ -70,3 +70,32 @@ def test_shares_split_the_budget_so_every_method_together_stays_within_the_total
     everything = [subsampled_gaussian(1.5, 0.02, 300)] * (3 * per_method)
     assert per_method >= 1 and dp_accounting_epsilon(everything) <= 6.0
     assert math.isfinite(share.order)
+
+
+def test_a_re_run_beyond_the_reserved_ones_starts_only_while_the_filter_has_room(tmp_path) -> None:
+    """With three full runs' room (by dp-accounting) and two re-runs reserved, one search trial and its
+    two re-runs fit; a third re-run (one lost with a killed driver, to be replaced) does not."""
+    from ray.tune.search import Searcher
+
+    from dptune.sweep.searcher import AccountedSearcher
+    from dptune.sweep_state import FINAL, PrivateSweepState
+
+    class One(Searcher):
+        def suggest(self, trial_id: str) -> dict:
+            return {"lr": 1.0}
+
+    sigma, q, steps = 1.5, 0.02, 300
+    worst = rdp_curve([(sigma, q, steps)])
+    event = subsampled_gaussian(sigma, q, steps)
+    total = (dp_accounting_epsilon([event] * 3) + dp_accounting_epsilon([event] * 4)) / 2
+    filter_ = RenyiFilter.for_search(total, DELTA, worst)
+    state = PrivateSweepState(str(tmp_path), "s")
+    searcher = AccountedSearcher(One(), state, "dpsgd", worst, filter_, None, 1, reruns=2)  # type: ignore[arg-type]
+    assert isinstance(searcher.suggest("search-0"), dict)
+    assert searcher.suggest("search-1") is None  # the re-runs' room is reserved: it waits for search-0
+    state.end("dpsgd", "search-0", worst)
+    for index in range(2):
+        assert searcher.admits_rerun()
+        state.start("dpsgd", f"rerun-{index}", role=FINAL)
+    assert not searcher.admits_rerun()
+    assert dp_accounting_epsilon([event] * 3) <= total < dp_accounting_epsilon([event] * 4)

@@ -23,17 +23,29 @@ from dptune.trial_status import METHOD_KEY, OBJECTIVE, PLAN_SHARE, RERUN_OF
 
 
 class Counting(Searcher):
-    """A method's searcher: suggests ``{"lr": i}`` for its i-th trial and remembers what it heard."""
+    """A method's searcher: suggests ``{"lr": i}`` for its i-th trial and remembers what it heard;
+    ``finished`` makes it say FINISHED (a spent filter share), ``room`` is how many more re-runs its
+    filter admits (None: no filter)."""
 
     def __init__(self) -> None:
         super().__init__(metric=OBJECTIVE, mode="max")
         self.suggested = 0
+        self.finished = False
+        self.room: int | None = None
         self.results: list[str] = []
         self.completed: list[str] = []
 
-    def suggest(self, trial_id: str) -> dict:
+    def suggest(self, trial_id: str) -> dict | str:
+        if self.finished:
+            return Searcher.FINISHED
         self.suggested += 1
         return {"lr": float(self.suggested), "seed": 7}
+
+    def admits_rerun(self) -> bool:
+        if self.room is None:
+            return True
+        self.room -= 1
+        return self.room >= 0
 
     def on_trial_result(self, trial_id: str, result: dict) -> None:
         self.results.append(trial_id)
@@ -73,14 +85,21 @@ class Stage:
     """A stage's searcher, its observer and Tune's list of trials: ``ask`` does what Tune's step does
     (show the list, then ask for a trial and add it)."""
 
-    def __init__(self, tmp_path: Path, budgets: dict[str, int], reruns: int = 2, seed: int | None = None):
+    def __init__(
+        self,
+        tmp_path: Path,
+        budgets: dict[str, int],
+        reruns: int = 2,
+        seed: int | None = None,
+        limit: int = 99,
+    ):
         self.lines: list[str] = []
         self.name = tmp_path.name
         register(self.name, SweepProgress(self.lines.append, False))
         self.state = PrivateSweepState(str(tmp_path), "stage")
         self.searchers = {method: Counting() for method in budgets}
         self.searcher = SweepSearcher(
-            self.searchers, budgets, reruns, self.state, dict.fromkeys(budgets, seed), self.name
+            self.searchers, budgets, reruns, self.state, dict.fromkeys(budgets, seed), self.name, limit
         )
         self.observer = SearchObserver(self.searcher)
         self.trials: list[FakeTrial] = []
@@ -137,6 +156,61 @@ def test_a_method_whose_search_ended_re_runs_its_best_finished_trial(tmp_path: P
     stage.ask()
     stage.ask()
     assert stage.ask() == Searcher.FINISHED  # every search ended and every re-run started
+
+
+def test_at_most_limit_trials_and_re_runs_at_once_counted_on_tunes_list(tmp_path: Path) -> None:
+    stage = Stage(tmp_path, {"dpsgd": 3, "innerouter": 3}, limit=2)
+    first, second = stage.ask(), stage.ask()
+    assert stage.ask() is None  # two live: wait
+    first.end(0.5)
+    assert stage.ask().config[METHOD_KEY] == first.config[METHOD_KEY]  # its slot, its method's turn
+    assert stage.ask() is None
+    restored = Stage(tmp_path, {"dpsgd": 3, "innerouter": 3}, limit=2)
+    restored.trials = list(stage.trials)  # a resumed run: its two running trials hold the two slots
+    assert restored.ask() is None and second.status == Trial.PENDING
+
+
+def test_a_re_run_the_privacy_filter_cannot_fit_is_not_started(tmp_path: Path) -> None:
+    """A re-run beyond the reserved ones (one lost with a killed driver) starts only while the method's
+    share of the filter has room; when it has none the method's re-runs are over, not waited for."""
+    stage = Stage(tmp_path, {"dpsgd": 1}, reruns=2)
+    stage.searchers["dpsgd"].room = 1
+    stage.ask().end(0.6)
+    assert RERUN_OF in stage.ask().config
+    assert stage.ask() == Searcher.FINISHED  # the second would not fit
+    assert len(stage.final_records("dpsgd")) == 1
+    assert "no more re-runs: one more would not fit its share of the privacy filter" in stage.lines[-1]
+
+
+def test_a_spent_method_waits_for_its_running_trials_before_its_search_ends(tmp_path: Path) -> None:
+    """A filter says FINISHED when one more trial does not fit; while trials of the method still run
+    they may give budget back (a restored run's too, which its searcher did not suggest)."""
+    stage = Stage(tmp_path, {"dpsgd": 3}, reruns=0)
+    running = stage.ask()
+    stage.searchers["dpsgd"].finished = True
+    assert stage.ask() is None  # not finished: its trial still runs
+    stage.searchers["dpsgd"].finished = False
+    running.end(0.4)
+    assert stage.ask().config["lr"] == 2.0  # budget given back: the search goes on
+    stage.trials[-1].end(0.5)
+    stage.searchers["dpsgd"].finished = True
+    assert stage.ask() == Searcher.FINISHED
+
+
+def test_a_tie_is_broken_the_same_way_after_a_resume(tmp_path: Path) -> None:
+    """Tune restores its list of trials in another order than it ran them: tied trials must not swap,
+    or one method's re-runs would repeat two configurations."""
+    before = Stage(tmp_path, {"dpsgd": 2})
+    one, two = before.ask(), before.ask()
+    one.end(0.8)
+    two.end(0.8)
+    chosen = before.ask().config[RERUN_OF]
+    after = Stage(tmp_path, {"dpsgd": 2})
+    after.trials = list(reversed(before.trials))
+    assert after.ask().config[RERUN_OF] == chosen
+    fresh = Stage(tmp_path, {"dpsgd": 2})  # no re-run restored: the same tie-break
+    fresh.trials = [two, one]
+    assert fresh.ask().config[RERUN_OF] == chosen == min(one.trial_id, two.trial_id)
 
 
 def test_a_seeded_sweeps_re_runs_take_seeds_no_search_trial_has(tmp_path: Path) -> None:

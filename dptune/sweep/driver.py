@@ -33,7 +33,6 @@ from typing import TYPE_CHECKING, Any
 
 import ray
 from ray import tune
-from ray.tune.search import ConcurrencyLimiter
 from ray.tune.search.optuna import OptunaSearch
 
 import dptune
@@ -230,6 +229,16 @@ def _scheduler(spec: SweepSpec, plans: list[SearchPlan]) -> PerMethodScheduler:
     return PerMethodScheduler({m: asha(spec.grace_period, *epochs) for m, epochs in ranges.items()})
 
 
+def pend_up_to(trials: int) -> None:
+    """Let Tune hold up to ``trials`` trials pending (their placement groups and actors starting at
+    once). Tune allows one pending trial to a searcher that is not a ``ConcurrencyLimiter``, which would
+    start the first actors one after another; the stage's searcher caps its trials itself, on Tune's own
+    list (a ``ConcurrencyLimiter`` keeps its running trials in a state file saved apart from Tune's
+    list, and after a kill between the two saves it would wait forever for a trial Tune has ended). Ray
+    offers no API for it: Tune reads the variable when ``Tuner.fit`` builds its controller."""
+    os.environ["TUNE_MAX_PENDING_TRIALS_PG"] = str(max(1, trials))
+
+
 CallbackGroups = dict[tuple[str, str], list[tune.Callback]]
 """The tracking and progress callbacks of each method's search (role ``search``) and re-runs (``final``)."""
 
@@ -237,6 +246,7 @@ CallbackGroups = dict[tuple[str, str], list[tune.Callback]]
 def _tuner(sweep: SweepRun, plans: list[SearchPlan], groups: CallbackGroups) -> tune.Tuner:
     """The sweep stage's one Tune run: restored from its saved state on a resume, or new."""
     trainable = _trainable(sweep, plans)
+    pend_up_to(sweep.limit(plans))
     path = sweep.experiment_path()
     if sweep.resume and restorable(path):
         return tune.Tuner.restore(path, trainable, resume_unfinished=True, resume_errored=True)
@@ -248,14 +258,14 @@ def _tuner(sweep: SweepRun, plans: list[SearchPlan], groups: CallbackGroups) -> 
         sweep.state,
         {plan.method: spec.runs[plan.method].seed for plan in plans},
         spec.name,
+        sweep.limit(plans),
     )
-    limit = sweep.limit(plans)
     return tune.Tuner(
         trainable,
         tune_config=tune.TuneConfig(
             metric=OBJECTIVE,
             mode="max",
-            search_alg=ConcurrencyLimiter(searcher, max_concurrent=limit),
+            search_alg=searcher,
             scheduler=_scheduler(spec, plans),
             num_samples=-1,  # until the searcher has suggested every method's budget and re-runs
             reuse_actors=True,

@@ -99,11 +99,19 @@ class AccountedSearcher(Searcher):
     def set_max_concurrency(self, max_concurrent: int) -> bool:
         return self.searcher.set_max_concurrency(max_concurrent)
 
-    def _held(self) -> np.ndarray:
-        """What the method holds of the filter's budget: its trials, and the re-runs reserved."""
+    def _held(self, reserved_less: int = 0) -> np.ndarray:
+        """What the method holds of the filter's budget: its trials, and the re-runs reserved (less
+        ``reserved_less`` of them)."""
         records = self.state.trials(self.method)
-        unplanned = max(0, self.reruns - sum(r.role == FINAL for r in records))
+        unplanned = max(0, self.reruns - sum(r.role == FINAL for r in records) - reserved_less)
         return committed(records, self.worst) + unplanned * self.worst
+
+    def admits_rerun(self) -> bool:
+        """Whether one more re-run of the selected configuration fits the method's share of the filter
+        (always, without a filter): its W beside what the method's trials hold and the re-runs still
+        reserved after it. The reserved ones always fit; one more than ``reruns`` (a re-run written
+        ahead and lost with a killed driver, replaced on resume) only while the budget has room."""
+        return self.filter is None or self.filter.admits(self._held(reserved_less=1), self.worst)
 
     def suggest(self, trial_id: str) -> dict | str | None:
         if self.filter is not None and not self.filter.admits(self._held(), self.worst):

@@ -11,14 +11,18 @@ trial budget, the same for every method. When Tune has a free slot it asks the m
 with the fewest trials running first: equal budgets are about trials, and every method's search moves
 on while the others' trials run. A method whose search has ended (its budget suggested, or its filter
 spent, and every trial of it ended) gets its selected configuration (``select_trial``: the finished
-trial with the best validation score) re-run ``reruns`` times with fresh randomness; each re-run is
-written ahead in the private state (``role: final``) before Tune receives it, like a search trial.
+trial with the best validation score, ties to the least trial id) re-run ``reruns`` times with fresh
+randomness; each re-run is written ahead in the private state (``role: final``) before Tune receives it,
+like a search trial. Under a privacy filter the re-runs were reserved when the search started; one more
+(in place of a re-run lost with a killed driver) starts only while the method's share has room.
+The searcher also caps the trials at once (``limit``), counted on Tune's list.
 
 What it knows of the trials it reads from Tune's own list at the start of every step (``SearchObserver``),
 not from its memory: Tune saves that list every step and restores it after the driver is killed, so a
 resumed sweep selects from the trials the restored experiment holds, continues the re-runs it holds and
 starts as many new ones as are missing (a re-run an earlier driver started that the restored experiment
-lacks was written ahead and keeps counting, like a lost search trial).
+lacks was written ahead and keeps counting, like a lost search trial), of the configuration the restored
+re-runs repeat.
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ from ray.tune.search import Searcher
 
 from dptune.randomness import trial_seed
 from dptune.sweep.progress import console
+from dptune.sweep.searcher import AccountedSearcher
 from dptune.sweep_state import FINAL, PrivateSweepState
 from dptune.trial_status import METHOD_KEY, OBJECTIVE, RERUN_OF, TrialStatus, is_rerun, select_trial
 
@@ -60,6 +65,7 @@ class MethodView:
     searching: int = 0  # its search trials not ended
     live: int = 0  # its trials and re-runs not ended
     reruns: int = 0  # its re-runs
+    repeated: set[str] = field(default_factory=set)  # the trial ids its re-runs repeat (``RERUN_OF``)
     ended: list[tuple[str, dict[str, Any], dict[str, Any]]] = field(default_factory=list)
     """(trial id, config, last result) of every search trial that ended without an error."""
 
@@ -68,16 +74,18 @@ class SweepSearcher(Searcher):
     """Every method's search of a sweep stage, and the re-runs of what each selected (module docstring).
 
     ``searchers`` and ``budgets`` by method, in the spec's order; ``seeds`` holds each method's run seed
-    (None: secure randomness, a re-run draws its own from OS entropy)."""
+    (None: secure randomness, a re-run draws its own from OS entropy); ``limit`` caps the trials and
+    re-runs at once, counted on Tune's list of trials (so a restored run's running trials count)."""
 
     def __init__(
         self,
-        searchers: dict[str, Searcher],
+        searchers: dict[str, AccountedSearcher],
         budgets: dict[str, int],
         reruns: int,
         state: PrivateSweepState,
         seeds: dict[str, int | None],
         sweep: str,
+        limit: int,
         metric: str = OBJECTIVE,
         mode: str = "max",
     ) -> None:
@@ -88,9 +96,11 @@ class SweepSearcher(Searcher):
         self.state = state
         self.seeds = seeds
         self.sweep = sweep
+        self.limit = limit
         self._views: dict[str, MethodView] = {m: MethodView() for m in searchers}
         self._owners: dict[str, tuple[str, bool]] = {}  # trial id -> (method, whether a re-run)
-        self._spent: set[str] = set()  # methods whose searcher said FINISHED (its filter share is spent)
+        self._spent: set[str] = set()  # methods whose searcher said FINISHED with none of its trials live
+        self._refused: set[str] = set()  # methods whose next re-run the privacy filter refused
         self._announced: set[str] = set()  # methods whose search's end this driver has announced
 
     def set_search_properties(self, metric: str | None, mode: str | None, config: dict, **spec: Any) -> bool:
@@ -115,6 +125,7 @@ class SweepSearcher(Searcher):
             self._owners[trial.trial_id] = (trial.config[METHOD_KEY], rerun)
             if rerun:
                 view.reruns += 1
+                view.repeated.add(trial.config[RERUN_OF])
                 continue
             view.started += 1
             view.searching += not ended
@@ -134,9 +145,15 @@ class SweepSearcher(Searcher):
         return done and view.searching == 0
 
     def _selected(self, method: str) -> tuple[str, dict[str, Any], dict[str, Any]] | None:
-        return select_trial(
-            self._views[method].ended, lambda t: TrialStatus.of_ended(t[2]), lambda t: t[2][OBJECTIVE]
-        )
+        """The trial whose configuration the method's re-runs repeat: the one its re-runs in Tune's list
+        already repeat, else ``select_trial``'s choice, ties going to the least trial id (Tune restores
+        its list in another order than it ran, so the first of tied trials would change on a resume)."""
+        view = self._views[method]
+        ended = sorted(view.ended, key=lambda t: t[0])
+        repeated = [t for t in ended if t[0] in view.repeated]
+        if repeated:
+            return repeated[0]
+        return select_trial(ended, lambda t: TrialStatus.of_ended(t[2]), lambda t: t[2][OBJECTIVE])
 
     def _announce(self, method: str) -> None:
         selected = self._selected(method)
@@ -160,15 +177,21 @@ class SweepSearcher(Searcher):
             key=lambda m: (self._views[m].live, self._views[m].started + self._views[m].reruns, index[m]),
         )
 
+    def _reruns_done(self, method: str) -> bool:
+        return (
+            self._views[method].reruns >= self.reruns
+            or method in self._refused
+            or self._selected(method) is None
+        )
+
     def suggest(self, trial_id: str) -> dict | str | None:
+        if sum(view.live for view in self._views.values()) >= self.limit:
+            return None
         for method in self._order():
             config = self._suggest_search(method, trial_id) or self._suggest_rerun(method, trial_id)
             if config is not None:
                 return config
-        finished = all(
-            self._search_ended(m) and (self._views[m].reruns >= self.reruns or self._selected(m) is None)
-            for m in self.searchers
-        )
+        finished = all(self._search_ended(m) and self._reruns_done(m) for m in self.searchers)
         return Searcher.FINISHED if finished else None
 
     def _suggest_search(self, method: str, trial_id: str) -> dict | None:
@@ -176,7 +199,7 @@ class SweepSearcher(Searcher):
         if method in self._spent or view.started >= self.budgets[method]:
             return None
         config = self.searchers[method].suggest(trial_id)
-        if config == Searcher.FINISHED:
+        if config == Searcher.FINISHED and view.searching == 0:  # else its running trials may give back
             self._spent.add(method)
         if not isinstance(config, dict):
             return None
@@ -192,10 +215,17 @@ class SweepSearcher(Searcher):
         re-run starts; a seeded sweep gives the i-th re-run written ahead the seed
         ``trial_seed(seed, method, RERUN_SEED_OFFSET + i)``, never a search trial's)."""
         view = self._views[method]
-        if view.reruns >= self.reruns or not self._search_ended(method):
+        if not self._search_ended(method) or self._reruns_done(method):
             return None
         selected = self._selected(method)
         if selected is None:
+            return None
+        if not self.searchers[method].admits_rerun():
+            self._refused.add(method)
+            console(self.sweep)(
+                f"  {method:<15} no more re-runs: one more would not fit its share of the privacy filter "
+                f"({view.reruns} of {self.reruns} started)"
+            )
             return None
         written = sum(r.role == FINAL for r in self.state.trials(method))
         self.state.start(method, trial_id, role=FINAL)
@@ -232,7 +262,7 @@ class SweepSearcher(Searcher):
         for method, searcher in self.searchers.items():
             _restore_chain(searcher, states[method])
         self._views = {m: MethodView() for m in self.searchers}
-        self._owners, self._spent, self._announced = {}, set(), set()
+        self._owners, self._spent, self._refused, self._announced = {}, set(), set(), set()
 
 
 def _chain(searcher: Searcher) -> list[Searcher]:
