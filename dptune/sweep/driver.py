@@ -19,6 +19,7 @@ found again rather than duplicated.
 from __future__ import annotations
 
 import logging
+import math
 import os
 import shutil
 import subprocess
@@ -174,8 +175,10 @@ class SweepRun:
         return f"{self.spec.storage_path}/{self.spec.name}/{STAGE_EXPERIMENT}"
 
     def limit(self, plans: list[SearchPlan]) -> int:
-        """Trials at once: ``concurrency``, or every search trial and re-run of ``plans``."""
-        return max(1, self.concurrency or sum(p.trials + self.spec.reruns for p in plans if p.trials > 0))
+        """Trials at once: ``concurrency``, or every search trial and re-run of ``plans``, a secret trial
+        count taken at its public mean (the number reaches the autoscaler: K must not)."""
+        trials = [math.ceil(self.spec.trials.mean) if p.secret_count else p.trials for p in plans if p.trials]
+        return max(1, self.concurrency or sum(trials) + self.spec.reruns * len(trials))
 
 
 def _trainable(sweep: SweepRun, plans: list[SearchPlan]) -> Any:
