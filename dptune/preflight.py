@@ -32,9 +32,14 @@ ROCM_DEVICE = Path("/dev/kfd")
 """Present where an AMD ROCm driver is: Ray may count its GPUs, which this module does not."""
 
 
+def local_sweep_dir(spec: SweepSpec) -> Path | None:
+    """The sweep's folder under a local ``storage_path``; None for storage behind a URI (``s3://…``)."""
+    return Path(spec.storage_path) / spec.name if "://" not in spec.storage_path else None
+
+
 def refuse_existing(spec: SweepSpec) -> None:
     """A sweep of that name already in ``storage_path`` is continued with --resume, never overwritten."""
-    local_dir = Path(spec.storage_path) / spec.name if "://" not in spec.storage_path else None
+    local_dir = local_sweep_dir(spec)
     if local_dir is not None and local_dir.exists():
         raise InputError(
             "name",
@@ -46,7 +51,7 @@ def refuse_existing(spec: SweepSpec) -> None:
 def refuse_per_method_runs(spec: SweepSpec) -> None:
     """A sweep that an earlier dptune started with one Tune run per method (folders named by its methods)
     is not resumed by one that runs one Tune run per sweep stage: it would start every search anew."""
-    local_dir = Path(spec.storage_path) / spec.name if "://" not in spec.storage_path else None
+    local_dir = local_sweep_dir(spec)
     if local_dir is None:
         return
     older = sorted(m for m in spec.methods if (local_dir / m / "tuner.pkl").exists())

@@ -249,7 +249,8 @@ CallbackGroups = dict[tuple[str, str], list[tune.Callback]]
 def _tuner(sweep: SweepRun, plans: list[SearchPlan], groups: CallbackGroups) -> tune.Tuner:
     """The sweep stage's one Tune run: restored from its saved state on a resume, or new."""
     trainable = _trainable(sweep, plans)
-    pend_up_to(sweep.limit(plans))
+    limit = sweep.limit(plans)
+    pend_up_to(limit)
     path = sweep.experiment_path()
     if sweep.resume and restorable(path):
         return tune.Tuner.restore(path, trainable, resume_unfinished=True, resume_errored=True)
@@ -261,7 +262,7 @@ def _tuner(sweep: SweepRun, plans: list[SearchPlan], groups: CallbackGroups) -> 
         sweep.state,
         {plan.method: spec.runs[plan.method].seed for plan in plans},
         spec.name,
-        sweep.limit(plans),
+        limit,
     )
     return tune.Tuner(
         trainable,

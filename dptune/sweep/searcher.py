@@ -96,9 +96,6 @@ class AccountedSearcher(Searcher):
     def set_search_properties(self, metric: str | None, mode: str | None, config: dict, **spec: Any) -> bool:
         return self.searcher.set_search_properties(metric, mode, config, **spec)
 
-    def set_max_concurrency(self, max_concurrent: int) -> bool:
-        return self.searcher.set_max_concurrency(max_concurrent)
-
     def _held(self, reserved_less: int = 0) -> np.ndarray:
         """What the method holds of the filter's budget: its trials, and the re-runs reserved (less
         ``reserved_less`` of them)."""

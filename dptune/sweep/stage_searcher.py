@@ -109,7 +109,7 @@ class SweepSearcher(Searcher):
         return True
 
     def set_max_concurrency(self, max_concurrent: int) -> bool:
-        return False  # Tune's limit holds for the run as a whole
+        return False  # the stage caps its trials itself (``limit``)
 
     def observe(self, trials: list[Any]) -> None:
         """Read Tune's list of trials (each step, before Tune asks for new ones). Once a method's search
@@ -215,7 +215,7 @@ class SweepSearcher(Searcher):
         re-run starts; a seeded sweep gives the i-th re-run written ahead the seed
         ``trial_seed(seed, method, RERUN_SEED_OFFSET + i)``, never a search trial's)."""
         view = self._views[method]
-        if not self._search_ended(method) or self._reruns_done(method):
+        if not self._search_ended(method) or view.reruns >= self.reruns or method in self._refused:
             return None
         selected = self._selected(method)
         if selected is None:
