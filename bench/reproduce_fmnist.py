@@ -7,6 +7,8 @@ selected configuration re-run with fresh randomness and scored on the final test
                  then bench/fmnist_sweep.json from ``dptune report --json``: its ``tuned`` cells of
                  bench/fmnist_results.json (``selected_by: "sweep"``), with ε including tuning and the
                  compute used
+    sweep-record the same record from what the sweep's store holds now, without running anything (the
+                 ε whose search and re-runs have ended, while the sweep goes on elsewhere)
 
 The earlier protocol (history: its sweeps chose on test accuracy), in stages, each resumable (a
 finished run is cached as JSON in bench/fmnist_runs/ and never run again):
@@ -150,18 +152,23 @@ def sweep_alone(spec_file: Path) -> dict[str, Any]:
     """Run (or resume) the sweep-alone protocol (issue 12: ``dptune run sweeps/fmnist.yaml``: every method
     and ε, tuning proxy, search, 3 re-runs of the selected configuration with fresh randomness) in the
     spec's own store, then its record (``sweep_alone_record``), written to bench/fmnist_sweep.json."""
+    started = time.time()
+    dptune("run", str(spec_file), "--resume", cwd=ROOT)  # starts what is new, continues the rest
+    return record_sweep_alone(spec_file, {"command_wall_seconds": time.time() - started})
+
+
+def record_sweep_alone(spec_file: Path, extra: dict[str, Any] | None = None) -> dict[str, Any]:
+    """bench/fmnist_sweep.json from what the spec's store holds now (``sweep_alone_record``): with
+    ``--stage sweep-record``, the ε whose search and re-runs have ended while the sweep still runs."""
     from dptune.spec import load_spec
 
     spec = load_spec(spec_file, base=ROOT)
-    started = time.time()
-    dptune("run", str(spec_file), "--resume", cwd=ROOT)  # starts what is new, continues the rest
-    wall = time.time() - started
     report = json.loads(
         dptune(
             "report", "--json", "--experiment", spec.experiment, "--tracking-uri", spec.tracking_uri, cwd=ROOT
         )
     )
-    record = sweep_alone_record(spec_file, spec, report) | {"command_wall_seconds": wall}
+    record = sweep_alone_record(spec_file, spec, report) | (extra or {})
     SWEEP_ALONE_RECORD.write_text(json.dumps(record, indent=1) + "\n")
     return record
 
@@ -177,8 +184,8 @@ def sweep_alone_record(spec_file: Path, spec: SweepSpec, report: dict[str, Any])
     compute = {(c["method"], c["epsilon_target"]): c for c in report["compute"]}
     cells: dict[str, dict[str, Any]] = {}
     for row in report["best_tradeoffs"]:
-        if row["sweep"] not in full:
-            continue
+        if row["sweep"] not in full or len(row["test_accuracies"]) < spec.reruns:
+            continue  # a tuning proxy, or a search whose re-runs have not all ended
         used = compute[row["method"], row["epsilon_target"]]
         cells.setdefault(row["method"], {})[f"{row['epsilon_target']:g}"] = {
             "selected_by": "sweep",
@@ -201,6 +208,7 @@ def sweep_alone_record(spec_file: Path, spec: SweepSpec, report: dict[str, Any])
         "command": f"python bench/reproduce_fmnist.py --stage sweep-alone --spec {spec_file}",
         "date": dt.date.today().isoformat(),
         "machine": f"{cpu_name()}, {os.cpu_count()} cores, {platform.system()}",
+        "epsilons": [f"{e:g}" for e in spec.epsilons],
         "cells": cells,
     }
 
@@ -621,6 +629,13 @@ def sweep_alone_section(record: dict[str, Any] | None) -> str:
         "",
         "Wall time of each ε's sweeps: " + ", ".join(f"ε = {e}: {h:.1f} h" for e, h in walls.items()) + ".",
     ]
+    pending = [e for e in record.get("epsilons", []) if not any(e in c for c in cells.values())]
+    if pending:
+        lines += [
+            "",
+            f"Not recorded yet (the sweep goes on; `--stage sweep-record` took this record from its store): "
+            f"ε = {', '.join(pending)}.",
+        ]
     lines += ["", "Goals (final-test mean of the re-runs):", ""]
     for what, eps, methods, target, reach in GOALS:
         means = {
@@ -798,12 +813,15 @@ def main() -> None:
     )
     parser.add_argument(
         "--stage",
-        choices=("paper", "sweep", "tuned", "probe", "costs", "sweep-alone", "summarize"),
+        choices=("paper", "sweep", "tuned", "probe", "costs", "sweep-alone", "sweep-record", "summarize"),
         required=True,
     )
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument(
-        "--spec", type=Path, default=SWEEP_ALONE, help=f"sweep-alone: the spec (default {SWEEP_ALONE.name})"
+        "--spec",
+        type=Path,
+        default=SWEEP_ALONE,
+        help=f"sweep-alone, sweep-record: the spec (default {SWEEP_ALONE.name})",
     )
     args = parser.parse_args()
     protocols = {"paper": "paper_settings", "tuned": "tuned", "probe": "lr_probe"}
@@ -815,6 +833,8 @@ def main() -> None:
         COSTS.write_text(json.dumps(tuning_cost_record(args.workers), indent=1) + "\n")
     elif args.stage == "sweep-alone":
         sweep_alone(args.spec.resolve())
+    elif args.stage == "sweep-record":
+        record_sweep_alone(args.spec.resolve())
     elif args.stage == "sweep":
         spec = spec_path(args.epsilon)
         resume = ["--resume"] if (ROOT / "ray_results" / spec.stem).exists() else []
