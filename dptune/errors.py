@@ -1,5 +1,7 @@
 """Errors that carry the name of the user-facing field at fault."""
 
+from __future__ import annotations
+
 
 class InputError(ValueError):
     """Bad user input, reported as one line: the field, what is wrong and what would be valid.
@@ -13,6 +15,13 @@ class InputError(ValueError):
         self.field = field
         self.problem = problem
         super().__init__(f"{field}: {problem}")
+
+    def __reduce__(self) -> tuple[type[InputError], tuple[str, str]]:
+        """Rebuilt from its field and problem when copied or unpickled: Ray sends a trial's error from
+        its worker pickled, and Tune copies it before recording it; an exception's default rebuilds it
+        from its message alone, which this ``__init__`` refuses (the trial's reason would be that
+        ``TypeError``)."""
+        return type(self), (self.field, self.problem)
 
 
 class DataUnavailableError(InputError):
