@@ -117,12 +117,16 @@ def measure(part: dict[str, str]) -> dict[str, float]:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+CURRENT_LABELS = ("one Tune run", "after the review")
+"""Labels of bench/utilisation.json's runs of the code as it stands (one Tune run per sweep stage)."""
+
+
 def quickstart_runs() -> list[dict[str, Any]]:
-    """The quickstart rows of bench/utilisation.json (the checkouts since one Tune run per stage)."""
+    """The quickstart runs of the current code in bench/utilisation.json."""
     if not UTILISATION.exists():
         return []
     rows = json.loads(UTILISATION.read_text())
-    return [s["quickstart"] for label, s in rows.items() if "one Tune run" in label or "review" in label]
+    return [s["quickstart"] for label, s in rows.items() if any(c in label for c in CURRENT_LABELS)]
 
 
 def bound_lines(runs: list[dict[str, Any]], goal: float) -> list[str]:
