@@ -191,7 +191,7 @@ def sweep_alone_record(spec_file: Path, spec: SweepSpec, report: dict[str, Any])
             "selected_by": "sweep",
             "mean": percent(row["test_accuracy"]),
             "sd": percent(row["test_accuracy_sd"]),
-            "accuracies": [100 * a for a in row["test_accuracies"]],
+            "accuracies": [round(100 * a, 4) for a in row["test_accuracies"]],
             "validation_accuracy": 100 * row["validation_accuracy"],
             "params": knobs(row["params"]),
             "model": row["params"]["model"],
@@ -205,7 +205,11 @@ def sweep_alone_record(spec_file: Path, spec: SweepSpec, report: dict[str, Any])
             "sweep": row["sweep"],
         }
     return {
-        "command": f"python bench/reproduce_fmnist.py --stage sweep-alone --spec {spec_file}",
+        "command": "python bench/reproduce_fmnist.py --stage sweep-alone --spec "
+        + str(spec_file.relative_to(ROOT) if spec_file.is_relative_to(ROOT) else spec_file),
+        "code": subprocess.run(
+            ["git", "describe", "--always"], cwd=ROOT, capture_output=True, text=True
+        ).stdout.strip(),
         "date": dt.date.today().isoformat(),
         "machine": f"{cpu_name()}, {os.cpu_count()} cores, {platform.system()}",
         "epsilons": [f"{e:g}" for e in spec.epsilons],
@@ -576,6 +580,16 @@ ABANDONED_ATTEMPT = [
     "counts every run of both adds ε 34.79, δ 4.4e-5 (basic composition) to the ε incl. tuning below.",
 ]
 """Released runs of the sweep-alone protocol that its published figures do not compose (a restart)."""
+RUN_CODE = [
+    "The run's code: one checkout, pinned at f3a91c3 (it runs each method's search and re-runs as Tune",
+    "runs of their own) so that one version produces the evidence, with one fix from the ε = 1 re-runs on",
+    "(51874ad, this repository's branch `fmnist-sweep-code`): a re-run's Tune run was restored without",
+    "its param space, so one lp-dpsgd re-run, pending when the sweep was restarted, met Tune's",
+    "placeholder for its filter and failed before its first step (nothing released; counted all the",
+    "same); restored with its param space, it ran again with fresh randomness. Main's one Tune run per",
+    "stage has no param space to restore.",
+]
+"""How the sweep-alone run's code came to be what it is (bench/fmnist_sweep.json's ``code``)."""
 
 
 def sweep_alone_section(record: dict[str, Any] | None) -> str:
@@ -593,6 +607,8 @@ def sweep_alone_section(record: dict[str, Any] | None) -> str:
         "",
         *ABANDONED_ATTEMPT,
         "",
+        *RUN_CODE,
+        "",
     ]
     if record is None:
         lines += [
@@ -604,7 +620,8 @@ def sweep_alone_section(record: dict[str, Any] | None) -> str:
         return "\n".join(lines)
     cells = record["cells"]
     lines += [
-        f"`{record['command']}`, {record['date']}, {record['machine']}.",
+        f"`{record['command']}`, {record['date']}, {record['machine']}"
+        + (f", dptune at {record['code']}." if record.get("code") else "."),
         "",
         "ε incl. tuning (δ): the proxy, the search and the re-runs at that ε and the earlier ε it was",
         "warm-started from, composed. Trials: proxy + search + re-runs.",
