@@ -7,8 +7,9 @@ selected configuration re-run with fresh randomness and scored on the final test
                  then bench/fmnist_sweep.json from ``dptune report --json``: its ``tuned`` cells of
                  bench/fmnist_results.json (``selected_by: "sweep"``), with ε including tuning and the
                  compute used
-    sweep-record the same record from what the sweep's store holds now, without running anything (the
-                 ε whose search and re-runs have ended, while the sweep goes on elsewhere)
+    sweep-record the same record from what the sweep's store holds now, without running anything
+                 (while the sweep goes on elsewhere: each method and ε whose re-runs all have a
+                 final-test score)
 
 The earlier protocol (history: its sweeps chose on test accuracy), in stages, each resumable (a
 finished run is cached as JSON in bench/fmnist_runs/ and never run again):
@@ -154,12 +155,15 @@ def sweep_alone(spec_file: Path) -> dict[str, Any]:
     spec's own store, then its record (``sweep_alone_record``), written to bench/fmnist_sweep.json."""
     started = time.time()
     dptune("run", str(spec_file), "--resume", cwd=ROOT)  # starts what is new, continues the rest
-    return record_sweep_alone(spec_file, {"command_wall_seconds": time.time() - started})
+    return record_sweep_alone(spec_file, {"command_wall_seconds": time.time() - started}, running=False)
 
 
-def record_sweep_alone(spec_file: Path, extra: dict[str, Any] | None = None) -> dict[str, Any]:
-    """bench/fmnist_sweep.json from what the spec's store holds now (``sweep_alone_record``): with
-    ``--stage sweep-record``, the ε whose search and re-runs have ended while the sweep still runs."""
+def record_sweep_alone(
+    spec_file: Path, extra: dict[str, Any] | None = None, running: bool = True
+) -> dict[str, Any]:
+    """bench/fmnist_sweep.json from what the spec's store holds now (``sweep_alone_record``); from a
+    sweep still ``running`` (``--stage sweep-record``), only the cells whose re-runs all have a
+    final-test score."""
     from dptune.spec import load_spec
 
     spec = load_spec(spec_file, base=ROOT)
@@ -168,12 +172,14 @@ def record_sweep_alone(spec_file: Path, extra: dict[str, Any] | None = None) -> 
             "report", "--json", "--experiment", spec.experiment, "--tracking-uri", spec.tracking_uri, cwd=ROOT
         )
     )
-    record = sweep_alone_record(spec_file, spec, report) | (extra or {})
+    record = sweep_alone_record(spec_file, spec, report, spec.reruns if running else 0) | (extra or {})
     SWEEP_ALONE_RECORD.write_text(json.dumps(record, indent=1) + "\n")
     return record
 
 
-def sweep_alone_record(spec_file: Path, spec: SweepSpec, report: dict[str, Any]) -> dict[str, Any]:
+def sweep_alone_record(
+    spec_file: Path, spec: SweepSpec, report: dict[str, Any], scored: int = 0
+) -> dict[str, Any]:
     """bench/fmnist_sweep.json from ``dptune report --json`` of the spec's experiment: per method and ε,
     the configuration its search selected on validation accuracy and the final-test accuracy (%) of its
     re-runs (``selected_by: "sweep"``), every knob ``dptune train`` needs to repeat it, ε and δ
@@ -184,8 +190,8 @@ def sweep_alone_record(spec_file: Path, spec: SweepSpec, report: dict[str, Any])
     compute = {(c["method"], c["epsilon_target"]): c for c in report["compute"]}
     cells: dict[str, dict[str, Any]] = {}
     for row in report["best_tradeoffs"]:
-        if row["sweep"] not in full or len(row["test_accuracies"]) < spec.reruns:
-            continue  # a tuning proxy, or a search whose re-runs have not all ended
+        if row["sweep"] not in full or len(row["test_accuracies"]) < scored:
+            continue  # a tuning proxy, or (``scored``) a search whose re-runs are not all scored yet
         used = compute[row["method"], row["epsilon_target"]]
         cells.setdefault(row["method"], {})[f"{row['epsilon_target']:g}"] = {
             "selected_by": "sweep",
@@ -207,9 +213,6 @@ def sweep_alone_record(spec_file: Path, spec: SweepSpec, report: dict[str, Any])
     return {
         "command": "python bench/reproduce_fmnist.py --stage sweep-alone --spec "
         + str(spec_file.relative_to(ROOT) if spec_file.is_relative_to(ROOT) else spec_file),
-        "code": subprocess.run(
-            ["git", "describe", "--always"], cwd=ROOT, capture_output=True, text=True
-        ).stdout.strip(),
         "date": dt.date.today().isoformat(),
         "machine": f"{cpu_name()}, {os.cpu_count()} cores, {platform.system()}",
         "epsilons": [f"{e:g}" for e in spec.epsilons],
@@ -585,9 +588,9 @@ RUN_CODE = [
     "runs of their own) so that one version produces the evidence, with one fix from the ε = 1 re-runs on",
     "(51874ad, this repository's branch `fmnist-sweep-code`): a re-run's Tune run was restored without",
     "its param space, so one lp-dpsgd re-run, pending when the sweep was restarted, met Tune's",
-    "placeholder for its filter and failed before its first step (nothing released; counted all the",
-    "same); restored with its param space, it ran again with fresh randomness. Main's one Tune run per",
-    "stage has no param space to restore.",
+    "placeholder for its filter and failed before its first step, having released nothing; restored",
+    "with its param space, the same re-run (its Tune trial, counted once from its first start) ran",
+    "again with fresh randomness. Main's one Tune run per stage has no param space to restore.",
 ]
 """How the sweep-alone run's code came to be what it is (bench/fmnist_sweep.json's ``code``)."""
 
@@ -620,8 +623,7 @@ def sweep_alone_section(record: dict[str, Any] | None) -> str:
         return "\n".join(lines)
     cells = record["cells"]
     lines += [
-        f"`{record['command']}`, {record['date']}, {record['machine']}"
-        + (f", dptune at {record['code']}." if record.get("code") else "."),
+        f"`{record['command']}`, {record['date']}, {record['machine']}.",
         "",
         "ε incl. tuning (δ): the proxy, the search and the re-runs at that ε and the earlier ε it was",
         "warm-started from, composed. Trials: proxy + search + re-runs.",
@@ -638,7 +640,7 @@ def sweep_alone_section(record: dict[str, Any] | None) -> str:
             trials = " + ".join(str(c["trials"].get(kind, 0)) for kind in ("proxy", "search", "final"))
             lines.append(
                 f"| {eps} | {method} | {accuracy_text(c)} | {c['validation_accuracy']:.2f} | "
-                f"{c['epsilon_including_tuning']:.2f} ({c['delta_including_tuning']:.0e}) | {trials} | "
+                f"{c['epsilon_including_tuning']:.2f} ({c['delta_including_tuning']:.2g}) | {trials} | "
                 f"{c['trial_hours']:.2f} | {settings_text(c['params'])} |"
             )
     walls = {eps: c["sweep_wall_hours"] for cs in cells.values() for eps, c in cs.items()}
@@ -659,7 +661,8 @@ def sweep_alone_section(record: dict[str, Any] | None) -> str:
             m: c[eps]["mean"] for m, c in cells.items() if eps in c and (methods is None or m in methods)
         }
         if not means:
-            lines.append(f"- {what} at ε = {eps}: {'≥' if reach else '>'} {target:.2f}: not run")
+            later = "not recorded yet" if eps in pending else "not run"
+            lines.append(f"- {what} at ε = {eps}: {'≥' if reach else '>'} {target:.2f}: {later}")
             continue
         best = max(means, key=lambda m: means[m] or 0.0)
         value = means[best] or 0.0

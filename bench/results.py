@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import platform
 from pathlib import Path
 
@@ -11,6 +12,14 @@ def cpu_name() -> str:
         if line.startswith("model name"):
             return line.split(":", 1)[1].strip()
     return platform.processor() or "unknown"
+
+
+def fresh_process_env(code: Path) -> dict[str, str]:
+    """The environment of a measured run in a fresh process: ``code``'s dptune first on the path, a
+    local Ray of its own (no cluster address), Ray's token auth off for it."""
+    env = {**os.environ, "PYTHONPATH": str(code), "RAY_AUTH_MODE": "disabled"}
+    env.pop("RAY_ADDRESS", None)
+    return env
 
 
 def write_section(out: Path, title: str, text: str) -> None:

@@ -42,12 +42,18 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
-from results import cpu_name, write_section  # bench/ is on the path when this file runs as a script
+from results import (
+    cpu_name,
+    fresh_process_env,
+    write_section,
+)  # bench/ is on the path when this file runs as a script
 
 ROOT = Path(__file__).resolve().parents[1]
 SECTION = "## Start-up cost of a sweep, part by part"
 UTILISATION = ROOT / "bench" / "utilisation.json"
 JSON = ROOT / "bench" / "startup_cost.json"
+MARK = "startup-cost: "
+"""Marks the measuring process's line of figures among whatever else it prints."""
 
 MEASURE = string.Template("""
 import json, os, tempfile, time
@@ -62,7 +68,8 @@ def cpu_seconds():  # user + system CPU seconds of this process and every live d
             fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
         except (OSError, IndexError):
             continue
-        stats[int(entry.name)] = (int(fields[1]), int(fields[11]) + int(fields[12]))
+        # its own user and system time, and that of its children it has waited for
+        stats[int(entry.name)] = (int(fields[1]), sum(int(f) for f in fields[11:15]))
     mine, grew = {os.getpid()}, True
     while grew:
         more = {pid for pid, (parent, _) in stats.items() if parent in mine} - mine
@@ -74,7 +81,7 @@ $setup
 cpu, wall = cpu_seconds(), time.perf_counter()
 $timed
 wall, cpu = time.perf_counter() - wall, cpu_seconds() - cpu
-print(json.dumps({"wall": wall, "cpu": cpu}))
+print("$mark" + json.dumps({"wall": wall, "cpu": cpu}))
 $teardown
 """)
 
@@ -86,9 +93,9 @@ PARTS: dict[str, dict[str, str]] = {
         "teardown": "ray.shutdown()",
     },
     "new MLflow store": {
-        "setup": "from mlflow.tracking import MlflowClient\nfolder = tempfile.mkdtemp()",
+        "setup": "import shutil\nfrom mlflow.tracking import MlflowClient\nfolder = tempfile.mkdtemp()",
         "timed": "MlflowClient(f'sqlite:///{folder}/mlflow.db').search_experiments()",
-        "teardown": "",
+        "teardown": "shutil.rmtree(folder)",
     },
     "quickstart data": {
         "setup": "from dptune.spec import load_spec\nfrom dptune.sweep.driver import sweep_data\n"
@@ -108,13 +115,14 @@ BESIDE_RAY = ("local Ray start", "new MLflow store", "quickstart data")
 
 def measure(part: dict[str, str]) -> dict[str, float]:
     """One part's wall and CPU seconds, in a fresh interpreter run from the repository's root."""
-    code = MEASURE.substitute(part)
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "RAY_AUTH_MODE": "disabled"}
-    env.pop("RAY_ADDRESS", None)
+    code = MEASURE.substitute(part, mark=MARK)
     done = subprocess.run(
-        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, check=True
+        [sys.executable, "-c", code], cwd=ROOT, env=fresh_process_env(ROOT), capture_output=True, text=True
     )
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    lines = [line for line in done.stdout.splitlines() if line.startswith(MARK)]
+    if done.returncode or not lines:
+        raise RuntimeError(f"measuring failed ({done.returncode}):\n{done.stderr[-2000:]}")
+    return json.loads(lines[-1].removeprefix(MARK))
 
 
 CURRENT_LABELS = ("one Tune run", "after the review")

@@ -38,7 +38,11 @@ from typing import Any
 
 import yaml
 from ray.tune import ExperimentAnalysis
-from results import cpu_name, write_section  # bench/ is on the path when this file runs as a script
+from results import (
+    cpu_name,
+    fresh_process_env,
+    write_section,
+)  # bench/ is on the path when this file runs as a script
 
 ROOT = Path(__file__).resolve().parents[1]
 SECTION = "## Slot utilisation: methods side by side"
@@ -92,8 +96,7 @@ def run(code: Path, doc: dict[str, Any], slots: int) -> dict[str, Any]:
         doc["storage_path"] = str(folder / "ray_results")
         spec = folder / "spec.yaml"
         spec.write_text(yaml.safe_dump(doc))
-        env = {**os.environ, "PYTHONPATH": str(code), "RAY_AUTH_MODE": "disabled"}
-        env.pop("RAY_ADDRESS", None)
+        env = fresh_process_env(code)
         started = time.time()
         subprocess.run(
             [sys.executable, "-m", "dptune.cli", "run", str(spec)], cwd=folder, env=env, check=True

@@ -16,12 +16,13 @@ class InputError(ValueError):
         self.problem = problem
         super().__init__(f"{field}: {problem}")
 
-    def __reduce__(self) -> tuple[type[InputError], tuple[str, str]]:
-        """Rebuilt from its field and problem when copied or unpickled: Ray sends a trial's error from
-        its worker pickled, and Tune copies it before recording it; an exception's default rebuilds it
-        from its message alone, which this ``__init__`` refuses (the trial's reason would be that
-        ``TypeError``)."""
-        return type(self), (self.field, self.problem)
+    def __reduce__(self) -> tuple[type[InputError], tuple[str, str], dict]:
+        """Rebuilt from its field and problem when copied or unpickled, with its other attributes (notes
+        included): Ray sends a trial's error from its worker pickled, and Tune copies it before
+        recording it; an exception's default rebuilds it from its message alone, which this
+        ``__init__`` refuses (the trial's reason would be that ``TypeError``). Subclasses keep the
+        ``(field, problem)`` signature."""
+        return type(self), (self.field, self.problem), self.__dict__
 
 
 class DataUnavailableError(InputError):

@@ -17,9 +17,11 @@ FIELD, PROBLEM = "param.k", "must be an integer >= 1, got 0"
 @pytest.mark.parametrize("kind", [InputError, DataUnavailableError])
 def test_a_copied_or_unpickled_error_keeps_its_field_and_problem(kind: type[InputError]) -> None:
     error = kind(FIELD, PROBLEM)
+    error.add_note("raised in a trial")
     for again in (copy.copy(error), pickle.loads(pickle.dumps(error))):
         assert type(again) is kind
         assert (again.field, again.problem, str(again)) == (FIELD, PROBLEM, f"{FIELD}: {PROBLEM}")
+        assert again.__notes__ == ["raised in a trial"]
 
 
 def test_an_input_error_raised_in_a_ray_worker_reaches_the_driver(local_ray) -> None:
