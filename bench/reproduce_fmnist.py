@@ -592,7 +592,7 @@ RUN_CODE = [
     "with its param space, the same re-run (its Tune trial, counted once from its first start) ran",
     "again with fresh randomness. Main's one Tune run per stage has no param space to restore.",
 ]
-"""How the sweep-alone run's code came to be what it is (bench/fmnist_sweep.json's ``code``)."""
+"""How the code of the sweep-alone run on this machine came to be what it is (the section states it)."""
 
 
 def sweep_alone_section(record: dict[str, Any] | None) -> str:

@@ -42,11 +42,11 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
-from results import (
+from results import (  # bench/ is on the path when this file runs as a script
     cpu_name,
     fresh_process_env,
     write_section,
-)  # bench/ is on the path when this file runs as a script
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 SECTION = "## Start-up cost of a sweep, part by part"

@@ -38,11 +38,11 @@ from typing import Any
 
 import yaml
 from ray.tune import ExperimentAnalysis
-from results import (
+from results import (  # bench/ is on the path when this file runs as a script
     cpu_name,
     fresh_process_env,
     write_section,
-)  # bench/ is on the path when this file runs as a script
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 SECTION = "## Slot utilisation: methods side by side"
