@@ -11,6 +11,10 @@ selected configuration re-run with fresh randomness and scored on the final test
                  (while the sweep goes on elsewhere: each method and ε whose re-runs all have a
                  final-test score)
 
+``bench/release_fmnist.py`` releases the sweep's ε = 1 selections at ε = 3 and 8 (3 fresh runs each,
+scored on the final test, every run counted: bench/fmnist_release.json), and ``summarize`` takes their
+cells where the sweep has none of its own.
+
 The earlier protocol (history: its sweeps chose on test accuracy), in stages, each resumable (a
 finished run is cached as JSON in bench/fmnist_runs/ and never run again):
 
@@ -43,6 +47,7 @@ import platform
 import statistics
 import subprocess
 import sys
+import textwrap
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -69,6 +74,8 @@ REPLICATES = (0, 1, 2)
 EPSILONS = ("1", "8")
 SWEEP_ALONE = ROOT / "sweeps" / "fmnist.yaml"
 SWEEP_ALONE_RECORD = ROOT / "bench" / "fmnist_sweep.json"
+RELEASE_RECORD = ROOT / "bench" / "fmnist_release.json"
+"""The sweep's ε = 1 selections released at ε = 3 and 8 (``bench/release_fmnist.py``)."""
 HISTORY = {"tuned": "tuned_on_test"}
 """The earlier protocol's cells under their name in bench/fmnist_results.json: its sweeps scored and chose
 trials on test accuracy, and replicate 0 of a tuned cell was the chosen trial itself (history, kept)."""
@@ -225,7 +232,16 @@ def percent(fraction: float | None) -> float | None:
 
 
 def run_one(job: dict[str, Any]) -> dict[str, Any]:
-    """Train one replicate of (method, settings) with the sweep spec's defaults and cache its summary.
+    """Train one replicate of (method, settings) with the sweep spec's defaults and cache its summary
+    (``train_cached``)."""
+    settings = job["settings"]
+    config = base_run(job["epsilon"], job["method"]).with_knobs(settings)
+    return train_cached(config, Path(job["out"]), {"protocol": job["protocol"], "settings": settings})
+
+
+def train_cached(config: RunConfig, out: Path, extra: dict[str, Any]) -> dict[str, Any]:
+    """Train one run of ``config`` on one thread and write its summary (``Trainer.summary``), with
+    ``extra``, its wall time and when it finished (UTC), to ``out`` (whole or not at all).
 
     No seed is given: the run draws secret OS entropy, and its summary says ``noise_source: "secure"``.
     """
@@ -234,16 +250,18 @@ def run_one(job: dict[str, Any]) -> dict[str, Any]:
     from dptune.train import Trainer
 
     torch.set_num_threads(1)
-    settings = job["settings"]
     started = time.time()
-    trainer = Trainer(base_run(job["epsilon"], job["method"]).with_knobs(settings))
+    trainer = Trainer(config)
     trainer.fit()
-    summary = trainer.summary() | {
-        "protocol": job["protocol"],
-        "wall_seconds": time.time() - started,
-        "settings": settings,
-    }
-    Path(job["out"]).write_text(json.dumps(summary, indent=1))
+    finished = dt.datetime.now(dt.UTC)
+    summary = (
+        trainer.summary()
+        | extra
+        | {"wall_seconds": time.time() - started, "finished_at": finished.isoformat()}
+    )
+    partial = out.with_suffix(".partial")
+    partial.write_text(json.dumps(summary, indent=1))
+    partial.replace(out)
     return summary
 
 
@@ -291,12 +309,17 @@ def run_jobs(todo: list[dict[str, Any]], workers: int) -> None:
 def run_curve(
     epsilon: str, method: str, settings: dict[str, Any], sigma: float, steps: int | None
 ) -> np.ndarray:
-    """RDP curve (over ``RDP_ORDERS``) of a run of ``method`` with ``settings`` over the sweep spec's
-    defaults at ε, calibrated to σ = ``sigma``, that took ``steps`` steps (None: its full plan)."""
+    """RDP curve of a run of ``method`` with ``settings`` over the sweep spec's defaults at ε
+    (``ledger_curve``)."""
+    return ledger_curve(base_run(epsilon, method).with_knobs(settings), sigma, steps)
+
+
+def ledger_curve(config: RunConfig, sigma: float, steps: int | None) -> np.ndarray:
+    """RDP curve (over ``RDP_ORDERS``) of a run of ``config`` calibrated to σ = ``sigma`` that took
+    ``steps`` steps (None: its full plan)."""
     from dptune.privacy.accounting import rdp_curve
     from dptune.run_plan import run_schedule, spent_ledger
 
-    config = base_run(epsilon, method).with_knobs(settings)
     if steps is None:
         steps = run_schedule(config, TRAIN_SIZE).hyper.steps
     return rdp_curve(spent_ledger(config, TRAIN_SIZE, sigma, steps))
@@ -531,11 +554,13 @@ def summarize() -> dict[str, Any]:
                 entry["sd"] = statistics.stdev(accs) if len(accs) > 1 else 0.0
                 cost = costs.get("cells", {}).get(method, {}).get(eps, {}).get(protocol, {})
                 entry |= {key: value for key, value in cost.items() if key.startswith("epsilon_including")}
-    sweep = json.loads(SWEEP_ALONE_RECORD.read_text()) if SWEEP_ALONE_RECORD.exists() else None
+    sweep, release = (
+        json.loads(r.read_text()) if r.exists() else None for r in (SWEEP_ALONE_RECORD, RELEASE_RECORD)
+    )
     results = ROOT / "bench" / "fmnist_results.json"
-    results.write_text(json.dumps(results_table(table, sweep), indent=1))
+    results.write_text(json.dumps(results_table(table, sweep, release), indent=1))
     write_results_section(table, costs)
-    write_section(ROOT / "bench" / "RESULTS.md", SWEEP_SECTION, sweep_alone_section(sweep))
+    write_section(ROOT / "bench" / "RESULTS.md", SWEEP_SECTION, sweep_alone_section(sweep, release))
     cells = tracker.protocol_cells(spec.experiment)
     if any(cell.protocol == "tuned" for cell in cells):
         title = "Fashion-MNIST, cnn5, 10 epochs, tuned on test accuracy (earlier protocol)"
@@ -544,20 +569,32 @@ def summarize() -> dict[str, Any]:
     return table
 
 
-def results_table(history: dict[str, Any], sweep: dict[str, Any] | None) -> dict[str, Any]:
+def results_table(
+    history: dict[str, Any], sweep: dict[str, Any] | None, release: dict[str, Any] | None
+) -> dict[str, Any]:
     """{METHOD: {EPS: {PROTOCOL: {...}}}}: the earlier protocol's cells (its ``tuned`` ones renamed
     ``HISTORY["tuned"]`` and marked as chosen on test accuracy), and ``tuned``, the sweep alone's
-    selection (bench/fmnist_sweep.json), where it has run."""
+    selection (``sweep_alone_cells``), where it has run."""
     table: dict[str, Any] = {}
     for method, cells in history.items():
         for eps, cell in cells.items():
             for protocol, entry in cell.items():
                 marked = entry | {"selected_by": "test accuracy (history)"} if protocol in HISTORY else entry
                 table.setdefault(method, {}).setdefault(eps, {})[HISTORY.get(protocol, protocol)] = marked
-    for method, cells in (sweep or {}).get("cells", {}).items():
+    for method, cells in sweep_alone_cells(sweep, release).items():
         for eps, entry in cells.items():
             table.setdefault(method, {}).setdefault(eps, {})["tuned"] = entry
     return table
+
+
+def sweep_alone_cells(sweep: dict[str, Any] | None, release: dict[str, Any] | None) -> dict[str, Any]:
+    """{METHOD: {EPS: cell}}: the sweep's own cells (bench/fmnist_sweep.json) and those of its ε = 1
+    selections released at a larger ε (bench/fmnist_release.json) where the sweep has none."""
+    cells: dict[str, Any] = {}
+    for record in (release, sweep):  # the sweep's own cell wins
+        for method, by_eps in (record or {}).get("cells", {}).items():
+            cells.setdefault(method, {}).update(by_eps)
+    return cells
 
 
 SWEEP_SECTION = "## Fashion-MNIST, all seven methods, from the sweep alone"
@@ -595,9 +632,25 @@ RUN_CODE = [
 """How the code of the sweep-alone run on this machine came to be what it is (the section states it)."""
 
 
-def sweep_alone_section(record: dict[str, Any] | None) -> str:
-    """bench/RESULTS.md's section of the sweep-alone protocol: its table and goals, or that it has not
-    run yet."""
+LOST_STAGE = [
+    "The sweep went on to ε = 3 here (its tuning proxy finished in 1 h 10 min, its search on the whole",
+    "data had begun) until this development machine was reset between two sessions, which lost the",
+    "sweep's store and Tune run; at about 7 h per ε on 2 cores, a whole ε does not fit one session. That",
+    "stage published two things, in a closing note of 2026-11-24: its whole-sweep figure up to its proxy",
+    "(ε 87.38, δ 1.4e-5: the ε = 1 stage and the ε = 3 proxy, composed) and the validation score of one",
+    "of its search trials (dpsgd, 86.62%; ε 3, δ 1e-5 given its plan, which the counted proxy chose).",
+    "Nothing below uses either.",
+]
+"""The sweep's lost ε = 3 stage: what it published, so that the figure of everything published counts it."""
+LOST_STAGE_PUBLISHED = (87.38 + 3.0, 1.4e-5 + 1e-5)
+"""(ε, δ) of what the lost stage published (``LOST_STAGE``), basic composition."""
+ABANDONED_ATTEMPTS = (34.79, 4.4e-5)
+"""(ε, δ) of every run of the two abandoned attempts (``ABANDONED_ATTEMPT``), basic composition."""
+
+
+def sweep_alone_section(record: dict[str, Any] | None, release: dict[str, Any] | None) -> str:
+    """bench/RESULTS.md's section of the sweep-alone protocol: its table, the table of its ε = 1
+    selections released at larger ε, the goals, or that it has not run yet."""
     lines = [
         SWEEP_SECTION,
         "",
@@ -632,37 +685,33 @@ def sweep_alone_section(record: dict[str, Any] | None) -> str:
         "| settings |",
         "|---|---|---|---|---|---|---|---|",
     ]
-    for eps in sorted({e for c in cells.values() for e in c}, key=float):
-        for method in sorted(cells, key=lambda m: -(cells[m].get(eps, {}).get("mean") or 0.0)):
-            if eps not in cells[method]:
-                continue
-            c = cells[method][eps]
-            trials = " + ".join(str(c["trials"].get(kind, 0)) for kind in ("proxy", "search", "final"))
-            lines.append(
-                f"| {eps} | {method} | {accuracy_text(c)} | {c['validation_accuracy']:.2f} | "
-                f"{c['epsilon_including_tuning']:.2f} ({c['delta_including_tuning']:.2g}) | {trials} | "
-                f"{c['trial_hours']:.2f} | {settings_text(c['params'])} |"
-            )
+    for eps, method, c in ranked_cells(cells):
+        trials = " + ".join(str(c["trials"].get(kind, 0)) for kind in ("proxy", "search", "final"))
+        lines.append(
+            f"| {eps} | {method} | {accuracy_text(c)} | {c['validation_accuracy']:.2f} | "
+            f"{c['epsilon_including_tuning']:.2f} ({c['delta_including_tuning']:.2g}) | {trials} | "
+            f"{c['trial_hours']:.2f} | {settings_text(c['params'])} |"
+        )
     walls = {eps: c["sweep_wall_hours"] for cs in cells.values() for eps, c in cs.items()}
     lines += [
         "",
         "Wall time of each ε's sweeps: " + ", ".join(f"ε = {e}: {h:.1f} h" for e, h in walls.items()) + ".",
+        "",
+        *LOST_STAGE,
     ]
-    pending = [e for e in record.get("epsilons", []) if not any(e in c for c in cells.values())]
+    if release is not None:
+        lines += ["", *release_lines(release)]
+    merged = sweep_alone_cells(record, release)
+    pending = [e for e in record.get("epsilons", []) if not any(e in c for c in merged.values())]
     if pending:
-        lines += [
-            "",
-            f"Not recorded yet (the sweep goes on; `--stage sweep-record` took this record from its store): "
-            f"ε = {', '.join(pending)}.",
-        ]
+        lines += ["", f"Not recorded yet: ε = {', '.join(pending)}."]
     lines += ["", "Goals (final-test mean of the re-runs):", ""]
     for what, eps, methods, target, reach in GOALS:
         means = {
-            m: c[eps]["mean"] for m, c in cells.items() if eps in c and (methods is None or m in methods)
+            m: c[eps]["mean"] for m, c in merged.items() if eps in c and (methods is None or m in methods)
         }
         if not means:
-            later = "not recorded yet" if eps in pending else "not run"
-            lines.append(f"- {what} at ε = {eps}: {'≥' if reach else '>'} {target:.2f}: {later}")
+            lines.append(f"- {what} at ε = {eps}: {'≥' if reach else '>'} {target:.2f}: not recorded yet")
             continue
         best = max(means, key=lambda m: means[m] or 0.0)
         value = means[best] or 0.0
@@ -672,6 +721,66 @@ def sweep_alone_section(record: dict[str, Any] | None) -> str:
             + ("met" if met else "not met")
         )
     return "\n".join(lines)
+
+
+def ranked_cells(cells: dict[str, Any]) -> list[tuple[str, str, dict[str, Any]]]:
+    """(ε, method, cell) by ε, then best final-test mean first."""
+    return sorted(
+        ((eps, method, c) for method, by_eps in cells.items() for eps, c in by_eps.items()),
+        key=lambda row: (float(row[0]), -(row[2].get("mean") or 0.0)),
+    )
+
+
+def release_lines(release: dict[str, Any]) -> list[str]:
+    """The paragraph and table of the ε = 1 selections released at larger ε (bench/fmnist_release.json)."""
+    privacy = release["privacy"]
+    last = privacy[release["epsilons"][-1]]
+    everything = (
+        LOST_STAGE_PUBLISHED[0] + last["epsilon_released_runs"] + ABANDONED_ATTEMPTS[0],
+        LOST_STAGE_PUBLISHED[1] + last["delta_released_runs"] + ABANDONED_ATTEMPTS[1],
+    )
+    chosen_at = release["selected_at_epsilon"]
+    paragraph = (
+        f"Each method's configuration selected at ε = {chosen_at} (the table above) is released at the "
+        "larger "
+        "ε: σ calibrated to it, 3 runs with fresh randomness on the whole training data, scored on the "
+        "final-test half (issue 12's third proxy: choose at a small ε, release at a larger one). Nothing is "
+        "chosen at the larger ε. Validation %: the mean of those runs' last validation scores. ε incl. "
+        f"tuning (δ): the basic composition of the ε = {chosen_at} sweep's figure "
+        f"({release['sweep_epsilon_including_tuning']:.2f}, δ {release['sweep_delta_including_tuning']:.2g}) "
+        f"with the RDP composition (δ {last['delta_released_runs']:.0e}) of every run this stage released "
+        f"at that ε and the ε before it. trial-h: those runs (the selection's: the ε = {chosen_at} row's); "
+        f"settings: the ε = {chosen_at} row's."
+    )
+    lines = [
+        f"ε = {' and '.join(release['epsilons'])} instead: `{release['command']}`, {release['date']}, "
+        f"{release['machine']}.",
+        "",
+        *textwrap.wrap(paragraph, 104),
+        "",
+        "| ε | method | final test % (re-runs) | validation % | ε incl. tuning (δ) | σ | trial-h |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for eps, method, c in ranked_cells(release["cells"]):
+        lines.append(
+            f"| {eps} | {method} | {accuracy_text(c)} | {c['validation_accuracy']:.2f} | "
+            f"{c['epsilon_including_tuning']:.2f} ({c['delta_including_tuning']:.2g}) | "
+            f"{c['noise_multiplier']:.3g} | {c['trial_hours']:.2f} |"
+        )
+    counted = ", ".join(f"ε = {e}: {p['released_runs_counted']}" for e, p in privacy.items())
+    walls = ", ".join(f"ε = {e}: {p['wall_hours']:.1f} h" for e, p in privacy.items())
+    return [
+        *lines,
+        "",
+        f"Wall time of each ε's runs (2 at a time): {walls}.",
+        "",
+        *textwrap.wrap(
+            f"Runs counted (cumulative): {counted}. Everything published from the sweep alone, the lost "
+            "ε = 3 stage and the abandoned attempts included (basic composition of the figures above): "
+            f"ε {everything[0]:.2f}, δ {everything[1]:.2g}.",
+            104,
+        ),
+    ]
 
 
 PAPER = {  # DP-PMLF Table 3 (ResNet-18, 25 epochs, δ = 1/n): mean ± sd over 5 runs
