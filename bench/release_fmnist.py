@@ -7,19 +7,23 @@ accuracy (``bench/fmnist_sweep.json``, ``--stage sweep-record`` of ``reproduce_f
 secret randomness (no seed: OS entropy) and the sweep's base run (``sweeps/fmnist.yaml`` at that ε),
 and scored on the final-test half. Nothing is chosen at ε = 3 or 8, and no hand run enters it.
 
-Privacy (DESIGN §9, every released run counted): the runs at ε depend on the ε = 1 sweep through its
-released selection only, so the figure of a cell at ε is the basic composition of the ε = 1 sweep's
-own figure (its proxy, search and re-runs, ``epsilon_including_tuning`` of its record, every method's)
-with the RDP composition of every run this stage has released at that ε and at the ε before it in
-``EPSILONS`` (rebuilt from each run's record: σ, steps and settings; checked against the ε it spent),
-converted at δ = ``RELEASE_DELTA``:
+Privacy (DESIGN §9, every released run counted). A run's plan (batch size, epochs) was chosen by the
+ε = 1 search from its scores, so each run counts W_m(ε), the worst full plan the method's space could
+give a run at that ε (``dptune.tuning_cost.worst_run``, as the sweep counts its own re-runs), not the
+ledger it spent (that one is rebuilt from its record and checked against the ε it spent). A cell of
+method m at ε counts m's ε = 1 figure (``epsilon_including_tuning`` of its cell in the sweep's record:
+the ε = 1 proxy, m's search and m's re-runs) and, by RDP composition at δ_R = ``RELEASE_DELTA``, m's
+runs released here at ε and at every ε before it in ``EPSILONS``; the two add (basic composition):
 
-    ε_cell = ε_sweep(ε = 1) + ε_RDP(Σ_runs curve; δ_R),   δ_cell = δ_sweep(ε = 1) + δ_R.
+    ε_cell = ε_sweep,m(ε = 1) + ε_RDP(Σ_runs W_m; δ_R),   δ_cell = δ_sweep,m(ε = 1) + δ_R.
 
-Runs are cached one JSON file each in ``bench/fmnist_release_runs/`` (written whole or not at all), so
-the stage continues where it stopped, also in a later session on another machine; the record
-(``bench/fmnist_release.json``) holds the cells with all their runs, and ``reproduce_fmnist.py --stage
-summarize`` folds it into ``bench/fmnist_results.json`` and bench/RESULTS.md.
+The figure of the whole table (every method's runs at every ε) is in ``reproduce_fmnist.release_lines``.
+
+Runs are cached one JSON file each in ``bench/fmnist_release_runs/`` (written whole or not at all, never
+over another), so the stage continues where it stopped, also in a later session on another machine;
+the record (``bench/fmnist_release.json``) holds the cells whose runs have all finished, and
+``reproduce_fmnist.py --stage summarize`` folds it into ``bench/fmnist_results.json`` and
+bench/RESULTS.md.
 
     python bench/release_fmnist.py --workers 2   # what is missing, then the record and the summary
     python bench/release_fmnist.py --record      # the record and the summary from the cached runs
@@ -29,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import functools
 import json
 import os
 import platform
@@ -43,30 +48,35 @@ from reproduce_fmnist import (  # bench/ is on the path when this file runs as a
     ROOT,
     SWEEP_ALONE,
     SWEEP_ALONE_RECORD,
+    TRAIN_SIZE,
     checked,
     ledger_curve,
     summarize,
     train_cached,
 )
 from results import cpu_name
-from scatter_fmnist import knobs
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from dptune.config import RunConfig
+    from dptune.spec import SweepSpec
 
 RELEASE_RUNS = ROOT / "bench" / "fmnist_release_runs"
 SELECTED_AT = "1"
 """The ε whose sweep selected the configurations."""
 EPSILONS = ("3", "8")
-"""The ε they are released at, in order: a cell's figure counts this stage's runs up to its ε."""
+"""The ε they are released at, in order: a cell's figure counts its method's runs up to its ε."""
 RERUNS = 3
+LOST_AT = "3"
+"""The ε of the sweep's stage lost with the development machine (bench/RESULTS.md says what it published)."""
 RELEASE_DELTA = 1e-6
-"""δ_R of the released runs' composition (the ε = 1 sweep's δ plus this stays below 1/n)."""
+"""δ_R of the released runs' composition (a method's ε = 1 δ plus this stays below 1/n)."""
 
 
 def selected() -> dict[str, dict[str, Any]]:
-    """method -> its cell at ε = ``SELECTED_AT`` in the sweep's record (the selected configuration, its
-    scores and the sweep's ε including tuning)."""
+    """method -> its cell at ε = ``SELECTED_AT`` in the sweep's record (the selected configuration's
+    ``params``, as ``dptune train`` takes them, its scores and its ε including tuning)."""
     cells = json.loads(SWEEP_ALONE_RECORD.read_text())["cells"]
     missing = sorted(m for m, c in cells.items() if SELECTED_AT not in c)
     if missing or not cells:
@@ -77,40 +87,70 @@ def selected() -> dict[str, dict[str, Any]]:
     return {method: c[SELECTED_AT] for method, c in cells.items()}
 
 
-def release_config(epsilon: str, method: str, params: dict[str, Any]) -> RunConfig:
-    """The sweep's base run of ``method`` at ε (``sweeps/fmnist.yaml``) with the selected ``params``."""
+@functools.cache
+def sweep_at(epsilon: str) -> SweepSpec:
+    """``sweeps/fmnist.yaml``'s sweep at ε (its base runs and the methods' spaces)."""
     from dptune.spec import load_spec
 
     spec = load_spec(SWEEP_ALONE, base=ROOT)
-    run = spec.at_epsilon(spec.epsilons.index(float(epsilon))).runs[method]
-    return run.with_knobs(knobs(params))
+    return spec.at_epsilon(spec.epsilons.index(float(epsilon)))
+
+
+def release_config(epsilon: str, method: str, params: dict[str, Any]) -> RunConfig:
+    """The sweep's base run of ``method`` at ε with the selected ``params``."""
+    return sweep_at(epsilon).runs[method].with_knobs(params)
+
+
+@functools.cache
+def worst_curve(epsilon: str, method: str) -> np.ndarray:
+    """W_m(ε): per RDP order, the largest curve of any full plan ``method``'s space could give a run at ε
+    (the curve every release of its selection counts)."""
+    from dptune.tuning_cost import worst_run
+
+    sweep = sweep_at(epsilon)
+    return worst_run(sweep.methods[method], sweep.runs[method], TRAIN_SIZE, DELTA)
 
 
 def run_path(epsilon: str, method: str, index: int) -> Path:
+    """The cache file of re-run ``index`` of ``method``'s selection at ε."""
     return RELEASE_RUNS / f"{method}-eps{epsilon}-rerun{index}.json"
 
 
 def jobs(chosen: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
-    """The runs not cached yet, ε by ε, the shortest plans first (whole cells sooner)."""
+    """The runs not cached yet, ε by ε, the shortest plans first (whole cells sooner); each job carries
+    its configuration, read once."""
     todo = []
     for epsilon in EPSILONS:
         for method in sorted(chosen, key=lambda m: chosen[m]["params"]["epochs"]):
             for index in range(RERUNS):
                 out = run_path(epsilon, method, index)
                 if not out.exists():
-                    todo.append({"epsilon": epsilon, "method": method, "index": index, "out": str(out)})
+                    params = chosen[method]["params"]
+                    todo.append(
+                        {
+                            "epsilon": epsilon,
+                            "method": method,
+                            "index": index,
+                            "params": params,
+                            "out": str(out),
+                        }
+                    )
     return todo
 
 
 def release_one(job: dict[str, Any]) -> dict[str, Any]:
-    """Run one release (``train_cached``) of the selected configuration of ``job["method"]`` at its ε."""
-    params = selected()[job["method"]]["params"]
-    config = release_config(job["epsilon"], job["method"], params)
-    extra = {"protocol": "released_at_larger_epsilon", "selected_at_epsilon": SELECTED_AT, "settings": params}
+    """Run one release (``train_cached``) of ``job``'s configuration at its ε."""
+    config = release_config(job["epsilon"], job["method"], job["params"])
+    extra = {
+        "protocol": "released_at_larger_epsilon",
+        "selected_at_epsilon": SELECTED_AT,
+        "settings": job["params"],
+    }
     return train_cached(config, Path(job["out"]), extra)
 
 
 def run(workers: int) -> None:
+    """Run every release not cached yet, ``workers`` at a time (one thread each)."""
     todo = jobs(selected())
     RELEASE_RUNS.mkdir(parents=True, exist_ok=True)
     with ProcessPoolExecutor(max_workers=workers) as pool:
@@ -124,106 +164,155 @@ def run(workers: int) -> None:
             )
 
 
-def released_runs() -> dict[str, dict[str, list[dict[str, Any]]]]:
-    """ε -> method -> the cached runs' records."""
+def released_runs(chosen: dict[str, dict[str, Any]]) -> dict[str, dict[str, list[dict[str, Any]]]]:
+    """ε -> method -> the cached runs' records, each checked: a run of the method's selection at an ε of
+    ``EPSILONS``, on n = ``TRAIN_SIZE`` at δ = ``DELTA``, whose rebuilt ledger spends the ε it recorded."""
     runs: dict[str, dict[str, list[dict[str, Any]]]] = {}
     for file in sorted(RELEASE_RUNS.glob("*.json")):
-        record = json.loads(file.read_text())
-        runs.setdefault(f"{record['epsilon_target']:g}", {}).setdefault(record["method"], []).append(
-            record | {"file": file.name}
+        record = json.loads(file.read_text()) | {"file": file.name}
+        epsilon, method = f"{record['epsilon_target']:g}", record["method"]
+        if epsilon not in EPSILONS or method not in chosen:
+            raise SystemExit(f"{file.name}: a run at ε = {epsilon} of {method}, not one this stage releases")
+        if (record["train_size"], record["delta"], record["settings"]) != (
+            TRAIN_SIZE,
+            DELTA,
+            chosen[method]["params"],
+        ):
+            raise SystemExit(
+                f"{file.name}: not a run of {method}'s selection on n = {TRAIN_SIZE}, δ = {DELTA:g}"
+            )
+        config = release_config(epsilon, method, record["settings"])
+        checked(
+            ledger_curve(config, record["noise_multiplier"], record["steps"]),
+            record["epsilon_spent"],
+            file.name,
         )
+        runs.setdefault(epsilon, {}).setdefault(method, []).append(record)
     return runs
 
 
-def wall_hours(records: list[dict[str, Any]]) -> float:
-    """Hours from the first of ``records``' runs starting to the last one finishing (the wall time of
-    that ε's runs, which every method's cell shares)."""
-    if not records:
-        return 0.0
-    finished = [dt.datetime.fromisoformat(r["finished_at"]).timestamp() for r in records]
-    started = [end - r["wall_seconds"] for end, r in zip(finished, records, strict=True)]
-    return (max(finished) - min(started)) / 3600
+def busy_hours(records: list[dict[str, Any]]) -> float:
+    """Hours during which at least one of ``records``' runs was running (the union of their intervals:
+    the wall time of those runs, without the gaps between sessions)."""
+    ends = [dt.datetime.fromisoformat(r["finished_at"]).timestamp() for r in records]
+    intervals = sorted((end - r["wall_seconds"], end) for end, r in zip(ends, records, strict=True))
+    total, reach = 0.0, float("-inf")
+    for start, end in intervals:
+        total += max(0.0, end - max(start, reach))
+        reach = max(reach, end)
+    return total / 3600
 
 
-def release_record() -> dict[str, Any]:
-    """bench/fmnist_release.json: per method and ε, the ``tuned`` cell (``selected_by: "sweep"``) once
-    its ``RERUNS`` runs are all cached, and the privacy of each ε's figure (module docstring)."""
+def cell_privacy(
+    method: str, epsilon: str, chosen: dict[str, Any], runs: dict[str, dict[str, list[dict[str, Any]]]]
+) -> dict[str, Any]:
+    """The figure of ``method``'s cell at ε (module docstring): its ε = 1 figure plus its runs here up to
+    ε, each at W_m of its ε."""
     from dptune.privacy.accounting import rdp_to_epsilon
 
+    earlier = EPSILONS[: EPSILONS.index(epsilon) + 1]
+    counted = {e: len(runs.get(e, {}).get(method, [])) for e in earlier}
+    curve = sum(n * worst_curve(e, method) for e, n in counted.items() if n)
+    released = rdp_to_epsilon(curve, RELEASE_DELTA)
+    return {
+        "epsilon_including_tuning": chosen["epsilon_including_tuning"] + released,
+        "delta_including_tuning": chosen["delta_including_tuning"] + RELEASE_DELTA,
+        "epsilon_released_runs": released,
+        "released_runs_counted": counted,
+    }
+
+
+def cell(method: str, epsilon: str, chosen: dict[str, Any], runs: dict[str, Any]) -> dict[str, Any]:
+    """The ``tuned`` cell of ``method`` at ε from its finished runs (``selected_by: "sweep"``)."""
+    records = runs[epsilon][method]
+    accuracies = [100 * r["test_accuracy"] for r in records]
+    return {
+        "selected_by": "sweep",
+        "selected_at_epsilon": SELECTED_AT,
+        "mean": statistics.fmean(accuracies),
+        "sd": statistics.stdev(accuracies),
+        "accuracies": [round(a, 4) for a in accuracies],
+        "validation_accuracy": statistics.fmean(100 * r["validation_accuracy"] for r in records),
+        "selection_validation_accuracy": chosen["validation_accuracy"],
+        "params": chosen["params"],
+        "model": chosen["model"],
+        "noise_multiplier": records[0]["noise_multiplier"],
+        "epsilon_spent": max(r["epsilon_spent"] for r in records),
+        **cell_privacy(method, epsilon, chosen, runs),
+        "tuning_bound": "composition",
+        "trials": {"final": len(records)},
+        "trial_hours": sum(r["wall_seconds"] for r in records) / 3600,
+        "wall_hours": busy_hours([r for rs in runs[epsilon].values() for r in rs]),
+        "selection": {
+            "trials": chosen["trials"],
+            "trial_hours": chosen["trial_hours"],
+            "wall_hours": chosen["sweep_wall_hours"],
+            "sweep": chosen["sweep"],
+        },
+        "runs": [r["file"] for r in records],
+    }
+
+
+def whole_table(runs: dict[str, dict[str, list[dict[str, Any]]]]) -> dict[str, Any]:
+    """What the figure of the whole table adds beyond the lost ε = 3 stage's published figure (its
+    ε = 1 stage and proxy) by RDP composition at δ_R: every run released here, each at W_m of its ε, and
+    the lost stage's whole search on the full data (``lost_search``), every trial it could have started
+    at W_m(3), since one of its scores was published."""
+    from dptune.privacy.accounting import rdp_to_epsilon
+
+    released = [len(rs) * worst_curve(e, m) for e, by_method in runs.items() for m, rs in by_method.items()]
+    lost = lost_search()
+    curves = released + [trials * worst_curve(LOST_AT, m) for m, trials in lost.items()]
+    return {
+        "released_runs": sum(len(rs) for by_method in runs.values() for rs in by_method.values()),
+        "lost_search_trials": sum(lost.values()),
+        "epsilon": rdp_to_epsilon(sum(curves), RELEASE_DELTA),
+        "delta": RELEASE_DELTA,
+    }
+
+
+def lost_search() -> dict[str, int]:
+    """method -> the trials of its search in the sweep's lost ε = ``LOST_AT`` stage (its whole budget)."""
+    sweep = sweep_at(LOST_AT)
+    if sweep.trials.random:
+        raise SystemExit(f"{SWEEP_ALONE.name}: a random trial count; this stage counts a fixed one")
+    return dict.fromkeys(sweep.methods, int(sweep.trials.mean))
+
+
+def release_record(workers: int) -> dict[str, Any]:
+    """bench/fmnist_release.json: per method and ε, the ``tuned`` cell once its ``RERUNS`` runs have all
+    finished; the runs finished at each ε; what the stage adds to the figure of the whole table."""
     chosen = selected()
-    sweep_epsilon = max(c["epsilon_including_tuning"] for c in chosen.values())
-    sweep_delta = max(c["delta_including_tuning"] for c in chosen.values())
-    runs = released_runs()
-    curves = []
-    privacy: dict[str, Any] = {}
+    runs = released_runs(chosen)
     cells: dict[str, dict[str, Any]] = {}
     for epsilon in EPSILONS:
-        for method, records in sorted(runs.get(epsilon, {}).items()):
-            for record in records:
-                if (record["delta"], record["settings"]) != (DELTA, chosen[method]["params"]):
-                    raise SystemExit(
-                        f"{record['file']}: not a run of the selected configuration at δ = {DELTA:g}"
-                    )
-                config = release_config(epsilon, method, record["settings"])
-                curve = ledger_curve(config, record["noise_multiplier"], record["steps"])
-                curves.append(checked(curve, record["epsilon_spent"], record["file"]))
-        released = rdp_to_epsilon(sum(curves), RELEASE_DELTA) if curves else 0.0
-        privacy[epsilon] = {
-            "released_runs_counted": len(curves),
-            "epsilon_released_runs": released,
-            "delta_released_runs": RELEASE_DELTA,
-            "epsilon_including_tuning": sweep_epsilon + released,
-            "delta_including_tuning": sweep_delta + RELEASE_DELTA,
-            "wall_hours": wall_hours([r for records in runs.get(epsilon, {}).values() for r in records]),
-        }
         for method, records in runs.get(epsilon, {}).items():
-            if len(records) < RERUNS:
-                continue
-            accuracies = [100 * r["test_accuracy"] for r in records]
-            cells.setdefault(method, {})[epsilon] = {
-                "selected_by": "sweep",
-                "selected_at_epsilon": SELECTED_AT,
-                "mean": statistics.fmean(accuracies),
-                "sd": statistics.stdev(accuracies),
-                "accuracies": [round(a, 4) for a in accuracies],
-                "validation_accuracy": statistics.fmean(100 * r["validation_accuracy"] for r in records),
-                "selection_validation_accuracy": chosen[method]["validation_accuracy"],
-                "params": chosen[method]["params"],
-                "model": chosen[method]["model"],
-                "noise_multiplier": records[0]["noise_multiplier"],
-                "epsilon_spent": max(r["epsilon_spent"] for r in records),
-                "epsilon_including_tuning": privacy[epsilon]["epsilon_including_tuning"],
-                "delta_including_tuning": privacy[epsilon]["delta_including_tuning"],
-                "tuning_bound": "composition",
-                "trials": {"final": len(records)},
-                "trial_hours": sum(r["wall_seconds"] for r in records) / 3600,
-                "wall_hours": privacy[epsilon]["wall_hours"],
-                "selection_trial_hours": chosen[method]["trial_hours"],
-                "selection_trials": chosen[method]["trials"],
-                "selection_wall_hours": chosen[method]["sweep_wall_hours"],
-                "runs": [r["file"] for r in records],
-            }
+            if len(records) >= RERUNS:
+                cells.setdefault(method, {})[epsilon] = cell(method, epsilon, chosen[method], runs)
     return {
-        "command": "python bench/release_fmnist.py --workers 2",
+        "command": f"python bench/release_fmnist.py --workers {workers}",
         "date": dt.date.today().isoformat(),
         "machine": f"{cpu_name()}, {os.cpu_count()} cores, {platform.system()}",
         "selected_at_epsilon": SELECTED_AT,
         "epsilons": list(EPSILONS),
-        "sweep_epsilon_including_tuning": sweep_epsilon,
-        "sweep_delta_including_tuning": sweep_delta,
-        "privacy": privacy,
+        "reruns": RERUNS,
+        "methods": len(chosen),
+        "finished_runs": {e: sum(len(rs) for rs in runs.get(e, {}).values()) for e in EPSILONS},
+        "wall_hours": {e: busy_hours([r for rs in runs.get(e, {}).values() for r in rs]) for e in EPSILONS},
+        "whole_table": whole_table(runs),
         "cells": cells,
     }
 
 
 def main() -> None:
+    """Run what is missing (unless ``--record``), then write the record and the summary."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--workers", type=int, default=2, help="runs at a time, one thread each")
     parser.add_argument("--record", action="store_true", help="only the record, from the cached runs")
     args = parser.parse_args()
     if not args.record:
         run(args.workers)
-    RELEASE_RECORD.write_text(json.dumps(release_record(), indent=1) + "\n")
+    RELEASE_RECORD.write_text(json.dumps(release_record(args.workers), indent=1) + "\n")
     summarize()
 
 

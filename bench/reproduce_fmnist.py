@@ -241,7 +241,8 @@ def run_one(job: dict[str, Any]) -> dict[str, Any]:
 
 def train_cached(config: RunConfig, out: Path, extra: dict[str, Any]) -> dict[str, Any]:
     """Train one run of ``config`` on one thread and write its summary (``Trainer.summary``), with
-    ``extra``, its wall time and when it finished (UTC), to ``out`` (whole or not at all).
+    ``extra``, its wall time and when it finished (UTC), to ``out`` (whole or not at all; an existing
+    ``out`` is an error, not overwritten).
 
     No seed is given: the run draws secret OS entropy, and its summary says ``noise_source: "secure"``.
     """
@@ -260,8 +261,12 @@ def train_cached(config: RunConfig, out: Path, extra: dict[str, Any]) -> dict[st
         | {"wall_seconds": time.time() - started, "finished_at": finished.isoformat()}
     )
     partial = out.with_suffix(".partial")
-    partial.write_text(json.dumps(summary, indent=1))
-    partial.replace(out)
+    with partial.open("w") as file:
+        file.write(json.dumps(summary, indent=1))
+        file.flush()
+        os.fsync(file.fileno())
+    os.link(partial, out)  # never over another run's record: that run was released too
+    partial.unlink()
     return summary
 
 
@@ -588,12 +593,15 @@ def results_table(
 
 
 def sweep_alone_cells(sweep: dict[str, Any] | None, release: dict[str, Any] | None) -> dict[str, Any]:
-    """{METHOD: {EPS: cell}}: the sweep's own cells (bench/fmnist_sweep.json) and those of its ε = 1
-    selections released at a larger ε (bench/fmnist_release.json) where the sweep has none."""
+    """{METHOD: {EPS: cell}}: the sweep's own cells (bench/fmnist_sweep.json) and, at an ε where the
+    sweep has none for any method, those of its ε = 1 selections released there (bench/
+    fmnist_release.json): one ε's cells never mix the two protocols."""
     cells: dict[str, Any] = {}
-    for record in (release, sweep):  # the sweep's own cell wins
-        for method, by_eps in (record or {}).get("cells", {}).items():
-            cells.setdefault(method, {}).update(by_eps)
+    for method, by_eps in (sweep or {}).get("cells", {}).items():
+        cells.setdefault(method, {}).update(by_eps)
+    own = {eps for by_eps in cells.values() for eps in by_eps}
+    for method, by_eps in (release or {}).get("cells", {}).items():
+        cells.setdefault(method, {}).update({eps: c for eps, c in by_eps.items() if eps not in own})
     return cells
 
 
@@ -637,13 +645,14 @@ LOST_STAGE = [
     "data had begun) until this development machine was reset between two sessions, which lost the",
     "sweep's store and Tune run; at about 7 h per ε on 2 cores, a whole ε does not fit one session. That",
     "stage published two things, in a closing note of 2026-11-24: its whole-sweep figure up to its proxy",
-    "(ε 87.38, δ 1.4e-5: the ε = 1 stage and the ε = 3 proxy, composed) and the validation score of one",
-    "of its search trials (dpsgd, 86.62%; ε 3, δ 1e-5 given its plan, which the counted proxy chose).",
-    "Nothing below uses either.",
+    "(ε 87.38, δ 1.4e-5: the whole ε = 1 stage and the ε = 3 proxy, composed) and the validation score of",
+    "one of its search trials (dpsgd, 86.62%). Nothing below uses either; the figure of everything",
+    "published (below) counts that stage's whole search, every trial it could have started.",
 ]
 """The sweep's lost ε = 3 stage: what it published, so that the figure of everything published counts it."""
-LOST_STAGE_PUBLISHED = (87.38 + 3.0, 1.4e-5 + 1e-5)
-"""(ε, δ) of what the lost stage published (``LOST_STAGE``), basic composition."""
+LOST_STAGE_PUBLISHED = (87.38, 1.4e-5)
+"""(ε, δ) of the lost stage's published whole-sweep figure (``LOST_STAGE``): the ε = 1 stage and the
+ε = 3 proxy."""
 ABANDONED_ATTEMPTS = (34.79, 4.4e-5)
 """(ε, δ) of every run of the two abandoned attempts (``ABANDONED_ATTEMPT``), basic composition."""
 
@@ -702,23 +711,25 @@ def sweep_alone_section(record: dict[str, Any] | None, release: dict[str, Any] |
     if release is not None:
         lines += ["", *release_lines(release)]
     merged = sweep_alone_cells(record, release)
+    methods = len(cells)
     pending = [e for e in record.get("epsilons", []) if not any(e in c for c in merged.values())]
     if pending:
         lines += ["", f"Not recorded yet: ε = {', '.join(pending)}."]
     lines += ["", "Goals (final-test mean of the re-runs):", ""]
-    for what, eps, methods, target, reach in GOALS:
-        means = {
-            m: c[eps]["mean"] for m, c in merged.items() if eps in c and (methods is None or m in methods)
-        }
-        if not means:
-            lines.append(f"- {what} at ε = {eps}: {'≥' if reach else '>'} {target:.2f}: not recorded yet")
+    for what, eps, about, target, reach in GOALS:
+        means = {m: c[eps]["mean"] for m, c in merged.items() if eps in c and (about is None or m in about)}
+        wanted = methods if about is None else len(about)
+        goal = f"- {what} at ε = {eps}: {'≥' if reach else '>'} {target:.2f}: "
+        if len(means) < wanted:
+            lines.append(goal + f"not judged yet ({len(means)} of {wanted} methods recorded)")
             continue
-        best = max(means, key=lambda m: means[m] or 0.0)
-        value = means[best] or 0.0
-        met = value >= target if reach else value > target
+        best = max(means, key=lambda m: means[m])
+        met = means[best] >= target if reach else means[best] > target
+        chosen_at = merged[best][eps].get("selected_at_epsilon")
         lines.append(
-            f"- {what} at ε = {eps}: {'≥' if reach else '>'} {target:.2f}: {best} {value:.2f}, "
-            + ("met" if met else "not met")
+            goal
+            + f"{best} {means[best]:.2f}, {'met' if met else 'not met'}"
+            + (f" (configuration chosen at ε = {chosen_at})" if chosen_at else "")
         )
     return "\n".join(lines)
 
@@ -731,55 +742,72 @@ def ranked_cells(cells: dict[str, Any]) -> list[tuple[str, str, dict[str, Any]]]
     )
 
 
+def wrapped(text: str, width: int = 104) -> list[str]:
+    """``text`` in lines of at most ``width`` characters, never broken inside "ε = …"."""
+    glued = text.replace("ε = ", "ε\u00a0=\u00a0")  # textwrap breaks only at ASCII whitespace
+    return [line.replace("\u00a0", " ") for line in textwrap.wrap(glued, width)]
+
+
 def release_lines(release: dict[str, Any]) -> list[str]:
-    """The paragraph and table of the ε = 1 selections released at larger ε (bench/fmnist_release.json)."""
-    privacy = release["privacy"]
-    last = privacy[release["epsilons"][-1]]
+    """The paragraph and table of the ε = 1 selections released at larger ε (bench/fmnist_release.json),
+    and the figure of everything published from the sweep alone."""
+    chosen_at, epsilons = release["selected_at_epsilon"], release["epsilons"]
+    whole = release["whole_table"]
     everything = (
-        LOST_STAGE_PUBLISHED[0] + last["epsilon_released_runs"] + ABANDONED_ATTEMPTS[0],
-        LOST_STAGE_PUBLISHED[1] + last["delta_released_runs"] + ABANDONED_ATTEMPTS[1],
+        LOST_STAGE_PUBLISHED[0] + whole["epsilon"] + ABANDONED_ATTEMPTS[0],
+        LOST_STAGE_PUBLISHED[1] + whole["delta"] + ABANDONED_ATTEMPTS[1],
     )
-    chosen_at = release["selected_at_epsilon"]
     paragraph = (
         f"Each method's configuration selected at ε = {chosen_at} (the table above) is released at the "
-        "larger "
-        "ε: σ calibrated to it, 3 runs with fresh randomness on the whole training data, scored on the "
-        "final-test half (issue 12's third proxy: choose at a small ε, release at a larger one). Nothing is "
-        "chosen at the larger ε. Validation %: the mean of those runs' last validation scores. ε incl. "
-        f"tuning (δ): the basic composition of the ε = {chosen_at} sweep's figure "
-        f"({release['sweep_epsilon_including_tuning']:.2f}, δ {release['sweep_delta_including_tuning']:.2g}) "
-        f"with the RDP composition (δ {last['delta_released_runs']:.0e}) of every run this stage released "
-        f"at that ε and the ε before it. trial-h: those runs (the selection's: the ε = {chosen_at} row's); "
-        f"settings: the ε = {chosen_at} row's."
+        f"larger ε: σ calibrated to it, {release['reruns']} runs with fresh randomness on the whole training "
+        "data, scored on the final-test half (issue 12's third proxy: choose at a small ε, release at a "
+        "larger one). Nothing is chosen at the larger ε. Validation %: the mean of those runs' last "
+        "validation scores. ε incl. tuning (δ): the method's ε = 1 figure (the table above: the ε = 1 proxy, "
+        "its search and its re-runs) plus, by RDP composition at δ "
+        f"{whole['delta']:.0e}, its runs released here at that ε (at ε = {epsilons[-1]}, its runs at "
+        f"ε = {', '.join(epsilons[:-1])} too), each counted at the worst full plan the method's space "
+        "could give a run at its ε (the "
+        "ε = 1 search chose the plan from its scores). trial-h: the hours of those runs; the selection's "
+        f"compute is the ε = {chosen_at} row's. Settings: the ε = {chosen_at} row's."
     )
     lines = [
-        f"ε = {' and '.join(release['epsilons'])} instead: `{release['command']}`, {release['date']}, "
+        f"ε = {' and '.join(epsilons)} instead: `{release['command']}`, {release['date']}, "
         f"{release['machine']}.",
         "",
-        *textwrap.wrap(paragraph, 104),
+        *wrapped(paragraph),
         "",
-        "| ε | method | final test % (re-runs) | validation % | ε incl. tuning (δ) | σ | trial-h |",
-        "|---|---|---|---|---|---|---|",
     ]
+    if release["cells"]:
+        lines += [
+            "| ε | method | final test % (re-runs) | validation % | ε incl. tuning (δ) | σ | trial-h |",
+            "|---|---|---|---|---|---|---|",
+        ]
     for eps, method, c in ranked_cells(release["cells"]):
         lines.append(
             f"| {eps} | {method} | {accuracy_text(c)} | {c['validation_accuracy']:.2f} | "
             f"{c['epsilon_including_tuning']:.2f} ({c['delta_including_tuning']:.2g}) | "
             f"{c['noise_multiplier']:.3g} | {c['trial_hours']:.2f} |"
         )
-    counted = ", ".join(f"ε = {e}: {p['released_runs_counted']}" for e, p in privacy.items())
-    walls = ", ".join(f"ε = {e}: {p['wall_hours']:.1f} h" for e, p in privacy.items())
+    planned = release["reruns"] * release["methods"]
+    runs = ", ".join(
+        f"ε = {e}: {n} of {planned}" + (f" in {release['wall_hours'][e]:.1f} h" if n else "")
+        for e, n in release["finished_runs"].items()
+    )
+    total = (
+        f"Everything published from the sweep alone: the lost stage's figure ({LOST_STAGE_PUBLISHED[0]:.2f}, "
+        f"δ {LOST_STAGE_PUBLISHED[1]:.2g}; the whole ε = 1 stage is in it) + the RDP composition at δ "
+        f"{whole['delta']:.0e} of the lost stage's whole search ({whole['lost_search_trials']} trials) and "
+        f"the {whole['released_runs']} runs released here, each at its worst full plan "
+        f"({whole['epsilon']:.2f}) + the abandoned attempts ({ABANDONED_ATTEMPTS[0]:.2f}, "
+        f"δ {ABANDONED_ATTEMPTS[1]:.2g}): ε {everything[0]:.2f}, δ {everything[1]:.2g} (a valid bound, but δ "
+        f"is above 1/n = {1 / TRAIN_SIZE:.2g} and ε is large: publishing every stage costs that much)."
+    )
     return [
         *lines,
         "",
-        f"Wall time of each ε's runs (2 at a time): {walls}.",
+        *wrapped(f"Runs finished, and the wall time they took (the union of their intervals): {runs}."),
         "",
-        *textwrap.wrap(
-            f"Runs counted (cumulative): {counted}. Everything published from the sweep alone, the lost "
-            "ε = 3 stage and the abandoned attempts included (basic composition of the figures above): "
-            f"ε {everything[0]:.2f}, δ {everything[1]:.2g}.",
-            104,
-        ),
+        *wrapped(total),
     ]
 
 
