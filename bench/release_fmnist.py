@@ -38,7 +38,6 @@ import json
 import os
 import platform
 import statistics
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -49,8 +48,8 @@ from reproduce_fmnist import (  # bench/ is on the path when this file runs as a
     SWEEP_ALONE,
     SWEEP_ALONE_RECORD,
     TRAIN_SIZE,
-    checked,
-    ledger_curve,
+    record_curve,
+    run_jobs,
     summarize,
     train_cached,
 )
@@ -153,15 +152,17 @@ def run(workers: int) -> None:
     """Run every release not cached yet, ``workers`` at a time (one thread each)."""
     todo = jobs(selected())
     RELEASE_RUNS.mkdir(parents=True, exist_ok=True)
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        for job, result in zip(todo, pool.map(release_one, todo), strict=True):
-            print(
-                f"{job['method']:<15} ε={job['epsilon']} re-run {job['index']}: "
-                f"{100 * result['test_accuracy']:.2f}% final test, "
-                f"{100 * result['validation_accuracy']:.2f}% validation "
-                f"(ε spent {result['epsilon_spent']:.3f}, {result['wall_seconds']:.0f}s)",
-                flush=True,
-            )
+    run_jobs(todo, workers, release_one, release_line)
+
+
+def release_line(job: dict[str, Any], result: dict[str, Any]) -> str:
+    """The progress line of one release."""
+    return (
+        f"{job['method']:<15} ε={job['epsilon']} re-run {job['index']}: "
+        f"{100 * result['test_accuracy']:.2f}% final test, "
+        f"{100 * result['validation_accuracy']:.2f}% validation "
+        f"(ε spent {result['epsilon_spent']:.3f}, {result['wall_seconds']:.0f}s)"
+    )
 
 
 def released_runs(chosen: dict[str, dict[str, Any]]) -> dict[str, dict[str, list[dict[str, Any]]]]:
@@ -173,20 +174,10 @@ def released_runs(chosen: dict[str, dict[str, Any]]) -> dict[str, dict[str, list
         epsilon, method = f"{record['epsilon_target']:g}", record["method"]
         if epsilon not in EPSILONS or method not in chosen:
             raise SystemExit(f"{file.name}: a run at ε = {epsilon} of {method}, not one this stage releases")
-        if (record["train_size"], record["delta"], record["settings"]) != (
-            TRAIN_SIZE,
-            DELTA,
-            chosen[method]["params"],
-        ):
-            raise SystemExit(
-                f"{file.name}: not a run of {method}'s selection on n = {TRAIN_SIZE}, δ = {DELTA:g}"
-            )
+        if record["settings"] != chosen[method]["params"]:
+            raise SystemExit(f"{file.name}: not a run of {method}'s selection")
         config = release_config(epsilon, method, record["settings"])
-        checked(
-            ledger_curve(config, record["noise_multiplier"], record["steps"]),
-            record["epsilon_spent"],
-            file.name,
-        )
+        record_curve(file.name, record, config)  # checks n, δ and the ε it spent
         runs.setdefault(epsilon, {}).setdefault(method, []).append(record)
     return runs
 

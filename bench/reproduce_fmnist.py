@@ -49,6 +49,7 @@ import subprocess
 import sys
 import textwrap
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -299,16 +300,27 @@ def jobs(epsilon: str, protocol: str) -> list[dict[str, Any]]:
     return todo
 
 
-def run_jobs(todo: list[dict[str, Any]], workers: int) -> None:
+def run_jobs(
+    todo: list[dict[str, Any]],
+    workers: int,
+    worker: Callable[[dict[str, Any]], dict[str, Any]],
+    line: Callable[[dict[str, Any], dict[str, Any]], str],
+) -> None:
+    """``worker`` on every job of ``todo``, ``workers`` processes at a time; ``line(job, summary)`` printed
+    for each as it is done, in order."""
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        for job, result in zip(todo, pool.map(run_one, todo), strict=True):
-            print(
-                f"{result['protocol']:<15} {result['method']:<15} ε={result['epsilon_target']:g} "
-                f"replicate {job['replicate']} ({result['noise_source']}): "
-                f"{100 * result['test_accuracy']:.2f}% "
-                f"(ε spent {result['epsilon_spent']:.3f}, {result['wall_seconds']:.0f}s)",
-                flush=True,
-            )
+        for job, result in zip(todo, pool.map(worker, todo), strict=True):
+            print(line(job, result), flush=True)
+
+
+def replicate_line(job: dict[str, Any], result: dict[str, Any]) -> str:
+    """The progress line of one replicate of the earlier protocol."""
+    return (
+        f"{result['protocol']:<15} {result['method']:<15} ε={result['epsilon_target']:g} "
+        f"replicate {job['replicate']} ({result['noise_source']}): "
+        f"{100 * result['test_accuracy']:.2f}% "
+        f"(ε spent {result['epsilon_spent']:.3f}, {result['wall_seconds']:.0f}s)"
+    )
 
 
 def run_curve(
@@ -342,16 +354,14 @@ def checked(curve: np.ndarray, recorded: float, what: str) -> np.ndarray:
     return curve
 
 
-def record_curve(name: str, record: dict[str, Any]) -> np.ndarray:
-    """RDP curve of a released run: the ledger it spent (σ, steps and settings from its record)."""
+def record_curve(name: str, record: dict[str, Any], config: RunConfig) -> np.ndarray:
+    """RDP curve of a released run of ``config`` (on n = ``TRAIN_SIZE`` at δ = ``DELTA``): the ledger it
+    spent (σ and steps from its record), checked against the ε it recorded."""
     if (record["train_size"], record["delta"]) != (TRAIN_SIZE, DELTA):
         raise SystemExit(
             f"{name}: n = {record['train_size']}, δ = {record['delta']}, not {TRAIN_SIZE}, {DELTA}"
         )
-    epsilon = f"{record['epsilon_target']:g}"
-    curve = run_curve(
-        epsilon, record["method"], record["settings"], record["noise_multiplier"], record["steps"]
-    )
+    curve = ledger_curve(config, record["noise_multiplier"], record["steps"])
     return checked(curve, record["epsilon_spent"], name)
 
 
@@ -389,7 +399,8 @@ def tuning_cost_record(workers: int) -> dict[str, Any]:
     for file in sorted(RUNS.glob("*.json")):
         record = json.loads(file.read_text())
         key = (record["protocol"], record["method"], f"{record['epsilon_target']:g}")
-        released.setdefault(key, {})[file.stem] = record_curve(file.stem, record)
+        config = base_run(key[2], record["method"]).with_knobs(record["settings"])
+        released.setdefault(key, {})[file.stem] = record_curve(file.stem, record, config)
 
     probe = json.loads(PROBE.read_text())
     ((grid_epsilon, grid),) = probe["grid"].items()  # one probe, in the sweep at one ε, chose every setting
@@ -985,7 +996,7 @@ def main() -> None:
     if args.epsilon is None and args.stage in (*protocols, "sweep"):
         parser.error(f"--stage {args.stage} needs --epsilon (one of {', '.join(EPSILONS)})")
     if args.stage in protocols:
-        run_jobs(jobs(args.epsilon, protocols[args.stage]), args.workers)
+        run_jobs(jobs(args.epsilon, protocols[args.stage]), args.workers, run_one, replicate_line)
     elif args.stage == "costs":
         COSTS.write_text(json.dumps(tuning_cost_record(args.workers), indent=1) + "\n")
     elif args.stage == "sweep-alone":
