@@ -125,8 +125,9 @@ def measure(part: dict[str, str]) -> dict[str, float]:
     return json.loads(lines[-1].removeprefix(MARK))
 
 
-CURRENT_LABELS = ("one Tune run", "after the review")
-"""Labels of bench/utilisation.json's runs of the code as it stands (one Tune run per sweep stage)."""
+CURRENT_LABELS = ("stop 29",)
+"""Labels of bench/utilisation.json's runs of the code as it stands (one Tune run per sweep stage; a
+re-run's final-test evaluation inside its trial's busy window)."""
 
 
 def quickstart_runs() -> list[dict[str, Any]]:

@@ -98,7 +98,6 @@ def run_trial(
             "noise_multiplier": trainer.calibration.noise_multiplier,
             "delta": trainer.delta,
             "trial_start": started,
-            "trial_end": time.time(),
             "node_id": node,
             "history": [
                 {
@@ -112,6 +111,7 @@ def run_trial(
         }
         if last and final_test:
             metrics["test_loss"], metrics["test_accuracy"] = trainer.final_test()
+        metrics["trial_end"] = time.time()  # the final test is the trial's work too
         with tempfile.TemporaryDirectory() as folder:
             torch.save(trainer.state_dict(), Path(folder) / STATE_FILE)
             tune.report(metrics, checkpoint=tune.Checkpoint.from_directory(folder))
