@@ -29,6 +29,8 @@ from typing import Any
 import yaml
 from results import cpu_name, write_section  # bench/ is on the path when this file runs as a script
 
+from dptune.tracking.report import significant
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -113,13 +115,6 @@ def summary(report: dict[str, Any]) -> list[dict[str, Any]]:
     return sorted(rows, key=lambda r: (r["epsilon"], r["method"]))
 
 
-def shown(value: Any) -> str:
-    """A setting in the table: numbers to 3 significant digits, lists of them too."""
-    if isinstance(value, list):
-        return "[" + ", ".join(shown(v) for v in value) + "]"
-    return f"{value:.3g}" if isinstance(value, float) else str(value)
-
-
 def section(variant: Variant, result: dict[str, Any]) -> str:
     lines = [
         variant.section,
@@ -138,7 +133,7 @@ def section(variant: Variant, result: dict[str, Any]) -> str:
     for row in result["rows"]:
         p = row["params"]
         settings = ", ".join(
-            f"{k}={shown(v)}"
+            f"{k}={significant(v)}"
             for k, v in p.items()
             if k
             in ("epochs", "batch_size", "lr", "effective_lr", "clip", "outer_momentum", "filter", "a", "b")

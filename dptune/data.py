@@ -25,6 +25,7 @@ from __future__ import annotations
 import functools
 import gzip
 import hashlib
+import json
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
@@ -429,8 +430,19 @@ def load_dataset(
     ``subset`` keeps that many training samples."""
     check_dataset_name(name)
     directory = _root(root, subset)
-    data = factory_dataset(name, args or {}) if is_import_path(name) else DATASETS[name].load(directory)
+    if is_import_path(name):
+        data = _factory_data(name, json.dumps(args or {}, sort_keys=True))
+    else:
+        data = DATASETS[name].load(directory)
     return data.subset(subset)
+
+
+@functools.lru_cache(maxsize=1)
+def _factory_data(path: str, args: str) -> Dataset:
+    """``factory_dataset`` with the JSON of its arguments, kept for the next call with the same two: a
+    sweep loads the user's data in the CLI's checks (``dptune.preflight``) and again for its trials, and a
+    factory may download or preprocess for minutes. Only the last one is kept; an error is not."""
+    return factory_dataset(path, json.loads(args))
 
 
 def train_size(

@@ -59,6 +59,12 @@ def wrong_outputs(inputs=12):
     return nn.Linear(inputs, 3)
 
 
+def counted(log):
+    with open(log, "a") as calls:
+        calls.write("called\\n")
+    return vectors()
+
+
 def bad_data():
     return {"train": ([[0.0]], [0]), "held_out": ([[0.0]], [0])}
 """
@@ -196,6 +202,26 @@ def test_preflight_builds_every_model_a_method_may_draw(user_module: str, tmp_pa
         preflight(parse_spec(doc, tmp_path), resume=False)
     doc["methods"]["dpsgd"]["model"] = {"choice": [f"{user_module}:mlp"]}
     assert preflight(parse_spec(doc, tmp_path), resume=False) == 300
+
+
+def test_a_sweep_calls_its_dataset_factory_once(user_module: str, tmp_path: Path) -> None:
+    """``dptune run`` checks the user's code (``preflight``) and then loads the sweep's data
+    (``sweep_data``): one call of the factory for both; other arguments call it again."""
+    from dptune.sweep.driver import sweep_data
+
+    log = tmp_path / "calls.txt"
+    doc = yaml.safe_load(write_spec(tmp_path, "own", {"dpsgd": {"lr": 1.0}}).read_text())
+    doc["dataset"] = {"factory": f"{user_module}:counted", "args": {"log": str(log)}}
+    doc["model"] = {"factory": f"{user_module}:mlp"}
+    doc["training"]["batch_size"] = 60
+    spec = parse_spec(doc, tmp_path)
+    assert preflight(spec, resume=False) == 300
+    assert len(sweep_data(spec).train_y) == 300
+    assert log.read_text().splitlines() == ["called"]
+    doc["dataset"]["args"]["log"] = str(tmp_path / "other.txt")
+    sweep_data(parse_spec(doc, tmp_path))
+    assert (tmp_path / "other.txt").read_text().splitlines() == ["called"]
+    assert log.read_text().splitlines() == ["called"]
 
 
 def test_the_shipped_example_spec_validates() -> None:
