@@ -22,10 +22,10 @@ read: ``dptune validate`` checks a spec's batch sizes against it.
 
 from __future__ import annotations
 
+import copy
 import functools
 import gzip
 import hashlib
-import json
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
@@ -430,19 +430,24 @@ def load_dataset(
     ``subset`` keeps that many training samples."""
     check_dataset_name(name)
     directory = _root(root, subset)
-    if is_import_path(name):
-        data = _factory_data(name, json.dumps(args or {}, sort_keys=True))
-    else:
-        data = DATASETS[name].load(directory)
+    data = _factory_data(name, args or {}) if is_import_path(name) else DATASETS[name].load(directory)
     return data.subset(subset)
 
 
-@functools.lru_cache(maxsize=1)
-def _factory_data(path: str, args: str) -> Dataset:
-    """``factory_dataset`` with the JSON of its arguments, kept for the next call with the same two: a
-    sweep loads the user's data in the CLI's checks (``dptune.preflight``) and again for its trials, and a
-    factory may download or preprocess for minutes. Only the last one is kept; an error is not."""
-    return factory_dataset(path, json.loads(args))
+_LAST_FACTORY_DATA: list[tuple[str, dict[str, Any], Dataset]] = []
+"""The last (factory, a copy of its arguments, its data) of ``_factory_data``: at most one."""
+
+
+def _factory_data(path: str, args: dict[str, Any]) -> Dataset:
+    """``factory_dataset(path, args)``, kept for the next call with the same factory and equal arguments:
+    a sweep loads the user's data in the CLI's checks (``dptune.preflight``) and again for its trials, and
+    a factory may download or preprocess for minutes. The arguments reach the factory as given (any
+    values, compared by equality); only the last result is kept, and an error is not."""
+    if _LAST_FACTORY_DATA and _LAST_FACTORY_DATA[0][:2] == (path, args):
+        return _LAST_FACTORY_DATA[0][2]
+    data = factory_dataset(path, args)
+    _LAST_FACTORY_DATA[:] = [(path, copy.deepcopy(args), data)]
+    return data
 
 
 def train_size(

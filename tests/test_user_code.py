@@ -59,7 +59,9 @@ def wrong_outputs(inputs=12):
     return nn.Linear(inputs, 3)
 
 
-def counted(log):
+def counted(log, when=None):
+    if when is not None and type(when).__name__ != "date":
+        raise TypeError(f"when is a {type(when).__name__}, not the date the spec gave")
     with open(log, "a") as calls:
         calls.write("called\\n")
     return vectors()
@@ -206,12 +208,14 @@ def test_preflight_builds_every_model_a_method_may_draw(user_module: str, tmp_pa
 
 def test_a_sweep_calls_its_dataset_factory_once(user_module: str, tmp_path: Path) -> None:
     """``dptune run`` checks the user's code (``preflight``) and then loads the sweep's data
-    (``sweep_data``): one call of the factory for both; other arguments call it again."""
+    (``sweep_data``): one call of the factory for both, its arguments as the spec gives them (a YAML
+    date stays a date); other arguments call it again."""
     from dptune.sweep.driver import sweep_data
 
     log = tmp_path / "calls.txt"
     doc = yaml.safe_load(write_spec(tmp_path, "own", {"dpsgd": {"lr": 1.0}}).read_text())
-    doc["dataset"] = {"factory": f"{user_module}:counted", "args": {"log": str(log)}}
+    args = yaml.safe_load(f"{{log: {log}, when: 2026-11-24}}")
+    doc["dataset"] = {"factory": f"{user_module}:counted", "args": args}
     doc["model"] = {"factory": f"{user_module}:mlp"}
     doc["training"]["batch_size"] = 60
     spec = parse_spec(doc, tmp_path)
