@@ -55,7 +55,7 @@ from dptune.methods.release import TorchNoise, release
 from dptune.persample import ClippedSumEngine, FlatModel, clipped_sum_engine
 from dptune.privacy.accounting import HistoryEntry, epsilon_of
 from dptune.privacy.calibration import Calibration, calibrate_noise
-from dptune.randomness import Randomness
+from dptune.randomness import Randomness, cpu_generator
 
 EngineFactory = Callable[[FlatModel, int], ClippedSumEngine]
 
@@ -222,7 +222,7 @@ def audit_release(
     k = plan_guesses(canaries, declared, delta, confidence)
     flat = FlatModel(nn.Linear(canaries, 2, bias=False))
     magnitude = CANARY_SCALE * clip
-    generator = torch.Generator().manual_seed(Randomness(seed).stream_seeds().init)
+    generator = cpu_generator(Randomness(seed).stream_seeds().init)
     snapshot_count = min(method.signal.history, step + 1)
     member, snapshots = _canary_design(generator, canaries, flat.size, snapshot_count, magnitude)
     released = release(
@@ -232,12 +232,12 @@ def audit_release(
         snapshots,
         _canary_chunks(torch.nonzero(member).squeeze(1), canaries, magnitude),
         1.0,  # L: dividing by it is post-processing and changes no ranking
-        TorchNoise(generator),
+        TorchNoise((generator,)),
     ).vector
     if attack_seed is not None:
-        replay = torch.Generator().manual_seed(attack_seed)
+        replay = cpu_generator(Randomness(attack_seed).stream_seeds().init)
         _canary_design(replay, canaries, flat.size, snapshot_count, magnitude)
-        released = released - TorchNoise(replay).gaussian(released, stage.noise_std(step))
+        released = released - TorchNoise((replay,)).gaussian(released, stage.noise_std(step))
     weight = flat.unflatten(released)["weight"]
     scores = (weight[1] - weight[0]) / math.sqrt(2.0)
     order = torch.argsort(scores)

@@ -335,6 +335,7 @@ def _store_errors(uri: str) -> Iterator[None]:
 
 def _plot(tracker: Tracker, experiments: list[str], rows: list[TradeOff], path: Path) -> None:
     """``dptune report --plot FILE``: the one experiment's accuracy-vs-ε plot, as FILE's suffix says."""
+    from dptune.privacy.tuning import REPEAT_AND_SELECT
     from dptune.tracking.plots import save_figure, tradeoff_figure
 
     if path.suffix.lower() not in (".png", ".pdf"):
@@ -344,6 +345,12 @@ def _plot(tracker: Tracker, experiments: list[str], rows: list[TradeOff], path: 
     if not rows:
         raise InputError("--plot", f"experiment {experiments[0]!r} has no trained trial to plot")
     trials = tracker.trial_points(experiments[0])
+    if any(row.tuning_bound == REPEAT_AND_SELECT for row in rows):
+        print(
+            "plot: a repeat-and-select sweep's search trials are left out (their number is secret); its "
+            "selected trial and re-runs are drawn",
+            file=sys.stderr,
+        )
     save_figure(tradeoff_figure(rows, trials, tracker.plot_context(experiments[0])), path)
     print(f"plot: {path}", file=sys.stderr)
 

@@ -36,6 +36,7 @@ import numpy as np
 
 from dptune.errors import DataUnavailableError, InputError
 from dptune.factories import call_factory, is_import_path
+from dptune.randomness import cpu_generator, poisson_mask
 
 if TYPE_CHECKING:
     import torch
@@ -111,8 +112,7 @@ def poisson_rows(n: int, fraction: float, seed: int) -> torch.Tensor:
     ``fraction`` (a tuning proxy's subset; the seed is secret, and so are the rows and their number)."""
     import torch
 
-    keep = torch.rand(n, generator=torch.Generator().manual_seed(seed)) < fraction
-    return torch.nonzero(keep).squeeze(1)
+    return torch.nonzero(poisson_mask(n, fraction, cpu_generator(seed))).squeeze(1)
 
 
 def _tensors(

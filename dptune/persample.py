@@ -15,6 +15,11 @@ engines compute S exactly; ``clipped_sum_engine`` picks the faster one that supp
   Σ_{j,j'} w_j w_j' (a_ij·a_ij')(g_ij·g_ij') ("ghost norm", Goodfellow 2015; Li et al. 2022) and its
   clipped sum is Σ_j w_j (f∘g_j)ᵀ a_j, one matrix product ("book-keeping", Bu et al. 2023).
   Convolution gradients are formed per sample from unfolded inputs (they are small).
+
+A signal that is not finite (a NaN or infinite entry, or a squared norm that overflows: one record whose
+logits overflow) gets clip factor 0 and its row is zeroed before the sum (0·NaN would still be NaN), so
+every clipped sum moves by at most C when one record changes, whatever that record does. Engines count
+such signals (``nonfinite``): an internal figure of the run, never a released one.
 """
 
 from __future__ import annotations
@@ -52,8 +57,16 @@ def _check_no_batchnorm(model: nn.Module) -> None:
 
 
 def clip_factors(squared_norms: torch.Tensor, clip: float) -> torch.Tensor:
-    """Abadi clipping weights min(1, C/‖v_i‖₂) from ‖v_i‖₂² (a zero vector keeps weight 1)."""
-    return (clip / squared_norms.sqrt()).clamp(max=1.0)
+    """Abadi clipping weights min(1, C/‖v_i‖₂) from ‖v_i‖₂² (a zero vector keeps weight 1), and 0 where
+    ‖v_i‖₂² is not finite (the signal is left out: module docstring)."""
+    factors = (clip / squared_norms.sqrt()).clamp(max=1.0)
+    return torch.where(torch.isfinite(squared_norms), factors, torch.zeros_like(factors))
+
+
+def kept_rows(t: torch.Tensor, keep: torch.Tensor) -> torch.Tensor:
+    """``t`` with its rows (first dimension) zeroed where ``keep`` is False."""
+    mask = keep.reshape(-1, *([1] * (t.dim() - 1)))
+    return torch.where(mask, t, torch.zeros((), dtype=t.dtype, device=t.device))
 
 
 class FlatModel:
@@ -156,6 +169,18 @@ class _ChunkedEngine:
     def __init__(self, flat: FlatModel, physical_batch_size: int) -> None:
         self.flat = flat
         self.physical_batch_size = physical_batch_size
+        self._nonfinite: torch.Tensor | int = 0  # summed on the device: read without a sync per chunk
+
+    @property
+    def nonfinite(self) -> int:
+        """Signals zeroed so far because they were not finite (internal: never released)."""
+        return int(self._nonfinite)
+
+    def _finite(self, squared_norms: torch.Tensor) -> torch.Tensor:
+        """Which signals are finite; the others are counted."""
+        finite = torch.isfinite(squared_norms)
+        self._nonfinite = self._nonfinite + (~finite).sum()
+        return finite
 
     def chunk_clipped_sum(
         self,
@@ -196,8 +221,10 @@ class VmapEngine(_ChunkedEngine):
     ) -> torch.Tensor:
         per_iterate = [self.flat.per_sample_grads(theta, x, y) for theta in iterates]
         signals = [_weighted_sum(weights, list(pieces)) for pieces in zip(*per_iterate, strict=True)]
-        factors = clip_factors(sum(torch.einsum("bk,bk->b", v, v) for v in signals), clip)
-        return torch.cat([factors @ v for v in signals])
+        squared = sum(torch.einsum("bk,bk->b", v, v) for v in signals)
+        finite = self._finite(squared)
+        factors = clip_factors(squared, clip)
+        return torch.cat([factors @ kept_rows(v, finite) for v in signals])
 
 
 @dataclass
@@ -317,14 +344,19 @@ class GhostEngine(_ChunkedEngine):
                 combined = _weighted_sum(part_weights, [p[key] for p in parts])
                 per_sample[(layer, key)] = combined
                 squared += torch.linalg.vector_norm(combined, dim=1).square()
+        finite = self._finite(squared)
         factors = clip_factors(squared, clip)
         pieces = []
         for module, pname in self._slots:
             if module in ghost and pname == "weight":
-                scaled = [(t[module].output_grad * factors[:, None]).T @ t[module].activation for t in traces]
+                scaled = [
+                    (kept_rows(t[module].output_grad, finite) * factors[:, None]).T
+                    @ kept_rows(t[module].activation, finite)
+                    for t in traces
+                ]
                 pieces.append(_weighted_sum(weights, scaled).reshape(-1))
             else:
-                pieces.append(factors @ per_sample[(module, pname)])
+                pieces.append(factors @ kept_rows(per_sample[(module, pname)], finite))
         return torch.cat(pieces)
 
 

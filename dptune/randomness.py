@@ -8,30 +8,55 @@ Papernot & Steinke's repeat-and-select) only if the streams of different runs ar
 so the difference of their first releases is noise-free; a published seed lets anyone regenerate the
 noise and subtract it.
 
-* ``secure`` (the default): each stream is a torch generator seeded with 64 bits from the operating
-  system's CSPRNG (``secrets``), fresh for every run and written nowhere a reader of the results sees.
-  Torch offers no CSPRNG of its own (Opacus's ``secure_mode`` relied on ``torchcsprng``, which has no
-  build for current torch), so the generators are Mersenne Twister (CPU) and Philox (CUDA) with a
-  secret seed: their output is unpredictable to anyone without the seed or a checkpoint's generator
-  state. Checkpoints that hold generator states for an exact resume are therefore private state.
+* ``secure`` (the default): each stream gets a 256-bit secret from the operating system's CSPRNG
+  (``secrets``), fresh for every run and written nowhere a reader of the results sees, and its
+  generator's *whole* state is expanded from that secret (``stream_generator``). Torch offers no CSPRNG
+  of its own (Opacus's ``secure_mode`` relied on ``torchcsprng``, which has no build for current
+  torch), so the generators are Mersenne Twister (CPU) and Philox (CUDA). ``manual_seed`` would not do:
+  torch's CPU Mersenne Twister keeps only the low 32 bits of its seed (seeds that differ above bit 32
+  give the same stream), so two of a few hundred runs would share a stream with probability about
+  N²/2³³, near δ. Here a CPU generator's 624-word state carries 256 bits of entropy, and a CUDA stream
+  is the normalised sum of two Philox generators with 124 secret bits each (a 64-bit key and a 60-bit
+  counter offset: 248 bits). Their output is unpredictable to anyone without the secret or a
+  checkpoint's generator state. Checkpoints that hold generator states for an exact resume are
+  therefore private state.
 * ``seeded`` (research mode, ``--seed N`` / ``training.seed``): reproducible and labelled as such in
   every output (``noise_source: "seeded"``); its privacy claim holds only while the seed stays secret.
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import math
 import secrets
 import zlib
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+if TYPE_CHECKING:
+    import torch
+
 SECURE = "secure"
 SEEDED = "seeded"
-SEED_BITS = 64
+SEED_BITS = 256
+"""Bits of OS entropy behind each secret stream (and a proxy's subset, a sweep's tie-break key)."""
 SEED_LIMIT = 2**62  # seeded streams use 2N + 2, and torch seeds stop at 2^64
+POOL_WORDS = SEED_BITS // 32
+"""``SeedSequence`` pool size that keeps every bit of a 256-bit secret (numpy's default keeps 128)."""
+MT_STATE_WORDS = 624
+_MT_STATE_BYTES = 5056
+_MT_WORDS_OFFSET = 24
+"""torch's CPU generator state (``CPUGeneratorImplState``): int64 seed, int32 left, int32 seeded, uint64
+next, then the 624 state words, each a uint32 stored in a uint64 (then the normal-sampling cache)."""
+PHILOX_OFFSET_BITS = 60
+"""Secret bits of a Philox counter offset: torch wants a non-negative int64 that is a multiple of 4."""
+CUDA_STREAMS = 2
+"""Philox generators summed per CUDA stream: 64 + 60 secret bits each, 248 in all (≥ 128)."""
 PROXY_SUBSET_STREAM = "proxy-subset"
+TIE_BREAK_STREAM = "tie-break"
 NOISE_GENERATORS = ("torch", "os-csprng")
 """``torch``: a torch generator seeded from OS entropy (or by the seed); ``os-csprng``: every noise
 draw from the OS CSPRNG itself (``dptune.methods.release.OsCsprngNoise``), slower, never seeded."""
@@ -81,5 +106,79 @@ def trial_seed(seed: int, method: str, number: int) -> int:
 
 
 def secret_rng() -> np.random.Generator:
-    """A numpy generator seeded with 128 bits of OS entropy (e.g. the secret trial count K)."""
-    return np.random.default_rng(secrets.randbits(128))
+    """A numpy generator seeded with 256 bits of OS entropy (e.g. the secret trial count K)."""
+    return np.random.default_rng(np.random.SeedSequence(secrets.randbits(SEED_BITS), pool_size=POOL_WORDS))
+
+
+def tie_rank(key: int, name: str) -> int:
+    """A rank of ``name`` that only the holder of ``key`` can compute: HMAC-SHA256(key, name) as an integer.
+    Ties of a selection go to the highest rank, so which of equally scored trials wins is a secret random
+    draw, fixed for the sweep (a resume picks the same one) and unrelated to the order trials ran in."""
+    digest = hmac.digest(key.to_bytes(SEED_BITS // 8, "big"), name.encode(), hashlib.sha256)
+    return int.from_bytes(digest, "big")
+
+
+def secret_key() -> int:
+    """A fresh 256-bit secret from the OS CSPRNG (e.g. a sweep's tie-break key, a search's sampler)."""
+    return secrets.randbits(SEED_BITS)
+
+
+def _expanded(seed: int, words: int) -> np.ndarray:
+    """``words`` uint32 words expanded from ``seed`` by ``SeedSequence`` with a 256-bit pool: every bit of
+    a secret up to 256 bits reaches the words (a research seed is expanded the same way)."""
+    return np.random.SeedSequence(seed, pool_size=POOL_WORDS).generate_state(words, np.uint32)
+
+
+def cpu_generator(seed: int) -> torch.Generator:
+    """A CPU Mersenne Twister whose 624-word state is ``_expanded(seed, 624)``, set whole through
+    ``set_state`` (left = 1, next = 0: the first draw twists the state, as after ``manual_seed``)."""
+    import torch
+
+    generator = torch.Generator().manual_seed(0)  # a valid header: seeded, left = 1, next = 0
+    raw = generator.get_state().numpy().copy()
+    if raw.size != _MT_STATE_BYTES:
+        raise RuntimeError(f"torch's CPU generator state is {raw.size} bytes, not {_MT_STATE_BYTES}")
+    words = _expanded(seed, MT_STATE_WORDS).astype("<u8")
+    raw[_MT_WORDS_OFFSET : _MT_WORDS_OFFSET + 8 * MT_STATE_WORDS] = words.view(np.uint8)
+    generator.set_state(torch.from_numpy(raw))
+    return generator
+
+
+def cuda_generators(seed: int, device: torch.device) -> tuple[torch.Generator, ...]:
+    """``CUDA_STREAMS`` Philox generators on ``device``, each with a secret 64-bit key and a secret
+    counter offset (a multiple of 4 below 2⁶²), all expanded from ``seed``."""
+    import torch
+
+    words = [int(w) for w in _expanded(seed, 4 * CUDA_STREAMS)]
+    generators = []
+    for i in range(CUDA_STREAMS):
+        key = words[4 * i] << 32 | words[4 * i + 1]
+        offset = 4 * ((words[4 * i + 2] << 32 | words[4 * i + 3]) & ((1 << PHILOX_OFFSET_BITS) - 1))
+        state = np.array([key, offset], dtype="<u8").view(np.uint8)
+        generator = torch.Generator(device=device)
+        generator.set_state(torch.from_numpy(state.copy()))
+        generators.append(generator)
+    return tuple(generators)
+
+
+def stream_generators(seed: int, device: torch.device | str = "cpu") -> tuple[torch.Generator, ...]:
+    """The generators of one stream on ``device``, their whole state from ``seed``: one Mersenne Twister
+    on a CPU (``cpu_generator``), ``CUDA_STREAMS`` Philox generators on a GPU (``cuda_generators``)."""
+    import torch
+
+    device = torch.device(device)
+    return cuda_generators(seed, device) if device.type == "cuda" else (cpu_generator(seed),)
+
+
+def poisson_threshold(rate: float) -> float:
+    """⌊rate·2⁵³⌋/2⁵³: a float64 uniform on the grid k·2⁻⁵³ (torch's) lies below it with probability
+    exactly this, which is at most ``rate`` (compared with ``rate`` itself it would be ⌈rate·2⁵³⌉/2⁵³,
+    and in float32 up to 2⁻²⁴ above it)."""
+    return math.floor(rate * 2.0**53) / 2.0**53
+
+
+def poisson_mask(n: int, rate: float, generator: torch.Generator) -> torch.Tensor:
+    """n independent draws, each True with probability ``poisson_threshold(rate)`` ≤ ``rate``."""
+    import torch
+
+    return torch.rand(n, generator=generator, dtype=torch.float64) < poisson_threshold(rate)

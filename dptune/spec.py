@@ -136,7 +136,7 @@ class SweepSpec:
     scheduler: str
     grace_period: int
     sampler: str
-    seed: int
+    seed: int | None  # the sampler's draws; None: secret OS entropy (always, for a secret trial count)
     startup_trials: int
     warm_start: WarmStart | None
     proxy: Proxy | None  # a tuning proxy's sweep before each ε's search (``stages``)
@@ -304,10 +304,29 @@ def parse_filter(value: Any, path: str) -> FilterSpace:
     )
 
 
+def search_seed(value: Any, trials: TrialCount, research_seed: int | None) -> int | None:
+    """The seed of the search's sampler: ``search.seed`` as given, or None (the sampler draws from secret
+    OS entropy). A random trial count (repeat-and-select) needs its draws secret: with a public seed the
+    order of configurations is public, so the one released tells which trial it was and that K was at
+    least that many. It takes a seed only in the labelled research mode (``training.seed``), where the
+    sampler is seeded by it when ``search.seed`` is not given."""
+    if value is None:
+        return research_seed
+    seed = _integer(value, "search.seed", 0)
+    if trials.random and research_seed is None:
+        raise InputError(
+            "search.seed",
+            "a random trial count (repeat-and-select) needs a secret search order: drop search.seed (the "
+            "sampler then draws from OS entropy), or set training.seed for the labelled research mode",
+        )
+    return seed
+
+
 def parse_trial_count(value: Any, path: str) -> TrialCount:
     """A fixed number of trials per method, or ``{distribution: poisson, mean: μ}`` /
     ``{distribution: truncated-negative-binomial, mean: μ, shape: η}`` (η ≥ 0; 1 is geometric): a
-    random number of trials, drawn once per method from the search seed (``dptune.privacy.tuning``)."""
+    random number of trials, drawn once per method from secret OS entropy and kept in the sweep's private
+    state (``dptune.privacy.tuning``)."""
     if not isinstance(value, Mapping):
         return TrialCount("fixed", _integer(value, path, 1))
     section = dict(value)
@@ -562,7 +581,7 @@ def parse_spec(raw: Any, base: Path | None = None) -> SweepSpec:
     search = _mapping(doc.get("search"), "search")
     _only(search, ("sampler", "seed", "startup_trials", "warm_start", "proxy"), "search")
     sampler = _one_of(search.get("sampler", "tpe"), SAMPLERS, "search.sampler")
-    seed = _integer(search.get("seed", 0), "search.seed", 0)
+    seed = search_seed(search.get("seed"), trials, shared.seed)
     if "startup_trials" in search and sampler not in MODEL_BASED_SAMPLERS:
         raise InputError(
             "search.startup_trials",

@@ -5,6 +5,7 @@ holds, per method:
 
 * the secret trial count K of a repeat-and-select search (drawn from OS entropy when the sweep starts,
   read back on resume; Papernot & Steinke's bound needs K secret);
+* the secret key that breaks ties of the selection (``tie_key``) and each method's selected trial;
 * a write-ahead record of every trial the search started, made *before* Tune receives the trial: a
   trial that touched the data is counted even if the driver is killed before Tune or MLflow saved it.
   A record is ``running`` until the trial ends; an ended one may carry the RDP curve of the steps it
@@ -110,6 +111,24 @@ class PrivateSweepState:
             if "proxy_subset_seed" not in doc:
                 doc["proxy_subset_seed"] = int(draw())
         return int(doc["proxy_subset_seed"])
+
+    def tie_key(self, draw: Callable[[], int]) -> int:
+        """The sweep's secret key for breaking ties of a selection (``dptune.randomness.tie_rank``): read
+        back, or drawn by ``draw`` and kept (a resume selects the same trial)."""
+        with self._changing() as doc:
+            if "tie_key" not in doc:
+                doc["tie_key"] = int(draw())
+        return int(doc["tie_key"])
+
+    def select(self, method: str, trial_id: str, params: dict[str, Any]) -> None:
+        """Record the method's selected search trial and its drawn settings (what a later sweep's warm
+        start may use of a repeat-and-select search: the released configuration alone)."""
+        with self._changing() as doc:
+            self._method(doc, method)["selected"] = {"trial_id": trial_id, "params": params}
+
+    def selected(self, method: str) -> dict[str, Any] | None:
+        """``{"trial_id", "params"}`` of the method's selected trial, or None before its search ended."""
+        return self.read()["methods"].get(method, {}).get("selected")
 
     def start(self, method: str, trial_id: str, role: str = SEARCH) -> None:
         """Write ahead a trial of the method's search (``role: search``) or a re-run (``final``)."""

@@ -47,7 +47,7 @@ from dptune.models import build_model
 from dptune.persample import FlatModel, clipped_sum_engine
 from dptune.privacy.accounting import Accountant
 from dptune.privacy.calibration import Calibration
-from dptune.randomness import Randomness
+from dptune.randomness import Randomness, cpu_generator, poisson_mask, stream_generators
 from dptune.run_plan import plan_run
 
 
@@ -98,7 +98,7 @@ class Trainer:
         fraction = config.proxy_fraction or 1.0
         self.expected_batch_size = self.sample_rate * n * fraction  # = B (γB for a proxy; shuffling: B)
         with torch.random.fork_rng(devices=[]):  # θ₀ from its own stream; the global RNG is left alone
-            torch.manual_seed(seeds.init)
+            torch.random.default_generator.set_state(cpu_generator(seeds.init).get_state())
             model = build_model(config.model, config.model_args, self.data.train_x[:2], self.data.num_classes)
         model = model.to(self.device)
         self.flat = FlatModel(model)
@@ -132,11 +132,11 @@ class Trainer:
         self.steps_taken = 0
         self.epoch = 0
         self.accountant = Accountant(config.accountant)
-        self.sampler = torch.Generator().manual_seed(seeds.sampler)
+        self.sampler = cpu_generator(seeds.sampler)
         self.noise: NoiseSampler = (
             OsCsprngNoise()
             if config.noise_generator == "os-csprng"
-            else TorchNoise(torch.Generator(device=self.device).manual_seed(seeds.noise))
+            else TorchNoise(stream_generators(seeds.noise, self.device))
         )
         self.history: list[EpochResult] = []
 
@@ -159,7 +159,7 @@ class Trainer:
         n = len(self.train_y)
         if self.config.sampling == "poisson":
             return [
-                torch.nonzero(torch.rand(n, generator=self.sampler) < self.sample_rate).squeeze(1)
+                torch.nonzero(poisson_mask(n, self.sample_rate, self.sampler)).squeeze(1)
                 for _ in range(self.steps_per_epoch)
             ]
         order = torch.randperm(n, generator=self.sampler)
@@ -276,6 +276,7 @@ class Trainer:
             "sampling": self.config.sampling,
             **self.randomness.label(),
             "noise_generator": self.config.noise_generator,
+            "nonfinite_signals_zeroed": self.engine.nonfinite,
             "epochs_history": [asdict(r) for r in self.history],
         }
         info.update(self.method.info)
@@ -299,7 +300,7 @@ class Trainer:
             "epoch": self.epoch,
             "accountant": self.accountant.state_dict(),
             "sampler": self.sampler.get_state(),
-            "noise": self.noise.generator.get_state() if isinstance(self.noise, TorchNoise) else None,
+            "noise": self.noise.get_state() if isinstance(self.noise, TorchNoise) else None,
             "history": [asdict(r) for r in self.history],
             "noise_multiplier": self.calibration.noise_multiplier,
         }
@@ -314,5 +315,5 @@ class Trainer:
         self.accountant = Accountant.from_state_dict(state["accountant"])
         self.sampler.set_state(state["sampler"])
         if isinstance(self.noise, TorchNoise) and state["noise"] is not None:
-            self.noise.generator.set_state(state["noise"])
+            self.noise.set_state(state["noise"])
         self.history = [EpochResult(**r) for r in state["history"]]

@@ -54,10 +54,17 @@ class TrialStatus(StrEnum):
 
 
 def select_trial(
-    trials: Iterable[T], status: Callable[[T], TrialStatus], score: Callable[[T], float]
+    trials: Iterable[T],
+    status: Callable[[T], TrialStatus],
+    score: Callable[[T], float],
+    rank: Callable[[T], Any],
 ) -> T | None:
     """A search's selection rule: among its trials that trained every planned epoch, the one with the
-    best validation score after its last epoch (None if none finished; of tied ones, the first in the
-    given order). The driver applies it to Tune's results to choose what to re-run; the tracker to the
-    recorded runs of a sweep that re-ran nothing."""
-    return max((t for t in trials if status(t) is TrialStatus.FINISHED), key=score, default=None)
+    best validation score after its last epoch (None if none finished); of tied ones, the one of highest
+    ``rank``, a secret random draw (``dptune.randomness.tie_rank``), never an order the trials ran in.
+    The sweep's searcher selects with it (``dptune.sweep.stage_searcher``)."""
+    return max(
+        (t for t in trials if status(t) is TrialStatus.FINISHED),
+        key=lambda t: (score(t), rank(t)),
+        default=None,
+    )

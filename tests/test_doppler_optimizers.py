@@ -144,7 +144,7 @@ def test_correction_subtracts_the_variance_seeded_releases_add(digits: Dataset, 
     trainer = digits_trainer(digits, method, clip=0.8)
     batch = torch.arange(32)
     clean = noise_free_release(trainer, batch)
-    noise = TorchNoise(torch.Generator().manual_seed(5))
+    noise = TorchNoise((torch.Generator().manual_seed(5),))
     chunk = [(trainer.train_x[batch], trainer.train_y[batch])]
     draws = torch.stack(
         [

@@ -14,7 +14,7 @@ from ray.tune.experiment import Trial
 from ray.tune.schedulers import TrialScheduler
 from ray.tune.search import Searcher
 
-from dptune.randomness import trial_seed
+from dptune.randomness import secret_key, trial_seed
 from dptune.sweep.progress import SweepProgress, register
 from dptune.sweep.schedulers import PerMethodScheduler, asha
 from dptune.sweep.stage_searcher import RERUN_SEED_OFFSET, SearchObserver, SweepSearcher, ended_searches
@@ -92,6 +92,7 @@ class Stage:
         reruns: int = 2,
         seed: int | None = None,
         limit: int = 99,
+        secret: frozenset[str] = frozenset(),
     ):
         self.lines: list[str] = []
         self.name = tmp_path.name
@@ -99,7 +100,15 @@ class Stage:
         self.state = PrivateSweepState(str(tmp_path), "stage")
         self.searchers = {method: Counting() for method in budgets}
         self.searcher = SweepSearcher(
-            self.searchers, budgets, reruns, self.state, dict.fromkeys(budgets, seed), self.name, limit
+            self.searchers,
+            budgets,
+            reruns,
+            self.state,
+            dict.fromkeys(budgets, seed),
+            self.name,
+            limit,
+            self.state.tie_key(secret_key),  # kept in the private state: the same after a resume
+            secret,
         )
         self.observer = SearchObserver(self.searcher)
         self.trials: list[FakeTrial] = []
@@ -199,7 +208,7 @@ def test_a_spent_method_waits_for_its_running_trials_before_its_search_ends(tmp_
 
 def test_a_tie_is_broken_the_same_way_after_a_resume(tmp_path: Path) -> None:
     """Tune restores its list of trials in another order than it ran them: tied trials must not swap,
-    or one method's re-runs would repeat two configurations."""
+    or one method's re-runs would repeat two configurations (the tie key is kept in the private state)."""
     before = Stage(tmp_path, {"dpsgd": 2})
     one, two = before.ask(), before.ask()
     one.end(0.8)
@@ -210,7 +219,23 @@ def test_a_tie_is_broken_the_same_way_after_a_resume(tmp_path: Path) -> None:
     assert after.ask().config[RERUN_OF] == chosen
     fresh = Stage(tmp_path, {"dpsgd": 2})  # no re-run restored: the same tie-break
     fresh.trials = [two, one]
-    assert fresh.ask().config[RERUN_OF] == chosen == min(one.trial_id, two.trial_id)
+    assert fresh.ask().config[RERUN_OF] == chosen
+
+
+def test_ties_go_to_a_secret_random_trial_not_the_first_one(tmp_path: Path) -> None:
+    """Least-id ties would tell the released trial was the first of its score; with a fresh secret key
+    per sweep each of two tied trials is selected about half the time, and the choice is recorded."""
+    chosen = []
+    for i in range(40):
+        stage = Stage(tmp_path / str(i), {"dpsgd": 2}, reruns=1)
+        first, second = stage.ask(), stage.ask()
+        first.end(0.8)
+        second.end(0.8)
+        chosen.append(stage.ask().config[RERUN_OF] == first.trial_id)
+        recorded = stage.state.selected("dpsgd")
+        assert recorded is not None and recorded["trial_id"] in (first.trial_id, second.trial_id)
+        assert recorded["params"] == {"lr": 1.0 if chosen[-1] else 2.0}  # its settings, not its seed
+    assert 5 <= sum(chosen) <= 35  # P(outside) < 1e-5 for a fair coin
 
 
 def test_a_seeded_sweeps_re_runs_take_seeds_no_search_trial_has(tmp_path: Path) -> None:

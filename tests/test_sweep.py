@@ -26,6 +26,7 @@ from dptune.spec import load_spec
 from dptune.sweep import run_sweep, run_sweeps
 from dptune.sweep.studies import study_storage
 from dptune.sweep_state import PrivateSweepState
+from dptune.tracking import tracker_for
 from dptune.tracking.report import format_table
 from tests.helpers import subsampled_gaussian
 from tests.sweep_helpers import runs, write_spec
@@ -169,7 +170,7 @@ def test_random_search_with_a_poisson_number_of_trials_reports_the_repeat_and_se
         {"dpsgd": {"lr": {"loguniform": [0.3, 2.0]}}, "lp-dpsgd": {"lr": {"loguniform": [0.3, 2.0]}}},
         training={"epochs": 1, "batch_size": 128, "lr": 1.0, "physical_batch_size": 128},
         budget={"trials_per_method": count, "max_concurrent": 2},
-        search={"sampler": "random", "seed": 1},
+        search={"sampler": "random"},
     )
     spec = load_spec(path)
     lines: list[str] = []
@@ -202,6 +203,27 @@ def test_random_search_with_a_poisson_number_of_trials_reports_the_repeat_and_se
         # the bound holds for the smallest σ any draw can be calibrated to: at least the trials' own
         assert at_trial_sigma <= row["epsilon_including_tuning"] <= 1.03 * at_trial_sigma
         assert row["epsilon_all_trials"] is None  # releasing every trial's record would reveal K
+    # Nothing released tells K or a trial's index: no search-trial line or Tune trial id (its suffix is
+    # its index) on the console, no Optuna page on the sweep's run, no count or hours in the report, and
+    # the plot draws only each method's selected trial and its re-runs (none here).
+    assert not any(re.search(r"\btrial \d|_\d{5}\b", line) for line in lines), lines
+    assert any("search trials are withheld" in line for line in lines)
+    artifacts = [a.path for a in client.list_artifacts(parents[0].info.run_id)]
+    assert "optuna" not in artifacts, artifacts
+    best_json = client.download_artifacts(parents[0].info.run_id, "best_configurations.json", str(tmp_path))
+    assert not re.search(r"_\d{5}", Path(best_json).read_text())
+    assert bool(report["compute"]) == (sum(drawn) > 0)  # both methods may have drawn K = 0 (p ≈ 2%)
+    assert all("trials" not in c and "withheld" in c for c in report["compute"])
+    released = {row["method"] for row in report["best_tradeoffs"]}
+    if released:
+        assert main(["report", "--tracking-uri", spec.tracking_uri, "--plot", str(tmp_path / "p.png")]) == 0
+        shown = capsys.readouterr()
+        assert "withheld: the trial count is secret" in shown.out and "trial-h" not in shown.out
+        assert "left out (their number is secret)" in shown.err
+        points = tracker_for(spec.tracking_uri).trial_points("tuning")
+        assert len(points) == len(released) and all(p.selected for p in points)
+    selected = [c for c in children if c.data.tags.get("dptune.selected") == "true"]
+    assert sorted(c.data.tags["dptune.method"] for c in selected) == sorted(released)
 
 
 def test_four_quarter_gpu_trials_share_one_gpu_and_a_fifth_waits(tmp_path: Path, local_ray) -> None:

@@ -96,6 +96,7 @@ def run_trial(
             "steps": epoch.step,
             "epoch_seconds": epoch.seconds,
             "noise_multiplier": trainer.calibration.noise_multiplier,
+            "nonfinite_signals_zeroed": trainer.engine.nonfinite,  # internal: never released
             "delta": trainer.delta,
             "trial_start": started,
             "node_id": node,

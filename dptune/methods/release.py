@@ -10,6 +10,7 @@ s_t / C_t. Clipping is Abadi's g·min(1, C/‖g‖), not "automatic" clipping g/
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -62,20 +63,37 @@ class NoiseSampler(Protocol):
 
 @dataclass(frozen=True)
 class TorchNoise:
-    """Noise from a torch generator (seeded from OS entropy, or by a seed in research mode).
+    """Noise from torch generators whose whole state is secret (``dptune.randomness.stream_generators``;
+    expanded from a seed in research mode): N(0, std² I) = std·Σ_j z_j/√m over the m generators' standard
+    normals z_j (one on a CPU, two Philox generators on a GPU, so the stream holds ≥ 128 secret bits).
 
-    The generator must live on the tensors' device (a CUDA generator for CUDA tensors): the draw is
-    made there directly, never on the CPU and copied.
+    The generators must live on the tensors' device (CUDA generators for CUDA tensors): the draw is made
+    there directly, never on the CPU and copied.
     """
 
-    generator: torch.Generator
+    generators: tuple[torch.Generator, ...]
+
+    @property
+    def device(self) -> torch.device:
+        return self.generators[0].device
 
     def gaussian(self, like: torch.Tensor, std: float) -> torch.Tensor:
         import torch
 
-        return torch.normal(
-            0.0, std, size=like.shape, generator=self.generator, dtype=like.dtype, device=like.device
-        )
+        scale = std / math.sqrt(len(self.generators))
+        draws = [
+            torch.normal(0.0, scale, size=like.shape, generator=g, dtype=like.dtype, device=like.device)
+            for g in self.generators
+        ]
+        return draws[0] if len(draws) == 1 else torch.stack(draws).sum(dim=0)
+
+    def get_state(self) -> list[torch.Tensor]:
+        """Every generator's state (CPU byte tensors, as ``set_state`` takes them): private state."""
+        return [g.get_state() for g in self.generators]
+
+    def set_state(self, states: list[torch.Tensor]) -> None:
+        for generator, state in zip(self.generators, states, strict=True):
+            generator.set_state(state)
 
 
 class OsCsprngNoise:

@@ -22,14 +22,16 @@ from dptune.space import FILTER_PREFIX, Dist, MethodSpace
 
 FILTER_CONSTRAINT = "filter_valid"
 
-SAMPLERS: dict[str, Callable[[int, int], optuna.samplers.BaseSampler]] = {
+SAMPLERS: dict[str, Callable[[int | None, int], optuna.samplers.BaseSampler]] = {
     "tpe": lambda seed, startup: optuna.samplers.TPESampler(seed=seed, n_startup_trials=startup),
     "random": lambda seed, startup: optuna.samplers.RandomSampler(seed=seed),
     "gp": lambda seed, startup: optuna.samplers.GPSampler(seed=seed, n_startup_trials=startup),
     "nsga2": lambda seed, startup: optuna.samplers.NSGAIISampler(seed=seed),
 }
 """Sampler by spec name (``dptune.spec.SAMPLERS``), from (seed, start-up trials); the start-up count
-only matters to TPE and GP."""
+only matters to TPE and GP. A seed of None draws the sampler's state from OS entropy (numpy's
+``RandomState(None)``: 128 bits through ``SeedSequence``), kept with the searcher's state in the Tune
+experiment (private) for a resume."""
 
 
 def suggest(trial: optuna.Trial, name: str, dist: Dist) -> Any:

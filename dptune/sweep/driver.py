@@ -43,7 +43,7 @@ from dptune.factories import is_import_path, local_source
 from dptune.features import model_inputs
 from dptune.preflight import refuse_existing
 from dptune.privacy.filter import RenyiFilter
-from dptune.randomness import Randomness
+from dptune.randomness import TIE_BREAK_STREAM, Randomness, secret_key, trial_seed
 from dptune.run_plan import default_delta
 from dptune.space import start_point
 from dptune.spec import MODEL_BASED_SAMPLERS, SweepSpec, check_batch_sizes
@@ -61,12 +61,13 @@ from dptune.sweep.study_plots import study_page
 from dptune.sweep.warm_start import warm_start
 from dptune.sweep_state import PrivateSweepState
 from dptune.tracking import Tracker, tracker_for
-from dptune.tracking.names import CODE_VERSION_TAG, FINAL_ROLE, SEARCH_ROLE, STORAGE_TAG
+from dptune.tracking.names import CODE_VERSION_TAG, FINAL_ROLE, SEARCH_ROLE, STORAGE_TAG, TRIALS_PARAM
 from dptune.tracking.report import TradeOff, format_table
 from dptune.trial_status import METHOD_KEY, OBJECTIVE
 from dptune.tuning_cost import (
     SearchPlan,
     SweepTuningCost,
+    curve_cost,
     format_costs,
     method_tuning_cost,
     plan_search,
@@ -224,6 +225,13 @@ def _method_searcher(sweep: SweepRun, plan: SearchPlan) -> AccountedSearcher:
     )
 
 
+def tie_key(spec: SweepSpec, state: PrivateSweepState) -> int:
+    """The sweep's key for ties of a selection, kept in its private state: 256 bits of OS entropy, or
+    derived from ``training.seed`` in the research mode."""
+    seed = spec.shared.seed
+    return state.tie_key(lambda: secret_key() if seed is None else trial_seed(seed, TIE_BREAK_STREAM, 0))
+
+
 def _scheduler(spec: SweepSpec, plans: list[SearchPlan]) -> PerMethodScheduler:
     """ASHA per method on its own plans' epochs (``asha``), or FIFO for every trial."""
     if spec.scheduler != "asha":
@@ -263,6 +271,8 @@ def _tuner(sweep: SweepRun, plans: list[SearchPlan], groups: CallbackGroups) -> 
         {plan.method: spec.runs[plan.method].seed for plan in plans},
         spec.name,
         limit,
+        tie_key(spec, sweep.state),
+        frozenset(plan.method for plan in plans if plan.secret_count),
     )
     return tune.Tuner(
         trainable,
@@ -308,11 +318,13 @@ def search_stage(sweep: SweepRun, plans: list[SearchPlan], groups: CallbackGroup
         return []
     pages: dict[str, str | None] = {}
     ended = ended_searches(sweep.spec.name)
+    secret = {plan.method for plan in active if plan.secret_count}
 
     def make_pages() -> None:
         while not ended.empty():
             method = ended.get()
-            pages[method] = study_page(sweep.spec.storage_path, sweep.spec.name, method)
+            if method not in secret:  # a page of every trial would show K: internal, never attached
+                pages[method] = study_page(sweep.spec.storage_path, sweep.spec.name, method)
 
     pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dptune-search")
     future = pool.submit(lambda: _tuner(sweep, active, groups).fit())
@@ -440,21 +452,19 @@ def run_sweeps(
 
 def curve_summary(spec: SweepSpec, sweeps: list[SweepSpec], outcomes: list[SweepOutcome]) -> str:
     """Every method's selected configuration at every ε (the curve: the searches on the whole data), and
-    the privacy of releasing all of it: every sweep composes, tuning proxies included (basic composition
-    of their own (ε, δ); a warm-started sweep's figures already hold the earlier ones', which count
-    once)."""
+    the privacy of releasing all of it: every sweep composes, tuning proxies and the earlier sweeps their
+    warm starts read included, each once (``curve_cost``)."""
     full = [o for one, o in zip(sweeps, outcomes, strict=True) if one.shared.proxy_fraction is None]
     rows = sorted(
         (row for outcome in full for row in outcome.best),
         key=lambda r: (r.method, r.epsilon_target),
     )
-    own = [o.tuning_cost.epsilon_including_tuning - o.tuning_cost.prior_epsilon for o in outcomes]
-    deltas = [o.tuning_cost.own_delta for o in outcomes]
+    epsilon, delta = curve_cost({one.name: o.tuning_cost for one, o in zip(sweeps, outcomes, strict=True)})
     return (
         f"accuracy vs ε of {spec.name} ({', '.join(s.name for s in sweeps)}):\n"
         + format_table(rows)
-        + f"\nreleasing the whole curve (every ε's sweep): ε ≤ {sum(own):.3f}, δ ≤ {sum(deltas):g} "
-        "(basic composition of the sweeps on the same data)"
+        + f"\nreleasing the whole curve (every ε's sweep and each earlier sweep they read, once): "
+        f"ε ≤ {epsilon:.3f}, δ ≤ {delta:g} (basic composition of the sweeps on the same data)"
     )
 
 
@@ -519,7 +529,7 @@ def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo 
         }
         params = privacy | {
             "train_size": n,
-            "trials_per_method": spec.trials.describe(),
+            TRIALS_PARAM: spec.trials.describe(),
             "methods": list(spec.methods),
             "sampler": spec.sampler,
             "startup_trials": spec.startup_trials,
@@ -536,6 +546,11 @@ def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo 
     )
     echo(randomness_line(spec))
     echo(selection_line(spec, data))
+    if spec.trials.random:
+        echo(
+            "repeat-and-select: the search trials are withheld (no line, count, score, plot point or "
+            "Optuna page: each would tell how many ran); only the selected configuration is released"
+        )
     if filter_ is not None:
         echo(
             f"privacy filter: total ε = {filter_.epsilon:g} for the whole sweep (Rényi filter at order "
@@ -610,7 +625,10 @@ def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo 
         tracker.log_tuning_cost(parent, tuning.as_dict())
         pages = {f"{one.method}.html": one.page for one in searched if one.page}
         tracker.attach(parent, pages, STUDY_PLOTS_FOLDER)
-        best = tracker.log_sweep_summary(spec.experiment, parent)
+        selected = {plan.method: state.selected(plan.method) for plan in searches}
+        best = tracker.log_sweep_summary(
+            spec.experiment, parent, {m: found["trial_id"] for m, found in selected.items() if found}
+        )
         tracker.finish_sweep(parent)
     else:
         echo(
@@ -635,8 +653,11 @@ def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo 
         if len(timed) > trials:
             counted += f"; {len(timed) - trials} more ran before this resume"
     busy = trial_seconds / (resources.slots * wall) if resources.slots and wall > 0 else 0.0
-    echo(
-        f"\nwall time {wall:.0f}s{counted} ({trial_seconds:.0f}s of trial time on {resources.slots} slots "
-        f"of {resources.describe()}: {busy:.0%} busy)"
+    used = (
+        "trial time withheld: with a secret trial count it would tell how many ran"
+        if spec.trials.random
+        else f"{trial_seconds:.0f}s of trial time on {resources.slots} slots of {resources.describe()}: "
+        f"{busy:.0%} busy"
     )
+    echo(f"\nwall time {wall:.0f}s{counted} ({used})")
     return SweepOutcome(best, parent, wall, trial_seconds, trials, all_results, tuning)

@@ -60,8 +60,12 @@ class MethodProgress:
     reruns_done: int = 0
 
     def describe(self, method: str) -> str:
-        of = f"/{self.total}" if self.total is not None else ""
-        text = f"{method} {self.done}{of}"
+        """``dpsgd 3/8 + re-runs 1/3 (2 running) best 81.2%``; with a secret count no count, running
+        trials or score of the search (each would tell how many trials ran): ``dpsgd searching``."""
+        if self.total is None:
+            reruns = f" + re-runs {self.reruns_done}/{self.reruns}" if self.reruns else ""
+            return f"{method} searching{reruns}"
+        text = f"{method} {self.done}/{self.total}"
         if self.reruns:
             text += f" + re-runs {self.reruns_done}/{self.reruns}"
         if self.running:
@@ -181,9 +185,10 @@ def console(sweep: str) -> SweepProgress:
 
 
 class TrialProgress(Callback):
-    """Feeds the sweep's console: one line per finished or failed trial (numbered across resumes; a
-    secret trial count stays out of it), and the live line's counts. A search trial shows its validation
-    score, a re-run (``final``) its final-test score."""
+    """Feeds the sweep's console: one line per finished or failed trial (numbered across resumes), and the
+    live line's counts. A search trial shows its validation score, a re-run (``final``) its final-test
+    score. The search trials of a secret trial count (``total`` None: repeat-and-select) get no line:
+    their number, order and scores are what the bound keeps secret."""
 
     def __init__(self, sweep: str, method: str, total: int | None, final: bool = False) -> None:
         self.sweep = sweep
@@ -262,7 +267,8 @@ class TrialProgress(Callback):
                 method.best = score if method.best is None else max(method.best, score)
 
         self.progress.update(self.method, finished)
-        self.progress(f"  {self.method:<15} {kind} {self.done}{of}  {outcome}  ({seconds:.0f}s)  {knobs}")
+        if self.final or self.total is not None:
+            self.progress(f"  {self.method:<15} {kind} {self.done}{of}  {outcome}  ({seconds:.0f}s)  {knobs}")
 
     def on_trial_complete(self, iteration: int, trials: list, trial: Any, **info: Any) -> None:
         result = trial.last_result or {}

@@ -11,10 +11,11 @@ trial budget, the same for every method. When Tune has a free slot it asks the m
 with the fewest trials running first: equal budgets are about trials, and every method's search moves
 on while the others' trials run. A method whose search has ended (its budget suggested, or its filter
 spent, and every trial of it ended) gets its selected configuration (``select_trial``: the finished
-trial with the best validation score, ties to the least trial id) re-run ``reruns`` times with fresh
-randomness; each re-run is written ahead in the private state (``role: final``) before Tune receives it,
-like a search trial. Under a privacy filter the re-runs were reserved when the search started; one more
-(in place of a re-run lost with a killed driver) starts only while the method's share has room.
+trial with the best validation score, ties broken by the sweep's secret key) re-run ``reruns`` times
+with fresh randomness; each re-run is written ahead in the private state (``role: final``) before Tune
+receives it, like a search trial. Under a privacy filter the re-runs were reserved when the search
+started; one more (in place of a re-run lost with a killed driver) starts only while the method's share
+has room.
 The searcher also caps the trials at once (``limit``), counted on Tune's list.
 
 What it knows of the trials it reads from Tune's own list at the start of every step (``SearchObserver``),
@@ -38,7 +39,7 @@ from ray.tune import Callback
 from ray.tune.experiment import Trial
 from ray.tune.search import Searcher
 
-from dptune.randomness import trial_seed
+from dptune.randomness import tie_rank, trial_seed
 from dptune.sweep.progress import console
 from dptune.sweep.searcher import AccountedSearcher
 from dptune.sweep_state import FINAL, PrivateSweepState
@@ -75,7 +76,9 @@ class SweepSearcher(Searcher):
 
     ``searchers`` and ``budgets`` by method, in the spec's order; ``seeds`` holds each method's run seed
     (None: secure randomness, a re-run draws its own from OS entropy); ``limit`` caps the trials and
-    re-runs at once, counted on Tune's list of trials (so a restored run's running trials count)."""
+    re-runs at once, counted on Tune's list of trials (so a restored run's running trials count);
+    ``tie_key`` is the sweep's secret key for ties of the selection; ``secret`` names the methods whose
+    trial count is secret (no trial id of theirs reaches the console: its index tells a lower bound on K)."""
 
     def __init__(
         self,
@@ -86,6 +89,8 @@ class SweepSearcher(Searcher):
         seeds: dict[str, int | None],
         sweep: str,
         limit: int,
+        tie_key: int,
+        secret: frozenset[str] = frozenset(),
         metric: str = OBJECTIVE,
         mode: str = "max",
     ) -> None:
@@ -97,6 +102,8 @@ class SweepSearcher(Searcher):
         self.seeds = seeds
         self.sweep = sweep
         self.limit = limit
+        self.tie_key = tie_key
+        self.secret = secret
         self._views: dict[str, MethodView] = {m: MethodView() for m in searchers}
         self._owners: dict[str, tuple[str, bool]] = {}  # trial id -> (method, whether a re-run)
         self._spent: set[str] = set()  # methods whose searcher said FINISHED with none of its trials live
@@ -136,6 +143,9 @@ class SweepSearcher(Searcher):
             if method not in self._announced and self._search_ended(method):
                 self._announced.add(method)
                 ended_searches(self.sweep).put(method)
+                selected = self._selected(method)
+                if selected is not None:
+                    self.state.select(method, selected[0], released_settings(selected[1]))
                 if self.reruns:
                     self._announce(method)
 
@@ -146,14 +156,19 @@ class SweepSearcher(Searcher):
 
     def _selected(self, method: str) -> tuple[str, dict[str, Any], dict[str, Any]] | None:
         """The trial whose configuration the method's re-runs repeat: the one its re-runs in Tune's list
-        already repeat, else ``select_trial``'s choice, ties going to the least trial id (Tune restores
-        its list in another order than it ran, so the first of tied trials would change on a resume)."""
+        already repeat, else ``select_trial``'s choice, ties going to the highest secret rank
+        (``tie_rank`` under the sweep's key: the same trial after a resume, whatever order Tune restores
+        its list in, and never the order the trials ran in)."""
         view = self._views[method]
-        ended = sorted(view.ended, key=lambda t: t[0])
-        repeated = [t for t in ended if t[0] in view.repeated]
+        repeated = [t for t in view.ended if t[0] in view.repeated]
         if repeated:
             return repeated[0]
-        return select_trial(ended, lambda t: TrialStatus.of_ended(t[2]), lambda t: t[2][OBJECTIVE])
+        return select_trial(
+            view.ended,
+            lambda t: TrialStatus.of_ended(t[2]),
+            lambda t: t[2][OBJECTIVE],
+            lambda t: tie_rank(self.tie_key, t[0]),
+        )
 
     def _announce(self, method: str) -> None:
         selected = self._selected(method)
@@ -166,7 +181,8 @@ class SweepSearcher(Searcher):
                 if restored
                 else f"re-running it {self.reruns}× with fresh randomness, scored on the final test"
             )
-            line = f"selected trial {selected[0]} (validation {100 * selected[2][OBJECTIVE]:.2f}%); {doing}"
+            which = "a trial" if method in self.secret else f"trial {selected[0]}"
+            line = f"selected {which} (validation {100 * selected[2][OBJECTIVE]:.2f}%); {doing}"
         console(self.sweep)(f"  {method:<15} {line}")
 
     def _order(self) -> list[str]:
@@ -263,6 +279,16 @@ class SweepSearcher(Searcher):
             _restore_chain(searcher, states[method])
         self._views = {m: MethodView() for m in self.searchers}
         self._owners, self._spent, self._refused, self._announced = {}, set(), set(), set()
+
+
+def released_settings(config: dict[str, Any]) -> dict[str, Any]:
+    """The plain settings of a selected trial's config (its knobs as drawn, Optuna's names), without
+    whose trial it is or its research seed: what the private state keeps of a selection."""
+    return {
+        k: v
+        for k, v in config.items()
+        if isinstance(v, bool | int | float | str) and k not in (METHOD_KEY, RERUN_OF, "seed")
+    }
 
 
 def _chain(searcher: Searcher) -> list[Searcher]:

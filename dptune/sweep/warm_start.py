@@ -4,8 +4,9 @@
 
 * its Optuna study of each method (``dptune.sweep.studies``), whose completed trials ranked
   by validation accuracy give the ``top`` configurations, enqueued as the new search's first trials.
-  Only what the earlier sweep's bound released is used: every trial under composition or a filter, the
-  selected one alone under repeat-and-select;
+  Only what the earlier sweep's bound released is used: every trial under composition or a filter; under
+  repeat-and-select the selected one alone, as its searcher recorded it in its private state (the
+  study's best might be another trial of equal score);
 * its privacy figures (``tuning_cost`` in its private state): the new sweep's choice of configurations
   depends on the earlier sweep's results, so the new figures add the earlier sweep's whole ε and δ
   (basic composition; ``dptune.tuning_cost.PriorSweep``).
@@ -28,6 +29,7 @@ from dptune.privacy.tuning import REPEAT_AND_SELECT
 from dptune.space import FILTER_PREFIX, MethodSpace
 from dptune.spec import SweepSpec, WarmStart
 from dptune.sweep.studies import journal_path, study_storage
+from dptune.sweep_state import PrivateSweepState
 from dptune.tuning_cost import PriorSweep
 
 FIELD = "search.warm_start.sweep"
@@ -45,20 +47,34 @@ def _within(space: MethodSpace, params: dict[str, Any]) -> bool:
     return True
 
 
-def released_configurations(
-    storage: JournalStorage, method: str, space: MethodSpace, top: int, bound: str
+def ranked_configurations(
+    storage: JournalStorage, method: str, space: MethodSpace, top: int
 ) -> list[dict[str, Any]]:
-    """The best ``top`` configurations of ``method``'s earlier search that its bound released and the
-    new space holds, best first (Optuna parameter names, as ``points_to_evaluate`` takes them)."""
+    """The best ``top`` completed trials of ``method``'s earlier search (released under composition or a
+    filter) that the new space holds, best first (Optuna parameter names, as ``points_to_evaluate``
+    takes them)."""
     try:
         study = optuna.load_study(study_name=method, storage=storage)
     except KeyError:
         return []
     done = [t for t in study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,)) if t.value is not None]
     ranked = sorted(done, key=lambda t: t.value, reverse=True)
-    if bound == REPEAT_AND_SELECT:
-        ranked = ranked[:1]  # only the selected trial was released
     return [dict(t.params) for t in ranked if _within(space, t.params)][:top]
+
+
+def selected_configuration(space: MethodSpace, settings: dict[str, Any]) -> list[dict[str, Any]]:
+    """A repeat-and-select search's one released configuration, from its selected trial's recorded
+    ``settings``: its drawn settings, if the new space holds them."""
+    drawn = {k: v for k, v in settings.items() if _drawn(space, k)}
+    return [drawn] if drawn and _within(space, drawn) else []
+
+
+def _drawn(space: MethodSpace, name: str) -> bool:
+    """Whether ``name`` is a setting the search draws (an Optuna parameter), not a constant of the trial."""
+    if name.startswith(FILTER_PREFIX):
+        return space.filter is not None
+    dist = space.knobs.get(name)
+    return dist is not None and not dist.fixed
 
 
 def warm_start(spec: SweepSpec, warm: WarmStart) -> tuple[dict[str, list[dict[str, Any]]], PriorSweep]:
@@ -69,11 +85,13 @@ def warm_start(spec: SweepSpec, warm: WarmStart) -> tuple[dict[str, list[dict[st
         raise InputError(FIELD, f"sweep {warm.sweep!r} kept no Optuna study at {journal}")
     storage = study_storage(spec.storage_path, warm.sweep)
     bounds = {row["method"]: row["tuning_bound"] for row in cost["methods"]}
-    points = {
-        method: released_configurations(
-            storage, method, space, warm.top, bounds.get(method, REPEAT_AND_SELECT)
-        )
-        for method, space in spec.methods.items()
-    }
+    earlier = PrivateSweepState(spec.storage_path, warm.sweep)
+    points = {}
+    for method, space in spec.methods.items():
+        if bounds.get(method, REPEAT_AND_SELECT) != REPEAT_AND_SELECT:
+            points[method] = ranked_configurations(storage, method, space, warm.top)
+        else:
+            selected = earlier.selected(method)
+            points[method] = [] if selected is None else selected_configuration(space, selected["params"])
     prior = PriorSweep(warm.sweep, float(cost["epsilon_including_tuning"]), float(cost["delta"]))
     return points, prior

@@ -122,25 +122,31 @@ def span(values: set[Any]) -> str:
 def _selected(
     search: dict[tuple[str, str], Any], finals: dict[tuple[str, str], list[float]]
 ) -> dict[tuple[str, str], Any]:
-    """(sweep id, method) -> the selected search run: the one its re-runs name, else (nothing re-run)
-    the one the search's selection rule picks (``trial_status.select_trial``)."""
+    """(sweep id, method) -> the selected search run: the one its re-runs name, else the one its sweep's
+    searcher tagged selected (``names.SELECTED_TAG``), else (a sweep whose end was never recorded) the
+    one the search's selection rule picks (``trial_status.select_trial``), ties going to the highest run
+    id: MLflow's run ids are random, so that tells nothing of the order trials ran in."""
     groups: dict[tuple[str, str], list[Any]] = {}
     named: dict[tuple[str, str], Any] = {}
+    tagged: dict[tuple[str, str], Any] = {}
     for (parent_id, trial_id), run in search.items():
         group = (parent_id, run.data.tags.get(names.METHOD_TAG, "?"))
         groups.setdefault(group, []).append(run)
         if (parent_id, trial_id) in finals:
             named[group] = run
+        if run.data.tags.get(names.SELECTED_TAG) == "true":
+            tagged[group] = run
     chosen = {
         group: select_trial(
             runs,
             lambda run: TrialStatus(run.data.tags.get(names.STATUS_TAG, TrialStatus.RUNNING)),
             lambda run: run.data.metrics[OBJECTIVE],
+            lambda run: run.info.run_id,
         )
         for group, runs in groups.items()
-        if group not in named
+        if group not in named and group not in tagged
     }
-    return {group: run for group, run in chosen.items() if run is not None} | named
+    return {group: run for group, run in chosen.items() if run is not None} | tagged | named
 
 
 class MlflowTracker:
@@ -241,10 +247,14 @@ class MlflowTracker:
             client.set_tag(sweep_id, f"{names.TUNING_NOTE_TAG}.{row['method']}", row["note"][:4000])
         self.attach(sweep_id, {names.TUNING_COST_ARTIFACT: json.dumps(cost, indent=2)})
 
-    def log_sweep_summary(self, experiment: str, sweep_id: str) -> list[TradeOff]:
-        """The sweep's best trade-offs (tables, JSON, metrics ``NAME.METHOD``), the experiment's
-        accuracy-vs-ε plot (PNG and PDF), ε including tuning on each selected trial and its re-runs, the
-        sweep's description and name, and the experiment's saved view and description."""
+    def log_sweep_summary(
+        self, experiment: str, sweep_id: str, selected: Mapping[str, str] | None = None
+    ) -> list[TradeOff]:
+        """The search trials the sweep's searcher ``selected`` (method -> trial id) tagged so, then the
+        sweep's best trade-offs (tables, JSON, metrics ``NAME.METHOD``), the experiment's accuracy-vs-ε
+        plot (PNG and PDF), ε including tuning on each selected trial and its re-runs, the sweep's
+        description and name, and the experiment's saved view and description."""
+        self._tag_selected(experiment, sweep_id, selected or {})
         sweep_best = self.best_tradeoffs(experiment, sweep_id)
         all_best = self.best_tradeoffs(experiment)
         self.attach(
@@ -277,6 +287,14 @@ class MlflowTracker:
         self._mark_selected(sweep_best, reruns)
         self._describe(experiment, sweep_id, sweep_best, reruns)
         return sweep_best
+
+    def _tag_selected(self, experiment: str, sweep_id: str, selected: Mapping[str, str]) -> None:
+        """Tag the runs of the trials ``selected`` (method -> trial id) in the sweep ``sweep_id``."""
+        self.flush()
+        wanted = set(selected.values())
+        for run in self._trial_runs(experiment, sweep_id):
+            if run.data.tags.get(names.TRIAL_TAG) in wanted:
+                self.client.set_tag(run.info.run_id, names.SELECTED_TAG, "true")
 
     def _reruns(self, experiment: str, sweep_id: str) -> dict[str, list[str]]:
         """The run ids of a sweep's re-runs (by number) by the run id of the search trial they re-run."""
@@ -424,6 +442,10 @@ class MlflowTracker:
             target = logged_values(self._parent(run, parents).data.params).get(names.EPSILON_PARAM)
         return float(target) if target is not None else math.nan
 
+    def _secret_count(self, run: Any, parents: dict[str, Any]) -> bool:
+        """Whether a trial run's sweep keeps its trial count secret (``names.secret_count``)."""
+        return names.secret_count(self._parent(run, parents).data.params)
+
     def _parent(self, run: Any, parents: dict[str, Any]) -> Any:
         """The sweep's run of a trial run, read once per sweep into ``parents``."""
         parent_id = run.data.tags.get(names.PARENT_TAG, "")
@@ -487,7 +509,9 @@ class MlflowTracker:
 
     def trial_points(self, experiment: str, sweep_id: str | None = None) -> list[TrialPoint]:
         """Every trained trial (finished or stopped) of the experiment (or of one sweep) with its ε target,
-        ε spent and score; ``selected``: a search trial that ``best_tradeoffs`` reports."""
+        ε spent and score; ``selected``: a search trial that ``best_tradeoffs`` reports. Of a sweep whose
+        trial count is secret only the selected trial and its re-runs: its other trials are not released
+        (their number would tell K)."""
         selected = {row.run_id for row in self.best_tradeoffs(experiment, sweep_id)}
         parents: dict[str, Any] = {}
         points = []
@@ -496,6 +520,8 @@ class MlflowTracker:
             if "epsilon_spent" not in metrics:
                 continue
             final = tags.get(names.ROLE_TAG) == names.FINAL_ROLE
+            if not final and run.info.run_id not in selected and self._secret_count(run, parents):
+                continue
             points.append(
                 TrialPoint(
                     method=tags[names.METHOD_TAG],
@@ -511,17 +537,22 @@ class MlflowTracker:
         return points
 
     def compute_used(self, experiment: str) -> list[Compute]:
-        """Per (method, ε target) of the experiment's trials: ``report.Compute``."""
+        """Per (method, ε target) of the experiment's trials: ``report.Compute``; withheld (no count, no
+        time) where a sweep of that method and ε keeps its trial count secret, and so is the wall time of
+        every ε target with such a sweep (each would tell K)."""
         self.flush()
         parents: dict[str, Any] = {}
         trials: dict[tuple[str, float], dict[str, int]] = {}
         seconds: dict[tuple[str, float], float] = {}
         sweeps: dict[float, set[str]] = {}
+        secret: set[tuple[str, float]] = set()
         for run in self._trial_runs(experiment, None):
             if names.PARENT_TAG not in run.data.tags:
                 continue  # a fixed-configuration run (``log_final_run``), no sweep's trial
             target = self._epsilon_target(run, parents)
             key = (run.data.tags[names.METHOD_TAG], target)
+            if self._secret_count(run, parents):
+                secret.add(key)
             if names.PROXY_PARAM in run.data.params:
                 kind = "proxy"
             else:
@@ -534,12 +565,16 @@ class MlflowTracker:
             seconds[key] = seconds.get(key, 0.0) + (ended - run.info.start_time) / 1000
             sweeps.setdefault(target, set()).add(self._parent(run, parents).info.run_id)
 
-        def wall(target: float) -> float:
+        def wall(target: float) -> float | None:
+            if any(t == target for _, t in secret):
+                return None
             runs = [parents[parent_id].info for parent_id in sweeps[target]]
             return sum(((r.end_time or r.start_time) - r.start_time) / 1000 for r in runs)
 
         return [
-            Compute(method, target, trials[method, target], seconds[method, target], wall(target))
+            Compute(method, target, None, None, wall(target))
+            if (method, target) in secret
+            else Compute(method, target, trials[method, target], seconds[method, target], wall(target))
             for method, target in sorted(trials, key=lambda k: (k[1], k[0]))
         ]
 

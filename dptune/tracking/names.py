@@ -28,6 +28,9 @@ SEED_TAG = "dptune.seed"
 ROLE_TAG = "dptune.role"
 SEARCH_ROLE, FINAL_ROLE = "search", "final"
 SELECTED_TRIAL_TAG = "dptune.selected_trial"
+SELECTED_TAG = "dptune.selected"
+"""On the search trial that its sweep's searcher selected (``"true"``): the selection, as made, with its
+secret tie-break."""
 NUMBER_TAG = "dptune.number"
 """A trial's position in its method's search (re-runs counted apart), shown in its run name."""
 CODE_VERSION_TAG = "code_version"
@@ -45,6 +48,9 @@ EXPERIMENT_KIND_TAG, MODEL_TRAINING_KIND = "mlflow.experimentKind", "custom_mode
 METHOD_PARAM, EPSILON_PARAM, DELTA_PARAM = "method", "epsilon", "delta"
 """Params of every trial (its whole configuration: ``dptune.sweep.callbacks.run_settings``) and of a
 sweep's parent run that readers use: the method, the ε target and δ."""
+TRIALS_PARAM = "trials_per_method"
+"""Param of a sweep's parent run: its trial count per method, a number, or a distribution when the count
+is secret (repeat-and-select): then nothing per trial of that sweep is shown (``secret_count``)."""
 PROXY_PARAM = "proxy_fraction"
 """Param of a trial trained on a tuning proxy's subset (``RunConfig.proxy_fraction``; absent otherwise):
 its score ranks configurations for its proxy sweep, it is no result on the whole data."""
@@ -56,7 +62,10 @@ TRIAL_END_METRICS = ("noise_multiplier", "steps")
 steps taken. They vary from trial to trial, so the runs table sorts by them and a chart shows one bar per
 trial; the trial's constants (ε target, δ, …) are params."""
 FINAL_TEST_METRICS = ("test_accuracy", "test_loss")
-END_METRICS = TRIAL_END_METRICS + FINAL_TEST_METRICS
+NONFINITE_METRIC = "nonfinite_signals_zeroed"
+"""Logged once when a trial ends, where it reported it: the per-sample signals left out of its clipped
+sums for not being finite (internal, like every trial's record: it is a count over private records)."""
+END_METRICS = (*TRIAL_END_METRICS, NONFINITE_METRIC, *FINAL_TEST_METRICS)
 """Logged once when a trial ends (the final-test scores: re-runs of a selected configuration only)."""
 FINAL_RUN_METRICS = ("test_accuracy", "epsilon_spent", "delta", "noise_multiplier", "wall_seconds")
 TUNING_METRICS = ("epsilon_including_tuning", "epsilon_all_trials", "epsilon_used", "total_epsilon")
@@ -79,3 +88,9 @@ BEST_JSON_ARTIFACT = "best_configurations.json"
 PARETO_JSON_ARTIFACT = "pareto_front.json"
 PARETO_PLOT_ARTIFACT = "pareto_accuracy_vs_epsilon.png"
 PARETO_PDF_ARTIFACT = "pareto_accuracy_vs_epsilon.pdf"
+
+
+def secret_count(parent_params: dict[str, str]) -> bool:
+    """Whether a sweep's trial count is secret: its ``TRIALS_PARAM`` is a distribution, not a number."""
+    count = parent_params.get(TRIALS_PARAM)
+    return count is not None and not count.isdigit()

@@ -70,6 +70,9 @@ class TradeOff:
         }
 
 
+WITHHELD = "withheld: the trial count is secret (repeat-and-select), and counts or times would reveal it"
+
+
 @dataclass(frozen=True)
 class Compute:
     """What the results of one method at one ε target cost to compute, read from the tracked runs of an
@@ -78,21 +81,24 @@ class Compute:
     summed (each from its start to its end, failed and early-stopped ones included: trial-seconds), and
     the wall time of the sweeps that ran them (their parent runs' start to end, so a resumed sweep's
     includes the time it stood still; every method of that ε shares it, as they run side by side). A run
-    lost with a killed driver counts as a trial, without time (its end is unknown)."""
+    lost with a killed driver counts as a trial, without time (its end is unknown). None: withheld, as a
+    sweep behind it keeps its trial count secret (``WITHHELD``)."""
 
     method: str
     epsilon_target: float
-    trials: dict[str, int]  # kind -> trials started
-    trial_seconds: float
-    sweep_wall_seconds: float
+    trials: dict[str, int] | None  # kind -> trials started
+    trial_seconds: float | None
+    sweep_wall_seconds: float | None
 
     def as_dict(self) -> dict[str, Any]:
+        if self.trials is None or self.trial_seconds is None:
+            return {"method": self.method, "epsilon_target": self.epsilon_target, "withheld": WITHHELD}
         return {
             "method": self.method,
             "epsilon_target": self.epsilon_target,
             "trials": dict(self.trials),
             "trial_hours": self.trial_seconds / 3600,
-            "sweep_wall_hours": self.sweep_wall_seconds / 3600,
+            "sweep_wall_hours": None if self.sweep_wall_seconds is None else self.sweep_wall_seconds / 3600,
         }
 
 
@@ -184,12 +190,21 @@ def format_table(rows: list[TradeOff]) -> str:
 
 def format_compute(rows: list[Compute]) -> str:
     """Per ε target, the sweeps' wall time, then per method the trials started by kind and their
-    trial-hours (``Compute``)."""
+    trial-hours (``Compute``); ``WITHHELD`` in their place for a secret trial count."""
     lines = []
     for target in sorted({row.epsilon_target for row in rows}):
         at = [row for row in rows if row.epsilon_target == target]
-        lines.append(f"ε target {target:g}: sweeps' wall time {at[0].sweep_wall_seconds / 3600:.2f} h")
+        wall = at[0].sweep_wall_seconds
+        shown = (
+            "withheld (a sweep of this ε keeps its trial count secret)"
+            if wall is None
+            else f"{wall / 3600:.2f} h"
+        )
+        lines.append(f"ε target {target:g}: sweeps' wall time {shown}")
         for row in at:
+            if row.trials is None or row.trial_seconds is None:
+                lines.append(f"  {row.method:<15} {WITHHELD}")
+                continue
             kinds = ", ".join(f"{count} {kind}" for kind, count in sorted(row.trials.items()))
             lines.append(f"  {row.method:<15} {row.trial_seconds / 3600:>7.2f} trial-h  ({kinds})")
     return "\n".join(lines)

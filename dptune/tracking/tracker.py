@@ -46,9 +46,12 @@ class Tracker(Protocol):
         """The public record of the sweep's privacy (``SweepTuningCost.as_dict()``)."""
         ...
 
-    def log_sweep_summary(self, experiment: str, sweep_id: str) -> list[TradeOff]:
-        """Attach the sweep's best trade-offs and the experiment's accuracy-vs-ε plot, describe the sweep
-        and give the experiment a runs view of its results; return the sweep's best trade-offs."""
+    def log_sweep_summary(
+        self, experiment: str, sweep_id: str, selected: Mapping[str, str] | None = None
+    ) -> list[TradeOff]:
+        """Mark the search trials the sweep's searcher ``selected`` (method -> trial id), attach the sweep's
+        best trade-offs and the experiment's accuracy-vs-ε plot, describe the sweep and give the
+        experiment a runs view of its results; return the sweep's best trade-offs."""
         ...
 
     def attach(self, run_id: str, files: Mapping[str, str], folder: str | None = None) -> None:
@@ -119,7 +122,7 @@ class Tracker(Protocol):
 
     def compute_used(self, experiment: str) -> list[Compute]:
         """Per (method, ε target): the trials started by kind, their trial-seconds and the sweeps' wall
-        time (``report.Compute``)."""
+        time (``report.Compute``), withheld where a sweep's trial count is secret."""
         ...
 
     def logged_settings(self, trade_off: TradeOff) -> dict[str, Any]:
@@ -128,7 +131,8 @@ class Tracker(Protocol):
 
     def trial_points(self, experiment: str, sweep_id: str | None = None) -> list[TrialPoint]:
         """Every trained trial of the experiment (or of one sweep), search trials and re-runs, as the
-        accuracy-vs-ε plots draw them."""
+        accuracy-vs-ε plots draw them; of a sweep whose trial count is secret, only its selected trial
+        and re-runs."""
         ...
 
     def plot_context(self, experiment: str, sweep_id: str | None = None) -> PlotContext:
