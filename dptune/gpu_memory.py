@@ -25,10 +25,16 @@ CPU_PHYSICAL_BATCH = 1000
 """The chunk on a CPU, where host memory is not the constraint."""
 
 
+def device_index(device: torch.device) -> int:
+    """The index of a CUDA device: its own, or the current device for a bare ``cuda``. Some of torch's
+    CUDA calls (``set_per_process_memory_fraction``) refuse a ``torch.device`` without an index."""
+    return device.index if device.index is not None else torch.cuda.current_device()
+
+
 def cap_process_memory(device: torch.device, share: float) -> None:
     """A fractional GPU trial (0 < ``share`` < 1) may allocate at most ``share`` of its GPU's memory."""
     if device.type == "cuda" and 0 < share < 1:
-        torch.cuda.set_per_process_memory_fraction(share, device)
+        torch.cuda.set_per_process_memory_fraction(float(share), device_index(device))
 
 
 def memory_budget(device: torch.device, share: float) -> int:

@@ -43,7 +43,7 @@ SECURE = "secure"
 SEEDED = "seeded"
 SEED_BITS = 256
 """Bits of OS entropy behind each secret stream (and a proxy's subset, a sweep's tie-break key)."""
-SEED_LIMIT = 2**62  # seeded streams use 2N + 2, and torch seeds stop at 2^64
+SEED_LIMIT = 2**62  # a research seed N: its streams use N, 2N + 1 and 2N + 2, each expanded whole
 POOL_WORDS = SEED_BITS // 32
 """``SeedSequence`` pool size that keeps every bit of a 256-bit secret (numpy's default keeps 128)."""
 MT_STATE_WORDS = 624

@@ -15,6 +15,7 @@ from dptune.gpu_memory import (
     SAFETY,
     cap_process_memory,
     chunk_that_fits,
+    device_index,
     measured_physical_batch,
 )
 from dptune.methods.release import clipped_sum
@@ -26,6 +27,24 @@ CUDA = pytest.mark.skipif(
     not torch.cuda.is_available(),
     reason="no CUDA GPU here (CI and the development machines have none); run on a GPU machine",
 )
+
+
+def test_the_memory_cap_gets_a_device_index_torch_accepts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """torch 2.14's ``set_per_process_memory_fraction`` resolves its device with ``_get_device_index``
+    without ``optional=True``: a bare ``torch.device("cuda")`` raises there. What the cap passes is
+    checked with torch's own resolution (the current device stubbed where no GPU is)."""
+    from torch.cuda._utils import _get_device_index
+
+    with pytest.raises(ValueError, match="specified index"):
+        _get_device_index(torch.device("cuda"))  # what the cap passed before
+    monkeypatch.setattr(torch.cuda, "current_device", lambda: 0)
+    for device, index in ((torch.device("cuda"), 0), (torch.device("cuda", 3), 3)):
+        assert _get_device_index(device_index(device)) == index
+    calls = []
+    monkeypatch.setattr(torch.cuda, "set_per_process_memory_fraction", lambda *a: calls.append(a))
+    cap_process_memory(torch.device("cuda"), 0.25)
+    cap_process_memory(torch.device("cpu"), 0.25)  # a CPU trial is not capped
+    assert [(f, _get_device_index(d)) for f, d in calls] == [(0.25, 0)] and isinstance(calls[0][0], float)
 
 
 def test_the_chunk_is_what_the_room_left_holds_at_the_measured_cost() -> None:
@@ -114,7 +133,7 @@ def test_the_measured_chunk_of_a_wide_resnet_keeps_to_its_budget() -> None:
 
     def run_chunk(size: int) -> None:
         engine.physical_batch_size = size
-        engine.clipped_sum([theta], [1.0], x[:size], y[:size], 1.0)
+        engine.clipped_sum([theta], torch.tensor([1.0]), x[:size], y[:size], 1.0)
 
     budget = 2 * 2**30
     chunk = measured_physical_batch(run_chunk, device, budget, largest=512)
