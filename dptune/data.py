@@ -73,7 +73,7 @@ class Dataset:
         digest = hashlib.sha256()
         for part in (self.train_x, self.val_x, self.test_x):
             digest.update(str(tuple(part.shape)).encode())
-            digest.update(part.contiguous().numpy())
+            digest.update(part.detach().cpu().contiguous().numpy())  # a factory's tensors may live on a GPU
         return digest.hexdigest()[:16]
 
     @classmethod

@@ -2,12 +2,20 @@
 
 Ray's GPU shares are logical (``gpu: 0.25`` schedules four trials on a GPU and caps nothing), so a trial
 on a fraction of a GPU caps its own process with PyTorch's caching allocator
-(``torch.cuda.set_per_process_memory_fraction``): beyond its share an allocation fails in that trial, not
-in a neighbour that kept to its own. Within the share, a run whose ``physical_batch_size`` the user did
-not set takes the largest chunk of per-sample gradients that fits, from a measurement, not a guess: two
-probe chunks of P and 2P samples through the run's own engine give the memory one more sample costs,
-c = (peak(2P) − peak(P)) / P, and the fixed part f = peak(P) − P·c; the chunk is
-⌊SAFETY · (budget − f) / c⌋, the budget being min(free memory, share × total).
+(``torch.cuda.set_per_process_memory_fraction``): beyond its cap an allocation fails in that trial, not in
+a neighbour that kept to its own. The allocator's cap does not cover what the process holds outside it
+(its CUDA context, cuBLAS's and cuDNN's handles: 0.3–1 GB), so the cap is the share less that overhead,
+measured for the process (``context_overhead``): four caps of a quarter and their four contexts then fit
+the card together.
+
+Within the cap, a run whose ``physical_batch_size`` the user did not set takes the largest chunk of
+per-sample gradients that fits, from a measurement, not a guess: a warm-up chunk first (one-time
+allocations such as cuBLAS's workspace land there), then two probe chunks of P and 2P samples through the
+run's own engine give the memory one more sample costs, c = (peak(2P) − peak(P)) / P, and the fixed part
+f = peak(P) − P·c; the chunk is ⌊SAFETY · (budget − f) / c⌋. The budget is what the process may still
+allocate: its cap less what it holds, and at most the card's free memory plus the blocks its own cache
+keeps (a reused actor starts its trial with an emptied cache, ``prepare_gpu``). Evaluation runs in chunks
+of the same size.
 """
 
 from __future__ import annotations
@@ -23,6 +31,10 @@ SAFETY = 0.8
 """Share of the measured room a chunk may fill (the allocator's fragmentation, the optimizer's state)."""
 CPU_PHYSICAL_BATCH = 1000
 """The chunk on a CPU, where host memory is not the constraint."""
+CONTEXT_ALLOWANCE = 2**30
+"""Bytes a process is taken to hold outside the allocator where it cannot be measured (no NVML): the
+largest context overhead expected, so the caps still fit (more than measured is only a smaller cap)."""
+_OVERHEAD: dict[int, int] = {}  # per device index: measured once per process (a reused actor keeps it)
 
 
 def device_index(device: torch.device) -> int:
@@ -31,16 +43,65 @@ def device_index(device: torch.device) -> int:
     return device.index if device.index is not None else torch.cuda.current_device()
 
 
-def cap_process_memory(device: torch.device, share: float) -> None:
-    """A fractional GPU trial (0 < ``share`` < 1) may allocate at most ``share`` of its GPU's memory."""
-    if device.type == "cuda" and 0 < share < 1:
-        torch.cuda.set_per_process_memory_fraction(float(share), device_index(device))
+def used_on_device(index: int) -> int | None:
+    """Bytes in use on the GPU, every process's, from NVML (``torch.cuda.device_memory_used``, which needs
+    ``nvidia-ml-py``); None where NVML cannot tell. It makes no CUDA context."""
+    try:
+        return int(torch.cuda.device_memory_used(index))
+    except Exception:  # no pynvml, no NVML library, a driver it cannot read: unmeasured
+        return None
+
+
+def start_context(index: int) -> None:
+    """Start this process's CUDA context and cuBLAS on GPU ``index``: one small matrix product."""
+    warm = torch.ones(8, 8, device=torch.device("cuda", index))
+    (warm @ warm).sum().item()
+
+
+def context_overhead(index: int) -> int:
+    """Bytes this process holds on GPU ``index`` outside the caching allocator: the device's used memory
+    after its context and cuBLAS started (a warm-up matrix product) less before, less what the allocator
+    reserved; measured once per process, before its first CUDA allocation (other processes starting at
+    the same moment can only make it larger). ``CONTEXT_ALLOWANCE`` where NVML cannot tell."""
+    if index in _OVERHEAD:
+        return _OVERHEAD[index]
+    before = used_on_device(index)
+    start_context(index)
+    after = used_on_device(index)
+    reserved = torch.cuda.memory_reserved(index)
+    measured = None if before is None or after is None else after - before - reserved
+    _OVERHEAD[index] = CONTEXT_ALLOWANCE if measured is None or measured <= 0 else measured
+    return _OVERHEAD[index]
+
+
+def cap_fraction(share: float, total: int, overhead: int) -> float:
+    """The allocator's cap as a fraction of the card: (share·total − overhead) / total, at least 0."""
+    return max(0.0, (share * total - overhead) / total)
+
+
+def prepare_gpu(device: torch.device, share: float) -> None:
+    """Before a trial trains on ``device``: the cache a reused actor's last trial left is emptied and its
+    peaks reset; a fractional trial (0 < ``share`` < 1) is capped at ``cap_fraction`` of the card."""
+    if device.type != "cuda":
+        return
+    index = device_index(device)
+    overhead = context_overhead(index)
+    torch.cuda.empty_cache()
+    torch.cuda.reset_peak_memory_stats(index)
+    if 0 < share < 1:
+        total = torch.cuda.mem_get_info(index)[1]
+        torch.cuda.set_per_process_memory_fraction(cap_fraction(share, total, overhead), index)
 
 
 def memory_budget(device: torch.device, share: float) -> int:
-    """Bytes a trial may still allocate: the GPU's free memory, at most ``share`` of its total."""
-    free, total = torch.cuda.mem_get_info(device)
-    return min(free, int(share * total) - torch.cuda.memory_allocated(device))
+    """Bytes a trial may still allocate: its cap (``cap_fraction`` of the card; the whole card for a whole
+    share) less what it holds, at most the card's free memory plus what its own cache keeps free."""
+    index = device_index(device)
+    free, total = torch.cuda.mem_get_info(index)
+    allocated = torch.cuda.memory_allocated(index)
+    cached = torch.cuda.memory_reserved(index) - allocated
+    cap = total if share >= 1 else int(cap_fraction(share, total, context_overhead(index)) * total)
+    return min(free + cached, cap - allocated)
 
 
 def chunk_that_fits(budget: int, fixed: float, per_sample: float, largest: int) -> int:
@@ -53,8 +114,9 @@ def chunk_that_fits(budget: int, fixed: float, per_sample: float, largest: int) 
 def measured_physical_batch(
     run_chunk: Callable[[int], None], device: torch.device, budget: int, largest: int
 ) -> int:
-    """The chunk that fits ``budget`` by the two-probe measurement (module docstring); ``run_chunk(m)``
-    runs the engine on m samples."""
+    """The chunk that fits ``budget`` by the warm-up and two-probe measurement (module docstring);
+    ``run_chunk(m)`` runs the engine on m samples."""
+    run_chunk(PROBE)  # warm-up: one-time allocations are not a sample's cost
     peaks = []
     for size in (PROBE, 2 * PROBE):
         torch.cuda.synchronize(device)

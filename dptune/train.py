@@ -61,6 +61,10 @@ class EpochResult:
     seconds: float
 
 
+CPU_EVALUATION_BATCH = 2000
+"""Images per forward pass of an evaluation on a CPU."""
+
+
 class Trainer:
     """A DP training run: calibrated, resumable (``state_dict``), stepped one epoch at a time."""
 
@@ -227,11 +231,11 @@ class Trainer:
         return self.evaluate(self.data.test_x, self.data.test_y)
 
     @torch.no_grad()
-    def evaluate(
-        self, x_all: torch.Tensor, y_all: torch.Tensor, batch_size: int = 2000
-    ) -> tuple[float, float]:
+    def evaluate(self, x_all: torch.Tensor, y_all: torch.Tensor) -> tuple[float, float]:
         """(mean cross-entropy, accuracy) on the images ``x_all`` with labels ``y_all`` at the current
-        parameters."""
+        parameters, in chunks of ``CPU_EVALUATION_BATCH`` on a CPU and of the measured physical batch on a
+        GPU (a forward pass needs less than the per-sample gradients the chunk was measured for)."""
+        batch_size = self.engine.physical_batch_size if self.device.type == "cuda" else CPU_EVALUATION_BATCH
         self.flat.load(self.theta)
         model = self.flat.model.eval()
         loss, correct = 0.0, 0
@@ -301,19 +305,38 @@ class Trainer:
             "accountant": self.accountant.state_dict(),
             "sampler": self.sampler.get_state(),
             "noise": self.noise.get_state() if isinstance(self.noise, TorchNoise) else None,
+            "noise_device": self.device.type,
             "history": [asdict(r) for r in self.history],
             "noise_multiplier": self.calibration.noise_multiplier,
         }
 
     def load_state_dict(self, state: dict[str, Any]) -> None:
+        """Continue from ``state`` (``state_dict``), saved on this run's kind of device or another: every
+        state tensor (θ, iterates, post-processing states) moves to this run's device, and the generator
+        states stay CPU byte tensors, as ``set_state`` takes them. A noise stream saved on another kind
+        of device (a GPU's Philox pair, a CPU's Mersenne Twister) cannot continue here: the rest of the
+        run draws from the fresh secret stream this run was given, as secret and independent."""
         if abs(state["noise_multiplier"] - self.calibration.noise_multiplier) > 1e-12:
             raise ValueError("checkpoint was calibrated for a different run configuration")
         self.theta = state["theta"].to(self.device)
         self.iterates = [x.to(self.device) for x in state["iterates"]]
-        self.post_states = state["post_states"]
+        self.post_states = on_device(state["post_states"], self.device)
         self.steps_taken, self.epoch = state["step"], state["epoch"]
         self.accountant = Accountant.from_state_dict(state["accountant"])
-        self.sampler.set_state(state["sampler"])
-        if isinstance(self.noise, TorchNoise) and state["noise"] is not None:
-            self.noise.set_state(state["noise"])
+        self.sampler.set_state(state["sampler"].cpu())
+        same_kind = state.get("noise_device", "cpu") == self.device.type
+        if isinstance(self.noise, TorchNoise) and state["noise"] is not None and same_kind:
+            self.noise.set_state([s.cpu() for s in state["noise"]])
         self.history = [EpochResult(**r) for r in state["history"]]
+
+
+def on_device(value: Any, device: torch.device) -> Any:
+    """``value`` (tensors in dicts, lists and tuples, as post-processing states hold them) with every
+    tensor moved to ``device``; anything else as it is."""
+    if isinstance(value, torch.Tensor):
+        return value.to(device)
+    if isinstance(value, dict):
+        return {key: on_device(item, device) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return type(value)(on_device(item, device) for item in value)
+    return value

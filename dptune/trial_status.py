@@ -28,6 +28,16 @@ ROUTING_KEYS = (METHOD_KEY, RERUN_OF)
 """The keys of a trial's config that say whose trial it is rather than how it trains."""
 
 
+DEVICE_KEY, GPU_SHARE_KEY = "device", "gpu_share"
+"""What every epoch's report of a sweep trial says of where it trained: its device, and its GPU share."""
+
+
+def fell_back_to_cpu(result: Mapping[str, Any]) -> bool:
+    """Whether a trial given a GPU share trained on the CPU (its node showed no CUDA device, and the spec
+    allows it: ``resources.gpu_fallback: cpu``)."""
+    return result.get(GPU_SHARE_KEY, 0) > 0 and result.get(DEVICE_KEY) == "cpu"
+
+
 def is_rerun(config: Mapping[str, Any]) -> bool:
     """Whether a sweep trial's config is a re-run's (``RERUN_OF``) rather than a search trial's."""
     return RERUN_OF in config

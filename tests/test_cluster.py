@@ -96,6 +96,40 @@ def test_nodes_run_the_prebuilt_image_and_ray_requires_the_token() -> None:
     assert CONFIG["file_mounts"]["~/.ray/auth_token"] == "~/.ray/auth_token"
 
 
+def test_gpu_workers_expose_their_gpu_to_the_container() -> None:
+    """Ray adds ``--runtime=nvidia`` only where it detects NVIDIA's toolkit and never ``--gpus``, and
+    NVIDIA's runtime shows no GPU to an image that does not ask for one: the GPU node type asks Docker for
+    its GPUs and the image sets NVIDIA's variables (a node without them advertises a GPU nobody sees)."""
+    worker = CONFIG["available_node_types"]["gpu_worker"]
+    assert worker["resources"]["GPU"] >= 1
+    assert "--gpus=all" in worker["docker"]["worker_run_options"]
+    assert "--gpus=all" not in CONFIG["docker"]["run_options"]  # the CPU head would not start with it
+    dockerfile = (ROOT / "docker" / "Dockerfile").read_text()
+    assert re.search(r"NVIDIA_VISIBLE_DEVICES=all", dockerfile)
+    assert re.search(r"NVIDIA_DRIVER_CAPABILITIES=compute,utility", dockerfile)
+
+
+def test_every_node_reads_the_drivers_feature_cache_on_shared_storage() -> None:
+    (cache,) = [o for o in CONFIG["docker"]["run_options"] if o.startswith("--env=DPTUNE_CACHE=")]
+    assert cache.removeprefix("--env=DPTUNE_CACHE=").startswith("/mnt/shared/")
+
+
+def test_a_fresh_ami_waits_for_apts_lock_and_the_laptop_installs_no_torch() -> None:
+    apt = [line for line in CONFIG["initialization_commands"] if "apt-get" in line]
+    assert apt and all(line.count("DPkg::Lock::Timeout=") == line.count("apt-get") for line in apt)
+    wanted = [
+        line.strip()
+        for line in (ROOT / "docker" / "launcher-requirements.txt").read_text().splitlines()
+        if line.strip() and not line.startswith("#")
+    ]
+    assert not [line for line in wanted if re.match(r"(torch|dptune|mlflow)\b", line)]
+    cluster = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    assert set(wanted) <= set(cluster["cluster"])  # the same pins as the image's Ray and boto3
+    readme = (ROOT / "README.md").read_text()
+    assert "pip install -r docker/launcher-requirements.txt" in readme
+    assert "--platform linux/amd64" in readme and "2049" in readme
+
+
 @pytest.mark.skipif(
     postgres_bin() is None or os.geteuid() != 0,
     reason="needs Debian's postgresql, and root: the script runs as root on the head",

@@ -9,14 +9,16 @@ import math
 import pytest
 import torch
 
+from dptune import gpu_memory
 from dptune.data import Dataset
 from dptune.gpu_memory import (
     CPU_PHYSICAL_BATCH,
     SAFETY,
-    cap_process_memory,
     chunk_that_fits,
     device_index,
     measured_physical_batch,
+    memory_budget,
+    prepare_gpu,
 )
 from dptune.methods.release import clipped_sum
 from dptune.models import build_model
@@ -29,22 +31,80 @@ CUDA = pytest.mark.skipif(
 )
 
 
-def test_the_memory_cap_gets_a_device_index_torch_accepts(monkeypatch: pytest.MonkeyPatch) -> None:
+GB = 10**9
+
+
+@pytest.fixture
+def fake_gpu(monkeypatch: pytest.MonkeyPatch) -> dict[str, list]:
+    """torch's CUDA memory functions stubbed with recorded numbers of a 16 GB card (no GPU here): what the
+    code asks and sets is recorded; ``used`` is NVML's device-wide figure, before and after a context."""
+    calls: dict[str, list] = {"cap": [], "emptied": [], "used": [16 * GB // 10, 2 * GB]}
+    monkeypatch.setattr(gpu_memory, "_OVERHEAD", {})
+    monkeypatch.setattr(torch.cuda, "current_device", lambda: 0)
+    monkeypatch.setattr(torch.cuda, "device_memory_used", lambda index: calls["used"].pop(0))
+    monkeypatch.setattr(gpu_memory, "start_context", lambda index: None)
+    monkeypatch.setattr(torch.cuda, "memory_reserved", lambda index=None: 100 * 10**6)
+    monkeypatch.setattr(torch.cuda, "memory_allocated", lambda index=None: 40 * 10**6)
+    monkeypatch.setattr(torch.cuda, "mem_get_info", lambda index=None: (3 * GB, 16 * GB))
+    monkeypatch.setattr(torch.cuda, "empty_cache", lambda: calls["emptied"].append(True))
+    monkeypatch.setattr(torch.cuda, "reset_peak_memory_stats", lambda index=None: None)
+    monkeypatch.setattr(torch.cuda, "set_per_process_memory_fraction", lambda *a: calls["cap"].append(a))
+    return calls
+
+
+def test_the_memory_cap_is_the_share_less_the_process_context_on_a_device_torch_accepts(
+    fake_gpu: dict[str, list],
+) -> None:
     """torch 2.14's ``set_per_process_memory_fraction`` resolves its device with ``_get_device_index``
-    without ``optional=True``: a bare ``torch.device("cuda")`` raises there. What the cap passes is
-    checked with torch's own resolution (the current device stubbed where no GPU is)."""
+    without ``optional=True``: a bare ``torch.device("cuda")`` raises there, so the cap passes an index
+    (checked with torch's own resolution). The cap is the share less the process's context, measured
+    with NVML: 2 GB used after less 1.6 GB before less 0.1 GB reserved = 0.3 GB, so a quarter of 16 GB
+    caps the allocator at (4 − 0.3)/16. A reused actor's cache is emptied first."""
     from torch.cuda._utils import _get_device_index
 
     with pytest.raises(ValueError, match="specified index"):
         _get_device_index(torch.device("cuda"))  # what the cap passed before
-    monkeypatch.setattr(torch.cuda, "current_device", lambda: 0)
     for device, index in ((torch.device("cuda"), 0), (torch.device("cuda", 3), 3)):
         assert _get_device_index(device_index(device)) == index
-    calls = []
-    monkeypatch.setattr(torch.cuda, "set_per_process_memory_fraction", lambda *a: calls.append(a))
-    cap_process_memory(torch.device("cuda"), 0.25)
-    cap_process_memory(torch.device("cpu"), 0.25)  # a CPU trial is not capped
-    assert [(f, _get_device_index(d)) for f, d in calls] == [(0.25, 0)] and isinstance(calls[0][0], float)
+    prepare_gpu(torch.device("cuda"), 0.25)
+    prepare_gpu(torch.device("cpu"), 0.25)  # a CPU trial: nothing to cap or empty
+    ((fraction, where),) = fake_gpu["cap"]
+    assert _get_device_index(where) == 0 and isinstance(fraction, float)
+    assert fraction == pytest.approx((4 * GB - 0.3 * GB) / (16 * GB))
+    assert fake_gpu["emptied"] == [True]
+    prepare_gpu(torch.device("cuda"), 0.25)  # the next trial of a reused actor: measured once
+    assert fake_gpu["cap"][1] == fake_gpu["cap"][0] and fake_gpu["emptied"] == [True, True]
+
+
+def test_a_process_nvml_cannot_measure_is_taken_at_the_largest_context(fake_gpu: dict[str, list]) -> None:
+    fake_gpu["used"] = []  # NVML unreadable: ``device_memory_used`` raises
+    assert gpu_memory.context_overhead(0) == gpu_memory.CONTEXT_ALLOWANCE
+
+
+def test_the_budget_counts_the_processs_own_cached_blocks_as_room(fake_gpu: dict[str, list]) -> None:
+    """3 GB free on the card, 0.1 GB reserved by this process of which 0.04 GB allocated: the 0.06 GB its
+    cache keeps is room too; the cap (4 − 0.3 GB at a quarter) less the 0.04 GB held bounds it."""
+    assert memory_budget(torch.device("cuda"), 1.0) == 3 * GB + 60 * 10**6
+    assert memory_budget(torch.device("cuda"), 0.1) == int(0.1 * 16 * GB - 0.3 * GB) - 40 * 10**6
+
+
+def test_the_probe_warms_up_before_it_measures(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first chunk a process runs also allocates a one-time workspace W: measured then, it would
+    make a sample look cheaper by W/P (or free). After a warm-up the probes see c and f exactly."""
+    workspace, fixed, per_sample = 50 * 10**6, 20 * 10**6, 3 * 10**6
+    peak = {"now": 0, "first": True}
+
+    def run_chunk(size: int) -> None:
+        peak["now"] = fixed + size * per_sample + (workspace if peak["first"] else 0)
+        peak["first"] = False
+
+    monkeypatch.setattr(torch.cuda, "synchronize", lambda device=None: None)
+    monkeypatch.setattr(torch.cuda, "reset_peak_memory_stats", lambda device=None: None)
+    monkeypatch.setattr(torch.cuda, "memory_allocated", lambda device=None: 0)
+    monkeypatch.setattr(torch.cuda, "max_memory_allocated", lambda device=None: peak["now"])
+    budget = 2 * GB
+    chunk = measured_physical_batch(run_chunk, torch.device("cuda"), budget, largest=10**6)
+    assert chunk == math.floor(SAFETY * (budget - fixed) / per_sample)
 
 
 def test_the_chunk_is_what_the_room_left_holds_at_the_measured_cost() -> None:
@@ -60,7 +120,7 @@ def test_the_chunk_is_what_the_room_left_holds_at_the_measured_cost() -> None:
 def test_an_unset_physical_batch_is_the_cpu_chunk_off_a_gpu(digits: Dataset) -> None:
     trainer = digits_trainer(digits, "dpsgd", physical_batch_size=None)
     assert trainer.engine.physical_batch_size == CPU_PHYSICAL_BATCH
-    cap_process_memory(torch.device("cpu"), 0.25)  # no GPU: nothing to cap, no error
+    prepare_gpu(torch.device("cpu"), 0.25)  # no GPU: nothing to cap, no error
 
 
 @CUDA
@@ -101,7 +161,7 @@ def test_a_fractional_trial_measures_a_chunk_that_fits_its_share_and_cannot_exce
 ) -> None:
     device = torch.device("cuda")
     total = torch.cuda.get_device_properties(device).total_memory
-    cap_process_memory(device, share)
+    prepare_gpu(device, share)
     try:
         trainer = digits_trainer(
             digits,
@@ -114,9 +174,10 @@ def test_a_fractional_trial_measures_a_chunk_that_fits_its_share_and_cannot_exce
         assert 1 <= trainer.engine.physical_batch_size <= len(digits.train_y)
         torch.cuda.reset_peak_memory_stats(device)
         trainer.train_epoch()
-        assert torch.cuda.max_memory_allocated(device) <= share * total
+        cap = gpu_memory.cap_fraction(share, total, gpu_memory.context_overhead(0)) * total
+        assert torch.cuda.max_memory_allocated(device) <= cap
         with pytest.raises(torch.cuda.OutOfMemoryError):
-            torch.empty(int(share * total) + 2**20, dtype=torch.uint8, device=device)
+            torch.empty(int(cap) + 2**20, dtype=torch.uint8, device=device)
     finally:
         torch.cuda.set_per_process_memory_fraction(1.0, device)
         torch.cuda.empty_cache()
@@ -141,3 +202,68 @@ def test_the_measured_chunk_of_a_wide_resnet_keeps_to_its_budget() -> None:
     before = torch.cuda.memory_allocated(device)
     run_chunk(chunk)
     assert torch.cuda.max_memory_allocated(device) - before <= budget
+
+
+def _tensors(value: object) -> list[torch.Tensor]:
+    """Every tensor in a nest of dicts, lists and tuples."""
+    if isinstance(value, torch.Tensor):
+        return [value]
+    if isinstance(value, dict):
+        value = list(value.values())
+    if isinstance(value, list | tuple):
+        return [t for item in value for t in _tensors(item)]
+    return []
+
+
+def test_a_checkpoint_is_read_onto_the_cpu_and_its_state_moved_to_the_runs_device(
+    digits: Dataset, tmp_path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``map_location="cpu"`` (a GPU checkpoint loads where no GPU is, and generator states stay CPU byte
+    tensors for ``set_state``), then θ, the iterates and every post-processing state on the run's
+    device; a noise stream saved on another kind of device leaves the run's fresh secret one in place."""
+    from trainables.trial import STATE_FILE, load_checkpoint
+
+    trainer = digits_trainer(digits, "dp-adambc", seed=None)
+    trainer.train_epoch()
+    torch.save(trainer.state_dict(), tmp_path / STATE_FILE)
+    seen = {}
+    real_load = torch.load
+
+    def recording_load(*args, **kwargs):
+        seen.update(kwargs)
+        return real_load(*args, **kwargs)
+
+    monkeypatch.setattr(torch, "load", recording_load)
+    resumed = digits_trainer(digits, "dp-adambc", seed=None)
+    load_checkpoint(resumed, tmp_path)
+    assert seen["map_location"] == "cpu"
+    moved = [resumed.theta, *resumed.iterates, *_tensors(resumed.post_states)]
+    assert len(moved) > 2 and all(t.device == resumed.device for t in moved)
+    assert torch.equal(resumed.theta, trainer.theta)
+    assert resumed.sampler.get_state().device.type == "cpu"
+    assert resumed.noise.get_state()[0].dtype == torch.uint8
+
+    state = trainer.state_dict() | {"noise_device": "cuda", "noise": [torch.zeros(16, dtype=torch.uint8)] * 2}
+    fresh = digits_trainer(digits, "dp-adambc", seed=None)
+    before = fresh.noise.get_state()[0].clone()
+    fresh.load_state_dict(state)  # a GPU run's Philox pair cannot continue on the CPU: no error
+    assert torch.equal(fresh.noise.get_state()[0], before)
+    fresh.train_epoch()
+
+
+@CUDA
+@pytest.mark.parametrize("saved, resumed", [("cuda", "cpu"), ("cpu", "cuda")])
+def test_a_checkpoint_resumes_on_the_other_kind_of_device(
+    digits: Dataset, tmp_path, saved: str, resumed: str
+) -> None:
+    """Saved on one kind of device, resumed on the other through the trial's own loader, then a step."""
+    from trainables.trial import STATE_FILE, load_checkpoint
+
+    first = digits_trainer(digits, "dp-adambc", seed=None, device=saved)
+    first.train_epoch()
+    torch.save(first.state_dict(), tmp_path / STATE_FILE)
+    again = digits_trainer(digits, "dp-adambc", seed=None, device=resumed)
+    load_checkpoint(again, tmp_path)
+    assert all(t.device.type == resumed for t in [again.theta, *_tensors(again.post_states)])
+    again.train_epoch()
+    assert torch.isfinite(again.theta).all()

@@ -40,6 +40,15 @@ def test_scattering_features_are_kymatios_transform_of_each_image_alone(digits: 
     torch.testing.assert_close(data.test_x[:3], transform(digits.test_x[:3]).reshape(3, 81, 2, 2))
 
 
+def test_the_inputs_digest_of_a_factorys_tensors_does_not_depend_on_where_they_live(digits: Dataset) -> None:
+    """A factory may hand over tensors that track gradients or live on a GPU (``.numpy()`` refuses both):
+    the digest reads a detached CPU copy, the same bytes as the plain tensors'."""
+    from dataclasses import replace
+
+    tracked = replace(digits, train_x=digits.train_x.clone().requires_grad_(True))
+    assert tracked.inputs_digest == replace(digits).inputs_digest
+
+
 def test_features_are_computed_once_then_read_from_the_cache(
     digits: Dataset, cache: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -227,22 +227,53 @@ def test_random_search_with_a_poisson_number_of_trials_reports_the_repeat_and_se
 
 
 def test_four_quarter_gpu_trials_share_one_gpu_and_a_fifth_waits(tmp_path: Path, local_ray) -> None:
-    """With one GPU declared to Ray, gpu: 0.25 packs four trials at once; the fifth waits for one."""
+    """With one GPU declared to Ray, gpu: 0.25 packs four trials at once; the fifth waits for one. The
+    declared GPU has no CUDA behind it here: with ``gpu_fallback: cpu`` the trials train on the CPU and
+    say so, in their lines and the sweep's summary."""
     path = write_spec(
         tmp_path,
         "gpu",
         {"dpsgd": {"lr": {"loguniform": [0.3, 2.0]}}},
         training={"epochs": 40, "batch_size": 64, "lr": 1.0, "physical_batch_size": 64},
         budget={"trials_per_method": 5, "max_concurrent": 5},
-        resources={"cpu": 0.5, "gpu": 0.25},
+        resources={"cpu": 0.5, "gpu": 0.25, "gpu_fallback": "cpu"},
     )
     spec = load_spec(path)
-    outcome = run_sweep(spec, path.read_text(), echo=lambda line: None)
+    lines: list[str] = []
+    outcome = run_sweep(spec, path.read_text(), echo=lines.append)
     results = sorted(outcome.results, key=lambda r: r["trial_start"])
     assert len(results) == 5
     first, fifth = results[:4], results[4]
     assert max(r["trial_start"] for r in first) < min(r["trial_end"] for r in first)  # all four overlap
     assert fifth["trial_start"] >= min(r["trial_end"] for r in first)  # the fifth waited for a slot
+    assert all(r["device"] == "cpu" and r["gpu_share"] == 0.25 for r in results)
+    assert sum("on CPU (its node shows no CUDA device" in line for line in lines) == 5
+    assert any("5 of the trials trained on the CPU although given 0.25 GPU" in line for line in lines)
+
+
+def test_a_trial_given_a_gpu_that_sees_no_cuda_fails_at_once_naming_the_field(
+    tmp_path: Path, local_ray
+) -> None:
+    """Ray places the trial on a GPU it was told of, but the node shows no CUDA device (here: none at
+    all; on a cluster, a container started without the GPU): it ends failed with one line naming
+    ``resources.gpu``, never silently on the CPU."""
+    path = write_spec(
+        tmp_path,
+        "nocuda",
+        {"dpsgd": {}},
+        training={"epochs": 3, "batch_size": 128, "lr": 1.0, "physical_batch_size": 128},
+        budget={"trials_per_method": 1, "max_concurrent": 1},
+        resources={"cpu": 1, "gpu": 0.5},
+    )
+    spec = load_spec(path)
+    lines: list[str] = []
+    outcome = run_sweep(spec, path.read_text(), echo=lines.append)
+    (result,) = outcome.results
+    assert result["status"] == "failed" and result["epoch"] == 0
+    assert result["reason"].startswith("resources.gpu: the trial was given 0.5 GPU but its node shows no")
+    assert "\n" not in result["reason"] and "gpu_fallback: cpu" in result["reason"]
+    assert result["trial_end"] - result["trial_start"] < 5  # at once: it trained nothing
+    assert any("FAILED: resources.gpu" in line for line in lines)
 
 
 def test_gpu_request_without_gpus_fails_fast_or_falls_back(tmp_path: Path) -> None:

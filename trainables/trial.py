@@ -28,13 +28,49 @@ from ray import tune
 from dptune.config import RunConfig
 from dptune.data import Dataset
 from dptune.errors import TrainingDivergedError
-from dptune.gpu_memory import cap_process_memory
+from dptune.gpu_memory import prepare_gpu
 from dptune.methods import METHODS
 from dptune.methods.filters import DrawnFilter
 from dptune.train import Trainer
-from dptune.trial_status import METHOD_KEY, PLAN_SHARE, STATUS_KEY, TrialStatus, is_rerun
+from dptune.trial_status import (
+    DEVICE_KEY,
+    GPU_SHARE_KEY,
+    METHOD_KEY,
+    PLAN_SHARE,
+    STATUS_KEY,
+    TrialStatus,
+    is_rerun,
+)
 
 STATE_FILE = "trainer_state.pt"
+
+
+def trial_device(gpus: float, gpu_fallback: str) -> str | None:
+    """Where a trial trains: ``cpu`` without a GPU share; ``cuda`` with one on a node whose CUDA it sees;
+    on a node that shows it none (no driver for the CUDA build, or a container started without the GPU),
+    ``cpu`` where the spec says so (``resources.gpu_fallback: cpu``), else None: the trial fails at
+    once, never silently on the CPU."""
+    if gpus <= 0:
+        return "cpu"
+    if torch.cuda.is_available():
+        return "cuda"
+    return "cpu" if gpu_fallback == "cpu" else None
+
+
+def no_cuda_reason(gpus: float) -> str:
+    """The one line a trial that was given a GPU share and sees no CUDA device ends with."""
+    return (
+        f"resources.gpu: the trial was given {gpus:g} GPU but its node shows no CUDA device (a driver "
+        f"older than torch {torch.__version__}'s CUDA build needs, or a container started without the "
+        "GPU); fix the node or image, or set resources.gpu_fallback: cpu to train such trials on the CPU"
+    )
+
+
+def load_checkpoint(trainer: Trainer, folder: Path) -> None:
+    """Continue ``trainer`` from the checkpoint in ``folder``, saved on any device: every tensor is read
+    onto the CPU first (``map_location``), so a GPU checkpoint loads where no GPU is and the generator
+    states stay the CPU byte tensors ``set_state`` takes; ``Trainer.load_state_dict`` moves the rest."""
+    trainer.load_state_dict(torch.load(folder / STATE_FILE, map_location="cpu", weights_only=False))
 
 
 def run_trial(
@@ -45,9 +81,10 @@ def run_trial(
     data: Dataset,
     final_test: bool = False,
     proxy_rows: torch.Tensor | None = None,
+    gpu_fallback: str = "fail",
 ) -> None:
     """Tune function trainable body (see the module docstring): ``run`` with the trial's knobs (a tuning
-    proxy's on the sweep's one secret subset, ``proxy_rows``)."""
+    proxy's on the sweep's one secret subset, ``proxy_rows``), on the device ``trial_device`` says."""
     torch.set_num_threads(max(1, int(cpus)))
     started = time.time()
     node = ray.get_runtime_context().get_node_id()
@@ -70,13 +107,16 @@ def run_trial(
     if isinstance(drawn, DrawnFilter) and not drawn.valid:
         end_without_model(TrialStatus.INFEASIBLE, drawn.problem, 0)
         return
-    device = "cuda" if gpus > 0 and torch.cuda.is_available() else "cpu"
-    cap_process_memory(torch.device(device), gpus)  # a GPU share is a memory cap too
+    device = trial_device(gpus, gpu_fallback)
+    if device is None:
+        end_without_model(TrialStatus.FAILED, no_cuda_reason(gpus), 0)
+        return
+    prepare_gpu(torch.device(device), gpus)  # a reused actor's cache emptied; a GPU share is a memory cap
     trainer = Trainer(run.with_knobs({**config, "device": device}), data, proxy_rows, gpu_share=gpus)
     checkpoint = tune.get_checkpoint()
     if checkpoint is not None:
         with checkpoint.as_directory() as folder:
-            trainer.load_state_dict(torch.load(Path(folder) / STATE_FILE, weights_only=False))
+            load_checkpoint(trainer, Path(folder))
     while trainer.epoch < trainer.config.epochs:
         try:
             epoch = trainer.train_epoch()
@@ -100,6 +140,8 @@ def run_trial(
             "delta": trainer.delta,
             "trial_start": started,
             "node_id": node,
+            DEVICE_KEY: device,
+            GPU_SHARE_KEY: gpus,
             "history": [
                 {
                     "epoch": e.epoch,
@@ -129,10 +171,11 @@ def make_trainable(method: str) -> Callable[..., None]:
         data: Dataset,
         final_test: bool = False,
         proxy_rows: torch.Tensor | None = None,
+        gpu_fallback: str = "fail",
     ) -> None:
         if run.method != method:
             raise ValueError(f"trainable for {method} got a run of {run.method}")
-        run_trial(config, run, cpus, gpus, data, final_test, proxy_rows)
+        run_trial(config, run, cpus, gpus, data, final_test, proxy_rows, gpu_fallback)
 
     trainable.__name__ = trainable.__qualname__ = f"dptune_{method.replace('-', '_')}"
     return trainable
@@ -148,6 +191,7 @@ def dptune_sweep(
     gpus: float,
     data: Dataset,
     proxy_rows: torch.Tensor | None = None,
+    gpu_fallback: str = "fail",
 ) -> None:
     """The trainable of a sweep stage's one Tune run: the trial of the method its config names
     (``METHOD_KEY``), with that method's run configuration, through that method's trainable; a re-run
@@ -158,4 +202,4 @@ def dptune_sweep(
     method's Tune run (``dptune.sweep.driver``).
     """
     method = config[METHOD_KEY]
-    TRAINABLES[method](config, runs[method], cpus, gpus, data, is_rerun(config), proxy_rows)
+    TRAINABLES[method](config, runs[method], cpus, gpus, data, is_rerun(config), proxy_rows, gpu_fallback)

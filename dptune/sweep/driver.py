@@ -63,7 +63,7 @@ from dptune.sweep_state import PrivateSweepState
 from dptune.tracking import Tracker, tracker_for
 from dptune.tracking.names import CODE_VERSION_TAG, FINAL_ROLE, SEARCH_ROLE, STORAGE_TAG, TRIALS_PARAM
 from dptune.tracking.report import TradeOff, format_table
-from dptune.trial_status import METHOD_KEY, OBJECTIVE
+from dptune.trial_status import METHOD_KEY, OBJECTIVE, fell_back_to_cpu
 from dptune.tuning_cost import (
     SearchPlan,
     SweepTuningCost,
@@ -192,6 +192,7 @@ def _trainable(sweep: SweepRun, plans: list[SearchPlan]) -> Any:
             gpus=resources.gpu,
             data=sweep.data,
             proxy_rows=sweep.proxy_rows,
+            gpu_fallback=sweep.spec.gpu_fallback,
         ),
         {"cpu": resources.cpu, "gpu": resources.gpu},
     )
@@ -660,4 +661,11 @@ def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo 
         f"{busy:.0%} busy"
     )
     echo(f"\nwall time {wall:.0f}s{counted} ({used})")
+    on_cpu = sum(fell_back_to_cpu(r) for r in all_results)
+    if on_cpu:
+        shown = "some trials" if spec.trials.random else f"{on_cpu} of the trials"
+        echo(
+            f"note: {shown} trained on the CPU although given {resources.gpu:g} GPU: their node showed no "
+            "CUDA device (resources.gpu_fallback: cpu); check the nodes' NVIDIA driver and container"
+        )
     return SweepOutcome(best, parent, wall, trial_seconds, trials, all_results, tuning)

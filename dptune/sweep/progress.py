@@ -27,7 +27,7 @@ from ray.tune.experiment import Trial
 from dptune.methods.filters import DrawnFilter
 from dptune.space import FILTER_PREFIX
 from dptune.sweep.callbacks import trial_error_reason
-from dptune.trial_status import FINAL_SCORE, OBJECTIVE, ROUTING_KEYS, TrialStatus
+from dptune.trial_status import FINAL_SCORE, OBJECTIVE, ROUTING_KEYS, TrialStatus, fell_back_to_cpu
 
 Echo = Callable[[str], None]
 
@@ -257,6 +257,8 @@ class TrialProgress(Callback):
         )
         of = f"/{self.total}" if self.total is not None else ""
         kind = "re-run" if self.final else "trial"
+        if fell_back_to_cpu(result):
+            outcome += "  on CPU (its node shows no CUDA device; gpu_fallback: cpu)"
 
         was_running = trial.trial_id in self.running
         self.running.discard(trial.trial_id)
