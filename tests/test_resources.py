@@ -60,7 +60,8 @@ def test_a_sweep_waits_for_a_gpu_worker_to_join_then_packs_four_trials_per_gpu(t
             {"dpsgd": {"lr": {"loguniform": [0.3, 2.0]}}, "lp-dpsgd": {"lr": {"loguniform": [0.3, 2.0]}}},
             training={"epochs": 80, "batch_size": 64, "lr": 1.0},  # ~10 s: long enough to overlap
             budget={"trials_per_method": 3},  # 3 + 3 trials for 4 slots: the methods must share
-            resources={"cpu": 1, "gpu": 0.25, "wait": 240},
+            # the worker declares a GPU this machine does not have: its trials train on the CPU, saying so
+            resources={"cpu": 1, "gpu": 0.25, "wait": 240, "gpu_fallback": "cpu"},
         )
         driver = subprocess.Popen(
             [str(BIN / "dptune"), "run", str(path)],
@@ -87,6 +88,7 @@ def test_a_sweep_waits_for_a_gpu_worker_to_join_then_packs_four_trials_per_gpu(t
         cluster.stop()
     output = "".join(lines)
     assert "joined after" in output
+    assert "6 of the trials trained on the CPU although given 0.25 GPU" in output
     windows = trial_windows(tmp_path / "ray_results" / "waits")
     assert len(windows) == 6 and all(w["status"] == "TERMINATED" for w in windows), windows
     assert len({w["node"] for w in windows}) == 1  # all on the GPU worker: the head fits none
