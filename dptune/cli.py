@@ -30,6 +30,7 @@ from dptune.factories import is_import_path
 from dptune.methods import METHODS, Hyper, get_method
 from dptune.methods.params import parse_assignments
 from dptune.privacy.calibration import calibrate_noise, method_schedule
+from dptune.run_plan import check_delta
 
 if TYPE_CHECKING:
     from dptune.spec import SweepSpec
@@ -38,6 +39,8 @@ if TYPE_CHECKING:
 
 EXIT_BAD_INPUT = 2
 EXIT_CLAIM_REFUTED = 1
+EXIT_NO_RESULT = 1
+"""A sweep in which some method had no trial that trained (each such method named with its reason)."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -124,6 +127,12 @@ def _build_parser() -> argparse.ArgumentParser:
         "--sample-rate", type=float, required=True, help="Poisson sampling rate q = B/n, in (0, 1]"
     )
     calibrate.add_argument("--steps", type=int, required=True, help="releases T of the run (epochs·⌈n/B⌉)")
+    calibrate.add_argument(
+        "--train-size",
+        type=int,
+        default=None,
+        help="n, the training set's size: δ must be below 1/n (checked when given)",
+    )
     _add_knob(calibrate, "method", default="dpsgd", required=False)
     _add_method_args(calibrate)
     _add_knob(calibrate, "accountant", default="rdp")
@@ -178,6 +187,17 @@ def _build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def yaml_value(text: str, flag: str, name: str) -> Any:
+    """``VALUE`` of a ``NAME=VALUE`` argument read as YAML, or one line naming the flag."""
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        problem = getattr(exc, "problem", None) or "not valid YAML"
+        raise InputError(
+            flag, f"{name}={text} is not valid YAML ({problem}); write it as 64, 0.5, [1, 2] or text"
+        ) from None
+
+
 def _train(args: argparse.Namespace) -> None:
     given = {k: v for k, v in vars(args).items() if k in KNOBS}
     if "lr" in given and "effective_lr" in given:
@@ -186,7 +206,7 @@ def _train(args: argparse.Namespace) -> None:
         sys.path.insert(0, os.getcwd())  # a factory's module may sit in the working folder
     factory_args = {
         f"{part}_args": {
-            name: yaml.safe_load(value)
+            name: yaml_value(value, f"--{part}-arg", name)
             for name, value in parse_assignments(getattr(args, f"{part}_arg"), f"--{part}-arg").items()
         }
         for part in ("model", "dataset")
@@ -194,7 +214,10 @@ def _train(args: argparse.Namespace) -> None:
     config = RunConfig.parse(given | factory_args | {"params": parse_assignments(args.param)}, cli_field)
     from dptune.train import EpochResult, Trainer
 
-    trainer = Trainer(config)
+    try:
+        trainer = Trainer(config)
+    except InputError as exc:
+        raise InputError(cli_field(exc.field), exc.problem) from None
     calib = trainer.calibration
     print(
         f"{config.method} on {config.dataset}/{config.model}: n={len(trainer.train_y)}, "
@@ -236,6 +259,10 @@ def _calibrate(args: argparse.Namespace) -> None:
         raise InputError("sample-rate", f"must be in (0, 1], got {args.sample_rate}")
     if args.steps < 1:
         raise InputError("steps", f"must be an integer >= 1, got {args.steps}")
+    if args.train_size is not None:
+        if args.train_size < 1:
+            raise InputError("train-size", f"must be an integer >= 1, got {args.train_size}")
+        check_delta(delta, args.train_size, "delta")
     definition = get_method(args.method)
     params = definition.resolve(parse_assignments(args.param))
     schedule = method_schedule(definition, params, Hyper(1.0, 1.0, args.steps), args.sample_rate)
@@ -298,10 +325,11 @@ def _validate(args: argparse.Namespace) -> None:
 def _run(args: argparse.Namespace) -> None:
     spec = _sweep_spec(args)
     from dptune.sweep import SweepInterrupted, quiet_libraries, run_sweeps
+    from dptune.sweep.driver import failed_methods
 
     quiet_libraries()
     try:
-        run_sweeps(
+        outcomes = run_sweeps(
             spec, Path(args.spec).read_text(), resume=args.resume, echo=lambda line: print(line, flush=True)
         )
     except SweepInterrupted as stop:
@@ -315,6 +343,11 @@ def _run(args: argparse.Namespace) -> None:
         sys.stdout.flush()
         # the Tune run's thread is left mid-run: Python's exit would wait for them to end the sweep
         os._exit(stop.exit_code)
+    failed = failed_methods(outcomes)
+    for method, reason in failed.items():
+        print(f"dptune: error: {method}: no trial trained; the first ended so: {reason}", file=sys.stderr)
+    if failed:
+        raise SystemExit(EXIT_NO_RESULT)
 
 
 @contextmanager

@@ -416,10 +416,14 @@ def check_dataset_name(name: str, field: str = "dataset") -> str:
 
 
 def _root(root: str | Path | None, subset: int | None) -> Path | None:
-    """The configured root (``root``, else ``DPTUNE_DATA``), the subset checked."""
+    """The configured root (``root``, else ``DPTUNE_DATA``), the subset checked. A root that is not a
+    folder is refused (it would otherwise fall back to the system's copy without a word)."""
     if subset is not None and subset < 1:
         raise InputError("subset", f"must be a positive number of training samples, got {subset}")
+    field = "data_root" if root is not None else "DPTUNE_DATA"
     configured = root if root is not None else os.environ.get("DPTUNE_DATA")
+    if configured and not Path(configured).is_dir():
+        raise InputError(field, f"{configured} is not a folder; give the folder that holds the dataset")
     return Path(configured) if configured else None
 
 

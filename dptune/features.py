@@ -43,6 +43,17 @@ def cached_features(data: Dataset, kind: str, folder: Path | None = None) -> Dat
     return replace(data, **parts, features=kind)
 
 
+def sample_inputs(model: str, images: torch.Tensor) -> torch.Tensor:
+    """What ``model`` trains on for a few ``images``: the images, or their features computed here (a
+    cheap check of a model's fit, without the whole dataset's features)."""
+    kind = MODEL_FEATURES.get(model)
+    if kind is None:
+        return images
+    if kind != "scattering":
+        raise ValueError(f"no features named {kind!r}")
+    return scattering_features(images)
+
+
 def model_inputs(model: str, data: Dataset, folder: Path | None = None) -> Dataset:
     """The data ``model`` trains on: ``data`` itself, or its features (already computed: returned as is)."""
     kind = MODEL_FEATURES.get(model)

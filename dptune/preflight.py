@@ -2,28 +2,40 @@
 ``dptune validate`` refuses what ``run`` would refuse, with the same one line naming the field:
 
 * no sweep of the spec's name (each ε's) already exists in ``storage_path``, unless resumed; a resumed
-  one was not started by a dptune that ran one Tune run per method (``refuse_per_method_runs``);
-* the training set holds every batch size a trial can draw (``spec.check_batch_sizes``), its size read
-  from the local copy of the data (``data.train_size``), which also says when there is none;
-* a model or dataset from a factory (``package.module:function``): the data loaded and the model built
-  on it once (``models.build_model``'s checks: a module, layers the per-sample engines support, scores
-  of the right shape), the only check here that imports torch (and the user's code);
+  one exists there (``refuse_nothing_to_resume``) and was not started by a dptune that ran one Tune run
+  per method (``refuse_per_method_runs``);
+* the training set holds every batch size a trial can draw (``spec.check_batch_sizes``), its size that
+  of the data loaded for the models' check below (a missing local copy is a one-line error); and δ is
+  below 1/n (``run_plan.check_delta``);
+* every model, built-in or from a factory (``package.module:function``), built once for the data and run
+  on two of its inputs (``models.build_model``'s checks: a module, layers the per-sample engines
+  support, scores of the right shape), the only check here that imports torch (and the user's code);
 * a warm start's earlier sweep exists there and finished (its privacy cost is recorded);
 * the trials' resources fit this machine, where the sweep starts its own Ray instance (no
-  ``RAY_ADDRESS``): a cluster the driver joins is seen only once Ray starts.
+  ``RAY_ADDRESS``): a cluster the driver joins is seen only once Ray starts;
+* what the sweep will write to can be written, and what it will talk to answers within
+  ``CONNECT_SECONDS``: a local ``storage_path`` and a SQLite store's folder are writable folders (checked
+  with a temporary file, nothing left behind), an MLflow server answers its health check, and the Ray
+  cluster ``RAY_ADDRESS`` names accepts a connection. Without these a sweep would end in a traceback
+  after its start, or wait minutes on retries.
 """
 
 from __future__ import annotations
 
 import os
+import socket
+import tempfile
+import urllib.request
 from collections.abc import Mapping
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from dptune.config import RunConfig
 from dptune.data import load_dataset, train_size
 from dptune.errors import InputError
 from dptune.factories import is_import_path
 from dptune.models import build_model
+from dptune.run_plan import check_delta
 from dptune.spec import SweepSpec, check_batch_sizes
 
 NVIDIA_GPUS = Path("/proc/driver/nvidia/gpus")
@@ -45,6 +57,17 @@ def refuse_existing(spec: SweepSpec) -> None:
             "name",
             f"a sweep {spec.name!r} already exists in {spec.storage_path}; continue it with "
             "--resume, or choose another name or storage_path",
+        )
+
+
+def refuse_nothing_to_resume(spec: SweepSpec, stages: list[SweepSpec]) -> None:
+    """``--resume`` of a sweep none of whose stages exists in a local ``storage_path`` is refused: it
+    would start a fresh sweep without a word (storage behind a URI is not looked at)."""
+    folders = [local_sweep_dir(stage) for stage in stages]
+    if all(folder is not None and not folder.exists() for folder in folders):
+        raise InputError(
+            "--resume",
+            f"no sweep {spec.name!r} in {spec.storage_path} to resume; start it without --resume",
         )
 
 
@@ -119,32 +142,133 @@ def check_local_resources(spec: SweepSpec, environ: Mapping[str, str] = os.envir
         )
 
 
-def check_user_code(run: RunConfig, models: tuple[str, ...] = ()) -> int:
-    """Each of ``models`` (default: ``run``'s) built once on ``run``'s data, where the data or a model is
-    the user's (``models.build_model`` refuses what does not fit, naming the field); the number of
-    training samples."""
-    from dptune.features import model_inputs  # torch: only a spec with the user's code gets here
+SPEC_FIELDS = {"data_root": "dataset.root", "subset": "dataset.subset"}
+"""A data error's field as the spec spells it."""
+CONNECT_SECONDS = 5.0
+"""How long a server the sweep needs (MLflow's, Ray's) has to answer before ``run`` refuses to start."""
+RAY_DEFAULT_PORTS = {"": 6379, "ray": 10001, "http": 8265, "https": 443}
 
-    data = load_dataset(run.dataset, run.data_root, run.subset, run.dataset_args)
+
+def unanswered(host: str, port: int) -> str | None:
+    """None when a TCP connection to host:port opens within ``CONNECT_SECONDS``, else why it did not."""
+    try:
+        with socket.create_connection((host, port), timeout=CONNECT_SECONDS):
+            return None
+    except OSError as exc:
+        return exc.strerror or str(exc) or type(exc).__name__
+
+
+def check_writable_folder(path: Path, field: str) -> None:
+    """``path`` is, or can be made as, a folder this process writes in: its nearest existing ancestor is
+    a folder where a temporary file can be made (and is removed at once)."""
+    ancestor = path
+    while not ancestor.exists() and ancestor != ancestor.parent:
+        ancestor = ancestor.parent
+    if not ancestor.is_dir():
+        raise InputError(field, f"{path} lies under {ancestor}, a file, not a folder; choose a folder path")
+    try:
+        with tempfile.TemporaryFile(dir=ancestor):
+            pass
+    except OSError as exc:
+        raise InputError(
+            field, f"cannot write in {ancestor} ({exc.strerror or exc}); choose a folder you can write in"
+        ) from None
+
+
+def check_tracking_store(uri: str, field: str = "tracking.uri") -> None:
+    """A SQLite store's folder exists and is writable (a missing one is not made without a word); an
+    MLflow server answers ``/health`` within ``CONNECT_SECONDS`` (else a sweep would wait minutes on
+    MLflow's retries before a traceback)."""
+    if uri.startswith("sqlite:///"):
+        file = Path(uri.removeprefix("sqlite:///"))
+        if not file.parent.is_dir():
+            raise InputError(field, f"the folder {file.parent} of the SQLite store does not exist; create it")
+        if file.exists() and not file.is_file():
+            raise InputError(field, f"{file} is not a file; name a SQLite file such as mlflow.db")
+        check_writable_folder(file.parent, field)
+    elif uri.startswith(("http://", "https://")):
+        try:
+            with urllib.request.urlopen(f"{uri.rstrip('/')}/health", timeout=CONNECT_SECONDS):
+                pass
+        except OSError as exc:
+            reason = getattr(exc, "reason", None) or exc
+            address = urlsplit(uri)._replace(netloc=urlsplit(uri).hostname or "").geturl()
+            raise InputError(
+                field,
+                f"the MLflow server at {address} does not answer within {CONNECT_SECONDS:g}s ({reason}); "
+                "start it, fix the URI, or use a local store such as sqlite:///mlflow.db",
+            ) from None
+
+
+def ray_address(address: str) -> tuple[str, int] | None:
+    """(host, port) of a ``RAY_ADDRESS`` (``host:port``, ``ray://host:port``, ``http://host:port``;
+    ``auto``: the cluster Ray's own file on this machine names), or None for ``auto`` without one."""
+    if address == "auto":
+        current = Path(tempfile.gettempdir()) / "ray" / "ray_current_cluster"
+        if not current.is_file():
+            return None
+        address = current.read_text().strip()
+    parts = urlsplit(address if "://" in address else f"//{address}")
+    return parts.hostname or "127.0.0.1", parts.port or RAY_DEFAULT_PORTS.get(parts.scheme, 6379)
+
+
+def check_ray_cluster(environ: Mapping[str, str] = os.environ) -> None:
+    """The cluster ``RAY_ADDRESS`` names accepts a connection within ``CONNECT_SECONDS`` (``ray.init``
+    would otherwise wait on it for minutes, or for ever). Without ``RAY_ADDRESS`` the sweep starts a Ray
+    of its own, whatever an earlier, perhaps dead, local cluster left behind."""
+    address = environ.get("RAY_ADDRESS")
+    if not address:
+        return
+    found = ray_address(address)
+    if found is None:
+        raise InputError(
+            "RAY_ADDRESS",
+            "is auto, but no Ray cluster was started on this machine; start one (ray start --head) or unset "
+            "RAY_ADDRESS to let the sweep start its own",
+        )
+    reason = unanswered(*found)
+    if reason is not None:
+        raise InputError(
+            "RAY_ADDRESS",
+            f"the Ray cluster at {address} does not answer within {CONNECT_SECONDS:g}s ({reason}); start it, "
+            "fix RAY_ADDRESS, or unset it to let the sweep start its own",
+        )
+
+
+def check_models(run: RunConfig, models: tuple[str, ...] = ()) -> int:
+    """Each of ``models`` (default: ``run``'s), built-in or the user's, built once for ``run``'s data and
+    run on two of its training inputs (their features, for a ScatterNet model): ``models.build_model``
+    refuses what does not fit, naming the field. The number of training samples."""
+    from dptune.features import sample_inputs  # torch: the data and the models are built here
+
+    try:
+        if not is_import_path(run.dataset):
+            train_size(run.dataset, run.data_root, run.subset)  # a local copy, found without loading it
+        data = load_dataset(run.dataset, run.data_root, run.subset, run.dataset_args)
+    except InputError as exc:
+        raise InputError(SPEC_FIELDS.get(exc.field, exc.field), exc.problem) from None
     for model in models or (run.model,):
-        inputs = model_inputs(model, data)
-        build_model(model, run.model_args, inputs.train_x[:2], inputs.num_classes)
+        build_model(model, run.model_args, sample_inputs(model, data.train_x[:2]), data.num_classes)
     return len(data.train_y)
 
 
 def preflight(spec: SweepSpec, resume: bool) -> int:
     """Every check above (module docstring), in the order ``dptune run`` makes them; the number of
     training samples a trial gets."""
-    for index in range(len(spec.epsilons)):
-        for stage in spec.stages(index):
-            (refuse_per_method_runs if resume else refuse_existing)(stage)
+    stages = [stage for index in range(len(spec.epsilons)) for stage in spec.stages(index)]
+    for stage in stages:
+        (refuse_per_method_runs if resume else refuse_existing)(stage)
+    if resume:
+        refuse_nothing_to_resume(spec, stages)
     shared = spec.shared
-    n = (
-        check_user_code(shared, spec.models)
-        if any(is_import_path(name) for name in (shared.dataset, *spec.models))
-        else train_size(shared.dataset, shared.data_root, shared.subset)
-    )
+    n = check_models(shared, spec.models)
     check_batch_sizes(spec, n)
+    if shared.delta is not None:
+        check_delta(shared.delta, n, "privacy.delta")
     check_warm_start(spec)
     check_local_resources(spec)
+    if local_sweep_dir(spec) is not None:
+        check_writable_folder(Path(spec.storage_path), "storage_path")
+    check_tracking_store(spec.tracking_uri)
+    check_ray_cluster()
     return n

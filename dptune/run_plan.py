@@ -12,6 +12,7 @@ import math
 from dataclasses import dataclass
 
 from dptune.config import RunConfig
+from dptune.errors import InputError
 from dptune.methods import Hyper, get_method
 from dptune.privacy.accounting import HistoryEntry, truncate
 from dptune.privacy.calibration import Calibration, NoiseSchedule, calibrate_noise, method_schedule
@@ -63,9 +64,22 @@ class RunPlan:
         return self.run.hyper.steps
 
 
+def check_delta(delta: float, n: int, field: str) -> None:
+    """δ < 1/n, or ``InputError`` on ``field``: at δ ≥ 1/n the mechanism that publishes each training record
+    outright with probability δ is (0, δ)-DP, and releases about nδ ≥ 1 of them, so such a guarantee
+    protects nobody."""
+    if delta * n >= 1:
+        raise InputError(
+            field,
+            f"δ = {delta:g} is at least 1/n = 1/{n}: a (ε, δ) guarantee then allows publishing a training "
+            f"record outright; use δ < 1/n, e.g. {default_delta(n):g} (the default)",
+        )
+
+
 def plan_run(config: RunConfig, n: int) -> RunPlan:
-    """``config`` on n samples, calibrated at its δ (default: ``default_delta(n)``)."""
+    """``config`` on n samples, calibrated at its δ (default: ``default_delta(n)``; a δ ≥ 1/n refused)."""
     delta = config.delta if config.delta is not None else default_delta(n)
+    check_delta(delta, n, "delta")
     run = run_schedule(config, n)
     return RunPlan(run, delta, calibrate_noise(config.epsilon, delta, run.schedule, config.accountant))
 

@@ -242,7 +242,23 @@ def _only(section: dict[str, Any], allowed: tuple[str, ...], path: str) -> None:
             raise InputError(where, f"unknown key; valid keys here: {', '.join(allowed)}")
 
 
+def _numeric(value: Any) -> Any:
+    """A number written as a string (``"2.0"``; YAML reads ``1e-5`` without a dot as one) as the number it
+    spells, like every knob of a run converts it; anything else as it is. The spec's numbers are read
+    the same way in ``validate`` and ``run``, and as ``dptune train`` reads its flags."""
+    if not isinstance(value, str):
+        return value
+    try:
+        return int(value.strip())
+    except ValueError:
+        try:
+            return float(value.strip())
+        except ValueError:
+            return value
+
+
 def _number(value: Any, path: str, check=lambda v: True, valid: str = "a number") -> float:
+    value = _numeric(value)
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
         raise InputError(path, f"must be {valid}, got {value!r}")
     if not check(value):
@@ -251,6 +267,7 @@ def _number(value: Any, path: str, check=lambda v: True, valid: str = "a number"
 
 
 def _integer(value: Any, path: str, minimum: int) -> int:
+    value = _numeric(value)
     if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
         raise InputError(path, f"must be an integer >= {minimum}, got {value!r}")
     return value
@@ -299,9 +316,14 @@ def parse_filter(value: Any, path: str) -> FilterSpace:
     family = get_family(spec.pop("family", PRESET if PRESET in spec else None), f"{path}.family")
     layout, shape = family.layout(spec, path)
     params = family.params(shape)
-    return FilterSpace(
+    space = FilterSpace(
         family, {name: parse_dist(raw, params[name], where) for name, (raw, where) in layout.items()}, shape
     )
+    if all(dist.fixed for dist in space.params.values()):  # one filter: invalid means no trial can train
+        drawn = space.draw({name: dist.args[0] for name, dist in space.params.items()})
+        if not drawn.valid:
+            raise InputError(path, drawn.problem)
+    return space
 
 
 def search_seed(value: Any, trials: TrialCount, research_seed: int | None) -> int | None:
@@ -418,7 +440,7 @@ def parse_proxy(value: Any, trials: TrialCount) -> Proxy | None:
 def parse_epsilons(value: Any) -> tuple[float, ...]:
     """``privacy.epsilon``: one ε target or a list of distinct ones (each a number > 0)."""
     if not isinstance(value, list):
-        return (value,)
+        return (_number(value, "privacy.epsilon", lambda e: e > 0, "a number > 0"),)
     if not value:
         raise InputError("privacy.epsilon", "must be a number > 0 or a non-empty list of them, got []")
     epsilons = tuple(
@@ -689,6 +711,24 @@ def apply_overrides(doc: Any, overrides: Mapping[str, Any]) -> Any:
     return doc
 
 
+def refuse_duplicate_keys(node: yaml.Node | None, path: str = "") -> None:
+    """An ``InputError`` naming the first key that a mapping of the YAML document ``node`` gives twice:
+    PyYAML keeps the last silently, so a second ``privacy:`` would replace the first without a word."""
+    if isinstance(node, yaml.MappingNode):
+        seen: dict[str, int] = {}
+        for key, value in node.value:
+            name = str(key.value)
+            where = f"{path}.{name}" if path else name
+            line = key.start_mark.line + 1
+            if name in seen:
+                raise InputError(where, f"given twice (lines {seen[name]} and {line}); keep one")
+            seen[name] = line
+            refuse_duplicate_keys(value, where)
+    elif isinstance(node, yaml.SequenceNode):
+        for index, item in enumerate(node.value):
+            refuse_duplicate_keys(item, f"{path}[{index}]")
+
+
 def load_spec(
     path: str | Path, base: Path | None = None, overrides: Mapping[str, Any] | None = None
 ) -> SweepSpec:
@@ -696,8 +736,10 @@ def load_spec(
     file = Path(path)
     if not file.is_file():
         raise InputError("spec", f"no such file: {file}")
+    text = file.read_text()
     try:
-        raw = yaml.safe_load(file.read_text())
+        refuse_duplicate_keys(yaml.compose(text, Loader=yaml.SafeLoader))
+        raw = yaml.safe_load(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}" if mark else ""

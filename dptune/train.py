@@ -92,6 +92,10 @@ class Trainer:
                 "batch-size", f"must be at most the training set size {n}, got {config.batch_size}"
             )
         self.device = torch.device(config.device)
+        if self.device.type == "cuda" and not torch.cuda.is_available():
+            raise InputError(
+                "device", "no CUDA device is visible here (no NVIDIA driver it can use): use cpu"
+            )
         plan = plan_run(config, n)
         self.delta = plan.delta
         self.sample_rate = plan.run.sample_rate

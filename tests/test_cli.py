@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import copy
 import json
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -255,10 +256,19 @@ def local_machine(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
             },
             "methods.dpsgd.batch_size",
         ),
-        ({"dataset.name": "cifar10", "dataset.root": "empty"}, "dataset"),  # no local copy
+        ({"dataset.name": "cifar10", "dataset.root": "empty"}, "dataset.root"),  # no such folder
+        ({"dataset.name": "cifar10"}, "dataset"),  # no local copy
         ({"search.warm_start": "earlier"}, "search.warm_start.sweep"),  # no such sweep in storage_path
         ({"resources.gpu": 1}, "resources.gpu"),  # gpu_fallback: fail, and this machine has no GPU
         ({"resources.cpu": 100_000}, "resources.cpu"),
+        ({"privacy.delta": 1e-3}, "privacy.delta"),  # δ ≥ 1/n for 10,000 training images
+        ({"dataset.name": "digits", "model.name": "cnn5"}, "model"),  # 8×8 images: too small for cnn5
+        ({"methods.lp-dpsgd.filter": {"family": "raw", "a": [-1.5], "b": [0.5]}}, "methods.lp-dpsgd.filter"),
+        ({"tracking.uri": "http://127.0.0.1:9"}, "tracking.uri"),  # nothing listens there
+        ({"tracking.uri": "sqlite:////nonexistent-folder/mlflow.db"}, "tracking.uri"),  # never made
+        ({"tracking.uri": "sqlite:////proc/mlflow.db"}, "tracking.uri"),  # a folder nobody writes in
+        ({"storage_path": "/proc/ray_results"}, "storage_path"),
+        ({"storage_path": "spec.yaml/ray_results"}, "storage_path"),  # under a file
     ],
 )
 def test_validate_refuses_what_run_would_refuse_before_it_starts(
@@ -303,9 +313,13 @@ def test_resuming_a_sweep_an_earlier_dptune_ran_per_method_is_refused(local_mach
 def test_validate_leaves_a_cluster_to_ray(
     local_machine: Path, monkeypatch: pytest.MonkeyPatch, capsys
 ) -> None:
-    """A driver that joins a cluster (``RAY_ADDRESS``) finds its GPU nodes only once Ray starts."""
-    monkeypatch.setenv("RAY_ADDRESS", "10.0.0.1:6379")
-    assert run(["validate", str(write_spec(local_machine, **{"resources.gpu": 1}))], capsys)[0] == 0
+    """A driver that joins a cluster (``RAY_ADDRESS``) finds its GPU nodes only once Ray starts (a
+    listening loopback port stands in for the cluster's address: it answers)."""
+    with socket.socket() as listening:
+        listening.bind(("127.0.0.1", 0))
+        listening.listen()
+        monkeypatch.setenv("RAY_ADDRESS", f"127.0.0.1:{listening.getsockname()[1]}")
+        assert run(["validate", str(write_spec(local_machine, **{"resources.gpu": 1}))], capsys)[0] == 0
 
 
 def test_a_plain_db_path_is_a_sqlite_store(tmp_path: Path) -> None:

@@ -11,7 +11,7 @@ import torchvision.datasets
 
 import dptune.data as data_module
 from dptune.data import load_dataset, read_idx, train_size
-from dptune.errors import DataUnavailableError
+from dptune.errors import DataUnavailableError, InputError
 
 SYSTEM_FMNIST = Path("/usr/share/datasets/fashion-mnist")
 
@@ -59,6 +59,7 @@ def test_missing_dataset_says_how_to_get_it(tmp_path: Path, monkeypatch: pytest.
     """No local copy and a download that fails (a closed local port stands in for no internet)."""
     monkeypatch.setattr(data_module, "CACHE_ROOT", tmp_path / "cache")
     monkeypatch.setattr(torchvision.datasets.MNIST, "mirrors", ["http://127.0.0.1:9/"])
+    (tmp_path / "empty").mkdir()  # a root without the dataset
     with pytest.raises(DataUnavailableError) as info:
         load_dataset("mnist", root=tmp_path / "empty")
     message = str(info.value)
@@ -87,11 +88,22 @@ def test_train_size_reads_the_configured_root_first(tmp_path: Path) -> None:
     )
 
 
+def test_a_data_root_that_is_no_folder_is_refused_not_passed_over(tmp_path: Path) -> None:
+    """A root that does not exist once fell back to the system's copy without a word."""
+    for root in (tmp_path / "missing", tmp_path / "a-file"):
+        if root.name == "a-file":
+            root.touch()
+        with pytest.raises(InputError) as info:
+            train_size("digits", root=root)
+        assert info.value.field == "data_root" and "is not a folder" in info.value.problem
+
+
 @pytest.mark.parametrize("name", ["mnist", "cifar10", "cifar100"])
 def test_train_size_without_a_local_copy_says_how_to_get_it(
     name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(data_module, "CACHE_ROOT", tmp_path / "cache")
+    (tmp_path / "empty").mkdir()  # a root without the dataset
     with pytest.raises(DataUnavailableError) as info:
         train_size(name, root=tmp_path / "empty")
     message = str(info.value)

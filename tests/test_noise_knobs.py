@@ -24,7 +24,7 @@ from dptune.methods.filters import PRESETS
 from dptune.methods.params import Param
 from dptune.train import Trainer
 
-BASE = {"epsilon": 1.0, "dataset": "digits", "model": "mlp", "delta": 1e-3, "epochs": 1}
+BASE = {"epsilon": 1.0, "dataset": "digits", "model": "mlp", "delta": 1e-4, "epochs": 1}
 BASE |= {"batch_size": 50, "lr": 0.05, "physical_batch_size": 50, "seed": 0}
 CALIBRATION_TOLERANCE = 0.02
 """Calibration stops within 1% of the target ε: two calibrations of equal ledgers agree to this."""

@@ -19,7 +19,7 @@ import yaml
 from dptune.config import RunConfig
 from dptune.data import load_dataset
 from dptune.errors import InputError
-from dptune.preflight import check_user_code, preflight
+from dptune.preflight import check_models, preflight
 from dptune.spec import parse_spec
 from dptune.train import Trainer
 from tests.local_cluster import BIN
@@ -130,7 +130,7 @@ def test_a_model_factory_is_built_with_its_arguments_and_trains(user_module: str
         ({"model": "no_such_module_xyz:mlp"}, "model", "cannot import no_such_module_xyz"),
         ({"model": "{m}:missing"}, "model", "has no function 'missing'"),
         ({"model": "{m}:not_a_module", "model_args": {}}, "model", "must return a torch.nn.Module"),
-        ({"model": "{m}:batchnorm", "model_args": {}}, "model", "ModuleValidator.fix(model)"),
+        ({"model": "{m}:batchnorm", "model_args": {}}, "model", "ModuleValidator.fix(...) of it"),
         ({"model": "{m}:wrong_outputs", "model_args": {}}, "model", "needs [2, 4]"),
         ({"model": "{m}:mlp", "model_args": {"width": 3}}, "model", "unexpected keyword argument"),
         ({"model": "cnn5", "model_args": {}}, "model", "give a model factory"),
@@ -143,7 +143,7 @@ def test_what_does_not_fit_is_refused_in_one_line_naming_the_field(
 ) -> None:
     values = {k: v.format(m=user_module) if isinstance(v, str) else v for k, v in overrides.items()}
     with pytest.raises(InputError) as error:
-        check_user_code(run_config(user_module, **values))
+        check_models(run_config(user_module, **values))
     assert error.value.field == field
     assert words in str(error.value) and "\n" not in str(error.value)
 

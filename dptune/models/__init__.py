@@ -97,14 +97,27 @@ def _built_in(name: str, sample: torch.Tensor, num_classes: int) -> nn.Module:
 
 
 def _check_layers(name: str, model: nn.Module) -> None:
-    """Opacus's ``ModuleValidator`` on the user's module: the first problem as a one-line error that
-    offers its ``fix`` (BatchNorm -> GroupNorm and the like)."""
+    """Opacus's ``ModuleValidator`` on the user's module: BatchNorm, or else its first problem in a
+    sentence, as a one-line error that says what to do (a wrapping factory that returns Opacus's ``fix``
+    of it, or a built-in GroupNorm model)."""
+    import torch
     from opacus.validators import ModuleValidator
 
-    problems = ModuleValidator.validate(model, strict=False)
-    if problems:
+    norm = torch.nn.modules.batchnorm._BatchNorm
+    batch_norms = [n for n, m in model.named_modules() if isinstance(m, norm)]
+    if batch_norms:
         raise InputError(
             "model",
-            f"{name}: {_first_line(problems[0])} (per-sample gradients need layers that do not mix the "
-            "samples of a batch); return opacus.validators.ModuleValidator.fix(model) from your factory",
+            f"{name} has {len(batch_norms)} BatchNorm layers (the first: {batch_norms[0]}), which mix the "
+            "samples of a batch, so per-sample gradients do not exist: wrap it in a factory of your own "
+            "that returns opacus.validators.ModuleValidator.fix(...) of it (README: Your own model and "
+            "data), or use a built-in GroupNorm model (model: resnet18)",
+        )
+    problems = ModuleValidator.validate(model, strict=False)
+    if problems:
+        first = _first_line(problems[0]).split(". ")[0][:200]
+        raise InputError(
+            "model",
+            f"{name}: {first} (per-sample gradients need layers that do not mix the samples of a batch); "
+            "wrap it in a factory of your own that returns opacus.validators.ModuleValidator.fix(...) of it",
         )

@@ -63,7 +63,7 @@ from dptune.sweep_state import PrivateSweepState
 from dptune.tracking import Tracker, tracker_for
 from dptune.tracking.names import CODE_VERSION_TAG, FINAL_ROLE, SEARCH_ROLE, STORAGE_TAG, TRIALS_PARAM
 from dptune.tracking.report import TradeOff, format_table
-from dptune.trial_status import METHOD_KEY, OBJECTIVE, fell_back_to_cpu
+from dptune.trial_status import METHOD_KEY, OBJECTIVE, STATUS_KEY, TrialStatus, fell_back_to_cpu
 from dptune.tuning_cost import (
     SearchPlan,
     SweepTuningCost,
@@ -107,7 +107,7 @@ def user_code(spec: SweepSpec) -> list[str]:
 
 
 def connect_ray(py_modules: list[str]) -> bool:
-    """Join the cluster named by ``RAY_ADDRESS`` (``auto`` on a ``ray up`` head), else start a local one,
+    """Join the cluster named by ``RAY_ADDRESS`` (``auto`` on a ``ray up`` head), else start a new local one,
     with ``py_modules`` (the user's code) in the job's runtime environment, so that every worker of
     every node can import it (a Ray already started in this process keeps its own environment).
 
@@ -117,7 +117,9 @@ def connect_ray(py_modules: list[str]) -> bool:
     address = os.environ.get("RAY_ADDRESS")
     if not ray.is_initialized():
         ray.init(
-            address=address,
+            # "local": a Ray of its own, never one that a stale /tmp/ray/ray_current_cluster names (a
+            # cluster whose processes died without `ray stop` would be waited for forever)
+            address=address or "local",
             include_dashboard=False,
             logging_level=logging.WARNING,
             log_to_driver=False,
@@ -375,6 +377,21 @@ class SweepOutcome:
     trials: int
     results: list[dict[str, Any]]  # the last reported metrics of every trial, with its method
     tuning_cost: SweepTuningCost  # ε including tuning, per method and for the whole sweep
+
+
+def failed_methods(outcomes: list[SweepOutcome]) -> dict[str, str]:
+    """The methods of which no trial trained (every one failed, or was infeasible), in any of the sweeps,
+    each with the first trial's whole reason: such a sweep has no result for them."""
+    failed: dict[str, str] = {}
+    for outcome in outcomes:
+        by_method: dict[str, list[dict[str, Any]]] = {}
+        for result in outcome.results:
+            by_method.setdefault(result["method"], []).append(result)
+        for method, results in by_method.items():
+            if not any(TrialStatus.of_ended(r).trained for r in results if STATUS_KEY in r):
+                reasons = [str(r["reason"]) for r in results if r.get("reason")]
+                failed.setdefault(method, reasons[0] if reasons else "its trials ended without a report")
+    return failed
 
 
 def randomness_line(spec: SweepSpec) -> str:

@@ -28,7 +28,11 @@ def study_figures(study: optuna.Study) -> list[tuple[str, object]]:
     figures: list[tuple[str, object]] = [
         ("Optimisation history", visualization.plot_optimization_history(study, target_name=OBJECTIVE))
     ]
-    varied = {name for name in study.best_params if len({repr(t.params.get(name)) for t in done}) > 1}
+    try:
+        best = study.best_params
+    except ValueError:  # no feasible trial completed: every drawn filter was infeasible
+        best = {}
+    varied = {name for name in best if len({repr(t.params.get(name)) for t in done}) > 1}
     if len(done) >= 2 and varied:
         figures.append(
             (
@@ -36,7 +40,7 @@ def study_figures(study: optuna.Study) -> list[tuple[str, object]]:
                 visualization.plot_param_importances(study, target_name=OBJECTIVE),
             )
         )
-    if study.best_params:
+    if best:
         figures.append(
             ("Parallel coordinates", visualization.plot_parallel_coordinate(study, target_name=OBJECTIVE))
         )
