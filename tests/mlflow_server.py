@@ -93,9 +93,10 @@ class MlflowServer:
     """``mlflow server`` for ``backend`` on 127.0.0.1, its artifacts and log in ``folder``; the same
     port across restarts. ``kill`` is a crash (SIGKILL to the server's process group)."""
 
-    def __init__(self, backend: str, folder: Path) -> None:
+    def __init__(self, backend: str, folder: Path, app_name: str | None = None) -> None:
         self.backend = backend
         self.folder = folder
+        self.app_name = app_name  # an ``mlflow.app`` entry point (``--app-name``), e.g. dptune's
         self.port = free_port()
         self.log = folder / "server.log"
         self._process: subprocess.Popen | None = None
@@ -120,6 +121,7 @@ class MlflowServer:
             str(self.port),
             "--workers",
             "1",
+            *(["--app-name", self.app_name] if self.app_name else []),
         ]
         # No job runner processes; the access log written as it happens (``requests``).
         env = os.environ | {"MLFLOW_SERVER_ENABLE_JOB_EXECUTION": "false", "PYTHONUNBUFFERED": "1"}

@@ -1,6 +1,7 @@
-"""The MLflow UI as a new user meets it, in a real headless Chromium on a real ``mlflow server`` over the
-SQLite store of a real (tiny) sweep: from the experiment's first page, its description leads to the saved
-runs view, which shows every trial with its method, accuracy and ε."""
+"""The MLflow UI as a new user meets it, in a real headless Chromium on a real ``mlflow server --app-name
+dptune`` over the SQLite store of a real (tiny) sweep: the plain experiment URL opens on the runs (not on
+MLflow's GenAI overview), and its description leads to the saved runs view, which shows every trial with
+its method, accuracy and ε."""
 
 from __future__ import annotations
 
@@ -78,12 +79,22 @@ def test_the_experiment_leads_a_new_user_to_every_trial_with_method_accuracy_and
         (m, role, str(i)) for m in methods for role in ("search", "final") for i in (1, 2)
     )
 
-    with MlflowServer(spec.tracking_uri, tmp_path / "server") as server, chromium() as driver:
-        driver.get(f"{server.url}/#/experiments/{experiment.experiment_id}")  # where the UI opens it
+    with (
+        MlflowServer(spec.tracking_uri, tmp_path / "server", app_name="dptune") as server,
+        chromium() as driver,
+    ):
+        # the plain experiment URL (where a click on the experiment leads), in a browser that never chose
+        # a workflow type: MLflow 3.17 would open its GenAI overview; dptune's app opens the runs
+        driver.get(f"{server.url}/#/experiments/{experiment.experiment_id}")
+        wait_for(lambda: runs_table(driver)[1], what="the runs table")
+        stored = driver.execute_script("return localStorage.getItem('mlflow.workflowType_v1')")
+        assert stored == '"machine_learning"' and not driver.find_elements(
+            "xpath", "//*[text()='Traces']/..//*[text()='0']"
+        )
         link = wait_for(
             lambda: driver.find_elements("link text", "Open the results view"), what="the description's link"
         )
-        driver.execute_script("arguments[0].click()", link[0])  # under the GenAI overview's popovers
+        driver.execute_script("arguments[0].click()", link[0])
         wait_for(lambda: len(driver.window_handles) == 2, what="the view's tab")  # a link opens a tab
         driver.switch_to.window(driver.window_handles[-1])
         wait_for(lambda: len(runs_table(driver)[1]) >= len(trials), what="the trials' rows")

@@ -416,6 +416,11 @@ def selection_line(spec: SweepSpec, data: Dataset) -> str:
     )
 
 
+UI_APP = "dptune"
+"""MLflow's server app that opens experiments on their runs (``dptune.tracking.ui_app``, an ``mlflow.app``
+entry point)."""
+
+
 def mlflow_ui_hint(tracking_uri: str, view: str | None) -> str:
     """The closing line: a command that opens the MLflow UI on this store, as this environment spells
     it (``mlflow`` when it is on PATH, else this interpreter's own), and the address to open: the
@@ -428,8 +433,8 @@ def mlflow_ui_hint(tracking_uri: str, view: str | None) -> str:
         command = os.path.relpath(own) if own.is_relative_to(Path.cwd()) else str(own)
     if "://" not in tracking_uri or tracking_uri.startswith(("sqlite:", "file:")):
         return (
-            f"review in the MLflow UI: {command} ui --backend-store-uri {tracking_uri} --port {UI_PORT}, "
-            f"then open http://127.0.0.1:{UI_PORT}/{view or ''}"
+            f"review in the MLflow UI: {command} ui --app-name {UI_APP} --backend-store-uri {tracking_uri} "
+            f"--port {UI_PORT}, then open http://127.0.0.1:{UI_PORT}/{view or ''}"
         )
     return f"review in the MLflow UI: open {tracking_uri.rstrip('/')}/{view or ''}"
 
