@@ -393,7 +393,7 @@ def _report(args: argparse.Namespace) -> None:
     from dptune.sweep import quiet_libraries
     from dptune.tracking import tracker_for
     from dptune.tracking.protocols import format_protocol_table
-    from dptune.tracking.report import format_compute, format_table
+    from dptune.tracking.report import format_compute, format_report
 
     quiet_libraries()
     uri = resolve_tracking_uri(args.tracking_uri, Path.cwd(), "--tracking-uri")
@@ -427,7 +427,7 @@ def _report(args: argparse.Namespace) -> None:
         print(json.dumps({"best_tradeoffs": best, "protocols": protocol, "compute": compute}))
         return
     if rows:
-        print(format_table(rows))
+        print(format_report(rows))
         for name, found in used.items():
             if found:
                 print(f"\ncompute of {name}:\n" + format_compute(found))

@@ -316,3 +316,26 @@ def test_a_proxy_trial_is_no_result_of_the_experiment_and_compute_counts_every_t
     assert (
         shown["trial_hours"] == pytest.approx(used.trial_seconds / 3600) and shown["experiment"] == "proxied"
     )
+
+
+def test_the_report_keeps_sweeps_of_other_data_models_or_delta_apart(tmp_path: Path, capsys) -> None:
+    """Two sweeps of dpsgd at ε = 1 in one experiment, on other datasets: two rows in two sections, never
+    one row choosing between them (the better validation score of another dataset says nothing)."""
+    uri = f"sqlite:///{tmp_path / 'mlflow.db'}"
+    tracker = tracker_for(uri)
+    for sweep_name, dataset, score in (("a", "digits", 0.9), ("b", "fashion-mnist", 0.7)):
+        sweep = tracker.start_sweep("mixed", sweep_name, {}, {"epsilon": 1.0}, f"name: {sweep_name}\n")
+        key = TrialKey("mixed", sweep, f"{sweep_name}1")
+        settings = {"lr": 0.5, "epsilon": 1.0, "delta": 1e-5, "dataset": dataset, "model": "mlp"}
+        tracker.open_trial(key, "dpsgd", "secure", settings, "search", {})
+        scores = {"validation_accuracy": score, "epsilon_spent": 0.9}
+        tracker.end_trial(key, TrialStatus.FINISHED, None, scores | {"history": [scores | {"epoch": 1}]})
+        tracker.finish_sweep(sweep)
+    rows = tracker.best_tradeoffs("mixed")
+    assert sorted((r.params["dataset"], r.validation_accuracy) for r in rows) == [
+        ("digits", 0.9),
+        ("fashion-mnist", 0.7),
+    ]
+    assert main(["report", "--tracking-uri", uri]) == 0
+    out = capsys.readouterr().out
+    assert "digits / mlp, δ = 1e-05:" in out and "fashion-mnist / mlp, δ = 1e-05:" in out

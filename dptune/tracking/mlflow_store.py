@@ -54,6 +54,7 @@ from dptune.tracking.report import (
     TrialPoint,
     format_table,
     pareto_front,
+    setting,
     significant,
 )
 from dptune.tracking.tracker import TrialKey
@@ -499,10 +500,10 @@ class MlflowTracker:
                     names.NOISE_SOURCE_TAG, "seeded"
                 ),  # runs from before the tag: a shared seed
             )
-            key = (candidate.method, candidate.epsilon_target)
+            key = (*setting(candidate), candidate.method, candidate.epsilon_target)
             if key not in best or candidate.validation_accuracy > best[key].validation_accuracy:
                 best[key] = candidate
-        return sorted(best.values(), key=lambda t: (t.epsilon_target, -t.validation_accuracy))
+        return sorted(best.values(), key=lambda t: (setting(t), t.epsilon_target, -t.validation_accuracy))
 
     def logged_settings(self, trade_off: TradeOff) -> dict[str, Any]:
         return dict(trade_off.params)

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import math
 import random
+import textwrap
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -90,18 +91,21 @@ def tradeoff_figure(rows: Sequence[TradeOff], trials: Sequence[TrialPoint], cont
     colours = method_colours([r.method for r in rows] + [t.method for t in trials])
     with rc_context(STYLE):
         if len(targets) == 1:
-            figure = Figure(figsize=(1.45 * len(colours) + 2.6, 4.2), layout="constrained")
+            width = 1.45 * len(colours) + 2.6
+            figure = Figure(figsize=(width, 4.2), layout="constrained")
             ax = figure.add_subplot()
             marks = _strip_by_method(ax, rows, trials, colours)
             heading = f"Accuracy at ε target {targets[0]:g}, per method"
         else:
-            figure = Figure(figsize=(7.0, 4.2), layout="constrained")
+            width = 7.0
+            figure = Figure(figsize=(width, 4.2), layout="constrained")
             ax = figure.add_subplot()
             marks = _accuracy_vs_epsilon(ax, rows, trials, colours)
             heading = "Accuracy vs ε, per method"
             figure.legend(handles=_method_handles(colours), title="method", loc="outside right upper")
         figure.legend(handles=marks, loc="outside right lower")
-        ax.set_title(f"{heading}\n{_describe(context)}")
+        # the axes get about the figure's width less the legends' 2.2 in; 8.5 pt text: ~11 characters an inch
+        ax.set_title(f"{heading}\n{_describe(context, max(24, int(11 * (width - 2.2))))}")
         ax.set_ylabel("accuracy (%)")
         ax.grid(alpha=0.3, linewidth=0.5, axis="y" if len(targets) == 1 else "both")
     return figure
@@ -367,14 +371,23 @@ def _strip_label(method: str, row: TradeOff | None) -> str:
     return label
 
 
-def _describe(context: PlotContext) -> str:
-    """The title's second line: dataset, model, δ and epochs, leaving out what is unknown."""
+def _describe(context: PlotContext, width: int) -> str:
+    """The title's lines after the first: dataset, model, δ and epochs, leaving out what is unknown,
+    joined by `` · `` and wrapped at ``width`` characters (a long factory name broken where it must be),
+    so that a title never runs past the axes into the legends or off the figure."""
     parts = [context.dataset, context.model]
     if not math.isnan(context.delta):
         parts.append(f"δ = {context.delta:.2g}")
     if context.epochs:
         parts.append(f"{context.epochs} epochs")
-    return " · ".join(part for part in parts if part)
+    lines: list[str] = []
+    for part in (p for p in parts if p):
+        for piece in textwrap.wrap(part, width, break_on_hyphens=False) or [part]:
+            if lines and len(lines[-1]) + 3 + len(piece) <= width:
+                lines[-1] += f" · {piece}"
+            else:
+                lines.append(piece)
+    return "\n".join(lines)
 
 
 def _nice_log_ticks(ax: Axes) -> None:

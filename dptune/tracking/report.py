@@ -130,6 +130,24 @@ class PlotContext:
     epochs: str
 
 
+def setting(row: TradeOff) -> tuple[str, str, float]:
+    """What a result is a result of besides its method and ε: (dataset, model, δ). Rows of different
+    settings are never compared, nor one chosen over another."""
+    return (str(row.params.get("dataset", "?")), str(row.params.get("model", "?")), row.delta)
+
+
+def format_report(rows: list[TradeOff]) -> str:
+    """``format_table`` of the rows, a section per setting (dataset, model, δ) when there are several."""
+    settings = sorted({setting(row) for row in rows})
+    if len(settings) <= 1:
+        return format_table(rows)
+    sections = []
+    for dataset, model, delta in settings:
+        group = [row for row in rows if setting(row) == (dataset, model, delta)]
+        sections.append(f"{dataset} / {model}, δ = {delta:g}:\n" + format_table(group))
+    return "\n\n".join(sections)
+
+
 def pareto_front(points: list[TradeOff]) -> list[TradeOff]:
     """Points with a final-test score not dominated in (lower ε spent, higher mean final-test accuracy),
     by increasing ε."""
