@@ -5,8 +5,13 @@ method, with one line per method (exit 1), never a traceback or a hang."""
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
 import socket
+import subprocess
+import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -147,3 +152,35 @@ def test_a_sweep_whose_every_trial_of_a_method_failed_exits_non_zero_naming_it(
     assert "best trade-offs of this sweep" in out and "Traceback" not in out + err
     (line,) = [line for line in err.splitlines() if line.startswith("dptune: error:")]
     assert line.startswith("dptune: error: lp-dpsgd: no trial trained; the first ended so: unstable")
+
+
+def test_a_run_starts_its_own_ray_whatever_a_dead_local_cluster_left_behind(tmp_path: Path) -> None:
+    """A ``ray start`` whose processes died without ``ray stop`` (a crash, an OOM kill) leaves Ray's file
+    naming its address; a driver without ``RAY_ADDRESS`` once joined it and waited for ever. Ray's
+    folder is moved to a fresh short one (``TMPDIR``: Ray's socket paths must stay short) holding such a
+    file, naming a port where nothing listens."""
+    temp = Path(tempfile.mkdtemp(prefix="r", dir="/tmp"))
+    try:
+        (temp / "ray").mkdir()
+        with socket.socket() as closed:
+            closed.bind(("127.0.0.1", 0))
+            dead = f"127.0.0.1:{closed.getsockname()[1]}"
+        (temp / "ray" / "ray_current_cluster").write_text(dead)
+        spec = SPEC | {
+            "budget": {"trials_per_method": 1, "max_concurrent": 1},
+            "tracking": {"uri": f"sqlite:///{tmp_path / 'mlflow.db'}", "experiment": "edges"},
+            "storage_path": str(tmp_path / "ray_results"),
+        }
+        env = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"} | {"TMPDIR": str(temp)}
+        done = subprocess.run(
+            [sys.executable, "-m", "dptune.cli", "run", str(write(tmp_path, yaml.safe_dump(spec)))],
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+        assert "best trade-offs of this sweep" in done.stdout
+    finally:
+        shutil.rmtree(temp, ignore_errors=True)

@@ -75,7 +75,8 @@ def test_a_sweep_across_epsilon_warm_starts_each_target_and_counts_the_whole_cur
     # sweep's figure (it already holds the first's), with both sweeps' δ.
     whole = next(line for line in lines if "releasing the whole curve" in line)
     assert f"ε ≤ {high.tuning_cost.epsilon_including_tuning:.3f}" in whole and "δ ≤ 0.0002" in whole
-    assert any("review in the MLflow UI" in line and "ui --app-name dptune --backend-store-uri" in line for line in lines)
+    hint = "ui --app-name dptune --backend-store-uri"
+    assert any("review in the MLflow UI" in line and hint in line for line in lines)
 
 
 def test_an_existing_epsilon_sweep_is_refused_before_anything_starts(tmp_path: Path) -> None:
