@@ -16,7 +16,8 @@ import json
 import logging
 import os
 import sys
-from collections.abc import Iterator, Sequence
+import time
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import fields
 from pathlib import Path
@@ -187,6 +188,32 @@ def _build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class StepProgress:
+    """A line within an epoch once a minute (``every`` s), for epochs long enough that a person would
+    otherwise see nothing between two epoch lines: ``epoch 2/10: step 300/600 (1m00s)``."""
+
+    def __init__(
+        self,
+        epochs: int,
+        epoch: Callable[[], int],
+        every: float = 60.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.epochs, self.epoch, self.every, self.clock = epochs, epoch, every, clock
+        self.started = self.last = clock()
+
+    def __call__(self, step: int, steps: int) -> None:
+        now = self.clock()
+        if step == 1:  # the line before was the last epoch's (or the run's header)
+            self.started = self.last = now
+        if now - self.last >= self.every and step < steps:
+            self.last = now
+            print(
+                f"epoch {self.epoch()}/{self.epochs}: step {step}/{steps} ({now - self.started:.0f}s)",
+                flush=True,
+            )
+
+
 def yaml_value(text: str, flag: str, name: str) -> Any:
     """``VALUE`` of a ``NAME=VALUE`` argument read as YAML, or one line naming the flag."""
     try:
@@ -240,7 +267,7 @@ def _train(args: argparse.Namespace) -> None:
             flush=True,
         )
 
-    trainer.fit(report)
+    trainer.fit(report, StepProgress(config.epochs, lambda: trainer.epoch + 1))
     summary = trainer.summary()
     print(
         f"final test (the held-out part no epoch was scored on): accuracy {summary['test_accuracy']:.4f}  "

@@ -202,10 +202,14 @@ class Trainer:
         return released
 
     # -- epochs -----------------------------------------------------------------------------------
-    def train_epoch(self) -> EpochResult:
+    def train_epoch(self, on_step: Callable[[int, int], None] | None = None) -> EpochResult:
+        """One epoch of accounted steps; ``on_step(i, steps)`` after the i-th of its ``steps``."""
         start = time.perf_counter()
-        for indices in self._batches():
+        batches = self._batches()
+        for i, indices in enumerate(batches, 1):
             self.step(indices)
+            if on_step is not None:
+                on_step(i, len(batches))
         if not bool(torch.isfinite(self.theta).all()):
             raise TrainingDivergedError(f"parameters became non-finite at step {self.steps_taken}")
         self.epoch += 1
@@ -223,9 +227,13 @@ class Trainer:
         self.history.append(result)
         return result
 
-    def fit(self, on_epoch: Callable[[EpochResult], None] | None = None) -> list[EpochResult]:
+    def fit(
+        self,
+        on_epoch: Callable[[EpochResult], None] | None = None,
+        on_step: Callable[[int, int], None] | None = None,
+    ) -> list[EpochResult]:
         while self.epoch < self.config.epochs:
-            result = self.train_epoch()
+            result = self.train_epoch(on_step)
             if on_epoch is not None:
                 on_epoch(result)
         return self.history

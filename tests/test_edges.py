@@ -184,3 +184,15 @@ def test_a_run_starts_its_own_ray_whatever_a_dead_local_cluster_left_behind(tmp_
         assert "best trade-offs of this sweep" in done.stdout
     finally:
         shutil.rmtree(temp, ignore_errors=True)
+
+
+def test_a_long_epoch_shows_its_steps_once_a_minute(capsys: pytest.CaptureFixture[str]) -> None:
+    """``dptune train`` prints a line within an epoch once ``every`` seconds have passed since the last."""
+    from dptune.cli import StepProgress
+
+    clock = iter([0.0, 0.0, 30.0, 61.0, 90.0, 125.0, 130.0])
+    progress = StepProgress(10, lambda: 2, every=60.0, clock=lambda: next(clock))
+    for step in range(1, 7):
+        progress(step, 6)
+    lines = capsys.readouterr().out.splitlines()
+    assert lines == ["epoch 2/10: step 3/6 (61s)", "epoch 2/10: step 5/6 (125s)"]
