@@ -25,6 +25,7 @@ from __future__ import annotations
 import os
 import socket
 import tempfile
+import urllib.error
 import urllib.request
 from collections.abc import Mapping
 from pathlib import Path
@@ -187,12 +188,16 @@ def check_tracking_store(uri: str, field: str = "tracking.uri") -> None:
             raise InputError(field, f"{file} is not a file; name a SQLite file such as mlflow.db")
         check_writable_folder(file.parent, field)
     elif uri.startswith(("http://", "https://")):
-        try:
-            with urllib.request.urlopen(f"{uri.rstrip('/')}/health", timeout=CONNECT_SECONDS):
+        parts = urlsplit(uri)
+        host = parts.hostname or ""
+        address = parts._replace(netloc=f"{host}:{parts.port}" if parts.port else host).geturl()
+        try:  # without the URI's login, if any: urllib takes none there, and /health needs none
+            with urllib.request.urlopen(f"{address.rstrip('/')}/health", timeout=CONNECT_SECONDS):
                 pass
+        except urllib.error.HTTPError:
+            pass  # it answered (a proxy in front may refuse /health without a login): it is there
         except OSError as exc:
             reason = getattr(exc, "reason", None) or exc
-            address = urlsplit(uri)._replace(netloc=urlsplit(uri).hostname or "").geturl()
             raise InputError(
                 field,
                 f"the MLflow server at {address} does not answer within {CONNECT_SECONDS:g}s ({reason}); "

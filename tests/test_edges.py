@@ -196,3 +196,27 @@ def test_a_long_epoch_shows_its_steps_once_a_minute(capsys: pytest.CaptureFixtur
         progress(step, 6)
     lines = capsys.readouterr().out.splitlines()
     assert lines == ["epoch 2/10: step 3/6 (61s)", "epoch 2/10: step 5/6 (125s)"]
+
+
+def test_a_tracking_server_behind_a_login_counts_as_answering(tmp_path: Path) -> None:
+    """A proxy that asks for a login on ``/health`` has answered: the check passes it to MLflow's own
+    client (its login comes from MLFLOW_TRACKING_USERNAME/PASSWORD, never from the URI)."""
+    import threading
+    from http.server import BaseHTTPRequestHandler, HTTPServer
+
+    from dptune.preflight import check_tracking_store
+
+    class Login(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            self.send_response(401)
+            self.end_headers()
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = HTTPServer(("127.0.0.1", 0), Login)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        check_tracking_store(f"http://user:secret@127.0.0.1:{server.server_port}")
+    finally:
+        server.shutdown()
