@@ -56,11 +56,11 @@ def _check_no_batchnorm(model: nn.Module) -> None:
             )
 
 
-def clip_factors(squared_norms: torch.Tensor, clip: float) -> torch.Tensor:
+def clip_factors(squared_norms: torch.Tensor, clip: float, finite: torch.Tensor) -> torch.Tensor:
     """Abadi clipping weights min(1, C/‖v_i‖₂) from ‖v_i‖₂² (a zero vector keeps weight 1), and 0 where
-    ‖v_i‖₂² is not finite (the signal is left out: module docstring)."""
+    ``finite`` is False (‖v_i‖₂² is not finite: the signal is left out, module docstring)."""
     factors = (clip / squared_norms.sqrt()).clamp(max=1.0)
-    return torch.where(torch.isfinite(squared_norms), factors, torch.zeros_like(factors))
+    return torch.where(finite, factors, torch.zeros_like(factors))
 
 
 def kept_rows(t: torch.Tensor, keep: torch.Tensor) -> torch.Tensor:
@@ -223,7 +223,7 @@ class VmapEngine(_ChunkedEngine):
         signals = [_weighted_sum(weights, list(pieces)) for pieces in zip(*per_iterate, strict=True)]
         squared = sum(torch.einsum("bk,bk->b", v, v) for v in signals)
         finite = self._finite(squared)
-        factors = clip_factors(squared, clip)
+        factors = clip_factors(squared, clip, finite)
         return torch.cat([factors @ kept_rows(v, finite) for v in signals])
 
 
@@ -345,7 +345,7 @@ class GhostEngine(_ChunkedEngine):
                 per_sample[(layer, key)] = combined
                 squared += torch.linalg.vector_norm(combined, dim=1).square()
         finite = self._finite(squared)
-        factors = clip_factors(squared, clip)
+        factors = clip_factors(squared, clip, finite)
         pieces = []
         for module, pname in self._slots:
             if module in ghost and pname == "weight":

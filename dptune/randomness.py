@@ -10,7 +10,7 @@ noise and subtract it.
 
 * ``secure`` (the default): each stream gets a 256-bit secret from the operating system's CSPRNG
   (``secrets``), fresh for every run and written nowhere a reader of the results sees, and its
-  generator's *whole* state is expanded from that secret (``stream_generator``). Torch offers no CSPRNG
+  generator's *whole* state is expanded from that secret (``stream_generators``). Torch offers no CSPRNG
   of its own (Opacus's ``secure_mode`` relied on ``torchcsprng``, which has no build for current
   torch), so the generators are Mersenne Twister (CPU) and Philox (CUDA). ``manual_seed`` would not do:
   torch's CPU Mersenne Twister keeps only the low 32 bits of its seed (seeds that differ above bit 32

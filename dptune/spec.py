@@ -736,14 +736,17 @@ def load_spec(
     file = Path(path)
     if not file.is_file():
         raise InputError("spec", f"no such file: {file}")
-    text = file.read_text()
-    try:
-        refuse_duplicate_keys(yaml.compose(text, Loader=yaml.SafeLoader))
-        raw = yaml.safe_load(text)
+    loader = yaml.SafeLoader(file.read_text())
+    try:  # composed once: its nodes are checked for keys given twice, then built into Python values
+        node = loader.get_single_node()
+        refuse_duplicate_keys(node)
+        raw = None if node is None else loader.construct_document(node)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}" if mark else ""
         raise InputError("spec", f"{file} is not valid YAML{where}") from None
+    finally:
+        loader.dispose()
     folder = str(file.resolve().parent)  # a factory's module may sit beside the spec
     if folder not in sys.path:
         sys.path.insert(0, folder)
