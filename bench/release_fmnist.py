@@ -7,13 +7,13 @@ accuracy (``bench/fmnist_sweep.json``, ``--stage sweep-record`` of ``reproduce_f
 secret randomness (no seed: OS entropy) and the sweep's base run (``sweeps/fmnist.yaml`` at that ε),
 and scored on the final-test half. Nothing is chosen at ε = 3 or 8, and no hand run enters it.
 
-Privacy (DESIGN §9, every released run counted). A run's plan (batch size, epochs) was chosen by the
-ε = 1 search from its scores, so each run counts W_m(ε), the worst full plan the method's space could
-give a run at that ε (``dptune.tuning_cost.worst_run``, as the sweep counts its own re-runs), not the
-ledger it spent (that one is rebuilt from its record and checked against the ε it spent). A cell of
-method m at ε counts m's ε = 1 figure (``epsilon_including_tuning`` of its cell in the sweep's record:
-the ε = 1 proxy, m's search and m's re-runs) and, by RDP composition at δ_R = ``RELEASE_DELTA``, m's
-runs released here at ε and at every ε before it in ``EPSILONS``; the two add (basic composition):
+Privacy (README, "Privacy of a sweep": every released run counted). A run's plan (batch size, epochs) was
+chosen by the ε = 1 search from its scores, so each run counts W_m(ε), the worst full plan the method's space
+could give a run at that ε (``dptune.tuning_cost.worst_run``, as the sweep counts its own re-runs), not the
+ledger it spent (that one is rebuilt from its record and checked against the ε it spent). A cell of method m
+at ε counts m's ε = 1 figure (``epsilon_including_tuning`` of its cell in the sweep's record: the ε = 1 proxy,
+m's search and m's re-runs) and, by RDP composition at δ_R = ``RELEASE_DELTA``, m's runs released here at ε
+and at every ε before it in ``EPSILONS``; the two add (basic composition):
 
     ε_cell = ε_sweep,m(ε = 1) + ε_RDP(Σ_runs W_m; δ_R),   δ_cell = δ_sweep,m(ε = 1) + δ_R.
 

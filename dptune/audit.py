@@ -10,12 +10,12 @@ W of correct guesses satisfies
 (for δ = 0: W is dominated by Binomial(r, e^ε/(1+e^ε))), computed as in the paper's Appendix D. Every ε
 whose bound is ≤ 1 − confidence at the observed v is refuted; the largest is the lower bound.
 
-What is audited, and why (DESIGN §8). Over a whole subsampled run this bound is far too loose to catch
-even a k×-under-noised method. One release step with *Dirac* canaries is not: each canary's clipped
-signal lives in its own coordinates, so the release gives m independent Gaussian tests of the same
+What is audited, and why (README, "Auditing a method"). Over a whole subsampled run this bound is far too
+loose to catch even a k×-under-noised method. One release step with *Dirac* canaries is not: each canary's
+clipped signal lives in its own coordinates, so the release gives m independent Gaussian tests of the same
 mechanism. We audit one release of the method exactly as training computes it (``methods.release``: the
-method's own per-sample signal over its k iterates, the real clipped-sum engine, the release's C_t
-and s_t), white-box, with crafted gradient canaries:
+method's own per-sample signal over its k iterates, the real clipped-sum engine, the release's C_t and s_t),
+white-box, with crafted gradient canaries:
 
 * the model is a bias-free ``nn.Linear(m, 2)`` under cross-entropy and canary i is (c·e_i, label 0).
   At any parameters W its gradient is c·p₁·(−1, 1) in column i of W (p₁ = softmax(c·W[:, i])₁), so

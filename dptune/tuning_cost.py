@@ -1,7 +1,7 @@
 """What a sweep's search costs in privacy, per method and in all (``dptune.privacy.tuning`` for the math).
 
-Every bound is fixed before the search starts (DESIGN §9): what the search sees can change which
-trials run and for how long, never the figure that bounds them.
+Every bound is fixed before the search starts (README, "Privacy of a sweep"): what the search sees can
+change which trials run and for how long, never the figure that bounds them.
 
 * The **worst run** W of a method's search: the RDP curve (per order, the maximum) of every full plan a
   trial of that search could be given. Only ``spec.PRIVACY_KNOBS`` change a run's noise schedule (a test

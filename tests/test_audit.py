@@ -103,8 +103,8 @@ def test_every_real_method_stays_at_or_below_its_claim(method: str) -> None:
 
 
 class PerSnapshotClipping(GhostEngine):
-    """The public DP-PMLF code's bug (DESIGN §5): each snapshot's gradient clipped on its own, the β
-    weights dropped, the k clipped gradients summed: one sample moves the sum by up to k·C."""
+    """The public DP-PMLF code's bug (README, "Auditing a method"): each snapshot's gradient clipped on its
+    own, the β weights dropped, the k clipped gradients summed: one sample moves the sum by up to k·C."""
 
     def clipped_sum(
         self,

@@ -1,4 +1,5 @@
-"""A sweep's ε must be true (DESIGN §9), end to end on real Ray, Optuna and an MLflow SQLite store.
+"""A sweep's ε must be true (README, "Privacy of a sweep"), end to end on real Ray, Optuna and an MLflow
+SQLite store.
 
 Each test would have caught one defect of the review: trials sharing one public seed, a seeded sweep
 not saying so, a trial count K that leaks, and a privacy filter that overspends or admits no more than
