@@ -370,7 +370,7 @@ def _run(args: argparse.Namespace) -> None:
         sys.stdout.flush()
         # the Tune run's thread is left mid-run: Python's exit would wait for them to end the sweep
         os._exit(stop.exit_code)
-    failed = failed_methods(outcomes)
+    failed = failed_methods(spec, outcomes)
     for method, reason in failed.items():
         print(f"dptune: error: {method}: no trial trained; the first ended so: {reason}", file=sys.stderr)
     if failed:

@@ -21,7 +21,7 @@ from dptune.privacy.accounting import RDP_ORDERS
 from dptune.randomness import MT_STATE_WORDS, Randomness, cpu_generator, poisson_mask, poisson_threshold
 from dptune.spec import parse_spec
 from dptune.sweep.define_by_run import SAMPLERS, DefineByRun
-from dptune.sweep.driver import SweepOutcome, curve_summary
+from dptune.sweep.driver import SECRET_FAILURE, SweepOutcome, curve_summary, failed_methods
 from dptune.tuning_cost import MethodTuningCost, PriorSweep, SweepTuningCost
 from tests.helpers import digits_trainer, noise_free_release, subsampled_gaussian
 
@@ -161,3 +161,20 @@ def test_the_realised_poisson_rate_is_at_most_q() -> None:
     # torch's float64 uniforms lie on the grid k·2⁻⁵³, so P(u < threshold) is the threshold itself
     uniforms = torch.rand(10_000, generator=cpu_generator(11), dtype=torch.float64) * 2.0**53
     assert torch.equal(uniforms, uniforms.round())
+
+
+def test_a_method_without_result_reads_alike_whether_its_secret_count_was_zero_or_every_trial_failed() -> (
+    None
+):
+    """Under repeat-and-select, "every trial failed, because …" beside silence for K = 0 would tell K ≥ 1:
+    both are named, without a reason. A fixed count gives the first trial's reason."""
+    doc = copy.deepcopy(REPEAT_AND_SELECT)
+    doc["methods"] = {"dpsgd": {}, "dp-pmlf": {}}
+    spec = parse_spec(doc)
+    failed = {"method": "dp-pmlf", "status": "failed", "reason": "TrainingDivergedError: non-finite"}
+    outcome = SweepOutcome([], "", 0.0, 0.0, 0, [failed], _stage_cost(1.0, 0.02, 10, 1e-5, None))
+    assert failed_methods(spec, [outcome]) == {"dpsgd": SECRET_FAILURE, "dp-pmlf": SECRET_FAILURE}
+    doc["budget"] = {"trials_per_method": 1}
+    doc["search"] = {"sampler": "random", "seed": 0}
+    fixed = parse_spec(doc)
+    assert failed_methods(fixed, [outcome])["dp-pmlf"] == "TrainingDivergedError: non-finite"

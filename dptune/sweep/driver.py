@@ -379,18 +379,24 @@ class SweepOutcome:
     tuning_cost: SweepTuningCost  # ε including tuning, per method and for the whole sweep
 
 
-def failed_methods(outcomes: list[SweepOutcome]) -> dict[str, str]:
-    """The methods of which no trial trained (every one failed, or was infeasible), in any of the sweeps,
-    each with the first trial's whole reason: such a sweep has no result for them."""
+SECRET_FAILURE = "withheld: the trial count is secret, and whether or why a trial failed would tell it"
+
+
+def failed_methods(spec: SweepSpec, outcomes: list[SweepOutcome]) -> dict[str, str]:
+    """The methods of the spec with no trial that trained (every one failed or was infeasible, or none ran)
+    in any of the sweeps, each with the first trial's whole reason: such a sweep has no result for them.
+    Under a secret trial count the reason is withheld and a method that drew no trial is named alike:
+    which of the two it was, or why a trial failed, would tell that K was at least one."""
     failed: dict[str, str] = {}
     for outcome in outcomes:
-        by_method: dict[str, list[dict[str, Any]]] = {}
+        by_method: dict[str, list[dict[str, Any]]] = {method: [] for method in spec.methods}
         for result in outcome.results:
             by_method.setdefault(result["method"], []).append(result)
         for method, results in by_method.items():
-            if not any(TrialStatus.of_ended(r).trained for r in results if STATUS_KEY in r):
-                reasons = [str(r["reason"]) for r in results if r.get("reason")]
-                failed.setdefault(method, reasons[0] if reasons else "its trials ended without a report")
+            if any(TrialStatus.of_ended(r).trained for r in results if STATUS_KEY in r):
+                continue
+            reasons = [str(r["reason"]) for r in results if r.get("reason")] or ["no trial ran to a report"]
+            failed.setdefault(method, SECRET_FAILURE if spec.trials.random else reasons[0])
     return failed
 
 
@@ -574,6 +580,12 @@ def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo 
             "repeat-and-select: the search trials are withheld (no line, count, score, plot point or "
             "Optuna page: each would tell how many ran); only the selected configuration is released"
         )
+        if resources.gpu > 0 and spec.gpu_fallback == "cpu":
+            echo(
+                "note: a trial given a GPU trains on the CPU where its node shows no CUDA device "
+                "(gpu_fallback: cpu); whether any did is withheld with the trial count (each trial's "
+                "record says)"
+            )
     if filter_ is not None:
         echo(
             f"privacy filter: total ε = {filter_.epsilon:g} for the whole sweep (Rényi filter at order "
@@ -684,10 +696,10 @@ def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo 
     )
     echo(f"\nwall time {wall:.0f}s{counted} ({used})")
     on_cpu = sum(fell_back_to_cpu(r) for r in all_results)
-    if on_cpu:
-        shown = "some trials" if spec.trials.random else f"{on_cpu} of the trials"
+    if on_cpu and not spec.trials.random:  # a secret count: said before the trials, whatever they did
         echo(
-            f"note: {shown} trained on the CPU although given {resources.gpu:g} GPU: their node showed no "
-            "CUDA device (resources.gpu_fallback: cpu); check the nodes' NVIDIA driver and container"
+            f"note: {on_cpu} of the trials trained on the CPU although given {resources.gpu:g} GPU: their "
+            "node showed no CUDA device (resources.gpu_fallback: cpu); check the nodes' NVIDIA driver and "
+            "container"
         )
     return SweepOutcome(best, parent, wall, trial_seconds, trials, all_results, tuning)
