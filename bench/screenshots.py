@@ -1,7 +1,7 @@
 """The README's pictures of the MLflow UI, from a store of real sweeps (the quickstart's by default):
-``docs/mlflow_runs_view.png``, the experiment's saved runs view as a new user opens it in headless
-Chromium on ``mlflow server``, and ``docs/tradeoff_plot.png``, the accuracy-vs-ε plot its newest sweep
-attached.
+``docs/mlflow_runs_view.png``, the experiment's page as a new user opens it in headless Chromium on
+``mlflow server --app-name dptune`` (its plain URL, where a click on the experiment leads), and
+``docs/tradeoff_plot.png``, the accuracy-vs-ε plot its newest sweep attached.
 
     make quickstart && .venv/bin/python bench/screenshots.py
 """
@@ -18,7 +18,7 @@ from mlflow.tracking import MlflowClient
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from dptune.tracking import names, tracker_for
+from dptune.tracking import names
 from tests.browser import chromium, chromium_unavailable, first_visit, runs_table, wait_for
 from tests.mlflow_server import MlflowServer
 
@@ -26,17 +26,17 @@ DOCS = Path(__file__).resolve().parents[1] / "docs"
 
 
 def runs_view(uri: str, experiment: str, path: Path) -> Path:
-    """Screenshot of the experiment's saved runs view in the UI of ``mlflow server`` over ``uri``."""
-    view = tracker_for(uri).runs_view_path(experiment)
-    if view is None:
+    """Screenshot of the experiment's page in the UI of ``mlflow server --app-name dptune`` over ``uri``."""
+    found = MlflowClient(uri).get_experiment_by_name(experiment)
+    if found is None or names.VIEW_TAG not in found.tags:
         raise SystemExit(f"experiment {experiment!r} in {uri} has no saved runs view: run a sweep first")
     with (
         tempfile.TemporaryDirectory() as folder,
-        MlflowServer(uri, Path(folder)) as server,
+        MlflowServer(uri, Path(folder), app_name="dptune") as server,
         chromium() as driver,
     ):
         first_visit(driver, server.url)
-        driver.get(f"{server.url}/{view}")
+        driver.get(f"{server.url}/#/experiments/{found.experiment_id}")
         wait_for(lambda: runs_table(driver)[1], what="the runs table")
         driver.save_screenshot(str(path))
         return path

@@ -9,11 +9,13 @@ import time
 from types import SimpleNamespace
 
 import pytest
+import ray
 from ray.tune.experiment import Trial
 
 from dptune.sweep import progress as progress_module
 from dptune.sweep.progress import CLEAR, SweepProgress, TrialProgress, duration, register
 from dptune.trial_status import STATUS_KEY, TrialStatus
+from trainables.step_board import StepPoster, start_board
 
 
 def test_durations_read_as_a_person_writes_them() -> None:
@@ -112,3 +114,43 @@ def test_a_restored_run_that_had_ended_counts_its_trials_and_best_score() -> Non
     reruns = TrialProgress("restored", "dpsgd", 2, final=True)
     reruns.on_experiment_end([ended(0.7, TrialStatus.FINISHED), ended(0.7, TrialStatus.FINISHED)])
     assert "dpsgd 3/3 + re-runs 2/2 best 71.0%" in sweep.status()
+
+
+def test_a_trial_in_a_long_epoch_shows_where_it_is_on_the_live_line(local_ray) -> None:
+    """A trial posts its step to the sweep's board (a real Ray actor) only once its epoch has run a
+    minute, then every 10 s; the live line shows it for a public count, never for a secret one; the next
+    epoch, or the trial's end, takes it off."""
+    sweep = SweepProgress(lambda line: None, None)
+    sweep.watch(start_board())
+    sweep.track("dpsgd", 8)
+    sweep.track("dp-pmlf", None)  # repeat-and-select: its search shows nothing per trial
+    for method in ("dpsgd", "dp-pmlf"):
+        sweep.update(method, lambda m: setattr(m, "running", 1))
+    now = [0.0]
+    epoch = [2]
+    public = StepPoster("t1", "dpsgd", 3, lambda: epoch[0], clock=lambda: now[0])
+    secret = StepPoster("t2", "dp-pmlf", 3, lambda: epoch[0], clock=lambda: now[0])
+
+    def step(i: int, at: float) -> str:
+        now[0] = at
+        for poster in (public, secret):
+            poster(i, 400)
+            ray.get(poster.board.read.remote())  # its posts (ordered per handle) have arrived
+        sweep.read_board()
+        return sweep.status()
+
+    assert "epoch" not in step(1, 0.0)
+    assert "epoch" not in step(200, 59.0)  # an epoch under a minute shows nothing
+    line = step(250, 61.0)
+    assert "dpsgd 0/8 (1 running: epoch 2/3 62%)" in line
+    assert "dp-pmlf searching" in line and line.count("epoch") == 1
+    assert "62%" in step(300, 65.0)  # not posted again within 10 s
+    assert "epoch 2/3 75%" in step(300, 72.0)
+    epoch[0] = 3
+    assert "epoch" not in step(1, 80.0)  # the next epoch starts: taken off
+    assert "epoch 3/3 50%" in step(200, 141.0)
+    register("board", sweep)
+    TrialProgress("board", "dpsgd", 8).forget("t1")  # the trial ended
+    assert "epoch" not in sweep.status()
+    sweep.read_board()
+    assert "epoch" not in sweep.status()

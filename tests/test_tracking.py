@@ -217,13 +217,10 @@ def test_a_sweep_is_named_described_and_viewed_as_a_new_user_reads_it(
 
     view = json.loads(experiment.tags[names.VIEW_TAG])
     state = json.loads(view["state"])
-    assert state["selectedColumns"][:5] == [
-        "params.`method`",
-        "metrics.`test_accuracy`",
-        "metrics.`validation_accuracy`",
-        "metrics.`epsilon_spent`",
-        "metrics.`epsilon_including_tuning`",
-    ]
+    exact = ["test_accuracy", "validation_accuracy", "epsilon_spent", "epsilon_including_tuning"]
+    shown = ["test accuracy", "validation accuracy", "ε spent", "ε incl. tuning"]  # 4 significant digits
+    assert state["selectedColumns"][:5] == ["params.`method`", *(f"tags.`{name}`" for name in shown)]
+    assert state["selectedColumns"][-4:] == [f"metrics.`{name}`" for name in exact]
     assert "params.`lr`" in state["selectedColumns"] and "params.`clip`" not in state["selectedColumns"]
     assert state["groupBy"]["groupByKeys"] == [{"mode": "tag", "groupByData": names.METHOD_TAG}]
     assert (

@@ -41,6 +41,7 @@ from dptune.trial_status import (
     TrialStatus,
     is_rerun,
 )
+from trainables.step_board import StepPoster
 
 STATE_FILE = "trainer_state.pt"
 
@@ -117,9 +118,12 @@ def run_trial(
     if checkpoint is not None:
         with checkpoint.as_directory() as folder:
             load_checkpoint(trainer, Path(folder))
+    poster = StepPoster(
+        tune.get_context().get_trial_id(), run.method, trainer.config.epochs, lambda: trainer.epoch + 1
+    )
     while trainer.epoch < trainer.config.epochs:
         try:
-            epoch = trainer.train_epoch()
+            epoch = trainer.train_epoch(poster)
         except TrainingDivergedError as error:
             end_without_model(TrialStatus.FAILED, f"TrainingDivergedError: {error}", trainer.epoch)
             return

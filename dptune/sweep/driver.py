@@ -74,6 +74,7 @@ from dptune.tuning_cost import (
     sweep_filter,
 )
 from trainables import dptune_sweep
+from trainables.step_board import start_board
 
 if TYPE_CHECKING:
     import torch
@@ -528,6 +529,7 @@ def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo 
         loading = pool.submit(sweep_data, spec)
         earlier = pool.submit(find_sweep, spec, tracker)
         can_grow = connect_ray(user_code(spec))
+        progress.watch(start_board())
         save_experiment_state_every_step()
         resources = trial_resources(
             spec.cpu, spec.gpu, spec.gpu_fallback, spec.wait if can_grow else 0.0, echo

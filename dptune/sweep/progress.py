@@ -2,7 +2,8 @@
 
 ``SweepProgress`` is the sweep's console: every line goes through it whole (Tune's thread and the
 driver's both write), and it keeps the live line — per method trials done/running/total and the best
-validation score so far, the time elapsed and an estimate of what remains. On a terminal the live line
+validation score so far, where running trials are within epochs longer than a minute (their
+``trainables.step_board``), the time elapsed and an estimate of what remains. On a terminal the live line
 is redrawn in place under the trial lines; in a log (not a terminal) it is written as an ordinary line
 once a minute, so a log stays readable. ``TrialProgress`` is the Tune callback that feeds it.
 
@@ -16,11 +17,12 @@ from __future__ import annotations
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from typing import Any, TextIO
 
+import ray
 from ray.tune import Callback
 from ray.tune.experiment import Trial
 
@@ -28,6 +30,7 @@ from dptune.methods.filters import DrawnFilter
 from dptune.space import FILTER_PREFIX
 from dptune.sweep.callbacks import trial_error_reason
 from dptune.trial_status import FINAL_SCORE, OBJECTIVE, ROUTING_KEYS, TrialStatus, fell_back_to_cpu
+from trainables.step_board import BOARD_NAME, EpochStep
 
 Echo = Callable[[str], None]
 
@@ -59,9 +62,10 @@ class MethodProgress:
     reruns: int = 0  # planned re-runs of its selected configuration
     reruns_done: int = 0
 
-    def describe(self, method: str) -> str:
-        """``dpsgd 3/8 + re-runs 1/3 (2 running) best 81.2%``; with a secret count no count, running
-        trials or score of the search (each would tell how many trials ran): ``dpsgd searching``."""
+    def describe(self, method: str, within: Sequence[EpochStep] = ()) -> str:
+        """``dpsgd 3/8 + re-runs 1/3 (2 running: epoch 2/10 41%) best 81.2%``, with where the running
+        trials in a long epoch are (``within``); with a secret count no count, running trials, their
+        progress or score of the search (each would tell how many trials ran): ``dpsgd searching``."""
         if self.total is None:
             reruns = f" + re-runs {self.reruns_done}/{self.reruns}" if self.reruns else ""
             return f"{method} searching{reruns}"
@@ -69,7 +73,8 @@ class MethodProgress:
         if self.reruns:
             text += f" + re-runs {self.reruns_done}/{self.reruns}"
         if self.running:
-            text += f" ({self.running} running)"
+            steps = ", ".join(step.describe() for step in within)
+            text += f" ({self.running} running: {steps})" if steps else f" ({self.running} running)"
         if self.best is not None:
             text += f" best {100 * self.best:.1f}%"
         return text
@@ -95,6 +100,8 @@ class SweepProgress:
         self.methods: dict[str, MethodProgress] = {}
         self.started = time.monotonic()
         self.shown = ""  # the live line now on screen
+        self.board: Any = None  # the trials' StepBoard (``watch``)
+        self.within: dict[str, EpochStep] = {}  # its last reading, by trial id
 
     def __call__(self, line: str) -> None:
         """Echo ``line`` whole, above the live line."""
@@ -105,6 +112,20 @@ class SweepProgress:
                 self.shown = ""
             self.echo(line)
             self._draw()
+
+    def watch(self, board: Any) -> None:
+        """Read the running trials' progress within long epochs from ``board`` (a ``StepBoard``)."""
+        self.board = board
+
+    def read_board(self) -> None:
+        """The board's current posts (kept as they were if it does not answer within a second)."""
+        if self.board is not None:
+            try:
+                within = ray.get(self.board.read.remote(), timeout=1.0)
+            except (ray.exceptions.GetTimeoutError, ray.exceptions.RayActorError):
+                return
+            with self.lock:
+                self.within = within
 
     def track(self, method: str, total: int | None) -> None:
         """Count ``method``'s search of ``total`` trials (None: secret)."""
@@ -121,7 +142,10 @@ class SweepProgress:
         run has finished, the time left at the pace so far."""
         with self.lock:
             elapsed = time.monotonic() - self.started
-            parts = [m.describe(name) for name, m in self.methods.items()]
+            parts = [
+                m.describe(name, [step for step in self.within.values() if step.method == name])
+                for name, m in self.methods.items()
+            ]
             done = sum(m.done + m.reruns_done for m in self.methods.values())
             remaining = [m.remaining for m in self.methods.values()]
             text = f"[{duration(elapsed)}] " + " · ".join(parts)
@@ -147,6 +171,7 @@ class SweepProgress:
         def tick() -> None:
             period = REDRAW_SECONDS if self.live is not None else LOG_SECONDS
             while not stop.wait(period):
+                self.read_board()
                 if self.live is not None:
                     with self.lock:
                         self._draw()
@@ -262,6 +287,7 @@ class TrialProgress(Callback):
 
         was_running = trial.trial_id in self.running
         self.running.discard(trial.trial_id)
+        self.forget(trial.trial_id)
 
         def finished(method: MethodProgress) -> None:
             self._count(method, 1, -1 if was_running else 0)
@@ -271,6 +297,13 @@ class TrialProgress(Callback):
         self.progress.update(self.method, finished)
         if self.final or self.total is not None:
             self.progress(f"  {self.method:<15} {kind} {self.done}{of}  {outcome}  ({seconds:.0f}s)  {knobs}")
+
+    def forget(self, trial_id: str) -> None:
+        """Take an ended trial's progress off the live line and the board."""
+        with self.progress.lock:
+            self.progress.within.pop(trial_id, None)
+        with suppress(ValueError):  # no board (a sweep run without one)
+            ray.get_actor(BOARD_NAME).post.remote(trial_id, None)
 
     def on_trial_complete(self, iteration: int, trials: list, trial: Any, **info: Any) -> None:
         result = trial.last_result or {}

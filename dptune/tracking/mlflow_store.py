@@ -20,7 +20,7 @@ from typing import Any, ClassVar
 from urllib.parse import urlsplit, urlunsplit
 
 import mlflow
-from mlflow.entities import Metric, RunStatus
+from mlflow.entities import Metric, RunStatus, RunTag
 from mlflow.tracking import MlflowClient
 
 from dptune.config import report_columns
@@ -39,6 +39,7 @@ from dptune.tracking.mlflow_view import (
     DESCRIPTION_START,
     experiment_description,
     saved_view,
+    shown_tags,
     summary_name,
     sweep_description,
     sweep_name,
@@ -318,8 +319,10 @@ class MlflowTracker:
                 metrics = [Metric(names.TUNING_METRIC, row.epsilon_including_tuning, time_ms, 0)]
                 if row.delta_including_tuning is not None:
                     metrics.append(Metric(names.TUNING_DELTA_METRIC, row.delta_including_tuning, time_ms, 0))
+                shown = shown_tags({names.TUNING_METRIC: row.epsilon_including_tuning})
+                tags = [RunTag(k, v) for k, v in shown.items()]
                 for run_id in (row.run_id, *reruns.get(row.run_id, [])):
-                    self.client.log_batch(run_id, metrics=metrics)
+                    self.client.log_batch(run_id, metrics=metrics, tags=tags)
 
     def _describe(
         self, experiment: str, sweep_id: str, best: list[TradeOff], reruns: dict[str, list[str]]

@@ -38,6 +38,7 @@ from mlflow.tracking import MlflowClient
 from mlflow.utils.validation import MAX_ENTITIES_PER_BATCH
 
 from dptune.tracking import names
+from dptune.tracking.mlflow_view import shown_tags
 from dptune.tracking.tracker import TrialKey
 from dptune.tracking.writer import StoreUnavailableError
 from dptune.trial_status import FINAL_SCORE, OBJECTIVE, TrialStatus
@@ -295,12 +296,13 @@ class TrialStore:
         scores: Mapping[str, float],
     ) -> None:
         """Queue in this pass the end of a run: its status tag and name (with ``scores``: the trial's last
-        validation accuracy, final-test accuracy on a re-run, and ε spent), other tags and end-of-run
-        metrics."""
+        validation accuracy, final-test accuracy on a re-run, and ε spent), the display tags of its scores,
+        other tags and end-of-run metrics."""
         batch = self.batch(run)
         batch.metrics += metrics
         name = ended_name(run, status, scores)
-        batch.tags |= {**tags, names.RUN_NAME_TAG: name, names.STATUS_TAG: status}
+        shown = shown_tags({**scores, **{m.key: m.value for m in metrics}}) if status.trained else {}
+        batch.tags |= {**tags, **shown, names.RUN_NAME_TAG: name, names.STATUS_TAG: status}
         batch.end = (RunStatus.to_string(RUN_ENDINGS.get(status, RunStatus.FINISHED)), time_ms)
         run.status = status
 

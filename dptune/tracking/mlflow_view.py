@@ -15,7 +15,7 @@ versions get no view (``view_supported``) and a log line says so.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from dptune.tracking import names
 from dptune.tracking.report import TradeOff, format_test, format_tuning, significant
@@ -26,6 +26,14 @@ VIEW_VERSIONS = ((3, 17),)
 VIEW_NAME = "dptune: accuracy and ε by method"
 ACCURACY_COLUMNS = (FINAL_SCORE, OBJECTIVE)
 EPSILON_COLUMNS = ("epsilon_spent", names.TUNING_METRIC)
+SHOWN = {
+    FINAL_SCORE: "test accuracy",
+    OBJECTIVE: "validation accuracy",
+    "epsilon_spent": "ε spent",
+    names.TUNING_METRIC: "ε incl. tuning",
+}
+"""The metrics the view shows first, each beside a tag of that name holding it at 4 significant digits
+(``shown_tags``): the runs table prints a metric with every digit it has (``0.99394852``)."""
 RUN_NAME_COLUMN = "attributes.`Run Name`"
 DESCRIPTION_START = "**dptune**"
 """How an experiment description written by dptune starts (one a user wrote is left alone)."""
@@ -42,14 +50,29 @@ def column(kind: str, name: str) -> str:
     return f"{kind}.`{name}`"
 
 
+def shown_value(metric: str, value: float) -> str:
+    """A metric as the view shows it, to about 4 significant digits: an accuracy in percent with two
+    decimals, ε with 4 significant digits (``93.81%``, ``70.80%``, ``0.9939``)."""
+    if metric in ACCURACY_COLUMNS:
+        return f"{100 * value:.2f}%"
+    return f"{value:.4g}"
+
+
+def shown_tags(metrics: Mapping[str, float]) -> dict[str, str]:
+    """The display tags of those of ``metrics`` the view shows first (``SHOWN``)."""
+    return {SHOWN[name]: shown_value(name, value) for name, value in metrics.items() if name in SHOWN}
+
+
 def view_state(searched: Iterable[str]) -> dict:
-    """The runs page's state: method, the accuracies, ε spent and ε including tuning, then the searched
-    ``params``; runs grouped by method (the best value of each group shown on its row) and sorted by
-    validation accuracy, highest first; every run drawn in the charts."""
+    """The runs page's state: method, the accuracies, ε spent and ε including tuning (their display tags),
+    the searched ``params``, then the exact metrics; runs grouped by method (the best value of each group
+    shown on its row) and sorted by validation accuracy, highest first; every run drawn in the charts."""
+    shown = (*ACCURACY_COLUMNS, *EPSILON_COLUMNS)
     columns = [
         column("params", names.METHOD_PARAM),
-        *(column("metrics", name) for name in (*ACCURACY_COLUMNS, *EPSILON_COLUMNS)),
+        *(column("tags", SHOWN[name]) for name in shown),
         *(column("params", name) for name in searched),
+        *(column("metrics", name) for name in shown),
     ]
     return {
         "orderByKey": column("metrics", OBJECTIVE),
