@@ -1,10 +1,11 @@
 # Two entry points (see README): `make quickstart` and `make test`. Both set everything up first.
+# `make test-fast` is the fast tier of the tests; `make docs` serves the documentation site.
 PYTHON ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup data postgresql browser quickstart test lint bench clean
+.PHONY: setup data postgresql browser quickstart test test-fast checks docs bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -41,13 +42,25 @@ browser:
 quickstart: setup
 	$(BIN)/dptune run sweeps/quickstart.yaml $(if $(wildcard ray_results/quickstart),--resume,)
 
-test: setup
+# Static checks and the documentation site (generated tables included), before any test.
+checks: setup
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
+
+# Both tiers: what CI runs.
+test: checks
 	$(BIN)/python -m pytest -q
+
+# The fast tier, for development: every unit and property test, no end-to-end sweep on real servers.
+test-fast: checks
+	$(BIN)/python -m pytest -q -m "not slow"
+
+docs: setup
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs serve
 
 bench: setup
 	$(BIN)/python bench/step_cost.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .ruff_cache site

@@ -7,7 +7,7 @@ accuracy (``bench/fmnist_sweep.json``, ``--stage sweep-record`` of ``reproduce_f
 secret randomness (no seed: OS entropy) and the sweep's base run (``sweeps/fmnist.yaml`` at that ε),
 and scored on the final-test half. Nothing is chosen at ε = 3 or 8, and no hand run enters it.
 
-Privacy (README, "Privacy of a sweep": every released run counted). A run's plan (batch size, epochs) was
+Privacy (docs/privacy.md: every released run counted). A run's plan (batch size, epochs) was
 chosen by the ε = 1 search from its scores, so each run counts W_m(ε), the worst full plan the method's space
 could give a run at that ε (``dptune.tuning_cost.worst_run``, as the sweep counts its own re-runs), not the
 ledger it spent (that one is rebuilt from its record and checked against the ε it spent). A cell of method m

@@ -1,5 +1,5 @@
-"""The README's pictures of the MLflow UI, from a store of real sweeps (the quickstart's by default):
-``docs/mlflow_runs_view.png``, the experiment's page as a new user opens it in headless Chromium on
+"""Pictures of the MLflow UI for the README and docs, from a store of real sweeps (the quickstart's by
+default): ``docs/mlflow_runs_view.png``, the experiment's page as a new user opens it in headless Chromium on
 ``mlflow server --app-name dptune`` (its plain URL, where a click on the experiment leads), and
 ``docs/tradeoff_plot.png``, the accuracy-vs-ε plot its newest sweep attached.
 

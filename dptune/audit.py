@@ -10,7 +10,7 @@ W of correct guesses satisfies
 (for δ = 0: W is dominated by Binomial(r, e^ε/(1+e^ε))), computed as in the paper's Appendix D. Every ε
 whose bound is ≤ 1 − confidence at the observed v is refuted; the largest is the lower bound.
 
-What is audited, and why (README, "Auditing a method"). Over a whole subsampled run this bound is far too
+What is audited, and why (docs/audit.md). Over a whole subsampled run this bound is far too
 loose to catch even a k×-under-noised method. One release step with *Dirac* canaries is not: each canary's
 clipped signal lives in its own coordinates, so the release gives m independent Gaussian tests of the same
 mechanism. We audit one release of the method exactly as training computes it (``methods.release``: the

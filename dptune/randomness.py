@@ -3,8 +3,8 @@
 A run draws three streams: the model's initialisation θ₀, the Poisson batches S_t and the Gaussian noise
 N(0, s_t² I) of every release (a tuning proxy a fourth: its secret training subset). The DP guarantee of
 one run holds only if an adversary cannot predict them, and the guarantee of a sweep (composition,
-Papernot & Steinke's repeat-and-select) only if the streams of different runs are independent (README,
-"Privacy of a sweep"): two runs seeded alike start at the same θ₀, draw nested batches and the same
+Papernot & Steinke's repeat-and-select) only if the streams of different runs are independent
+(docs/privacy.md): two runs seeded alike start at the same θ₀, draw nested batches and the same
 standard-normal noise, so the difference of their first releases is noise-free; a published seed lets
 anyone regenerate the noise and subtract it.
 

@@ -1,6 +1,6 @@
 """Sweep specs: YAML -> validated, typed objects. Every error names the YAML path of its field.
 
-The top-level keys (see ``sweeps/quickstart.yaml`` and the README):
+The top-level keys (see ``sweeps/quickstart.yaml`` and docs/reference.md):
 
     name, dataset {name, subset, root} | {factory, args, subset}, model {name} | {factory, args},
     privacy {epsilon: ε | [ε, ...], delta, accountant, sampling, total_epsilon},

@@ -1,6 +1,6 @@
 """What a sweep's search costs in privacy, per method and in all (``dptune.privacy.tuning`` for the math).
 
-Every bound is fixed before the search starts (README, "Privacy of a sweep"): what the search sees can
+Every bound is fixed before the search starts (docs/privacy.md): what the search sees can
 change which trials run and for how long, never the figure that bounds them.
 
 * The **worst run** W of a method's search: the RDP curve (per order, the maximum) of every full plan a

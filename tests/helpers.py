@@ -7,10 +7,12 @@ from typing import Any
 
 import torch
 from dp_accounting import dp_event
+from dp_accounting.rdp.rdp_privacy_accountant import RdpAccountant
 
 from dptune.config import RunConfig
 from dptune.data import Dataset
 from dptune.methods.release import clipped_sum
+from dptune.privacy.accounting import RDP_ORDERS
 from dptune.train import Trainer
 
 
@@ -63,3 +65,10 @@ def subsampled_gaussian(sigma: float, q: float, steps: int) -> dp_event.DpEvent:
     return dp_event.SelfComposedDpEvent(
         dp_event.PoissonSampledDpEvent(q, dp_event.GaussianDpEvent(sigma)), steps
     )
+
+
+def dp_accounting_epsilon(events: dp_event.DpEvent | list[dp_event.DpEvent], delta: float) -> float:
+    """ε at ``delta`` of ``events`` (composed, if a list) by dp-accounting's RDP accountant at dptune's
+    orders: an accountant independent of dptune's own."""
+    event = dp_event.ComposedDpEvent(events) if isinstance(events, list) else events
+    return RdpAccountant(list(RDP_ORDERS)).compose(event).get_epsilon(delta)

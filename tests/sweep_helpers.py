@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from pathlib import Path
 from typing import Any
 
@@ -40,3 +41,20 @@ def runs(uri: str, experiment: str) -> tuple[list, list]:
     children = [r for r in everything if "mlflow.parentRunId" in r.data.tags]
     parents = [r for r in everything if "mlflow.parentRunId" not in r.data.tags]
     return parents, children
+
+
+QUICKSTART = yaml.safe_load((Path(__file__).parents[1] / "sweeps" / "quickstart.yaml").read_text())
+
+
+def quickstart_spec(folder: Path, **changes: Any) -> Path:
+    """The quickstart spec with ``changes`` (dotted paths), written into ``folder``."""
+    doc = copy.deepcopy(QUICKSTART)
+    for dotted, value in changes.items():
+        node = doc
+        *parents, last = dotted.split(".")
+        for key in parents:
+            node = node.setdefault(key, {})
+        node[last] = value
+    path = folder / "spec.yaml"
+    path.write_text(yaml.safe_dump(doc))
+    return path

@@ -103,7 +103,7 @@ def test_every_real_method_stays_at_or_below_its_claim(method: str) -> None:
 
 
 class PerSnapshotClipping(GhostEngine):
-    """The public DP-PMLF code's bug (README, "Auditing a method"): each snapshot's gradient clipped on its
+    """The public DP-PMLF code's bug (docs/audit.md): each snapshot's gradient clipped on its
     own, the β weights dropped, the k clipped gradients summed: one sample moves the sum by up to k·C."""
 
     def clipped_sum(

@@ -4,7 +4,6 @@ option, and ``validate`` refusing what ``run`` would refuse before it starts."""
 from __future__ import annotations
 
 import argparse
-import copy
 import json
 import socket
 import subprocess
@@ -13,13 +12,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 from mlflow.tracking import MlflowClient
 
 import dptune.data as data_module
 from dptune.cli import _build_parser, main
 from dptune.errors import InputError
 from dptune.spec import resolve_tracking_uri
+from tests.sweep_helpers import quickstart_spec
 
 TRAIN = [
     "train",
@@ -217,23 +216,6 @@ def test_every_option_and_command_has_help() -> None:
     assert missing == []
 
 
-QUICKSTART = yaml.safe_load((Path(__file__).parents[1] / "sweeps" / "quickstart.yaml").read_text())
-
-
-def write_spec(folder: Path, **changes: Any) -> Path:
-    """The quickstart spec with ``changes`` (dotted paths), written into ``folder``."""
-    doc = copy.deepcopy(QUICKSTART)
-    for dotted, value in changes.items():
-        node = doc
-        *parents, last = dotted.split(".")
-        for key in parents:
-            node = node.setdefault(key, {})
-        node[last] = value
-    path = folder / "spec.yaml"
-    path.write_text(yaml.safe_dump(doc))
-    return path
-
-
 @pytest.fixture
 def local_machine(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A sweep that would start its own Ray instance here, on a machine without GPUs, from ``tmp_path``
@@ -274,7 +256,7 @@ def local_machine(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def test_validate_refuses_what_run_would_refuse_before_it_starts(
     changes: dict[str, Any], field: str, local_machine: Path, capsys
 ) -> None:
-    spec = str(write_spec(local_machine, **changes))
+    spec = str(quickstart_spec(local_machine, **changes))
     for command in ("validate", "run"):
         code, out, err = run([command, spec], capsys)
         assert code == 2 and out == "" and len(err.strip().splitlines()) == 1, err
@@ -283,13 +265,13 @@ def test_validate_refuses_what_run_would_refuse_before_it_starts(
 
 
 def test_validate_accepts_what_run_would_start(local_machine: Path, capsys) -> None:
-    spec = str(write_spec(local_machine, **{"resources.gpu": 1, "resources.gpu_fallback": "cpu"}))
+    spec = str(quickstart_spec(local_machine, **{"resources.gpu": 1, "resources.gpu_fallback": "cpu"}))
     code, out, _ = run(["validate", spec], capsys)
     assert code == 0 and out.startswith(f"{spec}: valid")
 
 
 def test_validate_refuses_an_existing_sweep_unless_resumed(local_machine: Path, capsys) -> None:
-    spec = str(write_spec(local_machine))
+    spec = str(quickstart_spec(local_machine))
     (local_machine / "ray_results" / "quickstart").mkdir(parents=True)
     code, _, err = run(["validate", spec], capsys)
     assert code == 2 and err.startswith("dptune: error: name: ") and "--resume" in err
@@ -300,7 +282,7 @@ def test_validate_refuses_an_existing_sweep_unless_resumed(local_machine: Path, 
 def test_resuming_a_sweep_an_earlier_dptune_ran_per_method_is_refused(local_machine: Path, capsys) -> None:
     """Before every method shared one Tune run per stage, each had its own folder: resuming such a sweep
     here would start every search anew, so it is refused, naming the methods found."""
-    spec = str(write_spec(local_machine))
+    spec = str(quickstart_spec(local_machine))
     older = local_machine / "ray_results" / "quickstart" / "dpsgd"
     older.mkdir(parents=True)
     (older / "tuner.pkl").touch()
@@ -319,7 +301,7 @@ def test_validate_leaves_a_cluster_to_ray(
         listening.bind(("127.0.0.1", 0))
         listening.listen()
         monkeypatch.setenv("RAY_ADDRESS", f"127.0.0.1:{listening.getsockname()[1]}")
-        assert run(["validate", str(write_spec(local_machine, **{"resources.gpu": 1}))], capsys)[0] == 0
+        assert run(["validate", str(quickstart_spec(local_machine, **{"resources.gpu": 1}))], capsys)[0] == 0
 
 
 def test_a_plain_db_path_is_a_sqlite_store(tmp_path: Path) -> None:
@@ -339,7 +321,7 @@ def test_a_directory_as_tracking_uri_is_one_line(command: str, local_machine: Pa
     (local_machine / "runs").mkdir()
     argv = [
         command,
-        *([str(write_spec(local_machine))] if command != "report" else []),
+        *([str(quickstart_spec(local_machine))] if command != "report" else []),
         "--tracking-uri",
         "runs",
     ]

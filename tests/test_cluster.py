@@ -125,7 +125,7 @@ def test_a_fresh_ami_waits_for_apts_lock_and_the_laptop_installs_no_torch() -> N
     assert not [line for line in wanted if re.match(r"(torch|dptune|mlflow)\b", line)]
     cluster = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
     assert set(wanted) <= set(cluster["cluster"])  # the same pins as the image's Ray and boto3
-    readme = (ROOT / "README.md").read_text()
+    readme = (ROOT / "docs" / "cluster.md").read_text()
     assert "pip install -r docker/launcher-requirements.txt" in readme
     assert "--platform linux/amd64" in readme and "2049" in readme
 

@@ -6,18 +6,13 @@ import math
 
 import numpy as np
 import pytest
-from dp_accounting import dp_event
-from dp_accounting.rdp.rdp_privacy_accountant import RdpAccountant, compute_epsilon
+from dp_accounting.rdp.rdp_privacy_accountant import compute_epsilon
 
 from dptune.privacy.accounting import RDP_ORDERS, rdp_curve
 from dptune.privacy.filter import RenyiFilter, rdp_budget, runs_that_fit
-from tests.helpers import subsampled_gaussian
+from tests.helpers import dp_accounting_epsilon, subsampled_gaussian
 
 DELTA = 1e-5
-
-
-def dp_accounting_epsilon(events: list[dp_event.DpEvent]) -> float:
-    return RdpAccountant(list(RDP_ORDERS)).compose(dp_event.ComposedDpEvent(events)).get_epsilon(DELTA)
 
 
 @pytest.mark.parametrize("epsilon", [0.5, 3.0, 12.0])
@@ -38,7 +33,11 @@ def test_fixed_count_fits_what_dp_accounting_says(sigma: float, q: float, steps:
     count = runs_that_fit(total, DELTA, run)
     event = subsampled_gaussian(sigma, q, steps)
     assert count >= 1
-    assert dp_accounting_epsilon([event] * count) <= total < dp_accounting_epsilon([event] * (count + 1))
+    assert (
+        dp_accounting_epsilon([event] * count, DELTA)
+        <= total
+        < dp_accounting_epsilon([event] * (count + 1), DELTA)
+    )
 
 
 def test_an_adaptive_sequence_of_stopped_runs_never_exceeds_the_total() -> None:
@@ -55,7 +54,7 @@ def test_an_adaptive_sequence_of_stopped_runs_never_exceeds_the_total() -> None:
         committed = committed + rdp_curve([(sigma, q, steps)])
         admitted.append(subsampled_gaussian(sigma, q, steps))
     assert len(admitted) > runs_that_fit(total, DELTA, worst) >= 1
-    assert dp_accounting_epsilon(admitted) <= total
+    assert dp_accounting_epsilon(admitted, DELTA) <= total
     assert filter_.used(committed) <= total
 
 
@@ -68,7 +67,7 @@ def test_shares_split_the_budget_so_every_method_together_stays_within_the_total
     while share.admits(per_method * worst, worst):
         per_method += 1
     everything = [subsampled_gaussian(1.5, 0.02, 300)] * (3 * per_method)
-    assert per_method >= 1 and dp_accounting_epsilon(everything) <= 6.0
+    assert per_method >= 1 and dp_accounting_epsilon(everything, DELTA) <= 6.0
     assert math.isfinite(share.order)
 
 
@@ -87,7 +86,7 @@ def test_a_re_run_beyond_the_reserved_ones_starts_only_while_the_filter_has_room
     sigma, q, steps = 1.5, 0.02, 300
     worst = rdp_curve([(sigma, q, steps)])
     event = subsampled_gaussian(sigma, q, steps)
-    total = (dp_accounting_epsilon([event] * 3) + dp_accounting_epsilon([event] * 4)) / 2
+    total = (dp_accounting_epsilon([event] * 3, DELTA) + dp_accounting_epsilon([event] * 4, DELTA)) / 2
     filter_ = RenyiFilter.for_search(total, DELTA, worst)
     state = PrivateSweepState(str(tmp_path), "s")
     searcher = AccountedSearcher(One(), state, "dpsgd", worst, filter_, None, 1, reruns=2)  # type: ignore[arg-type]
@@ -98,4 +97,4 @@ def test_a_re_run_beyond_the_reserved_ones_starts_only_while_the_filter_has_room
         assert searcher.admits_rerun()
         state.start("dpsgd", f"rerun-{index}", role=FINAL)
     assert not searcher.admits_rerun()
-    assert dp_accounting_epsilon([event] * 3) <= total < dp_accounting_epsilon([event] * 4)
+    assert dp_accounting_epsilon([event] * 3, DELTA) <= total < dp_accounting_epsilon([event] * 4, DELTA)

@@ -1,4 +1,4 @@
-"""Secret, independent randomness per run (README, "Privacy of a sweep"), tried as an adversary would.
+"""Secret, independent randomness per run (docs/privacy.md), tried as an adversary would.
 
 Two runs seeded alike start at the same θ₀, draw the same batches and the same standard-normal noise:
 the difference of their releases is noise-free. A published seed lets anyone regenerate the noise.

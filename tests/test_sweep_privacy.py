@@ -1,4 +1,4 @@
-"""A sweep's ε must be true (README, "Privacy of a sweep"), end to end on real Ray, Optuna and an MLflow
+"""A sweep's ε must be true (docs/privacy.md), end to end on real Ray, Optuna and an MLflow
 SQLite store.
 
 Each test would have caught one defect of the review: trials sharing one public seed, a seeded sweep

@@ -1,7 +1,7 @@
 """The DP methods by name: every module of ``dptune.methods.catalog`` contributes its ``DEFINITION``.
 
 Each method is one module there, a short composition of stages with its parameters and defaults
-(``dpsgd``, ``lp-dpsgd``, ``dp-adambc``, …; the README's methods table describes them all). ``METHODS``
+(``dpsgd``, ``lp-dpsgd``, ``dp-adambc``, …; docs/methods.md describes them all). ``METHODS``
 lists them by name in alphabetical order; every other list of method names (CLI choices, spec
 validation, trainables, table-driven tests) is read from it.
 

@@ -110,8 +110,8 @@ def _check_layers(name: str, model: nn.Module) -> None:
             "model",
             f"{name} has {len(batch_norms)} BatchNorm layers (the first: {batch_norms[0]}), which mix the "
             "samples of a batch, so per-sample gradients do not exist: wrap it in a factory of your own "
-            "that returns opacus.validators.ModuleValidator.fix(...) of it (README: Your own model and "
-            "data), or use a built-in GroupNorm model (model: resnet18)",
+            "that returns opacus.validators.ModuleValidator.fix(...) of it (docs/data.md: Your own model "
+            "and data), or use a built-in GroupNorm model (model: resnet18)",
         )
     problems = ModuleValidator.validate(model, strict=False)
     if problems:

@@ -5,7 +5,7 @@ coordinates of every completed trial.
 They are read from the sweep's Optuna journal (``dptune.sweep.studies``) as soon as the method's search
 ends (while other methods still train) and attached to the sweep's MLflow parent run at its end. Like
 the journal and the MLflow store they show every trial's configuration and validation score, so they are
-internal (README, "what is released").
+internal (docs/privacy.md).
 """
 
 from __future__ import annotations

@@ -1,0 +1,69 @@
+"""MkDocs hook: the documentation's tables that the code owns, generated at build time so that they
+cannot drift from it. A page asks for one with a marker line ``<!-- dptune: NAME -->``:
+
+- ``knobs``: every knob of a run (``dptune.config.KNOBS``): its default, valid values, whether a sweep may
+  search it, and what it is;
+- ``methods``: every method in the registry (``dptune.methods.METHODS``) with its parameters, their
+  valid values and defaults.
+
+An unknown marker fails the build.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import MISSING, fields
+from typing import Any
+
+MARKER = re.compile(r"^<!-- dptune: ([a-z-]+) -->$", re.MULTILINE)
+
+
+def cell(text: Any) -> str:
+    """Text for a Markdown table cell: pipes escaped, no line breaks."""
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def knobs_table() -> str:
+    """One row per knob of a run, in ``RunConfig``'s field order."""
+    from dptune.config import KNOBS, RunConfig
+
+    defaults = {f.name: f.default for f in fields(RunConfig)}
+    rows = ["| knob | default | valid | searchable | what |", "|---|---|---|---|---|"]
+    for name, knob in KNOBS.items():
+        default = defaults.get(name, MISSING)
+        shown = "required" if default is MISSING else "none" if default is None else f"`{default}`"
+        searchable = "yes" if knob.searchable else ""
+        rows.append(f"| `{name}` | {cell(shown)} | {cell(knob.valid)} | {searchable} | {cell(knob.help)} |")
+    return "\n".join(rows)
+
+
+def methods_tables() -> str:
+    """One section per method: its summary and a table of its parameters."""
+    from dptune.methods import METHODS
+
+    parts = []
+    for definition in METHODS.values():
+        parts += [f"### `{definition.name}`", "", cell(definition.summary), ""]
+        if not definition.params:
+            parts += ["No parameters of its own.", ""]
+            continue
+        parts += ["| parameter | default | valid | what |", "|---|---|---|---|"]
+        for p in definition.params:
+            default = "none (optional)" if p.default is None else f"`{p.default}`"
+            parts.append(f"| `{p.name}` | {cell(default)} | {cell(p.valid)} | {cell(p.help)} |")
+        parts.append("")
+    return "\n".join(parts)
+
+
+GENERATORS = {"knobs": knobs_table, "methods": methods_tables}
+
+
+def on_page_markdown(markdown: str, page: Any, **kwargs: Any) -> str:
+    def generated(match: re.Match) -> str:
+        name = match.group(1)
+        if name not in GENERATORS:
+            known = ", ".join(GENERATORS)
+            raise ValueError(f"{page.file.src_path}: unknown generated table {name!r} (known: {known})")
+        return GENERATORS[name]()
+
+    return MARKER.sub(generated, markdown)
