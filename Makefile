@@ -42,10 +42,11 @@ browser:
 quickstart: setup
 	$(BIN)/dptune run sweeps/quickstart.yaml $(if $(wildcard ray_results/quickstart),--resume,)
 
-# Static checks and the documentation site (generated tables included), before any test.
+# Static checks (lint, import contracts, types) and the documentation site (generated tables included).
 checks: setup
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
+	$(BIN)/mypy
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
 
 # Both tiers: what CI runs.

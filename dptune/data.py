@@ -26,11 +26,12 @@ import copy
 import functools
 import gzip
 import hashlib
+import io
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
@@ -73,7 +74,8 @@ class Dataset:
         digest = hashlib.sha256()
         for part in (self.train_x, self.val_x, self.test_x):
             digest.update(str(tuple(part.shape)).encode())
-            digest.update(part.detach().cpu().contiguous().numpy())  # a factory's tensors may live on a GPU
+            # a factory's tensors may live on a GPU
+            digest.update(part.detach().cpu().contiguous().numpy().data)
         return digest.hexdigest()[:16]
 
     @classmethod
@@ -129,7 +131,7 @@ def _tensors(
     return ((x - m) / s).contiguous(), torch.from_numpy(np.asarray(labels, dtype=np.int64))
 
 
-def _open_idx(path: Path) -> IO[bytes]:
+def _open_idx(path: Path) -> io.BufferedIOBase:
     """An IDX file for reading, decompressed if gzipped."""
     return gzip.open(path, "rb") if path.suffix == ".gz" else open(path, "rb")
 

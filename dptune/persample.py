@@ -130,12 +130,22 @@ def _weighted_sum(weights: list[float], tensors: list[torch.Tensor]) -> torch.Te
     return total
 
 
+def padding(conv: nn.Conv2d) -> tuple[int, int]:
+    """The conv's (height, width) zero padding; one given by name (``'same'``) is refused."""
+    if isinstance(conv.padding, str):
+        raise ValueError(
+            f"{conv}: padding={conv.padding!r} is not supported by the per-sample engines; give it as numbers"
+        )
+    ph, pw = conv.padding
+    return ph, pw
+
+
 def _patches(a: torch.Tensor, conv: nn.Conv2d) -> torch.Tensor:
     """The conv's input patches per output position, [b, positions, c_in·kh·kw] (im2col, transposed)."""
     b = a.shape[0]
-    (kh, kw), (sh, sw), (ph, pw) = conv.kernel_size, conv.stride, conv.padding
+    (kh, kw), (sh, sw), (ph, pw) = conv.kernel_size, conv.stride, padding(conv)
     if conv.dilation != (1, 1):
-        return F.unfold(a, conv.kernel_size, conv.dilation, conv.padding, conv.stride).transpose(1, 2)
+        return F.unfold(a, conv.kernel_size, conv.dilation, (ph, pw), conv.stride).transpose(1, 2)
     padded = F.pad(a, (pw, pw, ph, ph)) if ph or pw else a
     windows = padded.unfold(2, kh, sh).unfold(3, kw, sw)  # [b, c, ho, wo, kh, kw], a view
     ho, wo = windows.shape[2], windows.shape[3]
@@ -155,7 +165,7 @@ def conv_per_sample_weight_grads(a: torch.Tensor, g: torch.Tensor, conv: nn.Conv
     b, out_channels = g.shape[0], g.shape[1]
     if conv.in_channels > FEW_INPUT_CHANNELS or conv.dilation != (1, 1):
         return torch.bmm(g.reshape(b, out_channels, -1), _patches(a, conv)).reshape(b, -1)
-    (kh, kw), (ph, pw) = conv.kernel_size, conv.padding
+    (kh, kw), (ph, pw) = conv.kernel_size, padding(conv)
     padded = F.pad(a, (pw, pw, ph, ph)) if ph or pw else a
     kernels = g.reshape(b * out_channels, 1, g.shape[2], g.shape[3])
     full = F.conv2d(padded.transpose(0, 1), kernels, dilation=conv.stride, groups=b)
@@ -221,7 +231,7 @@ class VmapEngine(_ChunkedEngine):
     ) -> torch.Tensor:
         per_iterate = [self.flat.per_sample_grads(theta, x, y) for theta in iterates]
         signals = [_weighted_sum(weights, list(pieces)) for pieces in zip(*per_iterate, strict=True)]
-        squared = sum(torch.einsum("bk,bk->b", v, v) for v in signals)
+        squared = torch.stack([torch.einsum("bk,bk->b", v, v) for v in signals]).sum(dim=0)
         finite = self._finite(squared)
         factors = clip_factors(squared, clip, finite)
         return torch.cat([factors @ kept_rows(v, finite) for v in signals])
@@ -235,6 +245,13 @@ class _LayerTrace:
     activation: torch.Tensor  # layer input, [b, ...]
     output: torch.Tensor  # layer output (graph node), [b, ...]
     output_grad: torch.Tensor | None = None
+
+    @property
+    def grad(self) -> torch.Tensor:
+        """∂loss/∂output, [b, ...], once the backward pass has run."""
+        if self.output_grad is None:
+            raise RuntimeError(f"{self.module}: no output gradient was captured (backward has not run)")
+        return self.output_grad
 
 
 def ghost_supported(model: nn.Module) -> bool:
@@ -289,8 +306,7 @@ class GhostEngine(_ChunkedEngine):
     @staticmethod
     def _materialise(trace: _LayerTrace) -> dict[str, torch.Tensor]:
         """Per-sample weight/bias gradients of a conv (or sequence-input linear) layer, [b, numel]."""
-        module, a, g = trace.module, trace.activation, trace.output_grad
-        assert g is not None
+        module, a, g = trace.module, trace.activation, trace.grad
         b = a.shape[0]
         if isinstance(module, nn.Conv2d):
             weight = conv_per_sample_weight_grads(a, g, module)
@@ -310,7 +326,7 @@ class GhostEngine(_ChunkedEngine):
         first = traces[0][layer].activation
         if len(traces) == 1 or any(t[layer].activation.data_ptr() != first.data_ptr() for t in traces):
             return weights, [self._materialise(t[layer]) for t in traces]
-        output_grad = _weighted_sum(weights, [t[layer].output_grad for t in traces])
+        output_grad = _weighted_sum(weights, [t[layer].grad for t in traces])
         return [1.0], [self._materialise(_LayerTrace(layer, first, traces[0][layer].output, output_grad))]
 
     def chunk_clipped_sum(
@@ -329,7 +345,7 @@ class GhostEngine(_ChunkedEngine):
             if isinstance(layer, nn.Linear) and traces[0][layer].activation.dim() == 2:
                 ghost.add(layer)
                 acts = [t[layer].activation for t in traces]
-                grads = [t[layer].output_grad for t in traces]
+                grads = [t[layer].grad for t in traces]
                 # ‖Σ_j w_j g_j a_jᵀ‖² = Σ_{j,j'} w_j w_j' (a_j·a_j')(g_j·g_j')
                 for w1, a1, g1 in zip(weights, acts, grads, strict=True):
                     for w2, a2, g2 in zip(weights, acts, grads, strict=True):
@@ -350,7 +366,7 @@ class GhostEngine(_ChunkedEngine):
         for module, pname in self._slots:
             if module in ghost and pname == "weight":
                 scaled = [
-                    (kept_rows(t[module].output_grad, finite) * factors[:, None]).T
+                    (kept_rows(t[module].grad, finite) * factors[:, None]).T
                     @ kept_rows(t[module].activation, finite)
                     for t in traces
                 ]

@@ -322,7 +322,7 @@ def parse_filter(value: Any, path: str) -> FilterSpace:
     if all(dist.fixed for dist in space.params.values()):  # one filter: invalid means no trial can train
         drawn = space.draw({name: dist.args[0] for name, dist in space.params.items()})
         if not drawn.valid:
-            raise InputError(path, drawn.problem)
+            raise InputError(path, drawn.problem or "this filter is not valid")
     return space
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import ray
 
@@ -39,7 +40,6 @@ class EpochStep:
         return f"epoch {self.epoch}/{self.epochs} {100 * self.step // self.steps}%"
 
 
-@ray.remote(num_cpus=0)
 class StepBoard:
     """The running trials' positions within long epochs, by trial id."""
 
@@ -62,9 +62,11 @@ class StepBoard:
 BOARD_NAME = "dptune-steps"
 
 
-def start_board():
-    """This Ray job's board, emptied (a driver may run several sweeps) and ready for trials to find."""
-    board = StepBoard.options(name=BOARD_NAME, get_if_exists=True).remote()
+def start_board() -> Any:
+    """This Ray job's board (a ``StepBoard`` actor without a CPU of its own), emptied (a driver may run
+    several sweeps) and ready for trials to find."""
+    actor: Any = ray.remote(StepBoard)
+    board = actor.options(name=BOARD_NAME, num_cpus=0, get_if_exists=True).remote()
     ray.get(board.clear.remote())
     return board
 
@@ -82,6 +84,7 @@ class StepPoster:
         epoch: Callable[[], int],
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
+        self.board: Any  # an actor handle (Ray types its methods' .remote loosely), or None
         try:
             self.board = ray.get_actor(BOARD_NAME)
         except ValueError:

@@ -106,7 +106,7 @@ def run_trial(
         )
 
     if isinstance(drawn, DrawnFilter) and not drawn.valid:
-        end_without_model(TrialStatus.INFEASIBLE, drawn.problem, 0)
+        end_without_model(TrialStatus.INFEASIBLE, drawn.problem or "invalid filter", 0)
         return
     device = trial_device(gpus, gpu_fallback)
     if device is None:

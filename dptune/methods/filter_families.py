@@ -103,7 +103,7 @@ def _build_preset(values: Mapping[str, Any], shape: Shape) -> IIRCoefficients:
 
 
 def _preset_name(values: Mapping[str, Any]) -> str:
-    return values["preset"]
+    return str(values["preset"])
 
 
 def _invert_preset(coeffs: IIRCoefficients, shape: Shape, name: str | None) -> dict[str, Any] | None:

@@ -138,11 +138,13 @@ def chain(name: str, *stages: Stage, info: dict[str, Any] | None = None) -> Meth
         raise StageOrderError(f"{name}: the first stage must be a per-sample signal, got {signal}")
     if not isinstance(release, Release):
         raise StageOrderError(f"{name}: the release must directly follow the signal, got {release}")
+    post: list[PostProcessing] = []
     for stage in middle:
         if isinstance(stage, Release):
             raise StageOrderError(f"{name}: a second release ({stage.name}) is not allowed")
         if not isinstance(stage, PostProcessing):
             raise StageOrderError(f"{name}: only post-processing may follow the release, got {stage}")
+        post.append(stage)
     if not isinstance(update, Update):
         raise StageOrderError(f"{name}: the last stage must be the update, got {update}")
-    return Method(name, signal, release, tuple(middle), update, dict(info or {}))
+    return Method(name, signal, release, tuple(post), update, dict(info or {}))

@@ -51,11 +51,12 @@ def _one_step_curves(
     ``RDP_ORDERS`` (columns), NaN at the orders not ``wanted`` (a mask; default all) that were never
     computed. What is not cached is computed in one vectorised pass."""
     wanted = np.ones(len(RDP_ORDERS), dtype=bool) if wanted is None else wanted
-    rows = {}
+    rows: dict[float, np.ndarray] = {}
     for z in noise_multipliers:
-        rows[z] = _curves.get((z, sample_rate))
-        if rows[z] is None:
-            rows[z] = _curves[(z, sample_rate)] = np.full(len(RDP_ORDERS), np.nan)
+        cached = _curves.get((z, sample_rate))
+        if cached is None:
+            cached = _curves[(z, sample_rate)] = np.full(len(RDP_ORDERS), np.nan)
+        rows[z] = cached
     missing = [z for z, row in rows.items() if np.isnan(row[wanted]).any()]
     if missing:
         orders = wanted & np.isnan(np.array([rows[z] for z in missing])).any(axis=0)
@@ -147,7 +148,8 @@ def _lattice_bounds(
 
     def line(at: np.ndarray, slope: np.ndarray) -> np.ndarray:
         """Σ over each half bin of the line through lattice point ``at`` with ``slope``, at its z."""
-        return n * curves[at] + (d - n * tau[at][:, None]) * slope
+        total: np.ndarray = n * curves[at] + (d - n * tau[at][:, None]) * slope
+        return total
 
     upper = line(low + 1, slopes[low + 1])
     lower = np.fmax(line(low, slopes[low]), line(low + 1, slopes[low + 2]))
@@ -180,7 +182,8 @@ def _conversion_offsets(delta: float) -> np.ndarray:
     """What the conversion of ``rdp_to_epsilon`` adds to the RDP at each order before taking the
     minimum: log((α − 1)/α) − (log δ + log α)/(α − 1) (Balle et al. 2020, Thm. 21)."""
     orders = np.asarray(RDP_ORDERS)
-    return np.log((orders - 1) / orders) - (math.log(delta) + np.log(orders)) / (orders - 1)
+    correction: np.ndarray = np.log((orders - 1) / orders) - (math.log(delta) + np.log(orders)) / (orders - 1)
+    return correction
 
 
 def rdp_to_epsilon(curve: np.ndarray, delta: float) -> float:

@@ -37,7 +37,10 @@ from dptune.privacy.accounting import RDP_ORDERS, rdp_to_epsilon
 def rdp_budget(epsilon: float, delta: float) -> np.ndarray:
     """B_α at every order of ``RDP_ORDERS``: the RDP ε_α whose conversion at α gives exactly ``epsilon``."""
     orders = np.asarray(RDP_ORDERS)
-    return epsilon - np.log((orders - 1) / orders) + (math.log(delta) + np.log(orders)) / (orders - 1)
+    budget: np.ndarray = (
+        epsilon - np.log((orders - 1) / orders) + (math.log(delta) + np.log(orders)) / (orders - 1)
+    )
+    return budget
 
 
 def filter_order(epsilon: float, delta: float, worst_run: np.ndarray) -> int:

@@ -79,7 +79,8 @@ def _add_signed_terms(log_sum: np.ndarray, log_terms: np.ndarray, positive: np.n
     if np.any(total < 0):
         raise ValueError("The result of subtraction must be non-negative.")
     with np.errstate(divide="ignore"):
-        return np.log(total) + shift
+        logs: np.ndarray = np.log(total) + shift
+    return logs
 
 
 def _binomials(alpha: np.ndarray, i: np.ndarray) -> np.ndarray:
@@ -89,7 +90,10 @@ def _binomials(alpha: np.ndarray, i: np.ndarray) -> np.ndarray:
     from scipy import special
 
     ratios = (alpha - i[:-1]) / (i[:-1] + 1)
-    return special.binom(alpha, i[0]) * np.cumprod(np.hstack([np.ones_like(alpha), ratios]), axis=1)
+    coefficients: np.ndarray = special.binom(alpha, i[0]) * np.cumprod(
+        np.hstack([np.ones_like(alpha), ratios]), axis=1
+    )
+    return coefficients
 
 
 def _alive(index: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
@@ -146,7 +150,8 @@ def _log_a_frac(q: float, sigma: np.ndarray, alpha: np.ndarray) -> np.ndarray:
         log_a[:, running] = _add_signed_terms(log_a[:, running], terms, (coef > 0)[ai])
         running = running[~done]
         start += width
-    return np.logaddexp(log_a[0], log_a[1]).reshape(sigma.size, alpha.size)
+    log_moments: np.ndarray = np.logaddexp(log_a[0], log_a[1]).reshape(sigma.size, alpha.size)
+    return log_moments
 
 
 def subsampled_gaussian_rdp(

@@ -74,9 +74,11 @@ class TrialCount:
         k = np.asarray(k, dtype=np.float64)
         log_tail = k * math.log1p(-gamma)
         if self.shape == 0:
-            return np.exp(log_tail - np.log(k) - math.log(math.log(1 / gamma)))
+            logarithmic: np.ndarray = np.exp(log_tail - np.log(k) - math.log(math.log(1 / gamma)))
+            return logarithmic
         log_ratio = gammaln(k + self.shape) - gammaln(self.shape) - gammaln(k + 1)
-        return np.exp(log_tail + log_ratio - math.log(gamma ** (-self.shape) - 1))
+        truncated: np.ndarray = np.exp(log_tail + log_ratio - math.log(gamma ** (-self.shape) - 1))
+        return truncated
 
     def draw(self, rng: np.random.Generator) -> int:
         """K from ``rng``. Repeat-and-select needs K secret: sweeps draw it from OS entropy
@@ -99,7 +101,8 @@ def composition_curve(ledgers: Sequence[Sequence[HistoryEntry]]) -> np.ndarray:
 
 def worst_curve(configurations: Sequence[Sequence[HistoryEntry]]) -> np.ndarray:
     """Per order, the largest RDP curve of ``configurations``: it bounds a random draw among them."""
-    return np.max([rdp_curve(ledger) for ledger in configurations], axis=0)
+    worst: np.ndarray = np.max([rdp_curve(ledger) for ledger in configurations], axis=0)
+    return worst
 
 
 def repeat_and_select_curve(worst: np.ndarray, count: TrialCount) -> np.ndarray:

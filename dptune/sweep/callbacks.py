@@ -3,6 +3,7 @@ console's is ``dptune.sweep.progress.TrialProgress``."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
 from dataclasses import fields
 from pathlib import Path
@@ -134,7 +135,7 @@ class TrialRecorder(Callback):
     def on_experiment_end(self, trials: list, **info: Any) -> None:
         for trial in trials:
             if trial.status in (Trial.TERMINATED, Trial.ERROR):
-                self._pending.append(lambda trial=trial: self._settle(trial))
+                self._pending.append(functools.partial(self._settle, trial))
         known = {t.trial_id for t in trials}
         self._pending.append(
             lambda: self.tracker.mark_lost(self.experiment, self.sweep_id, self.method, known, self.role)

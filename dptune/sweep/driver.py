@@ -339,7 +339,8 @@ def search_stage(sweep: SweepRun, plans: list[SearchPlan], groups: CallbackGroup
         pool.shutdown(wait=False)
     grid = future.result()
     make_pages()
-    results = [{"method": r.config[METHOD_KEY], **(r.metrics or {})} for r in grid]
+    trial_results = [grid[i] for i in range(len(grid))]
+    results = [{"method": (r.config or {})[METHOD_KEY], **(r.metrics or {})} for r in trial_results]
     return [
         MethodSearch(
             plan.method,

@@ -28,8 +28,8 @@ def asha(grace_period: int, shortest: int, longest: int) -> ASHAScheduler:
     """
     return ASHAScheduler(
         time_attr=PLAN_SHARE,
-        max_t=1.0,
-        grace_period=max(grace_period / longest, 1 / shortest),
+        max_t=1.0,  # type: ignore[arg-type]  # ASHA takes any number on a float clock; Ray annotates int
+        grace_period=max(grace_period / longest, 1 / shortest),  # type: ignore[arg-type]
         reduction_factor=2,
     )
 
@@ -46,7 +46,7 @@ class PerMethodScheduler(FIFOScheduler):
     def _of(self, trial: Trial) -> TrialScheduler | None:
         if is_rerun(trial.config):
             return None
-        return self.schedulers.get(trial.config.get(METHOD_KEY))
+        return self.schedulers.get(trial.config.get(METHOD_KEY, ""))
 
     def set_search_properties(self, metric: str | None, mode: str | None, **spec: Any) -> bool:
         own = super().set_search_properties(metric, mode, **spec)

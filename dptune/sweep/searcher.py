@@ -132,9 +132,8 @@ class AccountedSearcher(Searcher):
 
     def on_trial_complete(self, trial_id: str, result: dict | None = None, error: bool = False) -> None:
         status = TrialStatus.of_ended(result) if result is not None and not error else None
-        if (
-            status is TrialStatus.STOPPED
-        ):  # Tune passes the result that stopped it here, not to on_trial_result
+        if result is not None and status is TrialStatus.STOPPED:
+            # Tune passes the result that stopped it here, not to on_trial_result
             self.searcher.on_trial_result(trial_id, self._on_plan_clock(result))
             self.searcher.on_trial_complete(trial_id, result=None, error=False)  # pruned
         else:

@@ -57,9 +57,11 @@ def ranked_configurations(
         study = optuna.load_study(study_name=method, storage=storage)
     except KeyError:
         return []
-    done = [t for t in study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,)) if t.value is not None]
-    ranked = sorted(done, key=lambda t: t.value, reverse=True)
-    return [dict(t.params) for t in ranked if _within(space, t.params)][:top]
+    done = [(t.value, t) for t in study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,))]
+    ranked = sorted(
+        ((value, t) for value, t in done if value is not None), key=lambda vt: vt[0], reverse=True
+    )
+    return [dict(t.params) for _, t in ranked if _within(space, t.params)][:top]
 
 
 def selected_configuration(space: MethodSpace, settings: dict[str, Any]) -> list[dict[str, Any]]:
@@ -79,13 +81,16 @@ def _drawn(space: MethodSpace, name: str) -> bool:
 
 def warm_start(spec: SweepSpec, warm: WarmStart) -> tuple[dict[str, list[dict[str, Any]]], PriorSweep]:
     """Per method, the start points from the earlier sweep; and that sweep's privacy figures."""
-    cost = earlier_cost(spec.storage_path, warm.sweep)
-    journal = journal_path(spec.storage_path, warm.sweep)
+    sweep = warm.sweep
+    if sweep is None:  # previous_epsilon: each ε's spec names its predecessor (``SweepSpec.at_epsilon``)
+        raise ValueError(f"{spec.name}: its warm start names no earlier sweep")
+    cost = earlier_cost(spec.storage_path, sweep)
+    journal = journal_path(spec.storage_path, sweep)
     if not journal.is_file():
-        raise InputError(FIELD, f"sweep {warm.sweep!r} kept no Optuna study at {journal}")
-    storage = study_storage(spec.storage_path, warm.sweep)
+        raise InputError(FIELD, f"sweep {sweep!r} kept no Optuna study at {journal}")
+    storage = study_storage(spec.storage_path, sweep)
     bounds = {row["method"]: row["tuning_bound"] for row in cost["methods"]}
-    earlier = PrivateSweepState(spec.storage_path, warm.sweep)
+    earlier = PrivateSweepState(spec.storage_path, sweep)
     points = {}
     for method, space in spec.methods.items():
         if bounds.get(method, REPEAT_AND_SELECT) != REPEAT_AND_SELECT:
@@ -93,5 +98,5 @@ def warm_start(spec: SweepSpec, warm: WarmStart) -> tuple[dict[str, list[dict[st
         else:
             selected = earlier.selected(method)
             points[method] = [] if selected is None else selected_configuration(space, selected["params"])
-    prior = PriorSweep(warm.sweep, float(cost["epsilon_including_tuning"]), float(cost["delta"]))
+    prior = PriorSweep(sweep, float(cost["epsilon_including_tuning"]), float(cost["delta"]))
     return points, prior

@@ -14,7 +14,7 @@ import math
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 from urllib.parse import urlsplit, urlunsplit
@@ -376,7 +376,7 @@ class MlflowTracker:
         text = {k: param_text(v) for k, v in params.items()}
         self._queue(OpenTrial(key, method, noise_source, text, role, dict(tags), now_ms()))
 
-    def log_epochs(self, key: TrialKey, history: list[Mapping[str, Any]]) -> None:
+    def log_epochs(self, key: TrialKey, history: Sequence[Mapping[str, Any]]) -> None:
         if history:
             self._queue(LogEpochs(key, epochs_of(history, now_ms())))
 
@@ -474,7 +474,7 @@ class MlflowTracker:
             elif OBJECTIVE in metrics and "epsilon_spent" in metrics:
                 search[(key[0], tags.get(names.TRIAL_TAG, ""))] = run
         chosen = _selected(search, finals)
-        best: dict[tuple[str, float], TradeOff] = {}
+        best: dict[tuple[Any, ...], TradeOff] = {}
         for (parent_id, method), run in chosen.items():
             metrics, tags = run.data.metrics, run.data.tags
             parent = self._parent(run, parents).data if parent_id else None
@@ -503,9 +503,9 @@ class MlflowTracker:
                     names.NOISE_SOURCE_TAG, "seeded"
                 ),  # runs from before the tag: a shared seed
             )
-            key = (*setting(candidate), candidate.method, candidate.epsilon_target)
-            if key not in best or candidate.validation_accuracy > best[key].validation_accuracy:
-                best[key] = candidate
+            rank = (*setting(candidate), candidate.method, candidate.epsilon_target)
+            if rank not in best or candidate.validation_accuracy > best[rank].validation_accuracy:
+                best[rank] = candidate
         return sorted(best.values(), key=lambda t: (setting(t), t.epsilon_target, -t.validation_accuracy))
 
     def logged_settings(self, trade_off: TradeOff) -> dict[str, Any]:

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import logging
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -82,7 +82,7 @@ class Epoch(NamedTuple):
     time_ms: int
 
 
-def epochs_of(history: list[Mapping[str, Any]], time_ms: int) -> tuple[Epoch, ...]:
+def epochs_of(history: Sequence[Mapping[str, Any]], time_ms: int) -> tuple[Epoch, ...]:
     """The ``history`` entries of a trial's results (``{"epoch": n, metric: value, ...}``) as epochs."""
     return tuple(
         Epoch(

@@ -10,6 +10,8 @@ view (``VIEW_TAG``) and a description linking to it. Only ``dptune.tracking`` an
 and ``bench/`` use these names.
 """
 
+from typing import Final
+
 PARENT_TAG = "mlflow.parentRunId"
 SWEEP_TAG = "dptune.sweep"
 STORAGE_TAG = "dptune.storage_path"
@@ -26,7 +28,8 @@ RUN_KEY_TAG = "dptune.run_key"
 EPSILON_TARGET_TAG = "dptune.epsilon_target"
 SEED_TAG = "dptune.seed"
 ROLE_TAG = "dptune.role"
-SEARCH_ROLE, FINAL_ROLE = "search", "final"
+SEARCH_ROLE: Final = "search"
+FINAL_ROLE: Final = "final"
 SELECTED_TRIAL_TAG = "dptune.selected_trial"
 SELECTED_TAG = "dptune.selected"
 """On the search trial that its sweep's searcher selected (``"true"``): the selection, as made, with its

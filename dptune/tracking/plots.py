@@ -28,7 +28,7 @@ import random
 import textwrap
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from dptune.tracking.protocols import ProtocolCell
 from dptune.tracking.report import PlotContext, TradeOff, TrialPoint, format_tuning
@@ -43,7 +43,7 @@ PNG_DPI = 300
 OKABE_ITO = ("#0072b2", "#e69f00", "#009e73", "#d55e00", "#cc79a7", "#56b4e9", "#000000")
 TRIAL_ALPHA = 0.3
 MARK_COLOUR = "#555555"  # the legend of marks is drawn in grey: colour names a method, shape a mark
-STYLE = {
+STYLE: dict[Any, Any] = {  # matplotlib rc keys
     "font.size": 9,
     "axes.titlesize": 9,
     "axes.labelsize": 9,
@@ -66,7 +66,8 @@ def method_colours(methods: Iterable[str]) -> dict[str, str]:
     from matplotlib import colormaps
     from matplotlib.colors import to_hex
 
-    palette = [to_hex(colour) for colour in colormaps["tab20"].colors]
+    tab20: Any = colormaps["tab20"]  # a ListedColormap: its colours are a list
+    palette = [to_hex(colour) for colour in tab20.colors]
     return {name: palette[index % len(palette)] for index, name in enumerate(names)}
 
 
@@ -418,7 +419,7 @@ def _mark_handles(drawn: set[str]) -> list[Artist]:
     """Legend entries, in grey, explaining each kind of mark that was drawn."""
     from matplotlib.lines import Line2D
 
-    grey = {"color": MARK_COLOUR, "linestyle": "none"}
+    grey: dict[str, Any] = {"color": MARK_COLOUR, "linestyle": "none"}
     entries = {
         "trials": Line2D(
             [], [], marker="o", markersize=4, alpha=TRIAL_ALPHA, label="search trial (validation)", **grey

@@ -9,7 +9,7 @@ of trials wait for the writes queued before them (read-your-writes).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
@@ -78,7 +78,7 @@ class Tracker(Protocol):
         for a re-run of the selected configuration) and ``tags``; with its params."""
         ...
 
-    def log_epochs(self, key: TrialKey, history: list[Mapping[str, Any]]) -> None:
+    def log_epochs(self, key: TrialKey, history: Sequence[Mapping[str, Any]]) -> None:
         """Per-epoch metrics (step = ``entry["epoch"]``) of the epochs the trial's run lacks."""
         ...
 

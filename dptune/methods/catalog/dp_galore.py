@@ -81,7 +81,8 @@ def find_projector(matrix: torch.Tensor, rank: int) -> torch.Tensor:
     basis = u[:, :rank] if matrix.shape[0] <= matrix.shape[1] else vh[:rank].T
     rows = basis.abs().argmax(dim=0)
     signs = torch.sign(basis[rows, torch.arange(basis.shape[1], device=basis.device)])
-    return basis * signs
+    signed: torch.Tensor = basis * signs
+    return signed
 
 
 def project(matrix: torch.Tensor, projector: torch.Tensor) -> torch.Tensor:
@@ -122,7 +123,7 @@ def galore(inner: PostProcessing, layout: ParamLayout | None, rank: int, interva
 
         plan = required(layout, needs, name)
         shapes = projected_shapes(plan, rank)
-        pieces = released.split(list(plan.numels))
+        pieces = torch.split(released, list(plan.numels))
         matrices = [p if s is None else p.reshape(s) for p, s in zip(pieces, shapes, strict=True)]
         projectors = state["projectors"]
         if state["t"] % interval == 0:
@@ -133,9 +134,9 @@ def galore(inner: PostProcessing, layout: ParamLayout | None, rank: int, interva
         direction, inner_state = inner.update(torch.cat([x.reshape(-1) for x in low]), state["inner"])
         back = []
         for d, x, q, s in zip(
-            direction.split([x.numel() for x in low]), low, projectors, shapes, strict=True
+            torch.split(direction, [x.numel() for x in low]), low, projectors, shapes, strict=True
         ):
-            back.append(d if q is None else project_back(d.reshape(x.shape), q, s).reshape(-1))
+            back.append(d if q is None or s is None else project_back(d.reshape(x.shape), q, s).reshape(-1))
         return torch.cat(back), {"t": state["t"] + 1, "projectors": projectors, "inner": inner_state}
 
     return PostProcessing(name, init, update, gain=None)  # Adam in the projected space
