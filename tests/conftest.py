@@ -1,5 +1,6 @@
 """Shared fixtures: every test in a temporary working folder; the real digits dataset (scikit-learn,
-offline) loaded once; a local Ray."""
+offline) loaded once; a local Ray. And the test tiers: a test on a real Ray is end to end, so it is in the
+``slow`` tier (``make test-fast`` leaves it out; ``make test`` runs both)."""
 
 from __future__ import annotations
 
@@ -31,9 +32,18 @@ def digits() -> Dataset:
     return load_dataset("digits")
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test that uses ``local_ray`` is marked ``slow`` (those that start a Ray of their own, a
+    cluster or a ``dptune run`` process carry the mark themselves)."""
+    for item in items:
+        if "local_ray" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.slow)
+
+
 @pytest.fixture
 def local_ray():
-    """A local Ray with 4 CPUs and one declared GPU (scheduling only: no GPU is used)."""
+    """A local Ray with 4 CPUs and one declared GPU (scheduling only: no GPU is used). One per test: tests
+    of their own Ray (other resources, a dead cluster left behind, a fresh driver) run between them."""
     ray.init(num_cpus=4, num_gpus=1, include_dashboard=False, log_to_driver=False)
     yield
     ray.shutdown()

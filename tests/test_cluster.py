@@ -194,6 +194,7 @@ def mlp(hidden=16):
 """
 
 
+@pytest.mark.slow
 def test_sweep_of_a_users_model_on_a_cluster_runs_trials_on_workers_and_logs_to_mlflow_server(
     tmp_path: Path,
 ) -> None:

@@ -47,6 +47,7 @@ def one_line_error(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
     return err.strip()
 
 
+@pytest.mark.slow
 def test_a_tracking_server_that_accepts_but_never_answers_is_refused_within_seconds(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -154,6 +155,7 @@ def test_a_sweep_whose_every_trial_of_a_method_failed_exits_non_zero_naming_it(
     assert line.startswith("dptune: error: lp-dpsgd: no trial trained; the first ended so: unstable")
 
 
+@pytest.mark.slow
 def test_a_run_starts_its_own_ray_whatever_a_dead_local_cluster_left_behind(tmp_path: Path) -> None:
     """A ``ray start`` whose processes died without ``ray stop`` (a crash, an OOM kill) leaves Ray's file
     naming its address; a driver without ``RAY_ADDRESS`` once joined it and waited for ever. Ray's

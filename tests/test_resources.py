@@ -8,6 +8,7 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
 from ray.tune import ExperimentAnalysis
 
 from dptune.sweep.resources import node_slots
@@ -51,6 +52,7 @@ def most_at_once(windows: list[dict]) -> int:
     return best
 
 
+@pytest.mark.slow
 def test_a_sweep_waits_for_a_gpu_worker_to_join_then_packs_four_trials_per_gpu(tmp_path: Path) -> None:
     cluster = LocalCluster(cpus=1, gpus=0)  # a head without GPUs, as right after `ray up`
     try:

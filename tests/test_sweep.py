@@ -276,6 +276,7 @@ def test_a_trial_given_a_gpu_that_sees_no_cuda_fails_at_once_naming_the_field(
     assert any("FAILED: resources.gpu" in line for line in lines)
 
 
+@pytest.mark.slow
 def test_gpu_request_without_gpus_fails_fast_or_falls_back(tmp_path: Path) -> None:
     ray.init(num_cpus=2, num_gpus=0, include_dashboard=False, log_to_driver=False)
     try:
@@ -303,6 +304,7 @@ def test_gpu_request_without_gpus_fails_fast_or_falls_back(tmp_path: Path) -> No
 
 
 @pytest.mark.parametrize("stop", [signal.SIGKILL, signal.SIGINT], ids=["killed", "ctrl-c"])
+@pytest.mark.slow
 def test_resume_after_stopping_the_driver_loses_and_duplicates_nothing(
     stop: signal.Signals, tmp_path: Path
 ) -> None:
