@@ -1,8 +1,8 @@
 """MkDocs hook: the documentation's tables that the code owns, generated at build time so that they
 cannot drift from it. A page asks for one with a marker line ``<!-- dptune: NAME -->``:
 
-- ``knobs``: every knob of a run (``dptune.config.KNOBS``): its default, valid values, whether a sweep may
-  search it, and what it is;
+- ``knobs``: every knob of a run (``dptune.training.config.KNOBS``): its default, valid values, whether
+  a sweep may search it, and what it is;
 - ``methods``: every method in the registry (``dptune.methods.METHODS``) with its parameters, their
   valid values and defaults.
 
@@ -25,7 +25,7 @@ def cell(text: Any) -> str:
 
 def knobs_table() -> str:
     """One row per knob of a run, in ``RunConfig``'s field order."""
-    from dptune.config import KNOBS, RunConfig
+    from dptune.training.config import KNOBS, RunConfig
 
     defaults = {f.name: f.default for f in fields(RunConfig)}
     rows = ["| knob | default | valid | searchable | what |", "|---|---|---|---|---|"]

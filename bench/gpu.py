@@ -41,13 +41,13 @@ import yaml
 from mlflow.tracking import MlflowClient
 from results import cpu_name, write_section  # bench/ is on the path when this file runs as a script
 
-from dptune.config import RunConfig
-from dptune.data import Dataset, load_dataset
-from dptune.errors import DataUnavailableError
+from dptune.base.errors import DataUnavailableError
+from dptune.engine.data import Dataset, load_dataset
 from dptune.methods import METHODS
 from dptune.tracking import names
-from dptune.train import Trainer
-from dptune.trial_status import TrialStatus
+from dptune.training.config import RunConfig
+from dptune.training.train import Trainer
+from dptune.training.trial_status import TrialStatus
 
 ROOT = Path(__file__).resolve().parents[1]
 JSON = ROOT / "bench" / "gpu.json"

@@ -73,7 +73,7 @@ def strongly_connected(nodes: set[str], edges: dict[str, set[str]]) -> list[list
 
 
 def package_of(module: str) -> str:
-    """``dptune.methods.registry`` -> ``dptune.methods``; ``dptune.train`` -> ``dptune.train``."""
+    """``dptune.methods.registry`` -> ``dptune.methods``; ``dptune.training.train`` -> ``dptune.training``."""
     return ".".join(module.split(".")[:2])
 
 

@@ -34,8 +34,8 @@ from mlflow.tracking import MlflowClient
 from ray.train._internal.storage import StorageContext
 from results import cpu_name, write_section  # bench/ is on the path when this file runs as a script
 
-from dptune.sweep.callbacks import TrialRecorder
 from dptune.tracking import MlflowTracker
+from dptune.tune.callbacks import TrialRecorder
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # tests/ has the server and Tune's side of a callback
@@ -93,7 +93,7 @@ def feed(recorder: Any, storage: StorageContext, name: str, trials: int, epochs:
 
 def measure(rounds: int, trials: int, epochs: int, folder: Path) -> dict[str, Any]:
     before_store = module_at(BEFORE, "dptune/tracking/mlflow_store.py", "before_mlflow_store")
-    before_callbacks = module_at(BEFORE, "dptune/sweep/callbacks.py", "before_callbacks")
+    before_callbacks = module_at(BEFORE, "dptune/tune/callbacks.py", "before_callbacks")
     storage = StorageContext(storage_path=str(folder / "ray"), experiment_dir_name="bench")
     figures: dict[str, list[dict[str, float]]] = {"before": [], "after": []}
     with MlflowServer(f"sqlite:///{folder / 'mlflow.db'}", folder / "server") as server:

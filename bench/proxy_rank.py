@@ -50,9 +50,9 @@ from optuna.trial import TrialState
 from results import cpu_name, write_section  # bench/ is on the path when this file runs as a script
 from scipy.stats import spearmanr
 
-from dptune.errors import InputError
-from dptune.preflight import earlier_cost
-from dptune.sweep.studies import study_storage
+from dptune.base.errors import InputError
+from dptune.sweep.preflight import earlier_cost
+from dptune.tune.studies import study_storage
 
 ROOT = Path(__file__).resolve().parents[1]
 SECTION = "## Tuning proxy: how a subset ranks configurations"

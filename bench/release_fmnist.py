@@ -9,7 +9,7 @@ and scored on the final-test half. Nothing is chosen at ε = 3 or 8, and no hand
 
 Privacy (docs/privacy.md: every released run counted). A run's plan (batch size, epochs) was
 chosen by the ε = 1 search from its scores, so each run counts W_m(ε), the worst full plan the method's space
-could give a run at that ε (``dptune.tuning_cost.worst_run``, as the sweep counts its own re-runs), not the
+could give a run at that ε (``dptune.sweep.bound.worst_run``, as the sweep counts its own re-runs), not the
 ledger it spent (that one is rebuilt from its record and checked against the ε it spent). A cell of method m
 at ε counts m's ε = 1 figure (``epsilon_including_tuning`` of its cell in the sweep's record: the ε = 1 proxy,
 m's search and m's re-runs) and, by RDP composition at δ_R = ``RELEASE_DELTA``, m's runs released here at ε
@@ -58,8 +58,8 @@ from results import cpu_name
 if TYPE_CHECKING:
     import numpy as np
 
-    from dptune.config import RunConfig
-    from dptune.spec import SweepSpec
+    from dptune.sweep.spec import SweepSpec
+    from dptune.training.config import RunConfig
 
 RELEASE_RUNS = ROOT / "bench" / "fmnist_release_runs"
 SELECTED_AT = "1"
@@ -89,7 +89,7 @@ def selected() -> dict[str, dict[str, Any]]:
 @functools.cache
 def sweep_at(epsilon: str) -> SweepSpec:
     """``sweeps/fmnist.yaml``'s sweep at ε (its base runs and the methods' spaces)."""
-    from dptune.spec import load_spec
+    from dptune.sweep.spec import load_spec
 
     spec = load_spec(SWEEP_ALONE, base=ROOT)
     return spec.at_epsilon(spec.epsilons.index(float(epsilon)))
@@ -104,7 +104,7 @@ def release_config(epsilon: str, method: str, params: dict[str, Any]) -> RunConf
 def worst_curve(epsilon: str, method: str) -> np.ndarray:
     """W_m(ε): per RDP order, the largest curve of any full plan ``method``'s space could give a run at ε
     (the curve every release of its selection counts)."""
-    from dptune.tuning_cost import worst_run
+    from dptune.sweep.bound import worst_run
 
     sweep = sweep_at(epsilon)
     return worst_run(sweep.methods[method], sweep.runs[method], TRAIN_SIZE, DELTA)

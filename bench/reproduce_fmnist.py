@@ -60,8 +60,8 @@ from scatter_fmnist import dptune, knobs
 if TYPE_CHECKING:
     import numpy as np
 
-    from dptune.config import RunConfig
-    from dptune.spec import SweepSpec
+    from dptune.sweep.spec import SweepSpec
+    from dptune.training.config import RunConfig
 
 ROOT = Path(__file__).resolve().parents[1]
 RUNS = ROOT / "bench" / "fmnist_runs"
@@ -91,7 +91,7 @@ def spec_path(epsilon: str) -> Path:
 @functools.cache
 def sweep_spec(epsilon: str) -> SweepSpec:
     """The validated sweep spec at ε (sweeps/fmnist-eps{ε}.yaml)."""
-    from dptune.spec import load_spec
+    from dptune.sweep.spec import load_spec
 
     return load_spec(spec_path(epsilon), base=ROOT)
 
@@ -172,7 +172,7 @@ def record_sweep_alone(
     """bench/fmnist_sweep.json from what the spec's store holds now (``sweep_alone_record``); from a
     sweep still ``running`` (``--stage sweep-record``), only the cells whose re-runs all have a
     final-test score."""
-    from dptune.spec import load_spec
+    from dptune.sweep.spec import load_spec
 
     spec = load_spec(spec_file, base=ROOT)
     report = json.loads(
@@ -249,7 +249,7 @@ def train_cached(config: RunConfig, out: Path, extra: dict[str, Any]) -> dict[st
     """
     import torch
 
-    from dptune.train import Trainer
+    from dptune.training.train import Trainer
 
     torch.set_num_threads(1)
     started = time.time()
@@ -335,7 +335,7 @@ def ledger_curve(config: RunConfig, sigma: float, steps: int | None) -> np.ndarr
     """RDP curve (over ``RDP_ORDERS``) of a run of ``config`` calibrated to σ = ``sigma`` that took
     ``steps`` steps (None: its full plan)."""
     from dptune.privacy.accounting import rdp_curve
-    from dptune.run_plan import run_schedule, spent_ledger
+    from dptune.training.run_plan import run_schedule, spent_ledger
 
     if steps is None:
         steps = run_schedule(config, TRAIN_SIZE).hyper.steps
@@ -368,7 +368,7 @@ def record_curve(name: str, record: dict[str, Any], config: RunConfig) -> np.nda
 def search_worst_run(key: tuple[str, str]) -> np.ndarray:
     """W of a method's search in the sweep at ε (key: ε, method): per RDP order, the largest curve of any
     full plan one of its trials could be given, at a σ at most every calibrated one."""
-    from dptune.tuning_cost import worst_run
+    from dptune.sweep.bound import worst_run
 
     epsilon, method = key
     return worst_run(sweep_spec(epsilon).methods[method], base_run(epsilon, method), TRAIN_SIZE, DELTA)
@@ -390,7 +390,7 @@ def tuning_cost_record(workers: int) -> dict[str, Any]:
     Each figure sits beside the one published before, where there was one.
     """
     from dptune.privacy.accounting import rdp_to_epsilon
-    from dptune.space import privacy_configurations
+    from dptune.sweep.space import privacy_configurations
 
     def epsilon_of(curves: list[np.ndarray]) -> float:
         return rdp_to_epsilon(sum(curves), DELTA)
@@ -459,7 +459,7 @@ def tuning_cost_record(workers: int) -> dict[str, Any]:
     return {
         "how": (
             "RDP composition over Opacus's orders, converted to (ε, δ) at the end. Every started sweep "
-            "trial counts W, the worst full plan its search could give any trial (dptune.tuning_cost."
+            "trial counts W, the worst full plan its search could give any trial (dptune.sweep.bound."
             "worst_run), whether ASHA stopped it or not; every released run counts the ledger it spent "
             "(σ, steps and settings from its record), every replicate. Written by "
             "`python bench/reproduce_fmnist.py --epsilon 1 --stage costs`."

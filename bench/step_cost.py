@@ -22,10 +22,10 @@ import torch
 import torch.nn.functional as F
 from results import cpu_name, write_section  # bench/ is on the path when this file runs as a script
 
-from dptune.config import RunConfig
-from dptune.data import load_dataset
+from dptune.engine.data import load_dataset
 from dptune.methods import METHODS
-from dptune.train import Trainer
+from dptune.training.config import RunConfig
+from dptune.training.train import Trainer
 
 PARAMS = {"dp-pmlf": {"k": "2"}, "innerouter": {"k": "2"}}
 

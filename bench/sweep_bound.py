@@ -34,9 +34,9 @@ from results import cpu_name, write_section  # bench/ is on the path when this f
 
 from dptune.privacy.accounting import RDP_ORDERS
 from dptune.privacy.filter import runs_that_fit
-from dptune.spec import load_spec
-from dptune.sweep import run_sweep
+from dptune.sweep.spec import load_spec
 from dptune.tracking.names import PARENT_TAG, STATUS_TAG
+from dptune.tune import run_sweep
 
 ROOT = Path(__file__).resolve().parents[1]
 SECTION = "## Sweep privacy: an ASHA sweep's bound, and a privacy filter at the same total"

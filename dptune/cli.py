@@ -17,24 +17,23 @@ import logging
 import os
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from dataclasses import fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import yaml
 
-from dptune.config import KNOB_OPTIONS, KNOBS, RunConfig, required
-from dptune.errors import InputError
-from dptune.factories import is_import_path
+from dptune.base.errors import InputError
+from dptune.base.factories import is_import_path
 from dptune.methods import METHODS, Hyper, get_method
 from dptune.methods.params import parse_assignments
 from dptune.privacy.calibration import calibrate_noise, method_schedule
-from dptune.run_plan import check_delta
+from dptune.training.config import KNOB_OPTIONS, KNOBS, RunConfig, required
+from dptune.training.run_plan import check_delta
 
 if TYPE_CHECKING:
-    from dptune.spec import SweepSpec
+    from dptune.sweep.spec import SweepSpec
     from dptune.tracking import Tracker
     from dptune.tracking.report import TradeOff
 
@@ -239,7 +238,7 @@ def _train(args: argparse.Namespace) -> None:
         for part in ("model", "dataset")
     }
     config = RunConfig.parse(given | factory_args | {"params": parse_assignments(args.param)}, cli_field)
-    from dptune.train import EpochResult, Trainer
+    from dptune.training.train import EpochResult, Trainer
 
     try:
         trainer = Trainer(config)
@@ -323,9 +322,9 @@ def _methods(_args: argparse.Namespace) -> None:
 
 def _sweep_spec(args: argparse.Namespace) -> SweepSpec:
     """The spec ``run`` and ``validate`` are given, with their flags' overrides, checked as ``run`` checks
-    it before it starts anything (``dptune.preflight``)."""
-    from dptune.preflight import preflight
-    from dptune.spec import load_spec, resolve_tracking_uri
+    it before it starts anything (``dptune.sweep.preflight``)."""
+    from dptune.sweep.preflight import preflight
+    from dptune.sweep.spec import load_spec, resolve_tracking_uri
 
     overrides = {"storage_path": args.storage_path}
     if args.tracking_uri is not None:
@@ -351,8 +350,8 @@ def _validate(args: argparse.Namespace) -> None:
 
 def _run(args: argparse.Namespace) -> None:
     spec = _sweep_spec(args)
-    from dptune.sweep import SweepInterrupted, quiet_libraries, run_sweeps
-    from dptune.sweep.driver import failed_methods
+    from dptune.tune import SweepInterrupted, quiet_libraries, run_sweeps
+    from dptune.tune.driver import failed_methods
 
     quiet_libraries()
     try:
@@ -375,22 +374,6 @@ def _run(args: argparse.Namespace) -> None:
         print(f"dptune: error: {method}: no trial trained; the first ended so: {reason}", file=sys.stderr)
     if failed:
         raise SystemExit(EXIT_NO_RESULT)
-
-
-@contextmanager
-def _store_errors(uri: str) -> Iterator[None]:
-    """An error of the MLflow store at ``uri`` (not a store MLflow opens, a broken database) as an
-    ``InputError`` on ``--tracking-uri``: its first sentence, not MLflow's traceback."""
-    from mlflow.exceptions import MlflowException
-    from sqlalchemy.exc import SQLAlchemyError
-
-    try:
-        yield
-    except (MlflowException, SQLAlchemyError) as exc:
-        reason = str(exc).strip().splitlines()[0].split(". ")[0] if str(exc).strip() else type(exc).__name__
-        raise InputError(
-            "--tracking-uri", f"cannot read the MLflow store at {uri} ({reason}); name a store a sweep wrote"
-        ) from None
 
 
 def _plot(tracker: Tracker, experiments: list[str], rows: list[TradeOff], path: Path) -> None:
@@ -416,17 +399,17 @@ def _plot(tracker: Tracker, experiments: list[str], rows: list[TradeOff], path: 
 
 
 def _report(args: argparse.Namespace) -> None:
-    from dptune.spec import resolve_tracking_uri
-    from dptune.sweep import quiet_libraries
+    from dptune.sweep.spec import resolve_tracking_uri
     from dptune.tracking import tracker_for
+    from dptune.tracking.mlflow_setup import quiet_mlflow, readable_store
     from dptune.tracking.protocols import format_protocol_table
     from dptune.tracking.report import format_compute, format_report
 
-    quiet_libraries()
+    quiet_mlflow()
     uri = resolve_tracking_uri(args.tracking_uri, Path.cwd(), "--tracking-uri")
     if uri.startswith("sqlite:///") and not Path(uri[len("sqlite:///") :]).is_file():
         raise InputError("--tracking-uri", f"no MLflow store at {uri}; run a sweep first or name the store")
-    with _store_errors(uri):
+    with readable_store(uri):
         tracker = tracker_for(uri)
         known = tracker.experiments()
         if args.experiment and args.experiment not in known:
@@ -466,7 +449,7 @@ def _report(args: argparse.Namespace) -> None:
 
 def _audit(args: argparse.Namespace) -> None:
     """Exit code 1 when the audit refutes the claim (lower bound above the claimed ε)."""
-    from dptune.audit import AuditConfig, run_audit
+    from dptune.training.audit import AuditConfig, run_audit
 
     names = {f.name for f in fields(AuditConfig)}
     given = {k: v for k, v in vars(args).items() if k in names}

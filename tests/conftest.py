@@ -10,8 +10,8 @@ import pytest
 import ray
 import torch
 
-import dptune.features
-from dptune.data import Dataset, load_dataset
+import dptune.engine.features
+from dptune.engine.data import Dataset, load_dataset
 
 torch.set_num_threads(2)
 
@@ -23,7 +23,7 @@ def temporary_working_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
     checkout; its caches (ScatterNet features) too, in this process and in the Ray workers it starts."""
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("DPTUNE_CACHE", str(tmp_path / "cache"))
-    monkeypatch.setattr(dptune.features, "FEATURES_DIR", tmp_path / "cache" / "features")
+    monkeypatch.setattr(dptune.engine.features, "FEATURES_DIR", tmp_path / "cache" / "features")
     return tmp_path
 
 

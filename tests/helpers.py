@@ -9,11 +9,11 @@ import torch
 from dp_accounting import dp_event
 from dp_accounting.rdp.rdp_privacy_accountant import RdpAccountant
 
-from dptune.config import RunConfig
-from dptune.data import Dataset
+from dptune.engine.data import Dataset
 from dptune.methods.release import clipped_sum
 from dptune.privacy.accounting import RDP_ORDERS
-from dptune.train import Trainer
+from dptune.training.config import RunConfig
+from dptune.training.train import Trainer
 
 
 def digits_trainer(

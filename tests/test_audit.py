@@ -24,8 +24,11 @@ import torch
 from scipy.special import logit
 from scipy.stats import beta
 
-from dptune import audit
-from dptune.audit import (
+from dptune.engine.persample import GhostEngine
+from dptune.methods import METHODS, Method, Release
+from dptune.privacy.accounting import RDP_ORDERS
+from dptune.training import audit
+from dptune.training.audit import (
     AuditConfig,
     audit_release,
     audited_method,
@@ -33,9 +36,6 @@ from dptune.audit import (
     p_value,
     run_audit,
 )
-from dptune.methods import METHODS, Method, Release
-from dptune.persample import GhostEngine
-from dptune.privacy.accounting import RDP_ORDERS
 from tests.test_cli import run
 
 EPSILON = 2.0

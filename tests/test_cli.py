@@ -14,10 +14,10 @@ from typing import Any
 import pytest
 from mlflow.tracking import MlflowClient
 
-import dptune.data as data_module
+import dptune.engine.data as data_module
+from dptune.base.errors import InputError
 from dptune.cli import _build_parser, main
-from dptune.errors import InputError
-from dptune.spec import resolve_tracking_uri
+from dptune.sweep.spec import resolve_tracking_uri
 from tests.sweep_helpers import quickstart_spec
 
 TRAIN = [

@@ -9,9 +9,9 @@ import pytest
 import torch
 import torchvision.datasets
 
-import dptune.data as data_module
-from dptune.data import load_dataset, read_idx, train_size
-from dptune.errors import DataUnavailableError, InputError
+import dptune.engine.data as data_module
+from dptune.base.errors import DataUnavailableError, InputError
+from dptune.engine.data import load_dataset, read_idx, train_size
 
 SYSTEM_FMNIST = Path("/usr/share/datasets/fashion-mnist")
 

@@ -7,12 +7,12 @@ import numpy as np
 import pytest
 import torch
 
-from dptune.data import Dataset
+from dptune.engine.data import Dataset
+from dptune.engine.persample import ParamLayout
 from dptune.methods import METHODS, Hyper
 from dptune.methods.catalog.dp_galore import find_projector, galore
 from dptune.methods.filters import IIRCoefficients, filtered_adam
 from dptune.methods.release import TorchNoise, release
-from dptune.persample import ParamLayout
 from tests.helpers import digits_trainer, noise_free_release
 
 

@@ -19,7 +19,7 @@ import pytest
 import yaml
 
 from dptune.cli import main
-from dptune.spec import load_spec
+from dptune.sweep.spec import load_spec
 
 SPEC = {
     "name": "edges",
@@ -206,7 +206,7 @@ def test_a_tracking_server_behind_a_login_counts_as_answering(tmp_path: Path) ->
     import threading
     from http.server import BaseHTTPRequestHandler, HTTPServer
 
-    from dptune.preflight import check_tracking_store
+    from dptune.sweep.preflight import check_tracking_store
 
     class Login(BaseHTTPRequestHandler):
         def do_GET(self) -> None:

@@ -7,10 +7,10 @@ import pytest
 import torch
 
 from dptune.cli import main
-from dptune.config import RunConfig
+from dptune.engine.persample import FlatModel
 from dptune.methods import METHODS, Hyper, get_method
 from dptune.models import build_model
-from dptune.persample import FlatModel
+from dptune.training.config import RunConfig
 from tests.helpers import digits_trainer
 
 STEPS = 3000

@@ -10,11 +10,11 @@ import pytest
 from dp_accounting import dp_event
 from dp_accounting.rdp import RdpAccountant
 
-from dptune.errors import InputError
+from dptune.base.errors import InputError
 from dptune.privacy.accounting import RDP_ORDERS
-from dptune.spec import load_spec
-from dptune.sweep import run_sweeps
-from dptune.sweep.studies import study_storage
+from dptune.sweep.spec import load_spec
+from dptune.tune import run_sweeps
+from dptune.tune.studies import study_storage
 from tests.helpers import subsampled_gaussian
 from tests.sweep_helpers import runs, write_spec
 
@@ -39,7 +39,7 @@ def test_a_sweep_across_epsilon_warm_starts_each_target_and_counts_the_whole_cur
 
     # One experiment, one parent run per ε, each named for its target; each ε's runs spend at most it.
     parents, children = runs(spec.tracking_uri, "curve")
-    assert sorted(p.data.tags["dptune.sweep"] for p in parents) == ["curve.eps1", "curve.eps4"]
+    assert sorted(p.data.tags["dptune.tune"] for p in parents) == ["curve.eps1", "curve.eps4"]
     for parent in parents:
         target = float(parent.data.params["epsilon"])
         mine = [c for c in children if c.data.tags["mlflow.parentRunId"] == parent.info.run_id]

@@ -9,7 +9,7 @@ import pickle
 import pytest
 import ray
 
-from dptune.errors import DataUnavailableError, InputError
+from dptune.base.errors import DataUnavailableError, InputError
 
 FIELD, PROBLEM = "param.k", "must be an integer >= 1, got 0"
 

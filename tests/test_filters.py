@@ -7,7 +7,7 @@ import pytest
 import torch
 from scipy.signal import lfilter
 
-from dptune.errors import InputError
+from dptune.base.errors import InputError
 from dptune.methods.filters import PRESETS, filtered_adam, iir_filter, make_filter, validate_filter
 
 

@@ -9,9 +9,9 @@ import math
 import pytest
 import torch
 
-from dptune import gpu_memory
-from dptune.data import Dataset
-from dptune.gpu_memory import (
+from dptune.engine import gpu_memory
+from dptune.engine.data import Dataset
+from dptune.engine.gpu_memory import (
     CPU_PHYSICAL_BATCH,
     SAFETY,
     chunk_that_fits,
@@ -20,9 +20,9 @@ from dptune.gpu_memory import (
     memory_budget,
     prepare_gpu,
 )
+from dptune.engine.persample import FlatModel, clipped_sum_engine
 from dptune.methods.release import clipped_sum
 from dptune.models import build_model
-from dptune.persample import FlatModel, clipped_sum_engine
 from tests.helpers import digits_trainer
 
 CUDA = pytest.mark.skipif(
@@ -221,7 +221,7 @@ def test_a_checkpoint_is_read_onto_the_cpu_and_its_state_moved_to_the_runs_devic
     """``map_location="cpu"`` (a GPU checkpoint loads where no GPU is, and generator states stay CPU byte
     tensors for ``set_state``), then θ, the iterates and every post-processing state on the run's
     device; a noise stream saved on another kind of device leaves the run's fresh secret one in place."""
-    from trainables.trial import STATE_FILE, load_checkpoint
+    from dptune.tune.trainable import STATE_FILE, load_checkpoint
 
     trainer = digits_trainer(digits, "dp-adambc", seed=None)
     trainer.train_epoch()
@@ -257,7 +257,7 @@ def test_a_checkpoint_resumes_on_the_other_kind_of_device(
     digits: Dataset, tmp_path, saved: str, resumed: str
 ) -> None:
     """Saved on one kind of device, resumed on the other through the trial's own loader, then a step."""
-    from trainables.trial import STATE_FILE, load_checkpoint
+    from dptune.tune.trainable import STATE_FILE, load_checkpoint
 
     first = digits_trainer(digits, "dp-adambc", seed=None, device=saved)
     first.train_epoch()

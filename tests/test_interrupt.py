@@ -1,4 +1,4 @@
-"""``dptune.sweep.interrupt``: the signals that stop a running sweep (the whole path, Ctrl+C then
+"""``dptune.tune.interrupt``: the signals that stop a running sweep (the whole path, Ctrl+C then
 ``--resume``, is ``tests/test_sweep.py``'s resume test)."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import threading
 
 import pytest
 
-from dptune.sweep.interrupt import SweepInterrupted, interruptible
+from dptune.tune.interrupt import SweepInterrupted, interruptible
 
 
 @pytest.mark.parametrize(("number", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])

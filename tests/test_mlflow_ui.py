@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from mlflow.tracking import MlflowClient
 
-from dptune.spec import load_spec
-from dptune.sweep import run_sweep
+from dptune.sweep.spec import load_spec
+from dptune.tune import run_sweep
 from tests.browser import chromium, chromium_unavailable, runs_table, wait_for
 from tests.mlflow_server import MlflowServer
 from tests.sweep_helpers import runs, write_spec

@@ -17,12 +17,12 @@ from typing import Any
 
 import pytest
 
-from dptune.config import SEARCHABLE_KNOBS, RunConfig
-from dptune.data import Dataset
+from dptune.engine.data import Dataset
 from dptune.methods import METHODS
 from dptune.methods.filters import PRESETS
 from dptune.methods.params import Param
-from dptune.train import Trainer
+from dptune.training.config import SEARCHABLE_KNOBS, RunConfig
+from dptune.training.train import Trainer
 
 BASE = {"epsilon": 1.0, "dataset": "digits", "model": "mlp", "delta": 1e-4, "epochs": 1}
 BASE |= {"batch_size": 50, "lr": 0.05, "physical_batch_size": 50, "seed": 0}

@@ -9,8 +9,8 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+from dptune.engine.persample import FlatModel, GhostEngine, VmapEngine, ghost_supported
 from dptune.models import build_model
-from dptune.persample import FlatModel, GhostEngine, VmapEngine, ghost_supported
 
 
 def reference_clipped_sum(

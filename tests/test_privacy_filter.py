@@ -76,8 +76,8 @@ def test_a_re_run_beyond_the_reserved_ones_starts_only_while_the_filter_has_room
     two re-runs fit; a third re-run (one lost with a killed driver, to be replaced) does not."""
     from ray.tune.search import Searcher
 
-    from dptune.sweep.searcher import AccountedSearcher
-    from dptune.sweep_state import FINAL, PrivateSweepState
+    from dptune.sweep.ledger import FINAL, PrivateSweepState
+    from dptune.tune.searcher import AccountedSearcher
 
     class One(Searcher):
         def suggest(self, trial_id: str) -> dict:

@@ -15,14 +15,14 @@ import pytest
 import torch
 from dp_accounting.rdp.rdp_privacy_accountant import RdpAccountant
 
-from dptune.data import Dataset, poisson_rows
-from dptune.errors import InputError
+from dptune.base.errors import InputError
+from dptune.base.randomness import MT_STATE_WORDS, Randomness, cpu_generator, poisson_mask, poisson_threshold
+from dptune.engine.data import Dataset, poisson_rows
 from dptune.privacy.accounting import RDP_ORDERS
-from dptune.randomness import MT_STATE_WORDS, Randomness, cpu_generator, poisson_mask, poisson_threshold
-from dptune.spec import parse_spec
-from dptune.sweep.define_by_run import SAMPLERS, DefineByRun
-from dptune.sweep.driver import SECRET_FAILURE, SweepOutcome, curve_summary, failed_methods
-from dptune.tuning_cost import MethodTuningCost, PriorSweep, SweepTuningCost
+from dptune.sweep.bound import MethodTuningCost, PriorSweep, SweepTuningCost
+from dptune.sweep.spec import parse_spec
+from dptune.tune.define_by_run import SAMPLERS, DefineByRun
+from dptune.tune.driver import SECRET_FAILURE, SweepOutcome, curve_summary, failed_methods
 from tests.helpers import digits_trainer, noise_free_release, subsampled_gaussian
 
 REPEAT_AND_SELECT = {

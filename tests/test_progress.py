@@ -12,10 +12,10 @@ import pytest
 import ray
 from ray.tune.experiment import Trial
 
-from dptune.sweep import progress as progress_module
-from dptune.sweep.progress import CLEAR, SweepProgress, TrialProgress, duration, register
-from dptune.trial_status import STATUS_KEY, TrialStatus
-from trainables.step_board import StepPoster, start_board
+from dptune.training.trial_status import STATUS_KEY, TrialStatus
+from dptune.tune import progress as progress_module
+from dptune.tune.progress import CLEAR, SweepProgress, TrialProgress, duration, register
+from dptune.tune.step_board import StepPoster, start_board
 
 
 def test_durations_read_as_a_person_writes_them() -> None:

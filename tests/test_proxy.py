@@ -11,11 +11,11 @@ import torch
 from dp_accounting.pld.pld_privacy_accountant import PLDAccountant
 from dp_accounting.rdp.rdp_privacy_accountant import RdpAccountant
 
-from dptune.data import Dataset
-from dptune.errors import InputError
+from dptune.base.errors import InputError
+from dptune.engine.data import Dataset
 from dptune.privacy.accounting import RDP_ORDERS
 from dptune.privacy.amplification import amplified_by_subset
-from dptune.train import Trainer
+from dptune.training.train import Trainer
 from tests.helpers import digits_trainer, noise_free_release, subsampled_gaussian
 
 

@@ -13,11 +13,11 @@ import math
 import pytest
 import torch
 
-from dptune.audit import AuditConfig, run_audit
 from dptune.cli import main
-from dptune.data import Dataset
+from dptune.engine.data import Dataset
 from dptune.methods.release import OsCsprngNoise
-from dptune.train import Trainer
+from dptune.training.audit import AuditConfig, run_audit
+from dptune.training.train import Trainer
 from tests.helpers import digits_trainer, noise_free_release
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from ray.tune import ExperimentAnalysis
 
-from dptune.sweep.resources import node_slots
+from dptune.tune.resources import node_slots
 from tests.local_cluster import BIN, LocalCluster
 from tests.sweep_helpers import write_spec
 

@@ -12,12 +12,12 @@ import pytest
 import torch
 from kymatio.scattering2d.frontend.torch_frontend import ScatteringTorch2D
 
-import dptune.features as features
-from dptune.data import Dataset
+import dptune.engine.features as features
+from dptune.engine.data import Dataset
+from dptune.engine.persample import ghost_supported
 from dptune.models import build_model
-from dptune.persample import ghost_supported
-from dptune.spec import load_spec
-from dptune.sweep import run_sweep
+from dptune.sweep.spec import load_spec
+from dptune.tune import run_sweep
 from tests.helpers import digits_trainer
 from tests.sweep_helpers import runs, write_spec
 

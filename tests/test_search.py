@@ -8,12 +8,12 @@ import numpy as np
 import optuna
 import pytest
 
-from dptune.errors import InputError
+from dptune.base.errors import InputError
 from dptune.methods.filter_families import butterworth, first_order
 from dptune.methods.filters import PRESETS, step_response, validate_filter
-from dptune.space import start_point
-from dptune.spec import method_space, parse_filter
-from dptune.sweep.define_by_run import SAMPLERS, DefineByRun
+from dptune.sweep.space import start_point
+from dptune.sweep.spec import method_space, parse_filter
+from dptune.tune.define_by_run import SAMPLERS, DefineByRun
 
 FAMILIES = {
     "first-order": {
@@ -164,8 +164,8 @@ def test_a_drawn_filter_is_validated_once_and_trusted_by_the_run(digits, monkeyp
 def _asha(shortest: int, longest: int, trials: list) -> Any:
     """The sweep's ASHA (grace period 2) for plans of ``shortest`` to ``longest`` epochs, with
     ``trials`` added."""
-    from dptune.sweep.schedulers import asha
-    from dptune.trial_status import OBJECTIVE
+    from dptune.training.trial_status import OBJECTIVE
+    from dptune.tune.schedulers import asha
 
     scheduler = asha(grace_period=2, shortest=shortest, longest=longest)
     scheduler.set_search_properties(OBJECTIVE, "max")
@@ -176,7 +176,7 @@ def _asha(shortest: int, longest: int, trials: list) -> Any:
 
 def _result(score: float, epoch: int, epochs: int) -> dict[str, Any]:
     """What a trial of an ``epochs``-epoch plan reports after ``epoch``."""
-    from dptune.trial_status import OBJECTIVE, PLAN_SHARE
+    from dptune.training.trial_status import OBJECTIVE, PLAN_SHARE
 
     return {OBJECTIVE: score, PLAN_SHARE: epoch / epochs, "training_iteration": epoch}
 
@@ -243,10 +243,10 @@ def test_optuna_hears_a_trials_scores_at_its_share_of_the_longest_plan(tmp_path)
     from ray import tune
     from ray.tune.search.optuna import OptunaSearch
 
-    from dptune.config import RunConfig
-    from dptune.sweep.searcher import AccountedSearcher, SpentCurve
-    from dptune.sweep_state import PrivateSweepState
-    from dptune.trial_status import OBJECTIVE, STATUS_KEY, TrialStatus
+    from dptune.sweep.ledger import PrivateSweepState
+    from dptune.training.config import RunConfig
+    from dptune.training.trial_status import OBJECTIVE, STATUS_KEY, TrialStatus
+    from dptune.tune.searcher import AccountedSearcher, SpentCurve
 
     storage = optuna.storages.JournalStorage(optuna.storages.journal.JournalFileBackend(str(tmp_path / "j")))
     inner = OptunaSearch(

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 import yaml
 
+from dptune.base.errors import InputError
 from dptune.cli import main
-from dptune.errors import InputError
-from dptune.spec import load_spec, parse_spec
+from dptune.sweep.spec import load_spec, parse_spec
 
 SWEEPS = sorted((Path(__file__).parents[1] / "sweeps").glob("*.yaml"))
 BASE = yaml.safe_load((Path(__file__).parents[1] / "sweeps" / "quickstart.yaml").read_text())

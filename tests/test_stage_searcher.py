@@ -1,6 +1,6 @@
 """One Tune run per sweep stage: every method's search with its own budget and searcher, the re-runs of
-each method's selection once its search ended, and ASHA per method (``dptune.sweep.stage_searcher``,
-``dptune.sweep.schedulers``), driven here by hand the way Tune's controller calls them."""
+each method's selection once its search ended, and ASHA per method (``dptune.tune.stage_searcher``,
+``dptune.tune.schedulers``), driven here by hand the way Tune's controller calls them."""
 
 from __future__ import annotations
 
@@ -14,12 +14,12 @@ from ray.tune.experiment import Trial
 from ray.tune.schedulers import TrialScheduler
 from ray.tune.search import Searcher
 
-from dptune.randomness import secret_key, trial_seed
-from dptune.sweep.progress import SweepProgress, register
-from dptune.sweep.schedulers import PerMethodScheduler, asha
-from dptune.sweep.stage_searcher import RERUN_SEED_OFFSET, SearchObserver, SweepSearcher, ended_searches
-from dptune.sweep_state import PrivateSweepState
-from dptune.trial_status import METHOD_KEY, OBJECTIVE, PLAN_SHARE, RERUN_OF
+from dptune.base.randomness import secret_key, trial_seed
+from dptune.sweep.ledger import PrivateSweepState
+from dptune.training.trial_status import METHOD_KEY, OBJECTIVE, PLAN_SHARE, RERUN_OF
+from dptune.tune.progress import SweepProgress, register
+from dptune.tune.schedulers import PerMethodScheduler, asha
+from dptune.tune.stage_searcher import RERUN_SEED_OFFSET, SearchObserver, SweepSearcher, ended_searches
 
 
 class Counting(Searcher):

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import optuna
 
-from dptune.sweep.studies import study_storage
-from dptune.sweep.study_plots import study_figures, study_page
+from dptune.tune.studies import study_storage
+from dptune.tune.study_plots import study_figures, study_page
 
 
 def _study(folder: Path) -> optuna.Study:

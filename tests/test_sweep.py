@@ -22,12 +22,12 @@ from mlflow.tracking import MlflowClient
 from dptune.cli import main
 from dptune.methods.filters import validate_filter
 from dptune.privacy.accounting import RDP_ORDERS
-from dptune.spec import load_spec
-from dptune.sweep import run_sweep, run_sweeps
-from dptune.sweep.studies import study_storage
-from dptune.sweep_state import PrivateSweepState
+from dptune.sweep.ledger import PrivateSweepState
+from dptune.sweep.spec import load_spec
 from dptune.tracking import tracker_for
 from dptune.tracking.report import format_table
+from dptune.tune import run_sweep, run_sweeps
+from dptune.tune.studies import study_storage
 from tests.helpers import subsampled_gaussian
 from tests.sweep_helpers import runs, write_spec
 

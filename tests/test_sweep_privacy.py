@@ -18,12 +18,12 @@ from dp_accounting import dp_event
 from dp_accounting.rdp.rdp_privacy_accountant import RdpAccountant
 
 from dptune.cli import main
-from dptune.data import load_dataset
+from dptune.engine.data import load_dataset
 from dptune.privacy.accounting import RDP_ORDERS
-from dptune.spec import load_spec
-from dptune.sweep import run_sweep
-from dptune.sweep_state import PrivateSweepState
-from dptune.tuning_cost import plan_search
+from dptune.sweep.bound import plan_search
+from dptune.sweep.ledger import PrivateSweepState
+from dptune.sweep.spec import load_spec
+from dptune.tune import run_sweep
 from tests.helpers import subsampled_gaussian
 from tests.sweep_helpers import runs, write_spec
 from tests.test_randomness import correlation

@@ -11,9 +11,10 @@ from pathlib import Path
 
 from opacus.accountants import RDPAccountant
 
-from dptune import config, persample
+from dptune.engine import persample
 from dptune.models import MODELS, networks
 from dptune.privacy.accounting import RDP_ORDERS
+from dptune.training import config
 
 QUICKSTART = Path(__file__).parents[1] / "sweeps" / "quickstart.yaml"
 HEAVY = ("torch", "ray", "mlflow", "optuna")
@@ -29,7 +30,7 @@ def heavy_modules_after(code: str, cwd: Path) -> list[str]:
 
 
 def test_importing_the_cli_and_the_spec_loads_no_heavy_library(tmp_path: Path) -> None:
-    assert heavy_modules_after("import dptune.cli, dptune.spec", tmp_path) == []
+    assert heavy_modules_after("import dptune.cli, dptune.sweep.spec", tmp_path) == []
 
 
 def test_help_loads_no_heavy_library_and_validate_only_torch(tmp_path: Path) -> None:

@@ -15,12 +15,12 @@ import PIL.Image
 import pytest
 
 from dptune.cli import main
-from dptune.config import RunConfig
-from dptune.sweep.callbacks import TrialRecorder
 from dptune.tracking import MlflowTracker, TrialKey, names, tracker_for
 from dptune.tracking.plots import plot_protocol_cells
 from dptune.tracking.report import PlotContext, TradeOff, pareto_front
-from dptune.trial_status import TrialStatus
+from dptune.training.config import RunConfig
+from dptune.training.trial_status import TrialStatus
+from dptune.tune.callbacks import TrialRecorder
 
 
 def summary(method: str, protocol: str, seed: int, accuracy: float) -> dict:

@@ -22,8 +22,8 @@ from mlflow.tracking import MlflowClient
 from ray.train._internal.storage import StorageContext
 from ray.tune.experiment import Trial
 
-from dptune.sweep.callbacks import TrialRecorder
 from dptune.tracking import MlflowTracker, names
+from dptune.tune.callbacks import TrialRecorder
 from tests.mlflow_server import MlflowServer, postgres_cluster, postgres_unavailable
 from tests.tune_loop import TuneLoop, result
 
@@ -158,7 +158,7 @@ def test_recorder_rides_out_a_server_outage_longer_than_mlflow_retries(
 KILLED_DRIVER = """
 import sys, time
 from dptune.tracking import MlflowTracker, TrialKey
-from dptune.trial_status import TrialStatus
+from dptune.training.trial_status import TrialStatus
 from tests.tune_loop import result
 
 url, sweep = sys.argv[1:]

@@ -9,7 +9,6 @@ import numpy as np
 import pytest
 from dp_accounting import dp_event
 
-from dptune.config import RunConfig
 from dptune.methods import METHODS
 from dptune.privacy.accounting import rdp_curve, rdp_to_epsilon, truncate
 from dptune.privacy.tuning import (
@@ -21,9 +20,10 @@ from dptune.privacy.tuning import (
     repeat_and_select_curve,
     worst_curve,
 )
-from dptune.run_plan import plan_run
-from dptune.space import Dist, MethodSpace, privacy_configurations
-from dptune.tuning_cost import configuration_ledgers
+from dptune.sweep.bound import configuration_ledgers
+from dptune.sweep.space import Dist, MethodSpace, privacy_configurations
+from dptune.training.config import RunConfig
+from dptune.training.run_plan import plan_run
 from tests.helpers import digits_trainer, dp_accounting_epsilon, subsampled_gaussian
 
 DELTA = 1e-5

@@ -16,12 +16,12 @@ import pytest
 import torch
 import yaml
 
-from dptune.config import RunConfig
-from dptune.data import load_dataset
-from dptune.errors import InputError
-from dptune.preflight import check_models, preflight
-from dptune.spec import parse_spec
-from dptune.train import Trainer
+from dptune.base.errors import InputError
+from dptune.engine.data import load_dataset
+from dptune.sweep.preflight import check_models, preflight
+from dptune.sweep.spec import parse_spec
+from dptune.training.config import RunConfig
+from dptune.training.train import Trainer
 from tests.local_cluster import BIN
 from tests.sweep_helpers import write_spec
 
@@ -210,7 +210,7 @@ def test_a_sweep_calls_its_dataset_factory_once(user_module: str, tmp_path: Path
     """``dptune run`` checks the user's code (``preflight``) and then loads the sweep's data
     (``sweep_data``): one call of the factory for both, its arguments as the spec gives them (a YAML
     date stays a date); other arguments call it again."""
-    from dptune.sweep.driver import sweep_data
+    from dptune.tune.driver import sweep_data
 
     log = tmp_path / "calls.txt"
     doc = yaml.safe_load(write_spec(tmp_path, "own", {"dpsgd": {"lr": 1.0}}).read_text())

@@ -13,7 +13,8 @@ from ray.tune.experiment import Trial
 
 
 def result(epoch: int, epochs: int) -> dict[str, Any]:
-    """What the trainable reports after ``epoch`` of ``epochs`` (``trainables.trial``), history included."""
+    """What the trainable reports after ``epoch`` (of ``epochs``) in ``dptune.tune.trainable``, history
+    included."""
     history = [
         {
             "epoch": e,

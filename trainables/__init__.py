@@ -1,6 +1,6 @@
-"""Ray Tune trainables: one per DP method, each a thin wrapper of ``dptune.train.Trainer``, and the sweep's,
-which runs the trial of the method its config names."""
+"""The product's top-level name for its Ray Tune trainable: the sweep's one trainable, which runs the
+trial of the method its config names (``dptune.tune.trainable``)."""
 
-from trainables.trial import TRAINABLES, dptune_sweep, make_trainable
+from dptune.tune.trainable import dptune_sweep, run_trial
 
-__all__ = ["TRAINABLES", "dptune_sweep", "make_trainable"]
+__all__ = ["dptune_sweep", "run_trial"]

@@ -18,7 +18,7 @@ from dptune.methods.params import Param, resolve_params
 from dptune.methods.stages import Method
 
 if TYPE_CHECKING:
-    from dptune.persample import ParamLayout
+    from dptune.engine.persample import ParamLayout
 
 T = TypeVar("T")
 

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from dptune.errors import InputError
+from dptune.base.errors import InputError
 from dptune.methods.filters import PRESETS, DrawnFilter, IIRCoefficients, drawn
 from dptune.methods.params import Param
 

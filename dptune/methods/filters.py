@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from dptune.errors import InputError
+from dptune.base.errors import InputError
 from dptune.methods.stages import PostProcessing, State
 
 if TYPE_CHECKING:

@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from dptune.errors import InputError
+from dptune.base.errors import InputError
 from dptune.methods.filters import DrawnFilter
 
 

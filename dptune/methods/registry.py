@@ -14,7 +14,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
-from dptune.errors import InputError
+from dptune.base.errors import InputError
 from dptune.methods import catalog
 from dptune.methods.definition import MethodDefinition
 

@@ -23,7 +23,7 @@ from dptune.methods.stages import Method, Release
 if TYPE_CHECKING:
     import torch
 
-    from dptune.persample import ClippedSumEngine
+    from dptune.engine.persample import ClippedSumEngine
 
 
 def gaussian_release(clip: float, noise_multiplier: float) -> Release:
@@ -63,7 +63,7 @@ class NoiseSampler(Protocol):
 
 @dataclass(frozen=True)
 class TorchNoise:
-    """Noise from torch generators whose whole state is secret (``dptune.randomness.stream_generators``;
+    """Noise from torch generators whose whole state is secret (``dptune.base.randomness.stream_generators``;
     expanded from a seed in research mode): N(0, std² I) = std·Σ_j z_j/√m over the m generators' standard
     normals z_j (one on a CPU, two Philox generators on a GPU, so the stream holds ≥ 128 secret bits).
 

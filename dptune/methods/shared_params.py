@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from dptune.errors import InputError
+from dptune.base.errors import InputError
 from dptune.methods.filters import DrawnFilter, IIRCoefficients, make_filter, preset
 from dptune.methods.params import Param
 

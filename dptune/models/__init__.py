@@ -1,5 +1,5 @@
 """Models without BatchNorm (per-sample gradients need samples that do not mix), by name, or the user's
-from a factory (``package.module:function``, ``dptune.factories``), checked the same way.
+from a factory (``package.module:function``, ``dptune.base.factories``), checked the same way.
 
 ``MODELS`` names every model and its builder in ``dptune.models.networks``: the names are read without
 torch (``dptune train --model``'s choices, spec validation); torch and the builders are imported when a
@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from dptune.errors import InputError
-from dptune.factories import call_factory, is_import_path
+from dptune.base.errors import InputError
+from dptune.base.factories import call_factory, is_import_path
 
 if TYPE_CHECKING:
     import torch
@@ -30,7 +30,7 @@ MODELS: dict[str, str] = {
 in ``dptune.models.networks`` (for a model in ``MODEL_FEATURES``, the shape is its features')."""
 
 MODEL_FEATURES: dict[str, str] = {"scatter-linear": "scattering", "scatter-cnn": "scattering"}
-"""Models that train on features computed once from the images (``dptune.features``), not on them."""
+"""Models that train on features computed once from the images (``dptune.engine.features``), not on them."""
 
 
 def check_model_name(name: str, field: str = "model") -> str:

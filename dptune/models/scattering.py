@@ -3,7 +3,7 @@
 A 2-D scattering transform with J = 2 scales and L = 8 angles (Kymatio's ``Scattering2D``) maps each
 channel of an image h×w to 1 + J·L + L²·J(J−1)/2 = 81 channels of (h/4)×(w/4): a fixed, data-independent
 wavelet transform applied to each sample alone, so features cost no privacy. It has no trainable
-parameters, so it is computed once per dataset (``dptune.features``), never per step.
+parameters, so it is computed once per dataset (``dptune.engine.features``), never per step.
 """
 
 from __future__ import annotations

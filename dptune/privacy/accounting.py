@@ -28,7 +28,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from dptune.errors import InputError
+from dptune.base.errors import InputError
 from dptune.privacy.rdp import subsampled_gaussian_rdp
 
 HistoryEntry = tuple[float, float, int]

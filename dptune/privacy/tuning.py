@@ -82,7 +82,7 @@ class TrialCount:
 
     def draw(self, rng: np.random.Generator) -> int:
         """K from ``rng``. Repeat-and-select needs K secret: sweeps draw it from OS entropy
-        (``dptune.randomness.secret_rng``) and keep it in their private state."""
+        (``dptune.base.randomness.secret_rng``) and keep it in their private state."""
         if self.distribution == "fixed":
             return int(self.mean)
         if self.distribution == "poisson":

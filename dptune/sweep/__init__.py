@@ -1,9 +1,7 @@
-"""The sweep layer, the only one that imports Ray and Optuna: a spec becomes one Ray Tune ``Tuner`` per
-sweep stage (``driver``) holding every method's search (``stage_searcher``, ASHA per method in
-``schedulers``), each searched by Optuna (``define_by_run``) behind a searcher that accounts every trial
-(``searcher``), recorded by callbacks (``callbacks``), resumable (``restore``)."""
+"""The sweep core, without Ray: what a sweep is and what it may cost, before and after any trial runs.
 
-from dptune.sweep.driver import SweepOutcome, find_sweep, quiet_libraries, run_sweep, run_sweeps
-from dptune.sweep.interrupt import SweepInterrupted
-
-__all__ = ["SweepInterrupted", "SweepOutcome", "find_sweep", "quiet_libraries", "run_sweep", "run_sweeps"]
+``spec`` (the YAML, validated), ``space`` (each method's search space), ``preflight`` (what can be checked
+before a trial starts), ``ledger`` (the sweep's private state: its secret counts and keys, and the
+write-ahead record of every trial started) and ``bound`` (the ε a sweep's whole search may cost, fixed
+before it starts). The privacy of a sweep lives here; the Ray Tune adapter (``dptune.tune``) runs it.
+"""

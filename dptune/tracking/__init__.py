@@ -2,7 +2,7 @@
 MLflow's names (``names``) and its implementation (``mlflow_store``, with its queued trial writes in
 ``mlflow_trials`` and the writer thread that applies them in ``writer``), report values and text
 (``report``, ``protocols``) and plots (``plots``). The Ray callback that feeds a tracker during a sweep
-lives with the Ray code (``dptune.sweep.callbacks``)."""
+lives with the Ray code (``dptune.tune.callbacks``)."""
 
 from collections.abc import Callable
 

@@ -23,7 +23,6 @@ import mlflow
 from mlflow.entities import Metric, RunStatus, RunTag
 from mlflow.tracking import MlflowClient
 
-from dptune.config import report_columns
 from dptune.tracking import names
 from dptune.tracking.mlflow_trials import (
     EndTrial,
@@ -60,7 +59,8 @@ from dptune.tracking.report import (
 )
 from dptune.tracking.tracker import TrialKey
 from dptune.tracking.writer import BackgroundWriter
-from dptune.trial_status import FINAL_SCORE, OBJECTIVE, TrialStatus, select_trial
+from dptune.training.config import report_columns
+from dptune.training.trial_status import FINAL_SCORE, OBJECTIVE, TrialStatus, select_trial
 
 log = logging.getLogger("dptune.tracking")
 

@@ -41,7 +41,7 @@ from dptune.tracking import names
 from dptune.tracking.mlflow_view import shown_tags
 from dptune.tracking.tracker import TrialKey
 from dptune.tracking.writer import StoreUnavailableError
-from dptune.trial_status import FINAL_SCORE, OBJECTIVE, TrialStatus
+from dptune.training.trial_status import FINAL_SCORE, OBJECTIVE, TrialStatus
 
 log = logging.getLogger("dptune.tracking")
 

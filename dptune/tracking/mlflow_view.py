@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from dptune.tracking import names
 from dptune.tracking.report import TradeOff, format_test, format_tuning, significant
-from dptune.trial_status import FINAL_SCORE, OBJECTIVE
+from dptune.training.trial_status import FINAL_SCORE, OBJECTIVE
 
 VIEW_VERSIONS = ((3, 17),)
 """MLflow (major, minor) versions whose saved-view format is known (checked against their UI)."""

@@ -1,6 +1,6 @@
 """The one home of the MLflow layout dptune writes and reads: tags, metric names, artifact names.
 
-A sweep is a parent run tagged ``dptune.sweep``, described in Markdown (``mlflow.note.content``); each
+A sweep is a parent run tagged ``dptune.tune``, described in Markdown (``mlflow.note.content``); each
 trial a child run (``mlflow.parentRunId``) tagged with its trial id, method, role (``search``, or
 ``final`` for a re-run of the selected configuration, which also names the trial it re-runs), number in
 its method's search, status and noise source, with its whole configuration as params, what changes per
@@ -13,7 +13,7 @@ and ``bench/`` use these names.
 from typing import Final
 
 PARENT_TAG = "mlflow.parentRunId"
-SWEEP_TAG = "dptune.sweep"
+SWEEP_TAG = "dptune.tune"
 STORAGE_TAG = "dptune.storage_path"
 TRIAL_TAG = "dptune.trial_id"
 METHOD_TAG = "dptune.method"
@@ -49,7 +49,7 @@ EXPERIMENT_KIND_TAG, MODEL_TRAINING_KIND = "mlflow.experimentKind", "custom_mode
 """An experiment's kind: the UI opens a model-training experiment on its runs table."""
 
 METHOD_PARAM, EPSILON_PARAM, DELTA_PARAM = "method", "epsilon", "delta"
-"""Params of every trial (its whole configuration: ``dptune.sweep.callbacks.run_settings``) and of a
+"""Params of every trial (its whole configuration: ``dptune.tune.callbacks.run_settings``) and of a
 sweep's parent run that readers use: the method, the ε target and δ."""
 TRIALS_PARAM = "trials_per_method"
 """Param of a sweep's parent run: its trial count per method, a number, or a distribution when the count

@@ -13,7 +13,7 @@ import statistics
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from dptune.config import report_columns
+from dptune.training.config import report_columns
 
 BOUND_ABBREVIATIONS = {"repeat-and-select": "R&S", "composition": "comp.", "filter": "filter"}
 

@@ -15,7 +15,7 @@ from typing import Any, NamedTuple, Protocol
 
 from dptune.tracking.protocols import ProtocolCell
 from dptune.tracking.report import Compute, PlotContext, TradeOff, TrialPoint
-from dptune.trial_status import TrialStatus
+from dptune.training.trial_status import TrialStatus
 
 
 class TrialKey(NamedTuple):

@@ -6,7 +6,7 @@ store cannot be reached, ``apply`` raises ``StoreUnavailableError``: the pass is
 and the whole pass is applied again after a growing pause (so ``apply`` must be idempotent). One line
 goes to the ``dptune.tracking`` logger when the store becomes unreachable and one when the writer has
 caught up. Writes are held in memory only; what survives the process is the caller's business (a sweep
-replays its trials from Tune's saved experiment on resume, ``dptune.sweep.callbacks``).
+replays its trials from Tune's saved experiment on resume, ``dptune.tune.callbacks``).
 """
 
 from __future__ import annotations

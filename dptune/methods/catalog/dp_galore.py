@@ -44,7 +44,7 @@ from dptune.methods.stages import Method, PostProcessing, State, Update, chain
 if TYPE_CHECKING:
     import torch
 
-    from dptune.persample import ParamLayout
+    from dptune.engine.persample import ParamLayout
 
 RANK_PARAM = Param("rank", "int", 8, lambda v: v >= 1, "an integer >= 1", "GaLore rank r of the projection")
 INTERVAL_PARAM = Param(

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import tempfile
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -25,14 +24,13 @@ import ray
 import torch
 from ray import tune
 
-from dptune.config import RunConfig
-from dptune.data import Dataset
-from dptune.errors import TrainingDivergedError
-from dptune.gpu_memory import prepare_gpu
-from dptune.methods import METHODS
+from dptune.base.errors import TrainingDivergedError
+from dptune.engine.data import Dataset
+from dptune.engine.gpu_memory import prepare_gpu
 from dptune.methods.filters import DrawnFilter
-from dptune.train import Trainer
-from dptune.trial_status import (
+from dptune.training.config import RunConfig
+from dptune.training.train import Trainer
+from dptune.training.trial_status import (
     DEVICE_KEY,
     GPU_SHARE_KEY,
     METHOD_KEY,
@@ -41,7 +39,7 @@ from dptune.trial_status import (
     TrialStatus,
     is_rerun,
 )
-from trainables.step_board import StepPoster
+from dptune.tune.step_board import StepPoster
 
 STATE_FILE = "trainer_state.pt"
 
@@ -164,30 +162,6 @@ def run_trial(
             tune.report(metrics, checkpoint=tune.Checkpoint.from_directory(folder))
 
 
-def make_trainable(method: str) -> Callable[..., None]:
-    """The trainable of one method, named ``dptune_<method>`` in Tune's trial names."""
-
-    def trainable(
-        config: dict[str, Any],
-        run: RunConfig,
-        cpus: float,
-        gpus: float,
-        data: Dataset,
-        final_test: bool = False,
-        proxy_rows: torch.Tensor | None = None,
-        gpu_fallback: str = "fail",
-    ) -> None:
-        if run.method != method:
-            raise ValueError(f"trainable for {method} got a run of {run.method}")
-        run_trial(config, run, cpus, gpus, data, final_test, proxy_rows, gpu_fallback)
-
-    trainable.__name__ = trainable.__qualname__ = f"dptune_{method.replace('-', '_')}"
-    return trainable
-
-
-TRAINABLES: dict[str, Callable[..., None]] = {name: make_trainable(name) for name in METHODS}
-
-
 def dptune_sweep(
     config: dict[str, Any],
     runs: dict[str, RunConfig],
@@ -198,12 +172,12 @@ def dptune_sweep(
     gpu_fallback: str = "fail",
 ) -> None:
     """The trainable of a sweep stage's one Tune run: the trial of the method its config names
-    (``METHOD_KEY``), with that method's run configuration, through that method's trainable; a re-run
-    (``RERUN_OF`` in its config) is scored on the final-test part too.
+    (``METHOD_KEY``), with that method's run configuration; a re-run (``RERUN_OF`` in its config) is
+    scored on the final-test part too. The one place a trial is routed by its method.
 
     One trainable for every method lets Tune reuse a trial's actor (a process that has imported torch
     and Ray Tune, and holds the data) for the next trial of any method, instead of starting one per
-    method's Tune run (``dptune.sweep.driver``).
+    method's Tune run (``dptune.tune.driver``).
     """
-    method = config[METHOD_KEY]
-    TRAINABLES[method](config, runs[method], cpus, gpus, data, is_rerun(config), proxy_rows, gpu_fallback)
+    run = runs[config[METHOD_KEY]]
+    run_trial(config, run, cpus, gpus, data, is_rerun(config), proxy_rows, gpu_fallback)

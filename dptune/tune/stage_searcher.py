@@ -1,7 +1,7 @@
 """The searcher of a sweep stage's one Tune run: every method's own search with its own trial budget, then
 the re-runs of each method's selected configuration.
 
-Every method's trials share one Tune run per sweep stage (``dptune.sweep.driver``) so that Tune reuses a
+Every method's trials share one Tune run per sweep stage (``dptune.tune.driver``) so that Tune reuses a
 trial's actor for the next trial of any method: each Tune run starts its own actors, and an actor is a
 new process that imports torch and Ray Tune before it trains (3–7 s of an idle slot each time).
 
@@ -39,11 +39,11 @@ from ray.tune import Callback
 from ray.tune.experiment import Trial
 from ray.tune.search import Searcher
 
-from dptune.randomness import tie_rank, trial_seed
-from dptune.sweep.progress import console
-from dptune.sweep.searcher import AccountedSearcher
-from dptune.sweep_state import FINAL, PrivateSweepState
-from dptune.trial_status import METHOD_KEY, OBJECTIVE, RERUN_OF, TrialStatus, is_rerun, select_trial
+from dptune.base.randomness import tie_rank, trial_seed
+from dptune.sweep.ledger import FINAL, PrivateSweepState
+from dptune.training.trial_status import METHOD_KEY, OBJECTIVE, RERUN_OF, TrialStatus, is_rerun, select_trial
+from dptune.tune.progress import console
+from dptune.tune.searcher import AccountedSearcher
 
 RERUN_SEED_OFFSET = 1_000_000
 """Trial numbers from here on seed a seeded sweep's re-runs: no search trial has that many."""

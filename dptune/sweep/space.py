@@ -1,5 +1,5 @@
 """A method's search space: knob distributions, a filter family, start points, and the privacy
-configurations a sweep's bound enumerates. No Optuna here: ``dptune.sweep.define_by_run`` draws from it.
+configurations a sweep's bound enumerates. No Optuna here: ``dptune.tune.define_by_run`` draws from it.
 """
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ from typing import Any
 
 import numpy as np
 
-from dptune.config import noise_knobs
-from dptune.errors import InputError
+from dptune.base.errors import InputError
 from dptune.methods.filter_families import FilterFamily, Shape
 from dptune.methods.filters import DrawnFilter, IIRCoefficients, preset
+from dptune.training.config import noise_knobs
 
 FILTER_PREFIX = "filter_"
 """Trial config names of a filter family's drawn parameters (``filter_pole``, ``filter_a1``, …)."""
@@ -34,7 +34,7 @@ class Dist:
 
     def contains(self, value: Any) -> bool:
         if self.kind == "fixed":
-            return value == self.args[0]
+            return bool(value == self.args[0])
         if self.kind == "choice":
             return value in self.args
         return isinstance(value, int | float) and self.args[0] <= value <= self.args[1]

@@ -17,8 +17,8 @@ from typing import Any
 
 import optuna
 
-from dptune.randomness import trial_seed
-from dptune.space import FILTER_PREFIX, Dist, MethodSpace
+from dptune.base.randomness import trial_seed
+from dptune.sweep.space import FILTER_PREFIX, Dist, MethodSpace
 
 FILTER_CONSTRAINT = "filter_valid"
 
@@ -28,7 +28,7 @@ SAMPLERS: dict[str, Callable[[int | None, int], optuna.samplers.BaseSampler]] = 
     "gp": lambda seed, startup: optuna.samplers.GPSampler(seed=seed, n_startup_trials=startup),
     "nsga2": lambda seed, startup: optuna.samplers.NSGAIISampler(seed=seed),
 }
-"""Sampler by spec name (``dptune.spec.SAMPLERS``), from (seed, start-up trials); the start-up count
+"""Sampler by spec name (``dptune.sweep.spec.SAMPLERS``), from (seed, start-up trials); the start-up count
 only matters to TPE and GP. A seed of None draws the sampler's state from OS entropy (numpy's
 ``RandomState(None)``: 128 bits through ``SeedSequence``), kept with the searcher's state in the Tune
 experiment (private) for a resume."""
@@ -51,7 +51,7 @@ class DefineByRun:
     """Optuna define-by-run function of a method's space (picklable, so searcher state checkpoints).
 
     ``seed`` (a seeded sweep's ``training.seed``, research mode) gives every trial its own ``seed`` knob,
-    derived from the seed, the method and the trial's number (``dptune.randomness.trial_seed``) and
+    derived from the seed, the method and the trial's number (``dptune.base.randomness.trial_seed``) and
     logged with the trial; without it each trial draws secret randomness when it starts.
     """
 

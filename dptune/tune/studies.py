@@ -2,7 +2,7 @@
 
 Beside the Tune experiments when they are local, else under ``~/.dptune/optuna``. Ray's OptunaSearch
 writes every trial there as it is asked and told, so an interrupted sweep resumes with its model and a
-later sweep can warm-start from it (``dptune.sweep.warm_start``). Internal, like the private state: it
+later sweep can warm-start from it (``dptune.tune.warm_start``). Internal, like the private state: it
 holds every trial's configuration and score.
 """
 

@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from dptune.config import RunConfig
+from dptune.base.randomness import secret_rng
 from dptune.privacy.accounting import HistoryEntry, epsilon_of, rdp_to_epsilon
 from dptune.privacy.amplification import amplified_by_subset
 from dptune.privacy.calibration import NoiseSchedule, calibrate_noise
@@ -44,11 +44,11 @@ from dptune.privacy.tuning import (
     repeat_and_select_curve,
     worst_curve,
 )
-from dptune.randomness import secret_rng
-from dptune.run_plan import run_schedule
-from dptune.space import MethodSpace, privacy_configurations
-from dptune.spec import SweepSpec
-from dptune.sweep_state import FINAL, PrivateSweepState, TrialRecord, committed
+from dptune.sweep.ledger import FINAL, PrivateSweepState, TrialRecord, committed
+from dptune.sweep.space import MethodSpace, privacy_configurations
+from dptune.sweep.spec import SweepSpec
+from dptune.training.config import RunConfig
+from dptune.training.run_plan import run_schedule
 
 FILTER = "filter"
 

@@ -18,20 +18,20 @@ from dataclasses import MISSING, dataclass, field, fields, replace
 from functools import cached_property
 from typing import Any
 
-from dptune.data import DATASETS
-from dptune.errors import InputError
-from dptune.factories import is_import_path, load_factory
+from dptune.base.errors import InputError
+from dptune.base.factories import is_import_path, load_factory
+from dptune.base.randomness import NOISE_GENERATORS, SEED_LIMIT
+from dptune.engine.data import DATASETS
 from dptune.methods import METHODS, Hyper, get_method
 from dptune.methods.params import Param
 from dptune.models import MODELS
 from dptune.privacy.accounting import ACCOUNTANTS
-from dptune.randomness import NOISE_GENERATORS, SEED_LIMIT
 
 KNOB = "dptune.knob"
 OPTIONS = "dptune.options"
 SAMPLINGS = ("poisson", "shuffle")
 ENGINES = ("vmap", "ghost")
-"""The per-sample engines by name, the keys of ``dptune.persample.ENGINES`` (which imports torch: this
+"""The per-sample engines by name, the keys of ``dptune.engine.persample.ENGINES`` (which imports torch: this
 module does not; ``tests/test_torch_free.py`` checks that the two agree)."""
 
 

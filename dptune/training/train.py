@@ -22,7 +22,7 @@ a proxy's ranking extrapolates to (``bench/proxy_rank.py`` measures how well). I
 full run's. Every reported ε is the accountant's ε of the steps actually taken. Metrics use only
 released parameters and held-out images: each epoch is scored on the validation part (what a sweep
 selects on), and ``final_test`` scores the final-test part (what a selected configuration's re-runs
-report; ``dptune.data`` splits the two).
+report; ``dptune.engine.data`` splits the two).
 """
 
 from __future__ import annotations
@@ -36,19 +36,19 @@ from typing import Any
 import torch
 import torch.nn.functional as F
 
-from dptune.config import RunConfig
-from dptune.data import Dataset, load_dataset, poisson_rows
-from dptune.errors import InputError, TrainingDivergedError
-from dptune.features import model_inputs
-from dptune.gpu_memory import CPU_PHYSICAL_BATCH, measured_physical_batch, memory_budget
+from dptune.base.errors import InputError, TrainingDivergedError
+from dptune.base.randomness import Randomness, cpu_generator, poisson_mask, stream_generators
+from dptune.engine.data import Dataset, load_dataset, poisson_rows
+from dptune.engine.features import model_inputs
+from dptune.engine.gpu_memory import CPU_PHYSICAL_BATCH, measured_physical_batch, memory_budget
+from dptune.engine.persample import FlatModel, clipped_sum_engine
 from dptune.methods import get_method
 from dptune.methods.release import NoiseSampler, OsCsprngNoise, Released, TorchNoise, clipped_sum, release
 from dptune.models import build_model
-from dptune.persample import FlatModel, clipped_sum_engine
 from dptune.privacy.accounting import Accountant
 from dptune.privacy.calibration import Calibration
-from dptune.randomness import Randomness, cpu_generator, poisson_mask, stream_generators
-from dptune.run_plan import plan_run
+from dptune.training.config import RunConfig
+from dptune.training.run_plan import plan_run
 
 
 @dataclass(frozen=True)
@@ -76,7 +76,7 @@ class Trainer:
         gpu_share: float = 1.0,
     ) -> None:
         """``gpu_share``: the share of its GPU the run may use (a Ray trial's ``gpu``), which an unset
-        ``physical_batch_size`` is measured to fit (``dptune.gpu_memory``)."""
+        ``physical_batch_size`` is measured to fit (``dptune.engine.gpu_memory``)."""
         self.config = config
         self.params = config.method_params
         self.definition = get_method(config.method)
@@ -150,7 +150,7 @@ class Trainer:
 
     def _measured_chunk(self, gpu_share: float) -> int:
         """The largest chunk of per-sample signals that fits the run's share of its GPU, measured on its
-        own engine, method and data (``dptune.gpu_memory``), with the method's full signal history."""
+        own engine, method and data (``dptune.engine.gpu_memory``), with the method's full signal history."""
         iterates = [self.flat.flatten()] * self.method.signal.history
         largest = min(len(self.train_y), max(self.config.batch_size, 1))
 

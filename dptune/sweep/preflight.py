@@ -29,15 +29,16 @@ import urllib.error
 import urllib.request
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
-from dptune.config import RunConfig
-from dptune.data import load_dataset, train_size
-from dptune.errors import InputError
-from dptune.factories import is_import_path
+from dptune.base.errors import InputError
+from dptune.base.factories import is_import_path
+from dptune.engine.data import load_dataset, train_size
 from dptune.models import build_model
-from dptune.run_plan import check_delta
-from dptune.spec import SweepSpec, check_batch_sizes
+from dptune.sweep.spec import SweepSpec, check_batch_sizes
+from dptune.training.config import RunConfig
+from dptune.training.run_plan import check_delta
 
 NVIDIA_GPUS = Path("/proc/driver/nvidia/gpus")
 """One entry per GPU the NVIDIA driver sees (what Ray counts through NVML)."""
@@ -88,12 +89,12 @@ def refuse_per_method_runs(spec: SweepSpec) -> None:
         )
 
 
-def earlier_cost(storage_path: str, sweep: str) -> dict:
+def earlier_cost(storage_path: str, sweep: str) -> dict[str, Any]:
     """The privacy cost an earlier sweep recorded in its private state (what a warm start from it adds
     to every figure); refused when it has none."""
-    from dptune.sweep_state import PrivateSweepState
+    from dptune.sweep.ledger import PrivateSweepState
 
-    cost = PrivateSweepState(storage_path, sweep).read().get("tuning_cost")
+    cost: dict[str, Any] | None = PrivateSweepState(storage_path, sweep).read().get("tuning_cost")
     if cost is None:
         raise InputError(
             "search.warm_start.sweep",
@@ -124,7 +125,7 @@ def local_gpus(environ: Mapping[str, str]) -> int | None:
 
 def check_local_resources(spec: SweepSpec, environ: Mapping[str, str] = os.environ) -> None:
     """Without ``RAY_ADDRESS`` the sweep's trials run on this machine: a trial's CPUs must fit it, and
-    its GPUs too unless ``resources.gpu_fallback`` is ``cpu`` (``dptune.sweep.resources``)."""
+    its GPUs too unless ``resources.gpu_fallback`` is ``cpu`` (``dptune.tune.resources``)."""
     if environ.get("RAY_ADDRESS"):
         return
     cpus = os.cpu_count() or 1
@@ -244,7 +245,7 @@ def check_models(run: RunConfig, models: tuple[str, ...] = ()) -> int:
     """Each of ``models`` (default: ``run``'s), built-in or the user's, built once for ``run``'s data and
     run on two of its training inputs (their features, for a ScatterNet model): ``models.build_model``
     refuses what does not fit, naming the field. The number of training samples."""
-    from dptune.features import sample_inputs  # torch: the data and the models are built here
+    from dptune.engine.features import sample_inputs  # torch: the data and the models are built here
 
     try:
         if not is_import_path(run.dataset):

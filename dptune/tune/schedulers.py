@@ -8,7 +8,7 @@ from typing import Any
 from ray.tune.experiment import Trial
 from ray.tune.schedulers import ASHAScheduler, FIFOScheduler, TrialScheduler
 
-from dptune.trial_status import METHOD_KEY, PLAN_SHARE, is_rerun
+from dptune.training.trial_status import METHOD_KEY, PLAN_SHARE, is_rerun
 
 
 def asha(grace_period: int, shortest: int, longest: int) -> ASHAScheduler:

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import ray
 from ray.autoscaler.sdk import request_resources
 
-from dptune.errors import InputError
+from dptune.base.errors import InputError
 
 Echo = Callable[[str], None]
 Bundle = dict[str, float]

@@ -8,7 +8,7 @@ The top-level keys (see ``sweeps/quickstart.yaml`` and docs/reference.md):
     budget {trials_per_method: N | {distribution, mean, shape}, max_concurrent},
     resources {cpu, gpu, gpu_fallback, wait},
     scheduler {name: none|asha, grace_period (epochs of the longest plan; ASHA's rungs are shares of each
-               trial's plan: ``dptune.sweep.schedulers.asha``)},
+               trial's plan: ``dptune.tune.schedulers.asha``)},
     search {sampler: tpe|random|gp|nsga2, seed, startup_trials, warm_start: {sweep, previous_epsilon, top},
             proxy: {fraction, trials, top}},
     selection {reruns}, tracking {uri, experiment}, storage_path,
@@ -24,7 +24,7 @@ its value is a fixed scalar or one distribution: ``{uniform: [lo, hi]}``, ``{log
 With ``search.warm_start.previous_epsilon`` each ε's search starts from the configurations the
 previous ε's sweep released (and its privacy figures count that sweep's whole ε and δ).
 ``dataset.factory`` and ``model.factory`` name the user's own code (``package.module:function``, called
-with ``args``; ``dptune.factories``), imported with the spec's folder first on the path.
+with ``args``; ``dptune.base.factories``), imported with the spec's folder first on the path.
 ``search.proxy`` puts a tuning proxy's sweep on a secret subset of the data before each ε's search
 (``SweepSpec.stages``), which then starts from the proxy's best configurations.
 """
@@ -33,21 +33,21 @@ from __future__ import annotations
 
 import math
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from dptune.config import KNOBS, SEARCHABLE_KNOBS, RunConfig
-from dptune.errors import InputError
-from dptune.factories import is_import_path
+from dptune.base.errors import InputError
+from dptune.base.factories import is_import_path
 from dptune.methods import METHODS, get_method
 from dptune.methods.filter_families import PRESET, get_family
 from dptune.methods.params import Param
 from dptune.privacy.tuning import TRIAL_DISTRIBUTIONS, TrialCount
-from dptune.space import Dist, FilterSpace, MethodSpace, privacy_configurations, start_point
+from dptune.sweep.space import Dist, FilterSpace, MethodSpace, privacy_configurations, start_point
+from dptune.training.config import KNOBS, SEARCHABLE_KNOBS, RunConfig
 
 DISTRIBUTIONS = ("uniform", "loguniform", "int", "choice")
 SAMPLERS = ("tpe", "random", "gp", "nsga2")
@@ -89,7 +89,7 @@ def startup_trials(trials: TrialCount) -> int:
 @dataclass(frozen=True)
 class WarmStart:
     """Start each method's search from the ``top`` configurations an earlier sweep ``sweep`` (same
-    ``storage_path``) released (``dptune.sweep.warm_start``); ``previous_epsilon``: in a sweep across
+    ``storage_path``) released (``dptune.tune.warm_start``); ``previous_epsilon``: in a sweep across
     several ε, each ε after the first from the previous ε's sweep instead (the first from ``sweep``, if
     given)."""
 
@@ -257,7 +257,9 @@ def _numeric(value: Any) -> Any:
             return value
 
 
-def _number(value: Any, path: str, check=lambda v: True, valid: str = "a number") -> float:
+def _number(
+    value: Any, path: str, check: Callable[[float], bool] = lambda v: True, valid: str = "a number"
+) -> float:
     value = _numeric(value)
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
         raise InputError(path, f"must be {valid}, got {value!r}")

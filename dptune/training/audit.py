@@ -48,14 +48,14 @@ from scipy.special import expit
 from scipy.stats import binom, norm
 from torch import nn
 
-from dptune.config import KNOBS, RunConfig
-from dptune.errors import InputError
+from dptune.base.errors import InputError
+from dptune.base.randomness import Randomness, cpu_generator
+from dptune.engine.persample import ClippedSumEngine, FlatModel, clipped_sum_engine
 from dptune.methods import Hyper, Method, get_method
 from dptune.methods.release import TorchNoise, release
-from dptune.persample import ClippedSumEngine, FlatModel, clipped_sum_engine
 from dptune.privacy.accounting import HistoryEntry, epsilon_of
 from dptune.privacy.calibration import Calibration, calibrate_noise
-from dptune.randomness import Randomness, cpu_generator
+from dptune.training.config import KNOBS, RunConfig
 
 EngineFactory = Callable[[FlatModel, int], ClippedSumEngine]
 

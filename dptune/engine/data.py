@@ -12,7 +12,7 @@ the system copy (Debian's ``dataset-fashion-mnist`` puts Fashion-MNIST in
 fail, a ``DataUnavailableError`` says in one line how to get the data. ``digits`` ships with
 scikit-learn and is always offline.
 
-A dataset factory (``package.module:function``, ``dptune.factories``) gives the user's own data:
+A dataset factory (``package.module:function``, ``dptune.base.factories``) gives the user's own data:
 ``factory_dataset`` states what it returns; its held-out part is split as every dataset's is.
 
 ``DATASETS`` names every dataset. Each can say how many training samples a run would get
@@ -35,9 +35,9 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
-from dptune.errors import DataUnavailableError, InputError
-from dptune.factories import call_factory, is_import_path
-from dptune.randomness import cpu_generator, poisson_mask
+from dptune.base.errors import DataUnavailableError, InputError
+from dptune.base.factories import call_factory, is_import_path
+from dptune.base.randomness import cpu_generator, poisson_mask
 
 if TYPE_CHECKING:
     import torch
@@ -64,12 +64,12 @@ class Dataset:
     test_x: torch.Tensor
     test_y: torch.Tensor
     num_classes: int
-    features: str | None = None  # what the inputs are when not the images (``dptune.features``)
+    features: str | None = None  # what the inputs are when not the images (``dptune.engine.features``)
 
     @functools.cached_property
     def inputs_digest(self) -> str:
         """SHA-256 of every input tensor (training, validation, final test) with its shape, 16 hex digits:
-        the name a fixed transform of them is cached under (``dptune.features``). Computed once per
+        the name a fixed transform of them is cached under (``dptune.engine.features``). Computed once per
         object and pickled with it, so the trials of a sweep whose driver computed it do not hash again."""
         digest = hashlib.sha256()
         for part in (self.train_x, self.val_x, self.test_x):
@@ -446,9 +446,9 @@ _LAST_FACTORY_DATA: list[tuple[str, dict[str, Any], Dataset]] = []
 
 def _factory_data(path: str, args: dict[str, Any]) -> Dataset:
     """``factory_dataset(path, args)``, kept for the next call with the same factory and equal arguments:
-    a sweep loads the user's data in the CLI's checks (``dptune.preflight``) and again for its trials, and
-    a factory may download or preprocess for minutes. The arguments reach the factory as given (any
-    values, compared by equality); only the last result is kept, and an error is not."""
+    a sweep loads the user's data in the CLI's checks (``dptune.sweep.preflight``) and again for its
+    trials, and a factory may download or preprocess for minutes. The arguments reach the factory as
+    given (any values, compared by equality); only the last result is kept, and an error is not."""
     if _LAST_FACTORY_DATA and _LAST_FACTORY_DATA[0][:2] == (path, args):
         return _LAST_FACTORY_DATA[0][2]
     data = factory_dataset(path, args)

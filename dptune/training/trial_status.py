@@ -71,8 +71,8 @@ def select_trial(
 ) -> T | None:
     """A search's selection rule: among its trials that trained every planned epoch, the one with the
     best validation score after its last epoch (None if none finished); of tied ones, the one of highest
-    ``rank``, a secret random draw (``dptune.randomness.tie_rank``), never an order the trials ran in.
-    The sweep's searcher selects with it (``dptune.sweep.stage_searcher``)."""
+    ``rank``, a secret random draw (``dptune.base.randomness.tie_rank``), never an order the trials ran in.
+    The sweep's searcher selects with it (``dptune.tune.stage_searcher``)."""
     return max(
         (t for t in trials if status(t) is TrialStatus.FINISHED),
         key=lambda t: (score(t), rank(t)),

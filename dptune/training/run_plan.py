@@ -11,11 +11,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from dptune.config import RunConfig
-from dptune.errors import InputError
+from dptune.base.errors import InputError
 from dptune.methods import Hyper, get_method
 from dptune.privacy.accounting import HistoryEntry, truncate
 from dptune.privacy.calibration import Calibration, NoiseSchedule, calibrate_noise, method_schedule
+from dptune.training.config import RunConfig
 
 
 def default_delta(n: int) -> float:

@@ -2,7 +2,7 @@
 history, the parameters' importance (PED-ANOVA, Optuna's default evaluator) and the parallel
 coordinates of every completed trial.
 
-They are read from the sweep's Optuna journal (``dptune.sweep.studies``) as soon as the method's search
+They are read from the sweep's Optuna journal (``dptune.tune.studies``) as soon as the method's search
 ends (while other methods still train) and attached to the sweep's MLflow parent run at its end. Like
 the journal and the MLflow store they show every trial's configuration and validation score, so they are
 internal (docs/privacy.md).
@@ -15,8 +15,8 @@ import html
 import optuna
 from optuna.trial import TrialState
 
-from dptune.sweep.studies import journal_path, study_storage
-from dptune.trial_status import OBJECTIVE
+from dptune.training.trial_status import OBJECTIVE
+from dptune.tune.studies import journal_path, study_storage
 
 
 def study_figures(study: optuna.Study) -> list[tuple[str, object]]:

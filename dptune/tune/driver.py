@@ -6,9 +6,9 @@ budget, their trials sharing the cluster's slots and Tune's actors (``search_sta
 on the validation part of the held-out images; when a method's search ends, its selected configuration
 (the finished trial with the best validation accuracy) is run again ``selection.reruns`` times with
 fresh randomness in the same Tune run, and those re-runs alone are scored on the final-test part
-(``dptune.data``, ``dptune.sweep.stage_searcher``).
+(``dptune.engine.data``, ``dptune.tune.stage_searcher``).
 
-Ctrl+C or SIGTERM while the trials train raises ``SweepInterrupted`` (``dptune.sweep.interrupt``): the
+Ctrl+C or SIGTERM while the trials train raises ``SweepInterrupted`` (``dptune.tune.interrupt``): the
 tracker records what it queued, and the process is to end as a killed driver would.
 
 ``resume=True`` restores the stage's Tune run from its experiment directory: finished trials are not
@@ -37,34 +37,12 @@ from ray import tune
 from ray.tune.search.optuna import OptunaSearch
 
 import dptune
-from dptune.config import RunConfig
-from dptune.data import Dataset, load_dataset, poisson_rows
-from dptune.factories import is_import_path, local_source
-from dptune.features import model_inputs
-from dptune.preflight import refuse_existing
+from dptune.base.factories import is_import_path, local_source
+from dptune.base.randomness import TIE_BREAK_STREAM, Randomness, secret_key, trial_seed
+from dptune.engine.data import Dataset, load_dataset, poisson_rows
+from dptune.engine.features import model_inputs
 from dptune.privacy.filter import RenyiFilter
-from dptune.randomness import TIE_BREAK_STREAM, Randomness, secret_key, trial_seed
-from dptune.run_plan import default_delta
-from dptune.space import start_point
-from dptune.spec import MODEL_BASED_SAMPLERS, SweepSpec, check_batch_sizes
-from dptune.sweep.callbacks import PerMethod, TrialRecorder, run_settings
-from dptune.sweep.define_by_run import SAMPLERS, DefineByRun
-from dptune.sweep.interrupt import INTERRUPT_FLUSH_SECONDS, SweepInterrupted, interruptible
-from dptune.sweep.progress import SweepProgress, TrialProgress, register, terminal
-from dptune.sweep.resources import TrialResources, ask_for_slots, trial_resources
-from dptune.sweep.restore import CHECKPOINTS_KEPT, restorable, save_experiment_state_every_step
-from dptune.sweep.schedulers import PerMethodScheduler, asha
-from dptune.sweep.searcher import AccountedSearcher, SpentCurve
-from dptune.sweep.stage_searcher import SearchObserver, SweepSearcher, ended_searches
-from dptune.sweep.studies import study_storage
-from dptune.sweep.study_plots import study_page
-from dptune.sweep.warm_start import warm_start
-from dptune.sweep_state import PrivateSweepState
-from dptune.tracking import Tracker, tracker_for
-from dptune.tracking.names import CODE_VERSION_TAG, FINAL_ROLE, SEARCH_ROLE, STORAGE_TAG, TRIALS_PARAM
-from dptune.tracking.report import TradeOff, format_table
-from dptune.trial_status import METHOD_KEY, OBJECTIVE, STATUS_KEY, TrialStatus, fell_back_to_cpu
-from dptune.tuning_cost import (
+from dptune.sweep.bound import (
     SearchPlan,
     SweepTuningCost,
     curve_cost,
@@ -73,8 +51,31 @@ from dptune.tuning_cost import (
     plan_search,
     sweep_filter,
 )
-from trainables import dptune_sweep
-from trainables.step_board import start_board
+from dptune.sweep.ledger import PrivateSweepState
+from dptune.sweep.preflight import refuse_existing
+from dptune.sweep.space import start_point
+from dptune.sweep.spec import MODEL_BASED_SAMPLERS, SweepSpec, check_batch_sizes
+from dptune.tracking import Tracker, tracker_for
+from dptune.tracking.mlflow_setup import quiet_mlflow
+from dptune.tracking.names import CODE_VERSION_TAG, FINAL_ROLE, SEARCH_ROLE, STORAGE_TAG, TRIALS_PARAM
+from dptune.tracking.report import TradeOff, format_table
+from dptune.training.config import RunConfig
+from dptune.training.run_plan import default_delta
+from dptune.training.trial_status import METHOD_KEY, OBJECTIVE, STATUS_KEY, TrialStatus, fell_back_to_cpu
+from dptune.tune.callbacks import PerMethod, TrialRecorder, run_settings
+from dptune.tune.define_by_run import SAMPLERS, DefineByRun
+from dptune.tune.interrupt import INTERRUPT_FLUSH_SECONDS, SweepInterrupted, interruptible
+from dptune.tune.progress import SweepProgress, TrialProgress, register, terminal
+from dptune.tune.resources import TrialResources, ask_for_slots, trial_resources
+from dptune.tune.restore import CHECKPOINTS_KEPT, restorable, save_experiment_state_every_step
+from dptune.tune.schedulers import PerMethodScheduler, asha
+from dptune.tune.searcher import AccountedSearcher, SpentCurve
+from dptune.tune.stage_searcher import SearchObserver, SweepSearcher, ended_searches
+from dptune.tune.step_board import start_board
+from dptune.tune.studies import study_storage
+from dptune.tune.study_plots import study_page
+from dptune.tune.trainable import dptune_sweep
+from dptune.tune.warm_start import warm_start
 
 if TYPE_CHECKING:
     import torch
@@ -86,15 +87,12 @@ def quiet_libraries() -> None:
     """Concise progress: no Ray/MLflow/Optuna info logs, no Tune tables (errors still show)."""
     os.environ.setdefault("RAY_AIR_NEW_OUTPUT", "0")
     os.environ.setdefault("TUNE_DISABLE_AUTO_CALLBACK_LOGGERS", "1")
-    os.environ.setdefault("MLFLOW_SUPPRESS_PRINTING_URL_TO_STDOUT", "true")
-    import mlflow  # noqa: F401  (imported first: it installs its own log handlers)
+    quiet_mlflow()
     import optuna
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     for name in ("ray", "ray.tune", "ray.train", "ray._private"):  # failed trials: our one-line reason
         logging.getLogger(name).setLevel(logging.CRITICAL)
-    for name in ("mlflow", "alembic"):
-        logging.getLogger(name).setLevel(logging.ERROR)
     warnings.filterwarnings("ignore", category=FutureWarning)
     warnings.filterwarnings("ignore", category=UserWarning)
 
@@ -144,7 +142,7 @@ a restart restores the trainer's random states with its weights, so the epochs i
 same noise as the lost attempt; a trial lost before its first checkpoint starts afresh with fresh secret
 randomness. Either way the lost attempt released nothing (a trial reports only with a checkpoint) and
 its loss does not depend on the data, so the trial's ledger is unchanged. A trial that diverges is not
-retried (``trainables.trial``)."""
+retried (``dptune.tune.trainable``)."""
 
 
 STAGE_EXPERIMENT = "trials"
@@ -152,7 +150,7 @@ STAGE_EXPERIMENT = "trials"
 folder."""
 UI_PORT = 5000
 STUDY_PLOTS_FOLDER = "optuna"
-"""Where a sweep's run keeps each method's Optuna page (``dptune.sweep.study_plots``)."""
+"""Where a sweep's run keeps each method's Optuna page (``dptune.tune.study_plots``)."""
 PAGE_POLL_SECONDS = 1.0
 """How often the driver, while the trials train, looks for searches that ended (to make their pages)."""
 TRACKING_CATCH_UP_SECONDS = 300.0
@@ -313,9 +311,9 @@ def search_stage(sweep: SweepRun, plans: list[SearchPlan], groups: CallbackGroup
     """Every method's search and re-runs in the stage's one Tune run, to its end.
 
     Tune reuses a trial's actor for the next trial of any method (one trainable for all,
-    ``trainables.dptune_sweep``); each method keeps its own searcher, trial budget and ASHA
+    ``dptune.tune.trainable.dptune_sweep``); each method keeps its own searcher, trial budget and ASHA
     (``SweepSearcher``, ``PerMethodScheduler``) and its own callbacks (``PerMethod``). The run trains in a
-    thread of the driver, so that Ctrl+C and SIGTERM reach the main thread (``dptune.sweep.interrupt``).
+    thread of the driver, so that Ctrl+C and SIGTERM reach the main thread (``dptune.tune.interrupt``).
     """
     active = [plan for plan in plans if plan.trials > 0]
     if not active:
@@ -335,7 +333,7 @@ def search_stage(sweep: SweepRun, plans: list[SearchPlan], groups: CallbackGroup
     try:
         while not wait([future], timeout=PAGE_POLL_SECONDS).done:
             make_pages()  # each search's Optuna page as soon as it ends, while the others train
-    finally:  # interrupted (``dptune.sweep.interrupt``): the run is left training, the process ends
+    finally:  # interrupted (``dptune.tune.interrupt``): the run is left training, the process ends
         pool.shutdown(wait=False)
     grid = future.result()
     make_pages()
@@ -501,7 +499,7 @@ def curve_summary(spec: SweepSpec, sweeps: list[SweepSpec], outcomes: list[Sweep
 
 def sweep_data(spec: SweepSpec) -> Dataset:
     """The sweep's data, each of its models' features computed once (ScatterNet's: each trial reads them
-    cached), every batch size a trial can draw checked against it (``dptune.preflight`` checked it too,
+    cached), every batch size a trial can draw checked against it (``dptune.sweep.preflight`` checked it too,
     before the CLI started anything)."""
     shared = spec.shared
     data = load_dataset(shared.dataset, shared.data_root, shared.subset, shared.dataset_args)

@@ -2,7 +2,7 @@
 
 A spec's ``model: {factory: "pkg.mod:build", args: {width: 64}}`` (``dptune train --model pkg.mod:build
 --model-arg width=64``) calls ``pkg.mod.build(width=64)`` for a ``torch.nn.Module``; a ``dataset``
-factory returns the training and held-out data (``dptune.data.factory_dataset`` states the contract).
+factory returns the training and held-out data (``dptune.engine.data.factory_dataset`` states the contract).
 ``load_factory`` imports the function, with a one-line error naming the field; ``local_source`` is the
 file or folder of the user's code that the workers of a Ray cluster must be sent (Ray's runtime
 environment ``py_modules``), or None for code installed in the environment.
@@ -19,7 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from dptune.errors import InputError
+from dptune.base.errors import InputError
 
 IMPORT_PATH = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*:[A-Za-z_]\w*")
 """``package.module:function``: dotted module names, a colon, a function name."""

@@ -2,14 +2,14 @@
 
 ``search.warm_start: {sweep: NAME, top: N}`` reads the earlier sweep (same ``storage_path``):
 
-* its Optuna study of each method (``dptune.sweep.studies``), whose completed trials ranked
+* its Optuna study of each method (``dptune.tune.studies``), whose completed trials ranked
   by validation accuracy give the ``top`` configurations, enqueued as the new search's first trials.
   Only what the earlier sweep's bound released is used: every trial under composition or a filter; under
   repeat-and-select the selected one alone, as its searcher recorded it in its private state (the
   study's best might be another trial of equal score);
 * its privacy figures (``tuning_cost`` in its private state): the new sweep's choice of configurations
   depends on the earlier sweep's results, so the new figures add the earlier sweep's whole ε and δ
-  (basic composition; ``dptune.tuning_cost.PriorSweep``).
+  (basic composition; ``dptune.sweep.bound.PriorSweep``).
 
 A configuration whose value lies outside the new space is not used: every trial must stay within the
 plans the new search's worst run W bounds.
@@ -23,14 +23,14 @@ import optuna
 from optuna.storages import JournalStorage
 from optuna.trial import TrialState
 
-from dptune.errors import InputError
-from dptune.preflight import earlier_cost
+from dptune.base.errors import InputError
 from dptune.privacy.tuning import REPEAT_AND_SELECT
-from dptune.space import FILTER_PREFIX, MethodSpace
-from dptune.spec import SweepSpec, WarmStart
-from dptune.sweep.studies import journal_path, study_storage
-from dptune.sweep_state import PrivateSweepState
-from dptune.tuning_cost import PriorSweep
+from dptune.sweep.bound import PriorSweep
+from dptune.sweep.ledger import PrivateSweepState
+from dptune.sweep.preflight import earlier_cost
+from dptune.sweep.space import FILTER_PREFIX, MethodSpace
+from dptune.sweep.spec import SweepSpec, WarmStart
+from dptune.tune.studies import journal_path, study_storage
 
 FIELD = "search.warm_start.sweep"
 

@@ -3,7 +3,7 @@
 ``SweepProgress`` is the sweep's console: every line goes through it whole (Tune's thread and the
 driver's both write), and it keeps the live line — per method trials done/running/total and the best
 validation score so far, where running trials are within epochs longer than a minute (their
-``trainables.step_board``), the time elapsed and an estimate of what remains. On a terminal the live line
+``dptune.tune.step_board``), the time elapsed and an estimate of what remains. On a terminal the live line
 is redrawn in place under the trial lines; in a log (not a terminal) it is written as an ordinary line
 once a minute, so a log stays readable. ``TrialProgress`` is the Tune callback that feeds it.
 
@@ -27,10 +27,10 @@ from ray.tune import Callback
 from ray.tune.experiment import Trial
 
 from dptune.methods.filters import DrawnFilter
-from dptune.space import FILTER_PREFIX
-from dptune.sweep.callbacks import trial_error_reason
-from dptune.trial_status import FINAL_SCORE, OBJECTIVE, ROUTING_KEYS, TrialStatus, fell_back_to_cpu
-from trainables.step_board import BOARD_NAME, EpochStep
+from dptune.sweep.space import FILTER_PREFIX
+from dptune.training.trial_status import FINAL_SCORE, OBJECTIVE, ROUTING_KEYS, TrialStatus, fell_back_to_cpu
+from dptune.tune.callbacks import trial_error_reason
+from dptune.tune.step_board import BOARD_NAME, EpochStep
 
 Echo = Callable[[str], None]
 

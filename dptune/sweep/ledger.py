@@ -71,7 +71,8 @@ class PrivateSweepState:
         fs, folder = self._where()
         try:
             with fs.open_input_stream(f"{folder}/{FILE_NAME}") as stream:
-                return json.loads(stream.read())
+                doc: dict[str, Any] = json.loads(stream.read())
+                return doc
         except FileNotFoundError:
             return {"methods": {}}
 
@@ -94,7 +95,8 @@ class PrivateSweepState:
             self._write(doc)
 
     def _method(self, doc: dict[str, Any], method: str) -> dict[str, Any]:
-        return doc["methods"].setdefault(method, {"trials": {}})
+        entry: dict[str, Any] = doc["methods"].setdefault(method, {"trials": {}})
+        return entry
 
     def trial_count(self, method: str, draw: Callable[[], int]) -> int:
         """The method's K: read back, or drawn by ``draw`` and kept (the same K on every resume)."""
@@ -113,7 +115,7 @@ class PrivateSweepState:
         return int(doc["proxy_subset_seed"])
 
     def tie_key(self, draw: Callable[[], int]) -> int:
-        """The sweep's secret key for breaking ties of a selection (``dptune.randomness.tie_rank``): read
+        """The sweep's secret key for breaking ties of a selection (``dptune.base.randomness.tie_rank``): read
         back, or drawn by ``draw`` and kept (a resume selects the same trial)."""
         with self._changing() as doc:
             if "tie_key" not in doc:
@@ -128,7 +130,8 @@ class PrivateSweepState:
 
     def selected(self, method: str) -> dict[str, Any] | None:
         """``{"trial_id", "params"}`` of the method's selected trial, or None before its search ended."""
-        return self.read()["methods"].get(method, {}).get("selected")
+        selected: dict[str, Any] | None = self.read()["methods"].get(method, {}).get("selected")
+        return selected
 
     def start(self, method: str, trial_id: str, role: str = SEARCH) -> None:
         """Write ahead a trial of the method's search (``role: search``) or a re-run (``final``)."""

@@ -1,5 +1,5 @@
 """The Ray Tune callback that writes every trial of a sweep to a tracker (``TrialRecorder``); the
-console's is ``dptune.sweep.progress.TrialProgress``."""
+console's is ``dptune.tune.progress.TrialProgress``."""
 
 from __future__ import annotations
 
@@ -12,11 +12,11 @@ from typing import Any
 from ray.tune import Callback
 from ray.tune.experiment import Trial
 
-from dptune.config import RunConfig
 from dptune.methods.filters import DrawnFilter
 from dptune.tracking import Tracker, TrialKey
 from dptune.tracking.names import FINAL_ROLE, SEARCH_ROLE, SELECTED_TRIAL_TAG
-from dptune.trial_status import METHOD_KEY, RERUN_OF, TrialStatus, is_rerun
+from dptune.training.config import RunConfig
+from dptune.training.trial_status import METHOD_KEY, RERUN_OF, TrialStatus, is_rerun
 
 
 def trial_error_reason(trial: Any) -> str:
@@ -66,7 +66,7 @@ class TrialRecorder(Callback):
 
     The callback only queues: what Tune reports during a step is collected, then handed to the tracker
     in ``on_step_end``, which Tune calls after the step's experiment-state save
-    (``dptune.sweep.restore`` makes that save happen every step); the tracker's writer thread records it
+    (``dptune.tune.restore`` makes that save happen every step); the tracker's writer thread records it
     later, in order, off Tune's loop, and keeps it while the store is unreachable (``Tracker``). The
     store therefore never records a trial, a result or a status that the saved experiment lacks: after
     the driver is killed, ``Tuner.restore`` knows every trial the store shows, so resuming neither

@@ -1,9 +1,9 @@
 """A Tune searcher wrapper that counts every trial before it runs and, with a filter, admits only what fits.
 
-``AccountedSearcher`` sits between the sweep stage's searcher (``dptune.sweep.stage_searcher``) and the
+``AccountedSearcher`` sits between the sweep stage's searcher (``dptune.tune.stage_searcher``) and the
 Optuna searcher of one method:
 
-* every suggested trial is written to the sweep's private state (``dptune.sweep_state``) *before*
+* every suggested trial is written to the sweep's private state (``dptune.sweep.ledger``) *before*
   Tune receives it, so a trial that touched the data is counted even if the driver dies before Tune or
   MLflow recorded it;
 * with a Rényi filter (``privacy.total_epsilon``, ``dptune.privacy.filter``) a trial is admitted only
@@ -18,7 +18,7 @@ admitted only while the re-runs still fit after it.
 A trial that the scheduler stopped early reaches Optuna as *pruned*, with the validation scores it
 reported per epoch (Ray's OptunaSearch marks a trial pruned when it ends without a score and without an
 error): a model-based sampler then ranks it by how far it got, instead of taking its early score for a
-finished trial's. How far is counted on ASHA's clock (``dptune.sweep.schedulers.asha``): each score's step is
+finished trial's. How far is counted on ASHA's clock (``dptune.tune.schedulers.asha``): each score's step is
 the share of its plan the trial had trained, in epochs of the method's longest plan (a 10-epoch trial's
 epochs are steps 4, 8, … in a space of up to 40), so a short plan stopped late is not ranked below a
 long one stopped early.
@@ -39,12 +39,12 @@ import numpy as np
 from ray.tune.result import TRAINING_ITERATION
 from ray.tune.search import Searcher
 
-from dptune.config import RunConfig
 from dptune.privacy.accounting import RDP_ORDERS, rdp_curve
 from dptune.privacy.filter import RenyiFilter
-from dptune.run_plan import spent_ledger
-from dptune.sweep_state import FINAL, PrivateSweepState, committed
-from dptune.trial_status import PLAN_SHARE, TrialStatus
+from dptune.sweep.ledger import FINAL, PrivateSweepState, committed
+from dptune.training.config import RunConfig
+from dptune.training.run_plan import spent_ledger
+from dptune.training.trial_status import PLAN_SHARE, TrialStatus
 
 
 @dataclass(frozen=True)
