@@ -222,3 +222,18 @@ def test_a_tracking_server_behind_a_login_counts_as_answering(tmp_path: Path) ->
         check_tracking_store(f"http://user:secret@127.0.0.1:{server.server_port}")
     finally:
         server.shutdown()
+
+
+def test_a_sweep_quietens_only_the_warnings_it_names() -> None:
+    """A user's own warnings (and any library's not named) still show during a sweep."""
+    import warnings
+
+    from dptune.tune import quiet_libraries
+
+    with warnings.catch_warnings(record=True) as shown:
+        warnings.simplefilter("always")
+        quiet_libraries()
+        warnings.warn("my model is odd", UserWarning, stacklevel=1)
+        warnings.warn("an old argument", FutureWarning, stacklevel=1)
+        warnings.warn("Target and region quantiles select the same set of trials.", UserWarning, stacklevel=1)
+    assert [str(w.message) for w in shown] == ["my model is odd", "an old argument"]

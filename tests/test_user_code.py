@@ -5,6 +5,7 @@ import the module only through Ray's runtime environment: ``tests/test_cluster.p
 
 from __future__ import annotations
 
+import importlib
 import json
 import subprocess
 import sys
@@ -16,6 +17,7 @@ import pytest
 import torch
 import yaml
 
+from dptune.base import factories
 from dptune.base.errors import InputError
 from dptune.engine.data import load_dataset
 from dptune.sweep.preflight import check_models, preflight
@@ -122,6 +124,25 @@ def test_a_model_factory_is_built_with_its_arguments_and_trains(user_module: str
     summary = trainer.summary()
     assert summary["model"] == f"{user_module}:mlp" and summary["train_size"] == 300
     assert summary["epsilon_spent"] <= 2.0
+
+
+def test_a_users_factories_are_imported_once_per_process_not_once_per_trial(
+    user_module: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    imports: list[str] = []
+    real = importlib.import_module
+    monkeypatch.setattr(
+        factories.importlib, "import_module", lambda name, *a: imports.append(name) or real(name, *a)
+    )
+    run = run_config(user_module)
+    for lr in (0.5, 1.0, 2.0):  # what a sweep does for each trial's knobs
+        assert run.with_knobs({"lr": lr}).lr == lr
+    assert imports == [user_module] * 2  # the model's and the dataset's factory, once each
+    with pytest.raises(InputError, match="cannot import"):  # a failure is not remembered
+        run_config(user_module, model=f"{user_module}_missing:mlp")
+    with pytest.raises(InputError, match="cannot import"):
+        run_config(user_module, model=f"{user_module}_missing:mlp")
+    assert imports[2:] == [f"{user_module}_missing"] * 2
 
 
 @pytest.mark.parametrize(

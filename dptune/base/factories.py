@@ -10,6 +10,7 @@ environment ``py_modules``), or None for code installed in the environment.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.util
 import re
@@ -30,22 +31,35 @@ def is_import_path(value: object) -> bool:
 
 
 def load_factory(path: str, field: str) -> Callable[..., Any]:
-    """The function ``path`` names, imported; ``InputError(field, …)`` if it cannot be."""
-    module_name, _, name = path.partition(":")
+    """The function ``path`` names, imported once per process (a run's configuration is checked again
+    for every trial's knobs); ``InputError(field, …)`` if it cannot be (not remembered: the user may
+    fix it)."""
     if not is_import_path(path):
         raise InputError(field, f"must be an import path package.module:function, got {path!r}")
+    try:
+        return _imported(path)
+    except _FactoryError as exc:
+        raise InputError(field, str(exc)) from None
+
+
+class _FactoryError(Exception):
+    """Why an import path names no function (the caller adds the field)."""
+
+
+@functools.cache
+def _imported(path: str) -> Callable[..., Any]:
+    module_name, _, name = path.partition(":")
     try:
         module = importlib.import_module(module_name)
     except Exception as exc:  # the user's module may fail to import in any way
         reason = (str(exc).splitlines() or [""])[0]
-        raise InputError(
-            field,
+        raise _FactoryError(
             f"cannot import {module_name} ({type(exc).__name__}: {reason}); run from the folder that "
-            "holds it or add that folder to PYTHONPATH",
+            "holds it or add that folder to PYTHONPATH"
         ) from None
     function = getattr(module, name, None)
     if not callable(function):
-        raise InputError(field, f"{module_name} has no function {name!r}")
+        raise _FactoryError(f"{module_name} has no function {name!r}")
     return function
 
 

@@ -83,8 +83,16 @@ if TYPE_CHECKING:
 Echo = Callable[[str], None]
 
 
+QUIETENED_WARNINGS = (
+    # Optuna's parameter importances (the sweep's Optuna pages) on a study too small to tell them apart
+    "Target and region quantiles select the same set of trials",
+)
+"""The warnings a sweep's console leaves out, by the start of their message; every other warning shows."""
+
+
 def quiet_libraries() -> None:
-    """Concise progress: no Ray/MLflow/Optuna info logs, no Tune tables (errors still show)."""
+    """Concise progress: no Ray/MLflow/Optuna info logs, no Tune tables, no warning of Optuna's own
+    experimental features or of ``QUIETENED_WARNINGS`` (errors and every other warning still show)."""
     os.environ.setdefault("RAY_AIR_NEW_OUTPUT", "0")
     os.environ.setdefault("TUNE_DISABLE_AUTO_CALLBACK_LOGGERS", "1")
     quiet_mlflow()
@@ -93,8 +101,9 @@ def quiet_libraries() -> None:
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     for name in ("ray", "ray.tune", "ray.train", "ray._private"):  # failed trials: our one-line reason
         logging.getLogger(name).setLevel(logging.CRITICAL)
-    warnings.filterwarnings("ignore", category=FutureWarning)
-    warnings.filterwarnings("ignore", category=UserWarning)
+    for message in QUIETENED_WARNINGS:
+        warnings.filterwarnings("ignore", message=message)
+    warnings.filterwarnings("ignore", category=optuna.exceptions.ExperimentalWarning)
 
 
 def user_code(spec: SweepSpec) -> list[str]:
