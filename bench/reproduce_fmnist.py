@@ -54,6 +54,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from campaign_store import log_final_run, log_protocol_summary, sweep_metrics  # bench/ is on the path
 from results import cpu_name, write_section  # bench/ is on the path when this file runs as a script
 from scatter_fmnist import dptune, knobs
 
@@ -134,7 +135,7 @@ def tuned_settings(epsilon: str) -> dict[str, dict[str, Any]]:
         raise SystemExit(f"no sweep {spec.name} in {spec.tracking_uri}: run --stage sweep first")
     settings, tuning = {}, {}
     for row in tracker.best_tradeoffs(spec.experiment, parent):
-        settings[row.method] = tracker.logged_settings(row)
+        settings[row.method] = dict(row.params)
         tuning[row.method] = {
             "validation_accuracy": row.validation_accuracy,
             "test_accuracy": row.test_accuracy,
@@ -142,7 +143,7 @@ def tuned_settings(epsilon: str) -> dict[str, dict[str, Any]]:
             "epsilon_including_tuning": row.epsilon_including_tuning,
             "tuning_bound": row.tuning_bound,
         }
-    sweep_cost = tracker.sweep_metrics(parent).get("epsilon_including_tuning")
+    sweep_cost = sweep_metrics(tracker, parent).get("epsilon_including_tuning")
     record.write_text(
         json.dumps(
             {
@@ -538,7 +539,7 @@ def summarize() -> dict[str, Any]:
     table: dict[str, Any] = {}
     for file in sorted(RUNS.glob("*.json")):
         run = json.loads(file.read_text())
-        tracker.log_final_run(spec.experiment, file.stem, run)
+        log_final_run(tracker, spec.experiment, file.stem, run)
         eps = f"{run['epsilon_target']:g}"
         cell = table.setdefault(run["method"], {}).setdefault(eps, {})
         entry = cell.setdefault(
@@ -581,7 +582,7 @@ def summarize() -> dict[str, Any]:
     if any(cell.protocol == "tuned" for cell in cells):
         title = "Fashion-MNIST, cnn5, 10 epochs, tuned on test accuracy (earlier protocol)"
         plot_protocol_cells(cells, ["tuned", "lr_probe"], PLOT, title)
-        tracker.log_protocol_summary(spec.experiment, "fmnist-reproduction", [PLOT, results])
+        log_protocol_summary(tracker, spec.experiment, "fmnist-reproduction", [PLOT, results])
     return table
 
 

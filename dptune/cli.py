@@ -34,7 +34,7 @@ from dptune.training.run_plan import check_delta
 
 if TYPE_CHECKING:
     from dptune.sweep.spec import SweepSpec
-    from dptune.tracking import Tracker
+    from dptune.tracking import ResultsReader
     from dptune.tracking.report import TradeOff
 
 EXIT_BAD_INPUT = 2
@@ -376,7 +376,7 @@ def _run(args: argparse.Namespace) -> None:
         raise SystemExit(EXIT_NO_RESULT)
 
 
-def _plot(tracker: Tracker, experiments: list[str], rows: list[TradeOff], path: Path) -> None:
+def _plot(tracker: ResultsReader, experiments: list[str], rows: list[TradeOff], path: Path) -> None:
     """``dptune report --plot FILE``: the one experiment's accuracy-vs-ε plot, as FILE's suffix says."""
     from dptune.privacy.tuning import REPEAT_AND_SELECT
     from dptune.tracking.plots import save_figure, tradeoff_figure

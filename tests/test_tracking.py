@@ -14,6 +14,7 @@ import matplotlib.image
 import PIL.Image
 import pytest
 
+from bench.campaign_store import log_final_run, log_protocol_summary
 from dptune.cli import main
 from dptune.tracking import MlflowTracker, TrialKey, names, tracker_for
 from dptune.tracking.plots import plot_protocol_cells
@@ -52,8 +53,8 @@ def test_protocol_table_from_final_runs(tmp_path: Path, capsys) -> None:
     for (method, protocol), values in accuracies.items():
         for seed, acc in enumerate(values):
             key = f"{protocol}-{method}-eps1-seed{seed}"
-            first = tracker.log_final_run("repro", key, summary(method, protocol, seed, acc))
-            assert tracker.log_final_run("repro", key, summary(method, protocol, seed, acc)) == first  # once
+            first = log_final_run(tracker, "repro", key, summary(method, protocol, seed, acc))
+            assert log_final_run(tracker, "repro", key, summary(method, protocol, seed, acc)) == first  # once
     cells = {(c.method, c.protocol): c for c in tracker.protocol_cells("repro")}
     for key, values in accuracies.items():
         assert abs(cells[key].mean - 100 * statistics.fmean(values)) < 1e-9
@@ -91,7 +92,7 @@ def test_protocol_plot_is_logged_once_and_stays_out_of_the_tables(tmp_path: Path
     for eps, acc in ((1.0, 0.80), (8.0, 0.85)):
         for seed in range(2):
             run = summary("dpsgd", "tuned", seed, acc + seed / 100) | {"epsilon_target": eps}
-            tracker.log_final_run("repro", f"tuned-dpsgd-eps{eps:g}-seed{seed}", run)
+            log_final_run(tracker, "repro", f"tuned-dpsgd-eps{eps:g}-seed{seed}", run)
     cells = tracker.protocol_cells("repro")
     with pytest.raises(ValueError, match="paper_settings"):
         plot_protocol_cells(cells, ["paper_settings", "tuned"], tmp_path / "none.png", "t")
@@ -99,8 +100,8 @@ def test_protocol_plot_is_logged_once_and_stays_out_of_the_tables(tmp_path: Path
     plot_protocol_cells(cells, ["tuned", "paper_settings"], plot, "t")
     height, width, _ = matplotlib.image.imread(plot).shape
     assert height > 100 and width > 100
-    first = tracker.log_protocol_summary("repro", "summary", [plot])
-    assert tracker.log_protocol_summary("repro", "summary", [plot]) == first
+    first = log_protocol_summary(tracker, "repro", "summary", [plot])
+    assert log_protocol_summary(tracker, "repro", "summary", [plot]) == first
     assert [a.path for a in tracker.client.list_artifacts(first)] == ["plot.png"]
     assert tracker.protocol_cells("repro") == cells
     assert main(["report", "--tracking-uri", uri, "--json"]) == 0

@@ -7,7 +7,7 @@ lives with the Ray code (``dptune.tune.callbacks``)."""
 from collections.abc import Callable
 
 from dptune.tracking.mlflow_store import MlflowTracker
-from dptune.tracking.tracker import Tracker, TrialKey
+from dptune.tracking.tracker import ResultsReader, SweepRecord, Tracker, TrialKey, TrialSink
 
 BACKENDS: dict[str, Callable[[str], Tracker]] = {"mlflow": MlflowTracker.shared}
 """Tracking backends by name, each giving the process's tracker of a store URI."""
@@ -18,4 +18,13 @@ def tracker_for(uri: str, backend: str = "mlflow") -> Tracker:
     return BACKENDS[backend](uri)
 
 
-__all__ = ["BACKENDS", "MlflowTracker", "Tracker", "TrialKey", "tracker_for"]
+__all__ = [
+    "BACKENDS",
+    "MlflowTracker",
+    "ResultsReader",
+    "SweepRecord",
+    "Tracker",
+    "TrialKey",
+    "TrialSink",
+    "tracker_for",
+]

@@ -357,9 +357,6 @@ class MlflowTracker:
     def finish_sweep(self, sweep_id: str) -> None:
         self.client.set_terminated(sweep_id, RunStatus.to_string(RunStatus.FINISHED))
 
-    def sweep_metrics(self, sweep_id: str) -> dict[str, float]:
-        return dict(self.client.get_run(sweep_id).data.metrics)
-
     # -- its trials (queued) --------------------------------------------------------------------
     def _queue(self, *writes: TrialWrite) -> None:
         self._writer.submit(writes)
@@ -508,9 +505,6 @@ class MlflowTracker:
                 best[rank] = candidate
         return sorted(best.values(), key=lambda t: (setting(t), t.epsilon_target, -t.validation_accuracy))
 
-    def logged_settings(self, trade_off: TradeOff) -> dict[str, Any]:
-        return dict(trade_off.params)
-
     def trial_points(self, experiment: str, sweep_id: str | None = None) -> list[TrialPoint]:
         """Every trained trial (finished or stopped) of the experiment (or of one sweep) with its ε target,
         ε spent and score; ``selected``: a search trial that ``best_tradeoffs`` reports. Of a sweep whose
@@ -604,39 +598,6 @@ class MlflowTracker:
             return None
         return view_link(found.experiment_id)
 
-    # -- fixed-configuration runs -----------------------------------------------------------------
-    def _run_by_key(self, experiment_id: str, key: str) -> str | None:
-        found = self.client.search_runs(
-            [experiment_id], filter_string=f"tags.`{names.RUN_KEY_TAG}` = '{key}'"
-        )
-        return found[0].info.run_id if found else None
-
-    def log_final_run(self, experiment: str, key: str, summary: Mapping[str, Any]) -> str:
-        exp = self.experiment_id(experiment)
-        known = self._run_by_key(exp, key)
-        if known is not None:
-            return known
-        client = self.client
-        tags = {
-            names.RUN_KEY_TAG: key,
-            names.PROTOCOL_TAG: summary["protocol"],
-            names.METHOD_TAG: summary["method"],
-            names.STATUS_TAG: names.FINAL_STATUS,
-            names.EPSILON_TARGET_TAG: f"{summary['epsilon_target']:g}",
-            names.NOISE_SOURCE_TAG: summary.get("noise_source", "seeded"),  # older records were seeded
-            "sampling": summary["sampling"],
-            "accountant": summary["accountant"],
-        }
-        if summary.get("seed") is not None:
-            tags[names.SEED_TAG] = str(summary["seed"])
-        run_id = client.create_run(exp, run_name=key, tags=tags).info.run_id
-        for name in names.FINAL_RUN_METRICS:
-            client.log_metric(run_id, name, float(summary[name]))
-        for name, value in sorted(summary["settings"].items()):
-            client.log_param(run_id, name, param_text(value))
-        client.set_terminated(run_id, RunStatus.to_string(RunStatus.FINISHED))
-        return run_id
-
     def protocol_cells(self, experiment: str) -> list[ProtocolCell]:
         found = self.client.get_experiment_by_name(experiment)
         if found is None:
@@ -650,14 +611,3 @@ class MlflowTracker:
             key = (tags[names.METHOD_TAG], tags[names.EPSILON_TARGET_TAG], tags[names.PROTOCOL_TAG])
             groups.setdefault(key, []).append(run.data.metrics["test_accuracy"])
         return [ProtocolCell(m, e, p, tuple(a)) for (m, e, p), a in sorted(groups.items())]
-
-    def log_protocol_summary(self, experiment: str, key: str, files: list[Path]) -> str:
-        exp = self.experiment_id(experiment)
-        run_id = self._run_by_key(exp, key)
-        if run_id is None:
-            tags = {names.RUN_KEY_TAG: key, names.STATUS_TAG: names.SUMMARY_STATUS}
-            run_id = self.client.create_run(exp, run_name=key, tags=tags).info.run_id
-            self.client.set_terminated(run_id, RunStatus.to_string(RunStatus.FINISHED))
-        for file in files:
-            self.client.log_artifact(run_id, str(file))
-        return run_id

@@ -49,7 +49,7 @@ EXPERIMENT_KIND_TAG, MODEL_TRAINING_KIND = "mlflow.experimentKind", "custom_mode
 """An experiment's kind: the UI opens a model-training experiment on its runs table."""
 
 METHOD_PARAM, EPSILON_PARAM, DELTA_PARAM = "method", "epsilon", "delta"
-"""Params of every trial (its whole configuration: ``dptune.tune.callbacks.run_settings``) and of a
+"""Params of every trial (its whole configuration: ``dptune.sweep.results.run_settings``) and of a
 sweep's parent run that readers use: the method, the ε target and δ."""
 TRIALS_PARAM = "trials_per_method"
 """Param of a sweep's parent run: its trial count per method, a number, or a distribution when the count

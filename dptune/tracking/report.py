@@ -9,65 +9,13 @@ of its re-runs (mean ± sd over fresh randomness), which no selection has looked
 from __future__ import annotations
 
 import math
-import statistics
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from dptune.sweep.results import TradeOff
 from dptune.training.config import report_columns
 
 BOUND_ABBREVIATIONS = {"repeat-and-select": "R&S", "composition": "comp.", "filter": "filter"}
-
-
-@dataclass(frozen=True)
-class TradeOff:
-    """The selected configuration of one method at one privacy target, from MLflow: the search trial
-    chosen on validation accuracy, and the final-test accuracies of its re-runs (none when the sweep
-    re-ran nothing)."""
-
-    method: str
-    epsilon_target: float
-    epsilon_spent: float
-    delta: float
-    validation_accuracy: float
-    test_accuracies: tuple[float, ...]
-    sweep: str
-    run_id: str
-    params: dict[str, Any]  # the run's settings, as the values they were
-    epsilon_including_tuning: float | None = None  # the method's whole search in its sweep
-    delta_including_tuning: float | None = None  # its δ: ``delta``, or more after a warm start
-    tuning_bound: str | None = None  # repeat-and-select or composition
-    epsilon_all_trials: float | None = None  # releasing every trial of the search (None: private)
-    noise_source: str = "secure"  # or "seeded" (research mode: the seeds are logged)
-
-    @property
-    def test_accuracy(self) -> float | None:
-        """Mean final-test accuracy of the re-runs (None without re-runs)."""
-        return statistics.fmean(self.test_accuracies) if self.test_accuracies else None
-
-    @property
-    def test_sd(self) -> float | None:
-        """Sample standard deviation of the re-runs' final-test accuracy (None with fewer than two)."""
-        return statistics.stdev(self.test_accuracies) if len(self.test_accuracies) > 1 else None
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "noise_source": self.noise_source,
-            "method": self.method,
-            "epsilon_target": self.epsilon_target,
-            "epsilon_spent": self.epsilon_spent,
-            "epsilon_including_tuning": self.epsilon_including_tuning,
-            "delta_including_tuning": self.delta_including_tuning,
-            "tuning_bound": self.tuning_bound,
-            "epsilon_all_trials": self.epsilon_all_trials,
-            "delta": self.delta,
-            "validation_accuracy": self.validation_accuracy,
-            "test_accuracy": self.test_accuracy,
-            "test_accuracy_sd": self.test_sd,
-            "test_accuracies": list(self.test_accuracies),
-            "sweep": self.sweep,
-            "run_id": self.run_id,
-            "params": self.params,
-        }
 
 
 WITHHELD = "withheld: the trial count is secret (repeat-and-select), and counts or times would reveal it"

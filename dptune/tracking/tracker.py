@@ -1,6 +1,9 @@
-"""The tracker interface: what a sweep, its trial recorder, ``dptune report`` and the campaigns need
-from a store of runs. ``dptune.tracking.mlflow_store.MlflowTracker`` implements it; a second backend is
-one module implementing this protocol and one entry of ``dptune.tracking.BACKENDS``.
+"""The tracker interfaces, one per direction: ``TrialSink`` (write-only: what the Tune callback calls for
+each trial), ``SweepRecord`` (the sweep's own record, written by the driver), ``ResultsReader`` (what
+``dptune report`` reads back), and ``Tracker``, all three, which a store implements.
+``dptune.tracking.mlflow_store.MlflowTracker`` is one; a second backend is one module implementing
+``Tracker`` and one entry of ``dptune.tracking.BACKENDS``. A sweep's answer never depends on a read: it
+is built from its trials' reports (``dptune.sweep.results``).
 
 A sweep's trial writes are queued and carried out by the tracker's writer thread, so that they never
 stall Ray Tune's control loop and ride out a store that is unreachable for a while; the tracker's reads
@@ -10,7 +13,6 @@ of trials wait for the writes queued before them (read-your-writes).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
 from dptune.tracking.protocols import ProtocolCell
@@ -26,45 +28,10 @@ class TrialKey(NamedTuple):
     trial_id: str
 
 
-class Tracker(Protocol):
-    """A store of sweeps (parent runs), their trials (child runs) and fixed-configuration runs."""
+class TrialSink(Protocol):
+    """Where a sweep's trials are written: queued (each call returns at once; one writer thread carries
+    them out in order, through outages of the store)."""
 
-    uri: str
-
-    # -- a sweep ----------------------------------------------------------------------------------
-    def find_sweep(self, experiment: str, name: str, storage_path: str) -> str | None:
-        """The newest sweep of this name and storage path, to continue on resume; None if none."""
-        ...
-
-    def start_sweep(
-        self, experiment: str, name: str, tags: Mapping[str, str], params: Mapping[str, Any], spec_text: str
-    ) -> str:
-        """A new sweep record with its spec; returns its id."""
-        ...
-
-    def log_tuning_cost(self, sweep_id: str, cost: Mapping[str, Any]) -> None:
-        """The public record of the sweep's privacy (``SweepTuningCost.as_dict()``)."""
-        ...
-
-    def log_sweep_summary(
-        self, experiment: str, sweep_id: str, selected: Mapping[str, str] | None = None
-    ) -> list[TradeOff]:
-        """Mark the search trials the sweep's searcher ``selected`` (method -> trial id), attach the sweep's
-        best trade-offs and the experiment's accuracy-vs-ε plot, describe the sweep and give the
-        experiment a runs view of its results; return the sweep's best trade-offs."""
-        ...
-
-    def attach(self, run_id: str, files: Mapping[str, str], folder: str | None = None) -> None:
-        """Text files (name -> content) as artifacts of a run (e.g. a sweep's), in ``folder`` if given."""
-        ...
-
-    def finish_sweep(self, sweep_id: str) -> None: ...
-
-    def sweep_metrics(self, sweep_id: str) -> dict[str, float]:
-        """The figures recorded on a sweep (its privacy figures, best accuracy per method)."""
-        ...
-
-    # -- its trials: queued (each call returns at once; one writer thread carries them out in order) --
     def open_trial(
         self,
         key: TrialKey,
@@ -109,7 +76,45 @@ class Tracker(Protocol):
         many writes are not recorded yet if any. Returns whether all are."""
         ...
 
-    # -- reading back -----------------------------------------------------------------------------
+
+class SweepRecord(TrialSink, Protocol):
+    """A sweep's own record beside its trials: written by the driver, found again on resume."""
+
+    uri: str
+
+    def find_sweep(self, experiment: str, name: str, storage_path: str) -> str | None:
+        """The newest sweep of this name and storage path, to continue on resume; None if none."""
+        ...
+
+    def start_sweep(
+        self, experiment: str, name: str, tags: Mapping[str, str], params: Mapping[str, Any], spec_text: str
+    ) -> str:
+        """A new sweep record with its spec; returns its id."""
+        ...
+
+    def log_tuning_cost(self, sweep_id: str, cost: Mapping[str, Any]) -> None:
+        """The public record of the sweep's privacy (``SweepTuningCost.as_dict()``)."""
+        ...
+
+    def log_sweep_summary(
+        self, experiment: str, sweep_id: str, selected: Mapping[str, str] | None = None
+    ) -> list[TradeOff]:
+        """Mark the search trials the sweep's searcher ``selected`` (method -> trial id), attach the sweep's
+        best trade-offs and the experiment's accuracy-vs-ε plot, describe the sweep and give the
+        experiment a runs view of its results; return the trade-offs it recorded (as the store has them:
+        with their runs)."""
+        ...
+
+    def attach(self, run_id: str, files: Mapping[str, str], folder: str | None = None) -> None:
+        """Text files (name -> content) as artifacts of a run (e.g. a sweep's), in ``folder`` if given."""
+        ...
+
+    def finish_sweep(self, sweep_id: str) -> None: ...
+
+
+class ResultsReader(Protocol):
+    """What a store gives back: the best trade-offs, compute used, plots' points, the UI's view."""
+
     def experiments(self) -> list[str]:
         """The store's experiments that hold runs (an empty one, as MLflow's "Default", is left out)."""
         ...
@@ -123,10 +128,6 @@ class Tracker(Protocol):
     def compute_used(self, experiment: str) -> list[Compute]:
         """Per (method, ε target): the trials started by kind, their trial-seconds and the sweeps' wall
         time (``report.Compute``), withheld where a sweep's trial count is secret."""
-        ...
-
-    def logged_settings(self, trade_off: TradeOff) -> dict[str, Any]:
-        """The settings a trade-off's run was logged with, as the values they were."""
         ...
 
     def trial_points(self, experiment: str, sweep_id: str | None = None) -> list[TrialPoint]:
@@ -144,11 +145,11 @@ class Tracker(Protocol):
         ``#/experiments/1/runs?viewStateShareKey=dptune-results``); None if it has no such view."""
         ...
 
-    # -- fixed-configuration runs -----------------------------------------------------------------
-    def log_final_run(self, experiment: str, key: str, summary: Mapping[str, Any]) -> str:
-        """Record a finished run (e.g. one seed of a reproduction), once per ``key``."""
+    def protocol_cells(self, experiment: str) -> list[ProtocolCell]:
+        """The experiment's fixed-configuration runs (a campaign's seeds) grouped into cells."""
         ...
 
-    def protocol_cells(self, experiment: str) -> list[ProtocolCell]: ...
 
-    def log_protocol_summary(self, experiment: str, key: str, files: list[Path]) -> str: ...
+class Tracker(SweepRecord, ResultsReader, Protocol):
+    """A store of sweeps (parent runs), their trials (child runs) and campaigns' fixed-configuration
+    runs, written and read."""

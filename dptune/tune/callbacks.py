@@ -5,17 +5,15 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Mapping
-from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
 from ray.tune import Callback
 from ray.tune.experiment import Trial
 
-from dptune.methods.filters import DrawnFilter
-from dptune.tracking import Tracker, TrialKey
+from dptune.sweep.results import trial_settings
+from dptune.tracking import TrialKey, TrialSink
 from dptune.tracking.names import FINAL_ROLE, SEARCH_ROLE, SELECTED_TRIAL_TAG
-from dptune.training.config import RunConfig
 from dptune.training.trial_status import METHOD_KEY, RERUN_OF, TrialStatus, is_rerun
 
 
@@ -31,30 +29,6 @@ def trial_error_reason(trial: Any) -> str:
     return lines[-1] if lines else "unknown error"
 
 
-def trial_settings(config: Mapping[str, Any]) -> dict[str, Any]:
-    """A trial's settings as recorded: its knobs, and a drawn filter as ``filter``, ``a`` and ``b`` (a
-    re-run's ``RERUN_OF`` is a tag of its run, not a setting)."""
-    settings: dict[str, Any] = {}
-    for key, value in config.items():
-        if key != RERUN_OF:
-            settings |= value.as_params() if isinstance(value, DrawnFilter) else {key: value}
-    return settings
-
-
-PLACE_KNOBS = ("params", "device", "data_root")
-"""Run-configuration fields that are not settings of a trial's result: the method's parameters (logged
-flattened) and where it ran (its device is chosen per trial, its data's folder is the machine's)."""
-
-
-def run_settings(run: RunConfig, delta: float) -> dict[str, Any]:
-    """The settings every trial of a method starts from: its whole run configuration (method, dataset,
-    model, ε target, δ resolved, epochs, batch size, clip, lr, accountant, sampling, …, the method's fixed
-    parameters flattened), unset knobs left out; a trial's drawn knobs replace some of them."""
-    settings = {f.name: getattr(run, f.name) for f in fields(run) if f.name not in PLACE_KNOBS}
-    kept = {k: v for k, v in settings.items() if v is not None and v != {}}  # no factory: no arguments
-    return kept | {"delta": delta} | run.params
-
-
 class TrialRecorder(Callback):
     """Tune callback: one tracked run per trial under the sweep's record.
 
@@ -67,7 +41,7 @@ class TrialRecorder(Callback):
     The callback only queues: what Tune reports during a step is collected, then handed to the tracker
     in ``on_step_end``, which Tune calls after the step's experiment-state save
     (``dptune.tune.restore`` makes that save happen every step); the tracker's writer thread records it
-    later, in order, off Tune's loop, and keeps it while the store is unreachable (``Tracker``). The
+    later, in order, off Tune's loop, and keeps it while the store is unreachable (``TrialSink``). The
     store therefore never records a trial, a result or a status that the saved experiment lacks: after
     the driver is killed, ``Tuner.restore`` knows every trial the store shows, so resuming neither
     duplicates a run nor re-runs a finished trial.
@@ -85,7 +59,7 @@ class TrialRecorder(Callback):
 
     def __init__(
         self,
-        tracker: Tracker,
+        tracker: TrialSink,
         experiment: str,
         sweep_id: str,
         method: str,

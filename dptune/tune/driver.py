@@ -53,16 +53,17 @@ from dptune.sweep.bound import (
 )
 from dptune.sweep.ledger import PrivateSweepState
 from dptune.sweep.preflight import refuse_existing
+from dptune.sweep.results import run_settings, selected_tradeoffs
 from dptune.sweep.space import start_point
 from dptune.sweep.spec import MODEL_BASED_SAMPLERS, SweepSpec, check_batch_sizes
-from dptune.tracking import Tracker, tracker_for
+from dptune.tracking import SweepRecord, tracker_for
 from dptune.tracking.mlflow_setup import quiet_mlflow
 from dptune.tracking.names import CODE_VERSION_TAG, FINAL_ROLE, SEARCH_ROLE, STORAGE_TAG, TRIALS_PARAM
 from dptune.tracking.report import TradeOff, format_table
 from dptune.training.config import RunConfig
 from dptune.training.run_plan import default_delta
 from dptune.training.trial_status import METHOD_KEY, OBJECTIVE, STATUS_KEY, TrialStatus, fell_back_to_cpu
-from dptune.tune.callbacks import PerMethod, TrialRecorder, run_settings
+from dptune.tune.callbacks import PerMethod, TrialRecorder
 from dptune.tune.define_by_run import SAMPLERS, DefineByRun
 from dptune.tune.interrupt import INTERRUPT_FLUSH_SECONDS, SweepInterrupted, interruptible
 from dptune.tune.progress import SweepProgress, TrialProgress, register, terminal
@@ -347,7 +348,10 @@ def search_stage(sweep: SweepRun, plans: list[SearchPlan], groups: CallbackGroup
     grid = future.result()
     make_pages()
     trial_results = [grid[i] for i in range(len(grid))]
-    results = [{"method": (r.config or {})[METHOD_KEY], **(r.metrics or {})} for r in trial_results]
+    results = [
+        {**(r.metrics or {}), "method": (r.config or {})[METHOD_KEY], "config": r.config or {}}
+        for r in trial_results
+    ]
     return [
         MethodSearch(
             plan.method,
@@ -372,7 +376,7 @@ def code_version() -> str:
     return f"{dptune.__version__}+{commit}"
 
 
-def find_sweep(spec: SweepSpec, tracker: Tracker) -> str | None:
+def find_sweep(spec: SweepSpec, tracker: SweepRecord) -> str | None:
     """The tracked record of this sweep (same name and storage path), newest first; or None."""
     return tracker.find_sweep(spec.experiment, spec.name, spec.storage_path)
 
@@ -665,15 +669,20 @@ def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo 
     ]
     tuning = SweepTuningCost(costs, delta, filter_, prior, shared.proxy_fraction)
     state.keep("tuning_cost", tuning.as_dict(private=True))
-    best: list[TradeOff] = []
+    chosen = {plan.method: state.selected(plan.method) for plan in searches}
+    selected = {method: found["trial_id"] for method, found in chosen.items() if found}
+    best = selected_tradeoffs(
+        all_results,
+        selected,
+        {plan.method: run_settings(spec.runs[plan.method], delta) for plan in searches},
+        tuning.as_dict()["methods"],
+        noise_source,
+    )
     if tracker.flush(timeout=TRACKING_CATCH_UP_SECONDS):
         tracker.log_tuning_cost(parent, tuning.as_dict())
         pages = {f"{one.method}.html": one.page for one in searched if one.page}
         tracker.attach(parent, pages, STUDY_PLOTS_FOLDER)
-        selected = {plan.method: state.selected(plan.method) for plan in searches}
-        best = tracker.log_sweep_summary(
-            spec.experiment, parent, {m: found["trial_id"] for m, found in selected.items() if found}
-        )
+        tracker.log_sweep_summary(spec.experiment, parent, selected)
         tracker.finish_sweep(parent)
     else:
         echo(

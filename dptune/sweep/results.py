@@ -1,0 +1,142 @@
+"""A sweep's answer, built once from what its trials reported and what its ledger recorded: per method,
+the selected configuration (the trial its searcher selected on validation accuracy), the final-test
+scores of its re-runs and the privacy of the whole search (the bound's public record). Nothing here
+reads a tracking store: a store that is down at the end of a sweep delays its records, not its answer.
+A trial's settings are its run's configuration with the knobs it drew (``run_settings``,
+``trial_settings``), as a tracking store records them too.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, fields
+from typing import Any
+
+from dptune.methods.filters import DrawnFilter
+from dptune.training.config import RunConfig
+from dptune.training.trial_status import RERUN_OF, TrialStatus
+
+PLACE_KNOBS = ("params", "device", "data_root")
+"""Run-configuration fields that are not settings of a trial's result: the method's parameters (logged
+flattened) and where it ran (its device is chosen per trial, its data's folder is the machine's)."""
+
+
+def run_settings(run: RunConfig, delta: float) -> dict[str, Any]:
+    """The settings every trial of a method starts from: its whole run configuration (method, dataset,
+    model, ε target, δ resolved, epochs, batch size, clip, lr, accountant, sampling, …, the method's fixed
+    parameters flattened), unset knobs left out; a trial's drawn knobs replace some of them."""
+    settings = {f.name: getattr(run, f.name) for f in fields(run) if f.name not in PLACE_KNOBS}
+    kept = {k: v for k, v in settings.items() if v is not None and v != {}}  # no factory: no arguments
+    return kept | {"delta": delta} | run.params
+
+
+def trial_settings(config: Mapping[str, Any]) -> dict[str, Any]:
+    """A trial's settings as recorded: its knobs, and a drawn filter as ``filter``, ``a`` and ``b`` (a
+    re-run's ``RERUN_OF`` is not a setting: it names the trial it re-runs)."""
+    settings: dict[str, Any] = {}
+    for key, value in config.items():
+        if key != RERUN_OF:
+            settings |= value.as_params() if isinstance(value, DrawnFilter) else {key: value}
+    return settings
+
+
+@dataclass(frozen=True)
+class TradeOff:
+    """The selected configuration of one method at one privacy target: the search trial chosen on
+    validation accuracy, and the final-test accuracies of its re-runs (none when the sweep re-ran
+    nothing). Built by a sweep from its trials' reports (``selected_tradeoffs``), or read back from a
+    tracking store (``run_id``: its run there; empty for a sweep's own)."""
+
+    method: str
+    epsilon_target: float
+    epsilon_spent: float
+    delta: float
+    validation_accuracy: float
+    test_accuracies: tuple[float, ...]
+    sweep: str
+    run_id: str
+    params: dict[str, Any]  # the run's settings, as the values they were
+    epsilon_including_tuning: float | None = None  # the method's whole search in its sweep
+    delta_including_tuning: float | None = None  # its δ: ``delta``, or more after a warm start
+    tuning_bound: str | None = None  # repeat-and-select or composition
+    epsilon_all_trials: float | None = None  # releasing every trial of the search (None: private)
+    noise_source: str = "secure"  # or "seeded" (research mode: the seeds are logged)
+
+    @property
+    def test_accuracy(self) -> float | None:
+        """Mean final-test accuracy of the re-runs (None without re-runs)."""
+        return statistics.fmean(self.test_accuracies) if self.test_accuracies else None
+
+    @property
+    def test_sd(self) -> float | None:
+        """Sample standard deviation of the re-runs' final-test accuracy (None with fewer than two)."""
+        return statistics.stdev(self.test_accuracies) if len(self.test_accuracies) > 1 else None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "noise_source": self.noise_source,
+            "method": self.method,
+            "epsilon_target": self.epsilon_target,
+            "epsilon_spent": self.epsilon_spent,
+            "epsilon_including_tuning": self.epsilon_including_tuning,
+            "delta_including_tuning": self.delta_including_tuning,
+            "tuning_bound": self.tuning_bound,
+            "epsilon_all_trials": self.epsilon_all_trials,
+            "delta": self.delta,
+            "validation_accuracy": self.validation_accuracy,
+            "test_accuracy": self.test_accuracy,
+            "test_accuracy_sd": self.test_sd,
+            "test_accuracies": list(self.test_accuracies),
+            "sweep": self.sweep,
+            "run_id": self.run_id,
+            "params": self.params,
+        }
+
+
+def selected_tradeoffs(
+    results: Sequence[Mapping[str, Any]],
+    selected: Mapping[str, str],
+    settings: Mapping[str, Mapping[str, Any]],
+    costs: Sequence[Mapping[str, Any]],
+    noise_source: str,
+) -> list[TradeOff]:
+    """Per method, its selected configuration: the search trial ``selected[method]`` (a trial id) with
+    its last report, the final-test scores of the finished re-runs of it, its settings (the method's
+    ``settings`` and the trial's drawn knobs) and its search's privacy (the method's row of ``costs``,
+    the bound's public record). ``results``: every trial's last report with its ``trial_id``, ``method``
+    and ``config``. Ordered as a report orders one setting: by ε target, then best validation first."""
+    by_trial = {result["trial_id"]: result for result in results}
+    rows = {row["method"]: row for row in costs}
+    found = []
+    for method, trial_id in selected.items():
+        chosen = by_trial.get(trial_id)
+        if chosen is None:
+            continue
+        reruns = [
+            float(result["test_accuracy"])
+            for result in sorted(results, key=lambda r: str(r["trial_id"]))  # in the order they started
+            if result["config"].get(RERUN_OF) == trial_id
+            and TrialStatus.of_ended(result) is TrialStatus.FINISHED
+            and "test_accuracy" in result
+        ]
+        cost = rows.get(method, {})
+        found.append(
+            TradeOff(
+                method=method,
+                epsilon_target=float(chosen["epsilon_target"]),
+                epsilon_spent=float(chosen["epsilon_spent"]),
+                delta=float(chosen["delta"]),
+                validation_accuracy=float(chosen["validation_accuracy"]),
+                test_accuracies=tuple(reruns),
+                sweep="",
+                run_id="",
+                params=dict(settings.get(method, {})) | trial_settings(chosen["config"]),
+                epsilon_including_tuning=cost.get("epsilon_including_tuning"),
+                delta_including_tuning=cost.get("delta"),
+                tuning_bound=cost.get("tuning_bound"),
+                epsilon_all_trials=cost.get("epsilon_all_trials"),
+                noise_source=noise_source,
+            )
+        )
+    return sorted(found, key=lambda t: (t.epsilon_target, -t.validation_accuracy))

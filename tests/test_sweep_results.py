@@ -1,0 +1,46 @@
+"""A sweep's answer comes from its trials' reports and its ledger, not from a tracking store: checked on
+hand-made reports against values computed here."""
+
+from __future__ import annotations
+
+import statistics
+
+from dptune.sweep.results import selected_tradeoffs
+from dptune.training.trial_status import RERUN_OF, STATUS_KEY, TrialStatus
+
+
+def report(trial_id: str, method: str, config: dict, **metrics: float | str) -> dict:
+    base = {"epsilon_target": 1.0, "epsilon_spent": 0.99, "delta": 1e-5, STATUS_KEY: TrialStatus.FINISHED}
+    return {"trial_id": trial_id, "method": method, "config": config, **base, **metrics}
+
+
+def test_the_selected_trial_its_finished_reruns_settings_and_search_privacy_make_the_answer() -> None:
+    results = [
+        report("s1", "dpsgd", {"lr": 0.5}, validation_accuracy=0.71),
+        report("s2", "dpsgd", {"lr": 1.5}, validation_accuracy=0.69),  # selected although lower: a tie-key
+        report("f2", "dpsgd", {"lr": 1.5, RERUN_OF: "s2"}, validation_accuracy=0.7, test_accuracy=0.66),
+        report("f1", "dpsgd", {"lr": 1.5, RERUN_OF: "s2"}, validation_accuracy=0.7, test_accuracy=0.68),
+        report("f3", "dpsgd", {"lr": 1.5, RERUN_OF: "s2"}, validation_accuracy=0.0, **{STATUS_KEY: "failed"}),
+        report("p1", "dp-pmlf", {"lr": 0.8, "k": 2}, validation_accuracy=0.75, epsilon_spent=0.98),
+        report("q1", "lp-dpsgd", {"lr": 0.8}, validation_accuracy=0.5),  # its search selected nothing
+    ]
+    costs = [
+        {"method": "dpsgd", "epsilon_including_tuning": 2.2, "delta": 2e-5, "tuning_bound": "composition"},
+        {
+            "method": "dp-pmlf",
+            "epsilon_including_tuning": 1.7,
+            "delta": 1e-5,
+            "tuning_bound": "repeat-and-select",
+        },
+    ]
+    settings = {"dpsgd": {"dataset": "digits", "lr": 1.0, "clip": 1.0}, "dp-pmlf": {"dataset": "digits"}}
+    rows = selected_tradeoffs(results, {"dpsgd": "s2", "dp-pmlf": "p1"}, settings, costs, "secure")
+    assert [row.method for row in rows] == ["dp-pmlf", "dpsgd"]  # best validation first
+    pmlf, dpsgd = rows
+    assert dpsgd.validation_accuracy == 0.69 and dpsgd.test_accuracies == (0.68, 0.66)  # f1, f2; f3 failed
+    assert dpsgd.test_accuracy == statistics.fmean([0.66, 0.68])
+    assert dpsgd.params == {"dataset": "digits", "lr": 1.5, "clip": 1.0}  # the drawn lr replaces the default
+    assert (dpsgd.epsilon_including_tuning, dpsgd.delta_including_tuning) == (2.2, 2e-5)
+    assert dpsgd.tuning_bound == "composition" and dpsgd.epsilon_all_trials is None
+    assert pmlf.test_accuracies == () and pmlf.test_accuracy is None and pmlf.epsilon_spent == 0.98
+    assert pmlf.params == {"dataset": "digits", "lr": 0.8, "k": 2}
