@@ -4,7 +4,9 @@ cannot drift from it. A page asks for one with a marker line ``<!-- dptune: NAME
 - ``knobs``: every knob of a run (``dptune.training.config.KNOBS``): its default, valid values, whether
   a sweep may search it, and what it is;
 - ``methods``: every method in the registry (``dptune.methods.METHODS``) with its parameters, their
-  valid values and defaults.
+  valid values and defaults;
+- ``spec-keys``: every plain setting of a sweep spec (``dptune.sweep.spec.SPEC_KEYS``): its YAML path,
+  default, valid values and what it is.
 
 An unknown marker fails the build.
 """
@@ -55,7 +57,18 @@ def methods_tables() -> str:
     return "\n".join(parts)
 
 
-GENERATORS = {"knobs": knobs_table, "methods": methods_tables}
+def spec_keys_table() -> str:
+    """One row per plain setting of a spec, in the table's order."""
+    from dptune.sweep.spec import SPEC_KEYS
+
+    rows = ["| key | default | valid | what |", "|---|---|---|---|"]
+    for key in SPEC_KEYS:
+        default = key.unset or ("none" if key.default is None else f"`{key.default}`")
+        rows.append(f"| `{key.path}` | {cell(default)} | {cell(key.valid)} | {cell(key.help)} |")
+    return "\n".join(rows)
+
+
+GENERATORS = {"knobs": knobs_table, "methods": methods_tables, "spec-keys": spec_keys_table}
 
 
 def on_page_markdown(markdown: str, page: Any, **kwargs: Any) -> str:

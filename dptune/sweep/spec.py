@@ -281,6 +281,157 @@ def _one_of(value: Any, options: tuple[str, ...], path: str) -> str:
     return str(value)
 
 
+@dataclass(frozen=True)
+class SpecKey:
+    """One setting of a sweep spec outside its runs' knobs: its YAML path, its default (``None``: none,
+    or, where ``unset`` says so, a value derived from other settings), how it is read (a parser given
+    the value and the path, raising an ``InputError`` that names the path) and what it means."""
+
+    path: str
+    default: Any
+    read: Callable[[Any, str], Any]
+    valid: str
+    help: str
+    unset: str = ""  # what an absent value means, when not ``default`` itself
+
+    @property
+    def section(self) -> str:
+        return self.path.partition(".")[0] if "." in self.path else ""
+
+    @property
+    def key(self) -> str:
+        return self.path.rpartition(".")[2]
+
+
+def _positive_number(value: Any, path: str) -> float:
+    return _number(value, path, lambda v: v > 0, "a number > 0")
+
+
+def _non_negative_number(value: Any, path: str) -> float:
+    return _number(value, path, lambda v: v >= 0, "a number >= 0")
+
+
+def _at_least(minimum: int) -> Callable[[Any, str], int]:
+    return lambda value, path: _integer(value, path, minimum)
+
+
+def _choice(options: tuple[str, ...]) -> Callable[[Any, str], str]:
+    return lambda value, path: _one_of(value, options, path)
+
+
+def _optional(read: Callable[[Any, str], Any]) -> Callable[[Any, str], Any]:
+    return lambda value, path: None if value is None else read(value, path)
+
+
+def _text(example: str) -> Callable[[Any, str], str]:
+    def read(value: Any, path: str) -> str:
+        if not isinstance(value, str) or not value:
+            raise InputError(path, f"must be a non-empty name or path such as {example}, got {value!r}")
+        return value
+
+    return read
+
+
+SPEC_KEYS: tuple[SpecKey, ...] = (
+    SpecKey(
+        "budget.max_concurrent",
+        None,
+        _optional(_at_least(1)),
+        "an integer >= 1",
+        "trials at once (all methods together)",
+        "what the cluster holds now, or every trial on a cluster that can grow",
+    ),
+    SpecKey("resources.cpu", 1, _positive_number, "a number > 0", "CPUs per trial"),
+    SpecKey(
+        "resources.gpu", 0, _non_negative_number, "a number >= 0", "GPUs per trial (0.25: four share one)"
+    ),
+    SpecKey(
+        "resources.gpu_fallback",
+        "fail",
+        _choice(("fail", "cpu")),
+        "fail or cpu",
+        "a trial given a GPU on a node without CUDA: fails, or trains on the CPU",
+    ),
+    SpecKey(
+        "resources.wait",
+        DEFAULT_WAIT_SECONDS,
+        _non_negative_number,
+        "seconds >= 0",
+        "how long a sweep on a cluster that can grow waits for a node that fits a trial",
+    ),
+    SpecKey(
+        "scheduler.name", "none", _choice(SCHEDULERS), " or ".join(SCHEDULERS), "early stopping per method"
+    ),
+    SpecKey(
+        "scheduler.grace_period",
+        1,
+        _at_least(1),
+        "an integer >= 1",
+        "ASHA's first rung, in epochs of the longest plan (rungs are shares of each trial's plan)",
+    ),
+    SpecKey(
+        "search.sampler", "tpe", _choice(SAMPLERS), ", ".join(SAMPLERS), "Optuna's sampler, one per method"
+    ),
+    SpecKey(
+        "selection.reruns",
+        DEFAULT_RERUNS,
+        _at_least(0),
+        "an integer >= 0",
+        "re-runs of each method's selected configuration, with fresh randomness, on the final test",
+    ),
+    SpecKey(
+        "tracking.uri",
+        "sqlite:///mlflow.db",
+        _text("sqlite:///mlflow.db"),
+        "a URI or the path of a SQLite file",
+        "the MLflow store (relative paths: from the working folder)",
+    ),
+    SpecKey(
+        "tracking.experiment",
+        None,
+        _optional(_text("fmnist")),
+        "a non-empty name",
+        "the MLflow experiment",
+        "the spec's name",
+    ),
+    SpecKey(
+        "storage_path",
+        "ray_results",
+        _text("./ray_results"),
+        "a path or URI",
+        "where Ray Tune keeps trials, checkpoints and the sweep's private state",
+    ),
+)
+"""Every plain setting of a spec outside its runs' knobs, in one table: ``parse_spec`` reads them, the
+documentation's spec reference lists them."""
+COMPOSITE_KEYS = {
+    "": ("name", "dataset", "model", "privacy", "training", "methods"),
+    "budget": ("trials_per_method",),
+    "search": ("seed", "startup_trials", "warm_start", "proxy"),
+}
+"""The spec's keys read by a parser of their own (a run section, a trial count, a warm start, …)."""
+
+
+def section_keys(section: str) -> tuple[str, ...]:
+    """The keys a spec's ``section`` (``""``: the top level) may hold."""
+    if section == "":
+        sections = dict.fromkeys(k.section or k.key for k in SPEC_KEYS)
+        return (*COMPOSITE_KEYS[""], *(name for name in sections if name not in COMPOSITE_KEYS[""]))
+    return (*COMPOSITE_KEYS.get(section, ()), *(k.key for k in SPEC_KEYS if k.section == section))
+
+
+def read_spec_keys(doc: Mapping[str, Any]) -> dict[str, Any]:
+    """Every ``SPEC_KEYS`` setting of the spec ``doc``, read (its default where absent), by path; the keys
+    of each section checked against ``section_keys``."""
+    values = {}
+    for section in dict.fromkeys(k.section for k in SPEC_KEYS if k.section):
+        _only(_mapping(doc.get(section), section), section_keys(section), section)
+    for key in SPEC_KEYS:
+        given = _mapping(doc.get(key.section), key.section).get(key.key) if key.section else doc.get(key.key)
+        values[key.path] = key.read(key.default if given is None else given, key.path)
+    return values
+
+
 def parse_dist(value: Any, param: Param, path: str) -> Dist:
     """A fixed scalar or a one-key distribution mapping, every possible draw valid for ``param``."""
     if not isinstance(value, Mapping):
@@ -495,22 +646,8 @@ def parse_spec(raw: Any, base: Path | None = None) -> SweepSpec:
     """Validate a loaded YAML document; relative paths resolve against ``base`` (the working dir)."""
     base = (base or Path.cwd()).resolve()
     doc = _mapping(raw, "spec")
-    top = (
-        "name",
-        "dataset",
-        "model",
-        "privacy",
-        "training",
-        "budget",
-        "resources",
-        "scheduler",
-        "search",
-        "selection",
-        "tracking",
-        "storage_path",
-        "methods",
-    )
-    _only(doc, top, "")
+    _only(doc, section_keys(""), "")
+    settings = read_spec_keys(doc)
     for key in ("name", "dataset", "model", "privacy", "methods"):
         if key not in doc:
             raise InputError(key, "required")
@@ -576,7 +713,6 @@ def parse_spec(raw: Any, base: Path | None = None) -> SweepSpec:
         )
 
     budget = _mapping(doc.get("budget"), "budget")
-    _only(budget, ("trials_per_method", "max_concurrent"), "budget")
     trials = parse_trial_count(budget.get("trials_per_method", 4), "budget.trials_per_method")
     if trials.random and total_epsilon is not None:
         raise InputError(
@@ -584,27 +720,8 @@ def parse_spec(raw: Any, base: Path | None = None) -> SweepSpec:
             "a random trial count is for the repeat-and-select bound; with privacy.total_epsilon (a filter) "
             "give a fixed number, the most trials the filter may admit",
         )
-    concurrent = budget.get("max_concurrent")
-    if concurrent is not None:
-        concurrent = _integer(concurrent, "budget.max_concurrent", 1)
-
-    resources = _mapping(doc.get("resources"), "resources")
-    _only(resources, ("cpu", "gpu", "gpu_fallback", "wait"), "resources")
-    cpu = _number(resources.get("cpu", 1), "resources.cpu", lambda v: v > 0, "a number > 0")
-    gpu = _number(resources.get("gpu", 0), "resources.gpu", lambda v: v >= 0, "a number >= 0")
-    fallback = _one_of(resources.get("gpu_fallback", "fail"), ("fail", "cpu"), "resources.gpu_fallback")
-    wait = _number(
-        resources.get("wait", DEFAULT_WAIT_SECONDS), "resources.wait", lambda v: v >= 0, "seconds >= 0"
-    )
-
-    scheduler = _mapping(doc.get("scheduler"), "scheduler")
-    _only(scheduler, ("name", "grace_period"), "scheduler")
-    scheduler_name = _one_of(scheduler.get("name", "none"), SCHEDULERS, "scheduler.name")
-    grace = _integer(scheduler.get("grace_period", 1), "scheduler.grace_period", 1)
-
     search = _mapping(doc.get("search"), "search")
-    _only(search, ("sampler", "seed", "startup_trials", "warm_start", "proxy"), "search")
-    sampler = _one_of(search.get("sampler", "tpe"), SAMPLERS, "search.sampler")
+    sampler = settings["search.sampler"]
     seed = search_seed(search.get("seed"), trials, shared.seed)
     if "startup_trials" in search and sampler not in MODEL_BASED_SAMPLERS:
         raise InputError(
@@ -632,22 +749,7 @@ def parse_spec(raw: Any, base: Path | None = None) -> SweepSpec:
             "whole search on the subset)",
         )
 
-    selection = _mapping(doc.get("selection"), "selection")
-    _only(selection, ("reruns",), "selection")
-    reruns = _integer(selection.get("reruns", DEFAULT_RERUNS), "selection.reruns", 0)
-
-    tracking = _mapping(doc.get("tracking"), "tracking")
-    _only(tracking, ("uri", "experiment"), "tracking")
-    uri = tracking.get("uri", "sqlite:///mlflow.db")
-    if not isinstance(uri, str) or not uri:
-        raise InputError("tracking.uri", f"must be a URI such as sqlite:///mlflow.db, got {uri!r}")
-    experiment = tracking.get("experiment", name)
-    if not isinstance(experiment, str) or not experiment:
-        raise InputError("tracking.experiment", f"must be a non-empty name, got {experiment!r}")
-
-    storage = doc.get("storage_path", "ray_results")
-    if not isinstance(storage, str) or not storage:
-        raise InputError("storage_path", f"must be a path or URI, got {storage!r}")
+    storage = settings["storage_path"]
     storage_path = storage if "://" in storage else str((base / storage).resolve())
 
     spaces = {m: method_space(m, v, f"methods.{m}") for m, v in methods.items()}
@@ -668,22 +770,22 @@ def parse_spec(raw: Any, base: Path | None = None) -> SweepSpec:
         runs=runs,
         total_epsilon=total_epsilon,
         trials=trials,
-        max_concurrent=concurrent,
-        cpu=cpu,
-        gpu=gpu,
-        gpu_fallback=fallback,
-        wait=wait,
-        scheduler=scheduler_name,
-        grace_period=grace,
+        max_concurrent=settings["budget.max_concurrent"],
+        cpu=settings["resources.cpu"],
+        gpu=settings["resources.gpu"],
+        gpu_fallback=settings["resources.gpu_fallback"],
+        wait=settings["resources.wait"],
+        scheduler=settings["scheduler.name"],
+        grace_period=settings["scheduler.grace_period"],
         sampler=sampler,
         seed=seed,
         startup_trials=startup,
         warm_start=warm_start,
         proxy=proxy,
         epsilons=epsilons,
-        reruns=reruns,
-        tracking_uri=resolve_tracking_uri(uri, base),
-        experiment=experiment,
+        reruns=settings["selection.reruns"],
+        tracking_uri=resolve_tracking_uri(settings["tracking.uri"], base),
+        experiment=settings["tracking.experiment"] or name,
         storage_path=storage_path,
         methods=spaces,
         source=doc,
