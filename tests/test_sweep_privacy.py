@@ -100,8 +100,8 @@ def test_the_trial_count_is_drawn_secretly_and_kept_for_resume(tmp_path: Path) -
     draws = []
     for index in range(12):
         state = PrivateSweepState(str(tmp_path / f"store{index}"), spec.name)
-        first = plan_search(spec, n, 1e-4, state)[0].trials
-        assert plan_search(spec, n, 1e-4, state)[0].trials == first  # the same K on resume
+        first = plan_search(spec.search_setup(), n, 1e-4, state)[0].trials
+        assert plan_search(spec.search_setup(), n, 1e-4, state)[0].trials == first  # the same K on resume
         draws.append(first)
     assert len(set(draws)) > 1, draws
 

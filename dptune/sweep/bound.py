@@ -4,8 +4,9 @@ Every bound is fixed before the search starts (docs/privacy.md): what the search
 change which trials run and for how long, never the figure that bounds them.
 
 * The **worst run** W of a method's search: the RDP curve (per order, the maximum) of every full plan a
-  trial of that search could be given. Only ``spec.PRIVACY_KNOBS`` change a run's noise schedule (a test
-  checks this for every method), so the plans are enumerated over those knobs' values. For each, the
+  trial of that search could be given. Only the knobs and parameters marked ``changes_noise`` change a
+  run's noise schedule (a test checks this for every method), so the plans are enumerated over their
+  values. For each, the
   schedule is taken at ``lowest_sigma``: every trial of that configuration is calibrated to a σ at least
   that large, whatever its other knobs (fo-dp-sgd's β only rescales σ), and the RDP curve decreases in σ.
 * **composition** (no filter, any sampler or scheduler): every started trial, finished, stopped early,
@@ -46,7 +47,6 @@ from dptune.privacy.tuning import (
 )
 from dptune.sweep.ledger import FINAL, PrivateSweepState, TrialRecord, committed
 from dptune.sweep.space import MethodSpace, privacy_configurations
-from dptune.sweep.spec import SweepSpec
 from dptune.training.config import RunConfig
 from dptune.training.run_plan import run_schedule
 
@@ -91,31 +91,48 @@ class SearchPlan:
     secret_count: bool
 
 
-def plan_search(spec: SweepSpec, n: int, delta: float, state: PrivateSweepState) -> list[SearchPlan]:
+@dataclass(frozen=True)
+class SearchSetup:
+    """What a sweep's bound depends on, all of it fixed by the spec before the search starts: each
+    method's search space and the run its trials start from, the trial count, the sampler and scheduler,
+    whether a warm start seeds the search, the re-runs and a privacy filter's total
+    (``SweepSpec.search_setup``)."""
+
+    methods: Mapping[str, MethodSpace]
+    runs: Mapping[str, RunConfig]
+    trials: TrialCount
+    sampler: str
+    scheduler: str
+    warm_started: bool
+    reruns: int
+    total_epsilon: float | None
+
+
+def plan_search(setup: SearchSetup, n: int, delta: float, state: PrivateSweepState) -> list[SearchPlan]:
     """K, bound and W of every method; a random K is drawn from OS entropy once and kept in ``state``."""
     plans = []
-    for method, space in spec.methods.items():
-        if spec.total_epsilon is not None:
-            bound, note = FILTER, f"privacy filter: the sweep's total ε = {spec.total_epsilon:g}"
+    for method, space in setup.methods.items():
+        if setup.total_epsilon is not None:
+            bound, note = FILTER, f"privacy filter: the sweep's total ε = {setup.total_epsilon:g}"
         else:
-            starts = bool(space.start) or spec.warm_start is not None
-            bound, note = choose_bound(spec.sampler, spec.scheduler, spec.trials, starts)
+            starts = bool(space.start) or setup.warm_started
+            bound, note = choose_bound(setup.sampler, setup.scheduler, setup.trials, starts)
             if bound == COMPOSITION:
                 note += "; every started trial counts its worst full plan"
-        if spec.reruns:
-            note += f"; + {spec.reruns} re-runs of the selected configuration"
-        trials = state.trial_count(method, lambda: spec.trials.draw(secret_rng()))
-        worst = worst_run(space, spec.runs[method], n, delta)
-        plans.append(SearchPlan(method, trials, bound, note, worst, spec.trials.random))
+        if setup.reruns:
+            note += f"; + {setup.reruns} re-runs of the selected configuration"
+        trials = state.trial_count(method, lambda: setup.trials.draw(secret_rng()))
+        worst = worst_run(space, setup.runs[method], n, delta)
+        plans.append(SearchPlan(method, trials, bound, note, worst, setup.trials.random))
     return plans
 
 
-def sweep_filter(spec: SweepSpec, plans: list[SearchPlan], delta: float) -> RenyiFilter | None:
+def sweep_filter(setup: SearchSetup, plans: list[SearchPlan], delta: float) -> RenyiFilter | None:
     """The filter of each method's search: the total's RDP budget split equally among the methods, held
     at the one order (chosen from the spec alone) where the most runs of every method's W fit."""
-    if spec.total_epsilon is None:
+    if setup.total_epsilon is None:
         return None
-    total = RenyiFilter.for_search(spec.total_epsilon, delta, np.sum([p.worst for p in plans], axis=0))
+    total = RenyiFilter.for_search(setup.total_epsilon, delta, np.sum([p.worst for p in plans], axis=0))
     return replace(total, share=1.0 / len(plans))
 
 

@@ -46,6 +46,7 @@ from dptune.methods import METHODS, get_method
 from dptune.methods.filter_families import PRESET, get_family
 from dptune.methods.params import Param
 from dptune.privacy.tuning import TRIAL_DISTRIBUTIONS, TrialCount
+from dptune.sweep.bound import SearchSetup
 from dptune.sweep.space import Dist, FilterSpace, MethodSpace, privacy_configurations, start_point
 from dptune.training.config import KNOBS, SEARCHABLE_KNOBS, RunConfig
 
@@ -147,6 +148,19 @@ class SweepSpec:
     storage_path: str
     methods: dict[str, MethodSpace]
     source: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    def search_setup(self) -> SearchSetup:
+        """What this sweep's privacy bound depends on (``dptune.sweep.bound``)."""
+        return SearchSetup(
+            methods=self.methods,
+            runs=self.runs,
+            trials=self.trials,
+            sampler=self.sampler,
+            scheduler=self.scheduler,
+            warm_started=self.warm_start is not None,
+            reruns=self.reruns,
+            total_epsilon=self.total_epsilon,
+        )
 
     @property
     def shared(self) -> RunConfig:

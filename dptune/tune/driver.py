@@ -551,8 +551,9 @@ def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo 
     parent = found if resume else None
     delta = shared.delta if shared.delta is not None else default_delta(n)
     state = PrivateSweepState(spec.storage_path, spec.name)
-    searches = plan_search(spec, n, delta, state)
-    filter_ = sweep_filter(spec, searches, delta)
+    setup = spec.search_setup()
+    searches = plan_search(setup, n, delta, state)
+    filter_ = sweep_filter(setup, searches, delta)
     noise_source = Randomness(shared.seed).noise_source
     if parent is None:
         privacy = {
