@@ -46,7 +46,6 @@ from dptune.sweep.bound import (
     SearchPlan,
     SweepTuningCost,
     curve_cost,
-    format_costs,
     method_tuning_cost,
     plan_search,
     sweep_filter,
@@ -55,7 +54,8 @@ from dptune.sweep.ledger import PrivateSweepState
 from dptune.sweep.preflight import refuse_existing
 from dptune.sweep.results import run_settings, selected_tradeoffs
 from dptune.sweep.space import start_point
-from dptune.sweep.spec import MODEL_BASED_SAMPLERS, SweepSpec, check_batch_sizes
+from dptune.sweep.spec import SweepSpec, check_batch_sizes
+from dptune.sweep.summary import closing_lines, compute_line, opening_lines
 from dptune.tracking import SweepRecord, tracker_for
 from dptune.tracking.mlflow_setup import quiet_mlflow
 from dptune.tracking.names import CODE_VERSION_TAG, FINAL_ROLE, SEARCH_ROLE, STORAGE_TAG, TRIALS_PARAM
@@ -413,28 +413,6 @@ def failed_methods(spec: SweepSpec, outcomes: list[SweepOutcome]) -> dict[str, s
     return failed
 
 
-def randomness_line(spec: SweepSpec) -> str:
-    """The sweep summary's line on where its trials' noise, batches and initialisation come from."""
-    seed = spec.shared.seed
-    if seed is None:
-        return "randomness: secure (secret OS entropy, fresh for every trial; no seed is recorded)"
-    return (
-        f"randomness: SEEDED research mode (training.seed = {seed}; each trial's seed is logged): anyone "
-        "who knows the seeds can regenerate the noise, so no privacy claim holds once they are published"
-    )
-
-
-def selection_line(spec: SweepSpec, data: Dataset) -> str:
-    """The sweep summary's line on how a result is selected and what it is reported on."""
-    scored = f"trials scored and selected on a validation part ({len(data.val_y)} held-out images)"
-    if not spec.reruns:
-        return f"selection: {scored}; no re-runs (selection.reruns: 0), so no final-test score"
-    return (
-        f"selection: {scored}; each method's selected configuration re-run {spec.reruns}× with fresh "
-        f"randomness and scored on the final-test part ({len(data.test_y)} images), counted in ε"
-    )
-
-
 UI_APP = "dptune"
 """MLflow's server app that opens experiments on their runs (``dptune.tracking.ui_app``, an ``mlflow.app``
 entry point)."""
@@ -510,6 +488,41 @@ def curve_summary(spec: SweepSpec, sweeps: list[SweepSpec], outcomes: list[Sweep
     )
 
 
+def sweep_record(
+    spec: SweepSpec, data: Dataset, delta: float, noise_source: str
+) -> tuple[dict[str, str], dict[str, Any]]:
+    """The tags and params of a sweep's record: its privacy setting (also as tags, to filter by), the
+    code version and storage path, the data's sizes and the search's settings."""
+    shared = spec.shared
+    privacy: dict[str, Any] = {
+        "dataset": shared.dataset,
+        "model": shared.model,
+        "epsilon": shared.epsilon,
+        "delta": delta,
+        "accountant": shared.accountant,
+        "sampling": shared.sampling,
+        "noise_source": noise_source,
+    }
+    if spec.total_epsilon is not None:
+        privacy["total_epsilon"] = spec.total_epsilon
+    tags = {k: str(v) for k, v in privacy.items()} | {
+        CODE_VERSION_TAG: code_version(),
+        STORAGE_TAG: spec.storage_path,
+    }
+    params = privacy | {
+        "train_size": len(data.train_y),
+        TRIALS_PARAM: spec.trials.describe(),
+        "methods": list(spec.methods),
+        "sampler": spec.sampler,
+        "startup_trials": spec.startup_trials,
+        "scheduler": spec.scheduler,
+        "reruns": spec.reruns,
+        "validation_size": len(data.val_y),
+        "final_test_size": len(data.test_y),
+    }
+    return tags, params
+
+
 def sweep_data(spec: SweepSpec) -> Dataset:
     """The sweep's data, each of its models' features computed once (ScatterNet's: each trial reads them
     cached), every batch size a trial can draw checked against it (``dptune.sweep.preflight`` checked it too,
@@ -556,68 +569,10 @@ def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo 
     filter_ = sweep_filter(setup, searches, delta)
     noise_source = Randomness(shared.seed).noise_source
     if parent is None:
-        privacy = {
-            "dataset": shared.dataset,
-            "model": shared.model,
-            "epsilon": shared.epsilon,
-            "delta": delta,
-            "accountant": shared.accountant,
-            "sampling": shared.sampling,
-            "noise_source": noise_source,
-        }
-        if spec.total_epsilon is not None:
-            privacy["total_epsilon"] = spec.total_epsilon
-        tags = {k: str(v) for k, v in privacy.items()} | {
-            CODE_VERSION_TAG: code_version(),
-            STORAGE_TAG: spec.storage_path,
-        }
-        params = privacy | {
-            "train_size": n,
-            TRIALS_PARAM: spec.trials.describe(),
-            "methods": list(spec.methods),
-            "sampler": spec.sampler,
-            "startup_trials": spec.startup_trials,
-            "scheduler": spec.scheduler,
-            "reruns": spec.reruns,
-            "validation_size": len(data.val_y),
-            "final_test_size": len(data.test_y),
-        }
+        tags, params = sweep_record(spec, data, delta, noise_source)
         parent = tracker.start_sweep(spec.experiment, spec.name, tags, params, spec_text)
-    echo(
-        f"sweep {spec.name}: {', '.join(spec.methods)} on {shared.dataset} (n={n}) / {shared.model}, "
-        f"ε={shared.epsilon:g}, δ={delta:g}, {spec.trials.describe()} trials per method"
-        + (" (the number drawn is secret)" if spec.trials.random else "")
-    )
-    echo(randomness_line(spec))
-    echo(selection_line(spec, data))
-    if spec.trials.random:
-        echo(
-            "repeat-and-select: the search trials are withheld (no line, count, score, plot point or "
-            "Optuna page: each would tell how many ran); only the selected configuration is released"
-        )
-        if resources.gpu > 0 and spec.gpu_fallback == "cpu":
-            echo(
-                "note: a trial given a GPU trains on the CPU where its node shows no CUDA device "
-                "(gpu_fallback: cpu); whether any did is withheld with the trial count (each trial's "
-                "record says)"
-            )
-    if filter_ is not None:
-        echo(
-            f"privacy filter: total ε = {filter_.epsilon:g} for the whole sweep (Rényi filter at order "
-            f"{filter_.order:g}, an equal share per method); trials run while their worst plan fits"
-        )
-    if spec.sampler in MODEL_BASED_SAMPLERS and 0 < spec.trials.mean <= spec.startup_trials:
-        echo(
-            f"note: {spec.sampler} draws each method's first {spec.startup_trials} trials at random "
-            f"(search.startup_trials), so the search of {', '.join(spec.methods)} draws at random; its "
-            "bound still counts it as adaptive (a tpe or gp sampler may choose from earlier results)"
-        )
-    if spec.warm_start is not None:
-        echo(
-            f"warm start from sweep {spec.warm_start.sweep}: "
-            + ", ".join(f"{m} {len(p)}" for m, p in warm_points.items())
-            + " configurations first; its ε and δ add to this sweep's figures"
-        )
+    for line in opening_lines(spec, data, delta, resources.gpu, filter_, warm_points):
+        echo(line)
     sweep = SweepRun(
         spec,
         data,
@@ -693,28 +648,11 @@ def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo 
         )
     tracker.close()
     wall = time.time() - started
-    echo("\nbest trade-offs of this sweep:\n" + format_table(best))
-    echo("\nprivacy of the search itself (each trial spends at most ε; choosing among them costs more):")
-    echo(format_costs(tuning))
-    if tuning.secret_count:
-        echo(
-            "  (a repeat-and-select bound needs the trial count secret: it is kept, with ε of releasing "
-            f"every trial, in {state.uri}/private_state.json)"
-        )
-    echo(randomness_line(spec))
-    counted = ""
-    if not spec.trials.random:  # a secret trial count is never shown
-        counted = f" for {trials} runs (trials and re-runs)"
-        if len(timed) > trials:
-            counted += f"; {len(timed) - trials} more ran before this resume"
-    busy = trial_seconds / (resources.slots * wall) if resources.slots and wall > 0 else 0.0
-    used = (
-        "trial time withheld: with a secret trial count it would tell how many ran"
-        if spec.trials.random
-        else f"{trial_seconds:.0f}s of trial time on {resources.slots} slots of {resources.describe()}: "
-        f"{busy:.0%} busy"
+    compute = compute_line(
+        spec, trials, len(timed) - trials, trial_seconds, resources.slots, resources.describe(), wall
     )
-    echo(f"\nwall time {wall:.0f}s{counted} ({used})")
+    for line in closing_lines(spec, format_table(best), tuning, state.uri, compute):
+        echo(line)
     on_cpu = sum(fell_back_to_cpu(r) for r in all_results)
     if on_cpu and not spec.trials.random:  # a secret count: said before the trials, whatever they did
         echo(

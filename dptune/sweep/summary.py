@@ -1,0 +1,128 @@
+"""What a sweep tells a person, before its trials and after them, as lines of text (no Ray, no I/O).
+
+Everything here is released: a line never counts, times or scores the trials of a secret trial count
+(repeat-and-select), which only ``tuning.secret_count`` and ``spec.trials.random`` reveal as such.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from dptune.engine.data import Dataset
+from dptune.privacy.filter import RenyiFilter
+from dptune.sweep.bound import SweepTuningCost, format_costs
+from dptune.sweep.spec import MODEL_BASED_SAMPLERS, SweepSpec
+
+
+def randomness_line(spec: SweepSpec) -> str:
+    """Where the sweep's trials' noise, batches and initialisation come from."""
+    seed = spec.shared.seed
+    if seed is None:
+        return "randomness: secure (secret OS entropy, fresh for every trial; no seed is recorded)"
+    return (
+        f"randomness: SEEDED research mode (training.seed = {seed}; each trial's seed is logged): anyone "
+        "who knows the seeds can regenerate the noise, so no privacy claim holds once they are published"
+    )
+
+
+def selection_line(spec: SweepSpec, data: Dataset) -> str:
+    """How a result is selected and what it is reported on."""
+    scored = f"trials scored and selected on a validation part ({len(data.val_y)} held-out images)"
+    if not spec.reruns:
+        return f"selection: {scored}; no re-runs (selection.reruns: 0), so no final-test score"
+    return (
+        f"selection: {scored}; each method's selected configuration re-run {spec.reruns}× with fresh "
+        f"randomness and scored on the final-test part ({len(data.test_y)} images), counted in ε"
+    )
+
+
+def opening_lines(
+    spec: SweepSpec,
+    data: Dataset,
+    delta: float,
+    gpu: float,
+    filter_: RenyiFilter | None,
+    warm_points: Mapping[str, Sequence[Any]],
+) -> list[str]:
+    """The lines before the first trial: what the sweep is, its randomness and selection, and what its
+    bound, sampler, filter or warm start mean for what it shows (``gpu``: each trial's GPU share)."""
+    shared, n = spec.shared, len(data.train_y)
+    lines = [
+        f"sweep {spec.name}: {', '.join(spec.methods)} on {shared.dataset} (n={n}) / {shared.model}, "
+        f"ε={shared.epsilon:g}, δ={delta:g}, {spec.trials.describe()} trials per method"
+        + (" (the number drawn is secret)" if spec.trials.random else ""),
+        randomness_line(spec),
+        selection_line(spec, data),
+    ]
+    if spec.trials.random:
+        lines.append(
+            "repeat-and-select: the search trials are withheld (no line, count, score, plot point or "
+            "Optuna page: each would tell how many ran); only the selected configuration is released"
+        )
+        if gpu > 0 and spec.gpu_fallback == "cpu":
+            lines.append(
+                "note: a trial given a GPU trains on the CPU where its node shows no CUDA device "
+                "(gpu_fallback: cpu); whether any did is withheld with the trial count (each trial's "
+                "record says)"
+            )
+    if filter_ is not None:
+        lines.append(
+            f"privacy filter: total ε = {filter_.epsilon:g} for the whole sweep (Rényi filter at order "
+            f"{filter_.order:g}, an equal share per method); trials run while their worst plan fits"
+        )
+    if spec.sampler in MODEL_BASED_SAMPLERS and 0 < spec.trials.mean <= spec.startup_trials:
+        lines.append(
+            f"note: {spec.sampler} draws each method's first {spec.startup_trials} trials at random "
+            f"(search.startup_trials), so the search of {', '.join(spec.methods)} draws at random; its "
+            "bound still counts it as adaptive (a tpe or gp sampler may choose from earlier results)"
+        )
+    if spec.warm_start is not None:
+        lines.append(
+            f"warm start from sweep {spec.warm_start.sweep}: "
+            + ", ".join(f"{m} {len(p)}" for m, p in warm_points.items())
+            + " configurations first; its ε and δ add to this sweep's figures"
+        )
+    return lines
+
+
+def closing_lines(
+    spec: SweepSpec,
+    table: str,
+    tuning: SweepTuningCost,
+    private_state: str,
+    compute: str,
+) -> list[str]:
+    """The lines after the last trial: the best trade-offs (``table``), the privacy of the search, where
+    a secret count is kept (``private_state``), the randomness and the compute used (``compute``)."""
+    lines = [
+        "\nbest trade-offs of this sweep:\n" + table,
+        "\nprivacy of the search itself (each trial spends at most ε; choosing among them costs more):",
+        format_costs(tuning),
+    ]
+    if tuning.secret_count:
+        lines.append(
+            "  (a repeat-and-select bound needs the trial count secret: it is kept, with ε of releasing "
+            f"every trial, in {private_state}/private_state.json)"
+        )
+    return [*lines, randomness_line(spec), compute]
+
+
+def compute_line(
+    spec: SweepSpec, runs_now: int, runs_before: int, trial_seconds: float, slots: int, slot: str, wall: float
+) -> str:
+    """Wall time, the runs this invocation trained (and those a resume found done) and how busy their
+    slots were; with a secret trial count only the wall time (a count or trial time would tell K)."""
+    counted = ""
+    if not spec.trials.random:
+        counted = f" for {runs_now} runs (trials and re-runs)"
+        if runs_before:
+            counted += f"; {runs_before} more ran before this resume"
+    busy = trial_seconds / (slots * wall) if slots and wall > 0 else 0.0
+    used = (
+        "trial time withheld: with a secret trial count it would tell how many ran"
+        if spec.trials.random
+        else f"{trial_seconds:.0f}s of trial time on {slots} slots of {slot}: {busy:.0%} busy"
+    )
+    return f"\nwall time {wall:.0f}s{counted} ({used})"
+
