@@ -5,7 +5,7 @@ cannot drift from it. A page asks for one with a marker line ``<!-- dptune: NAME
   a sweep may search it, and what it is;
 - ``methods``: every method in the registry (``dptune.methods.METHODS``) with its parameters, their
   valid values and defaults;
-- ``spec-keys``: every plain setting of a sweep spec (``dptune.sweep.spec.SPEC_KEYS``): its YAML path,
+- ``spec-keys``: every plain setting of a sweep spec (``dptune.sweep.spec_keys.SPEC_KEYS``): its YAML path,
   default, valid values and what it is.
 
 An unknown marker fails the build.
@@ -59,7 +59,7 @@ def methods_tables() -> str:
 
 def spec_keys_table() -> str:
     """One row per plain setting of a spec, in the table's order."""
-    from dptune.sweep.spec import SPEC_KEYS
+    from dptune.sweep.spec_keys import SPEC_KEYS
 
     rows = ["| key | default | valid | what |", "|---|---|---|---|"]
     for key in SPEC_KEYS:

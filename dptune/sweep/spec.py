@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import math
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -48,21 +48,24 @@ from dptune.methods.params import Param
 from dptune.privacy.tuning import TRIAL_DISTRIBUTIONS, TrialCount
 from dptune.sweep.bound import SearchSetup
 from dptune.sweep.space import Dist, FilterSpace, MethodSpace, privacy_configurations, start_point
+from dptune.sweep.spec_keys import (
+    integer,
+    mapping,
+    number,
+    one_of,
+    only,
+    read_spec_keys,
+    section_keys,
+)
 from dptune.training.config import KNOBS, SEARCHABLE_KNOBS, RunConfig
 
 DISTRIBUTIONS = ("uniform", "loguniform", "int", "choice")
-SAMPLERS = ("tpe", "random", "gp", "nsga2")
 MODEL_BASED_SAMPLERS = ("tpe", "gp")
 STARTUP_SHARE = 1 / 3
 """The share of a method's trial budget that TPE and GP draw at random before their model takes over
 (``search.startup_trials`` overrides it): Optuna's fixed 10 would make a search of 8–24 trials mostly or
 wholly random."""
-DEFAULT_RERUNS = 3
-"""Re-runs of each method's selected configuration, with fresh randomness, scored on the final test."""
 DEFAULT_WARM_START_TOP = 3
-SCHEDULERS = ("none", "asha")
-DEFAULT_WAIT_SECONDS = 600.0
-"""How long a sweep on a cluster that can grow waits for a node that fits a trial (``resources.wait``)."""
 
 RUN_SECTIONS = {
     "dataset": {"name": "dataset", "subset": "subset", "root": "data_root", "args": "dataset_args"},
@@ -241,211 +244,6 @@ class SweepSpec:
         return "ε ∈ {" + ", ".join(f"{e:g}" for e in self.epsilons) + "}"
 
 
-def _mapping(value: Any, path: str) -> dict[str, Any]:
-    if value is None:
-        return {}
-    if not isinstance(value, Mapping):
-        raise InputError(path, f"must be a mapping, got {value!r}")
-    return dict(value)
-
-
-def _only(section: dict[str, Any], allowed: tuple[str, ...], path: str) -> None:
-    for key in section:
-        if key not in allowed:
-            where = f"{path}.{key}" if path else str(key)
-            raise InputError(where, f"unknown key; valid keys here: {', '.join(allowed)}")
-
-
-def _numeric(value: Any) -> Any:
-    """A number written as a string (``"2.0"``; YAML reads ``1e-5`` without a dot as one) as the number it
-    spells, like every knob of a run converts it; anything else as it is. The spec's numbers are read
-    the same way in ``validate`` and ``run``, and as ``dptune train`` reads its flags."""
-    if not isinstance(value, str):
-        return value
-    try:
-        return int(value.strip())
-    except ValueError:
-        try:
-            return float(value.strip())
-        except ValueError:
-            return value
-
-
-def _number(
-    value: Any, path: str, check: Callable[[float], bool] = lambda v: True, valid: str = "a number"
-) -> float:
-    value = _numeric(value)
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise InputError(path, f"must be {valid}, got {value!r}")
-    if not check(value):
-        raise InputError(path, f"must be {valid}, got {value!r}")
-    return float(value)
-
-
-def _integer(value: Any, path: str, minimum: int) -> int:
-    value = _numeric(value)
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise InputError(path, f"must be an integer >= {minimum}, got {value!r}")
-    return value
-
-
-def _one_of(value: Any, options: tuple[str, ...], path: str) -> str:
-    if value not in options:
-        raise InputError(path, f"must be one of {', '.join(options)}, got {value!r}")
-    return str(value)
-
-
-@dataclass(frozen=True)
-class SpecKey:
-    """One setting of a sweep spec outside its runs' knobs: its YAML path, its default (``None``: none,
-    or, where ``unset`` says so, a value derived from other settings), how it is read (a parser given
-    the value and the path, raising an ``InputError`` that names the path) and what it means."""
-
-    path: str
-    default: Any
-    read: Callable[[Any, str], Any]
-    valid: str
-    help: str
-    unset: str = ""  # what an absent value means, when not ``default`` itself
-
-    @property
-    def section(self) -> str:
-        return self.path.partition(".")[0] if "." in self.path else ""
-
-    @property
-    def key(self) -> str:
-        return self.path.rpartition(".")[2]
-
-
-def _positive_number(value: Any, path: str) -> float:
-    return _number(value, path, lambda v: v > 0, "a number > 0")
-
-
-def _non_negative_number(value: Any, path: str) -> float:
-    return _number(value, path, lambda v: v >= 0, "a number >= 0")
-
-
-def _at_least(minimum: int) -> Callable[[Any, str], int]:
-    return lambda value, path: _integer(value, path, minimum)
-
-
-def _choice(options: tuple[str, ...]) -> Callable[[Any, str], str]:
-    return lambda value, path: _one_of(value, options, path)
-
-
-def _optional(read: Callable[[Any, str], Any]) -> Callable[[Any, str], Any]:
-    return lambda value, path: None if value is None else read(value, path)
-
-
-def _text(example: str) -> Callable[[Any, str], str]:
-    def read(value: Any, path: str) -> str:
-        if not isinstance(value, str) or not value:
-            raise InputError(path, f"must be a non-empty name or path such as {example}, got {value!r}")
-        return value
-
-    return read
-
-
-SPEC_KEYS: tuple[SpecKey, ...] = (
-    SpecKey(
-        "budget.max_concurrent",
-        None,
-        _optional(_at_least(1)),
-        "an integer >= 1",
-        "trials at once (all methods together)",
-        "what the cluster holds now, or every trial on a cluster that can grow",
-    ),
-    SpecKey("resources.cpu", 1, _positive_number, "a number > 0", "CPUs per trial"),
-    SpecKey(
-        "resources.gpu", 0, _non_negative_number, "a number >= 0", "GPUs per trial (0.25: four share one)"
-    ),
-    SpecKey(
-        "resources.gpu_fallback",
-        "fail",
-        _choice(("fail", "cpu")),
-        "fail or cpu",
-        "a trial given a GPU on a node without CUDA: fails, or trains on the CPU",
-    ),
-    SpecKey(
-        "resources.wait",
-        DEFAULT_WAIT_SECONDS,
-        _non_negative_number,
-        "seconds >= 0",
-        "how long a sweep on a cluster that can grow waits for a node that fits a trial",
-    ),
-    SpecKey(
-        "scheduler.name", "none", _choice(SCHEDULERS), " or ".join(SCHEDULERS), "early stopping per method"
-    ),
-    SpecKey(
-        "scheduler.grace_period",
-        1,
-        _at_least(1),
-        "an integer >= 1",
-        "ASHA's first rung, in epochs of the longest plan (rungs are shares of each trial's plan)",
-    ),
-    SpecKey(
-        "search.sampler", "tpe", _choice(SAMPLERS), ", ".join(SAMPLERS), "Optuna's sampler, one per method"
-    ),
-    SpecKey(
-        "selection.reruns",
-        DEFAULT_RERUNS,
-        _at_least(0),
-        "an integer >= 0",
-        "re-runs of each method's selected configuration, with fresh randomness, on the final test",
-    ),
-    SpecKey(
-        "tracking.uri",
-        "sqlite:///mlflow.db",
-        _text("sqlite:///mlflow.db"),
-        "a URI or the path of a SQLite file",
-        "the MLflow store (relative paths: from the working folder)",
-    ),
-    SpecKey(
-        "tracking.experiment",
-        None,
-        _optional(_text("fmnist")),
-        "a non-empty name",
-        "the MLflow experiment",
-        "the spec's name",
-    ),
-    SpecKey(
-        "storage_path",
-        "ray_results",
-        _text("./ray_results"),
-        "a path or URI",
-        "where Ray Tune keeps trials, checkpoints and the sweep's private state",
-    ),
-)
-"""Every plain setting of a spec outside its runs' knobs, in one table: ``parse_spec`` reads them, the
-documentation's spec reference lists them."""
-COMPOSITE_KEYS = {
-    "": ("name", "dataset", "model", "privacy", "training", "methods"),
-    "budget": ("trials_per_method",),
-    "search": ("seed", "startup_trials", "warm_start", "proxy"),
-}
-"""The spec's keys read by a parser of their own (a run section, a trial count, a warm start, …)."""
-
-
-def section_keys(section: str) -> tuple[str, ...]:
-    """The keys a spec's ``section`` (``""``: the top level) may hold."""
-    if section == "":
-        sections = dict.fromkeys(k.section or k.key for k in SPEC_KEYS)
-        return (*COMPOSITE_KEYS[""], *(name for name in sections if name not in COMPOSITE_KEYS[""]))
-    return (*COMPOSITE_KEYS.get(section, ()), *(k.key for k in SPEC_KEYS if k.section == section))
-
-
-def read_spec_keys(doc: Mapping[str, Any]) -> dict[str, Any]:
-    """Every ``SPEC_KEYS`` setting of the spec ``doc``, read (its default where absent), by path; the keys
-    of each section checked against ``section_keys``."""
-    values = {}
-    for section in dict.fromkeys(k.section for k in SPEC_KEYS if k.section):
-        _only(_mapping(doc.get(section), section), section_keys(section), section)
-    for key in SPEC_KEYS:
-        given = _mapping(doc.get(key.section), key.section).get(key.key) if key.section else doc.get(key.key)
-        values[key.path] = key.read(key.default if given is None else given, key.path)
-    return values
-
-
 def parse_dist(value: Any, param: Param, path: str) -> Dist:
     """A fixed scalar or a one-key distribution mapping, every possible draw valid for ``param``."""
     if not isinstance(value, Mapping):
@@ -479,7 +277,7 @@ def parse_filter(value: Any, path: str) -> FilterSpace:
     pole: D, zero: D}``, ``{family: butterworth, order: D, cutoff: D}``, ``{family: raw, a: [D...],
     b: [D...]}`` (b lists b_1.. ; b_0 is solved from unit DC gain): a family of
     ``dptune.methods.filter_families`` and a distribution for each of its parameters."""
-    spec = _mapping(value, path)
+    spec = mapping(value, path)
     family = get_family(spec.pop("family", PRESET if PRESET in spec else None), f"{path}.family")
     layout, shape = family.layout(spec, path)
     params = family.params(shape)
@@ -501,7 +299,7 @@ def search_seed(value: Any, trials: TrialCount, research_seed: int | None) -> in
     sampler is seeded by it when ``search.seed`` is not given."""
     if value is None:
         return research_seed
-    seed = _integer(value, "search.seed", 0)
+    seed = integer(value, "search.seed", 0)
     if trials.random and research_seed is None:
         raise InputError(
             "search.seed",
@@ -517,27 +315,27 @@ def parse_trial_count(value: Any, path: str) -> TrialCount:
     random number of trials, drawn once per method from secret OS entropy and kept in the sweep's private
     state (``dptune.privacy.tuning``)."""
     if not isinstance(value, Mapping):
-        return TrialCount("fixed", _integer(value, path, 1))
+        return TrialCount("fixed", integer(value, path, 1))
     section = dict(value)
-    _only(section, ("distribution", "mean", "shape"), path)
-    distribution = _one_of(section.get("distribution"), TRIAL_DISTRIBUTIONS[1:], f"{path}.distribution")
+    only(section, ("distribution", "mean", "shape"), path)
+    distribution = one_of(section.get("distribution"), TRIAL_DISTRIBUTIONS[1:], f"{path}.distribution")
     if distribution == "poisson":
-        _only(section, ("distribution", "mean"), path)
-        mean = _number(section.get("mean"), f"{path}.mean", lambda v: v >= 1, "a number >= 1")
+        only(section, ("distribution", "mean"), path)
+        mean = number(section.get("mean"), f"{path}.mean", lambda v: v >= 1, "a number >= 1")
         return TrialCount(distribution, mean)
-    mean = _number(section.get("mean"), f"{path}.mean", lambda v: v > 1, "a number > 1")
-    shape = _number(section.get("shape", 1.0), f"{path}.shape", lambda v: v >= 0, "a number >= 0")
+    mean = number(section.get("mean"), f"{path}.mean", lambda v: v > 1, "a number > 1")
+    shape = number(section.get("shape", 1.0), f"{path}.shape", lambda v: v >= 0, "a number >= 0")
     return TrialCount(distribution, mean, shape)
 
 
 def method_space(name: str, value: Any, path: str) -> MethodSpace:
     definition = get_method(name, path)
-    section = _mapping(value, path)
+    section = mapping(value, path)
     start = section.pop("start", [])
     method_params = {p.name: p for p in definition.params if p.searchable}
     has_filter = any(p.kind == "filter" for p in definition.params)
     allowed = (*SEARCHABLE_KNOBS, *method_params, *(["filter"] if has_filter else []), "start")
-    _only(section, allowed, path)
+    only(section, allowed, path)
     if "lr" in section and "effective_lr" in section:
         raise InputError(f"{path}.effective_lr", "search lr or effective_lr (which sets lr), not both")
     knobs = {}
@@ -551,7 +349,7 @@ def method_space(name: str, value: Any, path: str) -> MethodSpace:
         raise InputError(f"{path}.start", "must be a list of mappings of knob values")
     points = tuple(dict(s) for s in start)
     for i, point in enumerate(points):
-        _only(point, tuple(a for a in allowed if a != "start"), f"{path}.start[{i}]")
+        only(point, tuple(a for a in allowed if a != "start"), f"{path}.start[{i}]")
     space = MethodSpace(name, knobs, filter_space, points)
     for i, point in enumerate(points):
         start_point(space, point, f"{path}.start[{i}]")
@@ -563,8 +361,8 @@ def parse_warm_start(value: Any, name: str, epsilons: tuple[float, ...]) -> Warm
     sweep's name); ``previous_epsilon`` needs several ε targets."""
     if value is None:
         return None
-    section = {"sweep": value} if isinstance(value, str) else _mapping(value, "search.warm_start")
-    _only(section, ("sweep", "previous_epsilon", "top"), "search.warm_start")
+    section = {"sweep": value} if isinstance(value, str) else mapping(value, "search.warm_start")
+    only(section, ("sweep", "previous_epsilon", "top"), "search.warm_start")
     previous = section.get("previous_epsilon", False)
     if not isinstance(previous, bool):
         raise InputError("search.warm_start.previous_epsilon", f"must be true or false, got {previous!r}")
@@ -580,7 +378,7 @@ def parse_warm_start(value: Any, name: str, epsilons: tuple[float, ...]) -> Warm
         raise InputError(
             "search.warm_start.sweep", f"must name an earlier sweep (not this one, {name!r}), got {earlier!r}"
         )
-    top = _integer(section.get("top", DEFAULT_WARM_START_TOP), "search.warm_start.top", 1)
+    top = integer(section.get("top", DEFAULT_WARM_START_TOP), "search.warm_start.top", 1)
     return WarmStart(earlier, top, previous)
 
 
@@ -588,17 +386,17 @@ def parse_proxy(value: Any, trials: TrialCount) -> Proxy | None:
     """``search.proxy``: ``{fraction: γ in (0, 1), trials: N, top: M}`` (M ≤ N; default top 3)."""
     if value is None:
         return None
-    section = _mapping(value, "search.proxy")
-    _only(section, ("fraction", "trials", "top"), "search.proxy")
+    section = mapping(value, "search.proxy")
+    only(section, ("fraction", "trials", "top"), "search.proxy")
     if trials.random:
         raise InputError(
             "search.proxy",
             "a proxy warm-starts the search, so the repeat-and-select bound (a random trial count) cannot "
             "hold: give budget.trials_per_method a number, or drop the proxy",
         )
-    fraction = _number(section.get("fraction"), "search.proxy.fraction", lambda v: 0 < v < 1, "in (0, 1)")
-    count = _integer(section.get("trials"), "search.proxy.trials", 1)
-    top = _integer(section.get("top", min(DEFAULT_WARM_START_TOP, count)), "search.proxy.top", 1)
+    fraction = number(section.get("fraction"), "search.proxy.fraction", lambda v: 0 < v < 1, "in (0, 1)")
+    count = integer(section.get("trials"), "search.proxy.trials", 1)
+    top = integer(section.get("top", min(DEFAULT_WARM_START_TOP, count)), "search.proxy.top", 1)
     if top > count:
         raise InputError("search.proxy.top", f"must be at most search.proxy.trials ({count}), got {top}")
     return Proxy(fraction, count, top)
@@ -607,11 +405,11 @@ def parse_proxy(value: Any, trials: TrialCount) -> Proxy | None:
 def parse_epsilons(value: Any) -> tuple[float, ...]:
     """``privacy.epsilon``: one ε target or a list of distinct ones (each a number > 0)."""
     if not isinstance(value, list):
-        return (_number(value, "privacy.epsilon", lambda e: e > 0, "a number > 0"),)
+        return (number(value, "privacy.epsilon", lambda e: e > 0, "a number > 0"),)
     if not value:
         raise InputError("privacy.epsilon", "must be a number > 0 or a non-empty list of them, got []")
     epsilons = tuple(
-        _number(v, f"privacy.epsilon[{i}]", lambda e: e > 0, "a number > 0") for i, v in enumerate(value)
+        number(v, f"privacy.epsilon[{i}]", lambda e: e > 0, "a number > 0") for i, v in enumerate(value)
     )
     if len(set(epsilons)) < len(epsilons):
         raise InputError("privacy.epsilon", f"lists an ε twice: {value!r}; give each target once")
@@ -659,8 +457,8 @@ def _factory(given: dict[str, Any], section: str) -> dict[str, Any]:
 def parse_spec(raw: Any, base: Path | None = None) -> SweepSpec:
     """Validate a loaded YAML document; relative paths resolve against ``base`` (the working dir)."""
     base = (base or Path.cwd()).resolve()
-    doc = _mapping(raw, "spec")
-    _only(doc, section_keys(""), "")
+    doc = mapping(raw, "spec")
+    only(doc, section_keys(""), "")
     settings = read_spec_keys(doc)
     for key in ("name", "dataset", "model", "privacy", "methods"):
         if key not in doc:
@@ -672,14 +470,14 @@ def parse_spec(raw: Any, base: Path | None = None) -> SweepSpec:
     values: dict[str, Any] = {}
     factories: set[str] = set()
     for section, keys in RUN_SECTIONS.items():
-        given = _mapping(doc[section], section)
+        given = mapping(doc[section], section)
         extra = {"privacy": ("total_epsilon",), "dataset": ("factory",), "model": ("factory",)}
-        _only(given, tuple(keys) + extra.get(section, ()), section)
+        only(given, tuple(keys) + extra.get(section, ()), section)
         if "factory" in given:
             given = _factory(given, section)
             factories.add(section)
         if "args" in given:
-            given["args"] = _mapping(given["args"], f"{section}.args")
+            given["args"] = mapping(given["args"], f"{section}.args")
         values |= {knob: given[key] for key, knob in keys.items() if key in given}
     if "epsilon" not in values:
         raise InputError("privacy.epsilon", "required: the fixed privacy budget ε > 0")
@@ -691,10 +489,10 @@ def parse_spec(raw: Any, base: Path | None = None) -> SweepSpec:
         raise InputError("model.name", "required")
     if values.get("data_root") is not None:
         values["data_root"] = str((base / str(values["data_root"])).resolve())
-    training = _mapping(doc.get("training"), "training")
-    _only(training, TRAINING_KEYS, "training")
+    training = mapping(doc.get("training"), "training")
+    only(training, TRAINING_KEYS, "training")
     values |= training
-    methods = _mapping(doc["methods"], "methods")
+    methods = mapping(doc["methods"], "methods")
     if not methods:
         raise InputError("methods", f"name at least one method: {', '.join(METHODS)}")
     for method in methods:
@@ -712,21 +510,21 @@ def parse_spec(raw: Any, base: Path | None = None) -> SweepSpec:
             "filter) assumes Poisson sampling; use poisson, or `dptune train --sampling shuffle` for "
             "one labelled run",
         )
-    total_epsilon = _mapping(doc["privacy"], "privacy").get("total_epsilon")
+    total_epsilon = mapping(doc["privacy"], "privacy").get("total_epsilon")
     if total_epsilon is not None and len(epsilons) > 1:
         raise InputError(
             "privacy.total_epsilon",
             "a privacy filter's total is for one ε target: give privacy.epsilon one value, or no filter",
         )
     if total_epsilon is not None:
-        total_epsilon = _number(
+        total_epsilon = number(
             total_epsilon,
             "privacy.total_epsilon",
             lambda v: v >= shared.epsilon,
             f"a number >= privacy.epsilon ({shared.epsilon:g})",
         )
 
-    budget = _mapping(doc.get("budget"), "budget")
+    budget = mapping(doc.get("budget"), "budget")
     trials = parse_trial_count(budget.get("trials_per_method", 4), "budget.trials_per_method")
     if trials.random and total_epsilon is not None:
         raise InputError(
@@ -734,7 +532,7 @@ def parse_spec(raw: Any, base: Path | None = None) -> SweepSpec:
             "a random trial count is for the repeat-and-select bound; with privacy.total_epsilon (a filter) "
             "give a fixed number, the most trials the filter may admit",
         )
-    search = _mapping(doc.get("search"), "search")
+    search = mapping(doc.get("search"), "search")
     sampler = settings["search.sampler"]
     seed = search_seed(search.get("seed"), trials, shared.seed)
     if "startup_trials" in search and sampler not in MODEL_BASED_SAMPLERS:
@@ -743,7 +541,7 @@ def parse_spec(raw: Any, base: Path | None = None) -> SweepSpec:
             f"only the model-based samplers ({', '.join(MODEL_BASED_SAMPLERS)}) have a random start-up phase",
         )
     startup = (
-        _integer(search["startup_trials"], "search.startup_trials", 1)
+        integer(search["startup_trials"], "search.startup_trials", 1)
         if "startup_trials" in search
         else startup_trials(trials)
     )

@@ -125,4 +125,3 @@ def compute_line(
         else f"{trial_seconds:.0f}s of trial time on {slots} slots of {slot}: {busy:.0%} busy"
     )
     return f"\nwall time {wall:.0f}s{counted} ({used})"
-

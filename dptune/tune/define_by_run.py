@@ -28,8 +28,8 @@ SAMPLERS: dict[str, Callable[[int | None, int], optuna.samplers.BaseSampler]] = 
     "gp": lambda seed, startup: optuna.samplers.GPSampler(seed=seed, n_startup_trials=startup),
     "nsga2": lambda seed, startup: optuna.samplers.NSGAIISampler(seed=seed),
 }
-"""Sampler by spec name (``dptune.sweep.spec.SAMPLERS``), from (seed, start-up trials); the start-up count
-only matters to TPE and GP. A seed of None draws the sampler's state from OS entropy (numpy's
+"""Sampler by spec name (``dptune.sweep.spec_keys.SAMPLERS``), from (seed, start-up trials); the start-up
+count only matters to TPE and GP. A seed of None draws the sampler's state from OS entropy (numpy's
 ``RandomState(None)``: 128 bits through ``SeedSequence``), kept with the searcher's state in the Tune
 experiment (private) for a resume."""
 
