@@ -1,4 +1,5 @@
-"""``dptune`` command line: train one DP run, calibrate noise, list methods.
+"""``dptune`` command line: ``run`` and ``validate`` a sweep spec, ``report`` the best trade-offs of a
+store, ``train`` one DP run, ``calibrate`` its noise, list the ``methods``, ``audit`` a method's release.
 
 Bad input exits with code 2 and one line on stderr naming the field and what would be valid.
 With ``--json`` the last stdout line is one JSON object (a contract other tools read).

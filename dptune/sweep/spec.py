@@ -16,7 +16,8 @@ The top-level keys (see ``sweeps/quickstart.yaml`` and docs/reference.md):
 
 A knob is a training setting (``lr``, ``clip``, ``batch_size``, ``epochs``) or a method parameter;
 its value is a fixed scalar or one distribution: ``{uniform: [lo, hi]}``, ``{loguniform: [lo, hi]}``,
-``{int: [lo, hi]}``, ``{choice: [v, ...]}``. Filters have their own families (``dptune.search``).
+``{int: [lo, hi]}``, ``{choice: [v, ...]}``. Filters have their own families
+(``dptune.methods.filter_families``).
 
 ``privacy.epsilon`` may list several targets: the spec then stands for one sweep per ε
 (``SweepSpec.at_epsilon``), run one after another with the same per-(method, ε) budget, named
