@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from enum import StrEnum
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 T = TypeVar("T")
 
@@ -41,6 +41,24 @@ def fell_back_to_cpu(result: Mapping[str, Any]) -> bool:
 def is_rerun(config: Mapping[str, Any]) -> bool:
     """Whether a sweep trial's config is a re-run's (``RERUN_OF``) rather than a search trial's."""
     return RERUN_OF in config
+
+
+class Route(NamedTuple):
+    """Whose trial a sweep trial is: its method, and for a re-run the search trial it repeats."""
+
+    method: str
+    rerun_of: str | None
+
+    @property
+    def rerun(self) -> bool:
+        return self.rerun_of is not None
+
+
+def route(config: Mapping[str, Any]) -> Route:
+    """The one place a sweep trial's config is read for whose trial it is (``ROUTING_KEYS``): the
+    trainable, the searcher, the scheduler and the callbacks of a sweep stage all route by it."""
+    rerun_of = config.get(RERUN_OF)
+    return Route(str(config.get(METHOD_KEY, "")), None if rerun_of is None else str(rerun_of))
 
 
 class TrialStatus(StrEnum):

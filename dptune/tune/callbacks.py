@@ -14,7 +14,7 @@ from ray.tune.experiment import Trial
 from dptune.sweep.results import trial_settings
 from dptune.tracking import TrialKey, TrialSink
 from dptune.tracking.names import FINAL_ROLE, SEARCH_ROLE, SELECTED_TRIAL_TAG
-from dptune.training.trial_status import METHOD_KEY, RERUN_OF, TrialStatus, is_rerun
+from dptune.training.trial_status import RERUN_OF, TrialStatus, route
 
 
 def trial_error_reason(trial: Any) -> str:
@@ -157,7 +157,8 @@ class TrialRecorder(Callback):
 
 def trial_group(config: Mapping[str, Any]) -> tuple[str, str]:
     """(method, role) of a sweep trial: the search of its method, or the re-runs (``final``)."""
-    return config.get(METHOD_KEY, ""), FINAL_ROLE if is_rerun(config) else SEARCH_ROLE
+    whose = route(config)
+    return whose.method, FINAL_ROLE if whose.rerun else SEARCH_ROLE
 
 
 class PerMethod(Callback):

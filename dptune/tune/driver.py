@@ -62,7 +62,13 @@ from dptune.tracking.names import CODE_VERSION_TAG, FINAL_ROLE, SEARCH_ROLE, STO
 from dptune.tracking.report import TradeOff, format_table
 from dptune.training.config import RunConfig
 from dptune.training.run_plan import default_delta
-from dptune.training.trial_status import METHOD_KEY, OBJECTIVE, STATUS_KEY, TrialStatus, fell_back_to_cpu
+from dptune.training.trial_status import (
+    OBJECTIVE,
+    STATUS_KEY,
+    TrialStatus,
+    fell_back_to_cpu,
+    route,
+)
 from dptune.tune.callbacks import PerMethod, TrialRecorder
 from dptune.tune.define_by_run import SAMPLERS, DefineByRun
 from dptune.tune.interrupt import INTERRUPT_FLUSH_SECONDS, SweepInterrupted, interruptible
@@ -349,7 +355,7 @@ def search_stage(sweep: SweepRun, plans: list[SearchPlan], groups: CallbackGroup
     make_pages()
     trial_results = [grid[i] for i in range(len(grid))]
     results = [
-        {**(r.metrics or {}), "method": (r.config or {})[METHOD_KEY], "config": r.config or {}}
+        {**(r.metrics or {}), "method": route(r.config or {}).method, "config": r.config or {}}
         for r in trial_results
     ]
     return [

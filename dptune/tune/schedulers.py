@@ -8,7 +8,7 @@ from typing import Any
 from ray.tune.experiment import Trial
 from ray.tune.schedulers import ASHAScheduler, FIFOScheduler, TrialScheduler
 
-from dptune.training.trial_status import METHOD_KEY, PLAN_SHARE, is_rerun
+from dptune.training.trial_status import PLAN_SHARE, route
 
 
 def asha(grace_period: int, shortest: int, longest: int) -> ASHAScheduler:
@@ -44,9 +44,8 @@ class PerMethodScheduler(FIFOScheduler):
         self.schedulers = schedulers
 
     def _of(self, trial: Trial) -> TrialScheduler | None:
-        if is_rerun(trial.config):
-            return None
-        return self.schedulers.get(trial.config.get(METHOD_KEY, ""))
+        whose = route(trial.config)
+        return None if whose.rerun else self.schedulers.get(whose.method)
 
     def set_search_properties(self, metric: str | None, mode: str | None, **spec: Any) -> bool:
         own = super().set_search_properties(metric, mode, **spec)

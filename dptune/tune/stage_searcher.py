@@ -41,7 +41,14 @@ from ray.tune.search import Searcher
 
 from dptune.base.randomness import tie_rank, trial_seed
 from dptune.sweep.ledger import FINAL, PrivateSweepState
-from dptune.training.trial_status import METHOD_KEY, OBJECTIVE, RERUN_OF, TrialStatus, is_rerun, select_trial
+from dptune.training.trial_status import (
+    METHOD_KEY,
+    OBJECTIVE,
+    RERUN_OF,
+    TrialStatus,
+    route,
+    select_trial,
+)
 from dptune.tune.progress import console
 from dptune.tune.searcher import AccountedSearcher
 
@@ -123,16 +130,16 @@ class SweepSearcher(Searcher):
         has ended: queue it for its Optuna page (``ended_searches``) and announce its selection."""
         views = {m: MethodView() for m in self.searchers}
         for trial in trials:
-            view = views.get(trial.config.get(METHOD_KEY))
+            whose = route(trial.config)
+            view = views.get(whose.method)
             if view is None:
                 continue
             ended = trial.is_finished()
             view.live += not ended
-            rerun = is_rerun(trial.config)
-            self._owners[trial.trial_id] = (trial.config[METHOD_KEY], rerun)
-            if rerun:
+            self._owners[trial.trial_id] = (whose.method, whose.rerun)
+            if whose.rerun_of is not None:
                 view.reruns += 1
-                view.repeated.add(trial.config[RERUN_OF])
+                view.repeated.add(whose.rerun_of)
                 continue
             view.started += 1
             view.searching += not ended

@@ -33,11 +33,10 @@ from dptune.training.train import Trainer
 from dptune.training.trial_status import (
     DEVICE_KEY,
     GPU_SHARE_KEY,
-    METHOD_KEY,
     PLAN_SHARE,
     STATUS_KEY,
     TrialStatus,
-    is_rerun,
+    route,
 )
 from dptune.tune.step_board import StepPoster
 
@@ -179,5 +178,5 @@ def dptune_sweep(
     and Ray Tune, and holds the data) for the next trial of any method, instead of starting one per
     method's Tune run (``dptune.tune.driver``).
     """
-    run = runs[config[METHOD_KEY]]
-    run_trial(config, run, cpus, gpus, data, is_rerun(config), proxy_rows, gpu_fallback)
+    whose = route(config)
+    run_trial(config, runs[whose.method], cpus, gpus, data, whose.rerun, proxy_rows, gpu_fallback)
