@@ -235,3 +235,43 @@ def test_a_driver_killed_during_an_outage_is_brought_in_line_on_resume(
     check_trial(runs, "t_00001", "finished", 3, 0.1)
     check_trial(runs, "t_00002", "failed", 1, 0.1, reason="non-finite")
     check_trial(runs, "t_00003", "finished", 1, 0.1)
+
+
+def test_a_sweep_whose_store_is_down_at_its_end_still_gives_its_answer(
+    tmp_path: Path, local_ray, short_retries, monkeypatch
+) -> None:
+    """The sweep's answer comes from its trials' reports, not from reading the store back: with the
+    server gone once the trials have ended, the sweep still returns and prints each method's selected
+    configuration and its re-runs' final-test scores, and says where its records wait."""
+    from dptune.sweep.spec import load_spec
+    from dptune.tune import driver, run_sweep
+    from tests.sweep_helpers import write_spec
+
+    with MlflowServer(f"sqlite:///{tmp_path / 'mlflow.db'}", tmp_path / "server") as server:
+        methods = {"dpsgd": {"lr": {"loguniform": [0.3, 2.0]}}}
+        tracking = {"uri": server.url, "experiment": "down"}
+        path = write_spec(tmp_path, "down", methods, selection={"reruns": 2}, tracking=tracking)
+        spec = load_spec(path)
+        quick = MlflowTracker(spec.tracking_uri, wait_s=3, first_retry_s=0.2, max_retry_s=1)
+        monkeypatch.setitem(MlflowTracker._shared, spec.tracking_uri, quick)
+        monkeypatch.setattr(driver, "TRACKING_CATCH_UP_SECONDS", 3.0)
+        searched = driver.search_stage
+
+        def then_the_server_goes(*args: Any, **kwargs: Any) -> Any:
+            ended = searched(*args, **kwargs)
+            server.kill()
+            return ended
+
+        monkeypatch.setattr(driver, "search_stage", then_the_server_goes)
+        lines: list[str] = []
+        outcome = run_sweep(spec, path.read_text(), echo=lines.append)
+
+    (row,) = outcome.best
+    assert row.method == "dpsgd" and len(row.test_accuracies) == 2
+    assert all(0 < score <= 1 for score in row.test_accuracies)
+    assert row.epsilon_including_tuning is not None and row.epsilon_including_tuning > row.epsilon_spent
+    assert any(
+        f"tracking: {spec.tracking_uri} does not answer" in line and "--resume" in line for line in lines
+    )
+    (table,) = [line for line in lines if "best trade-offs of this sweep" in line]
+    assert f"{100 * row.validation_accuracy:.2f}%" in table and "dpsgd" in table

@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 from dptune.tracking.mlflow_store import MlflowTracker
 from dptune.tracking.tracker import ResultsReader, SweepRecord, Tracker, TrialKey, TrialSink
+from dptune.tracking.writer import StoreUnavailableError
 
 BACKENDS: dict[str, Callable[[str], Tracker]] = {"mlflow": MlflowTracker.shared}
 """Tracking backends by name, each giving the process's tracker of a store URI."""
@@ -22,6 +23,7 @@ __all__ = [
     "BACKENDS",
     "MlflowTracker",
     "ResultsReader",
+    "StoreUnavailableError",
     "SweepRecord",
     "Tracker",
     "TrialKey",

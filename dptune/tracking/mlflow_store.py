@@ -8,6 +8,7 @@ tracker's writer thread, the rest in the caller's thread (a SQLite store's lock 
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import math
@@ -16,11 +17,12 @@ import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, ParamSpec, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
 import mlflow
 from mlflow.entities import Metric, RunStatus, RunTag
+from mlflow.exceptions import MlflowException
 from mlflow.tracking import MlflowClient
 
 from dptune.tracking import names
@@ -33,6 +35,7 @@ from dptune.tracking.mlflow_trials import (
     TrialWrite,
     create_experiment,
     epochs_of,
+    unavailable,
 )
 from dptune.tracking.mlflow_view import (
     DESCRIPTION_START,
@@ -58,7 +61,7 @@ from dptune.tracking.report import (
     significant,
 )
 from dptune.tracking.tracker import TrialKey
-from dptune.tracking.writer import BackgroundWriter
+from dptune.tracking.writer import BackgroundWriter, StoreUnavailableError
 from dptune.training.config import report_columns
 from dptune.training.trial_status import FINAL_SCORE, OBJECTIVE, TrialStatus, select_trial
 
@@ -151,6 +154,27 @@ def _selected(
     return {group: run for group, run in chosen.items() if run is not None} | tagged | named
 
 
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def sweep_write(method: Callable[P, R]) -> Callable[P, R]:
+    """A synchronous write of a sweep's own record: a store that does not answer (``unavailable``) raises
+    ``StoreUnavailableError``, which the sweep takes as "record later" (its answer is already made);
+    a refused write (a bad value) raises as it is."""
+
+    @functools.wraps(method)
+    def write(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return method(*args, **kwargs)
+        except MlflowException as error:
+            if unavailable(error):
+                raise StoreUnavailableError(str(error).splitlines()[0]) from error
+            raise
+
+    return write
+
+
 class MlflowTracker:
     """The tracker interface (``dptune.tracking.tracker.Tracker``) on the MLflow store at ``uri``.
 
@@ -199,6 +223,7 @@ class MlflowTracker:
         found = self.client.get_experiment_by_name(name)
         return found.experiment_id if found is not None else create_experiment(self.client, self.uri, name)
 
+    @sweep_write
     def attach(self, run_id: str, files: Mapping[str, str], folder: str | None = None) -> None:
         """Log text files (name -> content) as artifacts of ``run_id``, in ``folder`` if given."""
         with tempfile.TemporaryDirectory() as tmp:
@@ -232,6 +257,7 @@ class MlflowTracker:
         self.attach(run.info.run_id, {names.SPEC_ARTIFACT: spec_text})
         return run.info.run_id
 
+    @sweep_write
     def log_tuning_cost(self, sweep_id: str, cost: Mapping[str, Any]) -> None:
         """Metrics ``NAME`` and ``NAME.METHOD``, a bound and a note tag per method, the JSON record. ``cost``
         is the public record: a figure that would reveal a secret trial count is absent from it."""
@@ -249,6 +275,7 @@ class MlflowTracker:
             client.set_tag(sweep_id, f"{names.TUNING_NOTE_TAG}.{row['method']}", row["note"][:4000])
         self.attach(sweep_id, {names.TUNING_COST_ARTIFACT: json.dumps(cost, indent=2)})
 
+    @sweep_write
     def log_sweep_summary(
         self, experiment: str, sweep_id: str, selected: Mapping[str, str] | None = None
     ) -> list[TradeOff]:
@@ -354,6 +381,7 @@ class MlflowTracker:
         if note is None or note.startswith(DESCRIPTION_START):
             client.set_experiment_tag(exp, names.NOTE_TAG, experiment_description(exp))
 
+    @sweep_write
     def finish_sweep(self, sweep_id: str) -> None:
         self.client.set_terminated(sweep_id, RunStatus.to_string(RunStatus.FINISHED))
 

@@ -78,7 +78,8 @@ class TrialSink(Protocol):
 
 
 class SweepRecord(TrialSink, Protocol):
-    """A sweep's own record beside its trials: written by the driver, found again on resume."""
+    """A sweep's own record beside its trials: written by the driver, found again on resume. A write
+    to a store that does not answer raises ``StoreUnavailableError`` (``dptune.tracking.writer``)."""
 
     uri: str
 

@@ -56,7 +56,7 @@ from dptune.sweep.results import run_settings, selected_tradeoffs
 from dptune.sweep.space import start_point
 from dptune.sweep.spec import SweepSpec, check_batch_sizes
 from dptune.sweep.summary import closing_lines, compute_line, opening_lines
-from dptune.tracking import SweepRecord, tracker_for
+from dptune.tracking import StoreUnavailableError, SweepRecord, tracker_for
 from dptune.tracking.mlflow_setup import quiet_mlflow
 from dptune.tracking.names import CODE_VERSION_TAG, FINAL_ROLE, SEARCH_ROLE, STORAGE_TAG, TRIALS_PARAM
 from dptune.tracking.report import TradeOff, format_table
@@ -640,17 +640,19 @@ def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo 
         tuning.as_dict()["methods"],
         noise_source,
     )
-    if tracker.flush(timeout=TRACKING_CATCH_UP_SECONDS):
+    try:
+        if not tracker.flush(timeout=TRACKING_CATCH_UP_SECONDS):
+            raise StoreUnavailableError(f"still unreachable after {TRACKING_CATCH_UP_SECONDS:g}s")
         tracker.log_tuning_cost(parent, tuning.as_dict())
         pages = {f"{one.method}.html": one.page for one in searched if one.page}
         tracker.attach(parent, pages, STUDY_PLOTS_FOLDER)
         tracker.log_sweep_summary(spec.experiment, parent, selected)
         tracker.finish_sweep(parent)
-    else:
+    except StoreUnavailableError as down:
         echo(
-            f"tracking: {spec.tracking_uri} is still unreachable after {TRACKING_CATCH_UP_SECONDS:g}s; every "
-            f"result is kept in Tune's experiments under {spec.storage_path}/{spec.name}: once the server "
-            "is back, run this sweep again with --resume to record them"
+            f"tracking: {spec.tracking_uri} does not answer ({down}); every result is kept in Tune's "
+            f"experiments under {spec.storage_path}/{spec.name}: once the server is back, run this sweep "
+            "again with --resume to record them"
         )
     tracker.close()
     wall = time.time() - started
