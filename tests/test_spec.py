@@ -309,3 +309,27 @@ def test_a_proxy_refuses_a_subset_search_and_a_random_trial_count() -> None:
     with pytest.raises(InputError) as info:
         parse_spec(doc)
     assert info.value.field == "search.proxy"
+
+
+def test_a_spec_that_gives_none_of_the_plain_settings_gets_the_documented_defaults(tmp_path: Path) -> None:
+    """What the docs' settings table states (generated from ``SPEC_KEYS``) is what a spec that leaves a
+    setting out gets: checked here against the values written out by hand."""
+    minimal = {key: BASE[key] for key in ("name", "dataset", "model", "privacy", "methods")}
+    spec = parse_spec(minimal, base=tmp_path)
+    assert (spec.max_concurrent, spec.cpu, spec.gpu) == (None, 1, 0)
+    assert (spec.gpu_fallback, spec.wait) == ("fail", 600)
+    assert (spec.scheduler, spec.grace_period, spec.sampler, spec.reruns) == ("none", 1, "tpe", 3)
+    assert spec.tracking_uri == f"sqlite:///{tmp_path.resolve() / 'mlflow.db'}"
+    assert spec.experiment == BASE["name"] and spec.storage_path == str(tmp_path.resolve() / "ray_results")
+
+
+@pytest.mark.parametrize("section", ["budget", "resources", "scheduler", "search", "selection", "tracking"])
+def test_an_unknown_key_names_its_section_and_the_keys_it_takes(section: str) -> None:
+    from dptune.sweep.spec_keys import SPEC_KEYS, section_keys
+
+    with pytest.raises(InputError) as info:
+        parse_spec(with_change(f"{section}.colour", "blue"))
+    assert info.value.field == f"{section}.colour"
+    takes = section_keys(section)
+    assert {k.key for k in SPEC_KEYS if k.section == section} <= set(takes)
+    assert f"valid keys here: {', '.join(takes)}" in info.value.problem
