@@ -19,6 +19,7 @@ view as the experiment's page state. Every experiment then opens on its runs wit
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Mapping
 
 from fastapi import FastAPI
@@ -29,6 +30,8 @@ from mlflow.server.fastapi_app import create_fastapi_app
 from mlflow.server.handlers import _get_tracking_store
 
 from dptune.tracking import names
+
+log = logging.getLogger("dptune.tracking")
 
 WORKFLOW_TYPE_KEY = "mlflow.workflowType_v1"
 PAGE_STATE_KEY = "MLflowLocalStorage-1.1-ExperimentPage-{ids}-ReactComponentState"
@@ -75,7 +78,12 @@ def with_defaults(response: Response) -> Response:
     response.direct_passthrough = False
     page = response.get_data(as_text=True)
     if "<head>" in page:
-        response.set_data(page.replace("<head>", "<head>" + defaults_script(saved_views()), 1))
+        try:
+            views = saved_views()
+        except Exception:  # the page must load whatever the store says: without views, then
+            log.warning("dptune's UI app could not read the saved views of the store", exc_info=True)
+            views = {}
+        response.set_data(page.replace("<head>", "<head>" + defaults_script(views), 1))
     return response
 
 
