@@ -38,6 +38,12 @@ if TYPE_CHECKING:
     from dptune.tracking import ResultsReader
     from dptune.tracking.report import TradeOff
 
+DESCRIPTION = (
+    "Differentially private training tuned under a fixed (ε, δ): run and validate sweep specs, report their "
+    "best trade-offs, train or calibrate one run, list the methods, audit a method's release."
+)
+"""What ``dptune --help`` says first."""
+
 EXIT_BAD_INPUT = 2
 EXIT_CLAIM_REFUTED = 1
 EXIT_NO_RESULT = 1
@@ -99,7 +105,7 @@ def _add_knob(parser: argparse.ArgumentParser, name: str, **overrides: Any) -> N
 
 
 def _build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="dptune", description=__doc__.splitlines()[0])
+    parser = _Parser(prog="dptune", description=DESCRIPTION)
     sub = parser.add_subparsers(
         dest="command",
         required=True,
