@@ -34,9 +34,9 @@ from dptune.training.config import KNOB_OPTIONS, KNOBS, RunConfig, required
 from dptune.training.run_plan import check_delta
 
 if TYPE_CHECKING:
+    from dptune.sweep.results import TradeOff
     from dptune.sweep.spec import SweepSpec
     from dptune.tracking import ResultsReader
-    from dptune.tracking.report import TradeOff
 
 DESCRIPTION = (
     "Differentially private training tuned under a fixed (ε, δ): run and validate sweep specs, report their "

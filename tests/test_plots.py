@@ -11,6 +11,7 @@ from matplotlib.colors import to_hex
 from matplotlib.figure import Figure
 from PIL import Image
 
+from dptune.sweep.results import TradeOff
 from dptune.tracking.plots import (
     JITTER,
     OKABE_ITO,
@@ -21,7 +22,7 @@ from dptune.tracking.plots import (
     tradeoff_figure,
 )
 from dptune.tracking.protocols import ProtocolCell
-from dptune.tracking.report import PlotContext, TradeOff, TrialPoint
+from dptune.tracking.report import PlotContext, TrialPoint
 
 CONTEXT = PlotContext(dataset="Fashion-MNIST", model="cnn5", delta=1e-5, epochs="10–40")
 

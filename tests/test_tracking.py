@@ -16,9 +16,10 @@ import pytest
 
 from bench.campaign_store import log_final_run, log_protocol_summary
 from dptune.cli import main
+from dptune.sweep.results import TradeOff
 from dptune.tracking import MlflowTracker, TrialKey, names, tracker_for
 from dptune.tracking.plots import plot_protocol_cells
-from dptune.tracking.report import PlotContext, TradeOff, pareto_front
+from dptune.tracking.report import PlotContext, pareto_front
 from dptune.training.config import RunConfig
 from dptune.training.trial_status import TrialStatus
 from dptune.tune.callbacks import TrialRecorder

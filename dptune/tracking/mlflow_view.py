@@ -17,8 +17,9 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping, Sequence
 
+from dptune.sweep.results import TradeOff
 from dptune.tracking import names
-from dptune.tracking.report import TradeOff, format_test, format_tuning, significant
+from dptune.tracking.report import format_test, format_tuning, significant
 from dptune.training.trial_status import FINAL_SCORE, OBJECTIVE
 
 VIEW_VERSIONS = ((3, 17),)

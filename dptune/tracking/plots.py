@@ -30,8 +30,9 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from dptune.sweep.results import TradeOff
 from dptune.tracking.protocols import ProtocolCell
-from dptune.tracking.report import PlotContext, TradeOff, TrialPoint, format_tuning
+from dptune.tracking.report import PlotContext, TrialPoint, format_tuning
 
 if TYPE_CHECKING:
     from matplotlib.artist import Artist

@@ -15,8 +15,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple, Protocol
 
+from dptune.sweep.results import TradeOff
 from dptune.tracking.protocols import ProtocolCell
-from dptune.tracking.report import Compute, PlotContext, TradeOff, TrialPoint
+from dptune.tracking.report import Compute, PlotContext, TrialPoint
 from dptune.training.trial_status import TrialStatus
 
 

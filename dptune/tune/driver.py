@@ -52,14 +52,14 @@ from dptune.sweep.bound import (
 )
 from dptune.sweep.ledger import PrivateSweepState
 from dptune.sweep.preflight import refuse_existing
-from dptune.sweep.results import run_settings, selected_tradeoffs
+from dptune.sweep.results import TradeOff, run_settings, selected_tradeoffs
 from dptune.sweep.space import start_point
 from dptune.sweep.spec import SweepSpec, check_batch_sizes
 from dptune.sweep.summary import closing_lines, compute_line, opening_lines
 from dptune.tracking import StoreUnavailableError, SweepRecord, tracker_for
 from dptune.tracking.mlflow_setup import quiet_mlflow
 from dptune.tracking.names import CODE_VERSION_TAG, FINAL_ROLE, SEARCH_ROLE, STORAGE_TAG, TRIALS_PARAM
-from dptune.tracking.report import TradeOff, format_table
+from dptune.tracking.report import format_table
 from dptune.training.config import RunConfig
 from dptune.training.run_plan import default_delta
 from dptune.training.trial_status import (
