@@ -1,7 +1,8 @@
 """The MLflow UI as a new user meets it, in a real headless Chromium on a real ``mlflow server --app-name
 dptune`` over the SQLite store of a real (tiny) sweep: the plain experiment URL opens on the runs (not on
-MLflow's GenAI overview), and its description leads to the saved runs view, which shows every trial with
-its method, accuracy and ε."""
+MLflow's GenAI overview) with method, accuracy and ε as its first columns, its description leads to the
+saved runs view, which shows every trial with them at 4 significant digits, and the sweep's own run opens
+on its description."""
 
 from __future__ import annotations
 
@@ -64,7 +65,7 @@ def test_the_experiment_leads_a_new_user_to_every_trial_with_method_accuracy_and
     assert list(workdir.iterdir()) == []  # no ./mlruns: artifacts lie beside the database
     assert (tmp_path / "mlartifacts").is_dir()
 
-    _, trials = runs(spec.tracking_uri, "ui")
+    (parent,), trials = runs(spec.tracking_uri, "ui")
     assert len(trials) == 2 * 2 + 2 * 2  # two trials and two re-runs per method
     client = MlflowClient(spec.tracking_uri)
     experiment = client.get_experiment_by_name("ui")
@@ -108,6 +109,13 @@ def test_the_experiment_leads_a_new_user_to_every_trial_with_method_accuracy_and
         driver.switch_to.window(driver.window_handles[-1])
         wait_for(lambda: len(runs_table(driver)[1]) >= len(trials), what="the trials' rows")
         view = runs_table(driver)
+        # the sweep's own run (where its description links to each selected trial) opens in the
+        # model-training UI too, with that description, not on MLflow's GenAI "Evaluation runs"
+        driver.get(f"{server.url}/#/experiments/{experiment.experiment_id}/runs/{parent.info.run_id}")
+        wait_for(
+            lambda: "selected on validation accuracy" in driver.page_source, what="the sweep's description"
+        )
+        assert "Evaluation runs" not in driver.page_source
 
     for columns, _ in (plain, view):
         assert columns[columns.index(COLUMNS[0]) :][: len(COLUMNS)] == COLUMNS  # after the checkboxes
