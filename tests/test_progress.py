@@ -150,7 +150,8 @@ def test_a_trial_in_a_long_epoch_shows_where_it_is_on_the_live_line(local_ray) -
     assert "epoch" not in step(1, 80.0)  # the next epoch starts: taken off
     assert "epoch 3/3 50%" in step(200, 141.0)
     register("board", sweep)
-    TrialProgress("board", "dpsgd", 8).forget("t1")  # the trial ended
+    ended = SimpleNamespace(trial_id="t1", last_result={}, config={})
+    TrialProgress("board", "dpsgd", 8).on_trial_complete(0, [], ended)  # the trial ended
     assert "epoch" not in sweep.status()
     sweep.read_board()
     assert "epoch" not in sweep.status()

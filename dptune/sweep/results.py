@@ -108,18 +108,18 @@ def selected_tradeoffs(
     and ``config``. Ordered as a report orders one setting: by ε target, then best validation first."""
     by_trial = {result["trial_id"]: result for result in results}
     rows = {row["method"]: row for row in costs}
+    scores: dict[str, list[float]] = {}  # the finished re-runs' final-test scores by the trial they repeat
+    for result in sorted(results, key=lambda r: str(r["trial_id"])):  # in the order they started
+        repeated = result["config"].get(RERUN_OF)
+        if repeated is None or "test_accuracy" not in result:
+            continue
+        if TrialStatus.of_ended(result) is TrialStatus.FINISHED:
+            scores.setdefault(repeated, []).append(float(result["test_accuracy"]))
     found = []
     for method, trial_id in selected.items():
         chosen = by_trial.get(trial_id)
         if chosen is None:
             continue
-        reruns = [
-            float(result["test_accuracy"])
-            for result in sorted(results, key=lambda r: str(r["trial_id"]))  # in the order they started
-            if result["config"].get(RERUN_OF) == trial_id
-            and TrialStatus.of_ended(result) is TrialStatus.FINISHED
-            and "test_accuracy" in result
-        ]
         cost = rows.get(method, {})
         found.append(
             TradeOff(
@@ -128,7 +128,7 @@ def selected_tradeoffs(
                 epsilon_spent=float(chosen["epsilon_spent"]),
                 delta=float(chosen["delta"]),
                 validation_accuracy=float(chosen["validation_accuracy"]),
-                test_accuracies=tuple(reruns),
+                test_accuracies=tuple(scores.get(trial_id, ())),
                 sweep="",
                 run_id="",
                 params=dict(settings.get(method, {})) | trial_settings(chosen["config"]),

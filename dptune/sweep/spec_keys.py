@@ -75,15 +75,20 @@ def one_of(value: Any, options: tuple[str, ...], path: str) -> str:
     return str(value)
 
 
+Reader = Callable[[Any, str, str], Any]
+"""How a setting is read: (value, YAML path, its valid values as the error states them) -> the value."""
+
+
 @dataclass(frozen=True)
 class SpecKey:
     """One setting of a sweep spec outside its runs' knobs: its YAML path, its default (``None``: none,
-    or, where ``unset`` says so, a value derived from other settings), how it is read (a parser given
-    the value and the path, raising an ``InputError`` that names the path) and what it means."""
+    or, where ``unset`` says so, a value derived from other settings), how it is read (a ``Reader``,
+    raising an ``InputError`` that names the path and states ``valid``), its valid values (for the
+    error and the docs alike) and what it means."""
 
     path: str
     default: Any
-    read: Callable[[Any, str], Any]
+    read: Reader
     valid: str
     help: str
     unset: str = ""  # what an absent value means, when not ``default`` itself
@@ -97,33 +102,26 @@ class SpecKey:
         return self.path.rpartition(".")[2]
 
 
-def _positive_number(value: Any, path: str) -> float:
-    return number(value, path, lambda v: v > 0, "a number > 0")
+def _number_where(check: Callable[[float], bool]) -> Reader:
+    return lambda value, path, valid: number(value, path, check, valid)
 
 
-def _non_negative_number(value: Any, path: str) -> float:
-    return number(value, path, lambda v: v >= 0, "a number >= 0")
+def _at_least(minimum: int) -> Reader:
+    return lambda value, path, valid: integer(value, path, minimum)
 
 
-def _at_least(minimum: int) -> Callable[[Any, str], int]:
-    return lambda value, path: integer(value, path, minimum)
+def _choice(options: tuple[str, ...]) -> Reader:
+    return lambda value, path, valid: one_of(value, options, path)
 
 
-def _choice(options: tuple[str, ...]) -> Callable[[Any, str], str]:
-    return lambda value, path: one_of(value, options, path)
+def _optional(read: Reader) -> Reader:
+    return lambda value, path, valid: None if value is None else read(value, path, valid)
 
 
-def _optional(read: Callable[[Any, str], Any]) -> Callable[[Any, str], Any]:
-    return lambda value, path: None if value is None else read(value, path)
-
-
-def _text(example: str) -> Callable[[Any, str], str]:
-    def read(value: Any, path: str) -> str:
-        if not isinstance(value, str) or not value:
-            raise InputError(path, f"must be a non-empty name or path such as {example}, got {value!r}")
-        return value
-
-    return read
+def _text(value: Any, path: str, valid: str) -> str:
+    if not isinstance(value, str) or not value:
+        raise InputError(path, f"must be {valid}, got {value!r}")
+    return value
 
 
 SPEC_KEYS: tuple[SpecKey, ...] = (
@@ -135,9 +133,13 @@ SPEC_KEYS: tuple[SpecKey, ...] = (
         "trials at once (all methods together)",
         "what the cluster holds now, or every trial on a cluster that can grow",
     ),
-    SpecKey("resources.cpu", 1, _positive_number, "a number > 0", "CPUs per trial"),
+    SpecKey("resources.cpu", 1, _number_where(lambda v: v > 0), "a number > 0", "CPUs per trial"),
     SpecKey(
-        "resources.gpu", 0, _non_negative_number, "a number >= 0", "GPUs per trial (0.25: four share one)"
+        "resources.gpu",
+        0,
+        _number_where(lambda v: v >= 0),
+        "a number >= 0",
+        "GPUs per trial (0.25: four share one)",
     ),
     SpecKey(
         "resources.gpu_fallback",
@@ -149,7 +151,7 @@ SPEC_KEYS: tuple[SpecKey, ...] = (
     SpecKey(
         "resources.wait",
         DEFAULT_WAIT_SECONDS,
-        _non_negative_number,
+        _number_where(lambda v: v >= 0),
         "seconds >= 0",
         "how long a sweep on a cluster that can grow waits for a node that fits a trial",
     ),
@@ -176,14 +178,14 @@ SPEC_KEYS: tuple[SpecKey, ...] = (
     SpecKey(
         "tracking.uri",
         "sqlite:///mlflow.db",
-        _text("sqlite:///mlflow.db"),
-        "a URI or the path of a SQLite file",
+        _text,
+        "a URI such as sqlite:///mlflow.db",
         "the MLflow store (relative paths: from the working folder)",
     ),
     SpecKey(
         "tracking.experiment",
         None,
-        _optional(_text("fmnist")),
+        _optional(_text),
         "a non-empty name",
         "the MLflow experiment",
         "the spec's name",
@@ -191,7 +193,7 @@ SPEC_KEYS: tuple[SpecKey, ...] = (
     SpecKey(
         "storage_path",
         "ray_results",
-        _text("./ray_results"),
+        _text,
         "a path or URI",
         "where Ray Tune keeps trials, checkpoints and the sweep's private state",
     ),
@@ -222,5 +224,5 @@ def read_spec_keys(doc: Mapping[str, Any]) -> dict[str, Any]:
         only(mapping(doc.get(section), section), section_keys(section), section)
     for key in SPEC_KEYS:
         given = mapping(doc.get(key.section), key.section).get(key.key) if key.section else doc.get(key.key)
-        values[key.path] = key.read(key.default if given is None else given, key.path)
+        values[key.path] = key.read(key.default if given is None else given, key.path, key.valid)
     return values

@@ -1,6 +1,6 @@
-"""MLflow as the rest of dptune meets it, without importing MLflow itself: its logs quietened for a
-sweep's console (``quiet_mlflow``), and a store that cannot be read turned into one line
-(``readable_store``)."""
+"""MLflow as the rest of dptune meets it, so that no module outside ``dptune.tracking`` imports MLflow: its
+logs quietened for a sweep's console (``quiet_mlflow``), and a store that cannot be read turned into one
+line (``readable_store``)."""
 
 from __future__ import annotations
 

@@ -593,9 +593,10 @@ def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo 
     if can_grow:  # the autoscaler adds nodes for the trials that may run at once
         ask_for_slots(resources.bundle, sweep.limit(searches))
 
+    settings = {plan.method: run_settings(spec.runs[plan.method], delta) for plan in searches}
+
     def recorder(method: str, role: str) -> TrialRecorder:
-        settings = run_settings(spec.runs[method], delta)
-        return TrialRecorder(tracker, spec.experiment, parent, method, noise_source, settings, role)
+        return TrialRecorder(tracker, spec.experiment, parent, method, noise_source, settings[method], role)
 
     groups: CallbackGroups = {}
     for plan in searches:
@@ -636,7 +637,7 @@ def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo 
     best = selected_tradeoffs(
         all_results,
         selected,
-        {plan.method: run_settings(spec.runs[plan.method], delta) for plan in searches},
+        settings,
         tuning.as_dict()["methods"],
         noise_source,
     )

@@ -18,7 +18,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, TextIO
 
@@ -30,7 +30,7 @@ from dptune.methods.filters import DrawnFilter
 from dptune.sweep.space import FILTER_PREFIX
 from dptune.training.trial_status import FINAL_SCORE, OBJECTIVE, ROUTING_KEYS, TrialStatus, fell_back_to_cpu
 from dptune.tune.callbacks import trial_error_reason
-from dptune.tune.step_board import BOARD_NAME, EpochStep
+from dptune.tune.step_board import EpochStep
 
 Echo = Callable[[str], None]
 
@@ -126,6 +126,13 @@ class SweepProgress:
                 return
             with self.lock:
                 self.within = within
+
+    def forget(self, trial_id: str) -> None:
+        """Take an ended trial's progress off the live line and the board."""
+        with self.lock:
+            self.within.pop(trial_id, None)
+        if self.board is not None:
+            self.board.post.remote(trial_id, None)
 
     def track(self, method: str, total: int | None) -> None:
         """Count ``method``'s search of ``total`` trials (None: secret)."""
@@ -287,7 +294,7 @@ class TrialProgress(Callback):
 
         was_running = trial.trial_id in self.running
         self.running.discard(trial.trial_id)
-        self.forget(trial.trial_id)
+        self.progress.forget(trial.trial_id)
 
         def finished(method: MethodProgress) -> None:
             self._count(method, 1, -1 if was_running else 0)
@@ -297,13 +304,6 @@ class TrialProgress(Callback):
         self.progress.update(self.method, finished)
         if self.final or self.total is not None:
             self.progress(f"  {self.method:<15} {kind} {self.done}{of}  {outcome}  ({seconds:.0f}s)  {knobs}")
-
-    def forget(self, trial_id: str) -> None:
-        """Take an ended trial's progress off the live line and the board."""
-        with self.progress.lock:
-            self.progress.within.pop(trial_id, None)
-        with suppress(ValueError):  # no board (a sweep run without one)
-            ray.get_actor(BOARD_NAME).post.remote(trial_id, None)
 
     def on_trial_complete(self, iteration: int, trials: list, trial: Any, **info: Any) -> None:
         result = trial.last_result or {}

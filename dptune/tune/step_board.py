@@ -89,13 +89,8 @@ class StepPoster:
             self.board = ray.get_actor(BOARD_NAME)
         except ValueError:
             self.board = None
-        self.trial_id, self.method, self.epochs, self.epoch, self.clock = (
-            trial_id,
-            method,
-            epochs,
-            epoch,
-            clock,
-        )
+        self.trial_id, self.method, self.epochs = trial_id, method, epochs
+        self.epoch, self.clock = epoch, clock
         self.started = self.posted = clock()
         self.shown = False
 
