@@ -34,6 +34,7 @@ from dptune.training.config import KNOB_OPTIONS, KNOBS, RunConfig, required
 from dptune.training.run_plan import check_delta
 
 if TYPE_CHECKING:
+    from dptune.sweep.plan import MethodPlan
     from dptune.sweep.results import TradeOff
     from dptune.sweep.spec import SweepSpec
     from dptune.tracking import ResultsReader
@@ -68,6 +69,12 @@ def _add_sweep_args(parser: argparse.ArgumentParser) -> None:
         help="override tracking.uri: http://HEAD:5000, sqlite:///PATH or a PATH.db file",
     )
     parser.add_argument("--storage-path", default=None, help="override storage_path (shared on clusters)")
+    parser.add_argument(
+        "--includes-tuning",
+        action="store_true",
+        help="set privacy.includes_tuning: each ε is the total of the model a method releases, its tuning "
+        "included (dptune plans the tuning and the release inside it)",
+    )
 
 
 def _add_method_args(parser: argparse.ArgumentParser) -> None:
@@ -327,22 +334,28 @@ def _methods(_args: argparse.Namespace) -> None:
             print(f"    {p.name} ({p.valid}; default {p.default}): {p.help}")
 
 
-def _sweep_spec(args: argparse.Namespace) -> SweepSpec:
+def _sweep_spec(args: argparse.Namespace) -> tuple[SweepSpec, list[MethodPlan] | None]:
     """The spec ``run`` and ``validate`` are given, with their flags' overrides, checked as ``run`` checks
-    it before it starts anything (``dptune.sweep.preflight``)."""
-    from dptune.sweep.preflight import preflight
+    it before it starts anything (``dptune.sweep.preflight``), and where its ε includes the tuning, the
+    plan of what it releases."""
+    from dptune.sweep.preflight import planned, preflight
     from dptune.sweep.spec import load_spec, resolve_tracking_uri
 
-    overrides = {"storage_path": args.storage_path}
+    overrides: dict[str, Any] = {"storage_path": args.storage_path}
+    if args.includes_tuning:
+        overrides["privacy.includes_tuning"] = True
     if args.tracking_uri is not None:
         overrides["tracking.uri"] = resolve_tracking_uri(args.tracking_uri, Path.cwd(), "--tracking-uri")
     spec = load_spec(args.spec, overrides={k: v for k, v in overrides.items() if v is not None})
-    preflight(spec, args.resume)
-    return spec
+    return spec, planned(spec, preflight(spec, args.resume))
 
 
 def _validate(args: argparse.Namespace) -> None:
-    spec = _sweep_spec(args)
+    spec, plans = _sweep_spec(args)
+    if plans is not None:
+        from dptune.sweep.plan import format_plan
+
+        print(format_plan(plans))
     proxy = spec.proxy
     first = (
         f"after {proxy.trials} on a {proxy.fraction:g} subset (tuning proxy, its best {proxy.top} first); "
@@ -356,14 +369,18 @@ def _validate(args: argparse.Namespace) -> None:
 
 
 def _run(args: argparse.Namespace) -> None:
-    spec = _sweep_spec(args)
+    spec, plans = _sweep_spec(args)
     from dptune.tune import SweepInterrupted, quiet_libraries, run_sweeps
     from dptune.tune.driver import failed_methods
 
     quiet_libraries()
     try:
         outcomes = run_sweeps(
-            spec, Path(args.spec).read_text(), resume=args.resume, echo=lambda line: print(line, flush=True)
+            spec,
+            Path(args.spec).read_text(),
+            resume=args.resume,
+            echo=lambda line: print(line, flush=True),
+            plans=plans,
         )
     except SweepInterrupted as stop:
         late = "" if stop.recorded else "; results the tracking store lacks are recorded on resume"

@@ -13,6 +13,8 @@ import torch
 SCALES = 2
 ANGLES = 8
 CHUNK = 1024
+COEFFICIENTS = 1 + SCALES * ANGLES + ANGLES**2 * SCALES * (SCALES - 1) // 2
+"""Scattering channels per image channel (81 for J = 2, L = 8)."""
 
 
 def scattering_features(images: torch.Tensor) -> torch.Tensor:
@@ -26,3 +28,19 @@ def scattering_features(images: torch.Tensor) -> torch.Tensor:
     chunks = [transform(part.contiguous()) for part in torch.split(images, CHUNK)]
     coefficients = torch.cat(chunks) if chunks else torch.zeros(0, c, 1, h // 4, w // 4)
     return coefficients.reshape(n, -1, h // 2**SCALES, w // 2**SCALES).float().contiguous()
+
+
+class ScatteringFeatures(torch.nn.Module):
+    """The scattering transform as a module, images ``[n, c, h, w]`` -> ``scattering_features``: it puts
+    the fixed transform in front of a released ScatterNet model, so that the model takes images."""
+
+    def __init__(self, channels: int, height: int, width: int) -> None:
+        from kymatio.scattering2d.frontend.torch_frontend import ScatteringTorch2D
+
+        super().__init__()
+        self.transform = ScatteringTorch2D(J=SCALES, shape=(height, width), L=ANGLES)
+        self.out_shape = (channels * COEFFICIENTS, height // 2**SCALES, width // 2**SCALES)
+
+    def forward(self, images: torch.Tensor) -> torch.Tensor:
+        coefficients = self.transform(images.contiguous())
+        return coefficients.reshape(images.shape[0], *self.out_shape).float()

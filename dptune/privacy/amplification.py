@@ -15,6 +15,10 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
+from dptune.privacy.accounting import RDP_ORDERS
+
 
 def amplified_by_subset(epsilon: float, delta: float, fraction: float) -> tuple[float, float]:
     """(log(1 + γ(e^ε − 1)), γδ): the guarantee on the whole data of an (ε, δ)-DP mechanism that ran on
@@ -22,3 +26,39 @@ def amplified_by_subset(epsilon: float, delta: float, fraction: float) -> tuple[
     if not 0 < fraction <= 1:
         raise ValueError(f"a subset's fraction is in (0, 1], got {fraction}")
     return math.log1p(fraction * math.expm1(epsilon)), fraction * delta
+
+
+def amplified_rdp(curve: np.ndarray, fraction: float) -> np.ndarray:
+    """RDP over ``RDP_ORDERS`` of a mechanism with RDP ``curve`` run on a secret Poisson subset of rate
+    γ = ``fraction`` (Zhu & Wang, ICML 2019, "Poisson Subsampled Rényi Differential Privacy", Thm. 6, for
+    any mechanism under add/remove), at every integer order α ≥ 2:
+
+        ε'(α) ≤ 1/(α−1) · log[ (1−γ)^{α−1}(αγ − γ + 1) + C(α,2) γ² (1−γ)^{α−2} e^{ε(2)}
+                               + 3 Σ_{ℓ=3}^{α} C(α,ℓ) γ^ℓ (1−γ)^{α−ℓ} e^{(ℓ−1)ε(ℓ)} ].
+
+    ε(ℓ) at an integer the orders lack is read at the next order they hold (RDP does not decrease in α, so
+    this only overstates), and every order α takes ε'(⌈α⌉) (the same monotonicity; ε'(2) below 2).
+    """
+    from scipy.special import gammaln, logsumexp
+
+    if not 0 < fraction <= 1:
+        raise ValueError(f"a subset's fraction is in (0, 1], got {fraction}")
+    if fraction == 1:
+        return np.asarray(curve, dtype=float)
+    orders = np.asarray(RDP_ORDERS)
+    top = int(orders.max())
+    integers = np.arange(2, top + 1)
+    at = np.searchsorted(orders, integers - 1e-9)  # the first order >= each integer
+    base = np.asarray(curve, dtype=float)[at]  # ε(ℓ), ℓ = 2 … top
+    log_keep, log_drop = math.log(fraction), math.log1p(-fraction)
+    amplified = np.empty(len(integers))
+    for i, alpha in enumerate(integers):
+        ells = np.arange(2, alpha + 1)
+        log_binomial = gammaln(alpha + 1) - gammaln(ells + 1) - gammaln(alpha - ells + 1)
+        terms = log_binomial + ells * log_keep + (alpha - ells) * log_drop + (ells - 1) * base[ells - 2]
+        terms[1:] += math.log(3)
+        first = (alpha - 1) * log_drop + math.log1p((alpha - 1) * fraction)
+        amplified[i] = logsumexp(np.append(terms, first)) / (alpha - 1)
+    ceiling = np.maximum(np.ceil(orders - 1e-9), 2).astype(int)
+    result: np.ndarray = amplified[ceiling - 2]
+    return result

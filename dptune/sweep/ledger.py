@@ -57,6 +57,12 @@ def committed(records: list[TrialRecord], worst: np.ndarray) -> np.ndarray:
     return sum((worst if r.spent is None else r.spent for r in records), np.zeros_like(worst))
 
 
+def ledger_counts(records: list[TrialRecord]) -> tuple[int, int]:
+    """(search trials, re-runs) the records say were started."""
+    finals = sum(r.role == FINAL for r in records)
+    return len(records) - finals, finals
+
+
 class PrivateSweepState:
     """Read-modify-write access to a sweep's private state file (local path or any pyarrow URI)."""
 

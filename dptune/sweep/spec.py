@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import math
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -48,6 +48,7 @@ from dptune.methods.filter_families import PRESET, get_family
 from dptune.methods.params import Param
 from dptune.privacy.tuning import TRIAL_DISTRIBUTIONS, TrialCount
 from dptune.sweep.bound import SearchSetup
+from dptune.sweep.plan import TUNING_COMPUTE, TUNING_SHARE, MethodPlan, PlanSetup
 from dptune.sweep.space import Dist, FilterSpace, MethodSpace, privacy_configurations, start_point
 from dptune.sweep.spec_keys import (
     integer,
@@ -119,6 +120,16 @@ class Proxy:
 PROXY_SUFFIX = ".proxy"
 
 
+@dataclass(frozen=True)
+class IncludesTuning:
+    """``privacy.includes_tuning``: each ε is the total of the model a method releases, its tuning
+    included; the planner (``dptune.sweep.plan``) gives the tuning the share ``share`` of it and at most
+    ``compute`` full runs' worth of compute."""
+
+    share: float = TUNING_SHARE
+    compute: float = TUNING_COMPUTE
+
+
 def epsilon_sweep_name(name: str, epsilon: float) -> str:
     """The name of one ε's sweep of a spec across several ε: ``NAME.eps3``, ``NAME.eps0.5``."""
     return f"{name}.eps{epsilon:g}"
@@ -152,6 +163,8 @@ class SweepSpec:
     storage_path: str
     methods: dict[str, MethodSpace]
     source: dict[str, Any] = field(default_factory=dict, compare=False)
+    includes_tuning: IncludesTuning | None = None  # each ε the total of a released model, tuning included
+    release: Mapping[str, MethodPlan] | None = None  # a pipeline's stage: each method's plan at its total
 
     def search_setup(self) -> SearchSetup:
         """What this sweep's privacy bound depends on (``dptune.sweep.bound``)."""
@@ -237,6 +250,38 @@ class SweepSpec:
             methods={m: replace(space, start=()) for m, space in sweep.methods.items()},
         )
         return [subset, full]
+
+    def plan_setup(self, delta: float) -> PlanSetup:
+        """What the planner of an ε that includes the tuning reads from this spec (every ε a total)."""
+        settings = self.includes_tuning or IncludesTuning()
+        return PlanSetup(
+            methods=self.methods,
+            runs=self.runs,
+            totals=self.epsilons,
+            delta=delta,
+            trials=int(self.trials.mean),
+            tuning_share=settings.share,
+            tuning_compute=settings.compute,
+        )
+
+    def pipeline(self, index: int, plans: Sequence[MethodPlan]) -> SweepSpec:
+        """The sweep of the ``index``-th total ε: every method's tuning trials at its plan's per-run ε_t
+        (on the plan's secret subset), then its release (``release``: the plan the re-run of the selected
+        configuration carries it to, once, on the whole data)."""
+        sweep = self.at_epsilon(index)
+        total = self.epsilons[index]
+        mine = {p.method: p for p in plans if p.total_epsilon == total}
+        fraction = next(iter(mine.values())).tuning.fraction
+        runs = {
+            method: replace(
+                run,
+                epsilon=mine[method].tuning.per_run_epsilon,
+                delta=mine[method].delta,
+                proxy_fraction=fraction if fraction < 1 else None,
+            )
+            for method, run in sweep.runs.items()
+        }
+        return replace(sweep, runs=runs, reruns=1, release=mine)
 
     def describe_epsilon(self) -> str:
         """The ε target(s) as a spec's summary shows them: ``ε=1`` or ``ε ∈ {1, 3, 8}``."""
@@ -403,6 +448,58 @@ def parse_proxy(value: Any, trials: TrialCount) -> Proxy | None:
     return Proxy(fraction, count, top)
 
 
+PRIVACY_EXTRAS = ("total_epsilon", "includes_tuning", "tuning_share")
+"""The ``privacy`` section's keys besides its run knobs."""
+
+
+def parse_includes_tuning(privacy: Mapping[str, Any], compute: float | None) -> IncludesTuning | None:
+    """``privacy.includes_tuning: true`` (with ``privacy.tuning_share`` ρ in (0, 1) and the tuning's
+    ``compute``, ``budget.tuning_compute``): every ε of the spec is the total of a released model."""
+    flag = privacy.get("includes_tuning", False)
+    if not isinstance(flag, bool):
+        raise InputError("privacy.includes_tuning", f"must be true or false, got {flag!r}")
+    if not flag:
+        given = ("privacy.tuning_share",) * ("tuning_share" in privacy) + ("budget.tuning_compute",) * (
+            compute is not None
+        )
+        if given:
+            raise InputError(
+                given[0], "is for a total ε that includes the tuning: set privacy.includes_tuning"
+            )
+        return None
+    share = number(
+        privacy.get("tuning_share", TUNING_SHARE), "privacy.tuning_share", lambda v: 0 < v < 1, "in (0, 1)"
+    )
+    return IncludesTuning(share, TUNING_COMPUTE if compute is None else compute)
+
+
+def refuse_with_total(spec: SweepSpec) -> None:
+    """What a spec whose ε includes the tuning cannot combine with: the plan fixes the trial count, the
+    subset and the one release, and counts nothing an earlier sweep spent."""
+    conflicts = (
+        ("privacy.total_epsilon", spec.total_epsilon is not None, "the plan is the total: drop the filter"),
+        (
+            "budget.trials_per_method",
+            spec.trials.random,
+            "the plan composes a fixed number of tuning trials: give a number",
+        ),
+        ("search.proxy", spec.proxy is not None, "the planner chooses the tuning subset: drop search.proxy"),
+        (
+            "training.proxy_fraction",
+            spec.shared.proxy_fraction is not None,
+            "the planner chooses the tuning subset: drop training.proxy_fraction",
+        ),
+        (
+            "search.warm_start",
+            spec.warm_start is not None,
+            "the released model's ε would not count the earlier sweep: drop the warm start",
+        ),
+    )
+    for path, conflict, fix in conflicts:
+        if conflict:
+            raise InputError(path, f"cannot be combined with privacy.includes_tuning: {fix}")
+
+
 def parse_epsilons(value: Any) -> tuple[float, ...]:
     """``privacy.epsilon``: one ε target or a list of distinct ones (each a number > 0)."""
     if not isinstance(value, list):
@@ -472,7 +569,7 @@ def parse_spec(raw: Any, base: Path | None = None) -> SweepSpec:
     factories: set[str] = set()
     for section, keys in RUN_SECTIONS.items():
         given = mapping(doc[section], section)
-        extra = {"privacy": ("total_epsilon",), "dataset": ("factory",), "model": ("factory",)}
+        extra = {"privacy": PRIVACY_EXTRAS, "dataset": ("factory",), "model": ("factory",)}
         only(given, tuple(keys) + extra.get(section, ()), section)
         if "factory" in given:
             given = _factory(given, section)
@@ -526,6 +623,9 @@ def parse_spec(raw: Any, base: Path | None = None) -> SweepSpec:
         )
 
     budget = mapping(doc.get("budget"), "budget")
+    includes_tuning = parse_includes_tuning(
+        mapping(doc["privacy"], "privacy"), settings["budget.tuning_compute"]
+    )
     trials = parse_trial_count(budget.get("trials_per_method", 4), "budget.trials_per_method")
     if trials.random and total_epsilon is not None:
         raise InputError(
@@ -578,7 +678,7 @@ def parse_spec(raw: Any, base: Path | None = None) -> SweepSpec:
     for space in spaces.values():
         privacy_configurations(space)  # every bound counts each trial at the worst plan it could be given
 
-    return SweepSpec(
+    spec = SweepSpec(
         name=name,
         runs=runs,
         total_epsilon=total_epsilon,
@@ -602,7 +702,11 @@ def parse_spec(raw: Any, base: Path | None = None) -> SweepSpec:
         storage_path=storage_path,
         methods=spaces,
         source=doc,
+        includes_tuning=includes_tuning,
     )
+    if includes_tuning is not None:
+        refuse_with_total(spec)
+    return spec
 
 
 def check_batch_sizes(spec: SweepSpec, n: int) -> None:

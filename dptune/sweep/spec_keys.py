@@ -133,6 +133,14 @@ SPEC_KEYS: tuple[SpecKey, ...] = (
         "trials at once (all methods together)",
         "what the cluster holds now, or every trial on a cluster that can grow",
     ),
+    SpecKey(
+        "budget.tuning_compute",
+        None,
+        _optional(_number_where(lambda v: v > 0)),
+        "a number > 0",
+        "with privacy.includes_tuning: the compute, in full runs, each method's tuning may use per total ε",
+        "the planner's default, dptune.sweep.plan.TUNING_COMPUTE",
+    ),
     SpecKey("resources.cpu", 1, _number_where(lambda v: v > 0), "a number > 0", "CPUs per trial"),
     SpecKey(
         "resources.gpu",

@@ -12,6 +12,7 @@ from typing import Any
 from dptune.engine.data import Dataset
 from dptune.privacy.filter import RenyiFilter
 from dptune.sweep.bound import SweepTuningCost, format_costs
+from dptune.sweep.releases import Release, release_lines
 from dptune.sweep.spec import MODEL_BASED_SAMPLERS, SweepSpec
 
 
@@ -48,6 +49,18 @@ def opening_lines(
     """The lines before the first trial: what the sweep is, its randomness and selection, and what its
     bound, sampler, filter or warm start mean for what it shows (``gpu``: each trial's GPU share)."""
     shared, n = spec.shared, len(data.train_y)
+    if spec.release is not None:
+        plan = next(iter(spec.release.values()))
+        fraction = plan.tuning.fraction
+        subset = f"a secret subset of rate {fraction:g}" if fraction < 1 else "all data"
+        return [
+            f"sweep {spec.name}: {', '.join(spec.methods)} on {shared.dataset} (n={n}) / {shared.model}, "
+            f"total ε={spec.epsilons[0]:g} (tuning included), δ={delta:g}: {plan.tuning.runs} tuning "
+            f"trials per method on {subset}, then each method's selection released once on the whole data",
+            randomness_line(spec),
+            f"selection: trials scored and selected on a validation part ({len(data.val_y)} held-out "
+            f"images); the release scored on the final-test part ({len(data.test_y)} images)",
+        ]
     lines = [
         f"sweep {spec.name}: {', '.join(spec.methods)} on {shared.dataset} (n={n}) / {shared.model}, "
         f"ε={shared.epsilon:g}, δ={delta:g}, {spec.trials.describe()} trials per method"
@@ -105,6 +118,26 @@ def closing_lines(
             "  (a repeat-and-select bound needs the trial count secret: it is kept, with ε of releasing "
             f"every trial, in {private_state}/private_state.json)"
         )
+    return [*lines, randomness_line(spec), compute]
+
+
+def pipeline_closing_lines(
+    spec: SweepSpec, table: str, releases: Sequence[Release], record: Mapping[str, Any], compute: str
+) -> list[str]:
+    """The lines after a pipeline stage (ε includes the tuning): each method's released model first, the
+    selected tuning trials (``table``), what the stage spent, the randomness and the compute used."""
+    total = record["total_epsilon"]
+    lines = [
+        f"\nreleased models at total ε = {total:g} (each one's (ε, δ) covers its tuning and release):",
+        *release_lines(releases),
+        "\nthe tuning trials each release carried (validation accuracy; final test: the release):\n" + table,
+        f"\nprivacy of this stage: {len(record['methods'])} pipelines on the same data; releasing every "
+        f"method's model: ε ≤ {record['epsilon_including_tuning']:.3f}, δ ≤ {record['delta']:g}",
+    ]
+    lines += [
+        f"  {row['method']:<15} ε = {row['epsilon_including_tuning']:.3f}: {row['note']}"
+        for row in record["methods"]
+    ]
     return [*lines, randomness_line(spec), compute]
 
 

@@ -26,6 +26,7 @@ from mlflow.exceptions import MlflowException
 from mlflow.tracking import MlflowClient
 
 from dptune.tracking import names
+from dptune.tracking.mlflow_models import log_released_model
 from dptune.tracking.mlflow_trials import (
     EndTrial,
     LogEpochs,
@@ -256,6 +257,31 @@ class MlflowTracker:
             client.log_param(run.info.run_id, key, param_text(value))
         self.attach(run.info.run_id, {names.SPEC_ARTIFACT: spec_text})
         return run.info.run_id
+
+    @sweep_write
+    def release_model(
+        self,
+        key: TrialKey,
+        model: Any,
+        image_shape: tuple[int, ...],
+        card: Mapping[str, Any],
+        registered_name: str,
+    ) -> str:
+        """The released ``model`` of the trial ``key`` as its run's MLflow model, registered with its
+        privacy ``card`` (``dptune.tracking.mlflow_models``); returns its ``models:/`` URI."""
+        found = self.client.search_runs(
+            [self.experiment_id(key.experiment)],
+            filter_string=f"tags.`{names.PARENT_TAG}` = '{key.sweep_id}' and "
+            f"tags.`{names.TRIAL_TAG}` = '{key.trial_id}'",
+        )
+        if not found:
+            raise StoreUnavailableError(f"no run of trial {key.trial_id} in the store yet")
+        run = found[0]
+        if names.RELEASED_MODEL_TAG in run.data.tags:  # logged by an earlier driver of this sweep
+            return str(run.data.tags[names.RELEASED_MODEL_TAG])
+        uri = log_released_model(self.uri, run.info.run_id, model, image_shape, card, registered_name)
+        self.client.set_tag(run.info.run_id, names.RELEASED_MODEL_TAG, uri)
+        return uri
 
     @sweep_write
     def log_tuning_cost(self, sweep_id: str, cost: Mapping[str, Any]) -> None:

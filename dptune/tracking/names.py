@@ -32,6 +32,7 @@ SEARCH_ROLE: Final = "search"
 FINAL_ROLE: Final = "final"
 SELECTED_TRIAL_TAG = "dptune.selected_trial"
 SELECTED_TAG = "dptune.selected"
+RELEASED_MODEL_TAG = "dptune.released_model"  # a re-run's registered model, models:/NAME/VERSION
 """On the search trial that its sweep's searcher selected (``"true"``): the selection, as made, with its
 secret tie-break."""
 NUMBER_TAG = "dptune.number"

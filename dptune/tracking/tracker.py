@@ -94,6 +94,19 @@ class SweepRecord(TrialSink, Protocol):
         """A new sweep record with its spec; returns its id."""
         ...
 
+    def release_model(
+        self,
+        key: TrialKey,
+        model: Any,
+        image_shape: tuple[int, ...],
+        card: Mapping[str, Any],
+        registered_name: str,
+    ) -> str:
+        """A re-run's released ``model`` (a ``torch.nn.Module`` taking images of ``image_shape``) logged
+        with the trial's run and registered under ``registered_name`` with its privacy ``card``; returns
+        where it loads from (``models:/NAME/VERSION``)."""
+        ...
+
     def log_tuning_cost(self, sweep_id: str, cost: Mapping[str, Any]) -> None:
         """The public record of the sweep's privacy (``SweepTuningCost.as_dict()``)."""
         ...

@@ -27,6 +27,7 @@ report; ``dptune.engine.data`` splits the two).
 
 from __future__ import annotations
 
+import copy
 import math
 import time
 from collections.abc import Callable
@@ -45,6 +46,7 @@ from dptune.engine.persample import FlatModel, clipped_sum_engine
 from dptune.methods import get_method
 from dptune.methods.release import NoiseSampler, OsCsprngNoise, Released, TorchNoise, clipped_sum, release
 from dptune.models import build_model
+from dptune.models.scattering import COEFFICIENTS, SCALES, ScatteringFeatures
 from dptune.privacy.accounting import Accountant
 from dptune.privacy.calibration import Calibration
 from dptune.training.config import RunConfig
@@ -259,6 +261,19 @@ class Trainer:
             correct += int((logits.argmax(dim=1) == y).sum())
         model.train()
         return loss / len(y_all), correct / len(y_all)
+
+    def released_module(self) -> torch.nn.Module:
+        """The model at the run's current parameters θ, on the CPU, mapping images to class scores (a
+        ScatterNet model with its fixed transform in front, ``ScatteringFeatures``): what a release
+        publishes. It holds θ and the architecture only; no generator state, no sample."""
+        self.flat.load(self.theta)
+        model = copy.deepcopy(self.flat.model).cpu().eval()
+        if self.data.features is None:
+            return model
+        per_channel, side_h, side_w = self.data.train_x.shape[1:]
+        scale = 2**SCALES
+        features = ScatteringFeatures(per_channel // COEFFICIENTS, side_h * scale, side_w * scale)
+        return torch.nn.Sequential(features, model)
 
     # -- reporting and checkpoints ----------------------------------------------------------------
     def summary(self) -> dict[str, Any]:

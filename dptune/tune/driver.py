@@ -18,6 +18,8 @@ found again rather than duplicated.
 
 from __future__ import annotations
 
+import functools
+import json
 import logging
 import math
 import os
@@ -26,9 +28,9 @@ import subprocess
 import sys
 import time
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor, wait
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -39,7 +41,7 @@ from ray.tune.search.optuna import OptunaSearch
 import dptune
 from dptune.base.factories import is_import_path, local_source
 from dptune.base.randomness import TIE_BREAK_STREAM, Randomness, secret_key, trial_seed
-from dptune.engine.data import Dataset, load_dataset, poisson_rows
+from dptune.engine.data import Dataset, load_dataset, poisson_rows, train_size
 from dptune.engine.features import model_inputs
 from dptune.privacy.filter import RenyiFilter
 from dptune.sweep.bound import (
@@ -50,12 +52,14 @@ from dptune.sweep.bound import (
     plan_search,
     sweep_filter,
 )
-from dptune.sweep.ledger import PrivateSweepState
-from dptune.sweep.preflight import refuse_existing
+from dptune.sweep.ledger import PrivateSweepState, ledger_counts
+from dptune.sweep.plan import PLAN_ARTIFACT, MethodPlan, carried, format_plan, plan_record
+from dptune.sweep.preflight import planned, refuse_existing
+from dptune.sweep.releases import Release, release_json, release_lines, sweep_releases
 from dptune.sweep.results import TradeOff, run_settings, selected_tradeoffs
 from dptune.sweep.space import start_point
 from dptune.sweep.spec import SweepSpec, check_batch_sizes
-from dptune.sweep.summary import closing_lines, compute_line, opening_lines
+from dptune.sweep.summary import closing_lines, compute_line, opening_lines, pipeline_closing_lines
 from dptune.tracking import StoreUnavailableError, SweepRecord, tracker_for
 from dptune.tracking.mlflow_setup import quiet_mlflow
 from dptune.tracking.names import CODE_VERSION_TAG, FINAL_ROLE, SEARCH_ROLE, STORAGE_TAG, TRIALS_PARAM
@@ -73,6 +77,7 @@ from dptune.tune.callbacks import PerMethod, TrialRecorder
 from dptune.tune.define_by_run import SAMPLERS, DefineByRun
 from dptune.tune.interrupt import INTERRUPT_FLUSH_SECONDS, SweepInterrupted, interruptible
 from dptune.tune.progress import SweepProgress, TrialProgress, register, terminal
+from dptune.tune.release import CHECKPOINT_KEY, log_releases
 from dptune.tune.resources import TrialResources, ask_for_slots, trial_resources
 from dptune.tune.restore import CHECKPOINTS_KEPT, restorable, save_experiment_state_every_step
 from dptune.tune.schedulers import PerMethodScheduler, asha
@@ -187,6 +192,8 @@ class SweepRun:
     resume: bool
     warm_points: dict[str, list[dict[str, Any]]]  # per method, the start points of a warm start
     proxy_rows: torch.Tensor | None = None  # a tuning proxy's secret subset (private: never logged)
+    carry: Mapping[str, Callable[[dict[str, Any]], dict[str, Any]]] = field(default_factory=dict)
+    """Per method of a pipeline, its selected configuration -> its release's (``dptune.sweep.plan``)."""
 
     def experiment_path(self) -> str:
         """Where Tune keeps the stage's run (its state, trials and checkpoints)."""
@@ -291,6 +298,7 @@ def _tuner(sweep: SweepRun, plans: list[SearchPlan], groups: CallbackGroups) -> 
         limit,
         tie_key(spec, sweep.state),
         frozenset(plan.method for plan in plans if plan.secret_count),
+        sweep.carry,
     )
     return tune.Tuner(
         trainable,
@@ -356,6 +364,7 @@ def search_stage(sweep: SweepRun, plans: list[SearchPlan], groups: CallbackGroup
     trial_results = [grid[i] for i in range(len(grid))]
     results = [
         {**(r.metrics or {}), "method": route(r.config or {}).method, "config": r.config or {}}
+        | ({CHECKPOINT_KEY: r.checkpoint} if route(r.config or {}).rerun else {})
         for r in trial_results
     ]
     return [
@@ -396,6 +405,7 @@ class SweepOutcome:
     trials: int
     results: list[dict[str, Any]]  # the last reported metrics of every trial, with its method
     tuning_cost: SweepTuningCost  # ε including tuning, per method and for the whole sweep
+    releases: list[Release] = field(default_factory=list)  # its released models (re-runs or releases)
 
 
 SECRET_FAILURE = "withheld: the trial count is secret, and whether or why a trial failed would tell it"
@@ -454,26 +464,58 @@ def proxy_subset(shared: RunConfig, n: int, state: PrivateSweepState) -> torch.T
 
 
 def run_sweeps(
-    spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo = print
+    spec: SweepSpec,
+    spec_text: str,
+    resume: bool = False,
+    echo: Echo = print,
+    plans: list[MethodPlan] | None = None,
 ) -> list[SweepOutcome]:
     """Run (or resume) the spec's sweep, or with several ε targets one sweep per ε in turn (each
     warm-started from the previous one where the spec says so), each ε's search after its tuning proxy's
     sweep when the spec has one; then the accuracy-vs-ε curve of every method and the privacy of
-    releasing the whole curve."""
-    stages = [stage for i in range(len(spec.epsilons)) for stage in spec.stages(i)]
+    releasing the whole curve. A spec whose ε includes the tuning runs its plan (``plans``, made here if
+    not given: ``pipeline_stages``)."""
+    if spec.includes_tuning is not None:
+        stages = pipeline_stages(spec, echo, plans)
+    else:
+        stages = [stage for i in range(len(spec.epsilons)) for stage in spec.stages(i)]
     if not resume:
         for one in stages:
             refuse_existing(one)
     outcomes = []
     for one in stages:
         if len(stages) > 1:
-            role = " (tuning proxy)" if one.shared.proxy_fraction is not None else ""
-            echo(f"\n=== {one.name}: ε = {one.shared.epsilon:g}{role} ===")
+            role = " (tuning proxy)" if one.shared.proxy_fraction is not None and not one.release else ""
+            echo(f"\n=== {one.name}: ε = {one.epsilons[0]:g}{role} ===")
         outcomes.append(run_sweep(one, spec_text, resume=resume, echo=echo))
-    if len(spec.epsilons) > 1:
+    if spec.includes_tuning is None and len(spec.epsilons) > 1:
         echo("\n" + curve_summary(spec, stages, outcomes))
+    released = [release for outcome in outcomes for release in outcome.releases]
+    if spec.includes_tuning is not None:
+        echo("\nreleased models, accuracy at each total ε (tuning included):")
+        for line in release_lines(released):
+            echo(line)
     echo(mlflow_ui_hint(spec.tracking_uri, tracker_for(spec.tracking_uri).runs_view_path(spec.experiment)))
+    if spec.includes_tuning is not None:
+        echo(release_json(released))  # the last line: what a script reads
     return outcomes
+
+
+def pipeline_stages(spec: SweepSpec, echo: Echo, plans: list[MethodPlan] | None) -> list[SweepSpec]:
+    """The sweeps of a spec whose ε includes the tuning: the plan of every method at every total, made
+    before the data is touched (from the training set's size alone; ``dptune.sweep.preflight.planned``)
+    and printed first; then one sweep per total, each its methods' tuning trials and releases
+    (``SweepSpec.pipeline``)."""
+    if plans is None:
+        shared = spec.shared
+        n = train_size(shared.dataset, shared.data_root, shared.subset, shared.dataset_args)
+        plans = planned(spec, n)
+    assert plans is not None
+    echo(
+        "plan of every released model, fixed before the data is touched (each total ε includes the "
+        "tuning):\n" + format_plan(plans)
+    )
+    return [spec.pipeline(i, plans) for i in range(len(spec.epsilons))]
 
 
 def curve_summary(spec: SweepSpec, sweeps: list[SweepSpec], outcomes: list[SweepOutcome]) -> str:
@@ -511,6 +553,8 @@ def sweep_record(
     }
     if spec.total_epsilon is not None:
         privacy["total_epsilon"] = spec.total_epsilon
+    if spec.release is not None:  # a pipeline stage: its ε is the released models' total
+        privacy |= {"epsilon": spec.epsilons[0], "includes_tuning": True}
     tags = {k: str(v) for k, v in privacy.items()} | {
         CODE_VERSION_TAG: code_version(),
         STORAGE_TAG: spec.storage_path,
@@ -579,6 +623,10 @@ def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo 
         parent = tracker.start_sweep(spec.experiment, spec.name, tags, params, spec_text)
     for line in opening_lines(spec, data, delta, resources.gpu, filter_, warm_points):
         echo(line)
+    carry = {
+        method: functools.partial(carried, run=spec.runs[method], plan=plan)
+        for method, plan in (spec.release or {}).items()
+    }
     sweep = SweepRun(
         spec,
         data,
@@ -589,6 +637,7 @@ def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo 
         resume,
         warm_points,
         proxy_subset(shared, n, state),
+        carry,
     )
     if can_grow:  # the autoscaler adds nodes for the trials that may run at once
         ask_for_slots(resources.bundle, sweep.limit(searches))
@@ -607,7 +656,13 @@ def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo 
         ]
         groups[plan.method, FINAL_ROLE] = [
             recorder(plan.method, FINAL_ROLE),
-            TrialProgress(spec.name, plan.method, spec.reruns, final=True),
+            TrialProgress(
+                spec.name,
+                plan.method,
+                spec.reruns,
+                final=True,
+                rerun_name="re-run" if spec.release is None else "release",
+            ),
         ]
 
     try:
@@ -632,19 +687,25 @@ def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo 
     ]
     tuning = SweepTuningCost(costs, delta, filter_, prior, shared.proxy_fraction)
     state.keep("tuning_cost", tuning.as_dict(private=True))
+    counts = {plan.method: ledger_counts(state.trials(plan.method)) for plan in searches}
+    record = tuning.as_dict() if spec.release is None else plan_record(spec.release, counts)
     chosen = {plan.method: state.selected(plan.method) for plan in searches}
     selected = {method: found["trial_id"] for method, found in chosen.items() if found}
-    best = selected_tradeoffs(
-        all_results,
-        selected,
-        settings,
-        tuning.as_dict()["methods"],
-        noise_source,
+    best = selected_tradeoffs(all_results, selected, settings, record["methods"], noise_source)
+    if spec.release is not None:  # a pipeline's row stands for its total, not its tuning trials' ε_t
+        best = [replace(row, epsilon_target=spec.epsilons[0]) for row in best]
+    releases = sweep_releases(
+        all_results, spec.runs, settings, record["methods"], counts, spec.release, noise_source
     )
     try:
         if not tracker.flush(timeout=TRACKING_CATCH_UP_SECONDS):
             raise StoreUnavailableError(f"still unreachable after {TRACKING_CATCH_UP_SECONDS:g}s")
-        tracker.log_tuning_cost(parent, tuning.as_dict())
+        tracker.log_tuning_cost(parent, record)
+        if spec.release is not None:
+            tracker.attach(parent, {PLAN_ARTIFACT: json.dumps(record["plan"], indent=2)})
+        releases = log_releases(
+            tracker, spec.experiment, parent, releases, all_results, tuple(data.train_x.shape[1:])
+        )
         pages = {f"{one.method}.html": one.page for one in searched if one.page}
         tracker.attach(parent, pages, STUDY_PLOTS_FOLDER)
         tracker.log_sweep_summary(spec.experiment, parent, selected)
@@ -660,7 +721,11 @@ def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo 
     compute = compute_line(
         spec, trials, len(timed) - trials, trial_seconds, resources.slots, resources.describe(), wall
     )
-    for line in closing_lines(spec, format_table(best), tuning, state.uri, compute):
+    if spec.release is not None:
+        lines = pipeline_closing_lines(spec, format_table(best), releases, record, compute)
+    else:
+        lines = closing_lines(spec, format_table(best), tuning, state.uri, compute)
+    for line in lines:
         echo(line)
     on_cpu = sum(fell_back_to_cpu(r) for r in all_results)
     if on_cpu and not spec.trials.random:  # a secret count: said before the trials, whatever they did
@@ -669,4 +734,4 @@ def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo 
             "node showed no CUDA device (resources.gpu_fallback: cpu); check the nodes' NVIDIA driver and "
             "container"
         )
-    return SweepOutcome(best, parent, wall, trial_seconds, trials, all_results, tuning)
+    return SweepOutcome(best, parent, wall, trial_seconds, trials, all_results, tuning, releases)

@@ -222,11 +222,14 @@ class TrialProgress(Callback):
     score. The search trials of a secret trial count (``total`` None: repeat-and-select) get no line:
     their number, order and scores are what the bound keeps secret."""
 
-    def __init__(self, sweep: str, method: str, total: int | None, final: bool = False) -> None:
+    def __init__(
+        self, sweep: str, method: str, total: int | None, final: bool = False, rerun_name: str = "re-run"
+    ) -> None:
         self.sweep = sweep
         self.method = method
         self.total = total
         self.final = final
+        self.rerun_name = rerun_name  # what a line calls a re-run: a pipeline's is its release
         self.done: int | None = None
         self.running: set[str] = set()  # trials started and not ended (a restarted one counts once)
 
@@ -288,7 +291,7 @@ class TrialProgress(Callback):
             if not k.startswith(FILTER_PREFIX) and not isinstance(v, DrawnFilter) and k not in ROUTING_KEYS
         )
         of = f"/{self.total}" if self.total is not None else ""
-        kind = "re-run" if self.final else "trial"
+        kind = self.rerun_name if self.final else "trial"
         if fell_back_to_cpu(result):
             outcome += "  on CPU (its node shows no CUDA device; gpu_fallback: cpu)"
 

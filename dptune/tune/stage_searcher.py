@@ -31,6 +31,7 @@ from __future__ import annotations
 import pickle
 import queue
 import tempfile
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -85,7 +86,8 @@ class SweepSearcher(Searcher):
     (None: secure randomness, a re-run draws its own from OS entropy); ``limit`` caps the trials and
     re-runs at once, counted on Tune's list of trials (so a restored run's running trials count);
     ``tie_key`` is the sweep's secret key for ties of the selection; ``secret`` names the methods whose
-    trial count is secret (no trial id of theirs reaches the console: its index tells a lower bound on K)."""
+    trial count is secret (no trial id of theirs reaches the console: its index tells a lower bound on K);
+    ``carry`` maps a method's selected configuration to its release's (``dptune.sweep.plan.carried``)."""
 
     def __init__(
         self,
@@ -98,6 +100,7 @@ class SweepSearcher(Searcher):
         limit: int,
         tie_key: int,
         secret: frozenset[str] = frozenset(),
+        carry: Mapping[str, Callable[[dict[str, Any]], dict[str, Any]]] | None = None,
         metric: str = OBJECTIVE,
         mode: str = "max",
     ) -> None:
@@ -111,6 +114,7 @@ class SweepSearcher(Searcher):
         self.limit = limit
         self.tie_key = tie_key
         self.secret = secret
+        self.carry = dict(carry or {})
         self._views: dict[str, MethodView] = {m: MethodView() for m in searchers}
         self._owners: dict[str, tuple[str, bool]] = {}  # trial id -> (method, whether a re-run)
         self._spent: set[str] = set()  # methods whose searcher said FINISHED with none of its trials live
@@ -186,6 +190,8 @@ class SweepSearcher(Searcher):
             doing = (
                 f"its re-runs continue from the saved Tune run ({restored} of {self.reruns} there)"
                 if restored
+                else "releasing it: trained once on the whole data at the plan's ε, its step scaled to it"
+                if method in self.carry
                 else f"re-running it {self.reruns}× with fresh randomness, scored on the final test"
             )
             which = "a trial" if method in self.secret else f"trial {selected[0]}"
@@ -236,7 +242,8 @@ class SweepSearcher(Searcher):
         """The next re-run of the method's selected configuration, once its search has ended: the
         selected trial's knobs with fresh randomness (secure mode draws it from OS entropy when the
         re-run starts; a seeded sweep gives the i-th re-run written ahead the seed
-        ``trial_seed(seed, method, RERUN_SEED_OFFSET + i)``, never a search trial's)."""
+        ``trial_seed(seed, method, RERUN_SEED_OFFSET + i)``, never a search trial's); where ``carry`` has the
+        method (a pipeline whose ε includes the tuning), the knobs it carries the configuration to."""
         view = self._views[method]
         if not self._search_ended(method) or view.reruns >= self.reruns or method in self._refused:
             return None
@@ -256,6 +263,8 @@ class SweepSearcher(Searcher):
         view.reruns += 1
         view.live += 1
         config = {k: v for k, v in selected[1].items() if k != "seed"} | {RERUN_OF: selected[0]}
+        if method in self.carry:  # a release: the selected configuration carried to the plan's ε
+            config = self.carry[method](config)
         seed = self.seeds[method]
         if seed is not None:
             config["seed"] = trial_seed(seed, method, RERUN_SEED_OFFSET + written)

@@ -3,7 +3,8 @@
 Every reported result carries ``validation_accuracy``, ``validation_loss``, ``epsilon_spent``, the epoch
 and the ``history`` of those metrics for every epoch so far (MLflow backfills from it after a resume);
 a trial is scored and selected on the validation part only. A re-run of a selected configuration
-(``final_test``) also reports ``test_accuracy`` and ``test_loss`` of the final-test part with its last epoch;
+(``final_test``) also reports ``test_accuracy`` and ``test_loss`` of the final-test part with its last epoch,
+and its last checkpoint holds the released model beside the state (``RELEASED_FILE``);
 every checkpoint holds the whole ``Trainer.state_dict()`` (parameters, past iterates, filter/momentum/
 Adam/memory states, accountant history, sampling and noise RNG states, step), so a trial resumed
 from it continues exactly. A diverging trial reports ``status: failed`` with its reason and ends; it does
@@ -41,6 +42,9 @@ from dptune.training.trial_status import (
 from dptune.tune.step_board import StepPoster
 
 STATE_FILE = "trainer_state.pt"
+RELEASED_FILE = "released_model.pt"
+"""Beside the last checkpoint of a re-run: the released model alone (``Trainer.released_module``), which
+the driver logs; the rest of the checkpoint (generator states) stays private."""
 
 
 def trial_device(gpus: float, gpu_fallback: str) -> str | None:
@@ -110,7 +114,9 @@ def run_trial(
         end_without_model(TrialStatus.FAILED, no_cuda_reason(gpus), 0)
         return
     prepare_gpu(torch.device(device), gpus)  # a reused actor's cache emptied; a GPU share is a memory cap
-    trainer = Trainer(run.with_knobs({**config, "device": device}), data, proxy_rows, gpu_share=gpus)
+    knobbed = run.with_knobs({**config, "device": device})  # a release carries its own ε, δ and subset
+    rows = proxy_rows if knobbed.proxy_fraction is not None else None
+    trainer = Trainer(knobbed, data, rows, gpu_share=gpus)
     checkpoint = tune.get_checkpoint()
     if checkpoint is not None:
         with checkpoint.as_directory() as folder:
@@ -129,7 +135,7 @@ def run_trial(
             "validation_accuracy": epoch.validation_accuracy,
             "validation_loss": epoch.validation_loss,
             "epsilon_spent": epoch.epsilon_spent,
-            "epsilon_target": run.epsilon,
+            "epsilon_target": knobbed.epsilon,
             "epoch": epoch.epoch,
             "epochs_target": trainer.config.epochs,
             PLAN_SHARE: epoch.epoch / trainer.config.epochs,
@@ -158,6 +164,8 @@ def run_trial(
         metrics["trial_end"] = time.time()  # the final test is the trial's work too
         with tempfile.TemporaryDirectory() as folder:
             torch.save(trainer.state_dict(), Path(folder) / STATE_FILE)
+            if last and final_test:
+                torch.save(trainer.released_module(), Path(folder) / RELEASED_FILE)
             tune.report(metrics, checkpoint=tune.Checkpoint.from_directory(folder))
 
 

@@ -1,0 +1,481 @@
+"""The plan of a sweep whose ε includes the tuning (``privacy.includes_tuning``): stages fixed before the
+data is touched, whose composition is at most the (ε, δ) the user set for the model they publish.
+
+For each method and each total (ε, δ), two stages:
+
+1. **tune**: K configurations of the method's space (the sweep's sampler), each trained at the per-run
+   target ε_t with the proxy's plan (``RunConfig.proxy_fraction``) on one secret Poisson subset X that
+   keeps each training sample with probability γ (γ = 1: the whole data); the configuration with the
+   best validation accuracy is selected (the validation part is held out of the training data, so the
+   choice reads no training record; ties by a secret key). Every trial composes, whatever the sampler
+   chose from earlier scores, because every trial's privacy parameters are fixed here (adaptive
+   composition): RDP K·W_t, W_t the per-order maximum over the space's privacy configurations
+   (``dptune.sweep.bound.worst_run``).
+2. **release**: the selected configuration trained once on the whole data at ε_B, its learning rate
+   carried from ε_t to ε_B by the linear scaling rule (Panda, Tang, Mahloujifar, Sehwag & Mittal, ICML
+   2024, "A New Linear Scaling Rule for Private Adaptive Hyperparameter Optimization", arXiv:2212.04486:
+   the best total step r = η·T grows about linearly with ε; with T fixed, η_B = η_t·ε_B/ε_t), and
+   scored on the final-test part.
+
+How the two compose depends on γ:
+
+* **subset** (γ < 1; Koskela & Kulkarni, NeurIPS 2023, "Practical Differentially Private Hyperparameter
+  Tuning with Subsampling"): the whole tuning stage is one mechanism on X, (ε_X, δ_X)-DP with respect to X
+  by RDP composition; the subset's secrecy amplifies it to (ε_A, δ_A) = (log(1 + γ(e^{ε_X} − 1)), γδ_X)
+  on the data (Balle, Barthe & Gaboardi 2018, Thm. 8, ``dptune.privacy.amplification``). The release
+  is (ε_B, δ_B)-DP by its calibration, and the stages add (basic composition):
+  ε = ε_A + ε_B, δ = δ_A + δ_B. The planner gives the tuning stage the share ρ of ε and half of δ.
+* **whole data** (γ = 1): RDP curves of every run compose order by order and convert once (Balle et
+  al. 2020, Thm. 21): ε = conv(K·W_t + W_B, δ), tighter than adding (ε, δ) per stage. ε_t is set so
+  that the tuning alone converts to ρ·ε, and ε_B is the largest whose composition stays within ε.
+
+A proxy trial at ε_t on a subset of rate γ moves its parameters with γ times the full run's signal and the
+full run's noise (``dptune.training.train``): what it ranks is about what a full run at γ·ε_t would. The
+planner chooses γ among ``FRACTIONS`` (a subset of at least ``MIN_SUBSET`` samples) to maximise that
+γ·ε_t under the tuning compute the spec allows (``tuning_compute`` full runs: K·γ of them), smaller
+compute breaking ties. A budget whose best plan gives the tuning less than ``MIN_TUNING_EPSILON`` is
+refused with the smallest total that works: tuning that noisy ranks nothing, and a user is better served
+by the no-tuning run at the whole ε (``dptune train``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+
+from dptune.base.errors import InputError
+from dptune.privacy.accounting import HistoryEntry, rdp_to_epsilon
+from dptune.privacy.amplification import amplified_by_subset, amplified_rdp
+from dptune.privacy.tuning import worst_curve
+from dptune.sweep.bound import configuration_ledgers
+from dptune.sweep.space import MethodSpace
+from dptune.training.config import RunConfig
+
+FRACTIONS = (1.0, 0.5, 0.25, 0.125, 0.0625)
+"""Subset fractions γ the planner considers (1: tune on the whole data)."""
+MIN_SUBSET = 2000
+"""The fewest samples a tuning subset may expect to keep: below it validation scores rank noise."""
+MIN_TUNING_EPSILON = 0.05
+"""The least per-run ε a tuning trial may rank at, as a full run would (γ·ε_t)."""
+TUNING_SHARE = 0.25
+"""ρ: the share of the total ε the tuning stage spends unless the spec says otherwise."""
+TUNING_COMPUTE = 2.0
+"""Full runs' worth of compute the tuning stage of one method and total may use unless the spec says."""
+SELECTION_RULE = (
+    "the tuning trial with the best validation accuracy (held-out part, not training data); ties by a "
+    "secret key"
+)
+CARRY_RULE = "linear scaling rule: η_B = η_t·ε_B/ε_t, epochs and batch size as tuned (Panda et al. 2024)"
+PER_RUN_FLOOR = 0.01
+"""The least per-run ε the planner tries: below it a run's σ leaves the calibration's range."""
+PLAN_ARTIFACT = "plan.json"
+"""The plan of a pipeline stage as its sweep record stores it (every mechanism written out)."""
+RDP_COMPOSITION = "RDP: K·W_t + W_B composed order by order, converted once at δ"
+AMPLIFIED_RDP_COMPOSITION = (
+    "RDP: the tuning's K·W_t amplified by the subset (Zhu & Wang 2019, Thm. 6), + W_B, converted once at δ"
+)
+BASIC_COMPOSITION = (
+    "basic: tuning (ε_X, δ/2γ) on the subset amplified to (ε_A, δ/2) (Balle et al. 2018, Thm. 8), + the "
+    "release's (ε_B, δ/2)"
+)
+_SEARCH_STEPS = 14  # bisection steps in log ε: within about 0.1% of the largest that fits
+
+
+@dataclass(frozen=True)
+class PlanSetup:
+    """What a plan depends on, all fixed by the spec before the data is touched: each method's space and
+    base run, the totals (ε of what is published), δ, the tuning trials K per method and total, the
+    tuning's share ρ of ε, its compute in full runs and, where the spec fixes it, the subset fraction."""
+
+    methods: Mapping[str, MethodSpace]
+    runs: Mapping[str, RunConfig]
+    totals: tuple[float, ...]
+    delta: float
+    trials: int
+    tuning_share: float = TUNING_SHARE
+    tuning_compute: float = TUNING_COMPUTE
+    fraction: float | None = None
+
+
+@dataclass(frozen=True)
+class Stage:
+    """One stage's mechanisms: ``runs`` runs, each dominated by one of ``ledgers`` (one per privacy
+    configuration the stage can train, (σ, q, steps) entries at the per-run target ``per_run_epsilon``),
+    on a secret subset of rate ``fraction``; (``epsilon``, ``delta``) its guarantee on the whole data."""
+
+    name: str
+    runs: int
+    per_run_epsilon: float
+    per_run_delta: float
+    fraction: float
+    ledgers: tuple[tuple[HistoryEntry, ...], ...]
+    epsilon: float
+    delta: float
+
+    def curve(self) -> np.ndarray:
+        """RDP of the stage on the data it trains on: runs × the per-order worst configuration."""
+        return self.runs * worst_curve(self.ledgers)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "stage": self.name,
+            "runs": self.runs,
+            "per_run_epsilon": self.per_run_epsilon,
+            "per_run_delta": self.per_run_delta,
+            "subset_fraction": self.fraction,
+            "mechanisms": [
+                [
+                    {"noise_multiplier": z, "sample_rate": q, "steps": steps, "mechanism": "poisson-gaussian"}
+                    for z, q, steps in ledger
+                ]
+                for ledger in self.ledgers
+            ],
+            "epsilon": self.epsilon,
+            "delta": self.delta,
+        }
+
+
+@dataclass(frozen=True)
+class MethodPlan:
+    """One method's pipeline at one total: its stages, how they compose, the learning-rate scale the
+    release takes (ε_B/ε_t) and the compute in full runs (K·γ for the tuning, 1 for the release)."""
+
+    method: str
+    total_epsilon: float
+    delta: float
+    tuning: Stage
+    release: Stage
+    composition: str
+    epsilon: float
+    run_equivalents: float
+
+    @property
+    def lr_scale(self) -> float:
+        """η_B/η_t of the linear scaling rule."""
+        return self.release.per_run_epsilon / self.tuning.per_run_epsilon
+
+    @property
+    def tuning_quality(self) -> float:
+        """γ·ε_t: the per-run ε a full run whose ranking a tuning trial resembles would spend."""
+        return self.tuning.fraction * self.tuning.per_run_epsilon
+
+    def as_dict(self) -> dict[str, Any]:
+        """The plan as stored with the sweep: every mechanism written out, so that an independent accountant
+        can recompose it (``tests/test_plan.py`` does, with dp-accounting)."""
+        return {
+            "method": self.method,
+            "total_epsilon": self.total_epsilon,
+            "delta": self.delta,
+            "stages": [self.tuning.as_dict(), self.release.as_dict()],
+            "composition": self.composition,
+            "epsilon": self.epsilon,
+            "selection_rule": SELECTION_RULE,
+            "carry_rule": CARRY_RULE,
+            "lr_scale": self.lr_scale,
+            "run_equivalents": self.run_equivalents,
+        }
+
+
+def _largest(ok: Callable[[float], bool], low: float, high: float) -> float:
+    """The largest x in [low, high] with ``ok(x)`` (``ok`` true up to a threshold, false above it;
+    ``ok(low)`` true), by bisection in log x; the end that is known to satisfy it."""
+    if ok(high):
+        return high
+    for _ in range(_SEARCH_STEPS):
+        middle = math.sqrt(low * high)
+        if ok(middle):
+            low = middle
+        else:
+            high = middle
+    return low
+
+
+def lowest_target(space: MethodSpace, run: RunConfig, n: int, delta: float, high: float) -> float | None:
+    """The least per-run ε from ``PER_RUN_FLOOR`` up (by factors of 1.25, at most ``high``) every
+    configuration of ``space`` can be calibrated to at δ: the conversion from RDP at orders up to 63 cannot
+    certify much below log(1/δ)/62 (about 0.2 at δ = 1e-5), whatever σ."""
+    target = PER_RUN_FLOOR
+    while target <= high:
+        try:
+            _ledgers(space, run, n, target, delta)
+            return target
+        except ValueError:
+            target *= 1.25
+    return None
+
+
+def _ledgers(
+    space: MethodSpace, run: RunConfig, n: int, epsilon: float, delta: float
+) -> tuple[tuple[HistoryEntry, ...], ...]:
+    """The worst ledger of every privacy configuration of ``space`` when its runs target (ε, δ)."""
+    at = replace(run, epsilon=epsilon, delta=delta)
+    return tuple(tuple(ledger) for ledger in configuration_ledgers(space, at, n, delta))
+
+
+def _curve(space: MethodSpace, run: RunConfig, n: int, epsilon: float, delta: float) -> np.ndarray:
+    return worst_curve(_ledgers(space, run, n, epsilon, delta))
+
+
+def plan_method(
+    setup: PlanSetup, method: str, total: float, fraction: float, n: int, floor: float | None
+) -> MethodPlan | None:
+    """The plan of ``method`` at ``total`` with a tuning subset of rate ``fraction`` (None: not even the
+    least per-run ε the accountant can certify, ``floor`` (``lowest_target``), fits the tuning's share).
+
+    The tuning's per-run ε_t is the largest whose stage, in RDP amplified by the subset
+    (``amplified_rdp``), converts to at most ρ·total; the release's ε_B the largest that keeps the
+    composition within the total, by the tighter of the two compositions (module docstring)."""
+    space, run, delta, trials = setup.methods[method], setup.runs[method], setup.delta, setup.trials
+
+    def tuning_curve(e: float) -> np.ndarray:
+        return amplified_rdp(trials * _curve(space, run, n, e, delta), fraction)
+
+    if floor is None:
+        return None
+
+    def tuning_fits(e: float) -> bool:
+        return rdp_to_epsilon(tuning_curve(e), delta) <= setup.tuning_share * total
+
+    if not tuning_fits(floor):
+        return None
+    per_run = _largest(tuning_fits, floor, total)
+    ledgers = _ledgers(space, run, n, per_run, delta)
+    tuned = amplified_rdp(trials * worst_curve(ledgers), fraction)
+
+    def release_fits(e: float) -> bool:
+        return rdp_to_epsilon(tuned + _curve(space, run, n, e, delta), delta) <= total
+
+    candidates = []
+    if release_fits(floor):
+        release_epsilon = _largest(release_fits, floor, total)
+        release_ledgers = _ledgers(space, run, n, release_epsilon, delta)
+        release_curve = worst_curve(release_ledgers)
+        candidates.append(
+            (
+                Stage("tune", trials, per_run, delta, fraction, ledgers, rdp_to_epsilon(tuned, delta), delta),
+                Stage(
+                    "release",
+                    1,
+                    release_epsilon,
+                    delta,
+                    1.0,
+                    release_ledgers,
+                    rdp_to_epsilon(release_curve, delta),
+                    delta,
+                ),
+                RDP_COMPOSITION if fraction == 1 else AMPLIFIED_RDP_COMPOSITION,
+                rdp_to_epsilon(tuned + release_curve, delta),
+            )
+        )
+    if fraction < 1:
+        subset_delta = delta / (2 * fraction)
+        on_subset = rdp_to_epsilon(trials * worst_curve(ledgers), subset_delta)
+        epsilon_a, delta_a = amplified_by_subset(on_subset, subset_delta, fraction)
+        release_epsilon, release_delta = total - epsilon_a, delta - delta_a
+        if release_epsilon >= floor:
+            release_ledgers = _ledgers(space, run, n, release_epsilon, release_delta)
+            candidates.append(
+                (
+                    Stage("tune", trials, per_run, delta, fraction, ledgers, epsilon_a, delta_a),
+                    Stage(
+                        "release",
+                        1,
+                        release_epsilon,
+                        release_delta,
+                        1.0,
+                        release_ledgers,
+                        release_epsilon,
+                        release_delta,
+                    ),
+                    BASIC_COMPOSITION,
+                    epsilon_a + release_epsilon,
+                )
+            )
+    if not candidates:
+        return None
+    tuning, release, composition, composed = max(candidates, key=lambda c: c[1].per_run_epsilon)
+    if composed > total * (1 + 1e-9):
+        raise AssertionError(f"a plan of {method} composes to {composed} > {total}")
+    return MethodPlan(method, total, delta, tuning, release, composition, composed, trials * fraction + 1.0)
+
+
+def fractions(setup: PlanSetup, n: int) -> list[float]:
+    """The subset rates the planner may use: each of ``FRACTIONS`` that keeps about ``MIN_SUBSET``
+    samples and fits the tuning compute (K·γ full runs); the least such rate where none fits it."""
+    usable = [g for g in FRACTIONS if g == 1 or g * n >= MIN_SUBSET]
+    fitting = [g for g in usable if setup.trials * g <= setup.tuning_compute]
+    return fitting or [min(usable)]
+
+
+def plan_total(setup: PlanSetup, total: float, n: int) -> list[MethodPlan] | None:
+    """Every method's plan at ``total``, all on one subset rate (a sweep's trials share one secret
+    subset): the rate whose worst method ranks at the largest γ·ε_t, least compute breaking ties; None
+    when no rate fits every method."""
+    high = max((*setup.totals, total))
+    floors = {m: lowest_target(setup.methods[m], setup.runs[m], n, setup.delta, high) for m in setup.methods}
+    best: list[MethodPlan] | None = None
+    for fraction in fractions(setup, n):
+        plans = [plan_method(setup, m, total, fraction, n, floors[m]) for m in setup.methods]
+        found = [p for p in plans if p is not None]
+        if len(found) < len(plans):
+            continue
+        if best is None or _ranked(found) > _ranked(best):
+            best = found
+    return best
+
+
+def _ranked(plans: list[MethodPlan]) -> tuple[float, float]:
+    return round(min(p.tuning_quality for p in plans), 12), -max(p.run_equivalents for p in plans)
+
+
+def useful(plans: list[MethodPlan] | None) -> bool:
+    """Whether every method's tuning ranks at γ·ε_t ≥ ``MIN_TUNING_EPSILON``."""
+    return plans is not None and all(p.tuning_quality >= MIN_TUNING_EPSILON for p in plans)
+
+
+def smallest_total(setup: PlanSetup, n: int, above: float) -> float:
+    """The smallest total ε above ``above`` whose plan is useful, rounded up to two significant digits."""
+    high = max(2 * above, 0.5)
+    while not useful(plan_total(setup, high, n)):
+        above, high = high, 2 * high
+        if high > 1e4:
+            raise InputError("privacy.epsilon", "no total ε up to 1e4 gives this search a useful plan")
+    for _ in range(7):
+        middle = math.sqrt(above * high)
+        if useful(plan_total(setup, middle, n)):
+            high = middle
+        else:
+            above = middle
+    digits = 1 - math.floor(math.log10(high))
+    return float(math.ceil(high * 10**digits) / 10**digits)
+
+
+def plan_sweep(setup: PlanSetup, n: int) -> list[MethodPlan]:
+    """Every method's plan at every total, fixed before the data is touched.
+
+    Raises:
+        InputError: on ``privacy.epsilon`` when a total is too small for a useful plan, with the
+            smallest total that works.
+    """
+    plans: list[MethodPlan] = []
+    for total in setup.totals:
+        found = plan_total(setup, total, n)
+        if found is None or not useful(found):
+            raise InputError(
+                "privacy.epsilon",
+                f"a total ε = {total:g} (tuning included) is too small for a useful plan with "
+                f"{setup.trials} tuning trials per method: they would rank at ε below "
+                f"{MIN_TUNING_EPSILON:g}; use a total ε of at least {smallest_total(setup, n, total):g}, "
+                "or fewer trials",
+            )
+        plans.extend(found)
+    return plans
+
+
+def carried(config: Mapping[str, Any], run: RunConfig, plan: MethodPlan) -> dict[str, Any]:
+    """The release's knobs: the selected trial's ``config`` on the whole data at the release's (ε, δ),
+    its step scaled by the linear scaling rule (``lr``, or ``effective_lr`` where the run sets η by it)."""
+    tuned = run.with_knobs(config)
+    step = (
+        {"effective_lr": tuned.effective_lr * plan.lr_scale}
+        if tuned.effective_lr is not None
+        else {"lr": tuned.lr * plan.lr_scale}
+    )
+    return {
+        **config,
+        **step,
+        "epsilon": plan.release.per_run_epsilon,
+        "delta": plan.release.per_run_delta,
+        "proxy_fraction": None,
+    }
+
+
+def realised(plan: MethodPlan, searched: int, released: int) -> tuple[float, float]:
+    """(ε, δ) of what a pipeline ran: ``searched`` tuning trials and ``released`` release runs (more
+    than planned where a trial lost with a killed driver ran again: each is one more run on the data,
+    composed the plan's way); the plan's own figure when it ran as planned."""
+    if searched <= plan.tuning.runs and released <= plan.release.runs:
+        return plan.epsilon, plan.delta
+    if plan.composition == BASIC_COMPOSITION:
+        subset_delta = plan.delta / (2 * plan.tuning.fraction)
+        on_subset = rdp_to_epsilon(searched * worst_curve(plan.tuning.ledgers), subset_delta)
+        epsilon_a, delta_a = amplified_by_subset(on_subset, subset_delta, plan.tuning.fraction)
+        return epsilon_a + released * plan.release.epsilon, delta_a + released * plan.release.delta
+    tuning = amplified_rdp(searched * worst_curve(plan.tuning.ledgers), plan.tuning.fraction)
+    return rdp_to_epsilon(tuning + released * worst_curve(plan.release.ledgers), plan.delta), plan.delta
+
+
+def joint_epsilon(plans: Sequence[MethodPlan]) -> float:
+    """ε (at the plans' δ) of releasing every model of ``plans``, pipelines of one sweep stage on the same
+    data whose tuning trials share one secret subset: the subset's whole tuning amplified once, plus each
+    release, composed in RDP (for plans composed the basic way, their sum, which only overstates)."""
+    if any(p.composition == BASIC_COMPOSITION for p in plans):
+        return sum(p.epsilon for p in plans)
+    tuning = amplified_rdp(np.sum([p.tuning.curve() for p in plans], axis=0), plans[0].tuning.fraction)
+    releases = np.sum([p.release.curve() for p in plans], axis=0)
+    return rdp_to_epsilon(tuning + releases, plans[0].delta)
+
+
+def plan_record(plans: Mapping[str, MethodPlan], counts: Mapping[str, tuple[int, int]]) -> dict[str, Any]:
+    """The public privacy record of a sweep stage whose ε includes the tuning, shaped as a search bound's
+    (``dptune.sweep.bound.SweepTuningCost.as_dict``): per method its pipeline's (ε, δ) as it ran
+    (``counts``: tuning trials and release runs started), the whole stage releasing every method's model
+    (``joint_epsilon``), and every plan written out."""
+    rows: list[dict[str, Any]] = []
+    for method, plan in plans.items():
+        searched, released = counts.get(method, (0, 0))
+        epsilon, delta = realised(plan, searched, released)
+        where = (
+            f"on a secret subset of rate {plan.tuning.fraction:g}"
+            if plan.tuning.fraction < 1
+            else "on the whole data"
+        )
+        rows.append(
+            {
+                "method": method,
+                "tuning_bound": "plan",
+                "note": (
+                    f"planned: {plan.tuning.runs} tuning trials at ε_t = {plan.tuning.per_run_epsilon:.3g} "
+                    f"{where}, then the selection released at ε_B = {plan.release.per_run_epsilon:.3g}; "
+                    f"{plan.composition}"
+                ),
+                "epsilon_including_tuning": epsilon,
+                "delta": delta,
+                "trials_started": searched + released,
+                "epsilon_all_trials": epsilon,
+            }
+        )
+    first = next(iter(plans.values()))
+    whole = joint_epsilon(list(plans.values()))
+    return {
+        "epsilon_including_tuning": max(whole, *(float(r["epsilon_including_tuning"]) for r in rows)),
+        "delta": max(float(r["delta"]) for r in rows),
+        "methods": rows,
+        "total_epsilon": first.total_epsilon,
+        "plan": [p.as_dict() for p in plans.values()],
+    }
+
+
+def format_plan(plans: list[MethodPlan]) -> str:
+    """The plan as the first table of ``dptune run``: per method and total, each stage's share."""
+    lines = [
+        f"{'method':<15} {'total ε':>7} {'tuning: runs × ε_t on γ':>24} {'tuning ε':>8} "
+        f"{'release ε_B':>11} {'lr ×':>6} {'composed':>8} {'runs':>5}  composition"
+    ]
+    for p in plans:
+        tune = f"{p.tuning.runs} × {p.tuning.per_run_epsilon:.3g} on {p.tuning.fraction:g}"
+        lines.append(
+            f"{p.method:<15} {p.total_epsilon:>7g} {tune:>24} {p.tuning.epsilon:>8.3f} "
+            f"{p.release.per_run_epsilon:>11.3f} {p.lr_scale:>6.2f} {p.epsilon:>8.3f} "
+            f"{p.run_equivalents:>5.2f}  {p.composition.split(':')[0]}"
+        )
+    delta = plans[0].delta
+    lines.append(
+        f"(δ = {delta:g}; each released model's (ε, δ) covers its tuning; 'runs' is the compute in full "
+        "runs; releasing several models on the same data adds their totals)"
+    )
+    return "\n".join(lines)

@@ -1,0 +1,174 @@
+"""What a sweep releases as models: each re-run of a method's selected configuration (or, where ε includes
+the tuning, its one release run), with the privacy card that says what the model's (ε, δ) covers.
+
+A card is public and states only what the sweep's public record states: ε and δ including the tuning
+(the plan's, or the search bound's row, which withholds a secret trial count), the plan, the method,
+accountant, data and model, the run's settings and its final-test accuracy. No seed is on it unless
+the sweep is in the labelled research mode, and no generator state ever is.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from dptune.sweep.plan import MethodPlan, realised
+from dptune.sweep.results import trial_settings
+from dptune.training.config import RunConfig
+from dptune.training.trial_status import RERUN_OF, TrialStatus
+
+
+@dataclass(frozen=True)
+class Release:
+    """A released model: ``epsilon``/``delta`` its guarantee, tuning included; ``total_epsilon`` the
+    setting it was planned for (None: a per-run sweep's re-run); ``model_uri`` where it loads from,
+    once the store has it."""
+
+    method: str
+    trial_id: str
+    final_test_accuracy: float  # percent
+    epsilon: float
+    delta: float
+    card: Mapping[str, Any]
+    total_epsilon: float | None = None
+    model_uri: str | None = None
+
+    def logged(self, uri: str) -> Release:
+        return replace(self, model_uri=uri)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The release as ``dptune run`` prints it last (JSON)."""
+        return {
+            "method": self.method,
+            "final_test_accuracy": self.final_test_accuracy,
+            "epsilon": self.epsilon,
+            "delta": self.delta,
+            "total_epsilon": self.total_epsilon,
+            "model_uri": self.model_uri,
+        }
+
+
+def _card(run: RunConfig, settings: Mapping[str, Any], accuracy: float, noise_source: str) -> dict[str, Any]:
+    return {
+        "method": run.method,
+        "dataset": run.dataset,
+        "model": run.model,
+        "accountant": run.accountant,
+        "noise_source": noise_source,
+        "final_test_accuracy": accuracy,
+        "settings": {k: v for k, v in settings.items() if isinstance(v, bool | int | float | str)},
+    }
+
+
+def pipeline_release(
+    plan: MethodPlan,
+    searched: int,
+    released: int,
+    result: Mapping[str, Any],
+    run: RunConfig,
+    settings: Mapping[str, Any],
+    noise_source: str,
+) -> Release:
+    """The release run of a pipeline whose ε includes the tuning (``dptune.sweep.plan``): its card's
+    (ε, δ) is what the pipeline ran, composed the plan's way (``realised``: the plan's own figure unless a
+    lost trial ran again)."""
+    epsilon, delta = realised(plan, searched, released)
+    accuracy = 100 * float(result["test_accuracy"])
+    subset = (
+        f"on a secret Poisson subset keeping each training sample with probability {plan.tuning.fraction:g}"
+        if plan.tuning.fraction < 1
+        else "on the whole training data"
+    )
+    card = _card(run, settings, accuracy, noise_source) | {
+        "epsilon": epsilon,
+        "delta": delta,
+        "includes_tuning": True,
+        "total_epsilon": plan.total_epsilon,
+        "covers": (
+            f"every run that touched the training data to choose and train this model: {searched} tuning "
+            f"trials {subset}, the choice among them, and the release run ({released}) on the whole data;"
+        ),
+        "plan": plan.as_dict(),
+    }
+    return Release(run.method, str(result["trial_id"]), accuracy, epsilon, delta, card, plan.total_epsilon)
+
+
+def rerun_release(
+    cost: Mapping[str, Any],
+    result: Mapping[str, Any],
+    run: RunConfig,
+    settings: Mapping[str, Any],
+    noise_source: str,
+) -> Release:
+    """A re-run of a per-run sweep's selected configuration: its card's (ε, δ) is the method's whole
+    search with its re-runs (``cost``: the bound's public row), its per-run ε beside it."""
+    accuracy = 100 * float(result["test_accuracy"])
+    card = _card(run, settings, accuracy, noise_source) | {
+        "epsilon": float(cost["epsilon_including_tuning"]),
+        "delta": float(cost["delta"]),
+        "includes_tuning": True,
+        "per_run_epsilon": float(result["epsilon_target"]),
+        "covers": (f"the method's whole search and every re-run of its selection ({cost['note']});"),
+        "tuning_bound": cost["tuning_bound"],
+    }
+    return Release(run.method, str(result["trial_id"]), accuracy, card["epsilon"], card["delta"], card)
+
+
+def release_lines(releases: Sequence[Release]) -> list[str]:
+    """One line per released model, its accuracy first, and how to load one."""
+    lines = []
+    for r in sorted(releases, key=lambda r: (r.method, r.total_epsilon or 0.0, r.trial_id)):
+        where = r.model_uri or "not logged yet (the store did not answer)"
+        lines.append(
+            f"  {r.method:<15} {r.final_test_accuracy:6.2f}% final test at ε = {r.epsilon:.3f}, "
+            f"δ = {r.delta:g} (tuning included)  {where}"
+        )
+    logged = next((r.model_uri for r in releases if r.model_uri), None)
+    if logged:
+        lines.append(f'load one with: mlflow.pytorch.load_model("{logged}") (images in, class scores out)')
+    return lines
+
+
+def release_json(releases: Sequence[Release]) -> str:
+    """The last line of a run whose ε includes the tuning: its releases as one JSON object; with a single
+    release its ``final_test_accuracy`` (%), ``epsilon`` and ``delta`` at the top level too."""
+    doc: dict[str, Any] = {"releases": [r.as_dict() for r in releases]}
+    if len(releases) == 1:
+        doc = releases[0].as_dict() | doc
+    return json.dumps(doc)
+
+
+def sweep_releases(
+    results: Sequence[Mapping[str, Any]],
+    runs: Mapping[str, RunConfig],
+    settings: Mapping[str, Mapping[str, Any]],
+    costs: Sequence[Mapping[str, Any]],
+    counts: Mapping[str, tuple[int, int]],
+    plans: Mapping[str, MethodPlan] | None,
+    noise_source: str,
+) -> list[Release]:
+    """Every finished re-run of a sweep stage (``results``: the trials' last reports with ``trial_id``,
+    ``method`` and ``config``) as a release: a pipeline's (``plans`` by method; ``counts``: the tuning
+    trials and release runs each method started, from the private ledger) or a per-run sweep's
+    (``costs``: the bound's public rows)."""
+    rows = {row["method"]: row for row in costs}
+    releases = []
+    for result in sorted(results, key=lambda r: str(r["trial_id"])):
+        config = result["config"]
+        if RERUN_OF not in config or "test_accuracy" not in result:
+            continue
+        if TrialStatus.of_ended(result) is not TrialStatus.FINISHED:
+            continue
+        method = result["method"]
+        run = runs[method].with_knobs(config)
+        shown = dict(settings.get(method, {})) | trial_settings(config)
+        if plans is not None:
+            searched, released = counts[method]
+            releases.append(
+                pipeline_release(plans[method], searched, released, result, run, shown, noise_source)
+            )
+        elif method in rows:
+            releases.append(rerun_release(rows[method], result, run, shown, noise_source))
+    return releases

@@ -1,0 +1,73 @@
+"""A released model in MLflow: its weights as an MLflow model of the run that trained it, registered in
+the Model Registry, with a privacy card (what its (ε, δ) covers) beside it.
+
+The model is logged in MLflow's ``pt2`` format (an exported graph: it loads with
+``mlflow.pytorch.load_model`` wherever torch is, without dptune), traced on an input of zeros of the
+images' shape: nothing of the data goes with it, and nothing of the run but its parameters (never a
+generator state: the caller hands over ``Trainer.released_module``'s module alone).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+import mlflow
+import numpy as np
+from mlflow.exceptions import MlflowException
+from mlflow.tracking import MlflowClient
+
+CARD_ARTIFACT = "privacy_card.json"
+MODEL_NAME = "model"
+CARD_TAGS = ("epsilon", "delta", "includes_tuning", "method", "dataset", "model", "accountant")
+"""The card's entries set as tags of the registered version (the registry's list shows them)."""
+
+
+def card_text(card: Mapping[str, Any]) -> str:
+    """The registered version's description: one line of what the guarantee is and covers."""
+    scope = "tuning included" if card.get("includes_tuning") else "this run alone"
+    return (
+        f"({card['epsilon']:.4g}, {card['delta']:g})-DP ({scope}): {card['covers']} "
+        f"{card['method']} on {card['dataset']} / {card['model']}; final-test accuracy "
+        f"{card['final_test_accuracy']:.2f}%. Privacy card: {CARD_ARTIFACT} of run {card['run_id']}."
+    )
+
+
+def log_released_model(
+    uri: str,
+    run_id: str,
+    model: Any,
+    image_shape: tuple[int, ...],
+    card: Mapping[str, Any],
+    registered_name: str,
+) -> str:
+    """Log ``model`` (a ``torch.nn.Module``) as the MLflow model of run ``run_id`` in the store at
+    ``uri``, register it as a new version of ``registered_name`` with ``card`` (as the run's
+    ``CARD_ARTIFACT``, the version's tags and description); returns ``models:/NAME/VERSION``."""
+    import torch
+
+    mlflow.set_tracking_uri(uri)
+    example = np.zeros((2, *image_shape), dtype=np.float32)  # two rows: the batch size stays free
+    full = {**card, "run_id": run_id}
+    requirement = f"torch=={torch.__version__.split('+')[0]}"  # what the exported graph needs, not inferred
+    with mlflow.start_run(run_id=run_id):
+        info = mlflow.pytorch.log_model(
+            model, name=MODEL_NAME, input_example=example, pip_requirements=[requirement]
+        )
+        mlflow.log_dict(full, CARD_ARTIFACT)
+    client = MlflowClient(tracking_uri=uri)
+    try:  # through the client: MLflow's fluent registration prints to stderr
+        client.create_registered_model(registered_name)
+    except MlflowException as error:
+        if error.error_code != "RESOURCE_ALREADY_EXISTS":
+            raise
+    version = client.create_model_version(
+        registered_name, source=info.model_uri, run_id=run_id, model_id=info.model_id
+    ).version
+    for key in CARD_TAGS:
+        if key in full:
+            client.set_model_version_tag(registered_name, version, f"dptune.{key}", str(full[key]))
+    client.set_model_version_tag(registered_name, version, "dptune.card", json.dumps(full)[:4900])
+    client.update_model_version(registered_name, version, description=card_text(full))
+    return f"models:/{registered_name}/{version}"
