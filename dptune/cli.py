@@ -70,6 +70,19 @@ def _add_sweep_args(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--storage-path", default=None, help="override storage_path (shared on clusters)")
     parser.add_argument(
+        "--epsilon",
+        type=float,
+        action="append",
+        default=None,
+        help="override privacy.epsilon (repeat the flag for several targets)",
+    )
+    parser.add_argument(
+        "--method",
+        action="append",
+        default=None,
+        help="run only this method of the spec (repeat the flag for several)",
+    )
+    parser.add_argument(
         "--includes-tuning",
         action="store_true",
         help="set privacy.includes_tuning: each ε is the total of the model a method releases, its tuning "
@@ -344,9 +357,13 @@ def _sweep_spec(args: argparse.Namespace) -> tuple[SweepSpec, list[MethodPlan] |
     overrides: dict[str, Any] = {"storage_path": args.storage_path}
     if args.includes_tuning:
         overrides["privacy.includes_tuning"] = True
+    if args.epsilon:
+        overrides["privacy.epsilon"] = args.epsilon if len(args.epsilon) > 1 else args.epsilon[0]
     if args.tracking_uri is not None:
         overrides["tracking.uri"] = resolve_tracking_uri(args.tracking_uri, Path.cwd(), "--tracking-uri")
-    spec = load_spec(args.spec, overrides={k: v for k, v in overrides.items() if v is not None})
+    spec = load_spec(
+        args.spec, overrides={k: v for k, v in overrides.items() if v is not None}, methods=args.method or ()
+    )
     return spec, planned(spec, preflight(spec, args.resume))
 
 

@@ -29,6 +29,12 @@ How the two compose depends on γ:
   al. 2020, Thm. 21): ε = conv(K·W_t + W_B, δ), tighter than adding (ε, δ) per stage. ε_t is set so
   that the tuning alone converts to ρ·ε, and ε_B is the largest whose composition stays within ε.
 
+With a random trial count (``budget.trials_per_method: {distribution: …}``: random search, no
+scheduler, no start points) the tuning is **repeat-and-select** instead (Papernot & Steinke, ICLR 2022,
+Thms. 2 and 6): a secret number K of random configurations on the whole data, each at ε_r, the best one
+re-run once at ε_r and released; its RDP is the theorem's transform of W plus W itself, converted once,
+with ε_r the largest that fits the total.
+
 A proxy trial at ε_t on a subset of rate γ moves its parameters with γ times the full run's signal and the
 full run's noise (``dptune.training.train``): what it ranks is about what a full run at γ·ε_t would. The
 planner chooses γ among ``FRACTIONS`` (a subset of at least ``MIN_SUBSET`` samples) to maximise that
@@ -43,14 +49,14 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from dptune.base.errors import InputError
 from dptune.privacy.accounting import HistoryEntry, rdp_to_epsilon
 from dptune.privacy.amplification import amplified_by_subset, amplified_rdp
-from dptune.privacy.tuning import worst_curve
+from dptune.privacy.tuning import TrialCount, repeat_and_select_curve, worst_curve
 from dptune.sweep.bound import configuration_ledgers
 from dptune.sweep.space import MethodSpace
 from dptune.training.config import RunConfig
@@ -78,6 +84,10 @@ RDP_COMPOSITION = "RDP: K·W_t + W_B composed order by order, converted once at 
 AMPLIFIED_RDP_COMPOSITION = (
     "RDP: the tuning's K·W_t amplified by the subset (Zhu & Wang 2019, Thm. 6), + W_B, converted once at δ"
 )
+REPEAT_AND_SELECT_COMPOSITION = (
+    "RDP: repeat-and-select of W (Papernot & Steinke 2022), + W for the re-run released, converted once at δ"
+)
+ONE_RUN = TrialCount("fixed", 1)
 BASIC_COMPOSITION = (
     "basic: tuning (ε_X, δ/2γ) on the subset amplified to (ε_A, δ/2) (Balle et al. 2018, Thm. 8), + the "
     "release's (ε_B, δ/2)"
@@ -95,7 +105,7 @@ class PlanSetup:
     runs: Mapping[str, RunConfig]
     totals: tuple[float, ...]
     delta: float
-    trials: int
+    trials: TrialCount
     tuning_share: float = TUNING_SHARE
     tuning_compute: float = TUNING_COMPUTE
     fraction: float | None = None
@@ -103,12 +113,13 @@ class PlanSetup:
 
 @dataclass(frozen=True)
 class Stage:
-    """One stage's mechanisms: ``runs`` runs, each dominated by one of ``ledgers`` (one per privacy
-    configuration the stage can train, (σ, q, steps) entries at the per-run target ``per_run_epsilon``),
-    on a secret subset of rate ``fraction``; (``epsilon``, ``delta``) its guarantee on the whole data."""
+    """One stage's mechanisms: ``count`` runs (a random count: repeat-and-select, the best released),
+    each dominated by one of ``ledgers`` (one per privacy configuration the stage can train, (σ, q,
+    steps) entries at the per-run target ``per_run_epsilon``), on a secret subset of rate ``fraction``;
+    (``epsilon``, ``delta``) its guarantee on the whole data."""
 
     name: str
-    runs: int
+    count: TrialCount
     per_run_epsilon: float
     per_run_delta: float
     fraction: float
@@ -117,13 +128,27 @@ class Stage:
     delta: float
 
     def curve(self) -> np.ndarray:
-        """RDP of the stage on the data it trains on: runs × the per-order worst configuration."""
-        return self.runs * worst_curve(self.ledgers)
+        """RDP of the stage on the data it trains on: runs × the per-order worst configuration W, or
+        repeat-and-select's transform of W for a random count."""
+        worst = worst_curve(self.ledgers)
+        if self.count.random:
+            return repeat_and_select_curve(worst, self.count)
+        return self.count.mean * worst
+
+    @property
+    def runs(self) -> int:
+        """The runs of a fixed count (a random count's K is secret: its mean here)."""
+        return math.ceil(self.count.mean)
 
     def as_dict(self) -> dict[str, Any]:
+        runs: Any = self.runs
+        if self.count.random:
+            runs = {"distribution": self.count.distribution, "mean": self.count.mean}
+            if self.count.distribution != "poisson":
+                runs["shape"] = self.count.shape
         return {
             "stage": self.name,
-            "runs": self.runs,
+            "runs": runs,
             "per_run_epsilon": self.per_run_epsilon,
             "per_run_delta": self.per_run_delta,
             "subset_fraction": self.fraction,
@@ -229,7 +254,10 @@ def plan_method(
     The tuning's per-run ε_t is the largest whose stage, in RDP amplified by the subset
     (``amplified_rdp``), converts to at most ρ·total; the release's ε_B the largest that keeps the
     composition within the total, by the tighter of the two compositions (module docstring)."""
-    space, run, delta, trials = setup.methods[method], setup.runs[method], setup.delta, setup.trials
+    if setup.trials.random:
+        return repeat_and_select_plan(setup, method, total, n, floor)
+    space, run, delta, count = setup.methods[method], setup.runs[method], setup.delta, setup.trials
+    trials = int(count.mean)
 
     def tuning_curve(e: float) -> np.ndarray:
         return amplified_rdp(trials * _curve(space, run, n, e, delta), fraction)
@@ -256,10 +284,10 @@ def plan_method(
         release_curve = worst_curve(release_ledgers)
         candidates.append(
             (
-                Stage("tune", trials, per_run, delta, fraction, ledgers, rdp_to_epsilon(tuned, delta), delta),
+                Stage("tune", count, per_run, delta, fraction, ledgers, rdp_to_epsilon(tuned, delta), delta),
                 Stage(
                     "release",
-                    1,
+                    ONE_RUN,
                     release_epsilon,
                     delta,
                     1.0,
@@ -280,10 +308,10 @@ def plan_method(
             release_ledgers = _ledgers(space, run, n, release_epsilon, release_delta)
             candidates.append(
                 (
-                    Stage("tune", trials, per_run, delta, fraction, ledgers, epsilon_a, delta_a),
+                    Stage("tune", count, per_run, delta, fraction, ledgers, epsilon_a, delta_a),
                     Stage(
                         "release",
-                        1,
+                        ONE_RUN,
                         release_epsilon,
                         release_delta,
                         1.0,
@@ -303,11 +331,38 @@ def plan_method(
     return MethodPlan(method, total, delta, tuning, release, composition, composed, trials * fraction + 1.0)
 
 
+def repeat_and_select_plan(
+    setup: PlanSetup, method: str, total: float, n: int, floor: float | None
+) -> MethodPlan | None:
+    """Repeat-and-select within ``total``: the largest per-run ε_r whose theorem's transform of W, plus
+    W for the released re-run of the best, converts to at most the total (None: not even ``floor``)."""
+    space, run, delta, count = setup.methods[method], setup.runs[method], setup.delta, setup.trials
+
+    def composed(e: float) -> float:
+        worst = _curve(space, run, n, e, delta)
+        return rdp_to_epsilon(repeat_and_select_curve(worst, count) + worst, delta)
+
+    if floor is None or composed(floor) > total:
+        return None
+    per_run = _largest(lambda e: composed(e) <= total, floor, total)
+    ledgers = _ledgers(space, run, n, per_run, delta)
+    worst = worst_curve(ledgers)
+    search = rdp_to_epsilon(repeat_and_select_curve(worst, count), delta)
+    tuning = Stage("tune", count, per_run, delta, 1.0, ledgers, search, delta)
+    release = Stage("release", ONE_RUN, per_run, delta, 1.0, ledgers, rdp_to_epsilon(worst, delta), delta)
+    epsilon = composed(per_run)
+    return MethodPlan(
+        method, total, delta, tuning, release, REPEAT_AND_SELECT_COMPOSITION, epsilon, count.mean + 1.0
+    )
+
+
 def fractions(setup: PlanSetup, n: int) -> list[float]:
     """The subset rates the planner may use: each of ``FRACTIONS`` that keeps about ``MIN_SUBSET``
     samples and fits the tuning compute (K·γ full runs); the least such rate where none fits it."""
+    if setup.trials.random:  # repeat-and-select searches the whole data
+        return [1.0]
     usable = [g for g in FRACTIONS if g == 1 or g * n >= MIN_SUBSET]
-    fitting = [g for g in usable if setup.trials * g <= setup.tuning_compute]
+    fitting = [g for g in usable if setup.trials.mean * g <= setup.tuning_compute]
     return fitting or [min(usable)]
 
 
@@ -368,7 +423,7 @@ def plan_sweep(setup: PlanSetup, n: int) -> list[MethodPlan]:
             raise InputError(
                 "privacy.epsilon",
                 f"a total ε = {total:g} (tuning included) is too small for a useful plan with "
-                f"{setup.trials} tuning trials per method: they would rank at ε below "
+                f"{setup.trials.describe()} tuning trials per method: they would rank at ε below "
                 f"{MIN_TUNING_EPSILON:g}; use a total ε of at least {smallest_total(setup, n, total):g}, "
                 "or fewer trials",
             )
@@ -376,9 +431,35 @@ def plan_sweep(setup: PlanSetup, n: int) -> list[MethodPlan]:
     return plans
 
 
+STEP_KNOBS = ("lr", "effective_lr")
+"""The knobs that set a run's step η, which the linear scaling rule carries between ε."""
+
+
+def tuning_knobs(config: Mapping[str, Any], plan: MethodPlan) -> dict[str, Any]:
+    """A tuning trial's knobs from a configuration of the spec's space: a spec states its steps for the
+    model it releases, so a tuning trial at ε_t takes them divided by the rule's ε_B/ε_t (``carried``
+    multiplies the selected one back); every other knob as drawn."""
+    return {k: v / plan.lr_scale if k in STEP_KNOBS else v for k, v in config.items()}
+
+
+def tuning_run(run: RunConfig, plan: MethodPlan) -> RunConfig:
+    """The run a method's tuning trials start from: at the plan's per-run ε_t and δ, on its subset (none
+    for γ = 1), with the spec's fixed step divided as ``tuning_knobs`` divides a drawn one."""
+    fraction = plan.tuning.fraction
+    return replace(
+        run,
+        epsilon=plan.tuning.per_run_epsilon,
+        delta=plan.delta,
+        proxy_fraction=fraction if fraction < 1 else None,
+        lr=run.lr / plan.lr_scale,
+        effective_lr=None if run.effective_lr is None else run.effective_lr / plan.lr_scale,
+    )
+
+
 def carried(config: Mapping[str, Any], run: RunConfig, plan: MethodPlan) -> dict[str, Any]:
     """The release's knobs: the selected trial's ``config`` on the whole data at the release's (ε, δ),
-    its step scaled by the linear scaling rule (``lr``, or ``effective_lr`` where the run sets η by it)."""
+    its step scaled by the linear scaling rule (``lr``, or ``effective_lr`` where the run sets η by it;
+    ``run``: the tuning trials' run, ``tuning_run``)."""
     tuned = run.with_knobs(config)
     step = (
         {"effective_lr": tuned.effective_lr * plan.lr_scale}
@@ -394,61 +475,75 @@ def carried(config: Mapping[str, Any], run: RunConfig, plan: MethodPlan) -> dict
     }
 
 
-def realised(plan: MethodPlan, searched: int, released: int) -> tuple[float, float]:
-    """(ε, δ) of what a pipeline ran: ``searched`` tuning trials and ``released`` release runs (more
-    than planned where a trial lost with a killed driver ran again: each is one more run on the data,
-    composed the plan's way); the plan's own figure when it ran as planned."""
-    if searched <= plan.tuning.runs and released <= plan.release.runs:
+class Ran(NamedTuple):
+    """What a pipeline stage ran of a method's plan, from the private ledger: the tuning trials started,
+    the release runs started, and the trial count K the search drew (secret for repeat-and-select)."""
+
+    searched: int
+    released: int
+    drawn: int
+
+
+def realised(plan: MethodPlan, ran: Ran) -> tuple[float, float]:
+    """(ε, δ) of what a pipeline ran: the plan's own figure when it ran as planned; else (a trial lost with
+    a killed driver ran again: one more run on the data) every run beyond the plan composed with it the
+    plan's way."""
+    lost = max(0, ran.searched - ran.drawn)
+    if lost == 0 and ran.released <= plan.release.runs:
         return plan.epsilon, plan.delta
+    worst = worst_curve(plan.tuning.ledgers)
+    if plan.tuning.count.random:
+        curve = plan.tuning.curve() + (lost + ran.released) * worst_curve(plan.release.ledgers)
+        return rdp_to_epsilon(curve, plan.delta), plan.delta
     if plan.composition == BASIC_COMPOSITION:
         subset_delta = plan.delta / (2 * plan.tuning.fraction)
-        on_subset = rdp_to_epsilon(searched * worst_curve(plan.tuning.ledgers), subset_delta)
+        on_subset = rdp_to_epsilon(ran.searched * worst, subset_delta)
         epsilon_a, delta_a = amplified_by_subset(on_subset, subset_delta, plan.tuning.fraction)
-        return epsilon_a + released * plan.release.epsilon, delta_a + released * plan.release.delta
-    tuning = amplified_rdp(searched * worst_curve(plan.tuning.ledgers), plan.tuning.fraction)
-    return rdp_to_epsilon(tuning + released * worst_curve(plan.release.ledgers), plan.delta), plan.delta
+        return epsilon_a + ran.released * plan.release.epsilon, delta_a + ran.released * plan.release.delta
+    tuning = amplified_rdp(ran.searched * worst, plan.tuning.fraction)
+    return rdp_to_epsilon(tuning + ran.released * worst_curve(plan.release.ledgers), plan.delta), plan.delta
 
 
 def joint_epsilon(plans: Sequence[MethodPlan]) -> float:
     """ε (at the plans' δ) of releasing every model of ``plans``, pipelines of one sweep stage on the same
     data whose tuning trials share one secret subset: the subset's whole tuning amplified once, plus each
-    release, composed in RDP (for plans composed the basic way, their sum, which only overstates)."""
-    if any(p.composition == BASIC_COMPOSITION for p in plans):
+    release, composed in RDP (for plans composed the basic way or by repeat-and-select, their sum, which
+    only overstates)."""
+    if any(p.composition in (BASIC_COMPOSITION, REPEAT_AND_SELECT_COMPOSITION) for p in plans):
         return sum(p.epsilon for p in plans)
     tuning = amplified_rdp(np.sum([p.tuning.curve() for p in plans], axis=0), plans[0].tuning.fraction)
     releases = np.sum([p.release.curve() for p in plans], axis=0)
     return rdp_to_epsilon(tuning + releases, plans[0].delta)
 
 
-def plan_record(plans: Mapping[str, MethodPlan], counts: Mapping[str, tuple[int, int]]) -> dict[str, Any]:
+def plan_record(plans: Mapping[str, MethodPlan], counts: Mapping[str, Ran]) -> dict[str, Any]:
     """The public privacy record of a sweep stage whose ε includes the tuning, shaped as a search bound's
     (``dptune.sweep.bound.SweepTuningCost.as_dict``): per method its pipeline's (ε, δ) as it ran
-    (``counts``: tuning trials and release runs started), the whole stage releasing every method's model
-    (``joint_epsilon``), and every plan written out."""
+    (``counts``: what each ran), the whole stage releasing every method's model (``joint_epsilon``), and
+    every plan written out; of a repeat-and-select search nothing that counts its trials."""
     rows: list[dict[str, Any]] = []
     for method, plan in plans.items():
-        searched, released = counts.get(method, (0, 0))
-        epsilon, delta = realised(plan, searched, released)
+        ran = counts.get(method, Ran(0, 0, plan.tuning.runs))
+        epsilon, delta = realised(plan, ran)
         where = (
             f"on a secret subset of rate {plan.tuning.fraction:g}"
             if plan.tuning.fraction < 1
             else "on the whole data"
         )
-        rows.append(
-            {
-                "method": method,
-                "tuning_bound": "plan",
-                "note": (
-                    f"planned: {plan.tuning.runs} tuning trials at ε_t = {plan.tuning.per_run_epsilon:.3g} "
-                    f"{where}, then the selection released at ε_B = {plan.release.per_run_epsilon:.3g}; "
-                    f"{plan.composition}"
-                ),
-                "epsilon_including_tuning": epsilon,
-                "delta": delta,
-                "trials_started": searched + released,
-                "epsilon_all_trials": epsilon,
-            }
-        )
+        row = {
+            "method": method,
+            "tuning_bound": "plan",
+            "note": (
+                f"planned: {plan.tuning.count.describe()} tuning trials at ε_t = "
+                f"{plan.tuning.per_run_epsilon:.3g} {where}, then the selection released at ε_B = "
+                f"{plan.release.per_run_epsilon:.3g}; {plan.composition}"
+            ),
+            "epsilon_including_tuning": epsilon,
+            "delta": delta,
+        }
+        if not plan.tuning.count.random:
+            row |= {"trials_started": ran.searched + ran.released, "epsilon_all_trials": epsilon}
+        rows.append(row)
     first = next(iter(plans.values()))
     whole = joint_epsilon(list(plans.values()))
     return {
@@ -460,22 +555,31 @@ def plan_record(plans: Mapping[str, MethodPlan], counts: Mapping[str, tuple[int,
     }
 
 
+def tuning_runs(count: TrialCount) -> str:
+    """A stage's run count as the plan's table shows it: ``8``, ``K~P(8)`` (secret K, Poisson mean 8)
+    or ``K~NB(8)`` (truncated negative binomial)."""
+    if not count.random:
+        return f"{int(count.mean)}"
+    return f"K~{'P' if count.distribution == 'poisson' else 'NB'}({count.mean:g})"
+
+
 def format_plan(plans: list[MethodPlan]) -> str:
     """The plan as the first table of ``dptune run``: per method and total, each stage's share."""
     lines = [
-        f"{'method':<15} {'total ε':>7} {'tuning: runs × ε_t on γ':>24} {'tuning ε':>8} "
-        f"{'release ε_B':>11} {'lr ×':>6} {'composed':>8} {'runs':>5}  composition"
+        f"{'method':<15} {'total ε':>7} │ {'tuning':>6} {'ε_t':>6} {'subset γ':>8} {'its ε':>6} │ "
+        f"{'release ε_B':>11} {'lr ×':>6} │ {'composed':>8} {'runs':>5}  composition"
     ]
     for p in plans:
-        tune = f"{p.tuning.runs} × {p.tuning.per_run_epsilon:.3g} on {p.tuning.fraction:g}"
         lines.append(
-            f"{p.method:<15} {p.total_epsilon:>7g} {tune:>24} {p.tuning.epsilon:>8.3f} "
-            f"{p.release.per_run_epsilon:>11.3f} {p.lr_scale:>6.2f} {p.epsilon:>8.3f} "
-            f"{p.run_equivalents:>5.2f}  {p.composition.split(':')[0]}"
+            f"{p.method:<15} {p.total_epsilon:>7g} │ {tuning_runs(p.tuning.count):>6} "
+            f"{p.tuning.per_run_epsilon:>6.3f} "
+            f"{p.tuning.fraction:>8g} {p.tuning.epsilon:>6.3f} │ {p.release.per_run_epsilon:>11.3f} "
+            f"{p.lr_scale:>6.2f} │ {p.epsilon:>8.3f} {p.run_equivalents:>5.2f}  {p.composition.split(':')[0]}"
         )
     delta = plans[0].delta
     lines.append(
-        f"(δ = {delta:g}; each released model's (ε, δ) covers its tuning; 'runs' is the compute in full "
-        "runs; releasing several models on the same data adds their totals)"
+        f"(δ = {delta:g}; tuning: trials per method, each at ε_t on a secret subset of rate γ, 'its ε' their "
+        "whole stage's; the release: one run at ε_B, its step × 'lr ×'; 'composed': the released model's "
+        "(ε, δ), tuning included; 'runs': the compute in full runs)"
     )
     return "\n".join(lines)

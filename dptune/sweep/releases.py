@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from dptune.sweep.plan import MethodPlan, realised
+from dptune.sweep.plan import MethodPlan, Ran, realised
 from dptune.sweep.results import trial_settings
 from dptune.training.config import RunConfig
 from dptune.training.trial_status import RERUN_OF, TrialStatus
@@ -64,8 +64,7 @@ def _card(run: RunConfig, settings: Mapping[str, Any], accuracy: float, noise_so
 
 def pipeline_release(
     plan: MethodPlan,
-    searched: int,
-    released: int,
+    ran: Ran,
     result: Mapping[str, Any],
     run: RunConfig,
     settings: Mapping[str, Any],
@@ -74,8 +73,13 @@ def pipeline_release(
     """The release run of a pipeline whose ε includes the tuning (``dptune.sweep.plan``): its card's
     (ε, δ) is what the pipeline ran, composed the plan's way (``realised``: the plan's own figure unless a
     lost trial ran again)."""
-    epsilon, delta = realised(plan, searched, released)
+    epsilon, delta = realised(plan, ran)
     accuracy = 100 * float(result["test_accuracy"])
+    trials = (
+        f"a secret number of tuning trials ({plan.tuning.count.describe()})"
+        if plan.tuning.count.random
+        else f"{ran.searched} tuning trials"
+    )
     subset = (
         f"on a secret Poisson subset keeping each training sample with probability {plan.tuning.fraction:g}"
         if plan.tuning.fraction < 1
@@ -87,8 +91,8 @@ def pipeline_release(
         "includes_tuning": True,
         "total_epsilon": plan.total_epsilon,
         "covers": (
-            f"every run that touched the training data to choose and train this model: {searched} tuning "
-            f"trials {subset}, the choice among them, and the release run ({released}) on the whole data;"
+            f"every run that touched the training data to choose and train this model: {trials} {subset}, "
+            f"the choice among them, and the release run ({ran.released}) on the whole data;"
         ),
         "plan": plan.as_dict(),
     }
@@ -145,13 +149,13 @@ def sweep_releases(
     runs: Mapping[str, RunConfig],
     settings: Mapping[str, Mapping[str, Any]],
     costs: Sequence[Mapping[str, Any]],
-    counts: Mapping[str, tuple[int, int]],
+    counts: Mapping[str, Ran],
     plans: Mapping[str, MethodPlan] | None,
     noise_source: str,
 ) -> list[Release]:
     """Every finished re-run of a sweep stage (``results``: the trials' last reports with ``trial_id``,
     ``method`` and ``config``) as a release: a pipeline's (``plans`` by method; ``counts``: the tuning
-    trials and release runs each method started, from the private ledger) or a per-run sweep's
+    what each method ran, from the private ledger) or a per-run sweep's
     (``costs``: the bound's public rows)."""
     rows = {row["method"]: row for row in costs}
     releases = []
@@ -165,10 +169,7 @@ def sweep_releases(
         run = runs[method].with_knobs(config)
         shown = dict(settings.get(method, {})) | trial_settings(config)
         if plans is not None:
-            searched, released = counts[method]
-            releases.append(
-                pipeline_release(plans[method], searched, released, result, run, shown, noise_source)
-            )
+            releases.append(pipeline_release(plans[method], counts[method], result, run, shown, noise_source))
         elif method in rows:
             releases.append(rerun_release(rows[method], result, run, shown, noise_source))
     return releases

@@ -48,7 +48,7 @@ from dptune.methods.filter_families import PRESET, get_family
 from dptune.methods.params import Param
 from dptune.privacy.tuning import TRIAL_DISTRIBUTIONS, TrialCount
 from dptune.sweep.bound import SearchSetup
-from dptune.sweep.plan import TUNING_COMPUTE, TUNING_SHARE, MethodPlan, PlanSetup
+from dptune.sweep.plan import TUNING_COMPUTE, TUNING_SHARE, MethodPlan, PlanSetup, tuning_run
 from dptune.sweep.space import Dist, FilterSpace, MethodSpace, privacy_configurations, start_point
 from dptune.sweep.spec_keys import (
     integer,
@@ -251,6 +251,10 @@ class SweepSpec:
         )
         return [subset, full]
 
+    @property
+    def has_start_points(self) -> bool:
+        return any(space.start for space in self.methods.values())
+
     def plan_setup(self, delta: float) -> PlanSetup:
         """What the planner of an ε that includes the tuning reads from this spec (every ε a total)."""
         settings = self.includes_tuning or IncludesTuning()
@@ -259,28 +263,20 @@ class SweepSpec:
             runs=self.runs,
             totals=self.epsilons,
             delta=delta,
-            trials=int(self.trials.mean),
+            trials=self.trials,
             tuning_share=settings.share,
             tuning_compute=settings.compute,
         )
 
     def pipeline(self, index: int, plans: Sequence[MethodPlan]) -> SweepSpec:
         """The sweep of the ``index``-th total ε: every method's tuning trials at its plan's per-run ε_t
-        (on the plan's secret subset), then its release (``release``: the plan the re-run of the selected
-        configuration carries it to, once, on the whole data)."""
+        (on the plan's secret subset, ``tuning_run``), then its release (``release``: the plan the re-run
+        of the selected configuration carries it to, once, on the whole data). Its runs' steps are the
+        tuning's: the searcher divides each drawn step likewise (``dptune.sweep.plan.tuning_knobs``)."""
         sweep = self.at_epsilon(index)
         total = self.epsilons[index]
         mine = {p.method: p for p in plans if p.total_epsilon == total}
-        fraction = next(iter(mine.values())).tuning.fraction
-        runs = {
-            method: replace(
-                run,
-                epsilon=mine[method].tuning.per_run_epsilon,
-                delta=mine[method].delta,
-                proxy_fraction=fraction if fraction < 1 else None,
-            )
-            for method, run in sweep.runs.items()
-        }
+        runs = {method: tuning_run(run, mine[method]) for method, run in sweep.runs.items()}
         return replace(sweep, runs=runs, reruns=1, release=mine)
 
     def describe_epsilon(self) -> str:
@@ -480,8 +476,10 @@ def refuse_with_total(spec: SweepSpec) -> None:
         ("privacy.total_epsilon", spec.total_epsilon is not None, "the plan is the total: drop the filter"),
         (
             "budget.trials_per_method",
-            spec.trials.random,
-            "the plan composes a fixed number of tuning trials: give a number",
+            spec.trials.random
+            and (spec.sampler != "random" or spec.scheduler != "none" or spec.has_start_points),
+            "a random trial count plans repeat-and-select, which needs search.sampler: random, "
+            "scheduler: none and no start points; give a number for any other search",
         ),
         ("search.proxy", spec.proxy is not None, "the planner chooses the tuning subset: drop search.proxy"),
         (
@@ -751,9 +749,13 @@ def refuse_duplicate_keys(node: yaml.Node | None, path: str = "") -> None:
 
 
 def load_spec(
-    path: str | Path, base: Path | None = None, overrides: Mapping[str, Any] | None = None
+    path: str | Path,
+    base: Path | None = None,
+    overrides: Mapping[str, Any] | None = None,
+    methods: Sequence[str] = (),
 ) -> SweepSpec:
-    """Read and validate a YAML spec file, with optional dotted-path overrides."""
+    """Read and validate a YAML spec file, with optional dotted-path overrides, and only ``methods`` of
+    its methods where given (``dptune run --method``)."""
     file = Path(path)
     if not file.is_file():
         raise InputError("spec", f"no such file: {file}")
@@ -771,4 +773,15 @@ def load_spec(
     folder = str(file.resolve().parent)  # a factory's module may sit beside the spec
     if folder not in sys.path:
         sys.path.insert(0, folder)
-    return parse_spec(apply_overrides(raw, overrides or {}), base)
+    return parse_spec(only_methods(apply_overrides(raw, overrides or {}), methods), base)
+
+
+def only_methods(doc: Any, methods: Sequence[str]) -> Any:
+    """The spec document with only ``methods`` of its ``methods`` section (all of them when empty)."""
+    if not methods or not isinstance(doc, dict) or not isinstance(doc.get("methods"), Mapping):
+        return doc
+    given = doc["methods"]
+    for method in methods:
+        if method not in given:
+            raise InputError("--method", f"{method} is not a method of the spec; it has {', '.join(given)}")
+    return doc | {"methods": {m: v for m, v in given.items() if m in methods}}

@@ -278,9 +278,12 @@ class Trainer:
     # -- reporting and checkpoints ----------------------------------------------------------------
     def summary(self) -> dict[str, Any]:
         """The run's result record (the JSON contract of ``dptune train --json``): the last epoch's
-        validation score and the final-test score of the parameters the run ended with."""
+        validation score and the final-test score of the parameters the run ended with; its
+        ``final_test_accuracy`` (%), ``epsilon`` and ``delta`` are what a sweep's release states (the run
+        is all that touched the data)."""
         last = self.history[-1] if self.history else None
         test_loss, test_accuracy = self.final_test() if last else (None, None)
+        spent = self.accountant.epsilon(self.delta)
         info = {
             "method": self.config.method,
             "dataset": self.config.dataset,
@@ -290,8 +293,10 @@ class Trainer:
             "validation_loss": last.validation_loss if last else None,
             "test_accuracy": test_accuracy,
             "test_loss": test_loss,
+            "final_test_accuracy": None if test_accuracy is None else 100 * test_accuracy,
             "epsilon_target": self.config.epsilon,
-            "epsilon_spent": self.accountant.epsilon(self.delta),
+            "epsilon_spent": spent,
+            "epsilon": spent,
             "delta": self.delta,
             "noise_multiplier": self.calibration.noise_multiplier,
             "steps": self.steps_taken,

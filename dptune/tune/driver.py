@@ -53,7 +53,7 @@ from dptune.sweep.bound import (
     sweep_filter,
 )
 from dptune.sweep.ledger import PrivateSweepState, ledger_counts
-from dptune.sweep.plan import PLAN_ARTIFACT, MethodPlan, carried, format_plan, plan_record
+from dptune.sweep.plan import PLAN_ARTIFACT, MethodPlan, Ran, carried, format_plan, plan_record, tuning_knobs
 from dptune.sweep.preflight import planned, refuse_existing
 from dptune.sweep.releases import Release, release_json, release_lines, sweep_releases
 from dptune.sweep.results import TradeOff, run_settings, selected_tradeoffs
@@ -76,7 +76,14 @@ from dptune.training.trial_status import (
 from dptune.tune.callbacks import PerMethod, TrialRecorder
 from dptune.tune.define_by_run import SAMPLERS, DefineByRun
 from dptune.tune.interrupt import INTERRUPT_FLUSH_SECONDS, SweepInterrupted, interruptible
-from dptune.tune.progress import SweepProgress, TrialProgress, register, terminal
+from dptune.tune.progress import (
+    RELEASE_NAMES,
+    RERUN_NAMES,
+    SweepProgress,
+    TrialProgress,
+    register,
+    terminal,
+)
 from dptune.tune.release import CHECKPOINT_KEY, log_releases
 from dptune.tune.resources import TrialResources, ask_for_slots, trial_resources
 from dptune.tune.restore import CHECKPOINTS_KEPT, restorable, save_experiment_state_every_step
@@ -299,6 +306,7 @@ def _tuner(sweep: SweepRun, plans: list[SearchPlan], groups: CallbackGroups) -> 
         tie_key(spec, sweep.state),
         frozenset(plan.method for plan in plans if plan.secret_count),
         sweep.carry,
+        {method: functools.partial(tuning_knobs, plan=plan) for method, plan in (spec.release or {}).items()},
     )
     return tune.Tuner(
         trainable,
@@ -661,7 +669,7 @@ def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo 
                 plan.method,
                 spec.reruns,
                 final=True,
-                rerun_name="re-run" if spec.release is None else "release",
+                rerun_names=RERUN_NAMES if spec.release is None else RELEASE_NAMES,
             ),
         ]
 
@@ -687,7 +695,7 @@ def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo 
     ]
     tuning = SweepTuningCost(costs, delta, filter_, prior, shared.proxy_fraction)
     state.keep("tuning_cost", tuning.as_dict(private=True))
-    counts = {plan.method: ledger_counts(state.trials(plan.method)) for plan in searches}
+    counts = {plan.method: Ran(*ledger_counts(state.trials(plan.method)), plan.trials) for plan in searches}
     record = tuning.as_dict() if spec.release is None else plan_record(spec.release, counts)
     chosen = {plan.method: state.selected(plan.method) for plan in searches}
     selected = {method: found["trial_id"] for method, found in chosen.items() if found}

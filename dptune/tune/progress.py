@@ -51,6 +51,11 @@ def duration(seconds: float) -> str:
     return f"{seconds // 3600}h{seconds % 3600 // 60:02d}m"
 
 
+RERUN_NAMES = ("re-run", "re-runs")
+RELEASE_NAMES = ("release", "release")
+"""What the console calls a re-run of a selected configuration (one, several); a pipeline's: its release."""
+
+
 @dataclass
 class MethodProgress:
     """One method's runs so far: ``total`` None while its trial count is secret (repeat-and-select)."""
@@ -61,17 +66,18 @@ class MethodProgress:
     best: float | None = None  # best validation accuracy of a finished search trial
     reruns: int = 0  # planned re-runs of its selected configuration
     reruns_done: int = 0
+    rerun_name: str = "re-runs"  # what the line calls them (a pipeline's: its release)
 
     def describe(self, method: str, within: Sequence[EpochStep] = ()) -> str:
         """``dpsgd 3/8 + re-runs 1/3 (2 running: epoch 2/10 41%) best 81.2%``, with where the running
         trials in a long epoch are (``within``); with a secret count no count, running trials, their
         progress or score of the search (each would tell how many trials ran): ``dpsgd searching``."""
         if self.total is None:
-            reruns = f" + re-runs {self.reruns_done}/{self.reruns}" if self.reruns else ""
+            reruns = f" + {self.rerun_name} {self.reruns_done}/{self.reruns}" if self.reruns else ""
             return f"{method} searching{reruns}"
         text = f"{method} {self.done}/{self.total}"
         if self.reruns:
-            text += f" + re-runs {self.reruns_done}/{self.reruns}"
+            text += f" + {self.rerun_name} {self.reruns_done}/{self.reruns}"
         if self.running:
             steps = ", ".join(step.describe() for step in within)
             text += f" ({self.running} running: {steps})" if steps else f" ({self.running} running)"
@@ -223,13 +229,18 @@ class TrialProgress(Callback):
     their number, order and scores are what the bound keeps secret."""
 
     def __init__(
-        self, sweep: str, method: str, total: int | None, final: bool = False, rerun_name: str = "re-run"
+        self,
+        sweep: str,
+        method: str,
+        total: int | None,
+        final: bool = False,
+        rerun_names: tuple[str, str] = RERUN_NAMES,
     ) -> None:
         self.sweep = sweep
         self.method = method
         self.total = total
         self.final = final
-        self.rerun_name = rerun_name  # what a line calls a re-run: a pipeline's is its release
+        self.rerun_names = rerun_names  # a re-run's name, one and several (a pipeline's is its release)
         self.done: int | None = None
         self.running: set[str] = set()  # trials started and not ended (a restarted one counts once)
 
@@ -263,6 +274,7 @@ class TrialProgress(Callback):
         def restored(method: MethodProgress) -> None:
             if self.final:
                 method.reruns = self.total or 0
+                method.rerun_name = self.rerun_names[1]
             self._count(method, len(ended), 0)
             if scores and not self.final:
                 method.best = max(scores) if method.best is None else max(method.best, *scores)
@@ -291,7 +303,7 @@ class TrialProgress(Callback):
             if not k.startswith(FILTER_PREFIX) and not isinstance(v, DrawnFilter) and k not in ROUTING_KEYS
         )
         of = f"/{self.total}" if self.total is not None else ""
-        kind = self.rerun_name if self.final else "trial"
+        kind = self.rerun_names[0] if self.final else "trial"
         if fell_back_to_cpu(result):
             outcome += "  on CPU (its node shows no CUDA device; gpu_fallback: cpu)"
 

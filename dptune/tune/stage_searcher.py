@@ -87,7 +87,8 @@ class SweepSearcher(Searcher):
     re-runs at once, counted on Tune's list of trials (so a restored run's running trials count);
     ``tie_key`` is the sweep's secret key for ties of the selection; ``secret`` names the methods whose
     trial count is secret (no trial id of theirs reaches the console: its index tells a lower bound on K);
-    ``carry`` maps a method's selected configuration to its release's (``dptune.sweep.plan.carried``)."""
+    ``carry`` maps a method's selected configuration to its release's (``dptune.sweep.plan.carried``),
+    ``tune`` a configuration of its space to its tuning trial's (``dptune.sweep.plan.tuning_knobs``)."""
 
     def __init__(
         self,
@@ -101,6 +102,7 @@ class SweepSearcher(Searcher):
         tie_key: int,
         secret: frozenset[str] = frozenset(),
         carry: Mapping[str, Callable[[dict[str, Any]], dict[str, Any]]] | None = None,
+        tune: Mapping[str, Callable[[dict[str, Any]], dict[str, Any]]] | None = None,
         metric: str = OBJECTIVE,
         mode: str = "max",
     ) -> None:
@@ -115,6 +117,7 @@ class SweepSearcher(Searcher):
         self.tie_key = tie_key
         self.secret = secret
         self.carry = dict(carry or {})
+        self.tune = dict(tune or {})
         self._views: dict[str, MethodView] = {m: MethodView() for m in searchers}
         self._owners: dict[str, tuple[str, bool]] = {}  # trial id -> (method, whether a re-run)
         self._spent: set[str] = set()  # methods whose searcher said FINISHED with none of its trials live
@@ -236,6 +239,8 @@ class SweepSearcher(Searcher):
         view.searching += 1
         view.live += 1
         self._owners[trial_id] = (method, False)
+        if method in self.tune:  # a pipeline's tuning trial: its step at the tuning's ε
+            config = self.tune[method](config)
         return {**config, METHOD_KEY: method}
 
     def _suggest_rerun(self, method: str, trial_id: str) -> dict | None:
