@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import json
 from pathlib import Path
 from typing import Any
 
@@ -58,3 +59,51 @@ def quickstart_spec(folder: Path, **changes: Any) -> Path:
     path = folder / "spec.yaml"
     path.write_text(yaml.safe_dump(doc))
     return path
+
+
+MODEL_FILES = {
+    "MLmodel",
+    "conda.yaml",
+    "python_env.yaml",
+    "requirements.txt",
+    "input_example.json",
+    "serving_input_example.json",
+    "registered_model_meta",
+    "data/model.pt2",
+}
+"""What MLflow's ``pt2`` model of a release holds: the exported graph and its metadata (the input example
+is zeros of the images' shape)."""
+
+
+def numbers(value: Any) -> list[float]:
+    """Every number in a JSON value."""
+    if isinstance(value, dict):
+        return [n for v in value.values() for n in numbers(v)]
+    if isinstance(value, list):
+        return [n for v in value for n in numbers(v)]
+    return [value] if isinstance(value, int | float) and not isinstance(value, bool) else []
+
+
+def released_model_holds_only_its_weights(model_uri: str, uri: str, folder: Path) -> Any:
+    """The model at ``model_uri``, after checking that its files are MLflow's ``pt2`` model alone and
+    its tensors the digits MLP's parameters (nothing of a generator, no sample): the loaded model."""
+    import mlflow
+    import torch
+
+    from dptune.engine.data import load_dataset
+    from dptune.models import build_model
+
+    mlflow.set_tracking_uri(uri)
+    local = Path(mlflow.artifacts.download_artifacts(model_uri, dst_path=str(folder)))
+    files = {str(p.relative_to(local)) for p in local.rglob("*") if p.is_file()}
+    assert files == MODEL_FILES, files
+    example = json.loads((local / "input_example.json").read_text())
+    assert set(numbers(example)) == {0}  # zeros of the images' shape: no sample goes with the model
+    model = mlflow.pytorch.load_model(model_uri)
+    data = load_dataset("digits")
+    reference = build_model("mlp", {}, data.train_x[:2], data.num_classes)
+    shapes = {name: tuple(t.shape) for name, t in model.state_dict().items()}
+    assert shapes == {name: tuple(p.shape) for name, p in reference.named_parameters()}, shapes
+    with torch.no_grad():
+        model(torch.zeros(3, *data.train_x.shape[1:]))
+    return model

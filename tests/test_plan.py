@@ -38,6 +38,7 @@ from dptune.sweep.plan import (
     tuning_knobs,
     tuning_run,
 )
+from dptune.sweep.releases import Release
 from dptune.sweep.spec import parse_spec
 
 N_FASHION = 60000
@@ -304,3 +305,26 @@ def test_dptune_run_refuses_a_too_small_total_before_anything_runs(tmp_path: Pat
     assert len(lines) == 1 and lines[0].startswith("dptune: error: privacy.epsilon:"), done.stderr
     assert "at least" in lines[0]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["spec.yaml"]  # no store, no Ray results
+
+
+def test_a_pipeline_whose_release_failed_has_no_result_and_says_why() -> None:
+    """Its tuning trained, its release diverged: the method is named with the release's reason (and
+    ``dptune run`` exits 1, as for any method without a result); a released one is not."""
+    from dptune.tune.driver import SweepOutcome, failed_methods
+
+    doc = spec_doc("mlp", [3.0], 2, {"epochs": 2, "batch_size": 128})
+    doc["dataset"] = {"name": "digits"}
+    doc["methods"] = {"dpsgd": {"lr": {"loguniform": [0.1, 2.0]}}, "dp-pmlf": {}}
+    spec = parse_spec(doc)
+    trained = {"method": "dpsgd", "status": "finished", "config": {"method": "dpsgd"}}
+    diverged = {
+        "method": "dpsgd",
+        "status": "failed",
+        "reason": "TrainingDivergedError: non-finite",
+        "config": {"method": "dpsgd", "rerun_of": "a"},
+    }
+    other = {"method": "dp-pmlf", "status": "finished", "config": {"method": "dp-pmlf"}}
+    released = Release("dp-pmlf", "b", 90.0, 3.0, 1e-4, {})
+    outcome = SweepOutcome([], "", 0.0, 0.0, 0, [trained, diverged, other], None, [released])  # type: ignore[arg-type]
+    failed = failed_methods(spec, [outcome])
+    assert set(failed) == {"dpsgd"} and "TrainingDivergedError: non-finite" in failed["dpsgd"]

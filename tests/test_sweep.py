@@ -11,15 +11,18 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import optuna
 import pytest
 import ray
+import torch
 from dp_accounting import dp_event
 from dp_accounting.rdp.rdp_privacy_accountant import RdpAccountant
 from mlflow.tracking import MlflowClient
 
 from dptune.cli import main
+from dptune.engine.data import load_dataset
 from dptune.methods.filters import validate_filter
 from dptune.privacy.accounting import RDP_ORDERS
 from dptune.sweep.ledger import PrivateSweepState
@@ -29,7 +32,22 @@ from dptune.tracking.report import format_table
 from dptune.tune import run_sweep, run_sweeps
 from dptune.tune.studies import study_storage
 from tests.helpers import subsampled_gaussian
-from tests.sweep_helpers import runs, write_spec
+from tests.sweep_helpers import released_model_holds_only_its_weights, runs, write_spec
+
+
+def released_as_model(client: MlflowClient, rerun: Any, uri: str, folder: Path) -> None:
+    """A re-run of a per-run sweep is a registered model holding its weights alone: it scores on the
+    final test what the run logged, and its run holds only its privacy card (its method's whole search
+    counted)."""
+    model = released_model_holds_only_its_weights(rerun.data.tags["dptune.released_model"], uri, folder)
+    data = load_dataset("digits")
+    with torch.no_grad():
+        accuracy = float((model(data.test_x).argmax(dim=1) == data.test_y).float().mean())
+    assert accuracy == pytest.approx(rerun.data.metrics["test_accuracy"], abs=1 / len(data.test_y) + 1e-9)
+    card_file = client.download_artifacts(rerun.info.run_id, "privacy_card.json")
+    card = json.loads(Path(card_file).read_text())
+    assert card["epsilon"] > card["per_run_epsilon"] and card["includes_tuning"] is True
+    assert {a.path for a in client.list_artifacts(rerun.info.run_id)} == {"privacy_card.json"}
 
 
 def test_sweep_logs_parent_and_children_and_survives_a_diverging_method(
@@ -108,6 +126,7 @@ def test_sweep_logs_parent_and_children_and_survives_a_diverging_method(
         for rerun in again:
             assert rerun.data.tags["dptune.selected_trial"] == selected.data.tags["dptune.trial_id"]
             assert rerun.data.params == selected.data.params and "seed" not in rerun.data.params
+            released_as_model(client, rerun, spec.tracking_uri, tmp_path / rerun.info.run_id)
             assert (
                 rerun.data.tags["dptune.status"] == "finished"
                 and 0 < rerun.data.metrics["test_accuracy"] <= 1

@@ -78,6 +78,8 @@ SELECTION_RULE = (
 CARRY_RULE = "linear scaling rule: η_B = η_t·ε_B/ε_t, epochs and batch size as tuned (Panda et al. 2024)"
 PER_RUN_FLOOR = 0.01
 """The least per-run ε the planner tries: below it a run's σ leaves the calibration's range."""
+PLAN_BOUND = "plan"
+"""The bound of a pipeline's row in a sweep's privacy record: its plan (``plan_record``)."""
 PLAN_ARTIFACT = "plan.json"
 """The plan of a pipeline stage as its sweep record stores it (every mechanism written out)."""
 RDP_COMPOSITION = "RDP: K·W_t + W_B composed order by order, converted once at δ"
@@ -532,7 +534,7 @@ def plan_record(plans: Mapping[str, MethodPlan], counts: Mapping[str, Ran]) -> d
         )
         row = {
             "method": method,
-            "tuning_bound": "plan",
+            "tuning_bound": PLAN_BOUND,
             "note": (
                 f"planned: {plan.tuning.count.describe()} tuning trials at ε_t = "
                 f"{plan.tuning.per_run_epsilon:.3g} {where}, then the selection released at ε_B = "

@@ -59,7 +59,8 @@ class TradeOff:
     params: dict[str, Any]  # the run's settings, as the values they were
     epsilon_including_tuning: float | None = None  # the method's whole search in its sweep
     delta_including_tuning: float | None = None  # its δ: ``delta``, or more after a warm start
-    tuning_bound: str | None = None  # repeat-and-select or composition
+    tuning_bound: str | None = None  # repeat-and-select, composition, filter or plan
+    tuning_note: str | None = None  # what the bound counts (a pipeline's: its plan's stages)
     epsilon_all_trials: float | None = None  # releasing every trial of the search (None: private)
     noise_source: str = "secure"  # or "seeded" (research mode: the seeds are logged)
 
@@ -135,6 +136,7 @@ def selected_tradeoffs(
                 epsilon_including_tuning=cost.get("epsilon_including_tuning"),
                 delta_including_tuning=cost.get("delta"),
                 tuning_bound=cost.get("tuning_bound"),
+                tuning_note=cost.get("note"),
                 epsilon_all_trials=cost.get("epsilon_all_trials"),
                 noise_source=noise_source,
             )

@@ -55,8 +55,9 @@ def opening_lines(
         subset = f"a secret subset of rate {fraction:g}" if fraction < 1 else "all data"
         return [
             f"sweep {spec.name}: {', '.join(spec.methods)} on {shared.dataset} (n={n}) / {shared.model}, "
-            f"total ε={spec.epsilons[0]:g} (tuning included), δ={delta:g}: {plan.tuning.runs} tuning "
-            f"trials per method on {subset}, then each method's selection released once on the whole data",
+            f"total ε={spec.epsilons[0]:g} (tuning included), δ={delta:g}: {plan.tuning.count.describe()} "
+            f"tuning trials per method on {subset}, then each method's selection released once on the "
+            "whole data",
             randomness_line(spec),
             f"selection: trials scored and selected on a validation part ({len(data.val_y)} held-out "
             f"images); the release scored on the final-test part ({len(data.test_y)} images)",
@@ -130,6 +131,12 @@ def pipeline_closing_lines(
     lines = [
         f"\nreleased models at total ε = {total:g} (each one's (ε, δ) covers its tuning and release):",
         *release_lines(releases),
+        *(
+            f"  {row['method']:<15} no model released: its release run did not finish (its tuning still "
+            f"spent its part of ε = {total:g})"
+            for row in record["methods"]
+            if row["method"] not in {r.method for r in releases}
+        ),
         "\nthe tuning trials each release carried (validation accuracy; final test: the release):\n" + table,
         f"\nprivacy of this stage: {len(record['methods'])} pipelines on the same data; releasing every "
         f"method's model: ε ≤ {record['epsilon_including_tuning']:.3f}, δ ≤ {record['delta']:g}",

@@ -480,20 +480,32 @@ class MlflowTracker:
 
     def _trained_runs(self, experiment: str, sweep_id: str | None) -> list:
         """The trained trials (finished or stopped) of one sweep, or, across the experiment, those on the
-        whole training data: a tuning proxy's trials (``names.PROXY_PARAM``) rank configurations for
-        their own sweep only, and no result of the experiment is one of them."""
+        whole training data and a pipeline's (whose tuning trials carry its release): a tuning proxy's
+        trials (``names.PROXY_PARAM``) rank configurations for their own sweep only, and no result of the
+        experiment is one of them."""
+        parents: dict[str, Any] = {}
         return [
             r
             for r in self._trial_runs(experiment, sweep_id)
             if r.data.tags.get(names.STATUS_TAG) in (TrialStatus.FINISHED, TrialStatus.STOPPED)
-            and (sweep_id or names.PROXY_PARAM not in r.data.params)
+            and (
+                sweep_id
+                or logged_value(r.data.params.get(names.PROXY_PARAM, "None")) is None
+                or self._pipeline(r, parents)
+            )
         ]
 
+    def _pipeline(self, run: Any, parents: dict[str, Any]) -> bool:
+        """Whether a trial run's sweep is a pipeline whose ε includes the tuning (its ε: the total)."""
+        params = self._parent(run, parents).data.params
+        return logged_value(params.get(names.INCLUDES_TUNING_PARAM, "False")) is True
+
     def _epsilon_target(self, run: Any, parents: dict[str, Any]) -> float:
-        """A trial's ε target: its logged one, or (runs from before a trial logged its configuration) its
-        sweep's; ``parents`` caches the sweeps' runs by id."""
+        """A trial's ε target: its logged one, or its sweep's for a pipeline's trial (the total its release
+        carries) and for runs from before a trial logged its configuration; ``parents`` caches the sweeps'
+        runs by id."""
         target = logged_value(run.data.params.get(names.EPSILON_PARAM, "null"))
-        if target is None:
+        if target is None or self._pipeline(run, parents):
             target = logged_values(self._parent(run, parents).data.params).get(names.EPSILON_PARAM)
         return float(target) if target is not None else math.nan
 
@@ -547,6 +559,7 @@ class MlflowTracker:
                 if parent
                 else None,
                 tuning_bound=parent.tags.get(f"{names.TUNING_BOUND_TAG}.{method}") if parent else None,
+                tuning_note=parent.tags.get(f"{names.TUNING_NOTE_TAG}.{method}") if parent else None,
                 epsilon_all_trials=parent.metrics.get(f"{names.ALL_TRIALS_METRIC}.{method}")
                 if parent
                 else None,
@@ -605,7 +618,7 @@ class MlflowTracker:
             key = (run.data.tags[names.METHOD_TAG], target)
             if self._secret_count(run, parents):
                 secret.add(key)
-            if names.PROXY_PARAM in run.data.params:
+            if logged_value(run.data.params.get(names.PROXY_PARAM, "None")) is not None:
                 kind = "proxy"
             else:
                 kind = run.data.tags.get(names.ROLE_TAG, names.SEARCH_ROLE)

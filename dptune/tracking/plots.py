@@ -30,6 +30,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from dptune.sweep.plan import PLAN_BOUND
 from dptune.sweep.results import TradeOff
 from dptune.tracking.protocols import ProtocolCell
 from dptune.tracking.report import PlotContext, TrialPoint, format_tuning
@@ -217,7 +218,19 @@ def _accuracy_vs_epsilon(
         drawn |= _trials(ax, method, colour, [(at(t.epsilon_spent), t) for t in searched])
         reruns = [t for t in trials if t.method == method and t.role == "final"]
         drawn |= _reruns(ax, method, colour, [(at(t.epsilon_spent), t) for t in reruns], size=6)
-        points = sorted((r for r in rows if r.method == method), key=lambda r: r.epsilon_spent)
+        mine = [r for r in rows if r.method == method]
+        released = sorted((r for r in mine if r.tuning_bound == PLAN_BOUND), key=lambda r: r.epsilon_target)
+        if released:  # a pipeline's model: at its total ε, chosen by tuning trials at their own ε
+            drawn |= _selected(
+                ax,
+                method,
+                colour,
+                [(at(p.epsilon_target), p) for p in released],
+                line=True,
+                validation_at=[at(p.epsilon_spent) for p in released],
+                mark="released",
+            )
+        points = sorted((r for r in mine if r.tuning_bound != PLAN_BOUND), key=lambda r: r.epsilon_spent)
         drawn |= _selected(ax, method, colour, [(at(p.epsilon_spent), p) for p in points], line=True)
         tuned = [p for p in points if p.epsilon_including_tuning is not None]
         if tuned:
@@ -244,7 +257,8 @@ def _accuracy_vs_epsilon(
     if log:
         _nice_log_ticks(ax)
     scale = "log scale, " if log else ""
-    ax.set_xlabel(f"ε spent ({scale}methods offset apart for legibility)")
+    at_total = " (a released model: at its total ε)" if "released" in drawn else ""
+    ax.set_xlabel(f"ε spent{at_total} ({scale}methods offset apart for legibility)")
     return _mark_handles(drawn)
 
 
@@ -322,11 +336,14 @@ def _selected(
     *,
     line: bool,
     validation_at: list[float] | None = None,
+    mark: str = "selected",
 ) -> set[str]:
     """The selected configurations at the given x: final-test mean ± sd of the re-runs (bold, joined by a
-    line when ``line``) and the validation accuracy (hollow diamond, at ``validation_at`` when given);
-    return the marks drawn."""
-    drawn = set()
+    line when ``line``; the legend's ``mark``) and the validation accuracy (hollow diamond, at
+    ``validation_at`` when given); return the marks drawn."""
+    drawn: set[str] = set()
+    if not placed:
+        return drawn
     tested = [(x, p) for x, p in placed if p.test_accuracy is not None]
     if tested:
         bars = ax.errorbar(
@@ -341,9 +358,9 @@ def _selected(
             capsize=3,
             zorder=4,
         )
-        bars.lines[0].set_gid(f"selected:{method}")
-        bars.lines[2][0].set_gid(f"selected-sd:{method}")
-        drawn.add("selected")
+        bars.lines[0].set_gid(f"{mark}:{method}")
+        bars.lines[2][0].set_gid(f"{mark}-sd:{method}")
+        drawn.add(mark)
     ax.scatter(
         validation_at if validation_at is not None else [x for x, _ in placed],
         [100 * p.validation_accuracy for _, p in placed],
@@ -427,6 +444,14 @@ def _mark_handles(drawn: set[str]) -> list[Artist]:
         ),
         "selected": Line2D(
             [], [], marker="o", markersize=6, label="selected: final test,\nmean ± sd of re-runs", **grey
+        ),
+        "released": Line2D(
+            [],
+            [],
+            marker="o",
+            markersize=6,
+            label="released model: final test\nat its total ε (tuning incl.)",
+            **grey,
         ),
         "reruns": Line2D([], [], marker="o", markersize=2.5, alpha=0.6, label="re-run (final test)", **grey),
         "validation": Line2D(

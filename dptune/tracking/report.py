@@ -12,10 +12,16 @@ import math
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from dptune.sweep.plan import PLAN_BOUND
 from dptune.sweep.results import TradeOff
 from dptune.training.config import report_columns
 
-BOUND_ABBREVIATIONS = {"repeat-and-select": "R&S", "composition": "comp.", "filter": "filter"}
+BOUND_ABBREVIATIONS = {
+    "repeat-and-select": "R&S",
+    "composition": "comp.",
+    "filter": "filter",
+    PLAN_BOUND: "plan",
+}
 
 
 WITHHELD = "withheld: the trial count is secret (repeat-and-select), and counts or times would reveal it"
@@ -85,15 +91,26 @@ def setting(row: TradeOff) -> tuple[str, str, float]:
 
 
 def format_report(rows: list[TradeOff]) -> str:
-    """``format_table`` of the rows, a section per setting (dataset, model, δ) when there are several."""
+    """``format_table`` of the rows, a section per setting (dataset, model, δ) when there are several;
+    then the plan of each pipeline's row (ε including the tuning: what each stage spent)."""
     settings = sorted({setting(row) for row in rows})
+    plans = [
+        f"  {row.method:<15} total ε {row.epsilon_target:g}: {row.tuning_note}"
+        for row in rows
+        if row.tuning_bound == PLAN_BOUND and row.tuning_note
+    ]
+    planned = (
+        ("\n\nplans of the released models (their ε includes the tuning):\n" + "\n".join(plans))
+        if plans
+        else ""
+    )
     if len(settings) <= 1:
-        return format_table(rows)
+        return format_table(rows) + planned
     sections = []
     for dataset, model, delta in settings:
         group = [row for row in rows if setting(row) == (dataset, model, delta)]
         sections.append(f"{dataset} / {model}, δ = {delta:g}:\n" + format_table(group))
-    return "\n\n".join(sections)
+    return "\n\n".join(sections) + planned
 
 
 def pareto_front(points: list[TradeOff]) -> list[TradeOff]:

@@ -421,7 +421,8 @@ SECRET_FAILURE = "withheld: the trial count is secret, and whether or why a tria
 
 def failed_methods(spec: SweepSpec, outcomes: list[SweepOutcome]) -> dict[str, str]:
     """The methods of the spec with no trial that trained (every one failed or was infeasible, or none ran)
-    in any of the sweeps, each with the first trial's whole reason: such a sweep has no result for them.
+    in any of the sweeps, or (ε including the tuning) no released model, each with the first trial's
+    whole reason: such a sweep has no result for them.
     Under a secret trial count the reason is withheld and a method that drew no trial is named alike:
     which of the two it was, or why a trial failed, would tell that K was at least one."""
     failed: dict[str, str] = {}
@@ -434,6 +435,13 @@ def failed_methods(spec: SweepSpec, outcomes: list[SweepOutcome]) -> dict[str, s
                 continue
             reasons = [str(r["reason"]) for r in results if r.get("reason")] or ["no trial ran to a report"]
             failed.setdefault(method, SECRET_FAILURE if spec.trials.random else reasons[0])
+        if spec.includes_tuning is not None:  # a pipeline's result is its released model
+            released = {release.method for release in outcome.releases}
+            for method in spec.methods:
+                if method not in released and method not in failed:
+                    finals = [r for r in by_method[method] if route(r["config"]).rerun]
+                    why = next((str(r["reason"]) for r in finals if r.get("reason")), "it did not finish")
+                    failed[method] = f"no model released at one of its totals: its release run failed ({why})"
     return failed
 
 
