@@ -155,6 +155,26 @@ def test_several_targets_draw_accuracy_against_epsilon_for_every_method() -> Non
     assert [to_hex(h.get_color()) for h in figure.legends[0].legend_handles] == [colours["a"], colours["b"]]
 
 
+def test_a_released_model_is_drawn_at_its_total_epsilon_and_its_tuning_trial_at_its_own() -> None:
+    """A pipeline's row (ε including the tuning: its plan) joins its released models' final-test accuracy
+    at their totals, with the tuning trial that chose each at the ε it spent, and no tuning arrow."""
+    rows = [
+        row("a", 1.0, 0.25, 0.80, (0.84,), epsilon_including_tuning=1.0, tuning_bound="plan"),
+        row("a", 3.0, 0.54, 0.83, (0.88,), epsilon_including_tuning=3.0, tuning_bound="plan"),
+    ]
+    trials = [search("a", 1.0, 0.25, 0.80, True), search("a", 3.0, 0.54, 0.83, True)]
+    figure = tradeoff_figure(rows, trials, CONTEXT)
+    (line,) = series(figure, "released:a")
+    released = np.column_stack([line.get_xdata(), line.get_ydata()]).astype(float)
+    dodge = released[0][0] / 1.0
+    np.testing.assert_allclose(released, [(1.0 * dodge, 84.0), (3.0 * dodge, 88.0)])
+    np.testing.assert_allclose(points(figure, "validation:a"), [(0.25 * dodge, 80.0), (0.54 * dodge, 83.0)])
+    assert not series(figure, "tuning:a") and not series(figure, "selected:a")
+    legend_texts = [text.get_text() for legend in figure.legends for text in legend.get_texts()]
+    assert any(text.startswith("released") for text in legend_texts)
+    assert "released model: at its total ε" in figure.axes[0].get_xlabel()
+
+
 def test_one_target_draws_a_strip_plot_by_method() -> None:
     rows = [
         row(

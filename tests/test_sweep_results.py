@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import statistics
 
-from dptune.sweep.results import selected_tradeoffs
+from dptune.sweep.plan import PLAN_BOUND
+from dptune.sweep.results import TradeOff, selected_tradeoffs
+from dptune.tracking.report import format_report
 from dptune.training.trial_status import RERUN_OF, STATUS_KEY, TrialStatus
 
 
@@ -44,3 +46,23 @@ def test_the_selected_trial_its_finished_reruns_settings_and_search_privacy_make
     assert dpsgd.tuning_bound == "composition" and dpsgd.epsilon_all_trials is None
     assert pmlf.test_accuracies == () and pmlf.test_accuracy is None and pmlf.epsilon_spent == 0.98
     assert pmlf.params == {"dataset": "digits", "lr": 0.8, "k": 2}
+
+
+def test_a_report_of_released_models_lists_each_ones_plan() -> None:
+    """A pipeline's row reads ``(plan)`` for its ε including the tuning, and the report lists each
+    release's plan, the stages and what each spent, under the table; a per-run row adds no plan."""
+    plan = "planned: 8 tuning trials at ε_t = 0.54 on a secret subset of rate 0.25, then … ε_B = 2.85"
+
+    def row(method: str, spent: float, including: float, bound: str, note: str | None) -> TradeOff:
+        return TradeOff(
+            method, 3.0, spent, 1e-5, 0.83, (0.86,), "s", method, {},
+            epsilon_including_tuning=including, delta_including_tuning=1e-5, tuning_bound=bound,
+            tuning_note=note,
+        )  # fmt: skip
+
+    released = row("dpsgd", 0.537, 3.0, PLAN_BOUND, plan)
+    per_run = row("dp-pmlf", 2.99, 9.2, "composition", "composition of every trial")
+    text = format_report([released, per_run])
+    assert "3.000 (plan)" in text and "(comp.)" in text
+    tail = text.split("plans of the released models")[1]
+    assert f"dpsgd           total ε 3: {plan}" in tail and "dp-pmlf" not in tail

@@ -50,7 +50,14 @@ class Release:
         }
 
 
+CARD_PRIVACY = ("method", "dataset", "model", "epsilon", "delta", "accountant", "proxy_fraction")
+"""A run's settings a card states apart (its ε and δ are the guarantee's, tuning included), not among
+its ``settings``."""
+
+
 def _card(run: RunConfig, settings: Mapping[str, Any], accuracy: float, noise_source: str) -> dict[str, Any]:
+    """What every card states: the method, data, model, accountant, randomness, final-test accuracy and
+    the run's other settings (the release's: its step as carried)."""
     return {
         "method": run.method,
         "dataset": run.dataset,
@@ -58,7 +65,11 @@ def _card(run: RunConfig, settings: Mapping[str, Any], accuracy: float, noise_so
         "accountant": run.accountant,
         "noise_source": noise_source,
         "final_test_accuracy": accuracy,
-        "settings": {k: v for k, v in settings.items() if isinstance(v, bool | int | float | str)},
+        "settings": {
+            k: v
+            for k, v in settings.items()
+            if isinstance(v, bool | int | float | str) and k not in CARD_PRIVACY
+        },
     }
 
 

@@ -9,7 +9,6 @@ generator state: the caller hands over ``Trainer.released_module``'s module alon
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -58,7 +57,11 @@ def log_released_model(
         mlflow.log_dict(full, CARD_ARTIFACT)
     client = MlflowClient(tracking_uri=uri)
     try:  # through the client: MLflow's fluent registration prints to stderr
-        client.create_registered_model(registered_name)
+        client.create_registered_model(
+            registered_name,
+            description=f"{card['method']} on {card['dataset']} / {card['model']}, released by dptune: each "
+            "version one released model, its (ε, δ) (tuning included) in its tags and description",
+        )
     except MlflowException as error:
         if error.error_code != "RESOURCE_ALREADY_EXISTS":
             raise
@@ -68,6 +71,5 @@ def log_released_model(
     for key in CARD_TAGS:
         if key in full:
             client.set_model_version_tag(registered_name, version, f"dptune.{key}", str(full[key]))
-    client.set_model_version_tag(registered_name, version, "dptune.card", json.dumps(full)[:4900])
     client.update_model_version(registered_name, version, description=card_text(full))
     return f"models:/{registered_name}/{version}"
