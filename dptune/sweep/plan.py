@@ -14,20 +14,26 @@ For each method and each total (ε, δ), two stages:
 2. **release**: the selected configuration trained once on the whole data at ε_B, its learning rate
    carried from ε_t to ε_B by the linear scaling rule (Panda, Tang, Mahloujifar, Sehwag & Mittal, ICML
    2024, "A New Linear Scaling Rule for Private Adaptive Hyperparameter Optimization", arXiv:2212.04486:
-   the best total step r = η·T grows about linearly with ε; with T fixed, η_B = η_t·ε_B/ε_t), and
-   scored on the final-test part.
+   the best total step r = η·T grows about linearly with ε; with T fixed, η_B = η_t·ε_B/ε_t: their line
+   through the origin, as one tuning ε fits it, where they fit it from two), and scored on the
+   final-test part.
 
-How the two compose depends on γ:
+The spec states its steps for the released model: a tuning trial runs them divided by ε_B/ε_t
+(``tuning_knobs``, ``tuning_run``), and the release multiplies the selected one back (``carried``).
 
-* **subset** (γ < 1; Koskela & Kulkarni, NeurIPS 2023, "Practical Differentially Private Hyperparameter
-  Tuning with Subsampling"): the whole tuning stage is one mechanism on X, (ε_X, δ_X)-DP with respect to X
-  by RDP composition; the subset's secrecy amplifies it to (ε_A, δ_A) = (log(1 + γ(e^{ε_X} − 1)), γδ_X)
-  on the data (Balle, Barthe & Gaboardi 2018, Thm. 8, ``dptune.privacy.amplification``). The release
-  is (ε_B, δ_B)-DP by its calibration, and the stages add (basic composition):
-  ε = ε_A + ε_B, δ = δ_A + δ_B. The planner gives the tuning stage the share ρ of ε and half of δ.
-* **whole data** (γ = 1): RDP curves of every run compose order by order and convert once (Balle et
-  al. 2020, Thm. 21): ε = conv(K·W_t + W_B, δ), tighter than adding (ε, δ) per stage. ε_t is set so
-  that the tuning alone converts to ρ·ε, and ε_B is the largest whose composition stays within ε.
+The tuning's per-run ε_t is the largest whose stage converts to at most the share ρ of the total
+(``privacy.tuning_share``); ε_B the largest that keeps the composition within the total, by the tighter
+of two compositions, both valid:
+
+* **RDP**: the tuning stage is one mechanism on X with RDP K·W_t; X is secret, so on the whole data it
+  is RDP with Zhu & Wang's bound for Poisson subsampling of any mechanism (ICML 2019, Thm. 6,
+  ``dptune.privacy.amplification.amplified_rdp``; Koskela & Kulkarni, NeurIPS 2023, "Practical
+  Differentially Private Hyperparameter Tuning with Subsampling", tune on such a subset). The release's
+  W_B adds order by order and the sum converts once (Balle et al. 2020, Thm. 21). γ = 1 is plain RDP
+  composition.
+* **basic** (γ < 1): the tuning stage is (ε_X, δ/2γ)-DP on X by RDP; the subset amplifies it to
+  (ε_A, δ/2) = (log(1 + γ(e^{ε_X} − 1)), δ/2) on the data (Balle, Barthe & Gaboardi 2018, Thm. 8), and
+  the release at (ε_B, δ/2) adds: ε = ε_A + ε_B.
 
 With a random trial count (``budget.trials_per_method: {distribution: …}``: random search, no
 scheduler, no start points) the tuning is **repeat-and-select** instead (Papernot & Steinke, ICLR 2022,
@@ -253,22 +259,19 @@ def plan_method(
     """The plan of ``method`` at ``total`` with a tuning subset of rate ``fraction`` (None: not even the
     least per-run ε the accountant can certify, ``floor`` (``lowest_target``), fits the tuning's share).
 
-    The tuning's per-run ε_t is the largest whose stage, in RDP amplified by the subset
-    (``amplified_rdp``), converts to at most ρ·total; the release's ε_B the largest that keeps the
-    composition within the total, by the tighter of the two compositions (module docstring)."""
+    The tuning's per-run ε_t is the largest whose stage, in RDP amplified by the subset, converts to at
+    most ρ·total; the release's ε_B the largest that keeps the composition within the total, by the
+    tighter of the two compositions (module docstring)."""
     if setup.trials.random:
         return repeat_and_select_plan(setup, method, total, n, floor)
+    if floor is None:
+        return None
     space, run, delta, count = setup.methods[method], setup.runs[method], setup.delta, setup.trials
     trials = int(count.mean)
 
-    def tuning_curve(e: float) -> np.ndarray:
-        return amplified_rdp(trials * _curve(space, run, n, e, delta), fraction)
-
-    if floor is None:
-        return None
-
     def tuning_fits(e: float) -> bool:
-        return rdp_to_epsilon(tuning_curve(e), delta) <= setup.tuning_share * total
+        tuning = amplified_rdp(trials * _curve(space, run, n, e, delta), fraction)
+        return rdp_to_epsilon(tuning, delta) <= setup.tuning_share * total
 
     if not tuning_fits(floor):
         return None
