@@ -83,8 +83,9 @@ def card(release: dict[str, Any], folder: Path) -> dict[str, Any]:
     return json.loads(Path(client.download_artifacts(run_id, "privacy_card.json", str(folder))).read_text())
 
 
-def execute(args: list[str], folder: Path) -> dict[str, Any]:
-    """One execution in a fresh ``folder``: its release (the last line), wall time and trial-hours."""
+def execute(args: list[str], folder: Path, secret_count: bool) -> dict[str, Any]:
+    """One execution in a fresh ``folder``: its release (the last line), wall time and trial-hours; of a
+    search whose trial count is secret (``secret_count``), no time at all: it would tell the count."""
     shutil.rmtree(folder, ignore_errors=True)
     folder.mkdir(parents=True)
     located = [str(ROOT / a) if a.startswith("sweeps/") else a for a in args]
@@ -101,8 +102,8 @@ def execute(args: list[str], folder: Path) -> dict[str, Any]:
         "final_test_accuracy": last["final_test_accuracy"],
         "epsilon": last["epsilon"],
         "delta": last["delta"],
-        "wall_seconds": round(wall, 1),
-        "trial_hours": round(trial_seconds / 3600, 3) if trial_seconds else None,
+        "wall_seconds": None if secret_count else round(wall, 1),
+        "trial_hours": round(trial_seconds / 3600, 3) if trial_seconds and not secret_count else None,
     }
     if "model_uri" in last:
         entry["plan"] = card(last, folder).get("plan")
@@ -117,7 +118,7 @@ def summarized(executions: list[dict[str, Any]]) -> dict[str, Any]:
         "sd": statistics.stdev(accuracies) if len(accuracies) > 1 else None,
         "epsilon": max(e["epsilon"] for e in executions),
         "delta": max(e["delta"] for e in executions),
-        "wall_seconds": [e["wall_seconds"] for e in executions],
+        "wall_seconds": [e["wall_seconds"] for e in executions],  # None: withheld with a secret count
         "trial_hours": [e["trial_hours"] for e in executions],
     }
 
@@ -132,7 +133,8 @@ def run_cell(model: str, epsilon: float, executions: int) -> None:
         while len(entry["executions"]) < executions:
             index = len(entry["executions"])
             print(f"{model} ε={epsilon:g} {key} execution {index + 1}/{executions} …", flush=True)
-            result = execute(args, SCRATCH / f"{model}-eps{epsilon:g}" / f"{name}-{index}")
+            folder = SCRATCH / f"{model}-eps{epsilon:g}" / f"{name}-{index}"
+            result = execute(args, folder, secret_count=name == "repeat_and_select")
             entry["executions"].append(result)
             entry |= summarized(entry["executions"])
             if "plan" in result:
@@ -146,6 +148,24 @@ def run_cell(model: str, epsilon: float, executions: int) -> None:
 
 
 TITLE = "## Released models at a total ε that includes their tuning (Fashion-MNIST)"
+WITHHELD = {"baseline: repeat_and_select": "withheld"}
+"""Rows whose trial-hours are not shown: a secret trial count's would tell it."""
+
+
+def verdict(model: str, total: str, cell: dict[str, Any]) -> str | None:
+    """The cell against its goal and its baselines: the best method's pipeline (mean of executions)."""
+    methods = {m: e for m, e in cell["methods"].items() if e.get("executions")}
+    if not methods:
+        return None
+    best, entry = max(methods.items(), key=lambda m: m[1]["mean"])
+    goal = GOALS[model][int(float(total))]
+    parts = [f"{model}, total ε = {total}: best pipeline {best} {entry['mean']:.2f}"]
+    parts.append(f"goal {goal}: {'met' if entry['mean'] >= goal else 'not met'}")
+    for name, base in cell["baselines"].items():
+        if base.get("executions"):
+            side = "above" if entry["mean"] > base["mean"] else "not above"
+            parts.append(f"{side} {name.replace('_', ' ')} ({base['mean']:.2f})")
+    return "- " + "; ".join(parts)
 
 
 def plan_text(plan: dict[str, Any] | None) -> str:
@@ -153,7 +173,7 @@ def plan_text(plan: dict[str, Any] | None) -> str:
     if not plan:
         return ""
     tune, release = plan["stages"]
-    runs = tune["runs"] if isinstance(tune["runs"], int) else f"K~{tune['runs']['distribution']}"
+    runs = tune["runs"] if isinstance(tune["runs"], int) else f"secret K (mean {tune['runs']['mean']:g})"
     return (
         f"{runs} × {tune['per_run_epsilon']:.3g} on {tune['subset_fraction']:g} → "
         f"{release['per_run_epsilon']:.3g} (×{plan['lr_scale']:.2f})"
@@ -163,11 +183,13 @@ def plan_text(plan: dict[str, Any] | None) -> str:
 def row(model: str, total: str, name: str, entry: dict[str, Any]) -> str:
     sd = f" ± {entry['sd']:.2f}" if entry.get("sd") is not None else ""
     hours = [h for h in entry["trial_hours"] if h is not None]
+    walls = [w for w in entry["wall_seconds"] if w is not None]
     return (
         f"| {model} | {total} | {name} | **{entry['mean']:.2f}**{sd} (n={len(entry['executions'])}) | "
         f"{entry['epsilon']:.3f} ({entry['delta']:.0e}) | {plan_text(entry.get('plan'))} | "
-        f"{statistics.fmean(entry['wall_seconds']) / 60:.1f} | "
-        f"{f'{statistics.fmean(hours):.2f}' if hours else 'withheld'} | {GOALS[model][int(float(total))]} |"
+        f"{f'{statistics.fmean(walls) / 60:.1f}' if walls else 'withheld'} | "
+        f"{f'{statistics.fmean(hours):.2f}' if hours else WITHHELD.get(name, '–')} | "
+        f"{GOALS[model][int(float(total))]} |"
     )
 
 
@@ -181,7 +203,8 @@ def section() -> str:
         "with fresh randomness; its ε covers everything that chose it (the plan's tuning trials and the "
         "release). Baselines at the same total: no tuning (Tramèr & Boneh's published setting, one run at "
         "the total) and repeat-and-select (random search with a secret geometric trial count, mean 4, the "
-        "best re-run and released; its trial-hours are withheld with the count). Goal: the published "
+        "best re-run and released; its times are withheld with the count, which they would tell). Goal: the "
+        "published "
         "per-run figure at that ε, which counted no tuning.",
         "",
         "| model | total ε | pipeline | final test % | ε (δ) | tuning: trials × ε_t on γ → release ε_B "
@@ -192,7 +215,13 @@ def section() -> str:
         for total, cell in sorted(cells.items(), key=lambda c: float(c[0])):
             named = [*cell["methods"].items(), *((f"baseline: {b}", e) for b, e in cell["baselines"].items())]
             lines += [row(model, total, name, entry) for name, entry in named if entry.get("executions")]
-    lines += ["", "Every execution's command, plan and figures: bench/total_epsilon.json."]
+    verdicts = [
+        v
+        for model, cells in record.items()
+        for total, cell in cells.items()
+        if (v := verdict(model, total, cell))
+    ]
+    lines += ["", *verdicts, "", "Every execution's command, plan and figures: bench/total_epsilon.json."]
     return "\n".join(lines) + "\n"
 
 
