@@ -135,6 +135,8 @@ def test_sweep_logs_parent_and_children_and_survives_a_diverging_method(
         assert best[method].validation_accuracy == selected.data.metrics["validation_accuracy"]
         assert sorted(best[method].test_accuracies) == scores
     assert sum("FAILED" in line for line in lines) == 2
+    (registered,) = [line for line in lines if line.startswith("re-runs registered as models")]
+    assert "e2e.dpsgd" in registered and "e2e.dp-pmlf" in registered and "models:/e2e." in registered
     assert sum(re.search(r"trial \d/2", line) is not None for line in lines) == 6  # a line per trial
     assert sum(re.search(r"re-run \d/2  final test", line) is not None for line in lines) == 4
 

@@ -100,17 +100,32 @@ def opening_lines(
     return lines
 
 
+def registered_line(releases: Sequence[Release]) -> list[str]:
+    """Where a per-run sweep's re-runs are registered as models (none: no line)."""
+    logged = [r.model_uri for r in releases if r.model_uri]
+    if not logged:
+        return []
+    names = sorted({uri.rsplit("/", 1)[0].removeprefix("models:/") for uri in logged})
+    return [
+        f"re-runs registered as models ({', '.join(names)}; each card states its method's ε including "
+        f'tuning): load one with mlflow.pytorch.load_model("{logged[0]}")'
+    ]
+
+
 def closing_lines(
     spec: SweepSpec,
     table: str,
     tuning: SweepTuningCost,
     private_state: str,
     compute: str,
+    releases: Sequence[Release] = (),
 ) -> list[str]:
-    """The lines after the last trial: the best trade-offs (``table``), the privacy of the search, where
-    a secret count is kept (``private_state``), the randomness and the compute used (``compute``)."""
+    """The lines after the last trial: the best trade-offs (``table``), where its re-runs are registered
+    (``releases``), the privacy of the search, where a secret count is kept (``private_state``), the
+    randomness and the compute used (``compute``)."""
     lines = [
         "\nbest trade-offs of this sweep:\n" + table,
+        *registered_line(releases),
         "\nprivacy of the search itself (each trial spends at most ε; choosing among them costs more):",
         format_costs(tuning),
     ]

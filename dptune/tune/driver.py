@@ -740,7 +740,7 @@ def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo 
     if spec.release is not None:
         lines = pipeline_closing_lines(spec, format_table(best), releases, record, compute)
     else:
-        lines = closing_lines(spec, format_table(best), tuning, state.uri, compute)
+        lines = closing_lines(spec, format_table(best), tuning, state.uri, compute, releases)
     for line in lines:
         echo(line)
     on_cpu = sum(fell_back_to_cpu(r) for r in all_results)
