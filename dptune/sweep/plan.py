@@ -107,7 +107,7 @@ _SEARCH_STEPS = 14  # bisection steps in log ε: within about 0.1% of the larges
 class PlanSetup:
     """What a plan depends on, all fixed by the spec before the data is touched: each method's space and
     base run, the totals (ε of what is published), δ, the tuning trials K per method and total, the
-    tuning's share ρ of ε, its compute in full runs and, where the spec fixes it, the subset fraction."""
+    tuning's share ρ of ε and its compute in full runs (the planner chooses the subset rate)."""
 
     methods: Mapping[str, MethodSpace]
     runs: Mapping[str, RunConfig]
@@ -116,7 +116,6 @@ class PlanSetup:
     trials: TrialCount
     tuning_share: float = TUNING_SHARE
     tuning_compute: float = TUNING_COMPUTE
-    fraction: float | None = None
 
 
 @dataclass(frozen=True)

@@ -15,9 +15,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from dptune.sweep.plan import MethodPlan, Ran, realised
-from dptune.sweep.results import trial_settings
+from dptune.sweep.results import finished_reruns, trial_settings
 from dptune.training.config import RunConfig
-from dptune.training.trial_status import RERUN_OF, TrialStatus
 
 
 @dataclass(frozen=True)
@@ -125,7 +124,7 @@ def rerun_release(
         "delta": float(cost["delta"]),
         "includes_tuning": True,
         "per_run_epsilon": float(result["epsilon_target"]),
-        "covers": (f"the method's whole search and every re-run of its selection ({cost['note']});"),
+        "covers": f"the method's whole search and every re-run of its selection ({cost['note']});",
         "tuning_bound": cost["tuning_bound"],
     }
     return Release(run.method, str(result["trial_id"]), accuracy, card["epsilon"], card["delta"], card)
@@ -165,17 +164,12 @@ def sweep_releases(
     noise_source: str,
 ) -> list[Release]:
     """Every finished re-run of a sweep stage (``results``: the trials' last reports with ``trial_id``,
-    ``method`` and ``config``) as a release: a pipeline's (``plans`` by method; ``counts``: the tuning
-    what each method ran, from the private ledger) or a per-run sweep's
-    (``costs``: the bound's public rows)."""
+    ``method`` and ``config``) as a release: a pipeline's (``plans`` by method; ``counts``: what each
+    method ran, from the private ledger) or a per-run sweep's (``costs``: the bound's public rows)."""
     rows = {row["method"]: row for row in costs}
     releases = []
-    for result in sorted(results, key=lambda r: str(r["trial_id"])):
+    for result in finished_reruns(results):
         config = result["config"]
-        if RERUN_OF not in config or "test_accuracy" not in result:
-            continue
-        if TrialStatus.of_ended(result) is not TrialStatus.FINISHED:
-            continue
         method = result["method"]
         run = runs[method].with_knobs(config)
         shown = dict(settings.get(method, {})) | trial_settings(config)

@@ -95,6 +95,17 @@ class TradeOff:
         }
 
 
+def finished_reruns(results: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """The re-runs among ``results`` that finished with a final-test score, in the order they started."""
+    return [
+        result
+        for result in sorted(results, key=lambda r: str(r["trial_id"]))
+        if RERUN_OF in result["config"]
+        and "test_accuracy" in result
+        and TrialStatus.of_ended(result) is TrialStatus.FINISHED
+    ]
+
+
 def selected_tradeoffs(
     results: Sequence[Mapping[str, Any]],
     selected: Mapping[str, str],
@@ -110,12 +121,8 @@ def selected_tradeoffs(
     by_trial = {result["trial_id"]: result for result in results}
     rows = {row["method"]: row for row in costs}
     scores: dict[str, list[float]] = {}  # the finished re-runs' final-test scores by the trial they repeat
-    for result in sorted(results, key=lambda r: str(r["trial_id"])):  # in the order they started
-        repeated = result["config"].get(RERUN_OF)
-        if repeated is None or "test_accuracy" not in result:
-            continue
-        if TrialStatus.of_ended(result) is TrialStatus.FINISHED:
-            scores.setdefault(repeated, []).append(float(result["test_accuracy"]))
+    for result in finished_reruns(results):
+        scores.setdefault(result["config"][RERUN_OF], []).append(float(result["test_accuracy"]))
     found = []
     for method, trial_id in selected.items():
         chosen = by_trial.get(trial_id)

@@ -455,9 +455,14 @@ def parse_includes_tuning(privacy: Mapping[str, Any], compute: float | None) -> 
     if not isinstance(flag, bool):
         raise InputError("privacy.includes_tuning", f"must be true or false, got {flag!r}")
     if not flag:
-        given = ("privacy.tuning_share",) * ("tuning_share" in privacy) + ("budget.tuning_compute",) * (
-            compute is not None
-        )
+        given = [
+            path
+            for path, present in (
+                ("privacy.tuning_share", "tuning_share" in privacy),
+                ("budget.tuning_compute", compute is not None),
+            )
+            if present
+        ]
         if given:
             raise InputError(
                 given[0], "is for a total ε that includes the tuning: set privacy.includes_tuning"

@@ -143,6 +143,7 @@ def pipeline_closing_lines(
     """The lines after a pipeline stage (ε includes the tuning): each method's released model first, the
     selected tuning trials (``table``), what the stage spent, the randomness and the compute used."""
     total = record["total_epsilon"]
+    released = {r.method for r in releases}
     lines = [
         f"\nreleased models at total ε = {total:g} (each one's (ε, δ) covers its tuning and release):",
         *release_lines(releases),
@@ -150,7 +151,7 @@ def pipeline_closing_lines(
             f"  {row['method']:<15} no model released: its release run did not finish (its tuning still "
             f"spent its part of ε = {total:g})"
             for row in record["methods"]
-            if row["method"] not in {r.method for r in releases}
+            if row["method"] not in released
         ),
         "\nthe tuning trials each release carried (validation accuracy; final test: the release):\n" + table,
         f"\nprivacy of this stage: {len(record['methods'])} pipelines on the same data; releasing every "

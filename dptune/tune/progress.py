@@ -66,7 +66,7 @@ class MethodProgress:
     best: float | None = None  # best validation accuracy of a finished search trial
     reruns: int = 0  # planned re-runs of its selected configuration
     reruns_done: int = 0
-    rerun_name: str = "re-runs"  # what the line calls them (a pipeline's: its release)
+    rerun_name: str = RERUN_NAMES[1]  # what the line calls them (a pipeline's: its release)
 
     def describe(self, method: str, within: Sequence[EpochStep] = ()) -> str:
         """``dpsgd 3/8 + re-runs 1/3 (2 running: epoch 2/10 41%) best 81.2%``, with where the running
