@@ -18,6 +18,12 @@ throughput of trials sharing a GPU.
 
     python bench/gpu.py --write                 (on a machine with a CUDA GPU; writes RESULTS.md)
     python bench/gpu.py --device cpu --quick    (a smoke test of the script on a CPU: no figures)
+
+On a lent GPU machine whose checkout does not come back, ``--json FILE`` saves the result there after each
+measurement (so a run stopped part-way keeps what it measured), ``--only PART`` measures one of the two
+parts (a lease too short for both, or a transfer too small for the packages and the data together), and
+``--publish FILE …`` on any machine writes bench/gpu.json and RESULTS.md from such files, merged (CUDA
+results only; a part not measured is said so).
 """
 
 from __future__ import annotations
@@ -80,12 +86,12 @@ def synthetic(channels: int, size: int, n: int) -> Dataset:
 def workloads(quick: bool) -> dict[str, tuple[str, Dataset, int]]:
     """name -> (model, data, batch size)."""
     try:
-        fmnist = load_dataset("fashion-mnist", subset=4096 if quick else None)
+        fmnist, images = load_dataset("fashion-mnist", subset=4096 if quick else None), "Fashion-MNIST"
     except DataUnavailableError:
-        fmnist = synthetic(1, 28, 4096)
+        fmnist, images = synthetic(1, 28, 4096), "random 1×28×28 (Fashion-MNIST's shape)"
     cifar_sized = synthetic(3, 32, 512 if quick else 4096)
     return {
-        "cnn5, Fashion-MNIST": ("cnn5", fmnist, 256 if quick else 1024),
+        f"cnn5, {images}": ("cnn5", fmnist, 256 if quick else 1024),
         "wrn16-4, 3×32×32": ("wrn16-4", cifar_sized, 32 if quick else 256),
     }
 
@@ -185,9 +191,9 @@ def finished_trials(tracking_uri: str, experiment: str) -> list[tuple[float, flo
     ]
 
 
-def throughput(args: argparse.Namespace) -> dict[str, Any]:
-    """Finished trials per hour of their own span at each GPU share per trial (module docstring)."""
-    rates: dict[str, Any] = {}
+def throughput(args: argparse.Namespace, rates: dict[str, Any], save: Callable[[], None]) -> None:
+    """Finished trials per hour of their own span at each GPU share per trial (module docstring), into
+    ``rates`` share by share, ``save`` called after each."""
     for share in SHARES:
         folder = Path(tempfile.mkdtemp(prefix=f"dptune-gpu-{share:g}-"))
         uri = f"sqlite:///{folder / 'mlflow.db'}"
@@ -218,15 +224,54 @@ def throughput(args: argparse.Namespace) -> dict[str, Any]:
             "span_seconds": seconds,
             "per_hour": 3600 * len(spans) / seconds if seconds > 0 else 0.0,
         }
-    one = rates["gpu: 1"]["per_hour"]
-    for rate in rates.values():
-        rate["vs_gpu_1"] = rate["per_hour"] / one if one > 0 else 0.0
-    return rates
+        one = rates["gpu: 1"]["per_hour"]
+        for rate in rates.values():
+            rate["vs_gpu_1"] = rate["per_hour"] / one if one > 0 else 0.0
+        save()
+
+
+def shown_arguments(argv: list[str]) -> list[str]:
+    """The command's arguments without ``--json FILE`` (where a lent machine saved its result)."""
+    shown: list[str] = []
+    skip = False
+    for word in argv:
+        if not skip and word != "--json" and not word.startswith("--json="):
+            shown.append(word)
+        skip = word == "--json"
+    return shown
+
+
+def met(goal: bool) -> str:
+    return "met" if goal else "not met"
+
+
+def verdicts(result: dict[str, Any]) -> list[str]:
+    """The goals (module docstring), each checked against the figures: met or not, by how much."""
+    lines = []
+    for workload, row in result["step_cost"].items():
+        ratios = row["ratio_to_nonprivate"]
+        dpsgd = ratios["dptune dpsgd"]
+        opacus = min(ratio for name, ratio in ratios.items() if name.startswith("Opacus"))
+        lines.append(
+            f"- {workload}: dpsgd {dpsgd:.2f}× non-private (≤ 1.3×: {met(dpsgd <= 1.3)}); Opacus's best mode "
+            f"{opacus:.2f}× (dpsgd below it: {met(dpsgd < opacus)})."
+        )
+    quarter = result["throughput"].get("gpu: 0.25")
+    if quarter is not None and "gpu: 1" in result["throughput"]:
+        x = quarter["vs_gpu_1"]
+        lines.append(
+            f"- trials at gpu: 0.25 give {x:.2f}× the throughput of gpu: 1 (≥ 2.5×: {met(x >= 2.5)})."
+        )
+    return lines
 
 
 def section(result: dict[str, Any]) -> str:
     lines = [SECTION, "", f"`{result['command']}`, {result['date']}, {result['machine']}.", ""]
-    for workload, row in result["step_cost"].items():
+    for workload in result["workloads"]:
+        row = result["step_cost"].get(workload)
+        if row is None:
+            lines += [f"**{workload}**: not measured (the run stopped first).", ""]
+            continue
         lines += [
             f"**{workload}**, batch {row['batch_size']} (physical {row['physical_batch_size']}), non-private "
             f"step {row['nonprivate_ms']:.1f} ms (scale only):",
@@ -240,12 +285,18 @@ def section(result: dict[str, Any]) -> str:
         "| trials' GPU share | trials | finished | their span s | finished/hour | × gpu: 1 |",
         "|---|---|---|---|---|---|",
     ]
-    for share, rate in result["throughput"].items():
+    for share in (f"gpu: {share:g}" for share in SHARES):
+        rate = result["throughput"].get(share)
+        if rate is None:
+            lines.append(f"| {share} | not measured (the run stopped first) | | | | |")
+            continue
         lines.append(
             f"| {share} | {rate['trials']} | {rate['finished']} | {rate['span_seconds']:.0f} | "
             f"{rate['per_hour']:.1f} | {rate['vs_gpu_1']:.2f}× |"
         )
     lines += ["", "Goals: dpsgd ≤ 1.3× non-private and below Opacus's best mode; gpu: 0.25 ≥ 2.5× gpu: 1."]
+    lines += [""]
+    lines += verdicts(result)
     return "\n".join(lines) + "\n"
 
 
@@ -257,27 +308,63 @@ def main() -> None:
     parser.add_argument("--trials", type=int, default=8, help="trials of the throughput sweep")
     parser.add_argument("--quick", action="store_true", help="small sizes, one method: check the script runs")
     parser.add_argument("--write", action="store_true", help="write bench/gpu.json and RESULTS.md")
+    parser.add_argument("--json", type=Path, help="save the result in this file after each measurement")
+    parser.add_argument("--only", choices=("step_cost", "throughput"), help="measure one part alone")
+    parser.add_argument(
+        "--publish",
+        type=Path,
+        nargs="+",
+        help="write gpu.json and RESULTS.md from --json files (merged)",
+    )
     args = parser.parse_args()
+    if args.publish:
+        parts = [json.loads(path.read_text()) for path in args.publish]
+        merged = parts[0] | {
+            "command": " and ".join(dict.fromkeys(part["command"] for part in parts)),
+            "step_cost": {k: v for part in parts for k, v in part["step_cost"].items()},
+            "throughput": {k: v for part in parts for k, v in part["throughput"].items()},
+        }
+        publish(merged)
+        return
     device = torch.device(args.device)
     if device.type == "cuda" and not torch.cuda.is_available():
         sys.exit("no CUDA GPU here: run on a GPU machine, or --device cpu --quick to check the script")
     if args.write and (device.type != "cuda" or args.quick):
         sys.exit("--write publishes GPU figures: run the full benchmark on a CUDA device")
     name = torch.cuda.get_device_name(device) if device.type == "cuda" else cpu_name()
-    result = {
+    loads = workloads(args.quick)
+    result: dict[str, Any] = {
         "date": dt.date.today().isoformat(),
         "machine": f"{name}, torch {torch.__version__}, Python {platform.python_version()}",
-        "command": "python bench/gpu.py --write",
-        "step_cost": {
-            name: workload_cost(model, data, batch, args, device)
-            for name, (model, data, batch) in workloads(args.quick).items()
-        },
-        "throughput": throughput(args),
+        "device": device.type,
+        "quick": args.quick,
+        "command": " ".join(["python bench/gpu.py", *shown_arguments(sys.argv[1:])]),
+        "workloads": list(loads),
+        "step_cost": {},
+        "throughput": {},
     }
+
+    def save() -> None:
+        if args.json:
+            args.json.write_text(json.dumps(result, indent=1) + "\n")
+
+    if args.only != "throughput":
+        for workload, (model, data, batch) in loads.items():
+            result["step_cost"][workload] = workload_cost(model, data, batch, args, device)
+            save()
+    if args.only != "step_cost":
+        throughput(args, result["throughput"], save)
     print(section(result))
     if args.write:
-        JSON.write_text(json.dumps(result, indent=1) + "\n")
-        write_section(ROOT / "bench" / "RESULTS.md", SECTION, section(result))
+        publish(result)
+
+
+def publish(result: dict[str, Any]) -> None:
+    """bench/gpu.json and the RESULTS.md section from a full benchmark's result on a CUDA device."""
+    if result.get("device") != "cuda" or result.get("quick", True):
+        sys.exit("only a full benchmark on a CUDA device is published (this result is a smoke test)")
+    JSON.write_text(json.dumps(result, indent=1) + "\n")
+    write_section(ROOT / "bench" / "RESULTS.md", SECTION, section(result))
 
 
 if __name__ == "__main__":

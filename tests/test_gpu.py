@@ -179,7 +179,7 @@ def test_a_fractional_trial_measures_a_chunk_that_fits_its_share_and_cannot_exce
         with pytest.raises(torch.cuda.OutOfMemoryError):
             torch.empty(int(cap) + 2**20, dtype=torch.uint8, device=device)
     finally:
-        torch.cuda.set_per_process_memory_fraction(1.0, device)
+        torch.cuda.set_per_process_memory_fraction(1.0, device_index(device))
         torch.cuda.empty_cache()
 
 
