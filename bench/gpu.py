@@ -4,8 +4,9 @@ throughput of trials sharing a GPU.
 1. **Step cost.** For cnn5 on Fashion-MNIST (the real images where present, else random ones of the same
    shape) and WideResNet-16-4 on random CIFAR-sized input (3×32×32, 10 classes), the time of one step on a
    fixed batch: a non-private SGD step (forward, backward, update), every dptune method's full step
-   (``Trainer.step``: per-sample signal, clipping, noise, post-processing, update), and Opacus 1.6's
-   DP-SGD step in its two modes, per-sample gradients by hooks (``grad_sample_mode="hooks"``) and ghost
+   (``Trainer.step``: per-sample signal, clipping, noise, post-processing, update; its per-sample engine
+   the one ``auto`` picks, and dpsgd's also on the ``vmap`` engine, which any model can use), and Opacus
+   1.6's DP-SGD step in its two modes, per-sample gradients by hooks (``grad_sample_mode="hooks"``) and ghost
    clipping (``"ghost"``), on the same model, batch and device. Rounds interleave everything so the
    machine's noise hits all alike; a ratio is the median over rounds of (time / non-private time in the
    same round). Goals: dpsgd ≤ 1.3× non-private and faster than Opacus's best mode.
@@ -136,9 +137,9 @@ def workload_cost(
 ) -> dict[str, Any]:
     """Step times of one model on one batch (module docstring, 1)."""
     batch = torch.arange(batch_size)
-    methods = ["dpsgd"] if args.quick else list(METHODS)
+    runs = [(m, "auto") for m in (["dpsgd"] if args.quick else METHODS)] + [("dpsgd", "vmap")]
     trainers = {
-        method: Trainer(
+        f"{method} (vmap engine)" if engine == "vmap" else method: Trainer(
             RunConfig(
                 method=method,
                 epsilon=1.0,
@@ -148,10 +149,11 @@ def workload_cost(
                 params=PARAMS.get(method, {}),
                 device=str(device),
                 seed=0,
+                engine=engine,
             ),
             data,
         )
-        for method in methods
+        for method, engine in runs
     }
     model = trainers["dpsgd"].flat.model
     optimizer = torch.optim.SGD(model.parameters(), lr=0.1)

@@ -53,6 +53,23 @@ class SequenceLinear(nn.Module):
         return self.head(torch.tanh(self.mix(h)).reshape(x.shape[0], -1))
 
 
+class InPlace(nn.Module):
+    """Outputs changed in place after the traced layers (a conv's and a GroupNorm's), as torchvision's
+    ResNets do with ``ReLU(inplace=True)`` and ``out += identity``."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.conv = nn.Conv2d(1, 4, 3, padding=1)
+        self.norm = nn.GroupNorm(2, 4)
+        self.head = nn.Linear(4 * 8 * 8, 10)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        h = torch.relu_(self.conv(x))
+        out = self.norm(h)
+        out += h
+        return self.head(torch.tanh_(out).reshape(x.shape[0], -1))
+
+
 CASES = [
     ("cnn5", 1, 28, "ghost"),
     ("cnn5", 1, 28, "vmap"),
@@ -61,7 +78,10 @@ CASES = [
     ("mlp", 1, 8, "vmap"),
     ("vit", 1, 28, "vmap"),
     ("resnet18", 3, 16, "vmap"),
+    ("resnet18", 3, 16, "ghost"),
+    ("wrn16-4", 3, 16, "ghost"),
     ("sequence", 1, 8, "ghost"),
+    ("inplace", 1, 8, "ghost"),
 ]
 
 
@@ -71,14 +91,13 @@ def test_engine_matches_microbatch_reference(
     name: str, channels: int, size: int, engine: str, weights: list[float]
 ) -> None:
     torch.manual_seed(0)
+    custom = {"sequence": SequenceLinear, "inplace": InPlace}
     model = (
-        SequenceLinear()
-        if name == "sequence"
-        else build_model(name, {}, torch.zeros(2, channels, size, size), 10)
+        custom[name]() if name in custom else build_model(name, {}, torch.zeros(2, channels, size, size), 10)
     )
     model = model.double()  # float64 on both sides: the comparison is of the math, not of rounding
     flat = FlatModel(model)
-    batch = 3 if name == "resnet18" else 7
+    batch = 3 if name in ("resnet18", "wrn16-4") else 7
     x = torch.randn(batch, channels, size, size, dtype=torch.float64)
     y = torch.randint(0, 10, (batch,))
     base = flat.flatten()
@@ -98,8 +117,9 @@ def test_ghost_support_detection() -> None:
     assert not ghost_supported(
         build_model("vit", {}, torch.zeros(2, 1, 28, 28), 10)
     )  # LayerNorm, class token
-    assert not ghost_supported(build_model("resnet18", {}, torch.zeros(2, 3, 32, 32), 10))  # GroupNorm
-    with pytest.raises(ValueError, match=r"Linear or nn\.Conv2d"):
+    assert ghost_supported(build_model("resnet18", {}, torch.zeros(2, 3, 32, 32), 10))  # GroupNorm
+    assert ghost_supported(build_model("wrn16-4", {}, torch.zeros(2, 3, 32, 32), 10))
+    with pytest.raises(ValueError, match=r"Linear, nn\.Conv2d or nn\.GroupNorm"):
         GhostEngine(FlatModel(build_model("vit", {}, torch.zeros(2, 1, 28, 28), 10)), 8)
 
 

@@ -9,12 +9,14 @@ engines compute S exactly; ``clipped_sum_engine`` picks the faster one that supp
 
 * ``VmapEngine`` (any model): ``torch.func.vmap(grad(loss of one sample))`` materialises every
   per-sample gradient, chunked by the physical batch size so memory stays at ``chunk × n_params``.
-* ``GhostEngine`` (models whose parameters all sit in ``nn.Linear`` / ``nn.Conv2d`` layers): one forward
-  and one backward pass per iterate give each layer's input a and output gradient g per sample; a
-  linear layer's per-sample gradient g_i a_iᵀ is never formed, its squared norm is
+* ``GhostEngine`` (models whose parameters all sit in ``nn.Linear``, ``nn.Conv2d`` and ``nn.GroupNorm``
+  layers): one forward and one backward pass per iterate give each layer's input a and output gradient
+  g per sample; a linear layer's per-sample gradient g_i a_iᵀ is never formed, its squared norm is
   Σ_{j,j'} w_j w_j' (a_ij·a_ij')(g_ij·g_ij') ("ghost norm", Goodfellow 2015; Li et al. 2022) and its
   clipped sum is Σ_j w_j (f∘g_j)ᵀ a_j, one matrix product ("book-keeping", Bu et al. 2023).
-  Convolution gradients are formed per sample from unfolded inputs (they are small).
+  Convolution gradients are formed per sample from unfolded inputs (they are small), and so are a
+  GroupNorm's: it normalises each sample on its own (Wu & He 2018), so ∂f_i/∂γ_c = Σ_s g_i[c, s]·â_i[c, s]
+  and ∂f_i/∂β_c = Σ_s g_i[c, s], with â_i the sample's input normalised per group and s the positions.
 
 A signal that is not finite (a NaN or infinite entry, or a squared norm that overflows: one record whose
 logits overflow) gets clip factor 0 and its row is zeroed before the sum (0·NaN would still be NaN), so
@@ -237,6 +239,16 @@ class VmapEngine(_ChunkedEngine):
         return torch.cat([factors @ kept_rows(v, finite) for v in signals])
 
 
+def group_norm_per_sample_grads(
+    a: torch.Tensor, g: torch.Tensor, norm: nn.GroupNorm
+) -> dict[str, torch.Tensor]:
+    """A GroupNorm's per-sample affine gradients (module docstring), [b, channels] each:
+    ∂f_i/∂γ_c = Σ_s g_i[c, s]·â_i[c, s] and ∂f_i/∂β_c = Σ_s g_i[c, s], â = GroupNorm(a) without γ, β."""
+    normalised = F.group_norm(a, norm.num_groups, eps=norm.eps)
+    positions = tuple(range(2, a.dim()))
+    return {"weight": (g * normalised).sum(dim=positions), "bias": g.sum(dim=positions)}
+
+
 @dataclass
 class _LayerTrace:
     """One layer's per-sample quantities at one iterate."""
@@ -255,10 +267,10 @@ class _LayerTrace:
 
 
 def ghost_supported(model: nn.Module) -> bool:
-    """True if every trainable parameter is the weight or bias of a Linear or a plain Conv2d."""
+    """True if every trainable parameter is the weight or bias of a Linear, a plain Conv2d or a GroupNorm."""
     covered = 0
     for module in model.modules():
-        if isinstance(module, nn.Linear) or (
+        if isinstance(module, nn.Linear | nn.GroupNorm) or (
             isinstance(module, nn.Conv2d)
             and module.groups == 1
             and module.padding_mode == "zeros"
@@ -273,7 +285,7 @@ class GhostEngine(_ChunkedEngine):
 
     def __init__(self, flat: FlatModel, physical_batch_size: int) -> None:
         if not ghost_supported(flat.model):
-            raise ValueError("GhostEngine needs every parameter in an nn.Linear or nn.Conv2d")
+            raise ValueError("GhostEngine needs every parameter in an nn.Linear, nn.Conv2d or nn.GroupNorm")
         super().__init__(flat, physical_batch_size)
         module_of = {}
         for prefix, module in flat.model.named_modules():
@@ -281,13 +293,21 @@ class GhostEngine(_ChunkedEngine):
                 module_of[f"{prefix}.{pname}" if prefix else pname] = (module, pname)
         self._slots = [module_of[name] for name in flat.layout.names]
         self._layers = list(dict.fromkeys(module for module, _ in self._slots))
+        self._copied: set[nn.Module] = set()
+        """Layers whose output the model changes in place (``ReLU(inplace=True)``, ``out += skip``): the
+        model is handed a copy of it, so that the traced output stays the node whose gradient is g."""
 
     def _trace(self, theta: torch.Tensor, x: torch.Tensor, y: torch.Tensor) -> dict[nn.Module, _LayerTrace]:
-        """Forward at θ recording each layer's input and output, then ∂(Σ_i f_i)/∂output per layer."""
+        """Forward at θ recording each layer's input and output, then ∂(Σ_i f_i)/∂output per layer. A
+        layer whose output the forward changed in place is found by the output's version counter; it is
+        then copied for the model from this trace on (``_copied``), which is traced again."""
         traces: dict[nn.Module, _LayerTrace] = {}
+        versions: dict[nn.Module, int] = {}
 
-        def record(module: nn.Module, inputs: tuple[torch.Tensor, ...], output: torch.Tensor) -> None:
+        def record(module: nn.Module, inputs: tuple[torch.Tensor, ...], output: torch.Tensor) -> torch.Tensor:
             traces[module] = _LayerTrace(module, inputs[0].detach(), output)
+            versions[module] = output._version
+            return output.clone() if module in self._copied else output
 
         handles = [layer.register_forward_hook(record) for layer in self._layers]
         try:
@@ -296,6 +316,10 @@ class GhostEngine(_ChunkedEngine):
         finally:
             for handle in handles:
                 handle.remove()
+        changed = {layer for layer, version in versions.items() if traces[layer].output._version != version}
+        if changed:
+            self._copied |= changed
+            return self._trace(theta, x, y)
         loss = F.cross_entropy(logits, y, reduction="sum")
         ordered = [traces[layer] for layer in self._layers]
         grads = torch.autograd.grad(loss, [t.output for t in ordered])
@@ -305,9 +329,11 @@ class GhostEngine(_ChunkedEngine):
 
     @staticmethod
     def _materialise(trace: _LayerTrace) -> dict[str, torch.Tensor]:
-        """Per-sample weight/bias gradients of a conv (or sequence-input linear) layer, [b, numel]."""
+        """Per-sample weight and bias gradients of a conv, GroupNorm or sequence-input linear layer."""
         module, a, g = trace.module, trace.activation, trace.grad
         b = a.shape[0]
+        if isinstance(module, nn.GroupNorm):
+            return group_norm_per_sample_grads(a, g, module)
         if isinstance(module, nn.Conv2d):
             weight = conv_per_sample_weight_grads(a, g, module)
             bias = g.sum(dim=(2, 3))

@@ -187,7 +187,9 @@ class RunConfig:
         "that fits the trial's share, measured)",
     )
     engine: str = choice(
-        ("auto", *ENGINES), "auto", "per-sample engine: ghost norms for Linear/Conv2d models, vmap for any"
+        ("auto", *ENGINES),
+        "auto",
+        "per-sample engine: ghost norms for Linear/Conv2d/GroupNorm models, vmap for any",
     )
     data_root: str | None = knob("str", None, lambda v: True, "a directory", "local dataset directory")
     device: str = knob("str", "cpu", lambda v: True, "a torch device", "torch device (cpu, cuda, cuda:1)")
