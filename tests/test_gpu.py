@@ -137,6 +137,23 @@ def test_per_sample_clipped_sums_on_cuda_equal_the_cpus(digits: Dataset, engine:
 
 
 @CUDA
+def test_a_groupnorm_models_ghost_clipped_sum_on_cuda_equals_the_cpus() -> None:
+    """wrn16-4 (GroupNorm) on the ghost engine, two iterates, in float64 on both devices."""
+    torch.manual_seed(0)
+    model = build_model("wrn16-4", {}, torch.zeros(2, 3, 16, 16), 10).double()
+    x, y = torch.randn(6, 3, 16, 16, dtype=torch.float64), torch.randint(0, 10, (6,))
+    sums = []
+    for device in ("cpu", "cuda"):
+        flat = FlatModel(model.to(device))
+        theta = flat.flatten()
+        iterates = [theta, theta + 0.05]
+        engine = clipped_sum_engine(flat, 4, "ghost")
+        weights = torch.tensor([0.7, 0.3], dtype=torch.float64)
+        sums.append(engine.clipped_sum(iterates, weights, x.to(device), y.to(device), 0.5).cpu())
+    torch.testing.assert_close(sums[1], sums[0], rtol=1e-9, atol=1e-11)
+
+
+@CUDA
 def test_poisson_batches_noise_and_a_checkpoint_on_cuda(digits: Dataset) -> None:
     trainer = digits_trainer(digits, "dp-pmlf", {"k": 2}, device="cuda")
     batches = trainer._batches()
