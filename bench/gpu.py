@@ -321,6 +321,8 @@ def main() -> None:
     args = parser.parse_args()
     if args.publish:
         parts = [json.loads(path.read_text()) for path in args.publish]
+        if len({part["machine"] for part in parts}) > 1:
+            sys.exit("--publish merges parts measured on one machine (card, torch, Python); these differ")
         merged = parts[0] | {
             "command": " and ".join(dict.fromkeys(part["command"] for part in parts)),
             "step_cost": {k: v for part in parts for k, v in part["step_cost"].items()},
