@@ -2,10 +2,12 @@
 ε = 1, released at the larger ε (issue 12's third proxy: choose at a small ε, release at a larger one).
 
 For every method, the configuration the ε = 1 search of ``sweeps/fmnist.yaml`` selected on validation
-accuracy (``bench/fmnist_sweep.json``, ``--stage sweep-record`` of ``reproduce_fmnist.py``) is run
-``RERUNS`` times at each ε of ``EPSILONS`` on the whole training set, with σ calibrated to that ε, fresh
-secret randomness (no seed: OS entropy) and the sweep's base run (``sweeps/fmnist.yaml`` at that ε),
-and scored on the final-test half. Nothing is chosen at ε = 3 or 8, and no hand run enters it.
+accuracy (``bench/fmnist_sweep.json``, written by ``bench/fmnist_sweep.py``) is run ``RERUNS`` times at
+each ε of ``EPSILONS`` on the whole training set, with σ calibrated to that ε, fresh secret randomness
+(no seed: OS entropy) and the sweep's base run (``sweeps/fmnist.yaml`` at that ε), and scored on the
+final-test half. Nothing is chosen at ε = 3 or 8, and no hand run enters it. Each run is what a user
+runs: ``dptune train … --json`` in a fresh process, its arguments checked to give exactly that run
+(``train_arguments``), its last stdout line (``Trainer.summary``) the run's record.
 
 Privacy (docs/privacy.md: every released run counted). A run's plan (batch size, epochs) was
 chosen by the ε = 1 search from its scores, so each run counts W_m(ε), the worst full plan the method's space
@@ -17,13 +19,12 @@ and at every ε before it in ``EPSILONS``; the two add (basic composition):
 
     ε_cell = ε_sweep,m(ε = 1) + ε_RDP(Σ_runs W_m; δ_R),   δ_cell = δ_sweep,m(ε = 1) + δ_R.
 
-The figure of the whole table (every method's runs at every ε) is in ``reproduce_fmnist.release_lines``.
+The figure of the whole table (every method's runs at every ε) is in ``fmnist_sweep.release_lines``.
 
 Runs are cached one JSON file each in ``bench/fmnist_release_runs/`` (written whole or not at all, never
 over another), so the stage continues where it stopped, also in a later session on another machine;
-the record (``bench/fmnist_release.json``) holds the cells whose runs have all finished, and
-``reproduce_fmnist.py --stage summarize`` folds it into ``bench/fmnist_results.json`` and
-bench/RESULTS.md.
+the record (``bench/fmnist_release.json``) holds the cells whose runs have all finished, and the
+sweep's section of bench/RESULTS.md shows them (``fmnist_sweep.write_sweep_section``).
 
     python bench/release_fmnist.py --workers 2   # what is missing, then the record and the summary
     python bench/release_fmnist.py --record      # the record and the summary from the cached runs
@@ -35,25 +36,28 @@ import argparse
 import datetime as dt
 import functools
 import json
+import math
 import os
 import platform
 import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from reproduce_fmnist import (  # bench/ is on the path when this file runs as a script
+from fmnist_sweep import (  # bench/ is on the path when this file runs as a script
     DELTA,
     RELEASE_RECORD,
     ROOT,
-    SWEEP_ALONE,
-    SWEEP_ALONE_RECORD,
+    SPEC,
+    SWEEP_RECORD,
     TRAIN_SIZE,
-    record_curve,
-    run_jobs,
-    summarize,
-    train_cached,
+    write_sweep_section,
 )
-from results import cpu_name
+from results import cpu_name, fresh_process_env
 
 if TYPE_CHECKING:
     import numpy as np
@@ -76,12 +80,12 @@ RELEASE_DELTA = 1e-6
 def selected() -> dict[str, dict[str, Any]]:
     """method -> its cell at ε = ``SELECTED_AT`` in the sweep's record (the selected configuration's
     ``params``, as ``dptune train`` takes them, its scores and its ε including tuning)."""
-    cells = json.loads(SWEEP_ALONE_RECORD.read_text())["cells"]
+    cells = json.loads(SWEEP_RECORD.read_text())["cells"]
     missing = sorted(m for m, c in cells.items() if SELECTED_AT not in c)
     if missing or not cells:
         raise SystemExit(
-            f"{SWEEP_ALONE_RECORD.name}: no ε = {SELECTED_AT} cell for {', '.join(missing) or 'any method'}: "
-            "record the sweep first (reproduce_fmnist.py --stage sweep-record)"
+            f"{SWEEP_RECORD.name}: no ε = {SELECTED_AT} cell for {', '.join(missing) or 'any method'}: "
+            "record the sweep first (python bench/fmnist_sweep.py --record)"
         )
     return {method: c[SELECTED_AT] for method, c in cells.items()}
 
@@ -91,7 +95,7 @@ def sweep_at(epsilon: str) -> SweepSpec:
     """``sweeps/fmnist.yaml``'s sweep at ε (its base runs and the methods' spaces)."""
     from dptune.sweep.spec import load_spec
 
-    spec = load_spec(SWEEP_ALONE, base=ROOT)
+    spec = load_spec(SPEC, base=ROOT)
     return spec.at_epsilon(spec.epsilons.index(float(epsilon)))
 
 
@@ -137,22 +141,77 @@ def jobs(chosen: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
     return todo
 
 
+def argument(value: Any) -> str:
+    """A value as ``dptune train`` reads it: a list comma-separated, a float exactly (``repr``)."""
+    if isinstance(value, list | tuple):
+        return ",".join(argument(v) for v in value)
+    return repr(value) if isinstance(value, float) else str(value)
+
+
+def train_arguments(config: RunConfig) -> list[str]:
+    """The arguments of ``dptune train`` that train ``config``: every knob that differs from its default,
+    every method parameter as ``--param``; refused unless the command's own parser gives ``config`` back."""
+    from dataclasses import fields
+
+    from dptune.cli import cli_field, train_config
+    from dptune.training.config import KNOBS
+
+    defaults = {f.name: f.default for f in fields(config)}
+    arguments = []
+    for name in KNOBS:
+        value = getattr(config, name)
+        if value is not None and value != defaults[name]:
+            arguments += [f"--{cli_field(name)}", argument(value)]
+    for name, value in config.params.items():
+        arguments += ["--param", f"{name}={argument(value)}"]
+
+    def run(c: RunConfig) -> tuple[Any, ...]:
+        return (*(getattr(c, name) for name in KNOBS), c.method_params)
+
+    if run(train_config(arguments)) != run(config):
+        raise SystemExit(f"dptune train {' '.join(arguments)} would not train the selected run")
+    return arguments
+
+
 def release_one(job: dict[str, Any]) -> dict[str, Any]:
-    """Run one release (``train_cached``) of ``job``'s configuration at its ε."""
+    """One release of ``job``'s configuration at its ε: ``dptune train … --json`` in a fresh process and
+    folder, ``threads`` torch threads; its summary (the last stdout line), with the job's protocol, its
+    wall time and when it finished (UTC), written to ``job["out"]`` whole or not at all (an existing one
+    is an error, never overwritten: that run was released too)."""
     config = release_config(job["epsilon"], job["method"], job["params"])
-    extra = {
+    command = [sys.executable, "-m", "dptune.cli", "train", *train_arguments(config), "--json"]
+    env = fresh_process_env(ROOT) | {"OMP_NUM_THREADS": str(job["threads"])}
+    started = time.time()
+    with tempfile.TemporaryDirectory() as folder:
+        done = subprocess.run(command, cwd=folder, capture_output=True, text=True, env=env)
+    if done.returncode != 0:
+        raise SystemExit(f"{job['method']} at ε = {job['epsilon']} failed: {done.stderr.strip()[-800:]}")
+    summary = json.loads(done.stdout.strip().splitlines()[-1]) | {
         "protocol": "released_at_larger_epsilon",
         "selected_at_epsilon": SELECTED_AT,
         "settings": job["params"],
+        "wall_seconds": time.time() - started,
+        "finished_at": dt.datetime.now(dt.UTC).isoformat(),
     }
-    return train_cached(config, Path(job["out"]), extra)
+    out = Path(job["out"])
+    partial = out.with_suffix(".partial")
+    with partial.open("w") as file:
+        file.write(json.dumps(summary, indent=1))
+        file.flush()
+        os.fsync(file.fileno())
+    os.link(partial, out)
+    partial.unlink()
+    return summary
 
 
 def run(workers: int) -> None:
-    """Run every release not cached yet, ``workers`` at a time (one thread each)."""
-    todo = jobs(selected())
+    """Run every release not cached yet, ``workers`` at a time, each with an equal share of the cores."""
+    threads = max(1, (os.cpu_count() or 1) // workers)
+    todo = [job | {"threads": threads} for job in jobs(selected())]
     RELEASE_RUNS.mkdir(parents=True, exist_ok=True)
-    run_jobs(todo, workers, release_one, release_line)
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        for job, result in zip(todo, pool.map(release_one, todo), strict=True):
+            print(release_line(job, result), flush=True)
 
 
 def release_line(job: dict[str, Any], result: dict[str, Any]) -> str:
@@ -180,6 +239,26 @@ def released_runs(chosen: dict[str, dict[str, Any]]) -> dict[str, dict[str, list
         record_curve(file.name, record, config)  # checks n, δ and the ε it spent
         runs.setdefault(epsilon, {}).setdefault(method, []).append(record)
     return runs
+
+
+def record_curve(name: str, record: dict[str, Any], config: RunConfig) -> np.ndarray:
+    """RDP curve of a released run of ``config`` (on n = ``TRAIN_SIZE`` at δ = ``DELTA``): the ledger it
+    spent (σ and steps from its record), rebuilt, and refused unless its ε at δ is the ε it recorded."""
+    from dptune.privacy.accounting import rdp_curve, rdp_to_epsilon
+    from dptune.training.run_plan import spent_ledger
+
+    if (record["train_size"], record["delta"]) != (TRAIN_SIZE, DELTA):
+        raise SystemExit(
+            f"{name}: n = {record['train_size']}, δ = {record['delta']}, not {TRAIN_SIZE}, {DELTA}"
+        )
+    curve = rdp_curve(spent_ledger(config, TRAIN_SIZE, record["noise_multiplier"], record["steps"]))
+    rebuilt = rdp_to_epsilon(curve, DELTA)
+    if not math.isclose(rebuilt, record["epsilon_spent"], rel_tol=1e-6):
+        raise SystemExit(
+            f"{name}: the rebuilt ledger spends ε = {rebuilt:.6f}, the record says "
+            f"{record['epsilon_spent']:.6f}"
+        )
+    return curve
 
 
 def busy_hours(records: list[dict[str, Any]]) -> float:
@@ -266,7 +345,7 @@ def lost_search() -> dict[str, int]:
     """method -> the trials of its search in the sweep's lost ε = ``LOST_AT`` stage (its whole budget)."""
     sweep = sweep_at(LOST_AT)
     if sweep.trials.random:
-        raise SystemExit(f"{SWEEP_ALONE.name}: a random trial count; this stage counts a fixed one")
+        raise SystemExit(f"{SPEC.name}: a random trial count; this stage counts a fixed one")
     return dict.fromkeys(sweep.methods, int(sweep.trials.mean))
 
 
@@ -304,7 +383,7 @@ def main() -> None:
     if not args.record:
         run(args.workers)
     RELEASE_RECORD.write_text(json.dumps(release_record(args.workers), indent=1) + "\n")
-    summarize()
+    write_sweep_section()
 
 
 if __name__ == "__main__":

@@ -180,7 +180,7 @@ def _build_parser() -> argparse.ArgumentParser:
     report.add_argument(
         "--json",
         action="store_true",
-        help="stdout: one JSON object: the best trade-offs, the protocols and the compute used",
+        help="stdout: one JSON object: the best trade-offs and the compute used",
     )
     report.add_argument(
         "--plot",
@@ -251,7 +251,12 @@ def yaml_value(text: str, flag: str, name: str) -> Any:
         ) from None
 
 
-def _train(args: argparse.Namespace) -> None:
+def train_config(argv: list[str]) -> RunConfig:
+    """The run ``dptune train ARGV`` trains (``ARGV`` without ``train``), validated as that command does."""
+    return _train_config(_build_parser().parse_args(["train", *argv]))
+
+
+def _train_config(args: argparse.Namespace) -> RunConfig:
     given = {k: v for k, v in vars(args).items() if k in KNOBS}
     if "lr" in given and "effective_lr" in given:
         raise InputError(cli_field("effective_lr"), "give --lr or --effective-lr (which sets lr), not both")
@@ -264,7 +269,11 @@ def _train(args: argparse.Namespace) -> None:
         }
         for part in ("model", "dataset")
     }
-    config = RunConfig.parse(given | factory_args | {"params": parse_assignments(args.param)}, cli_field)
+    return RunConfig.parse(given | factory_args | {"params": parse_assignments(args.param)}, cli_field)
+
+
+def _train(args: argparse.Namespace) -> None:
+    config = _train_config(args)
     from dptune.training.train import EpochResult, Trainer
 
     try:
@@ -443,7 +452,6 @@ def _report(args: argparse.Namespace) -> None:
     from dptune.sweep.spec import resolve_tracking_uri
     from dptune.tracking import tracker_for
     from dptune.tracking.mlflow_setup import quiet_mlflow, readable_store
-    from dptune.tracking.protocols import format_protocol_table
     from dptune.tracking.report import format_compute, format_report
 
     quiet_mlflow()
@@ -457,34 +465,20 @@ def _report(args: argparse.Namespace) -> None:
             raise InputError("--experiment", f"no experiment {args.experiment!r} with runs in {uri}")
         names = [args.experiment] if args.experiment else known
         rows = [row for name in names for row in tracker.best_tradeoffs(name)]
-        cells = [cell for name in names for cell in tracker.protocol_cells(name)]
         used = {n: tracker.compute_used(n) for n in names}
         if args.plot is not None:
             _plot(tracker, names, rows, args.plot)
     if args.json:
-        protocol = [
-            {
-                "method": c.method,
-                "epsilon": c.epsilon,
-                "protocol": c.protocol,
-                "mean": c.mean,
-                "sd": c.sd,
-                "seeds": len(c.accuracies),
-            }
-            for c in cells
-        ]
         best = [row.as_dict() for row in rows]
         compute = [c.as_dict() | {"experiment": n} for n, found in used.items() for c in found]
-        print(json.dumps({"best_tradeoffs": best, "protocols": protocol, "compute": compute}))
+        print(json.dumps({"best_tradeoffs": best, "compute": compute}))
         return
     if rows:
         print(format_report(rows))
         for name, found in used.items():
             if found:
                 print(f"\ncompute of {name}:\n" + format_compute(found))
-    if cells:
-        print(("\n" if rows else "") + format_protocol_table(cells))
-    if not rows and not cells:
+    if not rows:
         print(f"no finished trials in {uri}")
 
 

@@ -342,3 +342,35 @@ def test_a_store_mlflow_cannot_read_is_one_line(uri: str, local_machine: Path, c
     code, out, err = run(["report", "--tracking-uri", uri], capsys)
     assert code == 2 and out == "" and len(err.strip().splitlines()) == 1, err
     assert err.startswith("dptune: error: --tracking-uri: cannot read the MLflow store at")
+
+
+def test_train_config_is_the_run_dptune_train_trains() -> None:
+    from dptune.cli import train_config
+    from dptune.training.config import RunConfig
+
+    argv = [
+        "--method", "dp-pmlf", "--epsilon", "3.0", "--delta", "1e-05", "--batch-size", "2048",
+        "--effective-lr", "9.47867594863468", "--clip", "0.06787867621502348",
+        "--param", "a=-0.5621823281068762", "--param", "b=0.25676551435381134,0.18105215753931247",
+        "--param", "filter=first-order", "--param", "k=1",
+    ]  # fmt: skip
+    run = train_config(argv)
+    expected = RunConfig(
+        method="dp-pmlf",
+        epsilon=3.0,
+        delta=1e-5,
+        batch_size=2048,
+        effective_lr=9.47867594863468,
+        clip=0.06787867621502348,
+        params={
+            "a": [-0.5621823281068762],
+            "b": [0.25676551435381134, 0.18105215753931247],
+            "filter": "first-order",
+            "k": 1,
+        },
+    )
+    assert run.method_params == expected.method_params
+    assert run.learning_rate == expected.learning_rate == 9.47867594863468 / 0.06787867621502348
+    assert (run.epochs, run.model, run.dataset, run.sampling) == (10, "cnn5", "fashion-mnist", "poisson")
+    with pytest.raises(InputError, match="effective-lr"):
+        train_config(["--method", "dpsgd", "--epsilon", "1", "--lr", "0.1", "--effective-lr", "2"])

@@ -16,12 +16,10 @@ from dptune.tracking.plots import (
     JITTER,
     OKABE_ITO,
     method_colours,
-    plot_protocol_cells,
     plot_tradeoffs,
     save_figure,
     tradeoff_figure,
 )
-from dptune.tracking.protocols import ProtocolCell
 from dptune.tracking.report import PlotContext, TrialPoint
 
 CONTEXT = PlotContext(dataset="Fashion-MNIST", model="cnn5", delta=1e-5, epochs="10–40")
@@ -237,15 +235,3 @@ def test_plot_tradeoffs_writes_a_300_dpi_png_and_a_pdf(tmp_path: Path) -> None:
         save_figure(tradeoff_figure(rows, trials, CONTEXT), tmp_path / "plot.svg")
     with pytest.raises(ValueError, match="no selected configurations"):
         tradeoff_figure([], [], CONTEXT)
-
-
-def test_protocol_cells_plot_at_300_dpi(tmp_path: Path) -> None:
-    cells = [
-        ProtocolCell("dpsgd", eps, protocol, (0.8, 0.82))
-        for eps in ("1", "8")
-        for protocol in ("tuned", "paper_settings")
-    ]
-    plot_protocol_cells(cells, ["tuned", "paper_settings"], tmp_path / "cells.png", "t")
-    with Image.open(tmp_path / "cells.png") as image:
-        assert [round(d) for d in image.info["dpi"]] == [300, 300]
-        assert tuple(np.asarray(image)[5, 5, :3]) == (255, 255, 255)  # an opaque white page

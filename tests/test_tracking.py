@@ -1,4 +1,4 @@
-"""Final-run records, the paper-vs-tuned table and queued trial writes, on a real MLflow SQLite store
+"""The report, sweep records and queued trial writes, on a real MLflow SQLite store
 (``test_tracking_outage``: against a real MLflow server)."""
 
 from __future__ import annotations
@@ -10,63 +10,16 @@ import statistics
 import time
 from pathlib import Path
 
-import matplotlib.image
 import PIL.Image
 import pytest
 
-from bench.campaign_store import log_final_run, log_protocol_summary
 from dptune.cli import main
 from dptune.sweep.results import TradeOff
 from dptune.tracking import MlflowTracker, TrialKey, names, tracker_for
-from dptune.tracking.plots import plot_protocol_cells
 from dptune.tracking.report import PlotContext, pareto_front
 from dptune.training.config import RunConfig
 from dptune.training.trial_status import TrialStatus
 from dptune.tune.callbacks import TrialRecorder
-
-
-def summary(method: str, protocol: str, seed: int, accuracy: float) -> dict:
-    return {
-        "method": method,
-        "protocol": protocol,
-        "seed": seed,
-        "test_accuracy": accuracy,
-        "epsilon_target": 1.0,
-        "epsilon_spent": 0.99,
-        "delta": 1e-5,
-        "noise_multiplier": 1.2,
-        "wall_seconds": 10.0,
-        "sampling": "poisson",
-        "accountant": "rdp",
-        "settings": {"lr": 0.5},
-    }
-
-
-def test_protocol_table_from_final_runs(tmp_path: Path, capsys) -> None:
-    uri = f"sqlite:///{tmp_path / 'mlflow.db'}"
-    tracker = tracker_for(uri)
-    accuracies = {
-        ("dpsgd", "paper_settings"): [0.78, 0.77, 0.775],
-        ("dpsgd", "tuned"): [0.80, 0.81, 0.805],
-        ("dp-pmlf", "paper_settings"): [0.76, 0.765, 0.77],
-        ("dpsgd", "lr_probe"): [0.84, 0.83],
-    }
-    for (method, protocol), values in accuracies.items():
-        for seed, acc in enumerate(values):
-            key = f"{protocol}-{method}-eps1-seed{seed}"
-            first = log_final_run(tracker, "repro", key, summary(method, protocol, seed, acc))
-            assert log_final_run(tracker, "repro", key, summary(method, protocol, seed, acc)) == first  # once
-    cells = {(c.method, c.protocol): c for c in tracker.protocol_cells("repro")}
-    for key, values in accuracies.items():
-        assert abs(cells[key].mean - 100 * statistics.fmean(values)) < 1e-9
-        assert abs(cells[key].sd - 100 * statistics.stdev(values)) < 1e-9
-    assert main(["report", "--tracking-uri", uri, "--experiment", "repro"]) == 0
-    out = capsys.readouterr().out
-    assert "paper settings" in out and "80.50 ± 0.50 (n=3)" in out
-    assert "lr probe" in out and "83.50 ± 0.71 (n=2)" in out
-    assert main(["report", "--tracking-uri", uri, "--json"]) == 0
-    report = json.loads(capsys.readouterr().out)
-    assert len(report["protocols"]) == 4
 
 
 def test_pareto_front_keeps_only_undominated_final_test_scores() -> None:
@@ -85,29 +38,6 @@ def test_report_on_a_missing_store_creates_nothing(tmp_path: Path, capsys, monke
     assert main(["report"]) == 2
     assert "--tracking-uri" in capsys.readouterr().err
     assert list(tmp_path.iterdir()) == []
-
-
-def test_protocol_plot_is_logged_once_and_stays_out_of_the_tables(tmp_path: Path, capsys) -> None:
-    uri = f"sqlite:///{tmp_path / 'mlflow.db'}"
-    tracker = tracker_for(uri)
-    for eps, acc in ((1.0, 0.80), (8.0, 0.85)):
-        for seed in range(2):
-            run = summary("dpsgd", "tuned", seed, acc + seed / 100) | {"epsilon_target": eps}
-            log_final_run(tracker, "repro", f"tuned-dpsgd-eps{eps:g}-seed{seed}", run)
-    cells = tracker.protocol_cells("repro")
-    with pytest.raises(ValueError, match="paper_settings"):
-        plot_protocol_cells(cells, ["paper_settings", "tuned"], tmp_path / "none.png", "t")
-    plot = tmp_path / "plot.png"
-    plot_protocol_cells(cells, ["tuned", "paper_settings"], plot, "t")
-    height, width, _ = matplotlib.image.imread(plot).shape
-    assert height > 100 and width > 100
-    first = log_protocol_summary(tracker, "repro", "summary", [plot])
-    assert log_protocol_summary(tracker, "repro", "summary", [plot]) == first
-    assert [a.path for a in tracker.client.list_artifacts(first)] == ["plot.png"]
-    assert tracker.protocol_cells("repro") == cells
-    assert main(["report", "--tracking-uri", uri, "--json"]) == 0
-    report = json.loads(capsys.readouterr().out)
-    assert report["best_tradeoffs"] == [] and len(report["protocols"]) == 2
 
 
 def test_queued_trial_writes_are_read_back_and_a_refused_write_costs_only_itself(

@@ -1,7 +1,7 @@
 """Where sweeps and runs are recorded: a tracker interface (``tracker``), the one module that knows
 MLflow's names (``names``) and its implementation (``mlflow_store``, with its queued trial writes in
 ``mlflow_trials`` and the writer thread that applies them in ``writer``), report values and text
-(``report``, ``protocols``) and plots (``plots``). The Ray callback that feeds a tracker during a sweep
+(``report``) and plots (``plots``). The Ray callback that feeds a tracker during a sweep
 lives with the Ray code (``dptune.tune.callbacks``)."""
 
 from collections.abc import Callable

@@ -1,9 +1,9 @@
 """``MlflowTracker``: the tracker interface on an MLflow store (SQLite, PostgreSQL, an MLflow server).
 
 The layout (``dptune.tracking.names``): a parent run per sweep, a child run per trial found again by its
-``dptune.trial_id`` tag (a resumed sweep never duplicates one), a run per fixed-configuration run found
-again by its key. All writes happen in one process (the sweep driver): a sweep's trial writes in the
-tracker's writer thread, the rest in the caller's thread (a SQLite store's lock orders the two).
+``dptune.trial_id`` tag (a resumed sweep never duplicates one). All writes happen in one process (the
+sweep driver): a sweep's trial writes in the tracker's writer thread, the rest in the caller's thread (a
+SQLite store's lock orders the two).
 """
 
 from __future__ import annotations
@@ -50,7 +50,6 @@ from dptune.tracking.mlflow_view import (
     view_supported,
 )
 from dptune.tracking.plots import plot_tradeoffs
-from dptune.tracking.protocols import ProtocolCell
 from dptune.tracking.report import (
     Compute,
     PlotContext,
@@ -189,7 +188,7 @@ class MlflowTracker:
     queues. A store that cannot be reached (after MLflow's own retries) keeps them queued and retried
     every ``first_retry_s`` doubling up to ``max_retry_s`` seconds. Reading trials back
     (``best_tradeoffs``) first waits up to ``wait_s`` for the writes queued before. The other calls (a
-    sweep's own record, fixed-configuration runs, reports) are synchronous.
+    sweep's own record, reports) are synchronous.
 
     A tracker pickles (into a Tune experiment's callbacks) as its store's URI and unpickles as the
     process's shared tracker of that store (``shared``), so a restored experiment's callbacks queue on
@@ -614,7 +613,7 @@ class MlflowTracker:
         secret: set[tuple[str, float]] = set()
         for run in self._trial_runs(experiment, None):
             if names.PARENT_TAG not in run.data.tags:
-                continue  # a fixed-configuration run (``log_final_run``), no sweep's trial
+                continue  # a run of no sweep (a store may hold others' runs): no trial of it
             target = self._epsilon_target(run, parents)
             key = (run.data.tags[names.METHOD_TAG], target)
             if self._secret_count(run, parents):
@@ -662,17 +661,3 @@ class MlflowTracker:
         if found is None or names.VIEW_TAG not in found.tags:
             return None
         return view_link(found.experiment_id)
-
-    def protocol_cells(self, experiment: str) -> list[ProtocolCell]:
-        found = self.client.get_experiment_by_name(experiment)
-        if found is None:
-            return []
-        runs = self.client.search_runs(
-            [found.experiment_id], filter_string=f"tags.`{names.PROTOCOL_TAG}` != ''", max_results=50000
-        )
-        groups: dict[tuple[str, str, str], list[float]] = {}
-        for run in runs:
-            tags = run.data.tags
-            key = (tags[names.METHOD_TAG], tags[names.EPSILON_TARGET_TAG], tags[names.PROTOCOL_TAG])
-            groups.setdefault(key, []).append(run.data.metrics["test_accuracy"])
-        return [ProtocolCell(m, e, p, tuple(a)) for (m, e, p), a in sorted(groups.items())]

@@ -4,10 +4,9 @@ A sweep is a parent run tagged ``dptune.tune``, described in Markdown (``mlflow.
 trial a child run (``mlflow.parentRunId``) tagged with its trial id, method, role (``search``, or
 ``final`` for a re-run of the selected configuration, which also names the trial it re-runs), number in
 its method's search, status and noise source, with its whole configuration as params, what changes per
-epoch as metrics (step = epoch) and its end-of-run figures as metrics logged once. A protocol run (one
-seed of a reproduction) is a run tagged with its key and protocol. An experiment carries a saved runs
-view (``VIEW_TAG``) and a description linking to it. Only ``dptune.tracking`` and the readers in tests
-and ``bench/`` use these names.
+epoch as metrics (step = epoch) and its end-of-run figures as metrics logged once. An experiment
+carries a saved runs view (``VIEW_TAG``) and a description linking to it. Only ``dptune.tracking`` and
+the readers in tests and ``bench/`` use these names.
 """
 
 from typing import Final
@@ -23,10 +22,6 @@ NODE_TAG = "dptune.node"
 NOISE_SOURCE_TAG = "dptune.noise_source"
 TUNING_BOUND_TAG = "dptune.tuning_bound"
 TUNING_NOTE_TAG = "dptune.tuning_note"
-PROTOCOL_TAG = "dptune.protocol"
-RUN_KEY_TAG = "dptune.run_key"
-EPSILON_TARGET_TAG = "dptune.epsilon_target"
-SEED_TAG = "dptune.seed"
 ROLE_TAG = "dptune.role"
 SEARCH_ROLE: Final = "search"
 FINAL_ROLE: Final = "final"
@@ -72,7 +67,6 @@ NONFINITE_METRIC = "nonfinite_signals_zeroed"
 sums for not being finite (internal, like every trial's record: it is a count over private records)."""
 END_METRICS = (*TRIAL_END_METRICS, NONFINITE_METRIC, *FINAL_TEST_METRICS)
 """Logged once when a trial ends (the final-test scores: re-runs of a selected configuration only)."""
-FINAL_RUN_METRICS = ("test_accuracy", "epsilon_spent", "delta", "noise_multiplier", "wall_seconds")
 TUNING_METRICS = ("epsilon_including_tuning", "epsilon_all_trials", "epsilon_used", "total_epsilon")
 """A sweep's privacy figures, on its parent run (``NAME`` for the sweep, ``NAME.METHOD`` per method)."""
 TUNING_METRIC, ALL_TRIALS_METRIC = TUNING_METRICS[:2]
@@ -83,8 +77,6 @@ SELECTED_VALIDATION_METRIC = "selected_validation_accuracy"
 FINAL_TEST_METRIC = "final_test_accuracy"
 """On a sweep's parent run, per method (``NAME.METHOD``): the selected configuration's validation score
 and its re-runs' mean final-test score."""
-SUMMARY_STATUS = "summary"
-FINAL_STATUS = "final"
 
 SPEC_ARTIFACT = "spec.yaml"
 TUNING_COST_ARTIFACT = "tuning_cost.json"

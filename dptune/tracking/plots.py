@@ -9,7 +9,6 @@ pay for it at start-up):
   ``.pdf`` (TrueType fonts, text stays editable).
 - ``plot_tradeoffs(rows, path, trials=(), context=None) -> (png, pdf)`` builds and saves both formats
   beside each other (``path`` with its suffix replaced).
-- ``plot_protocol_cells(cells, protocols, path, title)`` for fixed-configuration runs (reproductions).
 - ``method_colours(methods)``: one colour per method, by its index in the sorted list of methods, so a
   method keeps its colour in every plot of the same methods.
 
@@ -32,7 +31,6 @@ from typing import TYPE_CHECKING, Any
 
 from dptune.sweep.plan import PLAN_BOUND
 from dptune.sweep.results import TradeOff
-from dptune.tracking.protocols import ProtocolCell
 from dptune.tracking.report import PlotContext, TrialPoint, format_tuning
 
 if TYPE_CHECKING:
@@ -142,52 +140,6 @@ def plot_tradeoffs(
         context = PlotContext(dataset="", model="", delta=rows[0].delta if rows else math.nan, epochs="")
     figure = tradeoff_figure(rows, trials, context)
     return save_figure(figure, path.with_suffix(".png")), save_figure(figure, path.with_suffix(".pdf"))
-
-
-def plot_protocol_cells(cells: list[ProtocolCell], protocols: list[str], path: Path, title: str) -> None:
-    """Accuracy (mean ± sd over seeds) against target ε, one line per (method, protocol): the first
-    protocol's lines solid and labelled by method, the others dashed in their method's colour. Saved in
-    the format of ``path``'s suffix (PNG at 300 dpi).
-
-    Raises:
-        ValueError: no cell of the first protocol.
-    """
-    from matplotlib import rc_context
-    from matplotlib.figure import Figure
-
-    chosen = [c for c in cells if c.protocol in protocols]
-    if not any(c.protocol == protocols[0] for c in chosen):
-        raise ValueError(f"no runs with protocol {protocols[0]!r} to plot")
-    lines = sorted({(c.method, c.protocol) for c in chosen}, key=lambda m: (m[0], protocols.index(m[1])))
-    colours = method_colours(method for method, _ in lines)
-    with rc_context(STYLE):
-        figure = Figure(figsize=(7.0, 4.2), layout="constrained")
-        ax = figure.add_subplot()
-        for index, (method, protocol) in enumerate(lines):
-            line = [c for c in chosen if (c.method, c.protocol) == (method, protocol)]
-            points = sorted(line, key=lambda c: float(c.epsilon))
-            dodge = 2 ** (0.03 * (index - (len(lines) - 1) / 2))  # keeps equal means apart on the log axis
-            first = protocol == protocols[0]
-            ax.errorbar(
-                [float(c.epsilon) * dodge for c in points],
-                [c.mean for c in points],
-                yerr=[c.sd for c in points],
-                marker="o" if first else "s",
-                linestyle="-" if first else "--",
-                color=colours[method],
-                capsize=3,
-                label=method if first else f"{method} ({protocol.replace('_', ' ')})",
-            )
-        ax.set_xscale("log", base=2)
-        epsilons = sorted({float(c.epsilon) for c in chosen})
-        ax.set_xticks(epsilons, [f"{e:g}" for e in epsilons])
-        ax.minorticks_off()
-        ax.set_xlabel("ε (target; every run spends ≤ it)")
-        ax.set_ylabel("test accuracy (%), mean ± sd over seeds")
-        ax.set_title(title)
-        ax.grid(alpha=0.3, linewidth=0.5)
-        figure.legend(loc="outside right upper")
-    save_figure(figure, path)
 
 
 def _accuracy_vs_epsilon(

@@ -16,7 +16,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple, Protocol
 
 from dptune.sweep.results import TradeOff
-from dptune.tracking.protocols import ProtocolCell
 from dptune.tracking.report import Compute, PlotContext, TrialPoint
 from dptune.training.trial_status import TrialStatus
 
@@ -160,11 +159,6 @@ class ResultsReader(Protocol):
         ``#/experiments/1/runs?viewStateShareKey=dptune-results``); None if it has no such view."""
         ...
 
-    def protocol_cells(self, experiment: str) -> list[ProtocolCell]:
-        """The experiment's fixed-configuration runs (a campaign's seeds) grouped into cells."""
-        ...
-
 
 class Tracker(SweepRecord, ResultsReader, Protocol):
-    """A store of sweeps (parent runs), their trials (child runs) and campaigns' fixed-configuration
-    runs, written and read."""
+    """A store of sweeps (parent runs) and their trials (child runs), written and read."""
