@@ -66,7 +66,11 @@ def clip_factors(squared_norms: torch.Tensor, clip: float, finite: torch.Tensor)
 
 
 def kept_rows(t: torch.Tensor, keep: torch.Tensor) -> torch.Tensor:
-    """``t`` with its rows (first dimension) zeroed where ``keep`` is False."""
+    """``t`` with its rows (first dimension) zeroed where ``keep`` is False. On a CPU, ``t`` itself when
+    every row is kept (the usual case): zeroing copies the whole tensor, as long as a linear layer's
+    weight gradient takes for a wide input; on a GPU the check would make the host wait for the device."""
+    if t.device.type == "cpu" and bool(keep.all()):
+        return t
     mask = keep.reshape(-1, *([1] * (t.dim() - 1)))
     return torch.where(mask, t, torch.zeros((), dtype=t.dtype, device=t.device))
 

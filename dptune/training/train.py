@@ -189,7 +189,7 @@ class Trainer:
             self.engine,
             self.steps_taken,
             [self.theta, *self.iterates],
-            [(self.train_x[idx], self.train_y[idx])],
+            [(self.train_x.index_select(0, idx), self.train_y.index_select(0, idx))],
             self.expected_batch_size,
             self.noise,
         )
