@@ -40,8 +40,6 @@ import math
 import os
 import platform
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -58,6 +56,7 @@ from fmnist_sweep import (  # bench/ is on the path when this file runs as a scr
     write_sweep_section,
 )
 from results import cpu_name, fresh_process_env
+from scatter_fmnist import dptune
 
 if TYPE_CHECKING:
     import numpy as np
@@ -151,16 +150,13 @@ def argument(value: Any) -> str:
 def train_arguments(config: RunConfig) -> list[str]:
     """The arguments of ``dptune train`` that train ``config``: every knob that differs from its default,
     every method parameter as ``--param``; refused unless the command's own parser gives ``config`` back."""
-    from dataclasses import fields
-
     from dptune.cli import cli_field, train_config
     from dptune.training.config import KNOBS
 
-    defaults = {f.name: f.default for f in fields(config)}
     arguments = []
-    for name in KNOBS:
+    for name, knob in KNOBS.items():
         value = getattr(config, name)
-        if value is not None and value != defaults[name]:
+        if value is not None and value != knob.default:
             arguments += [f"--{cli_field(name)}", argument(value)]
     for name, value in config.params.items():
         arguments += ["--param", f"{name}={argument(value)}"]
@@ -179,14 +175,11 @@ def release_one(job: dict[str, Any]) -> dict[str, Any]:
     wall time and when it finished (UTC), written to ``job["out"]`` whole or not at all (an existing one
     is an error, never overwritten: that run was released too)."""
     config = release_config(job["epsilon"], job["method"], job["params"])
-    command = [sys.executable, "-m", "dptune.cli", "train", *train_arguments(config), "--json"]
     env = fresh_process_env(ROOT) | {"OMP_NUM_THREADS": str(job["threads"])}
     started = time.time()
     with tempfile.TemporaryDirectory() as folder:
-        done = subprocess.run(command, cwd=folder, capture_output=True, text=True, env=env)
-    if done.returncode != 0:
-        raise SystemExit(f"{job['method']} at ε = {job['epsilon']} failed: {done.stderr.strip()[-800:]}")
-    summary = json.loads(done.stdout.strip().splitlines()[-1]) | {
+        stdout = dptune("train", *train_arguments(config), "--json", cwd=Path(folder), env=env)
+    summary = json.loads(stdout.strip().splitlines()[-1]) | {
         "protocol": "released_at_larger_epsilon",
         "selected_at_epsilon": SELECTED_AT,
         "settings": job["params"],

@@ -71,10 +71,16 @@ LONG = Variant(
 PUBLISHED = "Tramèr & Boneh (ICLR 2021), ε = 3: ScatterNet + linear 89.7%, ScatterNet + CNN 89.0%, cnn5 86.0%"
 
 
-def dptune(*args: str, cwd: Path, log: Path | None = None) -> str:
-    """``dptune ARGS`` in ``cwd`` with this interpreter; its stdout (also kept in ``log``)."""
+def dptune(*args: str, cwd: Path, log: Path | None = None, env: dict[str, str] | None = None) -> str:
+    """``dptune ARGS`` in ``cwd`` with this interpreter (and ``env``, if given); its stdout (also kept in
+    ``log``)."""
     done = subprocess.run(
-        [sys.executable, "-m", "dptune.cli", *args], cwd=cwd, capture_output=True, text=True, check=False
+        [sys.executable, "-m", "dptune.cli", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        check=False,
+        env=env,
     )
     if log is not None:
         log.write_text(done.stdout + done.stderr)
