@@ -12,11 +12,15 @@ import sys
 from pathlib import Path
 
 import pytest
+import ray
 import torch
 from mlflow.tracking import MlflowClient
+from ray.tune import ExperimentAnalysis
 
 from dptune.engine.data import load_dataset
 from dptune.sweep.plan import PLAN_ARTIFACT
+from dptune.training.trial_status import route
+from dptune.tune.driver import STAGE_EXPERIMENT
 from tests.sweep_helpers import released_model_holds_only_its_weights, runs, write_spec
 from tests.test_plan import DP_ACCOUNTING_SLACK, recomposed
 
@@ -77,3 +81,8 @@ def test_a_pipeline_releases_a_registered_model_within_its_total(tmp_path: Path)
     assert recomposed(plans[0]) <= TOTAL * (1 + DP_ACCOUNTING_SLACK)
     version = client.get_model_version("total.dpsgd", release["model_uri"].rsplit("/", 1)[1])
     assert float(version.tags["dptune.epsilon"]) == pytest.approx(release["epsilon"])
+
+    # the release trains after its tuning, alone: it held every CPU of the node, its trials one each
+    trials = ExperimentAnalysis(str(tmp_path / "ray_results" / "total" / STAGE_EXPERIMENT)).trials
+    asked = {bool(route(t.config).rerun): t.placement_group_factory.bundles[0]["CPU"] for t in trials}
+    assert asked == {False: 1.0, True: float(ray._private.utils.get_num_cpus())}

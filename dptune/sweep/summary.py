@@ -168,7 +168,8 @@ def compute_line(
     spec: SweepSpec, runs_now: int, runs_before: int, trial_seconds: float, slots: int, slot: str, wall: float
 ) -> str:
     """Wall time, the runs this invocation trained (and those a resume found done) and how busy their
-    slots were; with a secret trial count only the wall time (a count or trial time would tell K)."""
+    slots were (a release that held n slots counts n times in ``trial_seconds``); with a secret trial
+    count only the wall time (a count or trial time would tell K)."""
     counted = ""
     if not spec.trials.random:
         counted = f" for {runs_now} runs (trials and re-runs)"

@@ -36,6 +36,8 @@ from typing import TYPE_CHECKING, Any
 
 import ray
 from ray import tune
+from ray.tune import PlacementGroupFactory
+from ray.tune.execution.placement_groups import resource_dict_to_pg_factory
 from ray.tune.search.optuna import OptunaSearch
 
 import dptune
@@ -212,18 +214,27 @@ class SweepRun:
 
 
 def _trainable(sweep: SweepRun, plans: list[SearchPlan]) -> Any:
+    """The stage's one trainable, a trial asking for the spec's CPUs and GPU share; a pipeline's
+    release asks for the CPUs of a whole node's slots (``TrialResources.release_cpu``)."""
     resources = sweep.resources
+    rerun_cpus = resources.release_cpu if sweep.spec.release is not None else resources.cpu
+
+    def bundle(config: dict[str, Any]) -> PlacementGroupFactory:
+        cpus = rerun_cpus if route(config).rerun else resources.cpu
+        return resource_dict_to_pg_factory({"cpu": cpus, "gpu": resources.gpu})
+
     return tune.with_resources(
         tune.with_parameters(
             dptune_sweep,
             runs={plan.method: sweep.spec.runs[plan.method] for plan in plans},
             cpus=resources.cpu,
+            rerun_cpus=rerun_cpus,
             gpus=resources.gpu,
             data=sweep.data,
             proxy_rows=sweep.proxy_rows,
             gpu_fallback=sweep.spec.gpu_fallback,
         ),
-        {"cpu": resources.cpu, "gpu": resources.gpu},
+        bundle,
     )
 
 
@@ -685,11 +696,14 @@ def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo 
         if can_grow:
             ask_for_slots(resources.bundle, 0)
     all_results = [result for one in searched for result in one.results]
-    # this invocation's share of each trial's time: a resumed sweep's restored trials ran before it
+    # this invocation's share of each trial's time: a resumed sweep's restored trials ran before it;
+    # a release counts once for every slot it held
     timed = [r for r in all_results if "trial_start" in r]
     ended = time.time()
     ran_now = [min(r["trial_end"], ended) - max(r["trial_start"], started) for r in timed]
-    trial_seconds = sum(max(0.0, seconds) for seconds in ran_now)
+    released = spec.release is not None
+    held = [resources.release_slots if released and route(r["config"]).rerun else 1.0 for r in timed]
+    trial_seconds = sum(max(0.0, seconds) * slots for seconds, slots in zip(ran_now, held, strict=True))
     trials = sum(seconds > 0 for seconds in ran_now)
     costs = [
         method_tuning_cost(plan, state.trials(plan.method), spec.trials, filter_, delta) for plan in searches

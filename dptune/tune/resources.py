@@ -11,6 +11,10 @@ autoscaler adds the node types it has when asked (``ray.autoscaler.sdk.request_r
 worker started by hand can join at any time. The driver then waits up to ``resources.wait`` seconds
 for a node that fits a trial before it falls back to CPU (``gpu_fallback: cpu``) or stops with a
 clear message. A Ray instance the driver started itself cannot grow: it decides at once.
+
+A pipeline's release (one per method and total ε) trains after every tuning trial of its method ended,
+usually alone: it asks for the CPUs of every slot of the roomiest node (``release_cpu``) and the same
+GPU share, so the cores its tuning trials used do not sit idle while it trains.
 """
 
 from __future__ import annotations
@@ -85,13 +89,27 @@ class TrialResources:
     cpu: float
     gpu: float
     slots: int
+    release_cpu: float  # a release's CPUs: ``cpu`` × the slots of the roomiest node
 
     @property
     def bundle(self) -> Bundle:
         return {"CPU": self.cpu, "GPU": self.gpu}
 
+    @property
+    def release_slots(self) -> float:
+        """How many trial slots a release holds while it trains (its CPUs over a trial's)."""
+        return self.release_cpu / self.cpu
+
     def describe(self) -> str:
         return describe(self.bundle)
+
+
+def fitted(cpu: float, gpu: float) -> TrialResources:
+    """The resources of trials of ``{CPU: cpu, GPU: gpu}`` on the alive nodes (at least one fits them):
+    the slots of the cluster, and a release's CPUs, ``cpu × max over nodes of node_slots``."""
+    bundle = {"CPU": cpu, "GPU": gpu}
+    widest = max(node_slots(node, bundle) for node in alive_nodes())
+    return TrialResources(cpu, gpu, cluster_slots(bundle), cpu * widest)
 
 
 def node_shapes() -> str:
@@ -110,13 +128,13 @@ def trial_resources(cpu: float, gpu: float, fallback: str, wait: float, echo: Ec
     if gpu > 0:
         bundle = {"CPU": cpu, "GPU": gpu}
         if wait_for_a_node(bundle, wait, echo):
-            return TrialResources(cpu, gpu, cluster_slots(bundle))
+            return fitted(cpu, gpu)
         if fallback == "cpu" and cluster_slots({"CPU": cpu}) > 0:
             echo(
                 f"note: no Ray node fits a trial of {describe(bundle)}{waited}; running trials on CPU "
                 "(gpu_fallback: cpu)"
             )
-            return TrialResources(cpu, 0.0, cluster_slots({"CPU": cpu}))
+            return fitted(cpu, 0.0)
         raise InputError(
             "resources.gpu",
             f"each trial asks for {describe(bundle)} but no node of the Ray cluster fits that{waited} "
@@ -124,7 +142,7 @@ def trial_resources(cpu: float, gpu: float, fallback: str, wait: float, echo: Ec
             "resources.gpu_fallback: cpu",
         )
     if wait_for_a_node({"CPU": cpu}, wait, echo):
-        return TrialResources(cpu, 0.0, cluster_slots({"CPU": cpu}))
+        return fitted(cpu, 0.0)
     raise InputError(
         "resources.cpu",
         f"each trial asks for {cpu:g} CPU but no node of the Ray cluster has that many{waited} "

@@ -173,6 +173,7 @@ def dptune_sweep(
     config: dict[str, Any],
     runs: dict[str, RunConfig],
     cpus: float,
+    rerun_cpus: float,
     gpus: float,
     data: Dataset,
     proxy_rows: torch.Tensor | None = None,
@@ -180,11 +181,13 @@ def dptune_sweep(
 ) -> None:
     """The trainable of a sweep stage's one Tune run: the trial of the method its config names
     (``METHOD_KEY``), with that method's run configuration; a re-run (``RERUN_OF`` in its config) is
-    scored on the final-test part too. The one place a trial is routed by its method.
+    scored on the final-test part too, on the ``rerun_cpus`` it asked for. The one place a trial is
+    routed by its method.
 
     One trainable for every method lets Tune reuse a trial's actor (a process that has imported torch
     and Ray Tune, and holds the data) for the next trial of any method, instead of starting one per
     method's Tune run (``dptune.tune.driver``).
     """
     whose = route(config)
-    run_trial(config, runs[whose.method], cpus, gpus, data, whose.rerun, proxy_rows, gpu_fallback)
+    threads = rerun_cpus if whose.rerun else cpus
+    run_trial(config, runs[whose.method], threads, gpus, data, whose.rerun, proxy_rows, gpu_fallback)
