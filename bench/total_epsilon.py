@@ -202,10 +202,12 @@ def section() -> str:
         f"cores; δ = {DELTA:g}. Final-test accuracy (%) of the released model, mean ± sd over executions "
         "with fresh randomness; its ε covers everything that chose it (the plan's tuning trials and the "
         "release). Baselines at the same total: no tuning (Tramèr & Boneh's published setting, one run at "
-        "the total) and repeat-and-select (random search with a secret geometric trial count, mean 4, the "
-        "best re-run and released; its times are withheld with the count, which they would tell). Goal: the "
-        "published "
-        "per-run figure at that ε, which counted no tuning.",
+        "the total) and repeat-and-select (random search with a secret geometric trial count, its mean in "
+        "the table, the best re-run and released, at its spec's epochs: sweeps/total/MODEL-repeat-and-select"
+        ".yaml; its times are withheld with the count, which they would tell). Trial-hours: the trials' time "
+        "on their slots; a release that held every slot of the machine (from commit 94d4fbe on: "
+        "scatter-linear at ε = 8, cnn5) counts once per slot. Goal: the published per-run figure at that ε, "
+        "which counted no tuning.",
         "",
         "| model | total ε | pipeline | final test % | ε (δ) | tuning: trials × ε_t on γ → release ε_B "
         "(lr ×) | wall min | trial-hours | goal |",

@@ -12,11 +12,11 @@ from dptune.base.errors import InputError
 from dptune.cli import main
 from dptune.sweep.spec import load_spec, parse_spec
 
-SWEEPS = sorted((Path(__file__).parents[1] / "sweeps").glob("*.yaml"))
+SWEEPS = sorted((Path(__file__).parents[1] / "sweeps").rglob("*.yaml"))
 BASE = yaml.safe_load((Path(__file__).parents[1] / "sweeps" / "quickstart.yaml").read_text())
 
 
-@pytest.mark.parametrize("path", SWEEPS, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", SWEEPS, ids=lambda p: p.parent.name + "/" + p.name)
 def test_shipped_specs_validate(path: Path) -> None:
     spec = load_spec(path)
     assert spec.methods and spec.trials.mean >= 1
