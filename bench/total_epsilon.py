@@ -220,7 +220,7 @@ def section() -> str:
     verdicts = [
         v
         for model, cells in record.items()
-        for total, cell in cells.items()
+        for total, cell in sorted(cells.items(), key=lambda c: float(c[0]))
         if (v := verdict(model, total, cell))
     ]
     lines += ["", *verdicts, "", "Every execution's command, plan and figures: bench/total_epsilon.json."]
