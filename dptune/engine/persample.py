@@ -304,14 +304,20 @@ class GhostEngine(_ChunkedEngine):
     def _trace(self, theta: torch.Tensor, x: torch.Tensor, y: torch.Tensor) -> dict[nn.Module, _LayerTrace]:
         """Forward at θ recording each layer's input and output, then ∂(Σ_i f_i)/∂output per layer. A
         layer whose output the forward changed in place is found by the output's version counter; it is
-        then copied for the model from this trace on (``_copied``), which is traced again."""
+        then copied for the model from this trace on (``_copied``), which is traced again. On a CPU the
+        model goes on from a convolution's output in channels-last memory format (the same values):
+        the layers after it run faster on it, cnn5's stride-1 max pools several times, and a cnn5
+        clipped sum takes about a fifth less time."""
         traces: dict[nn.Module, _LayerTrace] = {}
         versions: dict[nn.Module, int] = {}
 
         def record(module: nn.Module, inputs: tuple[torch.Tensor, ...], output: torch.Tensor) -> torch.Tensor:
             traces[module] = _LayerTrace(module, inputs[0].detach(), output)
             versions[module] = output._version
-            return output.clone() if module in self._copied else output
+            handed = output.clone() if module in self._copied else output
+            if isinstance(module, nn.Conv2d) and output.device.type == "cpu":
+                handed = handed.contiguous(memory_format=torch.channels_last)
+            return handed
 
         handles = [layer.register_forward_hook(record) for layer in self._layers]
         try:
