@@ -193,6 +193,11 @@ def row(model: str, total: str, name: str, entry: dict[str, Any]) -> str:
     )
 
 
+def in_epsilon_order(cells: dict[str, Any]) -> list[tuple[str, Any]]:
+    """A model's cells, smallest total ε first (the record keeps them in the order they ran)."""
+    return sorted(cells.items(), key=lambda c: float(c[0]))
+
+
 def section() -> str:
     record = json.loads(RECORD.read_text())
     lines = [
@@ -214,13 +219,13 @@ def section() -> str:
         "|---|---|---|---|---|---|---|---|---|",
     ]
     for model, cells in record.items():
-        for total, cell in sorted(cells.items(), key=lambda c: float(c[0])):
+        for total, cell in in_epsilon_order(cells):
             named = [*cell["methods"].items(), *((f"baseline: {b}", e) for b, e in cell["baselines"].items())]
             lines += [row(model, total, name, entry) for name, entry in named if entry.get("executions")]
     verdicts = [
         v
         for model, cells in record.items()
-        for total, cell in sorted(cells.items(), key=lambda c: float(c[0]))
+        for total, cell in in_epsilon_order(cells)
         if (v := verdict(model, total, cell))
     ]
     lines += ["", *verdicts, "", "Every execution's command, plan and figures: bench/total_epsilon.json."]

@@ -213,15 +213,22 @@ class SweepRun:
         return max(1, self.concurrency or sum(trials) + self.spec.reruns * len(trials))
 
 
+def trial_cpus(spec: SweepSpec, resources: TrialResources, config: dict[str, Any]) -> float:
+    """The CPUs a trial asks for: a pipeline's release (it trains after its method's tuning) those of
+    every slot of the roomiest node (``TrialResources.release_cpu``), any other trial the spec's."""
+    release = spec.release is not None and route(config).rerun
+    return resources.release_cpu if release else resources.cpu
+
+
 def _trainable(sweep: SweepRun, plans: list[SearchPlan]) -> Any:
-    """The stage's one trainable, a trial asking for the spec's CPUs and GPU share; a pipeline's
-    release asks for the CPUs of a whole node's slots (``TrialResources.release_cpu``)."""
+    """The stage's one trainable, each trial asking for ``trial_cpus`` and the spec's GPU share."""
     resources = sweep.resources
     rerun_cpus = resources.release_cpu if sweep.spec.release is not None else resources.cpu
 
     def bundle(config: dict[str, Any]) -> PlacementGroupFactory:
-        cpus = rerun_cpus if route(config).rerun else resources.cpu
-        return resource_dict_to_pg_factory({"cpu": cpus, "gpu": resources.gpu})
+        return resource_dict_to_pg_factory(
+            {"cpu": trial_cpus(sweep.spec, resources, config), "gpu": resources.gpu}
+        )
 
     return tune.with_resources(
         tune.with_parameters(
@@ -701,8 +708,7 @@ def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo 
     timed = [r for r in all_results if "trial_start" in r]
     ended = time.time()
     ran_now = [min(r["trial_end"], ended) - max(r["trial_start"], started) for r in timed]
-    released = spec.release is not None
-    held = [resources.release_slots if released and route(r["config"]).rerun else 1.0 for r in timed]
+    held = [trial_cpus(spec, resources, r["config"]) / resources.cpu for r in timed]
     trial_seconds = sum(max(0.0, seconds) * slots for seconds, slots in zip(ran_now, held, strict=True))
     trials = sum(seconds > 0 for seconds in ran_now)
     costs = [

@@ -95,11 +95,6 @@ class TrialResources:
     def bundle(self) -> Bundle:
         return {"CPU": self.cpu, "GPU": self.gpu}
 
-    @property
-    def release_slots(self) -> float:
-        """How many trial slots a release holds while it trains (its CPUs over a trial's)."""
-        return self.release_cpu / self.cpu
-
     def describe(self) -> str:
         return describe(self.bundle)
 
@@ -107,9 +102,8 @@ class TrialResources:
 def fitted(cpu: float, gpu: float) -> TrialResources:
     """The resources of trials of ``{CPU: cpu, GPU: gpu}`` on the alive nodes (at least one fits them):
     the slots of the cluster, and a release's CPUs, ``cpu × max over nodes of node_slots``."""
-    bundle = {"CPU": cpu, "GPU": gpu}
-    widest = max(node_slots(node, bundle) for node in alive_nodes())
-    return TrialResources(cpu, gpu, cluster_slots(bundle), cpu * widest)
+    per_node = [node_slots(node, {"CPU": cpu, "GPU": gpu}) for node in alive_nodes()]
+    return TrialResources(cpu, gpu, sum(per_node), cpu * max(per_node))
 
 
 def node_shapes() -> str:
