@@ -26,13 +26,12 @@ import re
 import shlex
 import shutil
 import statistics
-import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
 from results import cpu_name, fresh_process_env, write_section  # bench/ is on the path
+from scatter_fmnist import dptune
 
 ROOT = Path(__file__).resolve().parents[1]
 RECORD = ROOT / "bench" / "total_epsilon.json"
@@ -89,15 +88,11 @@ def execute(args: list[str], folder: Path, secret_count: bool) -> dict[str, Any]
     shutil.rmtree(folder, ignore_errors=True)
     folder.mkdir(parents=True)
     located = [str(ROOT / a) if a.startswith("sweeps/") else a for a in args]
-    command = [sys.executable, "-m", "dptune.cli", *located]
     started = time.time()
-    done = subprocess.run(command, cwd=folder, capture_output=True, text=True, env=fresh_process_env(ROOT))
+    stdout = dptune(*located, cwd=folder, log=folder / "output.log", env=fresh_process_env(ROOT))
     wall = time.time() - started
-    (folder / "output.log").write_text(done.stdout + done.stderr)
-    if done.returncode != 0:
-        sys.exit(f"dptune {' '.join(args)} failed ({done.returncode}): {done.stderr.strip()[-800:]}")
-    last = json.loads(done.stdout.strip().splitlines()[-1])
-    trial_seconds = sum(float(s) for s in re.findall(r"\((\d+)s of trial time", done.stdout))
+    last = json.loads(stdout.strip().splitlines()[-1])
+    trial_seconds = sum(float(s) for s in re.findall(r"\((\d+)s of trial time", stdout))
     entry = {
         "final_test_accuracy": last["final_test_accuracy"],
         "epsilon": last["epsilon"],
