@@ -8,10 +8,18 @@ import threading
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
+import torch
+from ray import cloudpickle
 from ray.tune import ExperimentAnalysis
 
-from dptune.tune.resources import node_slots
+from dptune.engine.data import Dataset
+from dptune.sweep.bound import SearchPlan
+from dptune.sweep.ledger import PrivateSweepState
+from dptune.sweep.spec import load_spec
+from dptune.tune.driver import SweepRun, _trainable
+from dptune.tune.resources import TrialResources, node_slots
 from tests.local_cluster import BIN, LocalCluster
 from tests.sweep_helpers import write_spec
 
@@ -24,6 +32,37 @@ def test_a_trial_needs_one_node_that_fits_it_not_the_cluster_total() -> None:
     assert node_slots({"CPU": 1, "GPU": 1}, {"CPU": 0.1, "GPU": 0.1}) == 10  # Ray's fixed point
     halves = [{"CPU": 4, "GPU": 0.5}, {"CPU": 4, "GPU": 0.5}]  # one GPU in all, on two nodes
     assert sum(node_slots(node, {"CPU": 1, "GPU": 1}) for node in halves) == 0
+
+
+def test_the_trainable_tune_exports_holds_none_of_the_sweeps_data(tmp_path: Path, local_ray: None) -> None:
+    """Ray exports the trainable's class, with the bundle of each trial, to every node and refuses one over
+    95 MiB; the data go through the object store (``tune.with_parameters``), so the export stays small
+    however large the data, and holds no secret subset."""
+    spec = load_spec(
+        write_spec(
+            tmp_path,
+            "export",
+            {"dpsgd": {"lr": {"loguniform": [0.1, 1.0]}}},
+            privacy={"epsilon": 3.0, "delta": 1.0e-5, "includes_tuning": True},
+        )
+    )
+    images = torch.zeros(30_000, 1, 32, 32)  # 117 MiB
+    labels = torch.zeros(30_000, dtype=torch.long)
+    data = Dataset("large", images, labels, images[:10], labels[:10], images[:10], labels[:10], 10)
+    secret_subset = torch.arange(0, 30_000, 2)
+    sweep = SweepRun(
+        spec,
+        data,
+        TrialResources(1.0, 0.0, 4, 4.0),
+        None,
+        PrivateSweepState(spec.storage_path, spec.name),
+        None,
+        False,
+        {},
+        secret_subset,
+    )
+    plans = [SearchPlan("dpsgd", 2, "plan", "", np.zeros(1), False)]
+    assert len(cloudpickle.dumps(_trainable(sweep, plans))) < 2**20
 
 
 def trial_windows(sweep: Path) -> list[dict]:

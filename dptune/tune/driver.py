@@ -36,8 +36,6 @@ from typing import TYPE_CHECKING, Any
 
 import ray
 from ray import tune
-from ray.tune import PlacementGroupFactory
-from ray.tune.execution.placement_groups import resource_dict_to_pg_factory
 from ray.tune.search.optuna import OptunaSearch
 
 import dptune
@@ -87,7 +85,7 @@ from dptune.tune.progress import (
     terminal,
 )
 from dptune.tune.release import CHECKPOINT_KEY, log_releases
-from dptune.tune.resources import TrialResources, ask_for_slots, trial_resources
+from dptune.tune.resources import TrialPlacement, TrialResources, ask_for_slots, trial_resources
 from dptune.tune.restore import CHECKPOINTS_KEPT, restorable, save_experiment_state_every_step
 from dptune.tune.schedulers import PerMethodScheduler, asha
 from dptune.tune.searcher import AccountedSearcher, SpentCurve
@@ -213,35 +211,22 @@ class SweepRun:
         return max(1, self.concurrency or sum(trials) + self.spec.reruns * len(trials))
 
 
-def trial_cpus(spec: SweepSpec, resources: TrialResources, config: dict[str, Any]) -> float:
-    """The CPUs a trial asks for: a pipeline's release (it trains after its method's tuning) those of
-    every slot of the roomiest node (``TrialResources.release_cpu``), any other trial the spec's."""
-    release = spec.release is not None and route(config).rerun
-    return resources.release_cpu if release else resources.cpu
-
-
 def _trainable(sweep: SweepRun, plans: list[SearchPlan]) -> Any:
-    """The stage's one trainable, each trial asking for ``trial_cpus`` and the spec's GPU share."""
+    """The stage's one trainable, each trial asking for its ``TrialPlacement`` bundle."""
     resources = sweep.resources
-    rerun_cpus = resources.release_cpu if sweep.spec.release is not None else resources.cpu
-
-    def bundle(config: dict[str, Any]) -> PlacementGroupFactory:
-        return resource_dict_to_pg_factory(
-            {"cpu": trial_cpus(sweep.spec, resources, config), "gpu": resources.gpu}
-        )
-
+    placement = TrialPlacement(resources, sweep.spec.release is not None)
     return tune.with_resources(
         tune.with_parameters(
             dptune_sweep,
             runs={plan.method: sweep.spec.runs[plan.method] for plan in plans},
             cpus=resources.cpu,
-            rerun_cpus=rerun_cpus,
+            rerun_cpus=placement.rerun_cpus,
             gpus=resources.gpu,
             data=sweep.data,
             proxy_rows=sweep.proxy_rows,
             gpu_fallback=sweep.spec.gpu_fallback,
         ),
-        bundle,
+        placement,
     )
 
 
@@ -708,7 +693,8 @@ def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo 
     timed = [r for r in all_results if "trial_start" in r]
     ended = time.time()
     ran_now = [min(r["trial_end"], ended) - max(r["trial_start"], started) for r in timed]
-    held = [trial_cpus(spec, resources, r["config"]) / resources.cpu for r in timed]
+    placement = TrialPlacement(resources, spec.release is not None)
+    held = [placement.cpus(r["config"]) / resources.cpu for r in timed]
     trial_seconds = sum(max(0.0, seconds) * slots for seconds, slots in zip(ran_now, held, strict=True))
     trials = sum(seconds > 0 for seconds in ran_now)
     costs = [

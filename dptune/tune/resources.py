@@ -21,13 +21,17 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import ray
 from ray.autoscaler.sdk import request_resources
+from ray.tune import PlacementGroupFactory
+from ray.tune.execution.placement_groups import resource_dict_to_pg_factory
 
 from dptune.base.errors import InputError
+from dptune.training.trial_status import route
 
 Echo = Callable[[str], None]
 Bundle = dict[str, float]
@@ -97,6 +101,29 @@ class TrialResources:
 
     def describe(self) -> str:
         return describe(self.bundle)
+
+
+@dataclass(frozen=True)
+class TrialPlacement:
+    """The bundle each trial of a sweep asks for (``tune.with_resources``): a pipeline's release
+    (``releases``: the sweep's ε includes the tuning) the CPUs of ``release_cpu``, every other trial
+    ``cpu``; all the same GPU share. It holds only these: Tune exports it with the trainable to every
+    node, where the sweep (its data, its private state and secret subset) must not go."""
+
+    resources: TrialResources
+    releases: bool
+
+    @property
+    def rerun_cpus(self) -> float:
+        """The CPUs of a re-run: a release's, or a search trial's where the sweep releases nothing."""
+        return self.resources.release_cpu if self.releases else self.resources.cpu
+
+    def cpus(self, config: Mapping[str, Any]) -> float:
+        """The CPUs of the trial of ``config``."""
+        return self.rerun_cpus if route(config).rerun else self.resources.cpu
+
+    def __call__(self, config: dict[str, Any]) -> PlacementGroupFactory:
+        return resource_dict_to_pg_factory({"cpu": self.cpus(config), "gpu": self.resources.gpu})
 
 
 def fitted(cpu: float, gpu: float) -> TrialResources:
