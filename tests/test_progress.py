@@ -45,6 +45,24 @@ def test_the_live_line_counts_every_method_and_estimates_what_remains() -> None:
     assert line.startswith("[1m40s] ") and line.endswith("about 5m00s left")
 
 
+def test_a_release_after_tuning_on_a_subset_weighs_its_whole_data_in_the_estimate() -> None:
+    """A pipeline's release trains on the whole data after tuning trials on a subset of rate 1/8: at the
+    tuning's pace it takes the time of 8 of them, not of one."""
+    sweep = SweepProgress(lambda line: None, None)
+    register("weighed", sweep)
+    sweep.track("innerouter", 4)
+    release = TrialProgress("weighed", "innerouter", 1, final=True, rerun_cost=8.0)
+    release.on_step_begin(0, [])  # its callbacks count what a restored run held: nothing here
+    sweep.started -= 300  # the 4 tuning trials took 300 s
+    sweep.update("innerouter", lambda m: setattr(m, "done", 4))
+    line = sweep.status()
+    assert "innerouter 4/4 + re-runs 0/1" in line
+    assert line.endswith("about 10m00s left"), line  # 4 trials' compute in 300 s, 8 left: 600 s
+    sweep.started -= 120  # two minutes into the release: two minutes less
+    sweep.done_at -= 120
+    assert sweep.status().endswith("about 8m00s left")
+
+
 def test_a_secret_trial_count_shows_no_count_score_or_estimate_of_its_search() -> None:
     """Trials done, running, the best score so far: each would tell how many trials ran."""
     sweep = SweepProgress(lambda line: None, None)

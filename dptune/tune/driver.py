@@ -674,6 +674,7 @@ def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo 
                 spec.reruns,
                 final=True,
                 rerun_names=RERUN_NAMES if spec.release is None else RELEASE_NAMES,
+                rerun_cost=1.0 / (spec.runs[plan.method].proxy_fraction or 1.0),
             ),
         ]
 

@@ -67,6 +67,7 @@ class MethodProgress:
     reruns: int = 0  # planned re-runs of its selected configuration
     reruns_done: int = 0
     rerun_name: str = RERUN_NAMES[1]  # what the line calls them (a pipeline's: its release)
+    rerun_cost: float = 1.0  # a re-run's compute in search trials': 1/γ where trials train on a subset γ
 
     def describe(self, method: str, within: Sequence[EpochStep] = ()) -> str:
         """``dpsgd 3/8 + re-runs 1/3 (2 running: epoch 2/10 41%) best 81.2%``, with where the running
@@ -86,11 +87,16 @@ class MethodProgress:
         return text
 
     @property
-    def remaining(self) -> int | None:
-        """Runs still to finish (None when the trial count is secret)."""
+    def work_done(self) -> float:
+        """The compute of its finished runs, in search trials (a re-run weighs ``rerun_cost``)."""
+        return self.done + self.rerun_cost * self.reruns_done
+
+    @property
+    def work_left(self) -> float | None:
+        """The compute of its runs still to finish, in search trials (None when the count is secret)."""
         if self.total is None:
             return None
-        return self.total - self.done + self.reruns - self.reruns_done
+        return self.total - self.done + self.rerun_cost * (self.reruns - self.reruns_done)
 
 
 class SweepProgress:
@@ -105,6 +111,7 @@ class SweepProgress:
         self.lock = threading.RLock()
         self.methods: dict[str, MethodProgress] = {}
         self.started = time.monotonic()
+        self.done_at = self.started  # when the last run ended
         self.shown = ""  # the live line now on screen
         self.board: Any = None  # the trials' StepBoard (``watch``)
         self.within: dict[str, EpochStep] = {}  # its last reading, by trial id
@@ -147,24 +154,35 @@ class SweepProgress:
 
     def update(self, method: str, change: Callable[[MethodProgress], None]) -> None:
         with self.lock:
+            before = self.work_done
             change(self.methods.setdefault(method, MethodProgress(None)))
+            if self.work_done != before:
+                self.done_at = time.monotonic()
             self._draw()
+
+    @property
+    def work_done(self) -> float:
+        return sum(m.work_done for m in self.methods.values())
 
     def status(self) -> str:
         """The live line: every method's runs, the time elapsed and, when every count is public and a
-        run has finished, the time left at the pace so far."""
+        run has finished, the time left at the pace so far: the work left at the pace of the work done
+        by the last run's end, less the time since. Work counts a re-run on the whole data as 1/γ search
+        trials on a subset of rate γ (a pipeline's release after its tuning on a subset would otherwise
+        be estimated at a tuning trial's time)."""
         with self.lock:
-            elapsed = time.monotonic() - self.started
+            now = time.monotonic()
             parts = [
                 m.describe(name, [step for step in self.within.values() if step.method == name])
                 for name, m in self.methods.items()
             ]
-            done = sum(m.done + m.reruns_done for m in self.methods.values())
-            remaining = [m.remaining for m in self.methods.values()]
-            text = f"[{duration(elapsed)}] " + " · ".join(parts)
+            done = self.work_done
+            remaining = [m.work_left for m in self.methods.values()]
+            text = f"[{duration(now - self.started)}] " + " · ".join(parts)
             if done and remaining and None not in remaining:
-                left = sum(r for r in remaining if r is not None)
-                text += f" · about {duration(elapsed / done * left)} left" if left else " · finishing"
+                work = sum(r for r in remaining if r is not None)
+                left = (self.done_at - self.started) / done * work - (now - self.done_at)
+                text += f" · about {duration(left)} left" if work and left >= 1 else " · finishing"
             return text
 
     def _draw(self) -> None:
@@ -235,12 +253,14 @@ class TrialProgress(Callback):
         total: int | None,
         final: bool = False,
         rerun_names: tuple[str, str] = RERUN_NAMES,
+        rerun_cost: float = 1.0,
     ) -> None:
         self.sweep = sweep
         self.method = method
         self.total = total
         self.final = final
         self.rerun_names = rerun_names  # a re-run's name, one and several (a pipeline's is its release)
+        self.rerun_cost = rerun_cost  # a re-run's compute in search trials' (``MethodProgress``)
         self.done: int | None = None
         self.running: set[str] = set()  # trials started and not ended (a restarted one counts once)
 
@@ -275,6 +295,7 @@ class TrialProgress(Callback):
             if self.final:
                 method.reruns = self.total or 0
                 method.rerun_name = self.rerun_names[1]
+                method.rerun_cost = self.rerun_cost
             self._count(method, len(ended), 0)
             if scores and not self.final:
                 method.best = max(scores) if method.best is None else max(method.best, *scores)
