@@ -33,6 +33,8 @@ from typing import Any
 from results import cpu_name, fresh_process_env, write_section  # bench/ is on the path
 from scatter_fmnist import dptune
 
+from dptune.tracking.mlflow_setup import quiet_mlflow
+
 ROOT = Path(__file__).resolve().parents[1]
 RECORD = ROOT / "bench" / "total_epsilon.json"
 SCRATCH = ROOT / "bench" / ".runs"
@@ -76,6 +78,7 @@ def card(release: dict[str, Any], folder: Path) -> dict[str, Any]:
     """The privacy card of a run's released model, from the MLflow store the run wrote."""
     from mlflow.tracking import MlflowClient
 
+    quiet_mlflow()
     name, version = release["model_uri"].removeprefix("models:/").rsplit("/", 1)
     client = MlflowClient(f"sqlite:///{folder / 'mlflow.db'}")
     run_id = client.get_model_version(name, version).run_id

@@ -13,9 +13,10 @@ from dptune.base.errors import InputError
 
 
 def quiet_mlflow() -> None:
-    """No MLflow or Alembic info logs and no printed run URLs (errors still show). MLflow is imported
-    here first, as it installs its own log handlers on import."""
+    """No MLflow or Alembic info logs, no printed run URLs and no download progress bars (errors still
+    show). MLflow is imported here first, as it installs its own log handlers on import."""
     os.environ.setdefault("MLFLOW_SUPPRESS_PRINTING_URL_TO_STDOUT", "true")
+    os.environ.setdefault("MLFLOW_ENABLE_ARTIFACTS_PROGRESS_BAR", "false")
     import mlflow  # noqa: F401
 
     for name in ("mlflow", "alembic"):
