@@ -94,10 +94,13 @@ def test_an_audit_that_knows_a_seeded_runs_seed_refutes_its_claim() -> None:
 @pytest.mark.parametrize("guess", [0, 11])
 def test_an_unseeded_runs_audit_is_not_refuted_by_any_seed_guess(guess: int) -> None:
     """The same attack on a run with secret randomness: the regenerated noise is unrelated, so
-    subtracting it only adds noise (0 was the old public default seed)."""
+    subtracting it only adds noise and the attacker reads the canaries no better than the release
+    lets anyone (0 was the old public default seed). Whether the bound is above 0 is chance here (it
+    was 0 in one run of the suite): only that it stays within the claim is asserted."""
     secure = run_audit(AuditConfig(**AUDIT, attack_seed=guess))
     assert secure["noise_source"] == "secure" and "seed" not in secure
-    assert 0 < secure["epsilon_lower_bound"] <= secure["epsilon_claimed"]
+    assert secure["correct"] < secure["guesses"]  # the seeded attack reads every one (test above)
+    assert secure["epsilon_lower_bound"] <= secure["epsilon_claimed"]
     assert not secure["claim_refuted"]
 
 
