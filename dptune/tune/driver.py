@@ -204,6 +204,11 @@ class SweepRun:
         """Where Tune keeps the stage's run (its state, trials and checkpoints)."""
         return f"{self.spec.storage_path}/{self.spec.name}/{STAGE_EXPERIMENT}"
 
+    @property
+    def placement(self) -> TrialPlacement:
+        """What each trial asks for: a release (the spec's ε includes the tuning) every slot's CPUs."""
+        return TrialPlacement(self.resources, self.spec.release is not None)
+
     def limit(self, plans: list[SearchPlan]) -> int:
         """Trials at once: ``concurrency``, or every search trial and re-run of ``plans``, a secret trial
         count taken at its public mean (the number reaches the autoscaler: K must not)."""
@@ -213,15 +218,12 @@ class SweepRun:
 
 def _trainable(sweep: SweepRun, plans: list[SearchPlan]) -> Any:
     """The stage's one trainable, each trial asking for its ``TrialPlacement`` bundle."""
-    resources = sweep.resources
-    placement = TrialPlacement(resources, sweep.spec.release is not None)
+    placement = sweep.placement
     return tune.with_resources(
         tune.with_parameters(
             dptune_sweep,
             runs={plan.method: sweep.spec.runs[plan.method] for plan in plans},
-            cpus=resources.cpu,
-            rerun_cpus=placement.rerun_cpus,
-            gpus=resources.gpu,
+            placement=placement,
             data=sweep.data,
             proxy_rows=sweep.proxy_rows,
             gpu_fallback=sweep.spec.gpu_fallback,
@@ -694,8 +696,7 @@ def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo 
     timed = [r for r in all_results if "trial_start" in r]
     ended = time.time()
     ran_now = [min(r["trial_end"], ended) - max(r["trial_start"], started) for r in timed]
-    placement = TrialPlacement(resources, spec.release is not None)
-    held = [placement.cpus(r["config"]) / resources.cpu for r in timed]
+    held = [sweep.placement.cpus(r["config"]) / resources.cpu for r in timed]
     trial_seconds = sum(max(0.0, seconds) * slots for seconds, slots in zip(ran_now, held, strict=True))
     trials = sum(seconds > 0 for seconds in ran_now)
     costs = [

@@ -113,14 +113,10 @@ class TrialPlacement:
     resources: TrialResources
     releases: bool
 
-    @property
-    def rerun_cpus(self) -> float:
-        """The CPUs of a re-run: a release's, or a search trial's where the sweep releases nothing."""
-        return self.resources.release_cpu if self.releases else self.resources.cpu
-
     def cpus(self, config: Mapping[str, Any]) -> float:
-        """The CPUs of the trial of ``config``."""
-        return self.rerun_cpus if route(config).rerun else self.resources.cpu
+        """The CPUs of the trial of ``config`` (its trainable runs as many torch threads)."""
+        release = self.releases and route(config).rerun
+        return self.resources.release_cpu if release else self.resources.cpu
 
     def __call__(self, config: dict[str, Any]) -> PlacementGroupFactory:
         return resource_dict_to_pg_factory({"cpu": self.cpus(config), "gpu": self.resources.gpu})

@@ -39,6 +39,7 @@ from dptune.training.trial_status import (
     TrialStatus,
     route,
 )
+from dptune.tune.resources import TrialPlacement
 from dptune.tune.step_board import StepPoster
 
 STATE_FILE = "trainer_state.pt"
@@ -172,22 +173,28 @@ def run_trial(
 def dptune_sweep(
     config: dict[str, Any],
     runs: dict[str, RunConfig],
-    cpus: float,
-    rerun_cpus: float,
-    gpus: float,
+    placement: TrialPlacement,
     data: Dataset,
     proxy_rows: torch.Tensor | None = None,
     gpu_fallback: str = "fail",
 ) -> None:
     """The trainable of a sweep stage's one Tune run: the trial of the method its config names
-    (``METHOD_KEY``), with that method's run configuration; a re-run (``RERUN_OF`` in its config) is
-    scored on the final-test part too, on the ``rerun_cpus`` it asked for. The one place a trial is
-    routed by its method.
+    (``METHOD_KEY``), with that method's run configuration, on as many torch threads as ``placement``
+    asked CPUs for it; a re-run (``RERUN_OF`` in its config) is scored on the final-test part too. The
+    one place a trial is routed by its method.
 
     One trainable for every method lets Tune reuse a trial's actor (a process that has imported torch
     and Ray Tune, and holds the data) for the next trial of any method, instead of starting one per
     method's Tune run (``dptune.tune.driver``).
     """
     whose = route(config)
-    threads = rerun_cpus if whose.rerun else cpus
-    run_trial(config, runs[whose.method], threads, gpus, data, whose.rerun, proxy_rows, gpu_fallback)
+    run_trial(
+        config,
+        runs[whose.method],
+        placement.cpus(config),
+        placement.resources.gpu,
+        data,
+        whose.rerun,
+        proxy_rows,
+        gpu_fallback,
+    )
