@@ -196,12 +196,13 @@ def finished_trials(tracking_uri: str, experiment: str) -> list[tuple[float, flo
 def throughput(args: argparse.Namespace, rates: dict[str, Any], save: Callable[[], None]) -> None:
     """Finished trials per hour of their own span at each GPU share per trial (module docstring), into
     ``rates`` share by share, ``save`` called after each."""
+    root = {"root": str(args.data_root.resolve())} if args.data_root else {}
     for share in SHARES:
         folder = Path(tempfile.mkdtemp(prefix=f"dptune-gpu-{share:g}-"))
         uri = f"sqlite:///{folder / 'mlflow.db'}"
         spec = {
             "name": f"gpu-{share:g}",
-            "dataset": {"name": "fashion-mnist", "subset": 10000 if args.quick else None},
+            "dataset": {"name": "fashion-mnist", "subset": 10000 if args.quick else None} | root,
             "model": {"name": "cnn5"},
             "privacy": {"epsilon": 3.0, "delta": 1e-5},
             "training": {"epochs": 1 if args.quick else 10, "batch_size": 500, "lr": 1.0},
@@ -217,7 +218,9 @@ def throughput(args: argparse.Namespace, rates: dict[str, Any], save: Callable[[
         path = folder / "spec.yaml"
         path.write_text(yaml.safe_dump(spec, sort_keys=False))
         command = [sys.executable, "-m", "dptune.cli", "run", str(path)]
-        subprocess.run(command, cwd=folder, check=False, stdout=subprocess.DEVNULL)
+        run = subprocess.run(command, cwd=folder, check=False, stdout=subprocess.DEVNULL)
+        if run.returncode != 0:
+            raise SystemExit(f"gpu.py: the gpu: {share:g} sweep exited {run.returncode} (its error is above)")
         spans = finished_trials(uri, "gpu")
         seconds = max(end for _, end in spans) - min(start for start, _ in spans) if spans else 0.0
         rates[f"gpu: {share:g}"] = {
@@ -308,6 +311,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--steps", type=int, default=10)
     parser.add_argument("--trials", type=int, default=8, help="trials of the throughput sweep")
+    parser.add_argument("--data-root", type=Path, help="Fashion-MNIST's IDX files (default: the system's)")
     parser.add_argument("--quick", action="store_true", help="small sizes, one method: check the script runs")
     parser.add_argument("--write", action="store_true", help="write bench/gpu.json and RESULTS.md")
     parser.add_argument("--json", type=Path, help="save the result in this file after each measurement")
