@@ -202,6 +202,8 @@ def test_random_search_with_a_poisson_number_of_trials_reports_the_repeat_and_se
     # K is neither printed nor logged: no trial total on the console, nothing in the parent run that
     # counts trials, no trial count or all-trials ε (which would reveal K) in the public cost record.
     assert not any(re.search(r"trial \d+/\d|\d trials drawn", line) for line in lines), lines
+    assert not any(re.search(r"wall time|trial time|\d runs", line) for line in lines), lines  # time tells K
+    assert any(line.strip().startswith("compute withheld: the trial count is secret") for line in lines)
     parent = parents[0].data
     assert not [
         k for k in (*parent.params, *parent.tags, *parent.metrics) if "trials." in k or "all_trials" in k

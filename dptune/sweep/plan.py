@@ -508,22 +508,45 @@ def realised(plan: MethodPlan, ran: Ran) -> tuple[float, float]:
     return rdp_to_epsilon(tuning + ran.released * worst_curve(plan.release.ledgers), plan.delta), plan.delta
 
 
-def joint_epsilon(plans: Sequence[MethodPlan]) -> float:
-    """ε (at the plans' δ) of releasing every model of ``plans``, pipelines of one sweep stage on the same
-    data whose tuning trials share one secret subset: the subset's whole tuning amplified once, plus each
-    release, composed in RDP (for plans composed the basic way or by repeat-and-select, their sum, which
-    only overstates)."""
-    if any(p.composition in (BASIC_COMPOSITION, REPEAT_AND_SELECT_COMPOSITION) for p in plans):
-        return sum(p.epsilon for p in plans)
+def stage_curve(plans: Sequence[MethodPlan]) -> np.ndarray:
+    """RDP of one sweep stage's pipelines on the same data, their tuning trials on one secret subset: the
+    subset's whole tuning amplified once (γ = 1: as it is; repeat-and-select's transforms as they are),
+    plus each release."""
     tuning = amplified_rdp(np.sum([p.tuning.curve() for p in plans], axis=0), plans[0].tuning.fraction)
     releases = np.sum([p.release.curve() for p in plans], axis=0)
-    return rdp_to_epsilon(tuning + releases, plans[0].delta)
+    return np.asarray(tuning + releases, dtype=float)
+
+
+def joint_privacy(plans: Sequence[MethodPlan]) -> tuple[float, float]:
+    """(ε, δ) of releasing every model of ``plans``, one stage's pipelines (``stage_curve``), converted
+    once at the plans' δ. Plans composed the basic way compose the basic way: ε and δ both add."""
+    if any(p.composition == BASIC_COMPOSITION for p in plans):
+        return sum(p.epsilon for p in plans), sum(p.delta for p in plans)
+    return rdp_to_epsilon(stage_curve(plans), plans[0].delta), plans[0].delta
+
+
+def curve_privacy(
+    stages: Sequence[Sequence[MethodPlan]], records: Sequence[Mapping[str, Any]]
+) -> tuple[float, float]:
+    """(ε, δ) of releasing every model of a list of totals (the accuracy-vs-total-ε curve): one sweep
+    stage per total on the same data, each tuning on its own secret subset (each sweep draws its subset
+    from fresh entropy), so each stage amplifies by its own and the stages compose in RDP, converted once
+    at δ. A stage composed the basic way, or one that ran beyond its plan, makes the stages' own figures
+    (``records``, ``plan_record``) add, ε and δ both."""
+    plans = [p for stage in stages for p in stage]
+    if all(r["as_planned"] for r in records) and all(p.composition != BASIC_COMPOSITION for p in plans):
+        curve = np.sum([stage_curve(stage) for stage in stages], axis=0)
+        return rdp_to_epsilon(curve, plans[0].delta), plans[0].delta
+    return (
+        sum(float(r["epsilon_including_tuning"]) for r in records),
+        sum(float(r["delta"]) for r in records),
+    )
 
 
 def plan_record(plans: Mapping[str, MethodPlan], counts: Mapping[str, Ran]) -> dict[str, Any]:
     """The public privacy record of a sweep stage whose ε includes the tuning, shaped as a search bound's
     (``dptune.sweep.bound.SweepTuningCost.as_dict``): per method its pipeline's (ε, δ) as it ran
-    (``counts``: what each ran), the whole stage releasing every method's model (``joint_epsilon``), and
+    (``counts``: what each ran), the whole stage releasing every method's model (``joint_privacy``), and
     every plan written out; of a repeat-and-select search nothing that counts its trials."""
     rows: list[dict[str, Any]] = []
     for method, plan in plans.items():
@@ -539,8 +562,9 @@ def plan_record(plans: Mapping[str, MethodPlan], counts: Mapping[str, Ran]) -> d
             "tuning_bound": PLAN_BOUND,
             "note": (
                 f"planned: {plan.tuning.count.describe()} tuning trials at ε_t = "
-                f"{plan.tuning.per_run_epsilon:.3g} {where}, then the selection released at ε_B = "
-                f"{plan.release.per_run_epsilon:.3g}; {plan.composition}"
+                f"{plan.tuning.per_run_epsilon:.3g} {where} (the tuning alone: ε {plan.tuning.epsilon:.3g} "
+                f"on the data), then the selection released at ε_B = {plan.release.per_run_epsilon:.3g}; "
+                f"{plan.composition}"
             ),
             "epsilon_including_tuning": epsilon,
             "delta": delta,
@@ -549,10 +573,18 @@ def plan_record(plans: Mapping[str, MethodPlan], counts: Mapping[str, Ran]) -> d
             row |= {"trials_started": ran.searched + ran.released, "epsilon_all_trials": epsilon}
         rows.append(row)
     first = next(iter(plans.values()))
-    whole = joint_epsilon(list(plans.values()))
+    as_planned = all(
+        r["epsilon_including_tuning"] == p.epsilon for r, p in zip(rows, plans.values(), strict=True)
+    )
+    if as_planned:
+        whole, whole_delta = joint_privacy(list(plans.values()))
+    else:  # a pipeline ran more than its plan: the stage composes what each ran, the basic way
+        whole = sum(float(r["epsilon_including_tuning"]) for r in rows)
+        whole_delta = sum(float(r["delta"]) for r in rows)
     return {
-        "epsilon_including_tuning": max(whole, *(float(r["epsilon_including_tuning"]) for r in rows)),
-        "delta": max(float(r["delta"]) for r in rows),
+        "epsilon_including_tuning": whole,
+        "delta": whole_delta,
+        "as_planned": as_planned,
         "methods": rows,
         "total_epsilon": first.total_epsilon,
         "plan": [p.as_dict() for p in plans.values()],

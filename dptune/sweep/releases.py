@@ -145,12 +145,15 @@ def release_lines(releases: Sequence[Release]) -> list[str]:
     return lines
 
 
-def release_json(releases: Sequence[Release]) -> str:
+def release_json(releases: Sequence[Release], curve: tuple[float, float] | None = None) -> str:
     """The last line of a run whose ε includes the tuning: its releases as one JSON object; with a single
-    release its ``final_test_accuracy`` (%), ``epsilon`` and ``delta`` at the top level too."""
+    release its ``final_test_accuracy`` (%), ``epsilon`` and ``delta`` at the top level too; with several
+    totals the (ε, δ) of releasing them all (``curve``)."""
     doc: dict[str, Any] = {"releases": [r.as_dict() for r in releases]}
     if len(releases) == 1:
         doc = releases[0].as_dict() | doc
+    if curve is not None:
+        doc["all_releases"] = {"epsilon": curve[0], "delta": curve[1]}
     return json.dumps(doc)
 
 

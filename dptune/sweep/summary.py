@@ -15,6 +15,9 @@ from dptune.sweep.bound import SweepTuningCost, format_costs
 from dptune.sweep.releases import Release, release_lines
 from dptune.sweep.spec import MODEL_BASED_SAMPLERS, SweepSpec
 
+WITHHELD = "withheld: the trial count is secret (repeat-and-select), and counts or times would reveal it"
+"""What the console and ``dptune report`` show in place of a secret count's compute (runs, hours, wall)."""
+
 
 def randomness_line(spec: SweepSpec) -> str:
     """Where the sweep's trials' noise, batches and initialisation come from."""
@@ -161,6 +164,13 @@ def pipeline_closing_lines(
         f"  {row['method']:<15} ε = {row['epsilon_including_tuning']:.3f}: {row['note']}"
         for row in record["methods"]
     ]
+    lines += [
+        f"note: {row['method']}'s model is at ε = {row['epsilon_including_tuning']:.3f}, above the total "
+        f"{total:g}: a run lost with a stopped driver ran again (one more run on the data); its card "
+        "states that ε"
+        for row in record["methods"]
+        if row["epsilon_including_tuning"] > total * (1 + 1e-9)
+    ]
     return [*lines, randomness_line(spec), compute]
 
 
@@ -169,16 +179,12 @@ def compute_line(
 ) -> str:
     """Wall time, the runs this invocation trained (and those a resume found done) and how busy their
     slots were (a release that held n slots counts n times in ``trial_seconds``); with a secret trial
-    count only the wall time (a count or trial time would tell K)."""
-    counted = ""
-    if not spec.trials.random:
-        counted = f" for {runs_now} runs (trials and re-runs)"
-        if runs_before:
-            counted += f"; {runs_before} more ran before this resume"
+    count none of it (a count, a trial time or the wall time would tell K)."""
+    if spec.trials.random:
+        return f"\ncompute {WITHHELD}"
+    counted = f" for {runs_now} runs (trials and re-runs)"
+    if runs_before:
+        counted += f"; {runs_before} more ran before this resume"
     busy = trial_seconds / (slots * wall) if slots and wall > 0 else 0.0
-    used = (
-        "trial time withheld: with a secret trial count it would tell how many ran"
-        if spec.trials.random
-        else f"{trial_seconds:.0f}s of trial time on {slots} slots of {slot}: {busy:.0%} busy"
-    )
+    used = f"{trial_seconds:.0f}s of trial time on {slots} slots of {slot}: {busy:.0%} busy"
     return f"\nwall time {wall:.0f}s{counted} ({used})"

@@ -80,6 +80,7 @@ and its re-runs' mean final-test score."""
 
 SPEC_ARTIFACT = "spec.yaml"
 TUNING_COST_ARTIFACT = "tuning_cost.json"
+ALL_RELEASES_ARTIFACT = "all_releases.json"  # a list of totals: (ε, δ) of releasing every model
 BEST_TABLE_ARTIFACT = "best_configurations.txt"
 BEST_JSON_ARTIFACT = "best_configurations.json"
 PARETO_JSON_ARTIFACT = "pareto_front.json"

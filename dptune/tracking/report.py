@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 from dptune.sweep.plan import PLAN_BOUND
 from dptune.sweep.results import TradeOff
+from dptune.sweep.summary import WITHHELD
 from dptune.training.config import report_columns
 
 BOUND_ABBREVIATIONS = {
@@ -22,9 +23,6 @@ BOUND_ABBREVIATIONS = {
     "filter": "filter",
     PLAN_BOUND: "plan",
 }
-
-
-WITHHELD = "withheld: the trial count is secret (repeat-and-select), and counts or times would reveal it"
 
 
 @dataclass(frozen=True)

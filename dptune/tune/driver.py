@@ -53,7 +53,16 @@ from dptune.sweep.bound import (
     sweep_filter,
 )
 from dptune.sweep.ledger import PrivateSweepState, ledger_counts
-from dptune.sweep.plan import PLAN_ARTIFACT, MethodPlan, Ran, carried, format_plan, plan_record, tuning_knobs
+from dptune.sweep.plan import (
+    PLAN_ARTIFACT,
+    MethodPlan,
+    Ran,
+    carried,
+    curve_privacy,
+    format_plan,
+    plan_record,
+    tuning_knobs,
+)
 from dptune.sweep.preflight import planned, refuse_existing
 from dptune.sweep.releases import Release, release_json, release_lines, sweep_releases
 from dptune.sweep.results import TradeOff, run_settings, selected_tradeoffs
@@ -62,7 +71,14 @@ from dptune.sweep.spec import SweepSpec, check_batch_sizes
 from dptune.sweep.summary import closing_lines, compute_line, opening_lines, pipeline_closing_lines
 from dptune.tracking import StoreUnavailableError, SweepRecord, tracker_for
 from dptune.tracking.mlflow_setup import quiet_mlflow
-from dptune.tracking.names import CODE_VERSION_TAG, FINAL_ROLE, SEARCH_ROLE, STORAGE_TAG, TRIALS_PARAM
+from dptune.tracking.names import (
+    ALL_RELEASES_ARTIFACT,
+    CODE_VERSION_TAG,
+    FINAL_ROLE,
+    SEARCH_ROLE,
+    STORAGE_TAG,
+    TRIALS_PARAM,
+)
 from dptune.tracking.report import format_table
 from dptune.training.config import RunConfig
 from dptune.training.run_plan import default_delta
@@ -417,6 +433,8 @@ class SweepOutcome:
     results: list[dict[str, Any]]  # the last reported metrics of every trial, with its method
     tuning_cost: SweepTuningCost  # ε including tuning, per method and for the whole sweep
     releases: list[Release] = field(default_factory=list)  # its released models (re-runs or releases)
+    # its public privacy record (a pipeline stage's: ``plan_record``; a per-run sweep's: its search bound's)
+    record: dict[str, Any] = field(default_factory=dict)
 
 
 SECRET_FAILURE = "withheld: the trial count is secret, and whether or why a trial failed would tell it"
@@ -510,14 +528,40 @@ def run_sweeps(
     if spec.includes_tuning is None and len(spec.epsilons) > 1:
         echo("\n" + curve_summary(spec, stages, outcomes))
     released = [release for outcome in outcomes for release in outcome.releases]
+    curve: tuple[float, float] | None = None
     if spec.includes_tuning is not None:
         echo("\nreleased models, accuracy at each total ε (tuning included):")
         for line in release_lines(released):
             echo(line)
+        if len(stages) > 1:
+            curve = curve_privacy(
+                [list(one.release.values()) for one in stages if one.release], [o.record for o in outcomes]
+            )
+            echo(
+                f"releasing them all (every method at every total: the accuracy-vs-total-ε curve, as the "
+                f"last sweep's plot draws it): ε ≤ {curve[0]:.3f}, δ ≤ {curve[1]:g} (each total's stage on "
+                "its own secret subset, the stages composed)"
+            )
+            record_all_releases(spec, outcomes[-1].parent_run_id, curve, echo)
     echo(mlflow_ui_hint(spec.tracking_uri, tracker_for(spec.tracking_uri).runs_view_path(spec.experiment)))
     if spec.includes_tuning is not None:
-        echo(release_json(released))  # the last line: what a script reads
+        echo(release_json(released, curve))  # the last line: what a script reads
     return outcomes
+
+
+def record_all_releases(spec: SweepSpec, parent: str, curve: tuple[float, float], echo: Echo) -> None:
+    """The (ε, δ) of releasing every model of a list of totals, on the last total's sweep run (whose plot
+    draws them all) as ``all_releases.json``."""
+    figure = {
+        "epsilon": curve[0],
+        "delta": curve[1],
+        "totals": list(spec.epsilons),
+        "methods": list(spec.methods),
+    }
+    try:
+        tracker_for(spec.tracking_uri).attach(parent, {ALL_RELEASES_ARTIFACT: json.dumps(figure, indent=2)})
+    except StoreUnavailableError as down:
+        echo(f"tracking: {spec.tracking_uri} does not answer ({down}); that figure is in the line above only")
 
 
 def pipeline_stages(spec: SweepSpec, echo: Echo, plans: list[MethodPlan] | None) -> list[SweepSpec]:
@@ -640,6 +684,9 @@ def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo 
     if parent is None:
         tags, params = sweep_record(spec, data, delta, noise_source)
         parent = tracker.start_sweep(spec.experiment, spec.name, tags, params, spec_text)
+        if spec.release is not None:  # stored before any trial: a sweep that stops early keeps its plan
+            plan_text = json.dumps([plan.as_dict() for plan in spec.release.values()], indent=2)
+            tracker.attach(parent, {PLAN_ARTIFACT: plan_text})
     for line in opening_lines(spec, data, delta, resources.gpu, filter_, warm_points):
         echo(line)
     sweep = SweepRun(
@@ -718,8 +765,6 @@ def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo 
         if not tracker.flush(timeout=TRACKING_CATCH_UP_SECONDS):
             raise StoreUnavailableError(f"still unreachable after {TRACKING_CATCH_UP_SECONDS:g}s")
         tracker.log_tuning_cost(parent, record)
-        if spec.release is not None:
-            tracker.attach(parent, {PLAN_ARTIFACT: json.dumps(record["plan"], indent=2)})
         releases = log_releases(
             tracker, spec.experiment, parent, releases, all_results, tuple(data.train_x.shape[1:])
         )
@@ -751,4 +796,4 @@ def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo 
             "node showed no CUDA device (resources.gpu_fallback: cpu); check the nodes' NVIDIA driver and "
             "container"
         )
-    return SweepOutcome(best, parent, wall, trial_seconds, trials, all_results, tuning, releases)
+    return SweepOutcome(best, parent, wall, trial_seconds, trials, all_results, tuning, releases, record)
