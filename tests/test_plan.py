@@ -111,11 +111,17 @@ def zhu_wang(curve: dict[int, float], fraction: float, alpha: int) -> float:
     return (top + math.log(sum(math.exp(t - top) for t in terms))) / (alpha - 1)
 
 
-def amplified_by_hand(curve: dict[int, float], fraction: float) -> np.ndarray:
-    """The amplified curve at dptune's orders: each order α reads Thm. 6 at ⌈α⌉ (at least 2), which holds
-    because RDP does not decrease in α."""
+def amplified_by_hand(at_integers: np.ndarray, fraction: float) -> np.ndarray:
+    """The amplified curve at dptune's orders, of a curve given at ``INTEGERS``: each order α reads Thm. 6
+    at ⌈α⌉ (at least 2), which holds because RDP does not decrease in α."""
+    curve = dict(zip(INTEGERS, at_integers, strict=True))
     at = {alpha: zhu_wang(curve, fraction, alpha) for alpha in INTEGERS}
     return np.asarray([at[max(2, math.ceil(a - 1e-9))] for a in RDP_ORDERS])
+
+
+def stage_rdp(stage: dict[str, Any], orders: Sequence[float] = RDP_ORDERS) -> np.ndarray:
+    """A written-out stage's RDP by dp-accounting: its runs × the per-order worst of its mechanisms."""
+    return np.max([dp_curve(m, orders) for m in stage["mechanisms"]], axis=0) * stage["runs"]
 
 
 def recomposed(doc: dict[str, Any]) -> float:
@@ -133,8 +139,7 @@ def recomposed(doc: dict[str, Any]) -> float:
             dp_rdp.RdpAccountant(list(RDP_ORDERS)).compose(search).compose(events(release["mechanisms"][0]))
         )
         return both.get_epsilon(doc["delta"])
-    worst_tuning = np.max([dp_curve(m) for m in tuning["mechanisms"]], axis=0) * tuning["runs"]
-    worst_release = np.max([dp_curve(m) for m in release["mechanisms"]], axis=0) * release["runs"]
+    worst_tuning, worst_release = stage_rdp(tuning), stage_rdp(release)
     delta, fraction = doc["delta"], tuning["subset_fraction"]
     if doc["composition"] == BASIC_COMPOSITION:
         subset_delta = delta / (2 * fraction)
@@ -143,8 +148,7 @@ def recomposed(doc: dict[str, Any]) -> float:
         return epsilon_a + dp_rdp.compute_epsilon(RDP_ORDERS, worst_release, release["per_run_delta"])[0]
     if fraction == 1:
         return dp_rdp.compute_epsilon(RDP_ORDERS, worst_tuning + worst_release, delta)[0]
-    integer = np.max([dp_curve(m, INTEGERS) for m in tuning["mechanisms"]], axis=0) * tuning["runs"]
-    curve = amplified_by_hand(dict(zip(INTEGERS, integer, strict=True)), fraction) + worst_release
+    curve = amplified_by_hand(stage_rdp(tuning, INTEGERS), fraction) + worst_release
     return dp_rdp.compute_epsilon(RDP_ORDERS, curve, delta)[0]
 
 
@@ -205,7 +209,7 @@ def test_the_amplified_tuning_of_composed_runs_is_zhu_and_wangs_bound(fraction: 
     ledger = [{"noise_multiplier": 8.0, "sample_rate": 2048 / N_FASHION, "steps": 1170}]
     composed = dp_curve(ledger) * 8
     ours = amplified_rdp(composed, fraction)
-    by_hand = amplified_by_hand(dict(zip(INTEGERS, dp_curve(ledger, INTEGERS) * 8, strict=True)), fraction)
+    by_hand = amplified_by_hand(dp_curve(ledger, INTEGERS) * 8, fraction)
     low = np.asarray(RDP_ORDERS) <= 10
     np.testing.assert_allclose(ours[low], by_hand[low], rtol=1e-9)
     assert np.all(ours >= by_hand * (1 - 1e-12))
@@ -242,7 +246,7 @@ def test_a_plan_composed_the_basic_way_is_recomposed_within_its_total_too() -> N
     # the planner keeps the tighter of its two compositions: rebuild the basic one's figures by hand
     plan = options[0]
     subset_delta = 1e-5 / (2 * 0.25)
-    worst = np.max([dp_curve(m) for m in plan.as_dict()["stages"][0]["mechanisms"]], axis=0) * 8
+    worst = stage_rdp(plan.as_dict()["stages"][0])
     on_subset = dp_rdp.compute_epsilon(RDP_ORDERS, worst, subset_delta)[0]
     epsilon_a, delta_a = amplified_by_subset(on_subset, subset_delta, 0.25)
     assert epsilon_a == pytest.approx(math.log1p(0.25 * math.expm1(on_subset)), rel=1e-9)
@@ -335,15 +339,9 @@ def test_releasing_every_method_at_every_total_is_recomposed_by_dp_accounting() 
     for stage in stages:
         docs = [json.loads(json.dumps(p.as_dict())) for p in stage]
         fraction = docs[0]["stages"][0]["subset_fraction"]
-        integer = sum(
-            np.max([dp_curve(m, INTEGERS) for m in d["stages"][0]["mechanisms"]], axis=0)
-            * d["stages"][0]["runs"]
-            for d in docs
-        )
-        tuning = amplified_by_hand(dict(zip(INTEGERS, integer, strict=True)), fraction)
-        by_hand.append(
-            tuning + sum(np.max([dp_curve(m) for m in d["stages"][1]["mechanisms"]], axis=0) for d in docs)
-        )
+        integer = sum(stage_rdp(d["stages"][0], INTEGERS) for d in docs)
+        releases = sum(stage_rdp(d["stages"][1]) for d in docs)
+        by_hand.append(amplified_by_hand(integer, fraction) + releases)
     again = dp_rdp.compute_epsilon(RDP_ORDERS, np.sum(by_hand, axis=0), 1e-5)[0]
     assert again * (1 - CURVE_SLACK) <= epsilon <= again * (1 + DP_ACCOUNTING_SLACK) and delta == 1e-5
     assert (

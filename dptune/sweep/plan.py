@@ -537,9 +537,14 @@ def curve_privacy(
     if all(r["as_planned"] for r in records) and all(p.composition != BASIC_COMPOSITION for p in plans):
         curve = np.sum([stage_curve(stage) for stage in stages], axis=0)
         return rdp_to_epsilon(curve, plans[0].delta), plans[0].delta
+    return added(records)
+
+
+def added(figures: Sequence[Mapping[str, Any]]) -> tuple[float, float]:
+    """Basic composition of records' (``epsilon_including_tuning``, ``delta``): both add."""
     return (
-        sum(float(r["epsilon_including_tuning"]) for r in records),
-        sum(float(r["delta"]) for r in records),
+        sum(float(f["epsilon_including_tuning"]) for f in figures),
+        sum(float(f["delta"]) for f in figures),
     )
 
 
@@ -579,8 +584,7 @@ def plan_record(plans: Mapping[str, MethodPlan], counts: Mapping[str, Ran]) -> d
     if as_planned:
         whole, whole_delta = joint_privacy(list(plans.values()))
     else:  # a pipeline ran more than its plan: the stage composes what each ran, the basic way
-        whole = sum(float(r["epsilon_including_tuning"]) for r in rows)
-        whole_delta = sum(float(r["delta"]) for r in rows)
+        whole, whole_delta = added(rows)
     return {
         "epsilon_including_tuning": whole,
         "delta": whole_delta,

@@ -229,7 +229,6 @@ class MlflowTracker:
         return found.experiment_id if found is not None else create_experiment(self.client, self.uri, name)
 
     @sweep_write
-    @sweep_write
     def attach(self, run_id: str, files: Mapping[str, str], folder: str | None = None) -> None:
         """Log text files (name -> content) as artifacts of ``run_id``, in ``folder`` if given."""
         with tempfile.TemporaryDirectory() as tmp:

@@ -69,7 +69,7 @@ from dptune.sweep.results import TradeOff, run_settings, selected_tradeoffs
 from dptune.sweep.space import start_point
 from dptune.sweep.spec import SweepSpec, check_batch_sizes
 from dptune.sweep.summary import closing_lines, compute_line, opening_lines, pipeline_closing_lines
-from dptune.tracking import StoreUnavailableError, SweepRecord, tracker_for
+from dptune.tracking import StoreUnavailableError, SweepRecord, Tracker, tracker_for
 from dptune.tracking.mlflow_setup import quiet_mlflow
 from dptune.tracking.names import (
     ALL_RELEASES_ARTIFACT,
@@ -528,6 +528,7 @@ def run_sweeps(
     if spec.includes_tuning is None and len(spec.epsilons) > 1:
         echo("\n" + curve_summary(spec, stages, outcomes))
     released = [release for outcome in outcomes for release in outcome.releases]
+    tracker = tracker_for(spec.tracking_uri)
     curve: tuple[float, float] | None = None
     if spec.includes_tuning is not None:
         echo("\nreleased models, accuracy at each total ε (tuning included):")
@@ -542,14 +543,16 @@ def run_sweeps(
                 f"last sweep's plot draws it): ε ≤ {curve[0]:.3f}, δ ≤ {curve[1]:g} (each total's stage on "
                 "its own secret subset, the stages composed)"
             )
-            record_all_releases(spec, outcomes[-1].parent_run_id, curve, echo)
-    echo(mlflow_ui_hint(spec.tracking_uri, tracker_for(spec.tracking_uri).runs_view_path(spec.experiment)))
+            record_all_releases(spec, tracker, outcomes[-1].parent_run_id, curve, echo)
+    echo(mlflow_ui_hint(spec.tracking_uri, tracker.runs_view_path(spec.experiment)))
     if spec.includes_tuning is not None:
         echo(release_json(released, curve))  # the last line: what a script reads
     return outcomes
 
 
-def record_all_releases(spec: SweepSpec, parent: str, curve: tuple[float, float], echo: Echo) -> None:
+def record_all_releases(
+    spec: SweepSpec, tracker: Tracker, parent: str, curve: tuple[float, float], echo: Echo
+) -> None:
     """The (ε, δ) of releasing every model of a list of totals, on the last total's sweep run (whose plot
     draws them all) as ``all_releases.json``."""
     figure = {
@@ -559,7 +562,7 @@ def record_all_releases(spec: SweepSpec, parent: str, curve: tuple[float, float]
         "methods": list(spec.methods),
     }
     try:
-        tracker_for(spec.tracking_uri).attach(parent, {ALL_RELEASES_ARTIFACT: json.dumps(figure, indent=2)})
+        tracker.attach(parent, {ALL_RELEASES_ARTIFACT: json.dumps(figure, indent=2)})
     except StoreUnavailableError as down:
         echo(f"tracking: {spec.tracking_uri} does not answer ({down}); that figure is in the line above only")
 
