@@ -11,9 +11,9 @@ whose last stdout line is a JSON object with the released model's ``final_test_a
     repeat_and_select  dptune run sweeps/total/MODEL-repeat-and-select.yaml --epsilon E
 
 Each is executed ``EXECUTIONS`` times with fresh randomness. A finished execution's released results
-(accuracy, ε, δ, the plan from its card, wall time, trial-hours) are kept in bench/total_epsilon.json at
-once, so the campaign stops anywhere and continues on a fresh clone; an interrupted execution left
-nothing and is run again whole. ``--write`` puts the table in bench/RESULTS.md.
+(accuracy, ε, δ, the plan from its card, the configuration it trained with, wall time, trial-hours) are
+kept in bench/total_epsilon.json at once, so the campaign stops anywhere and continues on a fresh clone;
+an interrupted execution left nothing and is run again whole. ``--write`` puts the table in bench/RESULTS.md.
 
     python bench/total_epsilon.py --model scatter-linear --epsilon 3 --write
 """
@@ -74,15 +74,27 @@ def pipelines(model: str, epsilon: float) -> dict[str, list[str]]:
     return kinds
 
 
-def card(release: dict[str, Any], folder: Path) -> dict[str, Any]:
-    """The privacy card of a run's released model, from the MLflow store the run wrote."""
+RUN_PARAMS = (
+    "accountant", "dataset", "delta", "engine", "epsilon", "method", "model", "noise_generator",
+    "proxy_fraction", "sampling",
+)  # fmt: skip
+"""A release run's parameters that are not its configuration: what the record's ``settings`` leaves out."""
+
+
+def released(release: dict[str, Any], folder: Path) -> dict[str, Any]:
+    """What the release of a run states, from the MLflow store the run wrote: its privacy card's plan and
+    the configuration it trained with (the selected trial's, its step carried by the plan's rule; ``lr``
+    left out where ``effective_lr`` set the step). Both are part of the release the plan's ε covers."""
     from mlflow.tracking import MlflowClient
 
     quiet_mlflow()
     name, version = release["model_uri"].removeprefix("models:/").rsplit("/", 1)
     client = MlflowClient(f"sqlite:///{folder / 'mlflow.db'}")
     run_id = client.get_model_version(name, version).run_id
-    return json.loads(Path(client.download_artifacts(run_id, "privacy_card.json", str(folder))).read_text())
+    card = json.loads(Path(client.download_artifacts(run_id, "privacy_card.json", str(folder))).read_text())
+    params = client.get_run(run_id).data.params
+    skip = {*RUN_PARAMS, *(("lr",) if params.get("effective_lr", "None") != "None" else ())}
+    return {"plan": card.get("plan"), "settings": {k: v for k, v in sorted(params.items()) if k not in skip}}
 
 
 def execute(args: list[str], folder: Path, secret_count: bool) -> dict[str, Any]:
@@ -104,7 +116,7 @@ def execute(args: list[str], folder: Path, secret_count: bool) -> dict[str, Any]
         "trial_hours": round(trial_seconds / 3600, 3) if trial_seconds and not secret_count else None,
     }
     if "model_uri" in last:
-        entry["plan"] = card(last, folder).get("plan")
+        entry |= released(last, folder)
     return entry
 
 

@@ -380,8 +380,9 @@ def _validate(args: argparse.Namespace) -> None:
     spec, plans = _sweep_spec(args)
     if plans is not None:
         from dptune.sweep.plan import format_plan
+        from dptune.sweep.spec import unused_with_total
 
-        print(format_plan(plans))
+        print(format_plan(plans) + unused_with_total(spec))
     proxy = spec.proxy
     first = (
         f"after {proxy.trials} on a {proxy.fraction:g} subset (tuning proxy, its best {proxy.top} first); "

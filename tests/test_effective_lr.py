@@ -10,6 +10,7 @@ from dptune.cli import main
 from dptune.engine.persample import FlatModel
 from dptune.methods import METHODS, Hyper, get_method
 from dptune.models import build_model
+from dptune.sweep.results import run_settings, trial_settings
 from dptune.training.config import RunConfig
 from tests.helpers import digits_trainer
 
@@ -78,3 +79,21 @@ def test_dptune_train_refuses_both_lr_and_effective_lr(capsys) -> None:
     assert main([*argv, "--lr", "0.5", "--effective-lr", "1"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "effective-lr" in err[0]
+
+
+@pytest.mark.parametrize(
+    ("base", "drawn", "recorded_lr"),
+    [
+        ({"effective_lr": 4.0}, {"clip": 0.2}, None),  # the spec sets E: its lr field is never read
+        ({}, {"effective_lr": 8.0}, None),  # a drawn E sets η too
+        ({}, {"lr": 0.7}, 0.7),  # no E: lr is the step
+    ],
+)
+def test_a_trial_records_no_learning_rate_that_its_effective_step_overrides(
+    base: dict, drawn: dict, recorded_lr: float | None
+) -> None:
+    """What MLflow shows for a trial: ``lr`` only where it is the η the run steps with."""
+    run = RunConfig(method="dpsgd", epsilon=1.0, clip=0.1, lr=0.3, **base)
+    recorded = trial_settings(run_settings(run, 1e-5), drawn)
+    assert recorded.get("lr") == recorded_lr
+    assert all(recorded[k] == v for k, v in (base | drawn).items())

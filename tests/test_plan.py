@@ -459,6 +459,24 @@ def test_dptune_run_refuses_a_too_small_total_before_anything_runs(tmp_path: Pat
     assert sorted(p.name for p in tmp_path.iterdir()) == ["spec.yaml"]  # no store, no Ray results
 
 
+def test_a_plan_says_that_it_does_not_use_the_specs_reruns(tmp_path: Path) -> None:
+    """``selection.reruns`` given beside ``includes_tuning``: the plan prints that it releases one run."""
+    doc = spec_doc("mlp", [3.0], 2, {"epochs": 2, "batch_size": 128})
+    doc["dataset"] = {"name": "digits"}
+    doc["tracking"] = {"uri": "sqlite:///mlflow.db"}
+    doc["storage_path"] = "ray_results"
+    for selection, noted in (({"reruns": 3}, True), ({}, False)):
+        (tmp_path / "spec.yaml").write_text(yaml.safe_dump(doc | {"selection": selection}))
+        done = subprocess.run(
+            [sys.executable, "-m", "dptune.cli", "validate", "spec.yaml"],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+        )
+        assert done.returncode == 0, done.stderr
+        assert ("selection.reruns (3) is not used" in done.stdout) is noted, done.stdout
+
+
 def test_a_pipeline_whose_release_failed_has_no_result_and_says_why() -> None:
     """Its tuning trained, its release diverged: the method is named with the release's reason (and
     ``dptune run`` exits 1, as for any method without a result); a released one is not."""

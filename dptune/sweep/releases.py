@@ -175,7 +175,7 @@ def sweep_releases(
         config = result["config"]
         method = result["method"]
         run = runs[method].with_knobs(config)
-        shown = dict(settings.get(method, {})) | trial_settings(config)
+        shown = trial_settings(settings.get(method, {}), config)
         if plans is not None:
             releases.append(pipeline_release(plans[method], counts[method], result, run, shown, noise_source))
         elif method in rows:

@@ -31,13 +31,17 @@ def run_settings(run: RunConfig, delta: float) -> dict[str, Any]:
     return kept | {"delta": delta} | run.params
 
 
-def trial_settings(config: Mapping[str, Any]) -> dict[str, Any]:
-    """A trial's settings as recorded: its knobs, and a drawn filter as ``filter``, ``a`` and ``b`` (a
-    re-run's ``RERUN_OF`` is not a setting: it names the trial it re-runs)."""
-    settings: dict[str, Any] = {}
+def trial_settings(base: Mapping[str, Any], config: Mapping[str, Any]) -> dict[str, Any]:
+    """A trial's settings as recorded: its method's ``base`` (``run_settings``) with the knobs it drew,
+    a drawn filter as ``filter``, ``a`` and ``b`` (a re-run's ``RERUN_OF`` is not a setting: it names the
+    trial it re-runs); ``lr`` left out where ``effective_lr`` sets η (``RunConfig.learning_rate``: the run
+    never reads it, and a stale value would mislead whoever reads the record)."""
+    settings = dict(base)
     for key, value in config.items():
         if key != RERUN_OF:
             settings |= value.as_params() if isinstance(value, DrawnFilter) else {key: value}
+    if settings.get("effective_lr") is not None:
+        settings.pop("lr", None)
     return settings
 
 
@@ -139,7 +143,7 @@ def selected_tradeoffs(
                 test_accuracies=tuple(scores.get(trial_id, ())),
                 sweep="",
                 run_id="",
-                params=dict(settings.get(method, {})) | trial_settings(chosen["config"]),
+                params=trial_settings(settings.get(method, {}), chosen["config"]),
                 epsilon_including_tuning=cost.get("epsilon_including_tuning"),
                 delta_including_tuning=cost.get("delta"),
                 tuning_bound=cost.get("tuning_bound"),

@@ -503,6 +503,18 @@ def refuse_with_total(spec: SweepSpec) -> None:
             raise InputError(path, f"cannot be combined with privacy.includes_tuning: {fix}")
 
 
+def unused_with_total(spec: SweepSpec) -> str:
+    """The note a spec whose ε includes the tuning prints under its plan for what it gives but the plan
+    replaces (empty if nothing): ``selection.reruns``, since each plan releases one run per method."""
+    selection = spec.source.get("selection")
+    if isinstance(selection, Mapping) and "reruns" in selection:
+        return (
+            f"\nselection.reruns ({selection['reruns']}) is not used: with privacy.includes_tuning each plan "
+            "releases one run per method, the run its ε counts"
+        )
+    return ""
+
+
 def parse_epsilons(value: Any) -> tuple[float, ...]:
     """``privacy.epsilon``: one ε target or a list of distinct ones (each a number > 0)."""
     if not isinstance(value, list):

@@ -84,7 +84,7 @@ class TrialRecorder(Callback):
     def _open(self, trial: Any) -> None:
         if trial.trial_id not in self._opened:
             self._opened.add(trial.trial_id)
-            settings = self.settings | trial_settings(trial.config)
+            settings = trial_settings(self.settings, trial.config)
             selected = trial.config.get(RERUN_OF)
             tags = {SELECTED_TRIAL_TAG: selected} if selected is not None else {}
             self.tracker.open_trial(

@@ -67,7 +67,7 @@ from dptune.sweep.preflight import planned, refuse_existing
 from dptune.sweep.releases import Release, release_json, release_lines, sweep_releases
 from dptune.sweep.results import TradeOff, run_settings, selected_tradeoffs
 from dptune.sweep.space import start_point
-from dptune.sweep.spec import SweepSpec, check_batch_sizes
+from dptune.sweep.spec import SweepSpec, check_batch_sizes, unused_with_total
 from dptune.sweep.summary import closing_lines, compute_line, opening_lines, pipeline_closing_lines
 from dptune.tracking import StoreUnavailableError, SweepRecord, Tracker, tracker_for
 from dptune.tracking.mlflow_setup import quiet_mlflow
@@ -579,7 +579,7 @@ def pipeline_stages(spec: SweepSpec, echo: Echo, plans: list[MethodPlan] | None)
     assert plans is not None
     echo(
         "plan of every released model, fixed before the data is touched (each total ε includes the "
-        "tuning):\n" + format_plan(plans)
+        "tuning):\n" + format_plan(plans) + unused_with_total(spec)
     )
     return [spec.pipeline(i, plans) for i in range(len(spec.epsilons))]
 
