@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import statistics
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -170,7 +171,11 @@ def test_a_released_model_is_drawn_at_its_total_epsilon_and_its_tuning_trial_at_
     assert not series(figure, "tuning:a") and not series(figure, "selected:a")
     legend_texts = [text.get_text() for legend in figure.legends for text in legend.get_texts()]
     assert any(text.startswith("released") for text in legend_texts)
-    assert "released model: at its total ε" in figure.axes[0].get_xlabel()
+    assert "a released model at its total ε" in figure.axes[0].get_xlabel()
+    assert "releasing" not in figure.axes[0].get_title()
+    releases = "releasing every model of totals 1, 3: ε ≤ 3.7, δ ≤ 1e-05"
+    titled = tradeoff_figure(rows, trials, replace(CONTEXT, releases=releases)).axes[0].get_title()
+    assert releases in titled.replace("\n", " ") and titled.index("10–40 epochs") < titled.index("releasing")
 
 
 def test_one_target_draws_a_strip_plot_by_method() -> None:

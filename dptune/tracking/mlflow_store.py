@@ -16,6 +16,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, ClassVar, ParamSpec, TypeVar
 from urllib.parse import urlsplit, urlunsplit
@@ -326,16 +327,7 @@ class MlflowTracker:
                 ),
             },
         )
-        if all_best:
-            with tempfile.TemporaryDirectory() as tmp:
-                plots = plot_tradeoffs(
-                    all_best,
-                    Path(tmp) / names.PARETO_PLOT_ARTIFACT,
-                    self.trial_points(experiment),
-                    self.plot_context(experiment),
-                )
-                for plot in plots:
-                    self.client.log_artifact(sweep_id, str(plot))
+        self.attach_plot(experiment, sweep_id)
         for row in sweep_best:
             self.client.log_metric(
                 sweep_id, f"{names.SELECTED_VALIDATION_METRIC}.{row.method}", row.validation_accuracy
@@ -639,6 +631,18 @@ class MlflowTracker:
             else Compute(method, target, trials[method, target], seconds[method, target], wall(target))
             for method, target in sorted(trials, key=lambda k: (k[1], k[0]))
         ]
+
+    def attach_plot(self, experiment: str, sweep_id: str, releases: str = "") -> None:
+        all_best = self.best_tradeoffs(experiment)
+        if not all_best:
+            return
+        context = replace(self.plot_context(experiment), releases=releases)
+        with tempfile.TemporaryDirectory() as tmp:
+            plots = plot_tradeoffs(
+                all_best, Path(tmp) / names.PARETO_PLOT_ARTIFACT, self.trial_points(experiment), context
+            )
+            for plot in plots:
+                self.client.log_artifact(sweep_id, str(plot))
 
     def plot_context(self, experiment: str, sweep_id: str | None = None) -> PlotContext:
         """What a plot of the experiment's (or one sweep's) trials states: dataset, model, δ and epochs,

@@ -209,8 +209,9 @@ def _accuracy_vs_epsilon(
     if log:
         _nice_log_ticks(ax)
     scale = "log scale, " if log else ""
-    at_total = " (a released model: at its total ε)" if "released" in drawn else ""
-    ax.set_xlabel(f"ε spent{at_total} ({scale}methods offset apart for legibility)")
+    # a released model's label takes two lines: one would run under the legend of marks
+    at_total = "; a released model at its total ε\n" if "released" in drawn else " "
+    ax.set_xlabel(f"ε spent{at_total}({scale}methods offset apart for legibility)")
     return _mark_handles(drawn)
 
 
@@ -345,7 +346,8 @@ def _strip_label(method: str, row: TradeOff | None) -> str:
 def _describe(context: PlotContext, width: int) -> str:
     """The title's lines after the first: dataset, model, δ and epochs, leaving out what is unknown,
     joined by `` · `` and wrapped at ``width`` characters (a long factory name broken where it must be),
-    so that a title never runs past the axes into the legends or off the figure."""
+    so that a title never runs past the axes into the legends or off the figure; then, on lines of its
+    own, what releasing every model of a list of totals costs (``context.releases``)."""
     parts = [context.dataset, context.model]
     if not math.isnan(context.delta):
         parts.append(f"δ = {context.delta:.2g}")
@@ -358,6 +360,7 @@ def _describe(context: PlotContext, width: int) -> str:
                 lines[-1] += f" · {piece}"
             else:
                 lines.append(piece)
+    lines += textwrap.wrap(context.releases, width)
     return "\n".join(lines)
 
 

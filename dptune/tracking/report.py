@@ -73,13 +73,15 @@ class TrialPoint:
 
 @dataclass(frozen=True)
 class PlotContext:
-    """What a plot's title states about the sweeps behind it: dataset, model, δ, and the epochs as text
-    (``"10"``, or a searched range such as ``"10–40"``). An empty text is left out of the title."""
+    """What a plot's title states about the sweeps behind it: dataset, model, δ, the epochs as text
+    (``"10"``, or a searched range such as ``"10–40"``) and, for a list of totals, the (ε, δ) of releasing
+    all its models (``releases``). An empty text is left out of the title."""
 
     dataset: str
     model: str
     delta: float
     epochs: str
+    releases: str = ""
 
 
 def setting(row: TradeOff) -> tuple[str, str, float]:

@@ -119,6 +119,11 @@ class SweepRecord(TrialSink, Protocol):
         with their runs)."""
         ...
 
+    def attach_plot(self, experiment: str, sweep_id: str, releases: str = "") -> None:
+        """The experiment's accuracy-vs-ε plot (PNG and PDF) as artifacts of the sweep's run, replacing
+        any there, with ``releases`` (what releasing every model of a list of totals costs) in its title."""
+        ...
+
     def attach(self, run_id: str, files: Mapping[str, str], folder: str | None = None) -> None:
         """Text files (name -> content) as artifacts of a run (e.g. a sweep's), in ``folder`` if given."""
         ...

@@ -554,15 +554,20 @@ def record_all_releases(
     spec: SweepSpec, tracker: Tracker, parent: str, curve: tuple[float, float], echo: Echo
 ) -> None:
     """The (ε, δ) of releasing every model of a list of totals, on the last total's sweep run (whose plot
-    draws them all) as ``all_releases.json``."""
+    draws them all) as ``all_releases.json`` and in the title of that plot, drawn again."""
     figure = {
         "epsilon": curve[0],
         "delta": curve[1],
         "totals": list(spec.epsilons),
         "methods": list(spec.methods),
     }
+    releases = (
+        f"releasing every model of totals {', '.join(f'{e:g}' for e in spec.epsilons)}: "
+        f"ε ≤ {curve[0]:.3g}, δ ≤ {curve[1]:g}"
+    )
     try:
         tracker.attach(parent, {ALL_RELEASES_ARTIFACT: json.dumps(figure, indent=2)})
+        tracker.attach_plot(spec.experiment, parent, releases)
     except StoreUnavailableError as down:
         echo(f"tracking: {spec.tracking_uri} does not answer ({down}); that figure is in the line above only")
 
