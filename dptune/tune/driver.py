@@ -561,9 +561,10 @@ def record_all_releases(
         "totals": list(spec.epsilons),
         "methods": list(spec.methods),
     }
+    nbsp = "\u00a0"  # the title wraps between figures, never inside "ε ≤ 7.4"
     releases = (
         f"releasing every model of totals {', '.join(f'{e:g}' for e in spec.epsilons)}: "
-        f"ε ≤ {curve[0]:.3g}, δ ≤ {curve[1]:g}"
+        f"ε{nbsp}≤{nbsp}{curve[0]:.3g}, δ{nbsp}≤{nbsp}{curve[1]:g}"
     )
     try:
         tracker.attach(parent, {ALL_RELEASES_ARTIFACT: json.dumps(figure, indent=2)})
