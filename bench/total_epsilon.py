@@ -83,8 +83,8 @@ RUN_PARAMS = (
 
 def released(release: dict[str, Any], folder: Path) -> dict[str, Any]:
     """What the release of a run states, from the MLflow store the run wrote: its privacy card's plan and
-    the configuration it trained with (the selected trial's, its step carried by the plan's rule; ``lr``
-    left out where ``effective_lr`` set the step). Both are part of the release the plan's ε covers."""
+    the configuration it trained with (the selected trial's, its step carried by the plan's rule, as
+    ``trial_settings`` recorded it). Both are part of the release the plan's ε covers."""
     from mlflow.tracking import MlflowClient
 
     quiet_mlflow()
@@ -92,9 +92,8 @@ def released(release: dict[str, Any], folder: Path) -> dict[str, Any]:
     client = MlflowClient(f"sqlite:///{folder / 'mlflow.db'}")
     run_id = client.get_model_version(name, version).run_id
     card = json.loads(Path(client.download_artifacts(run_id, "privacy_card.json", str(folder))).read_text())
-    params = client.get_run(run_id).data.params
-    skip = {*RUN_PARAMS, *(("lr",) if params.get("effective_lr", "None") != "None" else ())}
-    return {"plan": card.get("plan"), "settings": {k: v for k, v in sorted(params.items()) if k not in skip}}
+    settings = {k: v for k, v in sorted(client.get_run(run_id).data.params.items()) if k not in RUN_PARAMS}
+    return {"plan": card.get("plan"), "settings": settings}
 
 
 def execute(args: list[str], folder: Path, secret_count: bool) -> dict[str, Any]:

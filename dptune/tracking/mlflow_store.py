@@ -327,7 +327,7 @@ class MlflowTracker:
                 ),
             },
         )
-        self.attach_plot(experiment, sweep_id)
+        self._attach_plot(experiment, sweep_id, all_best, "")
         for row in sweep_best:
             self.client.log_metric(
                 sweep_id, f"{names.SELECTED_VALIDATION_METRIC}.{row.method}", row.validation_accuracy
@@ -633,7 +633,11 @@ class MlflowTracker:
         ]
 
     def attach_plot(self, experiment: str, sweep_id: str, releases: str = "") -> None:
-        all_best = self.best_tradeoffs(experiment)
+        self._attach_plot(experiment, sweep_id, self.best_tradeoffs(experiment), releases)
+
+    def _attach_plot(self, experiment: str, sweep_id: str, all_best: list[TradeOff], releases: str) -> None:
+        """``attach_plot`` with the experiment's best trade-offs already read (``log_sweep_summary`` has
+        them: one query of the store, not two)."""
         if not all_best:
             return
         context = replace(self.plot_context(experiment), releases=releases)
