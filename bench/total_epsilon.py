@@ -178,14 +178,21 @@ def verdict(model: str, total: str, cell: dict[str, Any]) -> str | None:
 
 
 def plan_text(plan: dict[str, Any] | None) -> str:
-    """``8 × 0.54 on 0.25 → 2.85 (×5.27)``: the tuning trials, their per-run ε and subset, the release."""
+    """``8 × 0.672 on 1 → 7.6 (T 4/40)``: the tuning trials, their per-run ε and subset, the release, and
+    the carry: a tuning trial's epochs of the release's (the rule in steps), or ``(lr ×5.27)`` (the rule
+    in the step, as plans before commit CARRY_IN_STEPS carried it)."""
     if not plan:
         return ""
     tune, release = plan["stages"]
     runs = tune["runs"] if isinstance(tune["runs"], int) else f"secret K (mean {tune['runs']['mean']:g})"
+    carry = (
+        "T " + ", ".join(f"{e['tuning']}/{e['release']}" for e in plan["epochs"])
+        if "epochs" in plan
+        else f"lr ×{plan['lr_scale']:.2f}"
+    )
     return (
         f"{runs} × {tune['per_run_epsilon']:.3g} on {tune['subset_fraction']:g} → "
-        f"{release['per_run_epsilon']:.3g} (×{plan['lr_scale']:.2f})"
+        f"{release['per_run_epsilon']:.3g} ({carry})"
     )
 
 
@@ -224,7 +231,7 @@ def section() -> str:
         "which counted no tuning.",
         "",
         "| model | total ε | pipeline | final test % | ε (δ) | tuning: trials × ε_t on γ → release ε_B "
-        "(lr ×) | wall min | trial-hours | goal |",
+        "(carry) | wall min | trial-hours | goal |",
         "|---|---|---|---|---|---|---|---|---|",
     ]
     for model, cells in record.items():

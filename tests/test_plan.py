@@ -172,7 +172,7 @@ def test_every_plan_recomposed_by_dp_accounting_stays_within_its_total(model: st
         assert plan.tuning.fraction * plan.tuning.per_run_epsilon >= MIN_TUNING_EPSILON
 
 
-GRID = [  # model, total ε, trials K, δ, tuning share ρ, tuning compute (K·γ full runs; K·1 lets γ = 1)
+GRID = [  # model, total ε, trials K, δ, tuning share ρ, tuning compute (K·γ·T_t/T full runs)
     ("cnn5", 2.0, 4, 1e-5, 0.25, 4.0),
     ("cnn5", 6.0, 16, 1e-6, 0.1, 2.0),
     ("scatter-linear", 1.0, 8, 1e-6, 0.5, 1.0),
@@ -197,7 +197,21 @@ def test_plans_across_a_grid_of_settings_recomposed_by_dp_accounting_stay_within
         assert len(record["stages"][0]["mechanisms"]) == 4
         again = recomposed(record)
         assert 0.97 * plan.total_epsilon <= again <= plan.total_epsilon * (1 + DP_ACCOUNTING_SLACK)
-        assert (plan.tuning.fraction == 1.0) == (trials * 1.0 <= compute), plan.tuning.fraction
+        tuning, release = record["stages"]
+        share = tuning["per_run_epsilon"] / release["per_run_epsilon"]
+        pairs = {e["release"]: e["tuning"] for e in record["epochs"]}
+        plain = {e: max(1, round(e * share)) for e in (10, 40)}  # T_t = round(T·ε_t/ε_B) …
+        if plain[10] == plain[40]:  # … the least longer that tells 10 from 40
+            assert pairs[10] < pairs[40] and all(pairs[e] >= plain[e] for e in plain), pairs
+        else:
+            assert pairs == plain
+        ratios = [  # each configuration's tuning ledger runs T_t/T of its release's steps
+            t[0]["steps"] / r[0]["steps"]
+            for t, r in zip(tuning["mechanisms"], release["mechanisms"], strict=True)
+        ]
+        assert sorted(ratios) == pytest.approx(sorted(2 * [pairs[10] / 10, pairs[40] / 40]))
+        used = trials * tuning["subset_fraction"] * max(ratios)
+        assert used <= compute + 1e-9 or tuning["subset_fraction"] == 0.0625, (used, compute)
 
 
 @pytest.mark.parametrize("fraction", [0.0625, 0.25, 0.5])
@@ -235,7 +249,7 @@ def test_a_repeat_and_select_plan_recomposed_by_dp_accounting_stays_within_its_t
         assert record["stages"][0]["runs"] == count
         again = recomposed(record)
         assert plan.total_epsilon * 0.97 <= again <= plan.total_epsilon * (1 + DP_ACCOUNTING_SLACK)
-        assert plan.lr_scale == 1.0 and plan.tuning.fraction == 1.0
+        assert plan.lr_scale(40) == 1.0 and plan.epochs == ((40, 40),) and plan.tuning.fraction == 1.0
 
 
 def test_a_plan_composed_the_basic_way_is_recomposed_within_its_total_too() -> None:
@@ -281,40 +295,50 @@ def test_no_subset_leaves_the_curve_as_it_is() -> None:
     assert np.array_equal(amplified_rdp(curve, 1.0), curve)
 
 
-def test_the_release_carries_the_step_by_the_linear_scaling_rule() -> None:
-    """η_B = η_t·ε_B/ε_t (r = η·T with T as tuned), on ``lr`` or on ``effective_lr``, at the release's
-    (ε, δ) on the whole data; every other knob as selected."""
-    spec = parse_spec(spec_doc("cnn5", [3.0], 4, {"epochs": 5, "batch_size": 2048, "clip": 0.5}))
+def test_the_release_carries_the_total_step_by_the_linear_scaling_rule_in_steps() -> None:
+    """r = η·T: a tuning trial runs T_t = round(T·ε_t/ε_B) epochs at the release's step, the release T at
+    η·(ε_B/ε_t)·(T_t/T), so that r_B/r_t = ε_B/ε_t (by hand); on ``lr`` or on ``effective_lr``, at the
+    release's (ε, δ) on the whole data; every other knob as selected."""
+    spec = parse_spec(spec_doc("cnn5", [3.0], 4, {"epochs": 40, "batch_size": 2048, "clip": 0.5}))
     plan = plan_sweep(spec.plan_setup(1e-5), N_FASHION)[0]
-    run = spec.runs["dpsgd"]
+    scale = plan.release.per_run_epsilon / plan.tuning.per_run_epsilon
+    by_hand = max(1, round(40 / scale))
+    assert plan.epochs == ((40, by_hand),) and 1 < by_hand < 40
+    run = tuning_run(spec.runs["dpsgd"], plan)
+    assert (run.epochs, run.lr, run.epsilon) == (by_hand, spec.runs["dpsgd"].lr, plan.tuning.per_run_epsilon)
+    assert tuning_knobs({"lr": 0.7, "clip": 0.25}, plan) == {"lr": 0.7, "clip": 0.25}  # the step as drawn
     selected = {"lr": 0.7, "clip": 0.25, "method": "dpsgd"}
     release = carried(selected, run, plan)
-    by_hand = 0.7 * plan.release.per_run_epsilon / plan.tuning.per_run_epsilon
-    assert release["lr"] == pytest.approx(by_hand, rel=1e-12)
+    assert release["epochs"] == 40
+    assert release["lr"] * release["epochs"] == pytest.approx(0.7 * by_hand * scale, rel=1e-12)
+    assert release["lr"] == pytest.approx(0.7, rel=0.25)  # 1 but for the rounding of T_t
     assert release["clip"] == 0.25 and release["method"] == "dpsgd"
     assert (release["epsilon"], release["delta"]) == (
         plan.release.per_run_epsilon,
         plan.release.per_run_delta,
     )
     assert release["proxy_fraction"] is None
-    # the spec's steps are the release's: a tuning trial takes them divided, its release multiplied back
-    tuning = tuning_knobs({"lr": 0.7, "clip": 0.25}, plan)
-    assert tuning == {
-        "lr": pytest.approx(0.7 / (plan.release.per_run_epsilon / plan.tuning.per_run_epsilon)),
-        "clip": 0.25,
-    }
-    assert carried(tuning, tuning_run(run, plan), plan)["lr"] == pytest.approx(0.7, rel=1e-12)
-    fixed = tuning_run(replace(run, effective_lr=4.0), plan)
-    assert (
-        fixed.effective_lr * plan.lr_scale == pytest.approx(4.0)
-        and fixed.epsilon == plan.tuning.per_run_epsilon
-    )
-    assert carried({}, fixed, plan)["effective_lr"] == pytest.approx(4.0, rel=1e-12)
     again = carried({"effective_lr": 8.0}, replace(run, effective_lr=4.0), plan)
-    assert again["effective_lr"] == pytest.approx(
-        8.0 * plan.release.per_run_epsilon / plan.tuning.per_run_epsilon
-    )
+    assert again["effective_lr"] == pytest.approx(8.0 * scale * by_hand / 40, rel=1e-12)
     assert "lr" not in again
+
+
+def test_a_searched_epochs_knob_tunes_each_value_for_its_share_and_releases_it_whole() -> None:
+    """Each epochs value T of a space tunes for its own T_t; the release of a trial that ran T_t runs the
+    T it stands for, values that would round to the same T_t included (their tuning runs longer)."""
+    doc = spec_doc("cnn5", [3.0], 4, {"epochs": 40, "batch_size": 2048, "clip": 0.5})
+    doc["methods"]["dpsgd"] |= {"epochs": {"choice": [20, 40]}}
+    plan = plan_sweep(parse_spec(doc).plan_setup(1e-5), N_FASHION)[0]
+    tuned = dict(plan.epochs)
+    assert tuned[20] < tuned[40] < 40
+    trial = tuning_knobs({"epochs": 20, "lr": 0.5}, plan)
+    assert trial == {"epochs": tuned[20], "lr": 0.5}
+    run = tuning_run(parse_spec(doc).runs["dpsgd"], plan)
+    assert carried(trial, run, plan)["epochs"] == 20
+    doc["methods"]["dpsgd"] |= {"epochs": {"choice": [39, 40]}}
+    plan = plan_sweep(parse_spec(doc).plan_setup(1e-5), N_FASHION)[0]
+    run = tuning_run(parse_spec(doc).runs["dpsgd"], plan)
+    assert {carried(tuning_knobs({"epochs": e}, plan), run, plan)["epochs"] for e in (39, 40)} == {39, 40}
 
 
 CURVE_SLACK = 5e-3
@@ -324,14 +348,16 @@ whose large composed ε converts at low orders, where it is largest."""
 
 @pytest.mark.slow
 def test_releasing_every_method_at_every_total_is_recomposed_by_dp_accounting() -> None:
-    """Two methods at totals 1 and 8: each total's stage (its methods' tuning on one secret subset,
+    """Two methods at totals 2 and 8: each total's stage (its methods' tuning on one secret subset,
     amplified once, and their releases) recomposed from the records alone, the stages composed, equals
     the curve's figure; it is below the stages' sum and above each stage. A stage that ran beyond its
     plan makes the figures add, ε and δ both."""
-    doc = spec_doc("cnn5", [1.0, 8.0], 8, CELLS["cnn5"])
+    doc = spec_doc("cnn5", [2.0, 8.0], 8, CELLS["cnn5"])
     doc["methods"]["lp-dpsgd"] = {"lr": {"loguniform": [0.1, 4.0]}}
+    doc["budget"]["tuning_compute"] = 0.5  # half a run: the tuning on a subset, amplified
     plans = plan_sweep(parse_spec(doc).plan_setup(1e-5), N_FASHION)
-    stages = [[p for p in plans if p.total_epsilon == total] for total in (1.0, 8.0)]
+    assert all(p.tuning.fraction < 1 for p in plans)
+    stages = [[p for p in plans if p.total_epsilon == total] for total in (2.0, 8.0)]
     as_planned = {p.method: Ran(p.tuning.runs, 1, p.tuning.runs) for p in plans}
     records = [plan_record({p.method: p for p in stage}, as_planned) for stage in stages]
     epsilon, delta = curve_privacy(stages, records)

@@ -11,15 +11,17 @@ For each method and each total (ε, δ), two stages:
    chose from earlier scores, because every trial's privacy parameters are fixed here (adaptive
    composition): RDP K·W_t, W_t the per-order maximum over the space's privacy configurations
    (``dptune.sweep.bound.worst_run``).
-2. **release**: the selected configuration trained once on the whole data at ε_B, its learning rate
-   carried from ε_t to ε_B by the linear scaling rule (Panda, Tang, Mahloujifar, Sehwag & Mittal, ICML
-   2024, "A New Linear Scaling Rule for Private Adaptive Hyperparameter Optimization", arXiv:2212.04486:
-   the best total step r = η·T grows about linearly with ε; with T fixed, η_B = η_t·ε_B/ε_t: their line
-   through the origin, as one tuning ε fits it, where they fit it from two), and scored on the
-   final-test part.
-
-The spec states its steps for the released model: a tuning trial runs them divided by ε_B/ε_t
-(``tuning_knobs``, ``tuning_run``), and the release multiplies the selected one back (``carried``).
+2. **release**: the selected configuration trained once on the whole data at ε_B, the spec's epochs T, and
+   scored on the final-test part. The linear scaling rule (Panda, Tang, Mahloujifar, Sehwag & Mittal,
+   ICML 2024, "A New Linear Scaling Rule for Private Adaptive Hyperparameter Optimization",
+   arXiv:2212.04486: the best total step r = η·T grows about linearly with ε; their line through the
+   origin, as one tuning ε fits it, where they fit it from two) carries the tuning's r_t to
+   r_B = r_t·ε_B/ε_t **in steps**: a tuning trial runs T_t = max(1, round(T·ε_t/ε_B)) epochs at the step
+   η the release takes, and the release runs T at η_B = η·(ε_B/ε_t)·(T_t/T) (1 but for the rounding of
+   T_t). The step a trial is scored at is the step the release takes: what the rule extrapolates is the
+   length of training, which a larger ε lets run with less noise per step, and not the step, whose
+   stability no trial at ε_t would have tested. Shorter trials also cost less compute, which the planner
+   spends on a larger tuning subset (below).
 
 The tuning's per-run ε_t is the largest whose stage converts to at most the share ρ of the total
 (``privacy.tuning_share``); ε_B the largest that keeps the composition within the total, by the tighter
@@ -44,8 +46,8 @@ with ε_r the largest that fits the total.
 A proxy trial at ε_t on a subset of rate γ moves its parameters with γ times the full run's signal and the
 full run's noise (``dptune.training.train``): what it ranks is about what a full run at γ·ε_t would. The
 planner chooses γ among ``FRACTIONS`` (a subset of at least ``MIN_SUBSET`` samples) to maximise that
-γ·ε_t under the tuning compute the spec allows (``tuning_compute`` full runs: K·γ of them), smaller
-compute breaking ties. A budget whose best plan gives the tuning less than ``MIN_TUNING_EPSILON`` is
+γ·ε_t under the tuning compute the spec allows (``tuning_compute`` full runs: K·γ·T_t/T of them),
+smaller compute breaking ties. A budget whose best plan gives the tuning less than ``MIN_TUNING_EPSILON`` is
 refused with the smallest total that works: tuning that noisy ranks nothing, and a user is better served
 by the no-tuning run at the whole ε (``dptune train``).
 """
@@ -64,7 +66,7 @@ from dptune.privacy.accounting import HistoryEntry, rdp_to_epsilon
 from dptune.privacy.amplification import amplified_by_subset, amplified_rdp
 from dptune.privacy.tuning import TrialCount, repeat_and_select_curve, worst_curve
 from dptune.sweep.bound import configuration_ledgers
-from dptune.sweep.space import MethodSpace
+from dptune.sweep.space import Dist, MethodSpace
 from dptune.training.config import RunConfig
 
 FRACTIONS = (1.0, 0.5, 0.25, 0.125, 0.0625)
@@ -81,7 +83,10 @@ SELECTION_RULE = (
     "the tuning trial with the best validation accuracy (held-out part, not training data); ties by a "
     "secret key"
 )
-CARRY_RULE = "linear scaling rule: η_B = η_t·ε_B/ε_t, epochs and batch size as tuned (Panda et al. 2024)"
+CARRY_RULE = (
+    "linear scaling rule in steps: r_B = r_t·ε_B/ε_t with r = η·T; tuning trials run T_t = round(T·ε_t/ε_B) "
+    "epochs at the release's step, the release T at η·(ε_B/ε_t)·(T_t/T) (Panda et al. 2024)"
+)
 PER_RUN_FLOOR = 0.01
 """The least per-run ε the planner tries: below it a run's σ leaves the calibration's range."""
 PLAN_BOUND = "plan"
@@ -100,6 +105,7 @@ BASIC_COMPOSITION = (
     "basic: tuning (ε_X, δ/2γ) on the subset amplified to (ε_A, δ/2) (Balle et al. 2018, Thm. 8), + the "
     "release's (ε_B, δ/2)"
 )
+_CARRY_ROUNDS = 5  # rounds of the tuning epochs' fixed point (plan_method): 2 or 3 in practice
 _SEARCH_STEPS = 14  # bisection steps in log ε: within about 0.1% of the largest that fits
 
 
@@ -173,8 +179,9 @@ class Stage:
 
 @dataclass(frozen=True)
 class MethodPlan:
-    """One method's pipeline at one total: its stages, how they compose, the learning-rate scale the
-    release takes (ε_B/ε_t) and the compute in full runs (K·γ for the tuning, 1 for the release)."""
+    """One method's pipeline at one total: its stages, how they compose, the epochs its tuning trials run
+    for each epochs T its release can take (``epochs``: (T, T_t) pairs) and the compute in full runs
+    (K·γ·T_t/T for the tuning, 1 for the release)."""
 
     method: str
     total_epsilon: float
@@ -184,11 +191,17 @@ class MethodPlan:
     composition: str
     epsilon: float
     run_equivalents: float
+    epochs: tuple[tuple[int, int], ...]
 
-    @property
-    def lr_scale(self) -> float:
-        """η_B/η_t of the linear scaling rule."""
-        return self.release.per_run_epsilon / self.tuning.per_run_epsilon
+    def lr_scale(self, epochs: int) -> float:
+        """η_B/η_t = (ε_B/ε_t)·(T_t/T) for a release of ``epochs`` T: the linear scaling rule's
+        r_B/r_t = ε_B/ε_t with the tuning's T_t; 1 where T_t = T·ε_t/ε_B exactly."""
+        tuned = dict(self.epochs)[epochs]
+        return self.release.per_run_epsilon / self.tuning.per_run_epsilon * tuned / epochs
+
+    def released_epochs(self, tuned: int) -> int:
+        """The release's epochs T of a tuning trial that ran ``tuned`` (T_t) of them."""
+        return {t: e for e, t in self.epochs}[tuned]
 
     @property
     def tuning_quality(self) -> float:
@@ -207,9 +220,42 @@ class MethodPlan:
             "epsilon": self.epsilon,
             "selection_rule": SELECTION_RULE,
             "carry_rule": CARRY_RULE,
-            "lr_scale": self.lr_scale,
+            "epochs": [{"release": e, "tuning": t, "lr_scale": self.lr_scale(e)} for e, t in self.epochs],
             "run_equivalents": self.run_equivalents,
         }
+
+
+def tuning_epochs(epochs: int, share: float) -> int:
+    """T_t = max(1, round(T·φ)): a tuning trial's epochs for a release of T, φ = ε_t/ε_B."""
+    return max(1, round(epochs * share))
+
+
+def epochs_pairs(space: MethodSpace, run: RunConfig, share: float) -> tuple[tuple[int, int], ...]:
+    """(T, T_t) for every epochs T a run of ``space`` over ``run`` can take, T_t = ``tuning_epochs(T, φ)``
+    at the least φ ≥ ``share`` at which distinct T tune for distinct T_t (the release must tell from a
+    trial's T_t which T it stands for): a longer tuning where a searched epochs knob's values are close."""
+    dist = space.knobs.get("epochs")
+    values = sorted(set(dist.values())) if dist is not None else [run.epochs]
+    while True:
+        pairs = tuple((e, tuning_epochs(e, share)) for e in values)
+        if len({t for _, t in pairs}) == len(pairs):
+            return pairs
+        share = min(1.0, share * 1.05)
+
+
+def _with_tuning_epochs(run: RunConfig, pairs: Sequence[tuple[int, int]]) -> RunConfig:
+    """``run`` at its tuning epochs T_t (as it is where a space's epochs knob sets them)."""
+    return replace(run, epochs=dict(pairs).get(run.epochs, run.epochs))
+
+
+def tuning_space(space: MethodSpace, pairs: Sequence[tuple[int, int]]) -> MethodSpace:
+    """``space`` as its tuning trials run it: each epochs value T replaced by its T_t."""
+    dist = space.knobs.get("epochs")
+    if dist is None:
+        return space
+    tuned = dict(pairs)
+    kind = "fixed" if dist.fixed else "choice"
+    return replace(space, knobs={**space.knobs, "epochs": Dist(kind, tuple(tuned[e] for e in dist.values()))})
 
 
 def _largest(ok: Callable[[float], bool], low: float, high: float) -> float:
@@ -226,11 +272,13 @@ def _largest(ok: Callable[[float], bool], low: float, high: float) -> float:
     return low
 
 
-def lowest_target(space: MethodSpace, run: RunConfig, n: int, delta: float, high: float) -> float | None:
-    """The least per-run ε from ``PER_RUN_FLOOR`` up (by factors of 1.25, at most ``high``) every
-    configuration of ``space`` can be calibrated to at δ: the conversion from RDP at orders up to 63 cannot
-    certify much below log(1/δ)/62 (about 0.2 at δ = 1e-5), whatever σ."""
-    target = PER_RUN_FLOOR
+def lowest_target(
+    space: MethodSpace, run: RunConfig, n: int, delta: float, high: float, start: float = PER_RUN_FLOOR
+) -> float | None:
+    """The least per-run ε from ``start`` up (by factors of 1.25, at most ``high``) every configuration of
+    ``space`` can be calibrated to at δ: the conversion from RDP at orders up to 63 cannot certify much
+    below log(1/δ)/62 (about 0.2 at δ = 1e-5), whatever σ."""
+    target = start
     while target <= high:
         try:
             _ledgers(space, run, n, target, delta)
@@ -258,24 +306,60 @@ def plan_method(
     """The plan of ``method`` at ``total`` with a tuning subset of rate ``fraction`` (None: not even the
     least per-run ε the accountant can certify, ``floor`` (``lowest_target``), fits the tuning's share).
 
-    The tuning's per-run ε_t is the largest whose stage, in RDP amplified by the subset, converts to at
-    most ρ·total; the release's ε_B the largest that keeps the composition within the total, by the
-    tighter of the two compositions (module docstring)."""
+    The tuning trials' epochs T_t = round(T·ε_t/ε_B) and the plan's ε_t, ε_B depend on each other: from
+    T_t = T, each round plans with the T_t the last one's ε_t/ε_B gives, until T_t repeats (a few rounds).
+    Every round's plan is valid as it stands (its stages are what it runs); the rounding left over is the
+    release's step factor (``MethodPlan.lr_scale``)."""
     if setup.trials.random:
         return repeat_and_select_plan(setup, method, total, n, floor)
     if floor is None:
         return None
+    space, run = setup.methods[method], setup.runs[method]
+    pairs = epochs_pairs(space, run, 1.0)
+    plan = None
+    for _ in range(_CARRY_ROUNDS):
+        found = _plan_at(setup, method, total, fraction, n, floor, pairs)
+        if found is None:
+            return plan
+        plan = found
+        share = found.tuning.per_run_epsilon / found.release.per_run_epsilon
+        following = epochs_pairs(space, run, share)
+        if following == pairs:
+            break
+        pairs = following
+    return plan
+
+
+def _plan_at(
+    setup: PlanSetup,
+    method: str,
+    total: float,
+    fraction: float,
+    n: int,
+    floor: float,
+    pairs: tuple[tuple[int, int], ...],
+) -> MethodPlan | None:
+    """``plan_method`` with the tuning trials' epochs fixed (``pairs``: (T, T_t)).
+
+    The tuning's per-run ε_t is the largest whose stage, in RDP amplified by the subset, converts to at
+    most ρ·total; the release's ε_B the largest that keeps the composition within the total, by the
+    tighter of the two compositions (module docstring)."""
     space, run, delta, count = setup.methods[method], setup.runs[method], setup.delta, setup.trials
+    tuned_space = tuning_space(space, pairs)
+    tuned_run = _with_tuning_epochs(run, pairs)
+    tuned_floor = lowest_target(tuned_space, tuned_run, n, delta, total, start=floor)
+    if tuned_floor is None:
+        return None
     trials = int(count.mean)
 
     def tuning_fits(e: float) -> bool:
-        tuning = amplified_rdp(trials * _curve(space, run, n, e, delta), fraction)
+        tuning = amplified_rdp(trials * _curve(tuned_space, tuned_run, n, e, delta), fraction)
         return rdp_to_epsilon(tuning, delta) <= setup.tuning_share * total
 
-    if not tuning_fits(floor):
+    if not tuning_fits(tuned_floor):
         return None
-    per_run = _largest(tuning_fits, floor, total)
-    ledgers = _ledgers(space, run, n, per_run, delta)
+    per_run = _largest(tuning_fits, tuned_floor, total)
+    ledgers = _ledgers(tuned_space, tuned_run, n, per_run, delta)
     tuned = amplified_rdp(trials * worst_curve(ledgers), fraction)
 
     def release_fits(e: float) -> bool:
@@ -332,7 +416,8 @@ def plan_method(
     tuning, release, composition, composed = max(candidates, key=lambda c: c[1].per_run_epsilon)
     if composed > total * (1 + 1e-9):
         raise AssertionError(f"a plan of {method} composes to {composed} > {total}")
-    return MethodPlan(method, total, delta, tuning, release, composition, composed, trials * fraction + 1.0)
+    compute = trials * fraction * max(t / e for e, t in pairs) + 1.0
+    return MethodPlan(method, total, delta, tuning, release, composition, composed, compute, pairs)
 
 
 def repeat_and_select_plan(
@@ -356,35 +441,48 @@ def repeat_and_select_plan(
     release = Stage("release", ONE_RUN, per_run, delta, 1.0, ledgers, rdp_to_epsilon(worst, delta), delta)
     epsilon = composed(per_run)
     return MethodPlan(
-        method, total, delta, tuning, release, REPEAT_AND_SELECT_COMPOSITION, epsilon, count.mean + 1.0
+        method,
+        total,
+        delta,
+        tuning,
+        release,
+        REPEAT_AND_SELECT_COMPOSITION,
+        epsilon,
+        count.mean + 1.0,
+        epochs_pairs(space, run, 1.0),
     )
 
 
 def fractions(setup: PlanSetup, n: int) -> list[float]:
     """The subset rates the planner may use: each of ``FRACTIONS`` that keeps about ``MIN_SUBSET``
-    samples and fits the tuning compute (K·γ full runs); the least such rate where none fits it."""
+    samples (repeat-and-select: the whole data)."""
     if setup.trials.random:  # repeat-and-select searches the whole data
         return [1.0]
-    usable = [g for g in FRACTIONS if g == 1 or g * n >= MIN_SUBSET]
-    fitting = [g for g in usable if setup.trials.mean * g <= setup.tuning_compute]
-    return fitting or [min(usable)]
+    return [g for g in FRACTIONS if g == 1 or g * n >= MIN_SUBSET]
 
 
 def plan_total(setup: PlanSetup, total: float, n: int) -> list[MethodPlan] | None:
     """Every method's plan at ``total``, all on one subset rate (a sweep's trials share one secret
-    subset): the rate whose worst method ranks at the largest γ·ε_t, least compute breaking ties; None
-    when no rate fits every method."""
+    subset): of the rates whose tuning fits the compute (K·γ·T_t/T full runs, every method; where none
+    does, the one needing least), the rate whose worst method ranks at the largest γ·ε_t, least compute
+    breaking ties; None when no rate fits every method."""
     high = max((*setup.totals, total))
     floors = {m: lowest_target(setup.methods[m], setup.runs[m], n, setup.delta, high) for m in setup.methods}
-    best: list[MethodPlan] | None = None
+    found: list[list[MethodPlan]] = []
     for fraction in fractions(setup, n):
         plans = [plan_method(setup, m, total, fraction, n, floors[m]) for m in setup.methods]
-        found = [p for p in plans if p is not None]
-        if len(found) < len(plans):
-            continue
-        if best is None or _ranked(found) > _ranked(best):
-            best = found
-    return best
+        if all(p is not None for p in plans):
+            found.append([p for p in plans if p is not None])
+    if not found:
+        return None
+    fitting = [plans for plans in found if _compute(plans) <= setup.tuning_compute + 1.0 + 1e-9]
+    if not fitting:
+        return min(found, key=_compute)
+    return max(fitting, key=_ranked)
+
+
+def _compute(plans: list[MethodPlan]) -> float:
+    return max(p.run_equivalents for p in plans)
 
 
 def _ranked(plans: list[MethodPlan]) -> tuple[float, float]:
@@ -435,44 +533,43 @@ def plan_sweep(setup: PlanSetup, n: int) -> list[MethodPlan]:
     return plans
 
 
-STEP_KNOBS = ("lr", "effective_lr")
-"""The knobs that set a run's step η, which the linear scaling rule carries between ε."""
-
-
 def tuning_knobs(config: Mapping[str, Any], plan: MethodPlan) -> dict[str, Any]:
-    """A tuning trial's knobs from a configuration of the spec's space: a spec states its steps for the
-    model it releases, so a tuning trial at ε_t takes them divided by the rule's ε_B/ε_t (``carried``
-    multiplies the selected one back); every other knob as drawn."""
-    return {k: v / plan.lr_scale if k in STEP_KNOBS else v for k, v in config.items()}
+    """A tuning trial's knobs from a configuration of the spec's space: a spec states the released
+    model's epochs, so a drawn ``epochs`` T becomes the plan's T_t (``carried`` takes it back); every
+    other knob, the step included, as drawn."""
+    tuned = dict(plan.epochs)
+    return {k: tuned[v] if k == "epochs" else v for k, v in config.items()}
 
 
 def tuning_run(run: RunConfig, plan: MethodPlan) -> RunConfig:
     """The run a method's tuning trials start from: at the plan's per-run ε_t and δ, on its subset (none
-    for γ = 1), with the spec's fixed step divided as ``tuning_knobs`` divides a drawn one."""
+    for γ = 1), for the plan's T_t epochs of the spec's T."""
     fraction = plan.tuning.fraction
     return replace(
-        run,
+        _with_tuning_epochs(run, plan.epochs),
         epsilon=plan.tuning.per_run_epsilon,
         delta=plan.delta,
         proxy_fraction=fraction if fraction < 1 else None,
-        lr=run.lr / plan.lr_scale,
-        effective_lr=None if run.effective_lr is None else run.effective_lr / plan.lr_scale,
     )
 
 
 def carried(config: Mapping[str, Any], run: RunConfig, plan: MethodPlan) -> dict[str, Any]:
-    """The release's knobs: the selected trial's ``config`` on the whole data at the release's (ε, δ),
-    its step scaled by the linear scaling rule (``lr``, or ``effective_lr`` where the run sets η by it;
-    ``run``: the tuning trials' run, ``tuning_run``)."""
+    """The release's knobs: the selected trial's ``config`` on the whole data at the release's (ε, δ)
+    for the epochs T its T_t stands for, its step (``lr``, or ``effective_lr`` where the run sets η by
+    it) times the rule's (ε_B/ε_t)·(T_t/T) (``MethodPlan.lr_scale``; ``run``: the tuning trials' run,
+    ``tuning_run``)."""
     tuned = run.with_knobs(config)
+    epochs = plan.released_epochs(tuned.epochs)
+    scale = plan.lr_scale(epochs)
     step = (
-        {"effective_lr": tuned.effective_lr * plan.lr_scale}
+        {"effective_lr": tuned.effective_lr * scale}
         if tuned.effective_lr is not None
-        else {"lr": tuned.lr * plan.lr_scale}
+        else {"lr": tuned.lr * scale}
     )
     return {
         **config,
         **step,
+        "epochs": epochs,
         "epsilon": plan.release.per_run_epsilon,
         "delta": plan.release.per_run_delta,
         "proxy_fraction": None,
@@ -603,23 +700,30 @@ def tuning_runs(count: TrialCount) -> str:
     return f"K~{'P' if count.distribution == 'poisson' else 'NB'}({count.mean:g})"
 
 
+def epochs_text(plan: MethodPlan) -> str:
+    """``4/40``: a tuning trial's epochs of the release's (each value of a searched epochs knob)."""
+    return ",".join(f"{t}/{e}" for e, t in plan.epochs)
+
+
 def format_plan(plans: list[MethodPlan]) -> str:
     """The plan as the first table of ``dptune run``: per method and total, each stage's share."""
     lines = [
         f"{'method':<15} {'total ε':>7} │ {'tuning':>6} {'ε_t':>6} {'subset γ':>8} {'its ε':>6} │ "
-        f"{'release ε_B':>11} {'lr ×':>6} │ {'composed':>8} {'runs':>5}  composition"
+        f"{'release ε_B':>11} {'epochs':>8} │ {'composed':>8} {'runs':>5}  composition"
     ]
     for p in plans:
         lines.append(
             f"{p.method:<15} {p.total_epsilon:>7g} │ {tuning_runs(p.tuning.count):>6} "
             f"{p.tuning.per_run_epsilon:>6.3f} "
             f"{p.tuning.fraction:>8g} {p.tuning.epsilon:>6.3f} │ {p.release.per_run_epsilon:>11.3f} "
-            f"{p.lr_scale:>6.2f} │ {p.epsilon:>8.3f} {p.run_equivalents:>5.2f}  {p.composition.split(':')[0]}"
+            f"{epochs_text(p):>8} │ {p.epsilon:>8.3f} {p.run_equivalents:>5.2f}  "
+            f"{p.composition.split(':')[0]}"
         )
     delta = plans[0].delta
     lines.append(
         f"(δ = {delta:g}; tuning: trials per method, each at ε_t on a secret subset of rate γ, 'its ε' their "
-        "whole stage's; the release: one run at ε_B, its step × 'lr ×'; 'composed': the released model's "
-        "(ε, δ), tuning included; 'runs': the compute in full runs)"
+        "whole stage's; the release: one run at ε_B; 'epochs': a tuning trial's T_t of the release's T, "
+        "the rule's r_B/r_t = ε_B/ε_t carried in steps; 'composed': the released model's (ε, δ), tuning "
+        "included; 'runs': the compute in full runs)"
     )
     return "\n".join(lines)
