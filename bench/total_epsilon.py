@@ -180,7 +180,7 @@ def verdict(model: str, total: str, cell: dict[str, Any]) -> str | None:
 def plan_text(plan: dict[str, Any] | None) -> str:
     """``8 × 0.672 on 1 → 7.6 (T 4/40)``: the tuning trials, their per-run ε and subset, the release, and
     the carry: a tuning trial's epochs of the release's (the rule in steps), or ``(lr ×5.27)`` (the rule
-    in the step, as plans before commit CARRY_IN_STEPS carried it)."""
+    in the step, as plans before commit fa434a5 carried it)."""
     if not plan:
         return ""
     tune, release = plan["stages"]
@@ -227,8 +227,10 @@ def section() -> str:
         "the table, the best re-run and released, at its spec's epochs: sweeps/total/MODEL-repeat-and-select"
         ".yaml; its times are withheld with the count, which they would tell). Trial-hours: the trials' time "
         "on their slots; a release that held every slot of the machine (from commit 94d4fbe on: "
-        "scatter-linear at ε = 8, cnn5) counts once per slot. Goal: the published per-run figure at that ε, "
-        "which counted no tuning.",
+        "scatter-linear at ε = 8, cnn5) counts once per slot. Carry: 'T 4/40', a tuning trial ran 4 of the "
+        "release's 40 epochs at its step (the linear scaling rule carried in steps, from commit fa434a5 on); "
+        "'lr ×7.39', it ran all 40 at the release's step divided by 7.39 (the rule carried in the step, "
+        "before). Goal: the published per-run figure at that ε, which counted no tuning.",
         "",
         "| model | total ε | pipeline | final test % | ε (δ) | tuning: trials × ε_t on γ → release ε_B "
         "(carry) | wall min | trial-hours | goal |",

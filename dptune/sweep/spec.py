@@ -271,8 +271,9 @@ class SweepSpec:
     def pipeline(self, index: int, plans: Sequence[MethodPlan]) -> SweepSpec:
         """The sweep of the ``index``-th total ε: every method's tuning trials at its plan's per-run ε_t
         (on the plan's secret subset, ``tuning_run``), then its release (``release``: the plan the re-run
-        of the selected configuration carries it to, once, on the whole data). Its runs' steps are the
-        tuning's: the searcher divides each drawn step likewise (``dptune.sweep.plan.tuning_knobs``)."""
+        of the selected configuration carries it to, once, on the whole data). Its runs' epochs are the
+        tuning's share: the searcher shortens a drawn epochs knob likewise
+        (``dptune.sweep.plan.tuning_knobs``)."""
         sweep = self.at_epsilon(index)
         total = self.epsilons[index]
         mine = {p.method: p for p in plans if p.total_epsilon == total}
