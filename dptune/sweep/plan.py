@@ -486,7 +486,7 @@ def _compute(plans: list[MethodPlan]) -> float:
 
 
 def _ranked(plans: list[MethodPlan]) -> tuple[float, float]:
-    return round(min(p.tuning_quality for p in plans), 12), -max(p.run_equivalents for p in plans)
+    return round(min(p.tuning_quality for p in plans), 12), -_compute(plans)
 
 
 def useful(plans: list[MethodPlan] | None) -> bool:

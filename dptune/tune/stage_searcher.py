@@ -193,7 +193,7 @@ class SweepSearcher(Searcher):
             doing = (
                 f"its re-runs continue from the saved Tune run ({restored} of {self.reruns} there)"
                 if restored
-                else "releasing it: trained once on the whole data at the plan's ε, its step scaled to it"
+                else "releasing it: trained once on the whole data at the plan's ε, for all its epochs"
                 if method in self.carry
                 else f"re-running it {self.reruns}× with fresh randomness, scored on the final test"
             )
