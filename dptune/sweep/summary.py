@@ -12,7 +12,7 @@ from typing import Any
 from dptune.engine.data import Dataset
 from dptune.privacy.filter import RenyiFilter
 from dptune.sweep.bound import SweepTuningCost, format_costs
-from dptune.sweep.releases import Release, release_lines
+from dptune.sweep.releases import Release
 from dptune.sweep.spec import MODEL_BASED_SAMPLERS, SweepSpec
 
 WITHHELD = "withheld: the trial count is secret (repeat-and-select), and counts or times would reveal it"
@@ -143,19 +143,18 @@ def closing_lines(
 def pipeline_closing_lines(
     spec: SweepSpec, table: str, releases: Sequence[Release], record: Mapping[str, Any], compute: str
 ) -> list[str]:
-    """The lines after a pipeline stage (ε includes the tuning): each method's released model first, the
-    selected tuning trials (``table``), what the stage spent, the randomness and the compute used."""
+    """The lines after a pipeline stage (ε includes the tuning): the methods whose release did not finish,
+    the selected tuning trials (``table``), what the stage spent, the randomness and the compute used. The
+    released models themselves are the run's last block, once for every total (``run_sweeps``)."""
     total = record["total_epsilon"]
     released = {r.method for r in releases}
     lines = [
-        f"\nreleased models at total ε = {total:g} (each one's (ε, δ) covers its tuning and release):",
-        *release_lines(releases),
-        *(
-            f"  {row['method']:<15} no model released: its release run did not finish (its tuning still "
-            f"spent its part of ε = {total:g})"
-            for row in record["methods"]
-            if row["method"] not in released
-        ),
+        f"\n{row['method']}: no model released at total ε = {total:g}: its release run did not finish (its "
+        "tuning still spent its part of that ε)"
+        for row in record["methods"]
+        if row["method"] not in released
+    ]
+    lines += [
         "\nthe tuning trials each release carried (validation accuracy; final test: the release):\n" + table,
         f"\nprivacy of this stage: {len(record['methods'])} pipelines on the same data; releasing every "
         f"method's model: ε ≤ {record['epsilon_including_tuning']:.3f}, δ ≤ {record['delta']:g}",
