@@ -626,10 +626,10 @@ def curve_privacy(
     stages: Sequence[Sequence[MethodPlan]], records: Sequence[Mapping[str, Any]]
 ) -> tuple[float, float]:
     """(ε, δ) of releasing every model of a list of totals (the accuracy-vs-total-ε curve): one sweep
-    stage per total on the same data, each tuning on its own secret subset (each sweep draws its subset
-    from fresh entropy), so each stage amplifies by its own and the stages compose in RDP, converted once
-    at δ. A stage composed the basic way, or one that ran beyond its plan, makes the stages' own figures
-    (``records``, ``plan_record``) add, ε and δ both."""
+    stage per total on the same data, each tuning on the whole data or on its own secret subset (each
+    sweep draws its subset from fresh entropy), so a stage amplifies by its own and the stages compose in
+    RDP, converted once at δ. A stage composed the basic way, or one that ran beyond its plan, makes the
+    stages' own figures (``records``, ``plan_record``) add, ε and δ both."""
     plans = [p for stage in stages for p in stage]
     if all(r["as_planned"] for r in records) and all(p.composition != BASIC_COMPOSITION for p in plans):
         curve = np.sum([stage_curve(stage) for stage in stages], axis=0)

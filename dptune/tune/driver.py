@@ -540,8 +540,8 @@ def run_sweeps(
             )
             echo(
                 f"releasing them all (every method at every total: the accuracy-vs-total-ε curve, as the "
-                f"last sweep's plot draws it): ε ≤ {curve[0]:.3f}, δ ≤ {curve[1]:g} (each total's stage on "
-                "its own secret subset, the stages composed)"
+                f"last sweep's plot draws it): ε ≤ {curve[0]:.3f}, δ ≤ {curve[1]:g} (every total's stage on "
+                "the same data, the stages composed; a stage that tunes on a subset draws its own)"
             )
             record_all_releases(spec, tracker, outcomes[-1].parent_run_id, curve, echo)
     echo(mlflow_ui_hint(spec.tracking_uri, tracker.runs_view_path(spec.experiment)))
