@@ -42,6 +42,8 @@ EXECUTIONS = 3
 DELTA = 1e-5
 METHODS = {"scatter-linear": ("dpsgd", "innerouter", "dp-pmlf"), "cnn5": ("innerouter", "dp-pmlf")}
 FIXED = {"method": "innerouter (k = 1, β = 0: heavy ball)", "momentum": 0.9, "clip": 0.1, "epochs": 40}
+NO_TUNING_ACCOUNTANT = "pld"
+"""The no-tuning run calibrates by the tightest accountant dptune has, as a plan composed by PLD does."""
 PUBLISHED = {  # Tramèr & Boneh (ICLR 2021): heavy-ball DP-SGD, 40 epochs, C = 0.1, momentum 0.9
     "scatter-linear": {"batch_size": 8192, "effective_lr": 16.0},  # their lr 16 for ScatterNet + linear
     "cnn5": {"batch_size": 2048, "effective_lr": 4.0},  # their lr 4 for the tanh CNN
@@ -57,7 +59,7 @@ def no_tuning_args(model: str, epsilon: float) -> list[str]:
         "--method", "innerouter", "--param", "k=1", "--param", "beta=0", "--param", "outer_momentum=0.9",
         "--model", model, "--epsilon", f"{epsilon:g}", "--delta", f"{DELTA:g}", "--epochs", "40",
         "--clip", "0.1", "--batch-size", str(setting["batch_size"]),
-        "--effective-lr", f"{setting['effective_lr']:g}", "--json",
+        "--effective-lr", f"{setting['effective_lr']:g}", "--accountant", NO_TUNING_ACCOUNTANT, "--json",
     ]  # fmt: skip
 
 
@@ -149,7 +151,11 @@ def run_cell(model: str, epsilon: float, executions: int) -> None:
             if "plan" in result:
                 entry["plan"] = result["plan"]
             if name == "no_tuning":
-                entry["setting"] = PUBLISHED[model] | {"source": "Tramèr & Boneh (ICLR 2021)", **FIXED}
+                entry["setting"] = PUBLISHED[model] | {
+                    "source": "Tramèr & Boneh (ICLR 2021)",
+                    **FIXED,
+                    "accountant": NO_TUNING_ACCOUNTANT,
+                }
             if name == "repeat_and_select":
                 entry["method"] = REPEAT_AND_SELECT_METHOD
             RECORD.write_text(json.dumps(record, indent=1) + "\n")
@@ -177,12 +183,13 @@ def verdict(model: str, total: str, cell: dict[str, Any]) -> str | None:
     return "- " + "; ".join(parts)
 
 
-def plan_text(plan: dict[str, Any] | None) -> str:
-    """``8 × 0.672 on 1 → 7.6 (T 4/40)``: the tuning trials, their per-run ε and subset, the release, and
-    the carry: a tuning trial's epochs of the release's (the rule in steps), or ``(lr ×5.27)`` (the rule
-    in the step, as plans before commit fa434a5 carried it)."""
+def plan_text(plan: dict[str, Any] | None, setting: dict[str, Any] | None = None) -> str:
+    """``8 × 0.672 on 1 → 7.6 (T 4/40, PLD)``: the tuning trials, their per-run ε and subset, the release,
+    the carry (a tuning trial's epochs of the release's, the rule in steps; or ``lr ×5.27``, the rule in
+    the step, as plans before commit fa434a5 carried it) and the composition; of a no-tuning run, its
+    accountant (``one run, PLD``; none named: RDP, as before the PLD plans)."""
     if not plan:
-        return ""
+        return f"one run, {(setting or {}).get('accountant', 'rdp').upper()}" if setting else ""
     tune, release = plan["stages"]
     runs = tune["runs"] if isinstance(tune["runs"], int) else f"secret K (mean {tune['runs']['mean']:g})"
     carry = (
@@ -190,19 +197,21 @@ def plan_text(plan: dict[str, Any] | None) -> str:
         if "epochs" in plan
         else f"lr ×{plan['lr_scale']:.2f}"
     )
+    composition = plan["composition"].split(":")[0]
     return (
         f"{runs} × {tune['per_run_epsilon']:.3g} on {tune['subset_fraction']:g} → "
-        f"{release['per_run_epsilon']:.3g} ({carry})"
+        f"{release['per_run_epsilon']:.3g} ({carry}, {composition})"
     )
 
 
 def row(model: str, total: str, name: str, entry: dict[str, Any]) -> str:
     sd = f" ± {entry['sd']:.2f}" if entry.get("sd") is not None else ""
+    plan = plan_text(entry.get("plan"), entry.get("setting"))
     hours = [h for h in entry["trial_hours"] if h is not None]
     walls = [w for w in entry["wall_seconds"] if w is not None]
     return (
         f"| {model} | {total} | {name} | **{entry['mean']:.2f}**{sd} (n={len(entry['executions'])}) | "
-        f"{entry['epsilon']:.3f} ({entry['delta']:.0e}) | {plan_text(entry.get('plan'))} | "
+        f"{entry['epsilon']:.3f} ({entry['delta']:.0e}) | {plan} | "
         f"{f'{statistics.fmean(walls) / 60:.1f}' if walls else 'withheld'} | "
         f"{f'{statistics.fmean(hours):.2f}' if hours else WITHHELD.get(name, '–')} | "
         f"{GOALS[model][int(float(total))]} |"
@@ -230,7 +239,10 @@ def section() -> str:
         "scatter-linear at ε = 8, cnn5) counts once per slot. Carry: 'T 4/40', a tuning trial ran 4 of the "
         "release's 40 epochs at its step (the linear scaling rule carried in steps, from commit fa434a5 on); "
         "'lr ×7.39', it ran all 40 at the release's step divided by 7.39 (the rule carried in the step, "
-        "before). Goal: the published per-run figure at that ε, which counted no tuning.",
+        "before). The last word of the plan: how its stages compose (PLD: dp-accounting's PLD accountant, "
+        "its runs calibrated by PLD, in plans from 2026-11-27 on where each stage repeats one mechanism on "
+        "the whole data; RDP or basic otherwise); of a no-tuning run, the accountant it "
+        "calibrated by. Goal: the published per-run figure at that ε, which counted no tuning.",
         "",
         "| model | total ε | pipeline | final test % | ε (δ) | tuning: trials × ε_t on γ → release ε_B "
         "(carry) | wall min | trial-hours | goal |",

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import dp_accounting
+import dp_accounting.pld
 import pytest
 from opacus.accountants import PRVAccountant, RDPAccountant
 from opacus.accountants.utils import get_noise_multiplier
 
 from dptune.methods import Hyper, get_method
-from dptune.privacy.accounting import Accountant
+from dptune.privacy.accounting import Accountant, epsilon_of
 from dptune.privacy.calibration import calibrate_noise, method_schedule
 
 
@@ -66,6 +67,33 @@ def test_prv_calibration_matches_opacus_prv() -> None:
     assert 0.98 * eps <= accountant.get_epsilon(delta) <= eps + 0.01
     # PRV is tighter than RDP: the same ε needs less noise.
     assert sigma < calibrated("dpsgd", {}, eps, delta, q, steps)
+
+
+def test_pld_calibration_matches_opacus_prv_and_dp_accountings_own_pld() -> None:
+    """The PLD accountant's σ spends its ε by dp-accounting's PLD accountant on the event built here, and
+    by Opacus's PRV accountant (another numerical method) within PRV's own error; it needs less noise
+    than RDP."""
+    eps, delta, q, steps = 2.0, 1e-5, 0.02, 500
+    sigma = calibrated("dpsgd", {}, eps, delta, q, steps, accountant="pld")
+    pld = dp_accounting.pld.PLDAccountant(value_discretization_interval=1e-5)
+    pld.compose(dp_accounting.PoissonSampledDpEvent(q, dp_accounting.GaussianDpEvent(sigma)), steps)
+    assert 0.98 * eps <= pld.get_epsilon(delta) <= eps
+    prv = PRVAccountant()
+    prv.history = [(sigma, q, steps)]
+    assert 0.98 * eps - 0.01 <= prv.get_epsilon(delta) <= eps + 0.01
+    assert sigma < calibrated("dpsgd", {}, eps, delta, q, steps)
+
+
+def test_pld_merges_equal_entries_wherever_they_sit_and_bounds_a_finer_grid() -> None:
+    """A history whose equal (σ, q) entries are apart composes as dp-accounting's accountant composes each
+    entry in order (to its grid's pessimism: the coarser grid's ε is an upper bound on the finer's)."""
+    history = [(3.0, 0.1, 40), (8.0, 0.1, 10), (3.0, 0.1, 60), (8.0, 0.05, 5)]
+    fine = dp_accounting.pld.PLDAccountant(value_discretization_interval=1e-5)
+    for z, q, n in history:
+        fine.compose(dp_accounting.PoissonSampledDpEvent(q, dp_accounting.GaussianDpEvent(z)), n)
+    ours = epsilon_of(history, 1e-5, "pld")
+    assert fine.get_epsilon(1e-5) <= ours <= fine.get_epsilon(1e-5) * 1.002
+    assert ours < epsilon_of(history, 1e-5, "rdp")
 
 
 def test_decreasing_clip_composes_heterogeneous_steps() -> None:

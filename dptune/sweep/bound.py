@@ -61,16 +61,19 @@ def lowest_sigma(target: float, delta: float, schedule: NoiseSchedule, accountan
     return sigma
 
 
+def configuration_schedules(space: MethodSpace, run: RunConfig, n: int) -> list[NoiseSchedule]:
+    """σ -> ledger of every privacy configuration ``space`` can draw over ``run``."""
+    return [run_schedule(run.with_knobs(knobs), n).schedule for knobs in privacy_configurations(space)]
+
+
 def configuration_ledgers(
     space: MethodSpace, run: RunConfig, n: int, delta: float
 ) -> list[list[HistoryEntry]]:
     """The worst ledger of every privacy configuration ``space`` can draw over ``run``."""
-    ledgers = []
-    for knobs in privacy_configurations(space):
-        schedule = run_schedule(run.with_knobs(knobs), n).schedule
-        sigma = lowest_sigma(run.epsilon, delta, schedule, run.accountant)
-        ledgers.append(list(schedule(sigma)))
-    return ledgers
+    return [
+        list(schedule(lowest_sigma(run.epsilon, delta, schedule, run.accountant)))
+        for schedule in configuration_schedules(space, run, n)
+    ]
 
 
 def worst_run(space: MethodSpace, run: RunConfig, n: int, delta: float) -> np.ndarray:

@@ -24,15 +24,24 @@ For each method and each total (ε, δ), two stages:
    spends on a larger tuning subset (below).
 
 The tuning's per-run ε_t is the largest whose stage converts to at most the share ρ of the total
-(``privacy.tuning_share``); ε_B the largest that keeps the composition within the total, by the tighter
-of two compositions, both valid:
+(``privacy.tuning_share``); ε_B the largest that keeps the composition within the total, by the tightest
+of three compositions, all valid, the one whose release is least noisy:
 
+* **PLD** (tuning on the whole data, a fixed K, and one privacy configuration per stage: every knob that
+  changes a run's noise fixed, as in the shipped evidence specs): each stage repeats one
+  Poisson-subsampled Gaussian schedule, chosen before the data is touched whatever the sampler picks
+  from earlier scores, so the K + 1 runs compose adaptively as fixed mechanisms, and dp-accounting's
+  privacy-loss-distribution accountant composes them at δ (Koskela, Jälkö & Honkela 2020; Doroshenko et
+  al. 2022: tighter than RDP for many Gaussian steps; ``dptune.privacy.accounting.pld_epsilon``). Its
+  stages' runs calibrate by PLD to their per-run ε. The rule above and the planner's ranking read every
+  stage's ε by RDP (``Stage.rdp_epsilon``), one measure of noise whatever the composition.
 * **RDP**: the tuning stage is one mechanism on X with RDP K·W_t; X is secret, so on the whole data it
   is RDP with Zhu & Wang's bound for Poisson subsampling of any mechanism (ICML 2019, Thm. 6,
   ``dptune.privacy.amplification.amplified_rdp``; Koskela & Kulkarni, NeurIPS 2023, "Practical
   Differentially Private Hyperparameter Tuning with Subsampling", tune on such a subset). The release's
   W_B adds order by order and the sum converts once (Balle et al. 2020, Thm. 21). γ = 1 is plain RDP
-  composition.
+  composition. Where W_t is a per-order maximum over several privacy configurations, or the subset
+  amplifies, no single pair of distributions dominates the stage, and PLD does not apply.
 * **basic** (γ < 1): the tuning stage is (ε_X, δ/2γ)-DP on X by RDP; the subset amplifies it to
   (ε_A, δ/2) = (log(1 + γ(e^{ε_X} − 1)), δ/2) on the data (Balle, Barthe & Gaboardi 2018, Thm. 8), and
   the release at (ε_B, δ/2) adds: ε = ε_A + ε_B.
@@ -62,10 +71,11 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from dptune.base.errors import InputError
-from dptune.privacy.accounting import HistoryEntry, rdp_to_epsilon
+from dptune.privacy.accounting import HistoryEntry, pld_epsilon, rdp_to_epsilon
 from dptune.privacy.amplification import amplified_by_subset, amplified_rdp
+from dptune.privacy.calibration import NoiseSchedule, calibrate_noise
 from dptune.privacy.tuning import TrialCount, repeat_and_select_curve, worst_curve
-from dptune.sweep.bound import configuration_ledgers
+from dptune.sweep.bound import configuration_ledgers, configuration_schedules
 from dptune.sweep.space import Dist, MethodSpace
 from dptune.training.config import RunConfig
 
@@ -105,6 +115,13 @@ BASIC_COMPOSITION = (
     "basic: tuning (ε_X, δ/2γ) on the subset amplified to (ε_A, δ/2) (Balle et al. 2018, Thm. 8), + the "
     "release's (ε_B, δ/2)"
 )
+PLD_COMPOSITION = (
+    "PLD: K runs of the tuning's one mechanism and the release's, composed by dp-accounting's PLD "
+    "accountant at δ"
+)
+RDP = "rdp"
+PLD = "pld"
+"""The accountants a plan's runs calibrate with: each stage's own, the one its composition uses."""
 _CARRY_ROUNDS = 5  # rounds of the tuning epochs' fixed point (plan_method): 2 or 3 in practice
 _SEARCH_STEPS = 14  # bisection steps in log ε: within about 0.1% of the largest that fits
 
@@ -129,7 +146,8 @@ class Stage:
     """One stage's mechanisms: ``count`` runs (a random count: repeat-and-select, the best released),
     each dominated by one of ``ledgers`` (one per privacy configuration the stage can train, (σ, q,
     steps) entries at the per-run target ``per_run_epsilon``), on a secret subset of rate ``fraction``;
-    (``epsilon``, ``delta``) its guarantee on the whole data."""
+    (``epsilon``, ``delta``) its guarantee on the whole data; ``accountant`` the one its runs calibrate
+    with and state their per-run ε in (``RDP`` or ``PLD``, as the plan composes)."""
 
     name: str
     count: TrialCount
@@ -139,6 +157,7 @@ class Stage:
     ledgers: tuple[tuple[HistoryEntry, ...], ...]
     epsilon: float
     delta: float
+    accountant: str = RDP
 
     def curve(self) -> np.ndarray:
         """RDP of the stage on the data it trains on: runs × the per-order worst configuration W, or
@@ -147,6 +166,15 @@ class Stage:
         if self.count.random:
             return repeat_and_select_curve(worst, self.count)
         return self.count.mean * worst
+
+    @property
+    def rdp_epsilon(self) -> float:
+        """The per-run ε of the stage's runs by RDP: its own for an RDP stage; for a PLD stage what RDP says
+        its written-out mechanism spends (more than PLD says). One measure of a run's noise for stages of
+        either accountant: what the planner ranks tunings by and the linear scaling rule reads."""
+        if self.accountant == RDP:
+            return self.per_run_epsilon
+        return rdp_to_epsilon(worst_curve(self.ledgers), self.per_run_delta)
 
     @property
     def runs(self) -> int:
@@ -164,6 +192,7 @@ class Stage:
             "runs": runs,
             "per_run_epsilon": self.per_run_epsilon,
             "per_run_delta": self.per_run_delta,
+            "accountant": self.accountant,
             "subset_fraction": self.fraction,
             "mechanisms": [
                 [
@@ -195,9 +224,10 @@ class MethodPlan:
 
     def lr_scale(self, epochs: int) -> float:
         """η_B/η_t = (ε_B/ε_t)·(T_t/T) for a release of ``epochs`` T: the linear scaling rule's
-        r_B/r_t = ε_B/ε_t with the tuning's T_t; 1 where T_t = T·ε_t/ε_B exactly."""
+        r_B/r_t = ε_B/ε_t with the tuning's T_t; 1 where T_t = T·ε_t/ε_B exactly. The ε are both by RDP
+        (``Stage.rdp_epsilon``): the rule reads one measure of noise, whatever the plan composes with."""
         tuned = dict(self.epochs)[epochs]
-        return self.release.per_run_epsilon / self.tuning.per_run_epsilon * tuned / epochs
+        return self.release.rdp_epsilon / self.tuning.rdp_epsilon * tuned / epochs
 
     def released_epochs(self, tuned: int) -> int:
         """The release's epochs T of a tuning trial that ran ``tuned`` (T_t) of them."""
@@ -205,8 +235,9 @@ class MethodPlan:
 
     @property
     def tuning_quality(self) -> float:
-        """γ·ε_t: the per-run ε a full run whose ranking a tuning trial resembles would spend."""
-        return self.tuning.fraction * self.tuning.per_run_epsilon
+        """γ·ε_t: the per-run ε a full run whose ranking a tuning trial resembles would spend (by RDP,
+        ``Stage.rdp_epsilon``, so that plans of either accountant rank alike)."""
+        return self.tuning.fraction * self.tuning.rdp_epsilon
 
     def as_dict(self) -> dict[str, Any]:
         """The plan as stored with the sweep: every mechanism written out, so that an independent accountant
@@ -291,8 +322,9 @@ def lowest_target(
 def _ledgers(
     space: MethodSpace, run: RunConfig, n: int, epsilon: float, delta: float
 ) -> tuple[tuple[HistoryEntry, ...], ...]:
-    """The worst ledger of every privacy configuration of ``space`` when its runs target (ε, δ)."""
-    at = replace(run, epsilon=epsilon, delta=delta)
+    """The worst ledger of every privacy configuration of ``space`` when its runs target (ε, δ), calibrated
+    by RDP (the accountant of every stage but a PLD-composed one's)."""
+    at = replace(run, epsilon=epsilon, delta=delta, accountant=RDP)
     return tuple(tuple(ledger) for ledger in configuration_ledgers(space, at, n, delta))
 
 
@@ -301,9 +333,16 @@ def _curve(space: MethodSpace, run: RunConfig, n: int, epsilon: float, delta: fl
 
 
 def plan_method(
-    setup: PlanSetup, method: str, total: float, fraction: float, n: int, floor: float | None
+    setup: PlanSetup,
+    method: str,
+    total: float,
+    fraction: float,
+    n: int,
+    floor: float | None,
+    composed_by_pld: bool = False,
 ) -> MethodPlan | None:
-    """The plan of ``method`` at ``total`` with a tuning subset of rate ``fraction`` (None: not even the
+    """The plan of ``method`` at ``total`` with a tuning subset of rate ``fraction``, composed by PLD
+    (``composed_by_pld``; None where PLD does not apply) or in RDP and the basic way (None: not even the
     least per-run ε the accountant can certify, ``floor`` (``lowest_target``), fits the tuning's share).
 
     The tuning trials' epochs T_t = round(T·ε_t/ε_B) and the plan's ε_t, ε_B depend on each other: from
@@ -318,16 +357,20 @@ def plan_method(
     pairs = epochs_pairs(space, run, 1.0)
     plan = None
     for _ in range(_CARRY_ROUNDS):
-        found = _plan_at(setup, method, total, fraction, n, floor, pairs)
+        found = _plan_at(setup, method, total, fraction, n, floor, pairs, composed_by_pld)
         if found is None:
             return plan
         plan = found
-        share = found.tuning.per_run_epsilon / found.release.per_run_epsilon
+        share = found.tuning.rdp_epsilon / found.release.rdp_epsilon
         following = epochs_pairs(space, run, share)
         if following == pairs:
             break
         pairs = following
     return plan
+
+
+Candidate = tuple[Stage, Stage, str, float]
+"""A plan's two stages, its composition's name and the figure it composes to."""
 
 
 def _plan_at(
@@ -338,18 +381,44 @@ def _plan_at(
     n: int,
     floor: float,
     pairs: tuple[tuple[int, int], ...],
+    composed_by_pld: bool,
 ) -> MethodPlan | None:
-    """``plan_method`` with the tuning trials' epochs fixed (``pairs``: (T, T_t)).
+    """``plan_method`` with the tuning trials' epochs fixed (``pairs``: (T, T_t)): composed by PLD, or of
+    the compositions in RDP and the basic way (module docstring), the one whose release is least noisy
+    (the largest ε_B by RDP, ``Stage.rdp_epsilon``)."""
+    candidates = (
+        _pld_candidates(setup, method, total, fraction, n, pairs)
+        if composed_by_pld
+        else _rdp_candidates(setup, method, total, fraction, n, floor, pairs)
+    )
+    if not candidates:
+        return None
+    tuning, release, composition, composed = max(candidates, key=lambda c: c[1].rdp_epsilon)
+    if composed > total * (1 + 1e-9):
+        raise AssertionError(f"a plan of {method} composes to {composed} > {total}")
+    trials = int(setup.trials.mean)
+    compute = trials * fraction * max(t / e for e, t in pairs) + 1.0
+    return MethodPlan(method, total, setup.delta, tuning, release, composition, composed, compute, pairs)
 
-    The tuning's per-run ε_t is the largest whose stage, in RDP amplified by the subset, converts to at
-    most ρ·total; the release's ε_B the largest that keeps the composition within the total, by the
-    tighter of the two compositions (module docstring)."""
+
+def _rdp_candidates(
+    setup: PlanSetup,
+    method: str,
+    total: float,
+    fraction: float,
+    n: int,
+    floor: float,
+    pairs: tuple[tuple[int, int], ...],
+) -> list[Candidate]:
+    """The plans composed in RDP (amplified by the subset) and, on a subset, the basic way: the tuning's
+    per-run ε_t the largest whose stage, in RDP amplified by the subset, converts to at most ρ·total; the
+    release's ε_B the largest that keeps each composition within the total."""
     space, run, delta, count = setup.methods[method], setup.runs[method], setup.delta, setup.trials
     tuned_space = tuning_space(space, pairs)
     tuned_run = _with_tuning_epochs(run, pairs)
     tuned_floor = lowest_target(tuned_space, tuned_run, n, delta, total, start=floor)
     if tuned_floor is None:
-        return None
+        return []
     trials = int(count.mean)
 
     def tuning_fits(e: float) -> bool:
@@ -357,7 +426,7 @@ def _plan_at(
         return rdp_to_epsilon(tuning, delta) <= setup.tuning_share * total
 
     if not tuning_fits(tuned_floor):
-        return None
+        return []
     per_run = _largest(tuning_fits, tuned_floor, total)
     ledgers = _ledgers(tuned_space, tuned_run, n, per_run, delta)
     tuned = amplified_rdp(trials * worst_curve(ledgers), fraction)
@@ -365,7 +434,7 @@ def _plan_at(
     def release_fits(e: float) -> bool:
         return rdp_to_epsilon(tuned + _curve(space, run, n, e, delta), delta) <= total
 
-    candidates = []
+    candidates: list[Candidate] = []
     if release_fits(floor):
         release_epsilon = _largest(release_fits, floor, total)
         release_ledgers = _ledgers(space, run, n, release_epsilon, delta)
@@ -411,13 +480,85 @@ def _plan_at(
                     epsilon_a + release_epsilon,
                 )
             )
-    if not candidates:
+    return candidates
+
+
+def _pld_candidates(
+    setup: PlanSetup, method: str, total: float, fraction: float, n: int, pairs: tuple[tuple[int, int], ...]
+) -> list[Candidate]:
+    """The plan composed by PLD, where it applies: tuning on the whole data, a fixed K, and one privacy
+    configuration for the tuning trials and one for the release (every knob that changes a run's noise
+    fixed), so that each stage repeats one Poisson-subsampled Gaussian schedule whatever the sampler
+    chooses from earlier scores (adaptive composition of mechanisms fixed in advance). The tuning's σ_t
+    is the smallest whose K runs spend at most ρ·total, the release's σ_B the smallest that keeps all
+    K + 1 runs within the total, each by dp-accounting's PLD; the runs calibrate by PLD to the per-run ε
+    their σ spends (a calibrated σ is at least it: ε decreases in σ)."""
+    space, run, delta = setup.methods[method], setup.runs[method], setup.delta
+    tuned = configuration_schedules(tuning_space(space, pairs), _with_tuning_epochs(run, pairs), n)
+    released = configuration_schedules(space, run, n)
+    if fraction < 1 or setup.trials.random or len(tuned) != 1 or len(released) != 1:
+        return []
+    (tune_schedule,), (release_schedule,) = tuned, released
+    trials = int(setup.trials.mean)
+
+    def tuning(sigma: float) -> list[HistoryEntry]:
+        return list(tune_schedule(sigma)) * trials
+
+    sigma_t = _least_noise(tuning, setup.tuning_share * total, delta)
+    if sigma_t is None:
+        return []
+    searched = tuning(sigma_t)
+    sigma_b = _least_noise(lambda s: searched + list(release_schedule(s)), total, delta)
+    if sigma_b is None:
+        return []
+    tune_ledger, release_ledger = tuple(tune_schedule(sigma_t)), tuple(release_schedule(sigma_b))
+    release_alone = pld_epsilon(release_ledger, delta)
+    return [
+        (
+            Stage(
+                "tune",
+                setup.trials,
+                pld_epsilon(tune_ledger, delta),
+                delta,
+                1.0,
+                (tune_ledger,),
+                pld_epsilon(searched, delta),
+                delta,
+                PLD,
+            ),
+            Stage(
+                "release", ONE_RUN, release_alone, delta, 1.0, (release_ledger,), release_alone, delta, PLD
+            ),
+            PLD_COMPOSITION,
+            pld_epsilon(searched + list(release_ledger), delta),
+        )
+    ]
+
+
+def _least_noise(history: NoiseSchedule, target: float, delta: float) -> float | None:
+    """The smallest σ (within 0.1%) whose ``history`` spends at most ``target`` by PLD (None: none in the
+    calibration's range). It starts from RDP's σ, which PLD's tighter bound always admits, and halves
+    until PLD refuses, so that no probe reads a PLD far above the target (whose grid would be vast)."""
+    try:
+        high = calibrate_noise(target, delta, history, RDP).noise_multiplier
+    except ValueError:
         return None
-    tuning, release, composition, composed = max(candidates, key=lambda c: c[1].per_run_epsilon)
-    if composed > total * (1 + 1e-9):
-        raise AssertionError(f"a plan of {method} composes to {composed} > {total}")
-    compute = trials * fraction * max(t / e for e, t in pairs) + 1.0
-    return MethodPlan(method, total, delta, tuning, release, composition, composed, compute, pairs)
+
+    def fits(sigma: float) -> bool:
+        return pld_epsilon(history(sigma), delta) <= target
+
+    if not fits(high):
+        return None
+    low = high / 2
+    while fits(low):
+        high, low = low, low / 2
+    while high / low > 1.001:
+        middle = math.sqrt(low * high)
+        if fits(middle):
+            high = middle
+        else:
+            low = middle
+    return high
 
 
 def repeat_and_select_plan(
@@ -463,14 +604,16 @@ def fractions(setup: PlanSetup, n: int) -> list[float]:
 
 def plan_total(setup: PlanSetup, total: float, n: int) -> list[MethodPlan] | None:
     """Every method's plan at ``total``, all on one subset rate (a sweep's trials share one secret
-    subset): of the rates whose tuning fits the compute (K·γ·T_t/T full runs, every method; where none
-    does, the one needing least), the rate whose worst method ranks at the largest γ·ε_t, least compute
-    breaking ties; None when no rate fits every method."""
+    subset): of the rates (on the whole data, composed by PLD where it applies to every method, or in
+    RDP) whose tuning fits the compute (K·γ·T_t/T full runs, every method; where none does, the one
+    needing least), the rate whose worst method ranks at the largest γ·ε_t, least compute breaking ties;
+    None when no rate fits every method."""
     high = max((*setup.totals, total))
     floors = {m: lowest_target(setup.methods[m], setup.runs[m], n, setup.delta, high) for m in setup.methods}
     found: list[list[MethodPlan]] = []
-    for fraction in fractions(setup, n):
-        plans = [plan_method(setup, m, total, fraction, n, floors[m]) for m in setup.methods]
+    options = [(g, pld) for g in fractions(setup, n) for pld in ((True, False) if g == 1 else (False,))]
+    for fraction, composed_by_pld in options:
+        plans = [plan_method(setup, m, total, fraction, n, floors[m], composed_by_pld) for m in setup.methods]
         if all(p is not None for p in plans):
             found.append([p for p in plans if p is not None])
     if not found:
@@ -542,22 +685,23 @@ def tuning_knobs(config: Mapping[str, Any], plan: MethodPlan) -> dict[str, Any]:
 
 
 def tuning_run(run: RunConfig, plan: MethodPlan) -> RunConfig:
-    """The run a method's tuning trials start from: at the plan's per-run ε_t and δ, on its subset (none
-    for γ = 1), for the plan's T_t epochs of the spec's T."""
+    """The run a method's tuning trials start from: at the plan's per-run ε_t and δ by the stage's
+    accountant, on its subset (none for γ = 1), for the plan's T_t epochs of the spec's T."""
     fraction = plan.tuning.fraction
     return replace(
         _with_tuning_epochs(run, plan.epochs),
         epsilon=plan.tuning.per_run_epsilon,
         delta=plan.delta,
+        accountant=plan.tuning.accountant,
         proxy_fraction=fraction if fraction < 1 else None,
     )
 
 
 def carried(config: Mapping[str, Any], run: RunConfig, plan: MethodPlan) -> dict[str, Any]:
-    """The release's knobs: the selected trial's ``config`` on the whole data at the release's (ε, δ)
-    for the epochs T its T_t stands for, its step (``lr``, or ``effective_lr`` where the run sets η by
-    it) times the rule's (ε_B/ε_t)·(T_t/T) (``MethodPlan.lr_scale``; ``run``: the tuning trials' run,
-    ``tuning_run``)."""
+    """The release's knobs: the selected trial's ``config`` on the whole data at the release's (ε, δ) by
+    its stage's accountant, for the epochs T its T_t stands for, its step (``lr``, or ``effective_lr``
+    where the run sets η by it) times the rule's (ε_B/ε_t)·(T_t/T) (``MethodPlan.lr_scale``; ``run``:
+    the tuning trials' run, ``tuning_run``)."""
     tuned = run.with_knobs(config)
     epochs = plan.released_epochs(tuned.epochs)
     scale = plan.lr_scale(epochs)
@@ -572,6 +716,7 @@ def carried(config: Mapping[str, Any], run: RunConfig, plan: MethodPlan) -> dict
         "epochs": epochs,
         "epsilon": plan.release.per_run_epsilon,
         "delta": plan.release.per_run_delta,
+        "accountant": plan.release.accountant,
         "proxy_fraction": None,
     }
 
@@ -592,6 +737,8 @@ def realised(plan: MethodPlan, ran: Ran) -> tuple[float, float]:
     lost = max(0, ran.searched - ran.drawn)
     if lost == 0 and ran.released <= plan.release.runs:
         return plan.epsilon, plan.delta
+    if plan.composition == PLD_COMPOSITION:
+        return pld_epsilon(_pld_history([plan], ran.searched, ran.released), plan.delta), plan.delta
     worst = worst_curve(plan.tuning.ledgers)
     if plan.tuning.count.random:
         curve = plan.tuning.curve() + (lost + ran.released) * worst_curve(plan.release.ledgers)
@@ -605,6 +752,19 @@ def realised(plan: MethodPlan, ran: Ran) -> tuple[float, float]:
     return rdp_to_epsilon(tuning + ran.released * worst_curve(plan.release.ledgers), plan.delta), plan.delta
 
 
+def _pld_history(
+    plans: Sequence[MethodPlan], searched: int | None = None, released: int = 1
+) -> list[HistoryEntry]:
+    """Every run of PLD-composed ``plans`` as one ledger: each plan's tuning mechanism ``searched`` times
+    (default: its K) and its release's ``released`` times."""
+    history: list[HistoryEntry] = []
+    for plan in plans:
+        (tuning,), (release,) = plan.tuning.ledgers, plan.release.ledgers
+        history += list(tuning) * (plan.tuning.runs if searched is None else searched)
+        history += list(release) * released
+    return history
+
+
 def stage_curve(plans: Sequence[MethodPlan]) -> np.ndarray:
     """RDP of one sweep stage's pipelines on the same data, their tuning trials on one secret subset: the
     subset's whole tuning amplified once (γ = 1: as it is; repeat-and-select's transforms as they are),
@@ -616,9 +776,12 @@ def stage_curve(plans: Sequence[MethodPlan]) -> np.ndarray:
 
 def joint_privacy(plans: Sequence[MethodPlan]) -> tuple[float, float]:
     """(ε, δ) of releasing every model of ``plans``, one stage's pipelines (``stage_curve``), converted
-    once at the plans' δ. Plans composed the basic way compose the basic way: ε and δ both add."""
+    once at the plans' δ; plans all composed by PLD, by PLD of all their runs. Plans composed the basic
+    way compose the basic way: ε and δ both add."""
     if any(p.composition == BASIC_COMPOSITION for p in plans):
         return sum(p.epsilon for p in plans), sum(p.delta for p in plans)
+    if all(p.composition == PLD_COMPOSITION for p in plans):
+        return pld_epsilon(_pld_history(plans), plans[0].delta), plans[0].delta
     return rdp_to_epsilon(stage_curve(plans), plans[0].delta), plans[0].delta
 
 
@@ -628,10 +791,13 @@ def curve_privacy(
     """(ε, δ) of releasing every model of a list of totals (the accuracy-vs-total-ε curve): one sweep
     stage per total on the same data, each tuning on the whole data or on its own secret subset (each
     sweep draws its subset from fresh entropy), so a stage amplifies by its own and the stages compose in
-    RDP, converted once at δ. A stage composed the basic way, or one that ran beyond its plan, makes the
-    stages' own figures (``records``, ``plan_record``) add, ε and δ both."""
+    RDP, converted once at δ (stages all composed by PLD: PLD of every run). A stage composed the basic
+    way, or one that ran beyond its plan, makes the stages' own figures (``records``, ``plan_record``)
+    add, ε and δ both."""
     plans = [p for stage in stages for p in stage]
     if all(r["as_planned"] for r in records) and all(p.composition != BASIC_COMPOSITION for p in plans):
+        if all(p.composition == PLD_COMPOSITION for p in plans):
+            return pld_epsilon(_pld_history(plans), plans[0].delta), plans[0].delta
         curve = np.sum([stage_curve(stage) for stage in stages], axis=0)
         return rdp_to_epsilon(curve, plans[0].delta), plans[0].delta
     return added(records)
