@@ -298,7 +298,8 @@ def pld_epsilon(history: Sequence[HistoryEntry], delta: float) -> float:
     counts: dict[tuple[float, float], int] = {}
     for z, q, n in history:
         if n > 0:
-            counts[(float(z), float(q))] = counts.get((float(z), float(q)), 0) + int(n)
+            key = (float(z), float(q))
+            counts[key] = counts.get(key, 0) + int(n)
     return _pld_epsilon(tuple(sorted((z, q, n) for (z, q), n in counts.items())), delta) if counts else 0.0
 
 

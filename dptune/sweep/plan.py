@@ -493,10 +493,12 @@ def _pld_candidates(
     is the smallest whose K runs spend at most ρ·total, the release's σ_B the smallest that keeps all
     K + 1 runs within the total, each by dp-accounting's PLD; the runs calibrate by PLD to the per-run ε
     their σ spends (a calibrated σ is at least it: ε decreases in σ)."""
+    if fraction < 1 or setup.trials.random:
+        return []
     space, run, delta = setup.methods[method], setup.runs[method], setup.delta
     tuned = configuration_schedules(tuning_space(space, pairs), _with_tuning_epochs(run, pairs), n)
     released = configuration_schedules(space, run, n)
-    if fraction < 1 or setup.trials.random or len(tuned) != 1 or len(released) != 1:
+    if len(tuned) != 1 or len(released) != 1:
         return []
     (tune_schedule,), (release_schedule,) = tuned, released
     trials = int(setup.trials.mean)
