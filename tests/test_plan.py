@@ -347,6 +347,38 @@ def test_the_release_carries_the_total_step_by_the_linear_scaling_rule_in_steps(
     assert "lr" not in again
 
 
+def test_a_start_point_tuned_at_an_epsilon_starts_the_tuning_as_the_release_it_would_be() -> None:
+    """A published setting (tuned at ε₀ = 3) is carried to each total's release: its step times ε_B/ε₀,
+    ε_B the RDP ε of the release's written-out mechanism by dp-accounting (the linear scaling rule's
+    measure); the point, like every candidate, names the released model's configuration. A carry that
+    leaves the space is refused before any run, naming ``tuned_at``."""
+    methods = {
+        "innerouter": {
+            "k": 1,
+            "beta": 0.0,
+            "outer_momentum": {"uniform": [0.5, 0.95]},
+            "effective_lr": {"loguniform": [0.5, 16.0]},
+            "start": [{"outer_momentum": 0.9, "effective_lr": 4.0, "clip": 0.1, "tuned_at": 3}],
+        }
+    }
+    doc = spec_doc("cnn5", [1.0, 3.0, 8.0], 4, CELLS["cnn5"], methods=methods)
+    doc["methods"]["innerouter"]["clip"] = {"loguniform": [0.03, 0.5]}
+    spec = parse_spec(doc)
+    plans = plan_sweep(spec.plan_setup(1e-5), N_FASHION)
+    for index in range(3):
+        (plan,) = [p for p in plans if p.total_epsilon == spec.epsilons[index]]
+        release = plan.as_dict()["stages"][1]
+        by_hand = dp_rdp.compute_epsilon(RDP_ORDERS, stage_rdp(release), release["per_run_delta"])[0]
+        (start,) = spec.pipeline(index, plans).methods["innerouter"].start
+        assert start["effective_lr"] == pytest.approx(4.0 * by_hand / 3, rel=DP_ACCOUNTING_SLACK)
+        assert {k: v for k, v in start.items() if k != "effective_lr"} == {"outer_momentum": 0.9, "clip": 0.1}
+    methods["innerouter"]["start"][0]["tuned_at"] = 0.5  # at total 8: E = 4·ε_B/0.5 > 16
+    with pytest.raises(InputError) as info:
+        spec = parse_spec(spec_doc("cnn5", [8.0], 4, CELLS["cnn5"], methods=methods))
+        spec.pipeline(0, plan_sweep(spec.plan_setup(1e-5), N_FASHION))
+    assert info.value.field == "methods.innerouter.start[0].tuned_at"
+
+
 def test_a_searched_epochs_knob_tunes_each_value_for_its_share_and_releases_it_whole() -> None:
     """Each epochs value T of a space tunes for its own T_t; the release of a trial that ran T_t runs the
     T it stands for, values that would round to the same T_t included (their tuning runs longer)."""

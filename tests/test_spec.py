@@ -120,6 +120,10 @@ INVALID = [
         [{"filter": {"preset": "doppler-second-order"}}],
         "methods.dp-pmlf.start[0].filter",
     ),
+    ("methods.dpsgd.start", [{"tuned_at": 3}], "methods.dpsgd.start[0].tuned_at"),  # no step to carry
+    ("methods.dpsgd.start", [{"lr": 0.5, "tuned_at": 0}], "methods.dpsgd.start[0].tuned_at"),
+    ("methods.dpsgd.start", [{"lr": 0.5, "tuned_at": "3"}], "methods.dpsgd.start[0].tuned_at"),
+    ("methods.dpsgd.start", [{"lr": 0.5, "tuned_at": 0.1}], "methods.dpsgd.start[0].tuned_at"),  # lr → 5
     ("methods.sgd", {}, "methods.sgd"),
     ("tracking.uri", "", "tracking.uri"),
     ("extra", 1, "extra"),
@@ -231,6 +235,34 @@ def test_a_list_of_epsilons_is_one_sweep_per_target_with_equal_budgets() -> None
     # Everything else is the spec's: only ε, the name and the warm start change.
     for s in sweeps:
         assert s.methods == spec.methods and s.reruns == spec.reruns and s.storage_path == spec.storage_path
+
+
+def test_a_start_point_tuned_at_an_epsilon_is_carried_to_each_target_by_the_linear_scaling_rule() -> None:
+    """η·T ∝ ε (Panda et al. 2024) at the point's T: a point tuned at ε₀ = 3 starts each target ε at
+    η·ε/3 (lr or effective_lr, whichever sets its step), every other value as given."""
+    doc = with_change("privacy.epsilon", [1, 3, 8])
+    doc["methods"]["dpsgd"]["start"] = [{"lr": 0.9, "tuned_at": 3}, {"lr": 0.5}]
+    del doc["methods"]["dp-pmlf"]["lr"]
+    doc["methods"]["dp-pmlf"]["effective_lr"] = {"loguniform": [0.5, 16.0]}
+    doc["methods"]["dp-pmlf"]["start"] = [{"effective_lr": 4.0, "k": 2, "beta": 0.1, "tuned_at": 3}]
+    spec = parse_spec(doc)
+    for index, epsilon in enumerate((1.0, 3.0, 8.0)):
+        sweep = spec.at_epsilon(index)
+        assert sweep.methods["dpsgd"].start == ({"lr": pytest.approx(0.9 * epsilon / 3)}, {"lr": 0.5})
+        (pmlf,) = sweep.methods["dp-pmlf"].start
+        assert pmlf == {"effective_lr": pytest.approx(4.0 * epsilon / 3), "k": 2, "beta": 0.1}
+        assert sweep.at_epsilon(0).methods == sweep.methods  # carried once: no tuned_at is left
+    with pytest.raises(InputError) as info:  # carried to ε = 8, 0.9·8/1 leaves [0.2, 4]
+        parse_spec(
+            doc
+            | {
+                "methods": {
+                    "dpsgd": {"lr": {"loguniform": [0.2, 4.0]}, "start": [{"lr": 0.9, "tuned_at": 1}]}
+                }
+            }
+        )
+    assert info.value.field == "methods.dpsgd.start[0].tuned_at"
+    assert "carried from ε 1 to ε 8, lr 7.2 lies outside" in info.value.problem
 
 
 def test_a_single_epsilon_keeps_its_name_and_a_filter_needs_one_epsilon() -> None:

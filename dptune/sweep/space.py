@@ -5,6 +5,8 @@ configurations a sweep's bound enumerates. No Optuna here: ``dptune.tune.define_
 from __future__ import annotations
 
 import itertools
+import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,6 +21,9 @@ FILTER_PREFIX = "filter_"
 """Trial config names of a filter family's drawn parameters (``filter_pole``, ``filter_a1``, …)."""
 
 MAX_CONFIGURATIONS = 256
+
+TUNED_AT = "tuned_at"
+"""A start point's key for the per-run ε its values were tuned for (e.g. a published setting's)."""
 
 
 @dataclass(frozen=True)
@@ -110,6 +115,67 @@ def _family_values(space: FilterSpace, given: Any, path: str) -> dict[str, Any]:
     if values is None:
         raise InputError(path, f"cannot be expressed in the {space.family.name} family of this space")
     return values
+
+
+def step_knob(point: Mapping[str, Any]) -> str | None:
+    """The knob that sets a start point's step: ``effective_lr`` where it gives one, else ``lr``."""
+    return next((k for k in ("effective_lr", "lr") if k in point), None)
+
+
+def carried_start(point: Mapping[str, Any], epsilon: float) -> dict[str, Any]:
+    """A start point stated at the per-run ε₀ it was tuned for (``tuned_at``) as a start at ``epsilon``:
+
+        η → η·ε/ε₀  (``lr`` or ``effective_lr``), every other value as it is
+
+    the linear scaling rule (Panda, Tang, Mahloujifar, Sehwag & Mittal, ICML 2024): the best r = η·T
+    grows linearly with ε, here at the point's epochs T. A point without ``tuned_at`` is returned as it
+    is; the result has none (carrying it again changes nothing)."""
+    if TUNED_AT not in point:
+        return dict(point)
+    carried = {k: v for k, v in point.items() if k != TUNED_AT}
+    step = step_knob(carried)
+    assert step is not None, "a start point's tuned_at is checked to come with its step (check_tuned_at)"
+    carried[step] = carried[step] * epsilon / point[TUNED_AT]
+    return carried
+
+
+def check_tuned_at(point: Mapping[str, Any], path: str) -> None:
+    """A start point's ``tuned_at`` must be an ε > 0 and come with the step it carries."""
+    if TUNED_AT not in point:
+        return
+    value = point[TUNED_AT]
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int | float)
+        or not math.isfinite(value)
+        or value <= 0
+    ):
+        raise InputError(f"{path}.{TUNED_AT}", f"must be the ε > 0 the point was tuned for, got {value!r}")
+    if step_knob(point) is None:
+        raise InputError(
+            f"{path}.{TUNED_AT}", "carries the point's step: give its effective_lr (or lr) as well"
+        )
+
+
+def carried_start_point(space: MethodSpace, index: int, epsilon: float) -> dict[str, Any]:
+    """The ``index``-th start point of ``space`` carried to ``epsilon`` (``carried_start``), checked
+    against the space (``start_point``): an ``InputError`` names ``tuned_at`` when only the carry takes
+    it outside."""
+    path = f"methods.{space.method}.start[{index}]"
+    given = space.start[index]
+    carried = carried_start(given, epsilon)
+    try:
+        start_point(space, carried, path)
+    except InputError as exc:
+        if TUNED_AT not in given:
+            raise
+        knob = exc.field.removeprefix(f"{path}.")
+        raise InputError(
+            f"{path}.{TUNED_AT}",
+            f"carried from ε {given[TUNED_AT]:g} to ε {epsilon:g}, {knob} {exc.problem}: widen the space or "
+            "drop tuned_at",
+        ) from None
+    return carried
 
 
 def start_point(space: MethodSpace, given: dict[str, Any], path: str) -> dict[str, Any]:

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import math
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -49,7 +49,17 @@ from dptune.methods.params import Param
 from dptune.privacy.tuning import TRIAL_DISTRIBUTIONS, TrialCount
 from dptune.sweep.bound import SearchSetup
 from dptune.sweep.plan import TUNING_COMPUTE, TUNING_SHARE, MethodPlan, PlanSetup, tuning_run
-from dptune.sweep.space import Dist, FilterSpace, MethodSpace, privacy_configurations, start_point
+from dptune.sweep.space import (
+    TUNED_AT,
+    Dist,
+    FilterSpace,
+    MethodSpace,
+    carried_start_point,
+    check_tuned_at,
+    privacy_configurations,
+    start_point,
+    step_knob,
+)
 from dptune.sweep.spec_keys import (
     integer,
     mapping,
@@ -207,10 +217,13 @@ class SweepSpec:
     def at_epsilon(self, index: int) -> SweepSpec:
         """The sweep of the ``index``-th ε target: this spec at that ε alone, named ``NAME.epsE`` when the
         spec lists several (a single ε keeps the name), warm-started from the previous ε's sweep when
-        ``search.warm_start.previous_epsilon`` says so."""
-        if len(self.epsilons) == 1:
-            return self
+        ``search.warm_start.previous_epsilon`` says so, its start points carried to that ε
+        (``carried_starts``)."""
         epsilon = self.epsilons[index]
+        # a total ε's start points are carried to its release's ε, by its plan (``pipeline``)
+        methods = self.methods if self.includes_tuning else self.carried_starts(lambda method: epsilon)
+        if len(self.epsilons) == 1:
+            return self if methods == self.methods else replace(self, methods=methods)
         warm = self.warm_start
         if warm is not None and warm.previous_epsilon:
             earlier = epsilon_sweep_name(self.name, self.epsilons[index - 1]) if index else warm.sweep
@@ -221,7 +234,20 @@ class SweepSpec:
             runs={method: replace(run, epsilon=epsilon) for method, run in self.runs.items()},
             warm_start=warm,
             epsilons=(epsilon,),
+            methods=methods,
         )
+
+    def carried_starts(self, epsilon: Callable[[str], float]) -> dict[str, MethodSpace]:
+        """Every method's space with its start points carried to the per-run ε ``epsilon(method)`` of the
+        run they start (``dptune.sweep.space.carried_start_point``: a point's ``tuned_at`` ε₀ scales its
+        step by ε/ε₀); an ``InputError`` where a carried step leaves its space."""
+        return {
+            method: replace(
+                space,
+                start=tuple(carried_start_point(space, i, epsilon(method)) for i in range(len(space.start))),
+            )
+            for method, space in self.methods.items()
+        }
 
     def stages(self, index: int) -> list[SweepSpec]:
         """The sweeps of the ``index``-th ε target in order: with ``search.proxy``, the proxy's sweep
@@ -273,12 +299,15 @@ class SweepSpec:
         (on the plan's secret subset, ``tuning_run``), then its release (``release``: the plan the re-run
         of the selected configuration carries it to, once, on the whole data). Its runs' epochs are the
         tuning's share: the searcher shortens a drawn epochs knob likewise
-        (``dptune.sweep.plan.tuning_knobs``)."""
+        (``dptune.sweep.plan.tuning_knobs``). A start point stated at the ε it was tuned for is carried
+        to its release's ε (by RDP, the measure the plan's linear scaling rule reads): it is a
+        configuration of the released model, as every candidate is."""
         sweep = self.at_epsilon(index)
         total = self.epsilons[index]
         mine = {p.method: p for p in plans if p.total_epsilon == total}
         runs = {method: tuning_run(run, mine[method]) for method, run in sweep.runs.items()}
-        return replace(sweep, runs=runs, reruns=1, release=mine)
+        methods = self.carried_starts(lambda method: mine[method].release.rdp_epsilon)
+        return replace(sweep, runs=runs, reruns=1, release=mine, methods=methods)
 
     def describe_epsilon(self) -> str:
         """The ε target(s) as a spec's summary shows them: ``ε=1`` or ``ε ∈ {1, 3, 8}``."""
@@ -392,10 +421,14 @@ def method_space(name: str, value: Any, path: str) -> MethodSpace:
         raise InputError(f"{path}.start", "must be a list of mappings of knob values")
     points = tuple(dict(s) for s in start)
     for i, point in enumerate(points):
-        only(point, tuple(a for a in allowed if a != "start"), f"{path}.start[{i}]")
+        only(point, (*(a for a in allowed if a != "start"), TUNED_AT), f"{path}.start[{i}]")
+        check_tuned_at(point, f"{path}.start[{i}]")
     space = MethodSpace(name, knobs, filter_space, points)
-    for i, point in enumerate(points):
-        start_point(space, point, f"{path}.start[{i}]")
+    for i, point in enumerate(points):  # a carried step is checked at each ε it is carried to
+        fixed = {
+            k: v for k, v in point.items() if TUNED_AT not in point or k not in (TUNED_AT, step_knob(point))
+        }
+        start_point(space, fixed, f"{path}.start[{i}]")
     return space
 
 
@@ -721,7 +754,10 @@ def parse_spec(raw: Any, base: Path | None = None) -> SweepSpec:
         includes_tuning=includes_tuning,
     )
     if includes_tuning is not None:
-        refuse_with_total(spec)
+        refuse_with_total(spec)  # its start points are carried to each release's ε by its plan
+    else:
+        for index in range(len(epsilons)):
+            spec.at_epsilon(index)  # every start point carried to every ε fits its space
     return spec
 
 
