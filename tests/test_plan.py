@@ -44,6 +44,7 @@ from dptune.sweep.plan import (
     tuning_knobs,
     tuning_run,
 )
+from dptune.sweep.preflight import planned
 from dptune.sweep.releases import Release
 from dptune.sweep.spec import parse_spec
 from dptune.training.run_plan import plan_run
@@ -373,9 +374,8 @@ def test_a_start_point_tuned_at_an_epsilon_starts_the_tuning_as_the_release_it_w
         assert start["effective_lr"] == pytest.approx(4.0 * by_hand / 3, rel=DP_ACCOUNTING_SLACK)
         assert {k: v for k, v in start.items() if k != "effective_lr"} == {"outer_momentum": 0.9, "clip": 0.1}
     methods["innerouter"]["start"][0]["tuned_at"] = 0.5  # at total 8: E = 4·ε_B/0.5 > 16
-    with pytest.raises(InputError) as info:
-        spec = parse_spec(spec_doc("cnn5", [8.0], 4, CELLS["cnn5"], methods=methods))
-        spec.pipeline(0, plan_sweep(spec.plan_setup(1e-5), N_FASHION))
+    with pytest.raises(InputError) as info:  # by what `dptune validate` and `run` plan first
+        planned(parse_spec(spec_doc("cnn5", [8.0], 4, CELLS["cnn5"], methods=methods)), N_FASHION)
     assert info.value.field == "methods.innerouter.start[0].tuned_at"
 
 

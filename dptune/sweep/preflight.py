@@ -261,12 +261,15 @@ def check_models(run: RunConfig, models: tuple[str, ...] = ()) -> int:
 
 def planned(spec: SweepSpec, n: int) -> list[MethodPlan] | None:
     """The plan of every model a spec whose ε includes the tuning releases, on ``n`` training samples
-    (``dptune.sweep.plan``; a total too small for a useful plan refused, with the smallest that works);
-    None for a per-run spec."""
+    (``dptune.sweep.plan``; a total too small for a useful plan refused, with the smallest that works, and
+    a start point whose carried step leaves its space); None for a per-run spec."""
     if spec.includes_tuning is None:
         return None
     delta = spec.shared.delta if spec.shared.delta is not None else default_delta(n)
-    return plan_sweep(spec.plan_setup(delta), n)
+    plans = plan_sweep(spec.plan_setup(delta), n)
+    for index in range(len(spec.epsilons)):
+        spec.pipeline(index, plans)  # every start point carried to its release's ε fits its space
+    return plans
 
 
 def preflight(spec: SweepSpec, resume: bool) -> int:
