@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import re
 import shlex
 import shutil
@@ -179,8 +180,14 @@ def verdict(model: str, total: str, cell: dict[str, Any]) -> str | None:
     for name, base in cell["baselines"].items():
         if base.get("executions"):
             side = "above" if entry["mean"] > base["mean"] else "not above"
-            parts.append(f"{side} {name.replace('_', ' ')} ({base['mean']:.2f})")
+            gap = f"{entry['mean'] - base['mean']:+.2f} ± {standard_error(entry, base):.2f}"
+            parts.append(f"{side} {name.replace('_', ' ')} ({base['mean']:.2f}; {gap})")
     return "- " + "; ".join(parts)
+
+
+def standard_error(a: dict[str, Any], b: dict[str, Any]) -> float:
+    """The standard error of the difference of two means of executions: √(s_a²/n_a + s_b²/n_b)."""
+    return math.sqrt(sum(e["sd"] ** 2 / len(e["accuracies"]) for e in (a, b)))
 
 
 def plan_text(plan: dict[str, Any] | None, setting: dict[str, Any] | None = None) -> str:
@@ -258,7 +265,14 @@ def section() -> str:
         for total, cell in in_epsilon_order(cells)
         if (v := verdict(model, total, cell))
     ]
-    lines += ["", *verdicts, "", "Every execution's command, plan and figures: bench/total_epsilon.json."]
+    lines += [
+        "",
+        *verdicts,
+        "",
+        "Beside each baseline: the best pipeline's mean less the baseline's, ± the standard error of that "
+        "difference (√(s²/n + s'²/n')).",
+        "Every execution's command, plan and figures: bench/total_epsilon.json.",
+    ]
     return "\n".join(lines) + "\n"
 
 
