@@ -122,7 +122,7 @@ INVALID = [
     ),
     ("methods.dpsgd.start", [{"tuned_at": 3}], "methods.dpsgd.start[0].tuned_at"),  # no step to carry
     ("methods.dpsgd.start", [{"lr": 0.5, "tuned_at": 0}], "methods.dpsgd.start[0].tuned_at"),
-    ("methods.dpsgd.start", [{"lr": 0.5, "tuned_at": "3"}], "methods.dpsgd.start[0].tuned_at"),
+    ("methods.dpsgd.start", [{"lr": 0.5, "tuned_at": "three"}], "methods.dpsgd.start[0].tuned_at"),
     ("methods.dpsgd.start", [{"lr": 0.5, "tuned_at": 0.1}], "methods.dpsgd.start[0].tuned_at"),  # lr → 5
     ("methods.sgd", {}, "methods.sgd"),
     ("tracking.uri", "", "tracking.uri"),
@@ -241,7 +241,7 @@ def test_a_start_point_tuned_at_an_epsilon_is_carried_to_each_target_by_the_line
     """η·T ∝ ε (Panda et al. 2024) at the point's T: a point tuned at ε₀ = 3 starts each target ε at
     η·ε/3 (lr or effective_lr, whichever sets its step), every other value as given."""
     doc = with_change("privacy.epsilon", [1, 3, 8])
-    doc["methods"]["dpsgd"]["start"] = [{"lr": 0.9, "tuned_at": 3}, {"lr": 0.5}]
+    doc["methods"]["dpsgd"]["start"] = [{"lr": 0.9, "tuned_at": "3e0"}, {"lr": 0.5}]  # YAML's string 3e0: 3
     del doc["methods"]["dp-pmlf"]["lr"]
     doc["methods"]["dp-pmlf"]["effective_lr"] = {"loguniform": [0.5, 16.0]}
     doc["methods"]["dp-pmlf"]["start"] = [{"effective_lr": 4.0, "k": 2, "beta": 0.1, "tuned_at": 3}]

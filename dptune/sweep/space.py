@@ -5,7 +5,6 @@ configurations a sweep's bound enumerates. No Optuna here: ``dptune.tune.define_
 from __future__ import annotations
 
 import itertools
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -134,27 +133,9 @@ def carried_start(point: Mapping[str, Any], epsilon: float) -> dict[str, Any]:
         return dict(point)
     carried = {k: v for k, v in point.items() if k != TUNED_AT}
     step = step_knob(carried)
-    assert step is not None, "a start point's tuned_at is checked to come with its step (check_tuned_at)"
+    assert step is not None, "a start point's tuned_at is checked to come with its step (method_space)"
     carried[step] = carried[step] * epsilon / point[TUNED_AT]
     return carried
-
-
-def check_tuned_at(point: Mapping[str, Any], path: str) -> None:
-    """A start point's ``tuned_at`` must be an ε > 0 and come with the step it carries."""
-    if TUNED_AT not in point:
-        return
-    value = point[TUNED_AT]
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, int | float)
-        or not math.isfinite(value)
-        or value <= 0
-    ):
-        raise InputError(f"{path}.{TUNED_AT}", f"must be the ε > 0 the point was tuned for, got {value!r}")
-    if step_knob(point) is None:
-        raise InputError(
-            f"{path}.{TUNED_AT}", "carries the point's step: give its effective_lr (or lr) as well"
-        )
 
 
 def carried_start_point(space: MethodSpace, index: int, epsilon: float) -> dict[str, Any]:

@@ -55,7 +55,6 @@ from dptune.sweep.space import (
     FilterSpace,
     MethodSpace,
     carried_start_point,
-    check_tuned_at,
     privacy_configurations,
     start_point,
     step_knob,
@@ -422,13 +421,17 @@ def method_space(name: str, value: Any, path: str) -> MethodSpace:
     points = tuple(dict(s) for s in start)
     for i, point in enumerate(points):
         only(point, (*(a for a in allowed if a != "start"), TUNED_AT), f"{path}.start[{i}]")
-        check_tuned_at(point, f"{path}.start[{i}]")
+        if TUNED_AT in point:
+            where = f"{path}.start[{i}].{TUNED_AT}"
+            point[TUNED_AT] = number(
+                point[TUNED_AT], where, lambda v: v > 0, "the ε > 0 the point was tuned for"
+            )
+            if step_knob(point) is None:
+                raise InputError(where, "carries the point's step: give its effective_lr (or lr) as well")
     space = MethodSpace(name, knobs, filter_space, points)
     for i, point in enumerate(points):  # a carried step is checked at each ε it is carried to
-        fixed = {
-            k: v for k, v in point.items() if TUNED_AT not in point or k not in (TUNED_AT, step_knob(point))
-        }
-        start_point(space, fixed, f"{path}.start[{i}]")
+        carried = (TUNED_AT, step_knob(point)) if TUNED_AT in point else ()
+        start_point(space, {k: v for k, v in point.items() if k not in carried}, f"{path}.start[{i}]")
     return space
 
 
