@@ -22,14 +22,17 @@ from dp_accounting import dp_event
 from dp_accounting.pld import pld_privacy_accountant
 from dp_accounting.rdp import rdp_privacy_accountant as dp_rdp
 from opacus.accountants import PRVAccountant
+from ray.tune.search.optuna import OptunaSearch
 
 from dptune.base.errors import InputError
 from dptune.privacy.accounting import RDP_ORDERS
 from dptune.privacy.amplification import amplified_by_subset, amplified_rdp
 from dptune.sweep.plan import (
     BASIC_COMPOSITION,
+    KEEP_START_RULE,
     MIN_TUNING_EPSILON,
     PLD_COMPOSITION,
+    SELECTION_RULE,
     MethodPlan,
     Ran,
     carried,
@@ -46,8 +49,12 @@ from dptune.sweep.plan import (
 )
 from dptune.sweep.preflight import planned
 from dptune.sweep.releases import Release
+from dptune.sweep.space import start_points
 from dptune.sweep.spec import parse_spec
 from dptune.training.run_plan import plan_run
+from dptune.training.trial_status import OBJECTIVE
+from dptune.tune.define_by_run import DefineByRun
+from dptune.tune.stage_searcher import is_point
 
 N_FASHION = 60000
 
@@ -377,6 +384,28 @@ def test_a_start_point_tuned_at_an_epsilon_starts_the_tuning_as_the_release_it_w
     with pytest.raises(InputError) as info:  # by what `dptune validate` and `run` plan first
         planned(parse_spec(spec_doc("cnn5", [8.0], 4, CELLS["cnn5"], methods=methods)), N_FASHION)
     assert info.value.field == "methods.innerouter.start[0].tuned_at"
+
+
+def test_a_carried_start_point_is_recognised_in_its_tuning_trial_as_optuna_hands_it_over() -> None:
+    """``keep_start`` (the heavy-ball method of the cnn5 evidence spec): the plan states the rule, and the
+    searcher recognises the start point's tuning trial in the config Ray's OptunaSearch gives it (the
+    carried step as computed, through the tuning's knobs), and no random draw as a start."""
+    doc = yaml.safe_load((Path(__file__).parents[1] / "sweeps" / "total" / "cnn5.yaml").read_text())
+    spec = parse_spec(doc | {"privacy": doc["privacy"] | {"epsilon": [1.0]}})
+    plans = planned(spec, N_FASHION)
+    assert plans is not None
+    for plan in plans:
+        rule = plan.as_dict()["selection_rule"]
+        assert rule == (KEEP_START_RULE if plan.method == "innerouter" else SELECTION_RULE)
+    (plan,) = [p for p in plans if p.method == "innerouter"]
+    space = spec.pipeline(0, plans).methods["innerouter"]
+    (point,) = start_points(space)
+    search = OptunaSearch(
+        space=DefineByRun(space), metric=OBJECTIVE, mode="max", points_to_evaluate=[point], seed=0
+    )
+    first, drawn = (tuning_knobs(search.suggest(f"t{i}"), plan) for i in range(2))
+    assert is_point(first, tuning_knobs(point, plan)) and not is_point(drawn, tuning_knobs(point, plan))
+    assert first["effective_lr"] == point["effective_lr"] != 4.0  # the carried step, not the published
 
 
 def test_a_searched_epochs_knob_tunes_each_value_for_its_share_and_releases_it_whole() -> None:

@@ -124,6 +124,8 @@ INVALID = [
     ("methods.dpsgd.start", [{"lr": 0.5, "tuned_at": 0}], "methods.dpsgd.start[0].tuned_at"),
     ("methods.dpsgd.start", [{"lr": 0.5, "tuned_at": "three"}], "methods.dpsgd.start[0].tuned_at"),
     ("methods.dpsgd.start", [{"lr": 0.5, "tuned_at": 0.1}], "methods.dpsgd.start[0].tuned_at"),  # lr → 5
+    ("methods.dpsgd.keep_start", "yes", "methods.dpsgd.keep_start"),
+    ("methods.dpsgd", {"lr": 0.5, "keep_start": True}, "methods.dpsgd.keep_start"),  # no start point to keep
     ("methods.sgd", {}, "methods.sgd"),
     ("tracking.uri", "", "tracking.uri"),
     ("extra", 1, "extra"),

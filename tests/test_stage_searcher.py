@@ -10,13 +10,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+import pytest
 from ray.tune.experiment import Trial
 from ray.tune.schedulers import TrialScheduler
 from ray.tune.search import Searcher
 
 from dptune.base.randomness import secret_key, trial_seed
 from dptune.sweep.ledger import PrivateSweepState
-from dptune.training.trial_status import METHOD_KEY, OBJECTIVE, PLAN_SHARE, RERUN_OF
+from dptune.training.trial_status import METHOD_KEY, OBJECTIVE, PLAN_SHARE, RERUN_OF, difference_error
 from dptune.tune.progress import SweepProgress, register
 from dptune.tune.schedulers import PerMethodScheduler, asha
 from dptune.tune.stage_searcher import RERUN_SEED_OFFSET, SearchObserver, SweepSearcher, ended_searches
@@ -93,6 +95,8 @@ class Stage:
         seed: int | None = None,
         limit: int = 99,
         secret: frozenset[str] = frozenset(),
+        kept_starts: dict[str, list[dict[str, Any]]] | None = None,
+        validation_size: int = 0,
     ):
         self.lines: list[str] = []
         self.name = tmp_path.name
@@ -109,6 +113,8 @@ class Stage:
             limit,
             self.state.tie_key(secret_key),  # kept in the private state: the same after a resume
             secret,
+            kept_starts=kept_starts,
+            validation_size=validation_size,
         )
         self.observer = SearchObserver(self.searcher)
         self.trials: list[FakeTrial] = []
@@ -204,6 +210,36 @@ def test_a_spent_method_waits_for_its_running_trials_before_its_search_ends(tmp_
     stage.trials[-1].end(0.5)
     stage.searchers["dpsgd"].finished = True
     assert stage.ask() == Searcher.FINISHED
+
+
+@pytest.mark.parametrize(
+    ("start", "others", "selected"),
+    [
+        (0.80, (0.78, 0.805), 0),  # 0.005 ≤ √((0.8·0.2 + 0.805·0.195)/5000) = 0.00796: kept
+        (0.80, (0.78, 0.81), 2),  # 0.01 > √((0.8·0.2 + 0.81·0.19)/5000) = 0.00792: beaten clearly
+        (0.80, (0.70, 0.75), 0),  # the start is the best anyway
+    ],
+)
+def test_a_method_that_keeps_its_start_point_selects_it_unless_a_trial_beats_it_by_the_noise(
+    tmp_path: Path, start: float, others: tuple[float, float], selected: int
+) -> None:
+    """``keep_start``: the start point (here the searcher's first suggestion, lr 1) is re-run unless a
+    trial's validation accuracy beats it by more than the standard error of the difference on the
+    5,000 validation examples, worked out by hand above."""
+    stage = Stage(tmp_path, {"dpsgd": 3}, kept_starts={"dpsgd": [{"lr": 1.0}]}, validation_size=5000)
+    trials = [stage.ask() for _ in range(3)]
+    for trial, score in zip(trials, (start, *others), strict=True):
+        trial.end(score)
+    assert stage.ask().config[RERUN_OF] == trials[selected].trial_id
+    assert ("the start point kept" in stage.lines[0]) == (selected == 0)
+
+
+def test_difference_error_is_the_spread_of_two_binomial_accuracies() -> None:
+    """√((a(1 − a) + b(1 − b))/n) against the standard deviation of the difference of two independent
+    accuracies on n examples, simulated."""
+    n, a, b = 5000, 0.83, 0.79
+    draws = np.random.default_rng(0).binomial(n, [a, b], size=(20_000, 2)) / n
+    assert difference_error(a, b, n) == pytest.approx(np.std(draws[:, 0] - draws[:, 1]), rel=0.03)
 
 
 def test_a_tie_is_broken_the_same_way_after_a_resume(tmp_path: Path) -> None:

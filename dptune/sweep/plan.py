@@ -7,10 +7,13 @@ For each method and each total (ε, δ), two stages:
    target ε_t with the proxy's plan (``RunConfig.proxy_fraction``) on one secret Poisson subset X that
    keeps each training sample with probability γ (γ = 1: the whole data); the configuration with the
    best validation accuracy is selected (the validation part is held out of the training data, so the
-   choice reads no training record; ties by a secret key). Every trial composes, whatever the sampler
-   chose from earlier scores, because every trial's privacy parameters are fixed here (adaptive
-   composition): RDP K·W_t, W_t the per-order maximum over the space's privacy configurations
-   (``dptune.sweep.bound.worst_run``).
+   choice reads no training record; ties by a secret key), or, where the method says ``keep_start``, its
+   start point unless a trial beats it by more than the standard error of the difference of the two
+   validation accuracies (``KEEP_START_RULE``): a tuning trial is short and noisy, a start point a
+   setting tuned elsewhere. Either rule reads only the trials' scores, which the stage's bound counts.
+   Every trial composes, whatever the sampler chose from earlier scores, because every trial's privacy
+   parameters are fixed here (adaptive composition): RDP K·W_t, W_t the per-order maximum over the
+   space's privacy configurations (``dptune.sweep.bound.worst_run``).
 2. **release**: the selected configuration trained once on the whole data at ε_B, the spec's epochs T, and
    scored on the final-test part. The linear scaling rule (Panda, Tang, Mahloujifar, Sehwag & Mittal,
    ICML 2024, "A New Linear Scaling Rule for Private Adaptive Hyperparameter Optimization",
@@ -92,6 +95,11 @@ TUNING_COMPUTE = 2.0
 SELECTION_RULE = (
     "the tuning trial with the best validation accuracy (held-out part, not training data); ties by a "
     "secret key"
+)
+KEEP_START_RULE = (
+    "the start point's tuning trial, unless the trial with the best validation accuracy (held-out part, "
+    "not training data) beats it by more than the standard error of the difference, √((a(1 − a) + "
+    "b(1 − b))/n) on the n validation examples; ties by a secret key"
 )
 CARRY_RULE = (
     "linear scaling rule in steps: r_B = r_t·ε_B/ε_t with r = η·T; tuning trials run T_t = round(T·ε_t/ε_B) "
@@ -221,6 +229,12 @@ class MethodPlan:
     epsilon: float
     run_equivalents: float
     epochs: tuple[tuple[int, int], ...]
+    keep_start: bool = False  # the selection keeps the start point unless beaten clearly
+
+    @property
+    def selection_rule(self) -> str:
+        """How the release's configuration is chosen from the tuning trials' validation scores."""
+        return KEEP_START_RULE if self.keep_start else SELECTION_RULE
 
     def lr_scale(self, epochs: int) -> float:
         """η_B/η_t = (ε_B/ε_t)·(T_t/T) for a release of ``epochs`` T: the linear scaling rule's
@@ -249,7 +263,7 @@ class MethodPlan:
             "stages": [self.tuning.as_dict(), self.release.as_dict()],
             "composition": self.composition,
             "epsilon": self.epsilon,
-            "selection_rule": SELECTION_RULE,
+            "selection_rule": self.selection_rule,
             "carry_rule": CARRY_RULE,
             "epochs": [{"release": e, "tuning": t, "lr_scale": self.lr_scale(e)} for e, t in self.epochs],
             "run_equivalents": self.run_equivalents,
@@ -398,7 +412,10 @@ def _plan_at(
         raise AssertionError(f"a plan of {method} composes to {composed} > {total}")
     trials = int(setup.trials.mean)
     compute = trials * fraction * max(t / e for e, t in pairs) + 1.0
-    return MethodPlan(method, total, setup.delta, tuning, release, composition, composed, compute, pairs)
+    keep = setup.methods[method].keep_start
+    return MethodPlan(
+        method, total, setup.delta, tuning, release, composition, composed, compute, pairs, keep
+    )
 
 
 def _rdp_candidates(

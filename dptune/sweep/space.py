@@ -23,6 +23,9 @@ MAX_CONFIGURATIONS = 256
 
 TUNED_AT = "tuned_at"
 """A start point's key for the per-run ε its values were tuned for (e.g. a published setting's)."""
+KEEP_START = "keep_start"
+"""A method's key: its selection keeps the best start point unless a trial beats it clearly
+(``MethodSpace.keep_start``)."""
 
 
 @dataclass(frozen=True)
@@ -68,6 +71,9 @@ class MethodSpace:
     knobs: dict[str, Dist]
     filter: FilterSpace | None
     start: tuple[dict[str, Any], ...]
+    keep_start: bool = False
+    """Whether the selection keeps the best start point unless a trial beats it by more than the
+    validation's noise (``dptune.training.trial_status.select_keeping_start``)."""
 
 
 def privacy_configurations(space: MethodSpace) -> list[dict[str, Any]]:
@@ -157,6 +163,11 @@ def carried_start_point(space: MethodSpace, index: int, epsilon: float) -> dict[
             "drop tuned_at",
         ) from None
     return carried
+
+
+def start_points(space: MethodSpace) -> list[dict[str, Any]]:
+    """Every start point of ``space`` as the search's parameter values (``start_point``), in order."""
+    return [start_point(space, p, f"methods.{space.method}.start[{i}]") for i, p in enumerate(space.start)]
 
 
 def start_point(space: MethodSpace, given: dict[str, Any], path: str) -> dict[str, Any]:

@@ -50,6 +50,7 @@ from dptune.privacy.tuning import TRIAL_DISTRIBUTIONS, TrialCount
 from dptune.sweep.bound import SearchSetup
 from dptune.sweep.plan import TUNING_COMPUTE, TUNING_SHARE, MethodPlan, PlanSetup, tuning_run
 from dptune.sweep.space import (
+    KEEP_START,
     TUNED_AT,
     Dist,
     FilterSpace,
@@ -403,10 +404,15 @@ def method_space(name: str, value: Any, path: str) -> MethodSpace:
     definition = get_method(name, path)
     section = mapping(value, path)
     start = section.pop("start", [])
+    keep_start = section.pop(KEEP_START, False)
     method_params = {p.name: p for p in definition.params if p.searchable}
     has_filter = any(p.kind == "filter" for p in definition.params)
     allowed = (*SEARCHABLE_KNOBS, *method_params, *(["filter"] if has_filter else []), "start")
-    only(section, allowed, path)
+    only(section, (*allowed, KEEP_START), path)
+    if not isinstance(keep_start, bool):
+        raise InputError(f"{path}.{KEEP_START}", f"must be true or false, got {keep_start!r}")
+    if keep_start and not start:
+        raise InputError(f"{path}.{KEEP_START}", "keeps a start point: give the method's start: [...] too")
     if "lr" in section and "effective_lr" in section:
         raise InputError(f"{path}.effective_lr", "search lr or effective_lr (which sets lr), not both")
     knobs = {}
@@ -428,7 +434,7 @@ def method_space(name: str, value: Any, path: str) -> MethodSpace:
             )
             if step_knob(point) is None:
                 raise InputError(where, "carries the point's step: give its effective_lr (or lr) as well")
-    space = MethodSpace(name, knobs, filter_space, points)
+    space = MethodSpace(name, knobs, filter_space, points, keep_start)
     for i, point in enumerate(points):  # a carried step is checked at each ε it is carried to
         carried = (TUNED_AT, step_knob(point)) if TUNED_AT in point else ()
         start_point(space, {k: v for k, v in point.items() if k not in carried}, f"{path}.start[{i}]")

@@ -4,6 +4,7 @@ a trial reports, and the keys of a trial's config that say whose it is."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Mapping
 from enum import StrEnum
 from typing import Any, NamedTuple, TypeVar
@@ -96,3 +97,32 @@ def select_trial(
         key=lambda t: (score(t), rank(t)),
         default=None,
     )
+
+
+def select_keeping_start(
+    trials: Iterable[T],
+    status: Callable[[T], TrialStatus],
+    score: Callable[[T], float],
+    rank: Callable[[T], Any],
+    is_start: Callable[[T], bool],
+    validation_size: int,
+) -> T | None:
+    """A search's selection rule that keeps its start point: ``select_trial``'s choice among the start
+    points' trials (``is_start``), unless ``select_trial``'s choice among all beats it by more than
+    ``difference_error`` of the two validation accuracies; with no start point finished, ``select_trial``'s.
+    A tuning trial's score is its validation accuracy after a short, noisy run: the rule lets a trial
+    replace a setting tuned elsewhere only on a margin larger than the validation's own noise."""
+    trials = list(trials)
+    best = select_trial(trials, status, score, rank)
+    kept = select_trial([t for t in trials if is_start(t)], status, score, rank)
+    if best is None or kept is None:
+        return best
+    margin = difference_error(score(best), score(kept), validation_size)
+    return best if score(best) - score(kept) > margin else kept
+
+
+def difference_error(a: float, b: float, n: int) -> float:
+    """√((a(1 − a) + b(1 − b))/n): the standard error of the difference of two accuracies a and b (as
+    fractions), each the share of n independent examples classified right (binomial, normal
+    approximation; two models scored on the same examples err alike, so this is an upper estimate)."""
+    return math.sqrt((a * (1 - a) + b * (1 - b)) / n)

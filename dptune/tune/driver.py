@@ -66,7 +66,7 @@ from dptune.sweep.plan import (
 from dptune.sweep.preflight import planned, refuse_existing
 from dptune.sweep.releases import Release, release_json, release_lines, sweep_releases
 from dptune.sweep.results import TradeOff, run_settings, selected_tradeoffs
-from dptune.sweep.space import start_point
+from dptune.sweep.space import start_points
 from dptune.sweep.spec import SweepSpec, check_batch_sizes, unused_with_total
 from dptune.sweep.summary import closing_lines, compute_line, opening_lines, pipeline_closing_lines
 from dptune.tracking import StoreUnavailableError, SweepRecord, Tracker, tracker_for
@@ -254,7 +254,7 @@ def _method_searcher(sweep: SweepRun, plan: SearchPlan) -> AccountedSearcher:
     spec = sweep.spec
     space = spec.methods[plan.method]
     run = spec.runs[plan.method]
-    points = [start_point(space, p, f"methods.{space.method}.start[{i}]") for i, p in enumerate(space.start)]
+    points = start_points(space)
     optuna = OptunaSearch(
         space=DefineByRun(space, run.seed),
         metric=OBJECTIVE,
@@ -326,6 +326,8 @@ def _tuner(sweep: SweepRun, plans: list[SearchPlan], groups: CallbackGroups) -> 
         frozenset(plan.method for plan in plans if plan.secret_count),
         {m: functools.partial(carried, run=spec.runs[m], plan=p) for m, p in (spec.release or {}).items()},
         {m: functools.partial(tuning_knobs, plan=p) for m, p in (spec.release or {}).items()},
+        {p.method: start_points(spec.methods[p.method]) for p in plans if spec.methods[p.method].keep_start},
+        len(sweep.data.val_y),
     )
     return tune.Tuner(
         trainable,

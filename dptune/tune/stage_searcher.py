@@ -28,6 +28,7 @@ re-runs repeat.
 
 from __future__ import annotations
 
+import functools
 import pickle
 import queue
 import tempfile
@@ -48,6 +49,7 @@ from dptune.training.trial_status import (
     RERUN_OF,
     TrialStatus,
     route,
+    select_keeping_start,
     select_trial,
 )
 from dptune.tune.progress import console
@@ -88,7 +90,9 @@ class SweepSearcher(Searcher):
     ``tie_key`` is the sweep's secret key for ties of the selection; ``secret`` names the methods whose
     trial count is secret (no trial id of theirs reaches the console: its index tells a lower bound on K);
     ``carry`` maps a method's selected configuration to its release's (``dptune.sweep.plan.carried``),
-    ``tune`` a configuration of its space to its tuning trial's (``dptune.sweep.plan.tuning_knobs``)."""
+    ``tune`` a configuration of its space to its tuning trial's (``dptune.sweep.plan.tuning_knobs``);
+    ``kept_starts`` holds the start points (the search's parameter values) of each method whose selection
+    keeps them (``select_keeping_start``, on ``validation_size`` examples)."""
 
     def __init__(
         self,
@@ -103,6 +107,8 @@ class SweepSearcher(Searcher):
         secret: frozenset[str] = frozenset(),
         carry: Mapping[str, Callable[[dict[str, Any]], dict[str, Any]]] | None = None,
         tune: Mapping[str, Callable[[dict[str, Any]], dict[str, Any]]] | None = None,
+        kept_starts: Mapping[str, list[dict[str, Any]]] | None = None,
+        validation_size: int = 0,
         metric: str = OBJECTIVE,
         mode: str = "max",
     ) -> None:
@@ -118,6 +124,10 @@ class SweepSearcher(Searcher):
         self.secret = secret
         self.carry = dict(carry or {})
         self.tune = dict(tune or {})
+        self.kept_starts = {
+            m: [self.tune.get(m, dict)(p) for p in points] for m, points in (kept_starts or {}).items()
+        }
+        self.validation_size = validation_size
         self._views: dict[str, MethodView] = {m: MethodView() for m in searchers}
         self._owners: dict[str, tuple[str, bool]] = {}  # trial id -> (method, whether a re-run)
         self._spent: set[str] = set()  # methods whose searcher said FINISHED with none of its trials live
@@ -170,19 +180,34 @@ class SweepSearcher(Searcher):
 
     def _selected(self, method: str) -> tuple[str, dict[str, Any], dict[str, Any]] | None:
         """The trial whose configuration the method's re-runs repeat: the one its re-runs in Tune's list
-        already repeat, else ``select_trial``'s choice, ties going to the highest secret rank
-        (``tie_rank`` under the sweep's key: the same trial after a resume, whatever order Tune restores
-        its list in, and never the order the trials ran in)."""
+        already repeat, else ``select_trial``'s choice (``select_keeping_start``'s where the method keeps
+        its start points), ties going to the highest secret rank (``tie_rank`` under the sweep's key: the
+        same trial after a resume, whatever order Tune restores its list in, and never the order the
+        trials ran in)."""
         view = self._views[method]
         repeated = [t for t in view.ended if t[0] in view.repeated]
         if repeated:
             return repeated[0]
-        return select_trial(
+        rule: Any = (
+            select_trial
+            if method not in self.kept_starts
+            else functools.partial(
+                select_keeping_start,
+                is_start=lambda t: self._is_start(method, t[1]),
+                validation_size=self.validation_size,
+            )
+        )
+        chosen: tuple[str, dict[str, Any], dict[str, Any]] | None = rule(
             view.ended,
             lambda t: TrialStatus.of_ended(t[2]),
             lambda t: t[2][OBJECTIVE],
             lambda t: tie_rank(self.tie_key, t[0]),
         )
+        return chosen
+
+    def _is_start(self, method: str, config: Mapping[str, Any]) -> bool:
+        """Whether ``config`` is the trial of a start point the method's selection keeps."""
+        return any(is_point(config, p) for p in self.kept_starts.get(method, []))
 
     def _announce(self, method: str) -> None:
         selected = self._selected(method)
@@ -198,6 +223,8 @@ class SweepSearcher(Searcher):
                 else f"re-running it {self.reruns}× with fresh randomness, scored on the final test"
             )
             which = "a trial" if method in self.secret else f"trial {selected[0]}"
+            if self._is_start(method, selected[1]):
+                which += ", the start point kept,"
             line = f"selected {which} (validation {100 * selected[2][OBJECTIVE]:.2f}%); {doing}"
         console(self.sweep)(f"  {method:<15} {line}")
 
@@ -300,6 +327,12 @@ class SweepSearcher(Searcher):
             _restore_chain(searcher, states[method])
         self._views = {m: MethodView() for m in self.searchers}
         self._owners, self._spent, self._refused, self._announced = {}, set(), set(), set()
+
+
+def is_point(config: Mapping[str, Any], point: Mapping[str, Any]) -> bool:
+    """Whether a trial's ``config`` holds every value of ``point`` (a start point as the search's
+    parameter values): Optuna hands an enqueued point's values to the trial as they are."""
+    return all(name in config and config[name] == value for name, value in point.items())
 
 
 def released_settings(config: dict[str, Any]) -> dict[str, Any]:
