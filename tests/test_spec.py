@@ -126,6 +126,16 @@ INVALID = [
     ("methods.dpsgd.start", [{"lr": 0.5, "tuned_at": 0.1}], "methods.dpsgd.start[0].tuned_at"),  # lr → 5
     ("methods.dpsgd.keep_start", "yes", "methods.dpsgd.keep_start"),
     ("methods.dpsgd", {"lr": 0.5, "keep_start": True}, "methods.dpsgd.keep_start"),  # no start point to keep
+    (  # a start point without clip is not a whole configuration: a random draw could match it
+        "methods.dpsgd",
+        {
+            "lr": {"loguniform": [0.2, 4.0]},
+            "clip": {"choice": [0.5, 1.0]},
+            "start": [{"lr": 0.5}],
+            "keep_start": True,
+        },
+        "methods.dpsgd.keep_start",
+    ),
     ("methods.sgd", {}, "methods.sgd"),
     ("tracking.uri", "", "tracking.uri"),
     ("extra", 1, "extra"),
@@ -237,6 +247,27 @@ def test_a_list_of_epsilons_is_one_sweep_per_target_with_equal_budgets() -> None
     # Everything else is the spec's: only ε, the name and the warm start change.
     for s in sweeps:
         assert s.methods == spec.methods and s.reruns == spec.reruns and s.storage_path == spec.storage_path
+
+
+@pytest.mark.parametrize(
+    ("section", "value"),
+    [
+        ("scheduler", {"name": "asha"}),
+        ("search", {"sampler": "tpe", "proxy": {"fraction": 0.1, "trials": 4}}),
+    ],
+)
+def test_keeping_a_start_point_is_refused_where_its_trial_may_not_run_whole_in_the_search(
+    section: str, value: dict
+) -> None:
+    """ASHA may stop the start point's trial; a proxy stage runs the start points, not the search that
+    selects: either would leave ``keep_start`` keeping nothing, unsaid."""
+    doc = with_change(section, value)
+    doc["methods"]["dpsgd"]["keep_start"] = True
+    with pytest.raises(InputError) as info:
+        parse_spec(doc)
+    assert info.value.field == "methods.dpsgd.keep_start"
+    del doc["methods"]["dpsgd"]["keep_start"]
+    parse_spec(doc)
 
 
 def test_a_start_point_tuned_at_an_epsilon_is_carried_to_each_target_by_the_linear_scaling_rule() -> None:

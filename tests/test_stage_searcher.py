@@ -231,7 +231,17 @@ def test_a_method_that_keeps_its_start_point_selects_it_unless_a_trial_beats_it_
     for trial, score in zip(trials, (start, *others), strict=True):
         trial.end(score)
     assert stage.ask().config[RERUN_OF] == trials[selected].trial_id
-    assert ("the start point kept" in stage.lines[0]) == (selected == 0)
+    assert ("the start point, kept" in stage.lines[0]) == (selected == 0)
+    assert ("it beat the start point" in stage.lines[0]) == (selected != 0)
+
+
+def test_a_start_point_that_did_not_finish_leaves_the_best_trial_selected_and_says_so(tmp_path: Path) -> None:
+    stage = Stage(tmp_path, {"dpsgd": 2}, kept_starts={"dpsgd": [{"lr": 1.0}]}, validation_size=5000)
+    start, other = stage.ask(), stage.ask()
+    start.end(0.9, status="stopped")
+    other.end(0.5)
+    assert stage.ask().config[RERUN_OF] == other.trial_id
+    assert "no start point's trial finished" in stage.lines[0]
 
 
 def test_difference_error_is_the_spread_of_two_binomial_accuracies() -> None:

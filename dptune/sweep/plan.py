@@ -99,7 +99,8 @@ SELECTION_RULE = (
 KEEP_START_RULE = (
     "the start point's tuning trial, unless the trial with the best validation accuracy (held-out part, "
     "not training data) beats it by more than the standard error of the difference, √((a(1 − a) + "
-    "b(1 − b))/n) on the n validation examples; ties by a secret key"
+    "b(1 − b))/n) on the n validation examples, or that trial where no start point's trial finished; "
+    "ties by a secret key"
 )
 CARRY_RULE = (
     "linear scaling rule in steps: r_B = r_t·ε_B/ε_t with r = η·T; tuning trials run T_t = round(T·ε_t/ε_B) "

@@ -165,6 +165,14 @@ def carried_start_point(space: MethodSpace, index: int, epsilon: float) -> dict[
     return carried
 
 
+def searched_names(space: MethodSpace) -> set[str]:
+    """The names of every value the search draws for ``space`` (its parameter names: a filter's with
+    ``FILTER_PREFIX``): what a start point must give to be a whole configuration."""
+    knobs = {name for name, dist in space.knobs.items() if not dist.fixed}
+    params = space.filter.params.items() if space.filter is not None else ()
+    return knobs | {FILTER_PREFIX + name for name, dist in params if not dist.fixed}
+
+
 def start_points(space: MethodSpace) -> list[dict[str, Any]]:
     """Every start point of ``space`` as the search's parameter values (``start_point``), in order."""
     return [start_point(space, p, f"methods.{space.method}.start[{i}]") for i, p in enumerate(space.start)]

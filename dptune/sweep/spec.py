@@ -57,6 +57,7 @@ from dptune.sweep.space import (
     MethodSpace,
     carried_start_point,
     privacy_configurations,
+    searched_names,
     start_point,
     step_knob,
 )
@@ -437,7 +438,13 @@ def method_space(name: str, value: Any, path: str) -> MethodSpace:
     space = MethodSpace(name, knobs, filter_space, points, keep_start)
     for i, point in enumerate(points):  # a carried step is checked at each ε it is carried to
         carried = (TUNED_AT, step_knob(point)) if TUNED_AT in point else ()
-        start_point(space, {k: v for k, v in point.items() if k not in carried}, f"{path}.start[{i}]")
+        given = start_point(space, {k: v for k, v in point.items() if k not in carried}, f"{path}.start[{i}]")
+        missing = sorted(searched_names(space) - {*given, *carried})
+        if keep_start and missing:
+            raise InputError(
+                f"{path}.{KEEP_START}",
+                f"keeps a whole configuration: give start[{i}] a value of {', '.join(missing)} too",
+            )
     return space
 
 
@@ -544,6 +551,20 @@ def refuse_with_total(spec: SweepSpec) -> None:
     for path, conflict, fix in conflicts:
         if conflict:
             raise InputError(path, f"cannot be combined with privacy.includes_tuning: {fix}")
+
+
+def refuse_with_keep_start(spec: SweepSpec) -> None:
+    """What a method that keeps its start point (``keep_start``) cannot combine with: a search whose
+    start point might not train every epoch (ASHA stops trials) or is run by a proxy stage, not by the
+    search that selects (``search.proxy``)."""
+    conflicts = (
+        (spec.scheduler != "none", "ASHA may stop the start point's trial: use scheduler: none"),
+        (spec.proxy is not None, "the proxy runs the start points, not the search: drop search.proxy"),
+    )
+    for method, space in spec.methods.items():
+        for conflict, fix in conflicts:
+            if space.keep_start and conflict:
+                raise InputError(f"methods.{method}.{KEEP_START}", f"cannot be combined here: {fix}")
 
 
 def unused_with_total(spec: SweepSpec) -> str:
@@ -762,6 +783,7 @@ def parse_spec(raw: Any, base: Path | None = None) -> SweepSpec:
         source=doc,
         includes_tuning=includes_tuning,
     )
+    refuse_with_keep_start(spec)
     if includes_tuning is not None:
         refuse_with_total(spec)  # its start points are carried to each release's ε by its plan
     else:

@@ -136,7 +136,10 @@ def _selected(
     """(sweep id, method) -> the selected search run: the one its re-runs name, else the one its sweep's
     searcher tagged selected (``names.SELECTED_TAG``), else (a sweep whose end was never recorded) the
     one the search's selection rule picks (``trial_status.select_trial``), ties going to the highest run
-    id: MLflow's run ids are random, so that tells nothing of the order trials ran in."""
+    id: MLflow's run ids are random, so that tells nothing of the order trials ran in. That last case
+    (a driver killed between its search's end and the first re-run reaching MLflow) shows the best
+    trial even where the method keeps its start point (``keep_start``): resuming the sweep records
+    the searcher's own choice."""
     groups: dict[tuple[str, str], list[Any]] = {}
     named: dict[tuple[str, str], Any] = {}
     tagged: dict[tuple[str, str], Any] = {}

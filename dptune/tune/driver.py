@@ -4,7 +4,8 @@ budget for every method, in one Ray Tune run per sweep stage, trials logged to M
 Every method's search runs at the same time, each with its own searcher, ASHA and the same trial
 budget, their trials sharing the cluster's slots and Tune's actors (``search_stage``). Trials are scored
 on the validation part of the held-out images; when a method's search ends, its selected configuration
-(the finished trial with the best validation accuracy) is run again ``selection.reruns`` times with
+(the finished trial with the best validation accuracy, or its start point unless a trial beats it
+clearly where the method says ``keep_start``) is run again ``selection.reruns`` times with
 fresh randomness in the same Tune run, and those re-runs alone are scored on the final-test part
 (``dptune.engine.data``, ``dptune.tune.stage_searcher``).
 

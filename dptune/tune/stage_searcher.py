@@ -11,7 +11,8 @@ trial budget, the same for every method. When Tune has a free slot it asks the m
 with the fewest trials running first: equal budgets are about trials, and every method's search moves
 on while the others' trials run. A method whose search has ended (its budget suggested, or its filter
 spent, and every trial of it ended) gets its selected configuration (``select_trial``: the finished
-trial with the best validation score, ties broken by the sweep's secret key) re-run ``reruns`` times
+trial with the best validation score, ties broken by the sweep's secret key; ``select_keeping_start``
+where the method keeps its start point) re-run ``reruns`` times
 with fresh randomness; each re-run is written ahead in the private state (``role: final``) before Tune
 receives it, like a search trial. Under a privacy filter the re-runs were reserved when the search
 started; one more (in place of a re-run lost with a killed driver) starts only while the method's share
@@ -128,6 +129,8 @@ class SweepSearcher(Searcher):
             m: [self.tune.get(m, dict)(p) for p in points] for m, points in (kept_starts or {}).items()
         }
         self.validation_size = validation_size
+        if self.kept_starts and validation_size < 1:
+            raise ValueError("a selection that keeps start points needs the validation part's size")
         self._views: dict[str, MethodView] = {m: MethodView() for m in searchers}
         self._owners: dict[str, tuple[str, bool]] = {}  # trial id -> (method, whether a re-run)
         self._spent: set[str] = set()  # methods whose searcher said FINISHED with none of its trials live
@@ -209,6 +212,19 @@ class SweepSearcher(Searcher):
         """Whether ``config`` is the trial of a start point the method's selection keeps."""
         return any(is_point(config, p) for p in self.kept_starts.get(method, []))
 
+    def _kept(self, method: str, selected: tuple[str, dict[str, Any], dict[str, Any]]) -> str:
+        """What the announcement says of a method that keeps its start point (empty for others)."""
+        if method not in self.kept_starts:
+            return ""
+        if self._is_start(method, selected[1]):
+            return "; the start point, kept"
+        finished = [
+            t for t in self._views[method].ended if TrialStatus.of_ended(t[2]) is TrialStatus.FINISHED
+        ]
+        if any(self._is_start(method, t[1]) for t in finished):
+            return "; it beat the start point by more than the validation's noise"
+        return "; no start point's trial finished"
+
     def _announce(self, method: str) -> None:
         selected = self._selected(method)
         if selected is None:
@@ -223,9 +239,8 @@ class SweepSearcher(Searcher):
                 else f"re-running it {self.reruns}× with fresh randomness, scored on the final test"
             )
             which = "a trial" if method in self.secret else f"trial {selected[0]}"
-            if self._is_start(method, selected[1]):
-                which += ", the start point kept,"
-            line = f"selected {which} (validation {100 * selected[2][OBJECTIVE]:.2f}%); {doing}"
+            score = f"validation {100 * selected[2][OBJECTIVE]:.2f}%{self._kept(method, selected)}"
+            line = f"selected {which} ({score}); {doing}"
         console(self.sweep)(f"  {method:<15} {line}")
 
     def _order(self) -> list[str]:
