@@ -37,6 +37,7 @@ from dptune.sweep.plan import (
     Ran,
     carried,
     curve_privacy,
+    format_plan,
     lowest_target,
     plan_method,
     plan_record,
@@ -397,6 +398,7 @@ def test_a_carried_start_point_is_recognised_in_its_tuning_trial_as_optuna_hands
     for plan in plans:
         rule = plan.as_dict()["selection_rule"]
         assert rule == (KEEP_START_RULE if plan.method == "innerouter" else SELECTION_RULE)
+    assert "(selection: innerouter keeps its start point unless a tuning trial beats" in format_plan(plans)
     (plan,) = [p for p in plans if p.method == "innerouter"]
     space = spec.pipeline(0, plans).methods["innerouter"]
     (point,) = start_points(space)

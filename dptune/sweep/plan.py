@@ -912,4 +912,11 @@ def format_plan(plans: list[MethodPlan]) -> str:
         "the rule's r_B/r_t = ε_B/ε_t carried in steps; 'composed': the released model's (ε, δ), tuning "
         "included; 'runs': the compute in full runs)"
     )
+    kept = ", ".join(dict.fromkeys(p.method for p in plans if p.keep_start))
+    if kept:
+        lines.append(
+            f"(selection: {kept} keeps its start point unless a tuning trial beats its validation accuracy "
+            "by more than the standard error of the difference, keep_start; any other method takes its best "
+            "tuning trial)"
+        )
     return "\n".join(lines)
