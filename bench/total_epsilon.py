@@ -246,10 +246,7 @@ def section() -> str:
         "scatter-linear at ε = 8, cnn5) counts once per slot. Carry: 'T 4/40', a tuning trial ran 4 of the "
         "release's 40 epochs at its step (the linear scaling rule carried in steps, from commit fa434a5 on); "
         "'lr ×7.39', it ran all 40 at the release's step divided by 7.39 (the rule carried in the step, "
-        "before). Heavy ball (innerouter) starts from Tramèr & Boneh's setting carried to the release's "
-        "ε (tuned_at) and, from commit 4a962b8 on, keeps it unless a tuning trial beats its validation "
-        "accuracy by more than the standard error of the difference (keep_start). The last word of the "
-        "plan: how its stages compose (PLD: dp-accounting's PLD accountant, "
+        "before). The last word of the plan: how its stages compose (PLD: dp-accounting's PLD accountant, "
         "its runs calibrated by PLD, in plans from 2026-11-27 on where each stage repeats one mechanism on "
         "the whole data; RDP or basic otherwise); of a no-tuning run, the accountant it "
         "calibrated by. Goal: the published per-run figure at that ε, which counted no tuning.",

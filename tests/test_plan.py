@@ -388,10 +388,12 @@ def test_a_start_point_tuned_at_an_epsilon_starts_the_tuning_as_the_release_it_w
 
 
 def test_a_carried_start_point_is_recognised_in_its_tuning_trial_as_optuna_hands_it_over() -> None:
-    """``keep_start`` (the heavy-ball method of the cnn5 evidence spec): the plan states the rule, and the
-    searcher recognises the start point's tuning trial in the config Ray's OptunaSearch gives it (the
-    carried step as computed, through the tuning's knobs), and no random draw as a start."""
+    """``keep_start`` on the heavy-ball method of the cnn5 evidence spec (its start carried from ε 3): the
+    plan states the rule, and the searcher recognises the start point's tuning trial in the config Ray's
+    OptunaSearch gives it (the carried step as computed, through the tuning's knobs), and no random draw
+    as a start."""
     doc = yaml.safe_load((Path(__file__).parents[1] / "sweeps" / "total" / "cnn5.yaml").read_text())
+    doc["methods"]["innerouter"]["keep_start"] = True
     spec = parse_spec(doc | {"privacy": doc["privacy"] | {"epsilon": [1.0]}})
     plans = planned(spec, N_FASHION)
     assert plans is not None
