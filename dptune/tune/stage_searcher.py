@@ -29,7 +29,6 @@ re-runs repeat.
 
 from __future__ import annotations
 
-import functools
 import pickle
 import queue
 import tempfile
@@ -191,22 +190,15 @@ class SweepSearcher(Searcher):
         repeated = [t for t in view.ended if t[0] in view.repeated]
         if repeated:
             return repeated[0]
-        rule: Any = (
-            select_trial
-            if method not in self.kept_starts
-            else functools.partial(
-                select_keeping_start,
-                is_start=lambda t: self._is_start(method, t[1]),
-                validation_size=self.validation_size,
-            )
-        )
-        chosen: tuple[str, dict[str, Any], dict[str, Any]] | None = rule(
+        scored = (
             view.ended,
             lambda t: TrialStatus.of_ended(t[2]),
             lambda t: t[2][OBJECTIVE],
             lambda t: tie_rank(self.tie_key, t[0]),
         )
-        return chosen
+        if method not in self.kept_starts:
+            return select_trial(*scored)
+        return select_keeping_start(*scored, lambda t: self._is_start(method, t[1]), self.validation_size)
 
     def _is_start(self, method: str, config: Mapping[str, Any]) -> bool:
         """Whether ``config`` is the trial of a start point the method's selection keeps."""
