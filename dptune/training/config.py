@@ -143,6 +143,15 @@ class RunConfig:
         searchable=True,
     )
     clip: float = knob("float", 1.0, _positive, "a number > 0", "clip bound C", searchable=True)
+    ema: float | None = knob(
+        "float",
+        None,
+        lambda v: 0 < v < 1,
+        "a number in (0, 1), e.g. 0.999",
+        "evaluate and release the exponential moving average of the iterates, with decay at most this "
+        "(x̄_{t+1} = μ_t x̄_t + (1 − μ_t) x_{t+1}, μ_t = min(ema, (1 + t)/(10 + t)); post-processing "
+        "of released iterates, no privacy cost; default: the last iterate)",
+    )
     params: dict[str, Any] = field(default_factory=dict)
     subset: int | None = knob(
         "int",

@@ -67,6 +67,14 @@ CPU_EVALUATION_BATCH = 2000
 """Images per forward pass of an evaluation on a CPU."""
 
 
+def ema_decay(ceiling: float, step: int) -> float:
+    """The decay of the iterate average at step t (0-based), with its warm-up (De, Berrada, Hayes, Smith
+    & Balle 2022, "Unlocking High-Accuracy Differentially Private Image Classification through Scale",
+    Sec. 3.1): μ_t = min(μ, (1 + t)/(10 + t)), so that early on the average spans about the last tenth of
+    the steps taken rather than the initialisation, and at most the horizon 1/(1 − μ)."""
+    return min(ceiling, (1 + step) / (10 + step))
+
+
 class Trainer:
     """A DP training run: calibrated, resumable (``state_dict``), stepped one epoch at a time."""
 
@@ -137,6 +145,7 @@ class Trainer:
 
         theta = self.flat.flatten()
         self.theta = theta
+        self.average = None if config.ema is None else theta.clone()  # x̄_t, what is evaluated and released
         self.iterates: list[torch.Tensor] = []  # x_{t−1}, x_{t−2}, … for per-sample momentum
         self.post_states = [stage.init(theta) for stage in self.method.post]
         self.steps_taken = 0
@@ -200,8 +209,17 @@ class Trainer:
         keep = self.method.signal.history - 1
         self.iterates = [self.theta, *self.iterates][:keep]
         self.theta = self.method.update.apply(self.theta, direction)
+        if self.average is not None and self.config.ema is not None:
+            decay = ema_decay(self.config.ema, self.steps_taken)
+            self.average = decay * self.average + (1 - decay) * self.theta
         self.steps_taken += 1
         return released
+
+    @property
+    def released_parameters(self) -> torch.Tensor:
+        """The parameters the run evaluates and releases: the iterate average x̄_t when ``ema`` is set
+        (a function of released iterates only), else the last iterate x_t."""
+        return self.theta if self.average is None else self.average
 
     # -- epochs -----------------------------------------------------------------------------------
     def train_epoch(self, on_step: Callable[[int, int], None] | None = None) -> EpochResult:
@@ -241,16 +259,17 @@ class Trainer:
         return self.history
 
     def final_test(self) -> tuple[float, float]:
-        """(mean cross-entropy, accuracy) on the final-test part at the current parameters."""
+        """(mean cross-entropy, accuracy) on the final-test part at the released parameters."""
         return self.evaluate(self.data.test_x, self.data.test_y)
 
     @torch.no_grad()
     def evaluate(self, x_all: torch.Tensor, y_all: torch.Tensor) -> tuple[float, float]:
-        """(mean cross-entropy, accuracy) on the images ``x_all`` with labels ``y_all`` at the current
-        parameters, in chunks of ``CPU_EVALUATION_BATCH`` on a CPU and of the measured physical batch on a
-        GPU (a forward pass needs less than the per-sample gradients the chunk was measured for)."""
+        """(mean cross-entropy, accuracy) on the images ``x_all`` with labels ``y_all`` at the released
+        parameters (``released_parameters``), in chunks of ``CPU_EVALUATION_BATCH`` on a CPU and of the
+        measured physical batch on a GPU (a forward pass needs less than the per-sample gradients the chunk
+        was measured for)."""
         batch_size = self.engine.physical_batch_size if self.device.type == "cuda" else CPU_EVALUATION_BATCH
-        self.flat.load(self.theta)
+        self.flat.load(self.released_parameters)
         model = self.flat.model.eval()
         loss, correct = 0.0, 0
         for start in range(0, len(y_all), batch_size):
@@ -263,10 +282,11 @@ class Trainer:
         return loss / len(y_all), correct / len(y_all)
 
     def released_module(self) -> torch.nn.Module:
-        """The model at the run's current parameters θ, on the CPU, mapping images to class scores (a
-        ScatterNet model with its fixed transform in front, ``ScatteringFeatures``): what a release
-        publishes. It holds θ and the architecture only; no generator state, no sample."""
-        self.flat.load(self.theta)
+        """The model at the run's released parameters (``released_parameters``), on the CPU, mapping
+        images to class scores (a ScatterNet model with its fixed transform in front,
+        ``ScatteringFeatures``): what a release publishes. It holds those parameters and the architecture
+        only; no generator state, no sample."""
+        self.flat.load(self.released_parameters)
         model = copy.deepcopy(self.flat.model).cpu().eval()
         if self.data.features is None:
             return model
@@ -323,13 +343,15 @@ class Trainer:
         return info
 
     def state_dict(self) -> dict[str, Any]:
-        """Everything needed to continue exactly: parameters, iterates, stage states, ledger, RNGs.
+        """Everything needed to continue exactly: parameters, their average, iterates, stage states,
+        ledger, RNGs.
 
         Private state, like the training data: the generator states predict every later batch and
         noise draw of the run, so a checkpoint must never be published.
         """
         return {
             "theta": self.theta,
+            "average": self.average,
             "iterates": self.iterates,
             "post_states": self.post_states,
             "step": self.steps_taken,
@@ -351,6 +373,7 @@ class Trainer:
         if abs(state["noise_multiplier"] - self.calibration.noise_multiplier) > 1e-12:
             raise ValueError("checkpoint was calibrated for a different run configuration")
         self.theta = state["theta"].to(self.device)
+        self.average = None if state.get("average") is None else state["average"].to(self.device)
         self.iterates = [x.to(self.device) for x in state["iterates"]]
         self.post_states = on_device(state["post_states"], self.device)
         self.steps_taken, self.epoch = state["step"], state["epoch"]
