@@ -43,6 +43,10 @@ def _positive(v: float) -> bool:
     return math.isfinite(v) and v > 0
 
 
+def _in_open_unit(v: float) -> bool:
+    return 0 < v < 1
+
+
 def _at_least_one(v: int) -> bool:
     return v >= 1
 
@@ -109,7 +113,7 @@ class RunConfig:
     delta: float | None = knob(
         "float",
         None,
-        lambda v: 0 < v < 1,
+        _in_open_unit,
         "in (0, 1), e.g. 1e-5",
         "default: a power of ten < 1/n",
         changes_noise=True,
@@ -146,7 +150,7 @@ class RunConfig:
     ema: float | None = knob(
         "float",
         None,
-        lambda v: 0 < v < 1,
+        _in_open_unit,
         "a number in (0, 1), e.g. 0.999",
         "evaluate and release the exponential moving average of the iterates, with decay at most this "
         "(x̄_{t+1} = μ_t x̄_t + (1 − μ_t) x_{t+1}, μ_t = min(ema, (1 + t)/(10 + t)); post-processing "
@@ -164,7 +168,7 @@ class RunConfig:
     proxy_fraction: float | None = knob(
         "float",
         None,
-        lambda v: 0 < v < 1,
+        _in_open_unit,
         "a number in (0, 1), e.g. 0.2",
         "tuning proxy: train on a secret Poisson subset that keeps each training sample with this "
         "probability, at the full run's sampling rate B/n, steps and σ (the same privacy plan, about this "
