@@ -12,7 +12,7 @@ import pytest
 import ray
 from ray.tune.experiment import Trial
 
-from dptune.training.trial_status import STATUS_KEY, TrialStatus
+from dptune.training.trial_status import FINAL_SCORE, STATUS_KEY, TrialStatus
 from dptune.tune import progress as progress_module
 from dptune.tune.progress import CLEAR, SweepProgress, TrialProgress, duration, register
 from dptune.tune.step_board import StepPoster, start_board
@@ -132,6 +132,22 @@ def test_a_restored_run_that_had_ended_counts_its_trials_and_best_score() -> Non
     reruns = TrialProgress("restored", "dpsgd", 2, final=True)
     reruns.on_experiment_end([ended(0.7, TrialStatus.FINISHED), ended(0.7, TrialStatus.FINISHED)])
     assert "dpsgd 3/3 + re-runs 2/2 best 71.0%" in sweep.status()
+
+
+def test_a_release_line_shows_the_knobs_it_trained_with_and_no_unset_one() -> None:
+    """A pipeline's release runs on the whole data (its config's ``proxy_fraction`` None): the line names
+    the step the rule carried and leaves out what is not set (it read ``proxy_fraction=None``)."""
+    lines: list[str] = []
+    register("release-line", SweepProgress(lines.append, None))
+    release = TrialProgress("release-line", "dpsgd", 1, final=True, rerun_names=progress_module.RELEASE_NAMES)
+    result = {FINAL_SCORE: 0.731, "epsilon_spent": 0.954, "epoch": 3, STATUS_KEY: TrialStatus.FINISHED}
+    config = {"lr": 4.496, "epochs": 3, "epsilon": 0.962, "proxy_fraction": None, "method": "dpsgd"}
+    trial = SimpleNamespace(trial_id="r1", config=config, last_result=result)
+    release.on_trial_complete(0, [], trial)
+    (line,) = lines
+    assert "dpsgd" in line and "release 1/1" in line and "final test 73.10%" in line
+    assert "lr=4.496" in line and "epochs=3" in line
+    assert "None" not in line and "method=" not in line
 
 
 def test_a_trial_in_a_long_epoch_shows_where_it_is_on_the_live_line(local_ray) -> None:

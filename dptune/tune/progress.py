@@ -321,7 +321,10 @@ class TrialProgress(Callback):
         knobs = ", ".join(
             f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}"
             for k, v in sorted(trial.config.items())
-            if not k.startswith(FILTER_PREFIX) and not isinstance(v, DrawnFilter) and k not in ROUTING_KEYS
+            if v is not None
+            and not k.startswith(FILTER_PREFIX)
+            and not isinstance(v, DrawnFilter)
+            and k not in ROUTING_KEYS
         )
         of = f"/{self.total}" if self.total is not None else ""
         kind = self.rerun_names[0] if self.final else "trial"
