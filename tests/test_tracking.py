@@ -187,6 +187,35 @@ def test_a_sweep_is_named_described_and_viewed_as_a_new_user_reads_it(
     )
 
 
+def test_a_pipelines_release_is_named_by_its_epsilon_including_the_tuning(tmp_path: Path) -> None:
+    """A release trains at the ε its plan leaves after the tuning (0.95 of a total 1): its run, the model
+    page's source run, is named by the total, not by that share; a per-run sweep's re-runs keep ε spent
+    (the test above)."""
+    uri = f"sqlite:///{tmp_path / 'mlflow.db'}"
+    tracker = tracker_for(uri)
+    params = {"dataset": "digits", "model": "mlp", "epsilon": 1.0, "delta": 1e-5, "includes_tuning": True}
+    sweep = tracker.start_sweep("total", "p", {}, params, "name: p\n")
+    fixed = {"method": "dpsgd", "delta": 1e-5, "clip": 1.0, "lr": 1.0}
+    for trial, role, spent in (("t1", "search", 0.12), ("r1", "final", 0.954)):
+        key = TrialKey("total", sweep, trial)
+        tags = {names.SELECTED_TRIAL_TAG: "t1"} if role == "final" else {}
+        tracker.open_trial(key, "dpsgd", "secure", fixed | {"epsilon": spent}, role, tags)
+        last = {"epoch": 1, "validation_accuracy": 0.7, "validation_loss": 1.0, "epsilon_spent": spent}
+        scores = last | ({"test_accuracy": 0.731} if role == "final" else {})
+        tracker.end_trial(key, TrialStatus.FINISHED, None, scores | {"history": [last]})
+    row = {"method": "dpsgd", names.TUNING_METRIC: 0.9994, "delta": 1e-5, "tuning_bound": "plan", "note": "n"}
+    tracker.log_tuning_cost(sweep, {"methods": [row], names.TUNING_METRIC: 0.9994, "delta": 1e-5})
+    tracker.log_sweep_summary("total", sweep)
+    assert tracker.close()
+    client = tracker.client
+    experiment = client.get_experiment_by_name("total").experiment_id
+    named = {
+        r.data.tags[names.TRIAL_TAG]: r.info.run_name
+        for r in client.search_runs([experiment], "tags.`dptune.trial_id` != ''")
+    }
+    assert named == {"t1": "dpsgd #1 · 70.0% · ε 0.12", "r1": "dpsgd release · 73.1% · ε 1.00 incl. tuning"}
+
+
 def test_a_proxy_trial_is_no_result_of_the_experiment_and_compute_counts_every_trial(
     tmp_path: Path, capsys
 ) -> None:

@@ -37,6 +37,7 @@ from dptune.tracking.mlflow_trials import (
     TrialWrite,
     create_experiment,
     epochs_of,
+    released_name,
     unavailable,
 )
 from dptune.tracking.mlflow_view import (
@@ -315,8 +316,9 @@ class MlflowTracker:
     ) -> list[TradeOff]:
         """The search trials the sweep's searcher ``selected`` (method -> trial id) tagged so, then the
         sweep's best trade-offs (tables, JSON, metrics ``NAME.METHOD``), the experiment's accuracy-vs-ε
-        plot (PNG and PDF), ε including tuning on each selected trial and its re-runs, the sweep's
-        description and name, and the experiment's saved view and description."""
+        plot (PNG and PDF), ε including tuning on each selected trial and its re-runs (a pipeline's
+        release runs named for it), the sweep's description and name, and the experiment's saved view
+        and description."""
         self._tag_selected(experiment, sweep_id, selected or {})
         sweep_best = self.best_tradeoffs(experiment, sweep_id)
         all_best = self.best_tradeoffs(experiment)
@@ -339,6 +341,9 @@ class MlflowTracker:
                 self.client.log_metric(sweep_id, f"{names.FINAL_TEST_METRIC}.{row.method}", row.test_accuracy)
         reruns = self._reruns(experiment, sweep_id)
         self._mark_selected(sweep_best, reruns)
+        params = self.client.get_run(sweep_id).data.params
+        if logged_value(params.get(names.INCLUDES_TUNING_PARAM, "False")) is True:
+            self._name_releases(sweep_best, reruns)
         self._describe(experiment, sweep_id, sweep_best, reruns)
         return sweep_best
 
@@ -375,6 +380,18 @@ class MlflowTracker:
                 tags = [RunTag(k, v) for k, v in shown.items()]
                 for run_id in (row.run_id, *reruns.get(row.run_id, [])):
                     self.client.log_batch(run_id, metrics=metrics, tags=tags)
+
+    def _name_releases(self, best: list[TradeOff], reruns: dict[str, list[str]]) -> None:
+        """A pipeline's release runs named for their final-test accuracy at the ε including the tuning
+        (``released_name``), as the model's page shows its source run."""
+        for row in best:
+            if row.epsilon_including_tuning is None:
+                continue
+            for run_id in reruns.get(row.run_id, []):
+                score = self.client.get_run(run_id).data.metrics.get(FINAL_SCORE)
+                if score is not None:
+                    name = released_name(row.method, score, row.epsilon_including_tuning)
+                    self.client.set_tag(run_id, names.RUN_NAME_TAG, name)
 
     def _describe(
         self, experiment: str, sweep_id: str, best: list[TradeOff], reruns: dict[str, list[str]]

@@ -13,7 +13,8 @@ idempotent, so that a pass cut short by an unreachable store can be applied agai
 A trial's run is named for a reader of the runs table: ``dpsgd #3`` when it is created (its number in
 its method's search, re-runs ``dpsgd final #1`` counted apart), ``dpsgd #3 · 72.4% · ε 0.99`` when it
 ends (a search trial's validation score, a re-run's final-test score, and ε spent), or with how it ended
-(``dpsgd #4 · failed``).
+(``dpsgd #4 · failed``); a pipeline's release, once its sweep's privacy is known, by its ε including the
+tuning (``dpsgd release · 75.3% · ε 3.00 incl. tuning``).
 
 A pass costs one search per sweep (the sweep's child runs, read once and then kept current), one
 ``create_run`` per new trial (its tags given there), one ``get_metric_history`` per run found in the
@@ -125,6 +126,13 @@ def ended_name(run: KnownRun, status: TrialStatus, scores: Mapping[str, float]) 
     if not status.trained or score is None or "epsilon_spent" not in scores:
         return f"{base} · {status}"
     return f"{base} · {100 * score:.1f}% · ε {scores['epsilon_spent']:.2f}"
+
+
+def released_name(method: str, score: float, epsilon_including_tuning: float) -> str:
+    """A pipeline's release run once its sweep's privacy is known: the model's final-test accuracy at its
+    ε with the tuning counted, e.g. ``dpsgd release · 75.3% · ε 3.00 incl. tuning`` (its ε spent alone,
+    the release's share, would understate what publishing it costs)."""
+    return f"{method} release · {100 * score:.1f}% · ε {epsilon_including_tuning:.2f} incl. tuning"
 
 
 def unavailable(error: MlflowException) -> bool:
