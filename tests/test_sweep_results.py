@@ -66,3 +66,5 @@ def test_a_report_of_released_models_lists_each_ones_plan() -> None:
     assert "3.000 (plan)" in text and "(comp.)" in text
     tail = text.split("plans of the released models")[1]
     assert f"dpsgd           total ε 3: {plan}" in tail and "dp-pmlf" not in tail
+    assert "settings\n  are those of the tuning trial its plan selected" in tail  # not the release's own
+    assert "tuning trial its plan selected" not in format_report([per_run])

@@ -90,6 +90,14 @@ def setting(row: TradeOff) -> tuple[str, str, float]:
     return (str(row.params.get("dataset", "?")), str(row.params.get("model", "?")), row.delta)
 
 
+PIPELINE_ROWS = (
+    "  (a row whose ε w/ tuning reads '(plan)' is a released model: its validation, ε spent and settings\n"
+    "  are those of the tuning trial its plan selected; its final test is the release, trained at the ε\n"
+    "  the plan left, with the step its rule carried; the settings it trained with are on its privacy card)"
+)
+"""What a pipeline's row in the table reads as: the table lists the selected trials (``format_table``)."""
+
+
 def format_report(rows: list[TradeOff]) -> str:
     """``format_table`` of the rows, a section per setting (dataset, model, δ) when there are several;
     then the plan of each pipeline's row (ε including the tuning: what each stage spent)."""
@@ -100,7 +108,10 @@ def format_report(rows: list[TradeOff]) -> str:
         if row.tuning_bound == PLAN_BOUND and row.tuning_note
     ]
     planned = (
-        ("\n\nplans of the released models (their ε includes the tuning):\n" + "\n".join(plans))
+        (
+            f"\n\nplans of the released models (their ε includes the tuning):\n{PIPELINE_ROWS}\n"
+            + "\n".join(plans)
+        )
         if plans
         else ""
     )
