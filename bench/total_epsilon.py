@@ -43,7 +43,8 @@ RECORD = ROOT / "bench" / "total_epsilon.json"
 SCRATCH = ROOT / "bench" / ".runs"
 EXECUTIONS = 3
 DELTA = 1e-5
-METHODS = {"scatter-linear": ("dpsgd", "innerouter", "dp-pmlf"), "cnn5": ("innerouter", "dp-pmlf")}
+MODELS = ("scatter-linear", "cnn5")
+"""The models of the evidence, each with its spec sweeps/total/MODEL.yaml, whose methods are its pipelines."""
 FIXED = {"method": "innerouter (k = 1, β = 0: heavy ball)", "momentum": 0.9, "clip": 0.1, "epochs": 40}
 NO_TUNING_ACCOUNTANT = "pld"
 """The no-tuning run calibrates by the tightest accountant dptune has, as a plan composed by PLD does."""
@@ -66,19 +67,22 @@ def no_tuning_args(model: str, epsilon: float) -> list[str]:
     ]  # fmt: skip
 
 
+def spec(model: str) -> dict[str, Any]:
+    """The model's pipeline spec, sweeps/total/MODEL.yaml."""
+    return dict(yaml.safe_load((ROOT / "sweeps" / "total" / f"{model}.yaml").read_text()))
+
+
 def spec_ema(model: str) -> float | None:
     """The iterate average the model's pipelines release (``training.ema`` of its spec), if any."""
-    training = yaml.safe_load((ROOT / "sweeps" / "total" / f"{model}.yaml").read_text())["training"]
-    ema = training.get("ema")
+    ema = spec(model)["training"].get("ema")
     return None if ema is None else float(ema)
 
 
 def pipelines(model: str, epsilon: float) -> dict[str, list[str]]:
     """Every execution kind of a cell: its key in the record and the ``dptune`` arguments it runs."""
-    spec = f"sweeps/total/{model}.yaml"
-    kinds = {
-        f"methods/{m}": ["run", spec, "--epsilon", f"{epsilon:g}", "--method", m] for m in METHODS[model]
-    }
+    path = f"sweeps/total/{model}.yaml"
+    run = ["run", path, "--epsilon", f"{epsilon:g}"]
+    kinds = {f"methods/{m}": [*run, "--method", m] for m in spec(model)["methods"]}
     kinds["baselines/no_tuning"] = no_tuning_args(model, epsilon)
     if (ema := spec_ema(model)) is not None:
         kinds["baselines/no_tuning_ema"] = [*no_tuning_args(model, epsilon), "--ema", f"{ema:g}"]
@@ -303,7 +307,7 @@ def section() -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--model", choices=sorted(METHODS))
+    parser.add_argument("--model", choices=MODELS)
     parser.add_argument("--epsilon", type=float, choices=(1.0, 3.0, 8.0))
     parser.add_argument("--executions", type=int, default=EXECUTIONS)
     parser.add_argument("--write", action="store_true", help="write the section of bench/RESULTS.md")
