@@ -81,12 +81,15 @@ def test_a_pipeline_releases_a_registered_model_within_its_total(tmp_path: Path)
     card = json.loads(Path(client.download_artifacts(released.info.run_id, "privacy_card.json")).read_text())
     assert card["epsilon"] == pytest.approx(release["epsilon"]) and card["includes_tuning"] is True
     assert card["plan"]["total_epsilon"] == TOTAL and "seed" not in card["settings"]
+    assert "start points" in card["assumes"] and "outside this ε" in card["assumes"]  # what it does not cover
 
     (parent,) = parents
     plans = json.loads(Path(client.download_artifacts(parent.info.run_id, PLAN_ARTIFACT)).read_text())
     assert recomposed(plans[0]) <= TOTAL * (1 + DP_ACCOUNTING_SLACK)
     version = client.get_model_version("total.dpsgd", release["model_uri"].rsplit("/", 1)[1])
     assert float(version.tags["dptune.epsilon"]) == pytest.approx(release["epsilon"])
+    assert f"Assumed: {card['assumes']}" in version.description
+    assert f'load one with: mlflow.pytorch.load_model("{release["model_uri"]}")' in done.stdout
 
     # the release trains after its tuning, alone: it held every CPU of the node, its trials one each
     trials = ExperimentAnalysis(str(tmp_path / "ray_results" / "total" / STAGE_EXPERIMENT)).trials

@@ -54,10 +54,19 @@ CARD_PRIVACY = ("method", "dataset", "model", "epsilon", "delta", "accountant", 
 its ``settings``."""
 
 
+PUBLIC_INPUTS = (
+    "the spec (its search ranges, start points and fixed settings) and the data's public split are taken "
+    "as public inputs: whatever chose them is outside this ε; a start point that is a published setting "
+    "its authors tuned on this data carries their choice, which no dptune figure counts"
+)
+"""What a card's guarantee assumes public: it covers the runs dptune made, not how its spec came to be."""
+
+
 def _card(run: RunConfig, settings: Mapping[str, Any], accuracy: float, noise_source: str) -> dict[str, Any]:
-    """What every card states: the method, data, model, accountant, randomness, final-test accuracy and
-    the run's other settings (the release's: its step as carried)."""
+    """What every card states: the method, data, model, accountant, randomness, final-test accuracy, the
+    run's other settings (the release's: its step as carried) and what its guarantee takes as public."""
     return {
+        "assumes": PUBLIC_INPUTS,
         "method": run.method,
         "dataset": run.dataset,
         "model": run.model,

@@ -24,11 +24,12 @@ CARD_TAGS = ("epsilon", "delta", "includes_tuning", "method", "dataset", "model"
 
 
 def card_text(card: Mapping[str, Any]) -> str:
-    """The registered version's description: one line of what the guarantee is and covers."""
+    """The registered version's description: one line of what the guarantee is, covers and assumes."""
     return (
         f"({card['epsilon']:.4g}, {card['delta']:g})-DP (tuning included): {card['covers']} "
         f"{card['method']} on {card['dataset']} / {card['model']}; final-test accuracy "
-        f"{card['final_test_accuracy']:.2f}%. Privacy card: {CARD_ARTIFACT} of run {card['run_id']}."
+        f"{card['final_test_accuracy']:.2f}%. Assumed: {card['assumes']}. "
+        f"Privacy card: {CARD_ARTIFACT} of run {card['run_id']}."
     )
 
 
