@@ -35,6 +35,7 @@ from dptune.sweep.plan import (
     SELECTION_RULE,
     MethodPlan,
     Ran,
+    _rdp_candidates,
     carried,
     curve_privacy,
     format_plan,
@@ -181,7 +182,8 @@ def pld_recomposed(tunings: list[dict[str, Any]], releases: list[dict[str, Any]]
 DP_ACCOUNTING_SLACK = 1e-3
 """At fractional orders dp-accounting bounds a subsampled Gaussian's RDP from above (by up to 0.08% at
 the orders these plans convert at, more below α = 2), where dptune's curve is Opacus's exact one (the two
-agree to 1e-9 at integer orders): its recomposition may stand that much above the plan's own figure."""
+agree to 1e-9 at integer orders, and quadrature confirms it at fractional ones:
+``tests/test_rdp_vectorised.py``): its recomposition may stand that much above the plan's own figure."""
 
 
 @pytest.mark.parametrize("model", sorted(CELLS))
@@ -293,6 +295,19 @@ def test_a_plan_composed_the_basic_way_is_recomposed_within_its_total_too() -> N
     assert delta_a == pytest.approx(0.25 * subset_delta)
     # the plan's release is at least what the basic composition would leave it: RDP composed is tighter
     assert plan.release.per_run_epsilon >= (3.0 - epsilon_a) * (1 - 1e-3)
+    # and the basic candidate itself, as it would be stored, recomposes within the total
+    (basic,) = [
+        c
+        for c in _rdp_candidates(setup, "dpsgd", 3.0, 0.25, N_FASHION, 0.2, plan.epochs)
+        if c[2] == BASIC_COMPOSITION
+    ]
+    tuning, release, composition, composed = basic
+    stored = MethodPlan(
+        "dpsgd", 3.0, 1e-5, tuning, release, composition, composed, 1.0, plan.epochs
+    ).as_dict()
+    record = json.loads(json.dumps(stored))
+    assert record["composition"] == BASIC_COMPOSITION and record["stages"][0]["subset_fraction"] == 0.25
+    assert 0.97 * 3.0 <= recomposed(record) <= 3.0 * (1 + DP_ACCOUNTING_SLACK)
 
 
 @pytest.mark.parametrize("sigma", [0.8, 2.0, 6.0])

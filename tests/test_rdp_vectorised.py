@@ -53,6 +53,34 @@ def decreasing_clip(sigma: float, q: float, steps: int, decay: int) -> list[Hist
     return [(sigma * min(2.0, 1.0 + t / decay), q, 1) for t in range(steps)]
 
 
+def integrated_rdp(q: float, sigma: float, alpha: float) -> float:
+    """ε_α of one Poisson-subsampled Gaussian step by quadrature of its definition: log A_α / (α − 1),
+    A_α = E_{z∼N(0, σ²)}[((1 − q) + q·exp((2z − 1)/(2σ²)))^α] (Mironov, Talwar & Zhang 2019, §3.3)."""
+    from scipy import integrate
+
+    def integrand(z: float) -> float:
+        density = np.exp(-z * z / (2 * sigma**2)) / (sigma * np.sqrt(2 * np.pi))
+        return float(density * ((1 - q) + q * np.exp((2 * z - 1) / (2 * sigma**2))) ** alpha)
+
+    value, _ = integrate.quad(integrand, -30 * sigma, 30 * sigma + 3 * alpha, limit=1000, epsrel=1e-12)
+    return float(np.log(value) / (alpha - 1))
+
+
+@pytest.mark.parametrize(("q", "sigma"), [(0.0341, 0.8967), (0.1365, 3.68), (0.01, 1.5)])
+def test_fractional_orders_are_the_exact_moment_where_dp_accounting_bounds_it(q: float, sigma: float) -> None:
+    """At fractional orders dptune's curve is the exact series (quadrature agrees to 1e-7), while
+    dp-accounting's is an upper bound: a plan it recomposes may stand a little above the plan's own
+    figure (``tests/test_plan.py``'s slack), never below it."""
+    alphas = [2.5, 3.5, 5.5, 8.7]
+    ours = subsampled_gaussian_rdp([sigma], q, alphas)[0]
+    exact = [integrated_rdp(q, sigma, a) for a in alphas]
+    theirs = dp_accounting.rdp.rdp_privacy_accountant._compute_rdp_poisson_subsampled_gaussian(
+        q, sigma, alphas
+    )
+    np.testing.assert_allclose(ours, exact, rtol=1e-7)
+    assert np.all(np.asarray(theirs) >= np.asarray(exact) * (1 - 1e-9))
+
+
 @pytest.mark.parametrize("q", [0.0, 0.001, 0.0445, 0.3, 1.0])
 def test_one_step_curves_equal_opacus_per_sigma(q: float) -> None:
     """All σ in one pass, row by row Opacus's scalar curve (σ = 0: ∞; q = 0: 0; q = 1: α/(2σ²)).
