@@ -1,5 +1,5 @@
 """Released models at a total ε that includes their tuning, on Fashion-MNIST (δ = 1e-5), against two
-baselines at the same total: no tuning, and repeat-and-select (issue "ε that includes the tuning").
+baselines at the same total: no tuning, and repeat-and-select.
 
 A cell is one (model, total ε). Every execution is one command a user runs from a fresh clone, in a
 fresh folder here (``bench/.runs/``, ignored: its Ray results and private state stay on this machine),
@@ -53,6 +53,10 @@ PUBLISHED = {  # Tramèr & Boneh (ICLR 2021): heavy-ball DP-SGD, 40 epochs, C = 
     "cnn5": {"batch_size": 2048, "effective_lr": 4.0},  # their lr 4 for the tanh CNN
 }
 GOALS = {"scatter-linear": {1: 88.4, 3: 89.7, 8: 90.3}, "cnn5": {1: 83.6, 3: 86.0, 8: 87.0}}
+CELL_MINUTES = {"scatter-linear": 90, "cnn5": 150}
+"""The wall time a cell (every execution of its pipelines and baselines) is planned to fit on 2 cores."""
+COMMAND = "make setup && .venv/bin/dptune "
+"""How a record's command starts: from a fresh clone, the set-up (quick once done), then dptune's CLI."""
 REPEAT_AND_SELECT_METHOD = "innerouter"
 
 
@@ -156,7 +160,7 @@ def run_cell(model: str, epsilon: float, executions: int) -> None:
     for key, args in pipelines(model, epsilon).items():
         group, name = key.split("/")
         entry = cell[group].setdefault(name, {"executions": []})
-        entry["command"] = "dptune " + shlex.join(args)
+        entry["command"] = COMMAND + shlex.join(args)
         while len(entry["executions"]) < executions:
             index = len(entry["executions"])
             print(f"{model} ε={epsilon:g} {key} execution {index + 1}/{executions} …", flush=True)
@@ -195,9 +199,16 @@ def verdict(model: str, total: str, cell: dict[str, Any]) -> str | None:
     parts.append(f"goal {goal}: {'met' if entry['mean'] >= goal else 'not met'}")
     for name, base in cell["baselines"].items():
         if base.get("executions"):
-            side = "above" if entry["mean"] > base["mean"] else "not above"
-            gap = f"{entry['mean'] - base['mean']:+.2f} ± {standard_error(entry, base):.2f}"
-            parts.append(f"{side} {name.replace('_', ' ')} ({base['mean']:.2f}; {gap})")
+            difference, error = entry["mean"] - base["mean"], standard_error(entry, base)
+            side = "above" if difference > 2 * error else "below" if difference < -2 * error else "level with"
+            parts.append(
+                f"{side} {name.replace('_', ' ')} ({base['mean']:.2f}; {difference:+.2f} ± {error:.2f})"
+            )
+    timed = [e for group in ("methods", "baselines") for e in cell[group].values() if e.get("executions")]
+    seconds = sum(w for e in timed for w in e["wall_seconds"] if w is not None)
+    parts.append(
+        f"its runs but repeat-and-select took {seconds / 60:.0f} min of the cell's {CELL_MINUTES[model]}"
+    )
     return "- " + "; ".join(parts)
 
 
@@ -269,16 +280,25 @@ def section() -> str:
         "repeat-and-select (random search with a secret geometric trial count, its mean in "
         "the table, the best re-run and released, at its spec's epochs: sweeps/total/MODEL-repeat-and-select"
         ".yaml; its times are withheld with the count, which they would tell). Trial-hours: the trials' time "
-        "on their slots; a release that held every slot of the machine (from commit 94d4fbe on: "
-        "scatter-linear at ε = 8, cnn5) counts once per slot. Carry: 'T 4/40', a tuning trial ran 4 of the "
+        "on their slots; a release that held every slot of the machine counts once per slot. Carry: "
+        "'T 4/40', a tuning trial ran 4 of the "
         "release's 40 epochs at its step (the linear scaling rule carried in steps, from commit fa434a5 on); "
         "'lr ×7.39', it ran all 40 at the release's step divided by 7.39 (the rule carried in the step, "
         "before). The last word of the plan: how its stages compose (PLD: dp-accounting's PLD accountant, "
         "its runs calibrated by PLD, in plans from 2026-11-27 on where each stage repeats one mechanism on "
         "the whole data; RDP or basic otherwise); of a no-tuning run, the accountant it "
         "calibrated by. '(ema 0.999)' after a pipeline: its released models were the moving average of their "
-        "iterates (`training.ema`; as its executions' settings in the record state). Goal: the published "
-        "per-run figure at that ε, which counted no tuning.",
+        "iterates (`training.ema`; as its executions' settings in the record state). innerouter with k = 1, "
+        "β = 0 is heavy-ball momentum, Tramèr & Boneh's optimiser. Goal: the published per-run figure at "
+        "that ε, which counted no tuning.",
+        "",
+        "What no ε here counts: the specs. Their start points are Tramèr & Boneh's published settings, "
+        "which their authors tuned on this data, and the specs were revised over several working sessions "
+        "while earlier versions of this table were in view (the commits that changed them say which rows "
+        "each re-ran; the changes from 2026-11-27 on were chosen on digits or fixed before their runs). A "
+        "pipeline's ε covers the runs it made; how its spec came to be is taken as public (the privacy "
+        "card's `assumes`). The best pipeline of a cell is also a maximum over methods on final-test means, "
+        "which favours it slightly.",
         "",
         "| model | total ε | pipeline | final test % | ε (δ) | tuning: trials × ε_t on γ → release ε_B "
         "(carry) | wall min | trial-hours | goal |",
@@ -299,7 +319,8 @@ def section() -> str:
         *verdicts,
         "",
         "Beside each baseline: the best pipeline's mean less the baseline's, ± the standard error of that "
-        "difference (√(s²/n + s'²/n')).",
+        "difference (√(s²/n + s'²/n')); above or below: by more than two standard errors, else level with. "
+        "A cell's time leaves out repeat-and-select, whose time is withheld with its count.",
         "Every execution's command, plan and figures: bench/total_epsilon.json.",
     ]
     return "\n".join(lines) + "\n"
