@@ -270,6 +270,21 @@ def test_validate_accepts_what_run_would_start(local_machine: Path, capsys) -> N
     assert code == 0 and out.startswith(f"{spec}: valid")
 
 
+def test_the_includes_tuning_flag_turns_a_per_run_spec_into_a_plan_of_its_total(
+    local_machine: Path, capsys
+) -> None:
+    """``--includes-tuning`` is ``privacy.includes_tuning: true``: the spec's ε becomes the total of each
+    released model, so ``validate`` prints each release's plan (a row per method) first; without it, none."""
+    spec = str(quickstart_spec(local_machine))
+    code, out, _ = run(["validate", spec, "--includes-tuning"], capsys)
+    header, *rows = out.splitlines()
+    assert code == 0 and header.split()[:3] == ["method", "total", "ε"] and "release ε_B" in header, out
+    assert sorted(row.split()[0] for row in rows[:3]) == ["dp-pmlf", "dpsgd", "lp-dpsgd"]
+    assert rows[-1].startswith(f"{spec}: valid")
+    code, out, _ = run(["validate", spec], capsys)
+    assert code == 0 and "release ε_B" not in out
+
+
 def test_validate_refuses_an_existing_sweep_unless_resumed(local_machine: Path, capsys) -> None:
     spec = str(quickstart_spec(local_machine))
     (local_machine / "ray_results" / "quickstart").mkdir(parents=True)
