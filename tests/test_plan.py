@@ -197,6 +197,13 @@ def test_every_plan_recomposed_by_dp_accounting_stays_within_its_total(model: st
         assert again <= plan.total_epsilon * (1 + DP_ACCOUNTING_SLACK), (model, plan.total_epsilon, again)
         assert again >= 0.97 * plan.total_epsilon  # the plan spends its budget, it does not waste it
         assert doc["stages"][1]["per_run_epsilon"] > 0.7 * plan.total_epsilon
+        tuning, release = doc["stages"]
+        assert release["compute_runs"] == 1.0 and tuning["compute_runs"] + 1.0 == doc["run_equivalents"]
+        assert tuning["compute_runs"] == pytest.approx(
+            tuning["runs"]
+            * tuning["subset_fraction"]
+            * max(e["tuning"] / e["release"] for e in doc["epochs"])
+        )  # K·γ·T_t/T
         assert plan.tuning.fraction * plan.tuning.per_run_epsilon >= MIN_TUNING_EPSILON
 
 
@@ -307,6 +314,9 @@ def test_a_plan_composed_the_basic_way_is_recomposed_within_its_total_too() -> N
     ).as_dict()
     record = json.loads(json.dumps(stored))
     assert record["composition"] == BASIC_COMPOSITION and record["stages"][0]["subset_fraction"] == 0.25
+    assert [s["delta"] for s in record["stages"]] == pytest.approx([0.5e-5, 0.5e-5])
+    basic_plan = MethodPlan("dpsgd", 3.0, 1e-5, tuning, release, composition, composed, 1.0, plan.epochs)
+    assert "splits δ: δ/2 for the tuning" in format_plan([basic_plan])
     assert 0.97 * 3.0 <= recomposed(record) <= 3.0 * (1 + DP_ACCOUNTING_SLACK)
 
 

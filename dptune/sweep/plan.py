@@ -256,12 +256,16 @@ class MethodPlan:
 
     def as_dict(self) -> dict[str, Any]:
         """The plan as stored with the sweep: every mechanism written out, so that an independent accountant
-        can recompose it (``tests/test_plan.py`` does, with dp-accounting)."""
+        can recompose it (``tests/test_plan.py`` does, with dp-accounting), and each stage's compute in
+        full runs (``compute_runs``: the tuning's K·γ·T_t/T, the release's 1)."""
         return {
             "method": self.method,
             "total_epsilon": self.total_epsilon,
             "delta": self.delta,
-            "stages": [self.tuning.as_dict(), self.release.as_dict()],
+            "stages": [
+                self.tuning.as_dict() | {"compute_runs": self.run_equivalents - 1.0},
+                self.release.as_dict() | {"compute_runs": 1.0},
+            ],
             "composition": self.composition,
             "epsilon": self.epsilon,
             "selection_rule": self.selection_rule,
@@ -910,8 +914,12 @@ def format_plan(plans: list[MethodPlan]) -> str:
         f"(δ = {delta:g}; tuning: trials per method, each at ε_t on a secret subset of rate γ, 'its ε' their "
         "whole stage's; the release: one run at ε_B; 'epochs': a tuning trial's T_t of the release's T, "
         "the rule's r_B/r_t = ε_B/ε_t carried in steps; 'composed': the released model's (ε, δ), tuning "
-        "included; 'runs': the compute in full runs)"
+        "included; 'runs': the compute in full runs, the tuning's K·γ·T_t/T and the release's 1)"
     )
+    if any(p.composition == BASIC_COMPOSITION for p in plans):
+        lines.append(
+            "(a plan composed the basic way splits δ: δ/2 for the tuning on the data, δ/2 for the release)"
+        )
     kept = ", ".join(dict.fromkeys(p.method for p in plans if p.keep_start))
     if kept:
         lines.append(
