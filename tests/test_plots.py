@@ -171,6 +171,7 @@ def test_a_released_model_is_drawn_at_its_total_epsilon_and_its_tuning_trial_at_
     assert not series(figure, "tuning:a") and not series(figure, "selected:a")
     legend_texts = [text.get_text() for legend in figure.legends for text in legend.get_texts()]
     assert any(text.startswith("released") for text in legend_texts)
+    assert "search trial (validation);\na tuning trial at its ε_t" in legend_texts  # the stages it shows
     assert "a released model at its total ε" in figure.axes[0].get_xlabel()
     assert "releasing" not in figure.axes[0].get_title()
     releases = "releasing every model of totals 1, 3: ε ≤ 3.7, δ ≤ 1e-05"

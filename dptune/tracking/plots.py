@@ -389,13 +389,24 @@ def _method_handles(colours: dict[str, str]) -> list[Artist]:
 
 
 def _mark_handles(drawn: set[str]) -> list[Artist]:
-    """Legend entries, in grey, explaining each kind of mark that was drawn."""
+    """Legend entries, in grey, explaining each kind of mark that was drawn. Where a released model is
+    drawn, its stages are too, each at what one of its runs spent: the tuning trials at their ε_t, the
+    release run at its ε_B, the model at the total the two compose to."""
     from matplotlib.lines import Line2D
 
     grey: dict[str, Any] = {"color": MARK_COLOUR, "linestyle": "none"}
+    staged = "released" in drawn
     entries = {
         "trials": Line2D(
-            [], [], marker="o", markersize=4, alpha=TRIAL_ALPHA, label="search trial (validation)", **grey
+            [],
+            [],
+            marker="o",
+            markersize=4,
+            alpha=TRIAL_ALPHA,
+            label="search trial (validation);\na tuning trial at its ε_t"
+            if staged
+            else "search trial (validation)",
+            **grey,
         ),
         "selected": Line2D(
             [], [], marker="o", markersize=6, label="selected: final test,\nmean ± sd of re-runs", **grey
@@ -408,7 +419,15 @@ def _mark_handles(drawn: set[str]) -> list[Artist]:
             label="released model: final test\nat its total ε (tuning incl.)",
             **grey,
         ),
-        "reruns": Line2D([], [], marker="o", markersize=2.5, alpha=0.6, label="re-run (final test)", **grey),
+        "reruns": Line2D(
+            [],
+            [],
+            marker="o",
+            markersize=2.5,
+            alpha=0.6,
+            label="re-run (final test); a\nrelease run at its ε_B" if staged else "re-run (final test)",
+            **grey,
+        ),
         "validation": Line2D(
             [], [], marker="D", markersize=5, markerfacecolor="none", label="selected: validation", **grey
         ),
