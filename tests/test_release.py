@@ -65,7 +65,7 @@ def test_a_pipeline_releases_a_registered_model_within_its_total(tmp_path: Path)
     assert release["epsilon"] <= TOTAL and release["delta"] == 1e-4
     # the released model is said once, in the run's last block, leading with its accuracy
     (said,) = [i for i, line in enumerate(lines) if "final test at ε" in line]
-    assert lines[said].split()[1] == f"{release['final_test_accuracy']:.2f}%" and said > len(lines) - 6
+    assert lines[said].split()[0] == f"{release['final_test_accuracy']:.2f}%" and said > len(lines) - 6
     assert 30 < release["final_test_accuracy"] <= 100
 
     uri = f"sqlite:///{tmp_path / 'mlflow.db'}"

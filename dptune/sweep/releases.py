@@ -145,8 +145,8 @@ def release_lines(releases: Sequence[Release]) -> list[str]:
     for r in sorted(releases, key=lambda r: (r.method, r.total_epsilon or 0.0, r.trial_id)):
         where = r.model_uri or "not logged yet (the store did not answer)"
         lines.append(
-            f"  {r.method:<15} {r.final_test_accuracy:6.2f}% final test at ε = {r.epsilon:.3f}, "
-            f"δ = {r.delta:g} (tuning included)  {where}"
+            f"  {r.final_test_accuracy:6.2f}% final test at ε = {r.epsilon:.3f}, δ = {r.delta:g} (tuning "
+            f"included)  {r.method:<15} {where}"
         )
     logged = next((r.model_uri for r in releases if r.model_uri), None)
     if logged:
