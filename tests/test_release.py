@@ -19,6 +19,7 @@ from ray.tune import ExperimentAnalysis
 
 from dptune.engine.data import load_dataset
 from dptune.sweep.plan import PLAN_ARTIFACT
+from dptune.tracking import tracker_for
 from dptune.tracking.names import ALL_RELEASES_ARTIFACT, FINAL_ROLE, PARENT_TAG, ROLE_TAG, SEARCH_ROLE
 from dptune.training.trial_status import route
 from dptune.tune.driver import STAGE_EXPERIMENT
@@ -89,6 +90,8 @@ def test_a_pipeline_releases_a_registered_model_within_its_total(tmp_path: Path)
     version = client.get_model_version("total.dpsgd", release["model_uri"].rsplit("/", 1)[1])
     assert float(version.tags["dptune.epsilon"]) == pytest.approx(release["epsilon"])
     assert f"Assumed: {card['assumes']}" in version.description
+    stages = tracker_for(uri).plot_context("total").stages  # the plot's title: what each stage spent
+    assert stages.startswith(f"total 3: 2 × ε_t {plans[0]['stages'][0]['per_run_epsilon']:.3g} (ε ")
     assert f'load one with: mlflow.pytorch.load_model("{release["model_uri"]}")' in done.stdout
 
     # the release trains after its tuning, alone: it held every CPU of the node, its trials one each

@@ -8,7 +8,7 @@ import statistics
 from dptune.sweep.plan import PLAN_BOUND
 from dptune.sweep.releases import Release, release_lines
 from dptune.sweep.results import TradeOff, selected_tradeoffs
-from dptune.tracking.report import format_report
+from dptune.tracking.report import format_report, stages_text
 from dptune.training.trial_status import RERUN_OF, STATUS_KEY, TrialStatus
 
 
@@ -83,3 +83,27 @@ def test_each_released_model_is_said_in_one_line_leading_with_its_accuracy() -> 
     assert first.split()[-2:] == ["dp-pmlf", "models:/total.dp-pmlf/1"]
     assert second.split()[0] == "75.32%" and "(tuning included)" in second
     assert load.startswith('load one with: mlflow.pytorch.load_model("models:/total.')
+
+
+def test_the_stages_of_stored_plans_read_as_one_part_per_total() -> None:
+    """What a plot's title says of released models: per total what the tuning stage and the release
+    spent; methods planned alike share a part, a method planned otherwise gets its own, a secret count
+    reads as its mean."""
+
+    def plan(method: str, total: float, runs: object, per_run: float, stage: float, release: float) -> dict:
+        tuning = {"runs": runs, "per_run_epsilon": per_run, "epsilon": stage}
+        return {"method": method, "total_epsilon": total, "stages": [tuning, {"per_run_epsilon": release}]}
+
+    plans = [
+        plan("dpsgd", 3.0, 8, 0.245, 0.75, 2.861),
+        plan("dp-pmlf", 3.0, 8, 0.245, 0.75, 2.861),
+        plan("dpsgd", 1.0, 8, 0.0806, 0.25, 0.955),
+        plan("innerouter", 8.0, {"distribution": "truncated-negative-binomial", "mean": 4}, 3.81, 7.0, 3.81),
+        plan("dpsgd", 8.0, 8, 0.662, 2.0, 7.586),
+    ]
+    assert stages_text(plans) == (
+        "total 1: 8 × ε_t 0.0806 (ε 0.25), then ε_B 0.955; "
+        "total 3: 8 × ε_t 0.245 (ε 0.75), then ε_B 2.86; "
+        "total 8, innerouter: secret K (mean 4) × ε_t 3.81 (ε 7), then ε_B 3.81; "
+        "total 8, dpsgd: 8 × ε_t 0.662 (ε 2), then ε_B 7.59"
+    )

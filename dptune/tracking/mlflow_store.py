@@ -26,6 +26,7 @@ from mlflow.entities import Metric, RunStatus, RunTag
 from mlflow.exceptions import MlflowException
 from mlflow.tracking import MlflowClient
 
+from dptune.sweep.plan import PLAN_ARTIFACT
 from dptune.tracking import names
 from dptune.tracking.mlflow_models import log_released_model
 from dptune.tracking.mlflow_trials import (
@@ -61,6 +62,7 @@ from dptune.tracking.report import (
     pareto_front,
     setting,
     significant,
+    stages_text,
 )
 from dptune.tracking.tracker import TrialKey
 from dptune.tracking.writer import BackgroundWriter, StoreUnavailableError
@@ -670,8 +672,10 @@ class MlflowTracker:
 
     def plot_context(self, experiment: str, sweep_id: str | None = None) -> PlotContext:
         """What a plot of the experiment's (or one sweep's) trials states: dataset, model, δ and epochs,
-        from the trials' params (values that differ joined, epochs as a range)."""
-        params = [logged_values(r.data.params) for r in self._trained_runs(experiment, sweep_id)]
+        from the trials' params (values that differ joined, epochs as a range), and what each stage of
+        the released models' plans spent (``stages_text`` of the plans their sweeps stored)."""
+        runs = self._trained_runs(experiment, sweep_id)
+        params = [logged_values(r.data.params) for r in runs]
 
         def joined(name: str) -> str:
             return ", ".join(sorted({str(p[name]) for p in params if name in p}))
@@ -682,7 +686,23 @@ class MlflowTracker:
             model=joined("model"),
             delta=float(deltas[0]) if len(deltas) == 1 else math.nan,
             epochs=span({p.get("epochs") for p in params}),
+            stages=stages_text(self._stored_plans({r.data.tags.get(names.PARENT_TAG, "") for r in runs})),
         )
+
+    def _stored_plans(self, sweep_ids: set[str]) -> list[dict[str, Any]]:
+        """The plans (``PLAN_ARTIFACT``) of those sweeps whose ε includes the tuning, oldest sweep first."""
+        plans: list[dict[str, Any]] = []
+        sweeps = [self.client.get_run(s) for s in sweep_ids if s]
+        for sweep in sorted(sweeps, key=lambda r: r.info.start_time):
+            if logged_value(sweep.data.params.get(names.INCLUDES_TUNING_PARAM, "False")) is not True:
+                continue
+            with tempfile.TemporaryDirectory() as folder:
+                try:
+                    path = self.client.download_artifacts(sweep.info.run_id, PLAN_ARTIFACT, folder)
+                except MlflowException:  # a sweep stopped before it stored its plan
+                    continue
+                plans += json.loads(Path(path).read_text())
+        return plans
 
     def runs_view_path(self, experiment: str) -> str | None:
         found = self.client.get_experiment_by_name(experiment)

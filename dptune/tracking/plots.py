@@ -346,8 +346,9 @@ def _strip_label(method: str, row: TradeOff | None) -> str:
 def _describe(context: PlotContext, width: int) -> str:
     """The title's lines after the first: dataset, model, δ and epochs, leaving out what is unknown,
     joined by `` · `` and wrapped at ``width`` characters (a long factory name broken where it must be),
-    so that a title never runs past the axes into the legends or off the figure; then, on lines of its
-    own, what releasing every model of a list of totals costs (``context.releases``)."""
+    so that a title never runs past the axes into the legends or off the figure; then, on lines of their
+    own, what releasing every model of a list of totals costs (``context.releases``) and what each stage
+    of the released models' plans spent (``context.stages``)."""
     parts = [context.dataset, context.model]
     if not math.isnan(context.delta):
         parts.append(f"δ = {context.delta:.2g}")
@@ -361,6 +362,8 @@ def _describe(context: PlotContext, width: int) -> str:
             else:
                 lines.append(piece)
     lines += textwrap.wrap(context.releases, width)
+    for part in context.stages.split("; ") if context.stages else ():
+        lines += textwrap.wrap(part, width)
     return "\n".join(lines)
 
 

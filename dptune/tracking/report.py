@@ -9,6 +9,7 @@ of its re-runs (mean ± sd over fresh randomness), which no selection has looked
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -74,14 +75,40 @@ class TrialPoint:
 @dataclass(frozen=True)
 class PlotContext:
     """What a plot's title states about the sweeps behind it: dataset, model, δ, the epochs as text
-    (``"10"``, or a searched range such as ``"10–40"``) and, for a list of totals, the (ε, δ) of releasing
-    all its models (``releases``). An empty text is left out of the title."""
+    (``"10"``, or a searched range such as ``"10–40"``), for a list of totals the (ε, δ) of releasing
+    all its models (``releases``) and, for released models, what each stage of their plans spent
+    (``stages``, ``stages_text``). An empty text is left out of the title."""
 
     dataset: str
     model: str
     delta: float
     epochs: str
     releases: str = ""
+    stages: str = ""
+
+
+def stages_text(plans: Sequence[Mapping[str, Any]]) -> str:
+    """What each stage of the stored plans (``MethodPlan.as_dict``) spent, one part per total:
+    ``total 1: 8 × ε_t 0.0806 (ε 0.25), then ε_B 0.955`` (the tuning stage's trials, each at ε_t,
+    composing to ε on the data; then the release's run at ε_B), joined by ``; ``; plans that differ at a
+    total are told apart by method. A random count reads as its mean (K itself is secret)."""
+    parts: dict[float, dict[str, list[str]]] = {}
+    for plan in plans:
+        tuning, release = plan["stages"]
+        runs = tuning["runs"]
+        count = f"secret K (mean {runs['mean']:g})" if isinstance(runs, dict) else f"{runs}"
+        text = (
+            f"{count} × ε_t {tuning['per_run_epsilon']:.3g} (ε {tuning['epsilon']:.3g}), "
+            f"then ε_B {release['per_run_epsilon']:.3g}"
+        )
+        parts.setdefault(plan["total_epsilon"], {}).setdefault(text, []).append(plan["method"])
+    lines = []
+    for total, texts in sorted(parts.items()):
+        if len(texts) == 1:
+            lines.append(f"total {total:g}: {next(iter(texts))}")
+        else:
+            lines += [f"total {total:g}, {', '.join(m)}: {t}" for t, m in texts.items()]
+    return "; ".join(lines)
 
 
 def setting(row: TradeOff) -> tuple[str, str, float]:
