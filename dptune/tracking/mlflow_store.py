@@ -107,6 +107,11 @@ def on_proxy_subset(run: Any) -> bool:
     return logged_value(run.data.params.get(names.PROXY_PARAM, "None")) is not None
 
 
+def is_pipeline(sweep_params: Mapping[str, str]) -> bool:
+    """Whether a sweep (its parent run's params) released models at a total ε that includes the tuning."""
+    return logged_value(sweep_params.get(names.INCLUDES_TUNING_PARAM, "False")) is True
+
+
 def logged_values(params: Mapping[str, str]) -> dict[str, Any]:
     """A run's params back as the values they were."""
     return {key: logged_value(text) for key, text in params.items()}
@@ -343,8 +348,7 @@ class MlflowTracker:
                 self.client.log_metric(sweep_id, f"{names.FINAL_TEST_METRIC}.{row.method}", row.test_accuracy)
         reruns = self._reruns(experiment, sweep_id)
         self._mark_selected(sweep_best, reruns)
-        params = self.client.get_run(sweep_id).data.params
-        if logged_value(params.get(names.INCLUDES_TUNING_PARAM, "False")) is True:
+        if is_pipeline(self.client.get_run(sweep_id).data.params):
             self._name_releases(sweep_best, reruns)
         self._describe(experiment, sweep_id, sweep_best, reruns)
         return sweep_best
@@ -512,7 +516,7 @@ class MlflowTracker:
     def _pipeline(self, run: Any, parents: dict[str, Any]) -> bool:
         """Whether a trial run's sweep is a pipeline whose ε includes the tuning (its ε: the total)."""
         params = self._parent(run, parents).data.params
-        return logged_value(params.get(names.INCLUDES_TUNING_PARAM, "False")) is True
+        return is_pipeline(params)
 
     def _epsilon_target(self, run: Any, parents: dict[str, Any]) -> float:
         """A trial's ε target: its logged one, or its sweep's for a pipeline's trial (the total its release
@@ -694,7 +698,7 @@ class MlflowTracker:
         plans: list[dict[str, Any]] = []
         sweeps = [self.client.get_run(s) for s in sweep_ids if s]
         for sweep in sorted(sweeps, key=lambda r: r.info.start_time):
-            if logged_value(sweep.data.params.get(names.INCLUDES_TUNING_PARAM, "False")) is not True:
+            if not is_pipeline(sweep.data.params):
                 continue
             with tempfile.TemporaryDirectory() as folder:
                 try:
