@@ -348,9 +348,10 @@ class MlflowTracker:
                 self.client.log_metric(sweep_id, f"{names.FINAL_TEST_METRIC}.{row.method}", row.test_accuracy)
         reruns = self._reruns(experiment, sweep_id)
         self._mark_selected(sweep_best, reruns)
-        if is_pipeline(self.client.get_run(sweep_id).data.params):
+        sweep = self.client.get_run(sweep_id).data
+        if is_pipeline(sweep.params):
             self._name_releases(sweep_best, reruns)
-        self._describe(experiment, sweep_id, sweep_best, reruns)
+        self._describe(experiment, sweep_id, sweep, sweep_best, reruns)
         return sweep_best
 
     def _tag_selected(self, experiment: str, sweep_id: str, selected: Mapping[str, str]) -> None:
@@ -400,13 +401,18 @@ class MlflowTracker:
                     self.client.set_tag(run_id, names.RUN_NAME_TAG, name)
 
     def _describe(
-        self, experiment: str, sweep_id: str, best: list[TradeOff], reruns: dict[str, list[str]]
+        self,
+        experiment: str,
+        sweep_id: str,
+        parent: Any,
+        best: list[TradeOff],
+        reruns: dict[str, list[str]],
     ) -> None:
-        """The sweep's description and name; the experiment's saved view and, unless a user wrote one,
-        its description (both where the MLflow version's saved-view format is known)."""
+        """The sweep's description and name (``parent``: its run's data, params and tags); the
+        experiment's saved view and, unless a user wrote one, its description (both where the MLflow
+        version's saved-view format is known)."""
         client = self.client
         exp = self.experiment_id(experiment)
-        parent = client.get_run(sweep_id).data
         params = logged_values(parent.params)
         base = sweep_name(
             parent.tags.get(names.SWEEP_TAG, ""),
@@ -690,14 +696,17 @@ class MlflowTracker:
             model=joined("model"),
             delta=float(deltas[0]) if len(deltas) == 1 else math.nan,
             epochs=span({p.get("epochs") for p in params}),
-            stages=stages_text(self._stored_plans({r.data.tags.get(names.PARENT_TAG, "") for r in runs})),
+            stages=stages_text(self._stored_plans(runs)),
         )
 
-    def _stored_plans(self, sweep_ids: set[str]) -> list[dict[str, Any]]:
-        """The plans (``PLAN_ARTIFACT``) of those sweeps whose ε includes the tuning, oldest sweep first."""
+    def _stored_plans(self, runs: list[Any]) -> list[dict[str, Any]]:
+        """The plans (``PLAN_ARTIFACT``) of the trial ``runs``' sweeps whose ε includes the tuning, oldest
+        sweep first."""
+        parents: dict[str, Any] = {}
+        for run in runs:
+            self._parent(run, parents)
         plans: list[dict[str, Any]] = []
-        sweeps = [self.client.get_run(s) for s in sweep_ids if s]
-        for sweep in sorted(sweeps, key=lambda r: r.info.start_time):
+        for sweep in sorted(parents.values(), key=lambda r: r.info.start_time):
             if not is_pipeline(sweep.data.params):
                 continue
             with tempfile.TemporaryDirectory() as folder:
