@@ -290,7 +290,8 @@ def section() -> str:
         "calibrated by. '(ema 0.999)' after a pipeline: its released models were the moving average of their "
         "iterates (`training.ema`; as its executions' settings in the record state). innerouter with k = 1, "
         "β = 0 is heavy-ball momentum, Tramèr & Boneh's optimiser. Goal: the published per-run figure at "
-        "that ε, which counted no tuning.",
+        "that ε, which counted no tuning (scatter-linear's at ε = 1, DPSUR's, counts only its run's accepted "
+        "updates; recounted in the section on what the goals' published ε counts).",
         "",
         "What no ε here counts: the specs. Their start points are Tramèr & Boneh's published settings, "
         "which their authors tuned on this data, and the specs were revised over several working sessions "
