@@ -145,7 +145,8 @@ def main() -> None:
         rows.append(row(recounts[-1]))
         print(rows[-1], flush=True)
     goals = "; ".join(
-        f"{r.command.accuracy:.2f} at ε {r.command.epsilon:g} is at ε ≥ {min(r.every_rdp, r.every_pld):.2f}"
+        f"{r.command.accuracy:.2f} 'at ε {r.command.epsilon:g}' composes to ε ≥ "
+        f"{min(r.every_rdp, r.every_pld):.2f}"
         for r in recounts
         if r.command.epsilon in (1.0, 3.0)
     )
