@@ -22,7 +22,7 @@ from typing import Any, ClassVar, ParamSpec, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
 import mlflow
-from mlflow.entities import Metric, RunStatus, RunTag
+from mlflow.entities import Metric, Run, RunStatus, RunTag
 from mlflow.exceptions import MlflowException
 from mlflow.tracking import MlflowClient
 
@@ -346,11 +346,12 @@ class MlflowTracker:
             )
             if row.test_accuracy is not None:
                 self.client.log_metric(sweep_id, f"{names.FINAL_TEST_METRIC}.{row.method}", row.test_accuracy)
-        reruns = self._reruns(experiment, sweep_id)
+        rerun_runs = self._reruns(experiment, sweep_id)
+        reruns = {trial: [r.info.run_id for r in runs] for trial, runs in rerun_runs.items()}
         self._mark_selected(sweep_best, reruns)
         sweep = self.client.get_run(sweep_id).data
         if is_pipeline(sweep.params):
-            self._name_releases(sweep_best, reruns)
+            self._name_releases(sweep_best, rerun_runs)
         self._describe(experiment, sweep_id, sweep, sweep_best, reruns)
         return sweep_best
 
@@ -362,17 +363,20 @@ class MlflowTracker:
             if run.data.tags.get(names.TRIAL_TAG) in wanted:
                 self.client.set_tag(run.info.run_id, names.SELECTED_TAG, "true")
 
-    def _reruns(self, experiment: str, sweep_id: str) -> dict[str, list[str]]:
-        """The run ids of a sweep's re-runs (by number) by the run id of the search trial they re-run."""
+    def _reruns(self, experiment: str, sweep_id: str) -> dict[str, list[Run]]:
+        """A sweep's re-runs' runs (by number) by the run id of the search trial they re-run."""
         runs = self._trained_runs(experiment, sweep_id)
         by_trial = {r.data.tags.get(names.TRIAL_TAG): r.info.run_id for r in runs}
-        found: dict[str, list[tuple[int, str]]] = {}
+        found: dict[str, list[tuple[int, Run]]] = {}
         for run in runs:
             tags = run.data.tags
             selected = by_trial.get(tags.get(names.SELECTED_TRIAL_TAG))
             if tags.get(names.ROLE_TAG) == names.FINAL_ROLE and selected is not None:
-                found.setdefault(selected, []).append((int(tags.get(names.NUMBER_TAG, 0)), run.info.run_id))
-        return {selected: [run_id for _, run_id in sorted(ids)] for selected, ids in found.items()}
+                found.setdefault(selected, []).append((int(tags.get(names.NUMBER_TAG, 0)), run))
+        return {
+            selected: [run for _, run in sorted(numbered, key=lambda item: item[0])]
+            for selected, numbered in found.items()
+        }
 
     def _mark_selected(self, best: list[TradeOff], reruns: dict[str, list[str]]) -> None:
         """ε including tuning (the method's, in its sweep) on each selected trial's run and its re-runs'
@@ -388,17 +392,17 @@ class MlflowTracker:
                 for run_id in (row.run_id, *reruns.get(row.run_id, [])):
                     self.client.log_batch(run_id, metrics=metrics, tags=tags)
 
-    def _name_releases(self, best: list[TradeOff], reruns: dict[str, list[str]]) -> None:
+    def _name_releases(self, best: list[TradeOff], reruns: dict[str, list[Run]]) -> None:
         """A pipeline's release runs named for their final-test accuracy at the ε including the tuning
         (``released_name``), as the model's page shows its source run."""
         for row in best:
             if row.epsilon_including_tuning is None:
                 continue
-            for run_id in reruns.get(row.run_id, []):
-                score = self.client.get_run(run_id).data.metrics.get(FINAL_SCORE)
+            for run in reruns.get(row.run_id, []):
+                score = run.data.metrics.get(FINAL_SCORE)
                 if score is not None:
                     name = released_name(row.method, score, row.epsilon_including_tuning)
-                    self.client.set_tag(run_id, names.RUN_NAME_TAG, name)
+                    self.client.set_tag(run.info.run_id, names.RUN_NAME_TAG, name)
 
     def _describe(
         self,
