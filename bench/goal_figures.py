@@ -10,7 +10,8 @@ is not counted, though it drew a noisy gradient and a noisy test on the private 
 decides which model every later iteration starts from.
 
 With β = −1 an iteration is accepted with probability Φ((β·C_v − clip(ΔE))/(2·C_v·σ_v)) ≤ Φ(0) = 1/2, as
-clip(ΔE) ≥ −C_v: a run that makes A accepted updates makes, in expectation, at least 2·A iterations. This
+clip(ΔE) ≥ −C_v: a run that makes A accepted updates makes, in expectation, at least 2·A iterations (Wald:
+A = E[Σ_i p_i] ≤ E[N]/2 over its N iterations, whatever each iteration's acceptance probability p_i). This
 script takes A where DPSUR's accountant stops (its orders, its commands' σ_t, σ_v, B, B_v) and composes, with
 dp-accounting, both mechanisms at every one of 2·A iterations (adaptive composition: given the step's
 candidate, the test depends on the data only through its validation batch, so it keeps its rate q_v). No
