@@ -177,9 +177,8 @@ def test_a_released_model_is_drawn_at_its_total_epsilon_and_its_tuning_trial_at_
     releases = "releasing every model of totals 1, 3: ε ≤ 3.7, δ ≤ 1e-05"
     titled = tradeoff_figure(rows, trials, replace(CONTEXT, releases=releases)).axes[0].get_title()
     assert releases in titled.replace("\n", " ") and titled.index("10–40 epochs") < titled.index("releasing")
-    stages = "total 1: 8 × ε_t 0.0806 (ε 0.25), then ε_B 0.955; total 3: 8 × ε_t 0.245 (ε 0.75)"
-    staged = tradeoff_figure(rows, trials, replace(CONTEXT, stages=stages)).axes[0].get_title()
-    first, second = stages.split("; ")
+    first, second = "total 1: 8 × ε_t 0.0806 (ε 0.25), then ε_B 0.955", "total 3: 8 × ε_t 0.245 (ε 0.75)"
+    staged = tradeoff_figure(rows, trials, replace(CONTEXT, stages=(first, second))).axes[0].get_title()
     assert first in staged.replace("\n", " ") and staged.endswith(f"\n{second}")  # each total from a new line
 
 

@@ -8,7 +8,7 @@ import statistics
 from dptune.sweep.plan import PLAN_BOUND
 from dptune.sweep.releases import Release, release_lines
 from dptune.sweep.results import TradeOff, selected_tradeoffs
-from dptune.tracking.report import format_report, stages_text
+from dptune.tracking.report import format_report, stage_lines
 from dptune.training.trial_status import RERUN_OF, STATUS_KEY, TrialStatus
 
 
@@ -101,9 +101,9 @@ def test_the_stages_of_stored_plans_read_as_one_part_per_total() -> None:
         plan("innerouter", 8.0, {"distribution": "truncated-negative-binomial", "mean": 4}, 3.81, 7.0, 3.81),
         plan("dpsgd", 8.0, 8, 0.662, 2.0, 7.586),
     ]
-    assert stages_text(plans) == (
-        "total 1: 8 × ε_t 0.0806 (ε 0.25), then ε_B 0.955; "
-        "total 3: 8 × ε_t 0.245 (ε 0.75), then ε_B 2.86; "
-        "total 8, innerouter: secret K (mean 4) × ε_t 3.81 (ε 7), then ε_B 3.81; "
-        "total 8, dpsgd: 8 × ε_t 0.662 (ε 2), then ε_B 7.59"
+    assert stage_lines(plans) == (
+        "total 1: 8 × ε_t 0.0806 (ε 0.25), then ε_B 0.955",
+        "total 3: 8 × ε_t 0.245 (ε 0.75), then ε_B 2.86",
+        "total 8, innerouter: secret K (mean 4) × ε_t 3.81 (ε 7), then ε_B 3.81",
+        "total 8, dpsgd: 8 × ε_t 0.662 (ε 2), then ε_B 7.59",
     )

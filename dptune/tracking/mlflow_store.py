@@ -62,7 +62,7 @@ from dptune.tracking.report import (
     pareto_front,
     setting,
     significant,
-    stages_text,
+    stage_lines,
 )
 from dptune.tracking.tracker import TrialKey
 from dptune.tracking.writer import BackgroundWriter, StoreUnavailableError
@@ -687,7 +687,7 @@ class MlflowTracker:
     def plot_context(self, experiment: str, sweep_id: str | None = None) -> PlotContext:
         """What a plot of the experiment's (or one sweep's) trials states: dataset, model, δ and epochs,
         from the trials' params (values that differ joined, epochs as a range), and what each stage of
-        the released models' plans spent (``stages_text`` of the plans their sweeps stored)."""
+        the released models' plans spent (``stage_lines`` of the plans their sweeps stored)."""
         runs = self._trained_runs(experiment, sweep_id)
         params = [logged_values(r.data.params) for r in runs]
 
@@ -700,7 +700,7 @@ class MlflowTracker:
             model=joined("model"),
             delta=float(deltas[0]) if len(deltas) == 1 else math.nan,
             epochs=span({p.get("epochs") for p in params}),
-            stages=stages_text(self._stored_plans(runs)),
+            stages=stage_lines(self._stored_plans(runs)),
         )
 
     def _stored_plans(self, runs: list[Any]) -> list[dict[str, Any]]:

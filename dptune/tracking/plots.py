@@ -362,8 +362,8 @@ def _describe(context: PlotContext, width: int) -> str:
             else:
                 lines.append(piece)
     lines += textwrap.wrap(context.releases, width)
-    for part in context.stages.split("; ") if context.stages else ():
-        lines += textwrap.wrap(part, width)
+    for stage in context.stages:
+        lines += textwrap.wrap(stage, width)
     return "\n".join(lines)
 
 

@@ -77,21 +77,21 @@ class PlotContext:
     """What a plot's title states about the sweeps behind it: dataset, model, δ, the epochs as text
     (``"10"``, or a searched range such as ``"10–40"``), for a list of totals the (ε, δ) of releasing
     all its models (``releases``) and, for released models, what each stage of their plans spent
-    (``stages``, ``stages_text``). An empty text is left out of the title."""
+    (``stages``: ``stage_lines``, a line per total). An empty text is left out of the title."""
 
     dataset: str
     model: str
     delta: float
     epochs: str
     releases: str = ""
-    stages: str = ""
+    stages: tuple[str, ...] = ()
 
 
-def stages_text(plans: Sequence[Mapping[str, Any]]) -> str:
-    """What each stage of the stored plans (``MethodPlan.as_dict``) spent, one part per total:
+def stage_lines(plans: Sequence[Mapping[str, Any]]) -> tuple[str, ...]:
+    """What each stage of the stored plans (``MethodPlan.as_dict``) spent, a line per total:
     ``total 1: 8 × ε_t 0.0806 (ε 0.25), then ε_B 0.955`` (the tuning stage's trials, each at ε_t,
-    composing to ε on the data; then the release's run at ε_B), joined by ``; ``; plans that differ at a
-    total are told apart by method. A random count reads as its mean (K itself is secret)."""
+    composing to ε on the data; then the release's run at ε_B); plans that differ at a total are told
+    apart by method, a line each. A random count reads as its mean (K itself is secret)."""
     parts: dict[float, dict[str, list[str]]] = {}
     for plan in plans:
         tuning, release = plan["stages"]
@@ -108,7 +108,7 @@ def stages_text(plans: Sequence[Mapping[str, Any]]) -> str:
             lines.append(f"total {total:g}: {next(iter(texts))}")
         else:
             lines += [f"total {total:g}, {', '.join(m)}: {t}" for t, m in texts.items()]
-    return "; ".join(lines)
+    return tuple(lines)
 
 
 def setting(row: TradeOff) -> tuple[str, str, float]:
