@@ -131,7 +131,8 @@ def test_one_record_with_a_non_finite_gradient_cannot_break_clipping(
     digits: Dataset, engine: str, bad: float
 ) -> None:
     """One record whose gradient is NaN or infinite: the release is finite, its noise-free part has norm
-    at most C·(batch size)/L, the record is counted as zeroed, and the run goes on."""
+    at most C·(batch size)/L, the record is counted as zeroed in the engine's private count (never in the
+    run's result record, which ``dptune train --json`` prints), and the run goes on."""
     trainer = digits_trainer(digits, "dpsgd", seed=None, engine=engine)
     batch = torch.arange(64)
     trainer.train_x = trainer.train_x.clone()
@@ -144,7 +145,7 @@ def test_one_record_with_a_non_finite_gradient_cannot_break_clipping(
     assert trainer.engine.nonfinite >= 2  # once in the noise-free view above, once in the step
     result = trainer.train_epoch()
     assert math.isfinite(result.validation_loss)
-    assert trainer.summary()["nonfinite_signals_zeroed"] >= 2
+    assert not [key for key in trainer.summary() if "nonfinite" in key]
 
 
 def test_the_realised_poisson_rate_is_at_most_q() -> None:

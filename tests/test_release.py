@@ -7,9 +7,12 @@ within the total (a per-run sweep's re-runs, released the same way: ``tests/test
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
+from typing import Any
 
 import pytest
 import ray
@@ -18,11 +21,13 @@ from mlflow.tracking import MlflowClient
 from ray.tune import ExperimentAnalysis
 
 from dptune.engine.data import load_dataset
+from dptune.methods.registry import METHODS
 from dptune.sweep.plan import PLAN_ARTIFACT
 from dptune.tracking import tracker_for
 from dptune.tracking.names import ALL_RELEASES_ARTIFACT, FINAL_ROLE, PARENT_TAG, ROLE_TAG, SEARCH_ROLE
 from dptune.training.trial_status import route
 from dptune.tune.driver import STAGE_EXPERIMENT
+from dptune.tune.trainable import PRIVATE_NONFINITE_KEY
 from tests.sweep_helpers import released_model_holds_only_its_weights, runs, write_spec
 from tests.test_plan import DP_ACCOUNTING_SLACK, recomposed
 
@@ -46,6 +51,53 @@ def final_test_accuracy(model: torch.nn.Module) -> float:
     with torch.no_grad():
         predicted = model(data.test_x).argmax(dim=1)
     return 100 * float((predicted == data.test_y).float().mean())
+
+
+PRIVACY_PAGE = Path(__file__).parents[1] / "docs" / "privacy.md"
+METHOD_PARAMETERS = {param.name for method in METHODS.values() for param in method.params}
+
+
+def documented_outputs() -> dict[tuple[str, str], str]:
+    """The privacy page's table of what a release run shows: (kind, name) -> public, counted or
+    identifier; its row of 'every parameter of a method' stands for each parameter in the registry."""
+    section = PRIVACY_PAGE.read_text().split("### What a release run shows", 1)[1].split("\n\n| output")[1]
+    table: dict[tuple[str, str], str] = {}
+    for row in section.split("\n\n")[0].splitlines()[2:]:
+        outputs, kind, depends, _ = (cell.strip() for cell in row.strip("|").split("|"))
+        named = re.findall(r"`([^`]+)`", outputs) if kind not in ("model", "version") else [kind]
+        if "every parameter of a method" in outputs:
+            named += sorted(METHOD_PARAMETERS)
+        table |= {(kind, name): depends for name in named}
+    return table
+
+
+def release_outputs(client: MlflowClient, run_id: str, model_uri: str) -> dict[tuple[str, str], Any]:
+    """Everything a release run and its registered version show, keyed as the privacy page's table."""
+    run = client.get_run(run_id)
+    name, version = model_uri.removeprefix("models:/").rsplit("/", 1)
+    registered = client.get_model_version(name, version)
+    shown: dict[tuple[str, str], Any] = {}
+    shown |= {("param", k): v for k, v in run.data.params.items()}
+    shown |= {("metric", k): v for k, v in run.data.metrics.items()}
+    shown |= {("tag", k): v for k, v in run.data.tags.items()}
+    shown |= {("artifact", a.path): a.file_size for a in client.list_artifacts(run_id)}
+    shown |= {("version tag", k): v for k, v in registered.tags.items()}
+    shown |= {("version", "version"): registered.description, ("model", "model"): registered.source}
+    return shown
+
+
+def undocumented(shown: dict[tuple[str, str], Any]) -> list[tuple[str, str]]:
+    table = documented_outputs()
+    return sorted(key for key in shown if key not in table)
+
+
+def test_the_privacy_pages_table_of_release_outputs_names_each_kind_of_output() -> None:
+    table = documented_outputs()
+    kinds = {"param", "metric", "tag", "artifact", "model", "version tag", "version"}
+    assert {kind for kind, _ in table} == kinds
+    assert set(table.values()) == {"public", "counted", "identifier"}
+    assert ("metric", "test_accuracy") in table and ("param", "beta") in table
+    assert not [key for key in table if "nonfinite" in key[1] or key[1] == "seed"]
 
 
 def test_a_pipeline_releases_a_registered_model_within_its_total(tmp_path: Path) -> None:
@@ -93,11 +145,115 @@ def test_a_pipeline_releases_a_registered_model_within_its_total(tmp_path: Path)
     first, *_ = tracker_for(uri).plot_context("total").stages  # the plot's title: what each stage spent
     assert first.startswith(f"total 3: 2 × ε_t {plans[0]['stages'][0]['per_run_epsilon']:.3g} (ε ")
     assert f'load one with: mlflow.pytorch.load_model("{release["model_uri"]}")' in done.stdout
+    # every param, metric, tag and artifact of the release run and its registered version is in the privacy
+    # page's table of outputs, with what it depends on
+    assert not undocumented(release_outputs(client, released.info.run_id, release["model_uri"]))
 
     # the release trains after its tuning, alone: it held every CPU of the node, its trials one each
     trials = ExperimentAnalysis(str(tmp_path / "ray_results" / "total" / STAGE_EXPERIMENT)).trials
     asked = {bool(route(t.config).rerun): t.placement_group_factory.bundles[0]["CPU"] for t in trials}
     assert asked == {False: 1.0, True: float(ray._private.utils.get_num_cpus())}
+
+
+CANARY_CODE = textwrap.dedent(
+    """
+    import numpy as np
+    from sklearn.datasets import load_digits
+    from torch import nn
+
+
+    def digits(nan_record: bool = False):
+        data = load_digits()
+        x = (data.data / 16.0).astype(np.float32)
+        order = np.random.default_rng(0).permutation(len(x))
+        train, held = np.split(order, [1437])
+        train_x = x[train].copy()
+        if nan_record:
+            train_x[0] = np.nan  # every gradient of this record is NaN
+        held_out = (x[held], data.target[held])
+        return {"train": (train_x, data.target[train]), "held_out": held_out, "num_classes": 10}
+
+
+    def mlp():
+        return nn.Sequential(nn.Linear(64, 32), nn.Tanh(), nn.Linear(32, 10))
+    """
+)
+
+
+def canary_release(folder: Path, nan_record: bool) -> tuple[dict[tuple[str, str], Any], int]:
+    """A pipeline's release on digits with its first training record's input NaN (or as it is): what
+    its release run and registered version show, and the private count of signals its trials zeroed."""
+    folder.mkdir()
+    (folder / "canary.py").write_text(CANARY_CODE)
+    spec = write_spec(
+        folder,
+        "canary",
+        {"dpsgd": {"lr": {"loguniform": [0.1, 2.0]}}},
+        dataset={"factory": "canary:digits", "args": {"nan_record": nan_record}},
+        model={"factory": "canary:mlp"},
+        privacy={"epsilon": TOTAL, "delta": 1e-4, "includes_tuning": True, "validation": "public"},
+        budget={"trials_per_method": 2, "max_concurrent": 2},
+        selection={},
+        search={"sampler": "random"},
+    )
+    done = dptune_run(spec)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "nonfinite" not in done.stdout
+    release = json.loads(done.stdout.strip().splitlines()[-1])
+    client = MlflowClient(f"sqlite:///{folder / 'mlflow.db'}")
+    _, children = runs(client.tracking_uri, "canary")
+    (released,) = [r for r in children if r.data.tags.get("dptune.role") == "final"]
+    trials = ExperimentAnalysis(str(folder / "ray_results" / "canary" / STAGE_EXPERIMENT)).trials
+    zeroed = sum(int(t.last_result[PRIVATE_NONFINITE_KEY]) for t in trials)
+    return release_outputs(client, released.info.run_id, release["model_uri"]), zeroed
+
+
+def test_a_record_whose_input_is_nan_changes_no_public_output_of_a_release(tmp_path: Path) -> None:
+    """The canary: one training record whose every gradient is NaN is left out of every clipped sum and
+    counted only in the private state; every output of the release is in the privacy page's table, the
+    same outputs with and without it, and each one the table calls public has the same value."""
+    clean, clean_zeroed = canary_release(tmp_path / "clean", nan_record=False)
+    canary, canary_zeroed = canary_release(tmp_path / "canary", nan_record=True)
+    assert clean_zeroed == 0 < canary_zeroed  # the record was sampled, and its signals left out
+    assert not undocumented(clean) and set(clean) == set(canary)
+    public = [key for key, depends in documented_outputs().items() if depends == "public" and key in clean]
+    assert len(public) > 10
+    assert {key: clean[key] for key in public} == {key: canary[key] for key in public}
+
+
+def test_a_seeded_pipeline_registers_its_model_without_a_guarantee_or_a_seed(tmp_path: Path) -> None:
+    """Read as the registry's reader would: the version's description and tags, its source run and the
+    card say that a seeded run has no privacy guarantee, and none of them holds the seed."""
+    spec = write_spec(
+        tmp_path,
+        "seeded",
+        {"dpsgd": {"lr": {"loguniform": [0.1, 2.0]}}},
+        privacy={"epsilon": TOTAL, "delta": 1e-4, "includes_tuning": True},
+        training={"epochs": 2, "batch_size": 128, "lr": 1.0, "physical_batch_size": 128, "seed": 11},
+        budget={"trials_per_method": 2, "max_concurrent": 2},
+        selection={},
+        search={"sampler": "random"},
+    )
+    done = dptune_run(spec)
+    assert done.returncode == 0, done.stderr[-3000:]
+    release = json.loads(done.stdout.strip().splitlines()[-1])
+    assert release["epsilon"] is None and release["delta"] is None
+    assert "seeded: no privacy guarantee" in done.stdout
+
+    client = MlflowClient(f"sqlite:///{tmp_path / 'mlflow.db'}")
+    name, number = release["model_uri"].removeprefix("models:/").rsplit("/", 1)
+    version = client.get_model_version(name, number)
+    assert version.description.startswith("Seeded: no privacy guarantee")
+    assert "-DP" not in version.description
+    assert version.tags["dptune.noise_source"] == "seeded"
+    assert "dptune.epsilon" not in version.tags and "dptune.delta" not in version.tags
+    source = client.get_run(version.run_id)
+    card = json.loads(Path(client.download_artifacts(source.info.run_id, "privacy_card.json")).read_text())
+    assert card["guarantee"] == "seeded: no privacy guarantee" and "epsilon" not in card
+    assert "seed" not in card["settings"] and "seed" not in source.data.params
+    assert "epsilon_including_tuning" not in source.data.metrics
+    assert source.info.run_name.endswith("seeded: no privacy guarantee")
+    assert "11" not in json.dumps(card["settings"])
 
 
 def test_a_list_of_totals_tunes_on_secret_subsets_as_planned_and_counts_every_release(tmp_path: Path) -> None:

@@ -14,8 +14,10 @@ from pathlib import Path
 
 import numpy as np
 import torch
+import yaml
 from dp_accounting import dp_event
 from dp_accounting.rdp.rdp_privacy_accountant import RdpAccountant
+from mlflow.tracking import MlflowClient
 
 from dptune.cli import main
 from dptune.engine.data import load_dataset
@@ -71,10 +73,16 @@ def test_a_seeded_sweep_seeds_each_trial_apart_and_says_so_everywhere(
     lines: list[str] = []
     run_sweep(spec, path.read_text(), echo=lines.append)
 
+    a, b = trainer_states(Path(spec.storage_path) / "seeded" / "trials")
+    assert not torch.equal(a["theta"], b["theta"])  # each trial its own seed: reproducible, yet never shared
     parents, children = runs(spec.tracking_uri, "seeded")
     assert parents[0].data.tags["noise_source"] == "seeded"
     assert {c.data.tags["dptune.noise_source"] for c in children} == {"seeded"}
-    assert len({c.data.params["seed"] for c in children}) == 2  # reproducible, yet never shared
+    for run in (*parents, *children):  # a seed lets whoever has it regenerate the noise: never recorded
+        assert "seed" not in run.data.params and "dptune.seed" not in run.data.tags
+    client = MlflowClient(spec.tracking_uri)
+    stored = Path(client.download_artifacts(parents[0].info.run_id, "spec.yaml", str(tmp_path)))
+    assert "seed" not in yaml.safe_load(stored.read_text())["training"]
     assert sum("SEEDED" in line for line in lines) == 2  # the summary's first and last lines
     assert main(["report", "--tracking-uri", spec.tracking_uri, "--json"]) == 0
     report = json.loads(capsys.readouterr().out.strip().splitlines()[-1])

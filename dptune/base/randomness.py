@@ -41,6 +41,8 @@ if TYPE_CHECKING:
 
 SECURE = "secure"
 SEEDED = "seeded"
+SEEDED_NO_GUARANTEE = "seeded: no privacy guarantee"
+"""What a seeded run's release says in place of an (ε, δ): whoever has the seed regenerates its noise."""
 SEED_BITS = 256
 """Bits of OS entropy behind each secret stream (and a proxy's subset, a sweep's tie-break key)."""
 SEED_LIMIT = 2**62  # a research seed N: its streams use N, 2N + 1 and 2N + 2, each expanded whole
@@ -56,6 +58,7 @@ PHILOX_OFFSET_BITS = 60
 CUDA_STREAMS = 2
 """Philox generators summed per CUDA stream: 64 + 60 secret bits each, 248 in all (≥ 128)."""
 PROXY_SUBSET_STREAM = "proxy-subset"
+HELD_OUT_STREAM = "held-out"
 TIE_BREAK_STREAM = "tie-break"
 NOISE_GENERATORS = ("torch", "os-csprng")
 """``torch``: a torch generator seeded from OS entropy (or by the seed); ``os-csprng``: every noise
@@ -65,12 +68,14 @@ draw from the OS CSPRNG itself (``dptune.methods.release.OsCsprngNoise``), slowe
 @dataclass(frozen=True)
 class StreamSeeds:
     """Seeds of a run's random streams (private: knowing them reveals the noise); ``subset`` draws a
-    tuning proxy's secret subset when the run has no subset given (``RunConfig.proxy_fraction``)."""
+    tuning proxy's secret subset when the run has no subset given (``RunConfig.proxy_fraction``),
+    ``held_out`` the noise of its scores on private held-out data (``RunConfig.heldout_noise``)."""
 
     init: int
     sampler: int
     noise: int
     subset: int
+    held_out: int
 
 
 @dataclass(frozen=True)
@@ -85,11 +90,13 @@ class Randomness:
 
     def stream_seeds(self) -> StreamSeeds:
         """Fresh secret seeds, or the seeded mode's fixed ones (θ₀: N, batches: 2N + 1, noise: 2N + 2,
-        a proxy's subset: hashed from N, so that it is no other seed's stream)."""
+        a proxy's subset and the held-out scores' noise: hashed from N, so that each is no other seed's
+        stream)."""
         if self.seed is None:
-            return StreamSeeds(*(secrets.randbits(SEED_BITS) for _ in range(4)))
+            return StreamSeeds(*(secrets.randbits(SEED_BITS) for _ in range(5)))
         subset = trial_seed(self.seed, PROXY_SUBSET_STREAM, 0)
-        return StreamSeeds(self.seed, 2 * self.seed + 1, 2 * self.seed + 2, subset)
+        held_out = trial_seed(self.seed, HELD_OUT_STREAM, 0)
+        return StreamSeeds(self.seed, 2 * self.seed + 1, 2 * self.seed + 2, subset, held_out)
 
     def label(self) -> dict[str, Any]:
         """What every output of a run says about its randomness: the source, and the seed if seeded."""

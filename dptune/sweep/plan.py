@@ -254,6 +254,13 @@ class MethodPlan:
         ``Stage.rdp_epsilon``, so that plans of either accountant rank alike)."""
         return self.tuning.fraction * self.tuning.rdp_epsilon
 
+    @property
+    def tuning_spent(self) -> float:
+        """γ·ε_t with ε_t as the plan spends it: by the tuning stage's own accountant (PLD for a PLD plan,
+        whose ε_t RDP cannot certify below about 0.1 at δ = 1e-5, whatever the noise). What the guard of
+        a useful plan reads (``useful``)."""
+        return self.tuning.fraction * self.tuning.per_run_epsilon
+
     def as_dict(self) -> dict[str, Any]:
         """The plan as stored with the sweep: every mechanism written out, so that an independent accountant
         can recompose it (``tests/test_plan.py`` does, with dp-accounting), and each stage's compute in
@@ -657,8 +664,9 @@ def _ranked(plans: list[MethodPlan]) -> tuple[float, float]:
 
 
 def useful(plans: list[MethodPlan] | None) -> bool:
-    """Whether every method's tuning ranks at γ·ε_t ≥ ``MIN_TUNING_EPSILON``."""
-    return plans is not None and all(p.tuning_quality >= MIN_TUNING_EPSILON for p in plans)
+    """Whether every method's tuning ranks at γ·ε_t ≥ ``MIN_TUNING_EPSILON``, ε_t as each plan spends it
+    (``MethodPlan.tuning_spent``)."""
+    return plans is not None and all(p.tuning_spent >= MIN_TUNING_EPSILON for p in plans)
 
 
 def smallest_total(setup: PlanSetup, n: int, above: float) -> float:
@@ -757,36 +765,81 @@ class Ran(NamedTuple):
 def realised(plan: MethodPlan, ran: Ran) -> tuple[float, float]:
     """(ε, δ) of what a pipeline ran: the plan's own figure when it ran as planned; else (a trial lost with
     a killed driver ran again: one more run on the data) every run beyond the plan composed with it the
-    plan's way."""
+    plan's way (``joint_privacy`` of the one plan)."""
     lost = max(0, ran.searched - ran.drawn)
     if lost == 0 and ran.released <= plan.release.runs:
         return plan.epsilon, plan.delta
-    if plan.composition == PLD_COMPOSITION:
-        return pld_epsilon(_pld_history([plan], ran.searched, ran.released), plan.delta), plan.delta
-    worst = worst_curve(plan.tuning.ledgers)
-    if plan.tuning.count.random:
-        curve = plan.tuning.curve() + (lost + ran.released) * worst_curve(plan.release.ledgers)
-        return rdp_to_epsilon(curve, plan.delta), plan.delta
-    if plan.composition == BASIC_COMPOSITION:
-        subset_delta = plan.delta / (2 * plan.tuning.fraction)
-        on_subset = rdp_to_epsilon(ran.searched * worst, subset_delta)
-        epsilon_a, delta_a = amplified_by_subset(on_subset, subset_delta, plan.tuning.fraction)
-        return epsilon_a + ran.released * plan.release.epsilon, delta_a + ran.released * plan.release.delta
-    tuning = amplified_rdp(ran.searched * worst, plan.tuning.fraction)
-    return rdp_to_epsilon(tuning + ran.released * worst_curve(plan.release.ledgers), plan.delta), plan.delta
+    return joint_privacy([plan], {plan.method: ran})
 
 
-def _pld_history(
-    plans: Sequence[MethodPlan], searched: int | None = None, released: int = 1
-) -> list[HistoryEntry]:
-    """Every run of PLD-composed ``plans`` as one ledger: each plan's tuning mechanism ``searched`` times
-    (default: its K) and its release's ``released`` times."""
+def as_planned(plan: MethodPlan) -> Ran:
+    """What a plan runs when it runs as planned: its K tuning trials (a random K: its mean) and its
+    release runs."""
+    return Ran(plan.tuning.runs, plan.release.runs, plan.tuning.runs)
+
+
+def counted(plan: MethodPlan, ran: Ran | None) -> Ran:
+    """The runs a plan's figure counts: what ran, but never less than the plan (a trial that did not run
+    for a reason the data may have caused still counts: the plan was fixed before the data was touched,
+    and a figure that shrinks with what ran would be an odometer, not a bound)."""
+    planned = as_planned(plan)
+    if ran is None:
+        return planned
+    drawn = ran.drawn if plan.tuning.count.random else planned.searched
+    return Ran(max(ran.searched, drawn), max(ran.released, planned.released), drawn)
+
+
+def _pld_history(plans: Sequence[MethodPlan], ran: Mapping[str, Ran]) -> list[HistoryEntry]:
+    """Every run of PLD-composed ``plans`` as one ledger: each plan's tuning mechanism as many times as
+    its tuning trials ran, its release's as many as its release runs (``ran`` by method)."""
     history: list[HistoryEntry] = []
     for plan in plans:
         (tuning,), (release,) = plan.tuning.ledgers, plan.release.ledgers
-        history += list(tuning) * (plan.tuning.runs if searched is None else searched)
-        history += list(release) * released
+        history += list(tuning) * ran[plan.method].searched
+        history += list(release) * ran[plan.method].released
     return history
+
+
+def _tuning_curve(plan: MethodPlan, ran: Ran) -> np.ndarray:
+    """RDP, on the data its trials trained on (the subset), of the tuning trials a plan ran: each trial's
+    worst configuration W_t per trial; for a random count repeat-and-select's transform, plus W_t for
+    each trial a lost driver ran again."""
+    worst = worst_curve(plan.tuning.ledgers)
+    if plan.tuning.count.random:
+        return np.asarray(plan.tuning.curve() + max(0, ran.searched - ran.drawn) * worst, dtype=float)
+    return np.asarray(ran.searched * worst, dtype=float)
+
+
+def joint_privacy(
+    plans: Sequence[MethodPlan], counts: Mapping[str, Ran] | None = None
+) -> tuple[float, float]:
+    """(ε, δ) of releasing every model of ``plans``, one sweep stage's pipelines, from what each ran
+    (``counts`` by method, never less than planned: ``counted``). Every method's tuning trials ran on the
+    one secret subset of the stage, so the subset's whole tuning is amplified **once**: the amplification
+    of a combined stage is not the sum of its parts' (randomized response at ε = 1 twice on a subset of rate
+    ½: log(1 + ½(e² − 1)) = 1.433 for the two together, against 2·log(1 + ½(e − 1)) = 1.240 added).
+
+    * every plan composed by PLD (the whole data): PLD of every run, at the plans' δ;
+    * any plan composed the basic way: the tuning stage of every method composed in RDP on the subset and
+      converted at δ/2γ, amplified once (Balle, Barthe & Gaboardi 2018, Thm. 8) to (ε_A, δ/2); each
+      release run's (ε_B, δ_B) adds;
+    * otherwise in RDP: the subset's tuning amplified once (Zhu & Wang 2019, Thm. 6; γ = 1 as it is),
+      plus each release run's W_B, converted once at δ.
+    """
+    ran = {p.method: counted(p, (counts or {}).get(p.method)) for p in plans}
+    delta, fraction = plans[0].delta, plans[0].tuning.fraction
+    if all(p.composition == PLD_COMPOSITION for p in plans):
+        return pld_epsilon(_pld_history(plans, ran), delta), delta
+    tuning = np.sum([_tuning_curve(p, ran[p.method]) for p in plans], axis=0)
+    if any(p.composition == BASIC_COMPOSITION for p in plans):
+        subset_delta = delta / (2 * fraction)
+        epsilon_a, delta_a = amplified_by_subset(rdp_to_epsilon(tuning, subset_delta), subset_delta, fraction)
+        return (
+            epsilon_a + sum(ran[p.method].released * p.release.epsilon for p in plans),
+            delta_a + sum(ran[p.method].released * p.release.delta for p in plans),
+        )
+    releases = np.sum([ran[p.method].released * worst_curve(p.release.ledgers) for p in plans], axis=0)
+    return rdp_to_epsilon(amplified_rdp(tuning, fraction) + releases, delta), delta
 
 
 def stage_curve(plans: Sequence[MethodPlan]) -> np.ndarray:
@@ -796,17 +849,6 @@ def stage_curve(plans: Sequence[MethodPlan]) -> np.ndarray:
     tuning = amplified_rdp(np.sum([p.tuning.curve() for p in plans], axis=0), plans[0].tuning.fraction)
     releases = np.sum([p.release.curve() for p in plans], axis=0)
     return np.asarray(tuning + releases, dtype=float)
-
-
-def joint_privacy(plans: Sequence[MethodPlan]) -> tuple[float, float]:
-    """(ε, δ) of releasing every model of ``plans``, one stage's pipelines (``stage_curve``), converted
-    once at the plans' δ; plans all composed by PLD, by PLD of all their runs. Plans composed the basic
-    way compose the basic way: ε and δ both add."""
-    if any(p.composition == BASIC_COMPOSITION for p in plans):
-        return sum(p.epsilon for p in plans), sum(p.delta for p in plans)
-    if all(p.composition == PLD_COMPOSITION for p in plans):
-        return pld_epsilon(_pld_history(plans), plans[0].delta), plans[0].delta
-    return rdp_to_epsilon(stage_curve(plans), plans[0].delta), plans[0].delta
 
 
 def curve_privacy(
@@ -821,7 +863,8 @@ def curve_privacy(
     plans = [p for stage in stages for p in stage]
     if all(r["as_planned"] for r in records) and all(p.composition != BASIC_COMPOSITION for p in plans):
         if all(p.composition == PLD_COMPOSITION for p in plans):
-            return pld_epsilon(_pld_history(plans), plans[0].delta), plans[0].delta
+            history = _pld_history(plans, {p.method: as_planned(p) for p in plans})
+            return pld_epsilon(history, plans[0].delta), plans[0].delta
         curve = np.sum([stage_curve(stage) for stage in stages], axis=0)
         return rdp_to_epsilon(curve, plans[0].delta), plans[0].delta
     return added(records)
@@ -865,17 +908,14 @@ def plan_record(plans: Mapping[str, MethodPlan], counts: Mapping[str, Ran]) -> d
             row |= {"trials_started": ran.searched + ran.released, "epsilon_all_trials": epsilon}
         rows.append(row)
     first = next(iter(plans.values()))
-    as_planned = all(
+    ran_as_planned = all(
         r["epsilon_including_tuning"] == p.epsilon for r, p in zip(rows, plans.values(), strict=True)
     )
-    if as_planned:
-        whole, whole_delta = joint_privacy(list(plans.values()))
-    else:  # a pipeline ran more than its plan: the stage composes what each ran, the basic way
-        whole, whole_delta = added(rows)
+    whole, whole_delta = joint_privacy(list(plans.values()), counts)
     return {
         "epsilon_including_tuning": whole,
         "delta": whole_delta,
-        "as_planned": as_planned,
+        "as_planned": ran_as_planned,
         "methods": rows,
         "total_epsilon": first.total_epsilon,
         "plan": [p.as_dict() for p in plans.values()],

@@ -3,8 +3,9 @@ the tuning, its one release run), with the privacy card that says what the model
 
 A card is public and states only what the sweep's public record states: ε and δ including the tuning
 (the plan's, or the search bound's row, which withholds a secret trial count), the plan, the method,
-accountant, data and model, the run's settings and its final-test accuracy. No seed is on it unless
-the sweep is in the labelled research mode, and no generator state ever is.
+accountant, data and model, the run's settings and its final-test accuracy. No seed and no generator
+state is ever on it. A seeded run (research mode) has no guarantee, and its card says so in place of an
+(ε, δ): whoever has the seed regenerates the noise.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from dptune.base.randomness import SEEDED, SEEDED_NO_GUARANTEE
+from dptune.privacy.heldout import PrivateHeldOut
 from dptune.sweep.plan import MethodPlan, Ran, realised
 from dptune.sweep.results import finished_reruns, trial_settings
 from dptune.training.config import RunConfig
@@ -37,13 +40,19 @@ class Release:
     def logged(self, uri: str) -> Release:
         return replace(self, model_uri=uri)
 
+    @property
+    def seeded(self) -> bool:
+        """Whether the model comes from a seeded run (research mode): then it has no privacy guarantee,
+        and its ε and δ (what the runs would spend with a secret seed) are never shown as one."""
+        return bool(self.card["noise_source"] == SEEDED)
+
     def as_dict(self) -> dict[str, Any]:
-        """The release as ``dptune run`` prints it last (JSON)."""
+        """The release as ``dptune run`` prints it last (JSON); a seeded one without ε and δ."""
         return {
             "method": self.method,
             "final_test_accuracy": self.final_test_accuracy,
-            "epsilon": self.epsilon,
-            "delta": self.delta,
+            "epsilon": None if self.seeded else self.epsilon,
+            "delta": None if self.seeded else self.delta,
             "total_epsilon": self.total_epsilon,
             "model_uri": self.model_uri,
         }
@@ -55,17 +64,38 @@ its ``settings``."""
 
 
 PUBLIC_INPUTS = (
-    "the spec (its search ranges, start points and fixed settings) and the data's public split are taken "
-    "as public inputs: whatever chose them is outside this ε; a start point that is a published setting "
-    "its authors tuned on this data carries their choice, which no dptune figure counts"
+    "the spec (its search ranges, start points and fixed settings), the data's fixed split and the "
+    "training set's size are taken as public inputs: whatever chose them is outside this ε; a start point "
+    "that is a published setting its authors tuned on this data carries their choice, which no dptune "
+    "figure counts"
 )
 """What a card's guarantee assumes public: it covers the runs dptune made, not how its spec came to be."""
+PUBLIC_HELD_OUT = (
+    "taken as public (privacy.validation: public): the selection reads the validation part's records and "
+    "the final-test score the final-test part's without noise, so no ε here covers them; with a held-out "
+    "split as private as the training data, set privacy.validation: private"
+)
+"""What a card says of the held-out split (validation and final test) when it is public."""
 
 
-def _card(run: RunConfig, settings: Mapping[str, Any], accuracy: float, noise_source: str) -> dict[str, Any]:
+def held_out_statement(held_out: PrivateHeldOut | None) -> dict[str, Any]:
+    """A card's ``held_out``: the held-out records' own guarantee (private: ``PrivateHeldOut``), or that
+    the split is taken as public. A record is in one split, so each split's records have their guarantee."""
+    return {"held_out": PUBLIC_HELD_OUT if held_out is None else held_out.as_card()}
+
+
+def _card(
+    run: RunConfig,
+    settings: Mapping[str, Any],
+    accuracy: float,
+    noise_source: str,
+    guarantee: Mapping[str, Any],
+) -> dict[str, Any]:
     """What every card states: the method, data, model, accountant, randomness, final-test accuracy, the
-    run's other settings (the release's: its step as carried) and what its guarantee takes as public."""
-    return {
+    run's other settings (the release's: its step as carried) and what its guarantee takes as public; its
+    ``guarantee`` ((ε, δ) and what they cover), or of a seeded run ``SEEDED_NO_GUARANTEE`` in its place."""
+    stated = {"guarantee": SEEDED_NO_GUARANTEE} if noise_source == SEEDED else dict(guarantee)
+    return stated | {
         "assumes": PUBLIC_INPUTS,
         "method": run.method,
         "dataset": run.dataset,
@@ -104,15 +134,17 @@ def pipeline_release(
         if plan.tuning.fraction < 1
         else "on the whole training data"
     )
-    card = _card(run, settings, accuracy, noise_source) | {
+    guarantee = {
         "epsilon": epsilon,
         "delta": delta,
         "includes_tuning": True,
-        "total_epsilon": plan.total_epsilon,
         "covers": (
             f"every run that touched the training data to choose and train this model: {trials} {subset}, "
             f"the choice among them, and the release run ({ran.released}) on the whole data;"
         ),
+    }
+    card = _card(run, settings, accuracy, noise_source, guarantee) | {
+        "total_epsilon": plan.total_epsilon,
         "plan": plan.as_dict(),
     }
     return Release(run.method, str(result["trial_id"]), accuracy, epsilon, delta, card, plan.total_epsilon)
@@ -128,15 +160,17 @@ def rerun_release(
     """A re-run of a per-run sweep's selected configuration: its card's (ε, δ) is the method's whole
     search with its re-runs (``cost``: the bound's public row), its per-run ε beside it."""
     accuracy = 100 * float(result["test_accuracy"])
-    card = _card(run, settings, accuracy, noise_source) | {
-        "epsilon": float(cost["epsilon_including_tuning"]),
-        "delta": float(cost["delta"]),
+    epsilon, delta = float(cost["epsilon_including_tuning"]), float(cost["delta"])
+    guarantee = {
+        "epsilon": epsilon,
+        "delta": delta,
         "includes_tuning": True,
         "per_run_epsilon": float(result["epsilon_target"]),
         "covers": f"the method's whole search and every re-run of its selection ({cost['note']});",
         "tuning_bound": cost["tuning_bound"],
     }
-    return Release(run.method, str(result["trial_id"]), accuracy, card["epsilon"], card["delta"], card)
+    card = _card(run, settings, accuracy, noise_source, guarantee)
+    return Release(run.method, str(result["trial_id"]), accuracy, epsilon, delta, card)
 
 
 def release_lines(releases: Sequence[Release]) -> list[str]:
@@ -144,10 +178,12 @@ def release_lines(releases: Sequence[Release]) -> list[str]:
     lines = []
     for r in sorted(releases, key=lambda r: (r.method, r.total_epsilon or 0.0, r.trial_id)):
         where = r.model_uri or "not logged yet (the store did not answer)"
-        lines.append(
-            f"  {r.final_test_accuracy:6.2f}% final test at ε = {r.epsilon:.3f}, δ = {r.delta:g} (tuning "
-            f"included)  {r.method:<15} {where}"
+        guarantee = (
+            f"({SEEDED_NO_GUARANTEE})"
+            if r.seeded
+            else f"at ε = {r.epsilon:.3f}, δ = {r.delta:g} (tuning included)"
         )
+        lines.append(f"  {r.final_test_accuracy:6.2f}% final test {guarantee}  {r.method:<15} {where}")
     logged = next((r.model_uri for r in releases if r.model_uri), None)
     if logged:
         lines.append(f'load one with: mlflow.pytorch.load_model("{logged}") (images in, class scores out)')
@@ -174,10 +210,12 @@ def sweep_releases(
     counts: Mapping[str, Ran],
     plans: Mapping[str, MethodPlan] | None,
     noise_source: str,
+    held_out: PrivateHeldOut | None = None,
 ) -> list[Release]:
     """Every finished re-run of a sweep stage (``results``: the trials' last reports with ``trial_id``,
     ``method`` and ``config``) as a release: a pipeline's (``plans`` by method; ``counts``: what each
-    method ran, from the private ledger) or a per-run sweep's (``costs``: the bound's public rows)."""
+    method ran, from the private ledger) or a per-run sweep's (``costs``: the bound's public rows); each
+    card says what covers the held-out records (``held_out``: private, else public)."""
     rows = {row["method"]: row for row in costs}
     releases = []
     for result in finished_reruns(results):
@@ -189,4 +227,5 @@ def sweep_releases(
             releases.append(pipeline_release(plans[method], counts[method], result, run, shown, noise_source))
         elif method in rows:
             releases.append(rerun_release(rows[method], result, run, shown, noise_source))
-    return releases
+    statement = held_out_statement(held_out)
+    return [replace(r, card={**r.card, **statement}) for r in releases]

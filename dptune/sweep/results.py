@@ -13,6 +13,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Any
 
+import yaml
+
 from dptune.methods.filters import DrawnFilter
 from dptune.training.config import RunConfig
 from dptune.training.trial_status import RERUN_OF, TrialStatus
@@ -22,11 +24,27 @@ PLACE_KNOBS = ("params", "device", "data_root")
 flattened) and where it ran (its device is chosen per trial, its data's folder is the machine's)."""
 
 
+UNRECORDED = ("seed",)
+"""Settings never recorded, whatever the mode: a run's seed (research mode; a trial's own, or the sweep's
+``training.seed``) lets whoever has it regenerate the run's noise and batches."""
+
+
+def recorded_spec(spec_text: str) -> str:
+    """The spec as a sweep's record stores it: its text, but without ``training.seed`` (``UNRECORDED``;
+    then re-written from its YAML, comments dropped)."""
+    doc = yaml.safe_load(spec_text)
+    training = doc.get("training") if isinstance(doc, dict) else None
+    if not isinstance(training, dict) or "seed" not in training:
+        return spec_text
+    doc["training"] = {k: v for k, v in training.items() if k not in UNRECORDED}
+    return str(yaml.safe_dump(doc, sort_keys=False, allow_unicode=True))
+
+
 def run_settings(run: RunConfig, delta: float) -> dict[str, Any]:
     """The settings every trial of a method starts from: its whole run configuration (method, dataset,
     model, ε target, δ resolved, epochs, batch size, clip, lr, accountant, sampling, …, the method's fixed
     parameters flattened), unset knobs left out; a trial's drawn knobs replace some of them."""
-    settings = {f.name: getattr(run, f.name) for f in fields(run) if f.name not in PLACE_KNOBS}
+    settings = {f.name: getattr(run, f.name) for f in fields(run) if f.name not in PLACE_KNOBS + UNRECORDED}
     kept = {k: v for k, v in settings.items() if v is not None and v != {}}  # no factory: no arguments
     return kept | {"delta": delta} | run.params
 
@@ -38,7 +56,7 @@ def trial_settings(base: Mapping[str, Any], config: Mapping[str, Any]) -> dict[s
     never reads it, and a stale value would mislead whoever reads the record)."""
     settings = dict(base)
     for key, value in config.items():
-        if key != RERUN_OF:
+        if key != RERUN_OF and key not in UNRECORDED:
             settings |= value.as_params() if isinstance(value, DrawnFilter) else {key: value}
     if settings.get("effective_lr") is not None:
         settings.pop("lr", None)
@@ -66,7 +84,7 @@ class TradeOff:
     tuning_bound: str | None = None  # repeat-and-select, composition, filter or plan
     tuning_note: str | None = None  # what the bound counts (a pipeline's: its plan's stages)
     epsilon_all_trials: float | None = None  # releasing every trial of the search (None: private)
-    noise_source: str = "secure"  # or "seeded" (research mode: the seeds are logged)
+    noise_source: str = "secure"  # or "seeded" (research mode: no guarantee; the seeds are never logged)
 
     @property
     def test_accuracy(self) -> float | None:

@@ -46,6 +46,7 @@ from dptune.base.factories import is_import_path
 from dptune.methods import METHODS, get_method
 from dptune.methods.filter_families import PRESET, get_family
 from dptune.methods.params import Param
+from dptune.privacy.heldout import PrivateHeldOut
 from dptune.privacy.tuning import TRIAL_DISTRIBUTIONS, TrialCount
 from dptune.sweep.bound import SearchSetup
 from dptune.sweep.plan import TUNING_COMPUTE, TUNING_SHARE, MethodPlan, PlanSetup, tuning_run
@@ -176,6 +177,31 @@ class SweepSpec:
     source: dict[str, Any] = field(default_factory=dict, compare=False)
     includes_tuning: IncludesTuning | None = None  # each ε the total of a released model, tuning included
     release: Mapping[str, MethodPlan] | None = None  # a pipeline's stage: each method's plan at its total
+    validation: str = "public"  # ``privacy.validation``: the held-out split public, or private
+    held_out: PrivateHeldOut | None = None  # its noisy scores' guarantee, once δ is known (``with_held_out``)
+
+    def held_out_queries(self) -> int:
+        """The most scores a run of this spec makes on the held-out split: for every ε and method, each
+        trial (a tuning proxy's too) and each re-run or release, one score an epoch for the most epochs it
+        can run (a final-test score is on other records, one per re-run: fewer)."""
+        finals = 1 if self.includes_tuning is not None else self.reruns
+        proxy = self.proxy.trials if self.proxy is not None else 0
+        per_epsilon = sum(
+            (int(self.trials.mean) + proxy + finals) * int(self.knob_range(method, "epochs")[1])
+            for method in self.methods
+        )
+        return len(self.epsilons) * per_epsilon
+
+    def with_held_out(self, delta: float) -> SweepSpec:
+        """With ``privacy.validation: private``, this spec with every run's held-out scores noisy
+        (``RunConfig.heldout_noise``): the least noise whose scores, every one a run of the spec can make,
+        compose to (ε, ``delta``) for the held-out records, ε the smallest target (each total's model then
+        covers them at its own ε or better); with a public split, this spec."""
+        if self.validation == "public":
+            return self
+        held_out = PrivateHeldOut.calibrated(self.held_out_queries(), min(self.epsilons), delta)
+        runs = {m: replace(run, heldout_noise=held_out.noise) for m, run in self.runs.items()}
+        return replace(self, runs=runs, held_out=held_out)
 
     def search_setup(self) -> SearchSetup:
         """What this sweep's privacy bound depends on (``dptune.sweep.bound``)."""
@@ -494,7 +520,32 @@ def parse_proxy(value: Any, trials: TrialCount) -> Proxy | None:
     return Proxy(fraction, count, top)
 
 
-PRIVACY_EXTRAS = ("total_epsilon", "includes_tuning", "tuning_share")
+PRIVACY_EXTRAS = ("total_epsilon", "includes_tuning", "tuning_share", "validation")
+VALIDATION_MODES = ("public", "private")
+"""``privacy.validation``: whether the held-out split (validation and final test) is taken as public, or is
+private and every score on it noisy and counted (``dptune.privacy.heldout``)."""
+
+
+def parse_validation(privacy: Mapping[str, Any], factory: bool, trials: TrialCount, warm: bool) -> str:
+    """``privacy.validation``: ``public`` by default for a built-in dataset (its public test split),
+    ``private`` for a dataset factory (the user's own held-out records). Private scores are counted by their
+    number, fixed before the sweep: a secret trial count or an earlier sweep's scores cannot be."""
+    mode = privacy.get("validation", "private" if factory else "public")
+    if mode not in VALIDATION_MODES:
+        raise InputError("privacy.validation", f"must be one of {', '.join(VALIDATION_MODES)}, got {mode!r}")
+    if mode == "private" and trials.random:
+        raise InputError(
+            "privacy.validation",
+            "private held-out data needs a fixed budget.trials_per_method (a secret count's scores cannot be "
+            "counted in advance); or set privacy.validation: public if the held-out split is public",
+        )
+    if mode == "private" and warm:
+        raise InputError(
+            "privacy.validation",
+            "private held-out data cannot count the scores an earlier sweep made on it: drop "
+            "search.warm_start, or set privacy.validation: public if the held-out split is public",
+        )
+    return str(mode)
 """The ``privacy`` section's keys besides its run knobs."""
 
 
@@ -744,6 +795,9 @@ def parse_spec(raw: Any, base: Path | None = None) -> SweepSpec:
     storage = settings["storage_path"]
     storage_path = storage if "://" in storage else str((base / storage).resolve())
 
+    validation = parse_validation(
+        mapping(doc["privacy"], "privacy"), "dataset" in factories, trials, warm_start is not None
+    )
     spaces = {m: method_space(m, v, f"methods.{m}") for m, v in methods.items()}
     if "effective_lr" in training:
         if "lr" in training:
@@ -782,6 +836,7 @@ def parse_spec(raw: Any, base: Path | None = None) -> SweepSpec:
         methods=spaces,
         source=doc,
         includes_tuning=includes_tuning,
+        validation=validation,
     )
     refuse_with_keep_start(spec)
     if includes_tuning is not None:

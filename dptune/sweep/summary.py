@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from dptune.base.randomness import SEEDED_NO_GUARANTEE
 from dptune.engine.data import Dataset
 from dptune.privacy.filter import RenyiFilter
 from dptune.sweep.bound import SweepTuningCost, format_costs
@@ -25,8 +26,9 @@ def randomness_line(spec: SweepSpec) -> str:
     if seed is None:
         return "randomness: secure (secret OS entropy, fresh for every trial; no seed is recorded)"
     return (
-        f"randomness: SEEDED research mode (training.seed = {seed}; each trial's seed is logged): anyone "
-        "who knows the seeds can regenerate the noise, so no privacy claim holds once they are published"
+        f"randomness: SEEDED research mode (training.seed = {seed}): anyone who knows the seed can "
+        "regenerate the noise, so no privacy claim holds; no seed is recorded, and every release says "
+        f"'{SEEDED_NO_GUARANTEE}' in place of an (ε, δ)"
     )
 
 

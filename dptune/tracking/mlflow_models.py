@@ -17,18 +17,43 @@ import numpy as np
 from mlflow.exceptions import MlflowException
 from mlflow.tracking import MlflowClient
 
+from dptune.base.randomness import SEEDED, SEEDED_NO_GUARANTEE
+
 CARD_ARTIFACT = "privacy_card.json"
 MODEL_NAME = "model"
-CARD_TAGS = ("epsilon", "delta", "includes_tuning", "method", "dataset", "model", "accountant")
-"""The card's entries set as tags of the registered version (the registry's list shows them)."""
+CARD_TAGS = (
+    "epsilon",
+    "delta",
+    "includes_tuning",
+    "noise_source",
+    "method",
+    "dataset",
+    "model",
+    "accountant",
+)
+"""The card's entries set as tags of the registered version (the registry's list shows them; a seeded
+run's card has no ε or δ, so its version has no such tags)."""
 
 
 def card_text(card: Mapping[str, Any]) -> str:
-    """The registered version's description: one line of what the guarantee is, covers and assumes."""
+    """The registered version's description: one line of what the guarantee is, covers and assumes; of a
+    seeded run, that it has none."""
+    if card["noise_source"] == SEEDED:
+        return (
+            f"{SEEDED_NO_GUARANTEE.capitalize()} (research mode: whoever has the seed regenerates the "
+            f"noise). {card['method']} on {card['dataset']} / {card['model']}; final-test accuracy "
+            f"{card['final_test_accuracy']:.2f}%. Card: {CARD_ARTIFACT} of run {card['run_id']}."
+        )
+    held_out = card["held_out"]
+    held_out_text = (
+        f"({held_out['epsilon']:.4g}, {held_out['delta']:g})-DP: {held_out['covers']}"
+        if isinstance(held_out, Mapping)
+        else held_out
+    )
     return (
-        f"({card['epsilon']:.4g}, {card['delta']:g})-DP (tuning included): {card['covers']} "
-        f"{card['method']} on {card['dataset']} / {card['model']}; final-test accuracy "
-        f"{card['final_test_accuracy']:.2f}%. Assumed: {card['assumes']}. "
+        f"({card['epsilon']:.4g}, {card['delta']:g})-DP (tuning included) for the training records: "
+        f"{card['covers']} {card['method']} on {card['dataset']} / {card['model']}; final-test accuracy "
+        f"{card['final_test_accuracy']:.2f}%. Held-out records: {held_out_text}. Assumed: {card['assumes']}. "
         f"Privacy card: {CARD_ARTIFACT} of run {card['run_id']}."
     )
 

@@ -26,6 +26,7 @@ from mlflow.entities import Metric, Run, RunStatus, RunTag
 from mlflow.exceptions import MlflowException
 from mlflow.tracking import MlflowClient
 
+from dptune.base.randomness import SEEDED
 from dptune.sweep.plan import PLAN_ARTIFACT
 from dptune.tracking import names
 from dptune.tracking.mlflow_models import log_released_model
@@ -383,7 +384,7 @@ class MlflowTracker:
         runs: what publishing their result costs, in the runs table beside ε spent."""
         time_ms = now_ms()
         for row in best:
-            if row.epsilon_including_tuning is not None:
+            if row.epsilon_including_tuning is not None and row.noise_source != SEEDED:
                 metrics = [Metric(names.TUNING_METRIC, row.epsilon_including_tuning, time_ms, 0)]
                 if row.delta_including_tuning is not None:
                     metrics.append(Metric(names.TUNING_DELTA_METRIC, row.delta_including_tuning, time_ms, 0))
@@ -394,14 +395,16 @@ class MlflowTracker:
 
     def _name_releases(self, best: list[TradeOff], reruns: dict[str, list[Run]]) -> None:
         """A pipeline's release runs named for their final-test accuracy at the ε including the tuning
-        (``released_name``), as the model's page shows its source run."""
+        (``released_name``; a seeded sweep's: no ε, since no guarantee holds), as the model's page shows
+        its source run. A seeded sweep's selected runs carry no ε including the tuning either."""
         for row in best:
             if row.epsilon_including_tuning is None:
                 continue
+            guarantee = None if row.noise_source == SEEDED else row.epsilon_including_tuning
             for run in reruns.get(row.run_id, []):
                 score = run.data.metrics.get(FINAL_SCORE)
                 if score is not None:
-                    name = released_name(row.method, score, row.epsilon_including_tuning)
+                    name = released_name(row.method, score, guarantee)
                     self.client.set_tag(run.info.run_id, names.RUN_NAME_TAG, name)
 
     def _describe(
@@ -475,7 +478,11 @@ class MlflowTracker:
         tags = {names.REASON_TAG: reason[:4000]} if reason is not None else {}
         if result.get("node_id") is not None:
             tags[names.NODE_TAG] = str(result["node_id"])
-        metrics = {name: float(result[name]) for name in names.END_METRICS if name in result}
+        metrics = {
+            name: float(result[name])
+            for name in names.END_METRICS
+            if name in result and math.isfinite(result[name])  # no loss on private held-out data
+        }
         scored = (OBJECTIVE, FINAL_SCORE, "epsilon_spent")
         scores = {name: float(result[name]) for name in scored if name in result}
         time_ms = now_ms()

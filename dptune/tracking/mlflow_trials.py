@@ -38,6 +38,7 @@ from mlflow.exceptions import MlflowException
 from mlflow.tracking import MlflowClient
 from mlflow.utils.validation import MAX_ENTITIES_PER_BATCH
 
+from dptune.base.randomness import SEEDED_NO_GUARANTEE
 from dptune.tracking import names
 from dptune.tracking.mlflow_view import shown_tags
 from dptune.tracking.tracker import TrialKey
@@ -128,10 +129,13 @@ def ended_name(run: KnownRun, status: TrialStatus, scores: Mapping[str, float]) 
     return f"{base} · {100 * score:.1f}% · ε {scores['epsilon_spent']:.2f}"
 
 
-def released_name(method: str, score: float, epsilon_including_tuning: float) -> str:
+def released_name(method: str, score: float, epsilon_including_tuning: float | None) -> str:
     """A pipeline's release run once its sweep's privacy is known: the model's final-test accuracy at its
     ε with the tuning counted, e.g. ``dpsgd release · 75.3% · ε 3.00 incl. tuning`` (its ε spent alone,
-    the release's share, would understate what publishing it costs)."""
+    the release's share, would understate what publishing it costs); ``None``: a seeded run, which has
+    no guarantee (``dpsgd release · 75.3% · seeded, no DP guarantee``)."""
+    if epsilon_including_tuning is None:
+        return f"{method} release · {100 * score:.1f}% · {SEEDED_NO_GUARANTEE}"
     return f"{method} release · {100 * score:.1f}% · ε {epsilon_including_tuning:.2f} incl. tuning"
 
 

@@ -62,10 +62,7 @@ TRIAL_END_METRICS = ("noise_multiplier", "steps")
 steps taken. They vary from trial to trial, so the runs table sorts by them and a chart shows one bar per
 trial; the trial's constants (ε target, δ, …) are params."""
 FINAL_TEST_METRICS = ("test_accuracy", "test_loss")
-NONFINITE_METRIC = "nonfinite_signals_zeroed"
-"""Logged once when a trial ends, where it reported it: the per-sample signals left out of its clipped
-sums for not being finite (internal, like every trial's record: it is a count over private records)."""
-END_METRICS = (*TRIAL_END_METRICS, NONFINITE_METRIC, *FINAL_TEST_METRICS)
+END_METRICS = (*TRIAL_END_METRICS, *FINAL_TEST_METRICS)
 """Logged once when a trial ends (the final-test scores: re-runs of a selected configuration only)."""
 TUNING_METRICS = ("epsilon_including_tuning", "epsilon_all_trials", "epsilon_used", "total_epsilon")
 """A sweep's privacy figures, on its parent run (``NAME`` for the sweep, ``NAME.METHOD`` per method)."""

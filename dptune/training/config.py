@@ -156,6 +156,15 @@ class RunConfig:
         "(x̄_{t+1} = μ_t x̄_t + (1 − μ_t) x_{t+1}, μ_t = min(ema, (1 + t)/(10 + t)); post-processing "
         "of released iterates, no privacy cost; default: the last iterate)",
     )
+    heldout_noise: float | None = knob(
+        "float",
+        None,
+        _positive,
+        "a number > 0",
+        "private held-out data: every score on the held-out split (validation, final test) is its count "
+        "of correct predictions plus Gaussian noise of this std, divided by its size, and no loss is "
+        "computed on it (a sweep with privacy.validation: private sets it; default: the split is public)",
+    )
     params: dict[str, Any] = field(default_factory=dict)
     subset: int | None = knob(
         "int",

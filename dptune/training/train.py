@@ -152,6 +152,7 @@ class Trainer:
         self.epoch = 0
         self.accountant = Accountant(config.accountant)
         self.sampler = cpu_generator(seeds.sampler)
+        self.held_out_noise = cpu_generator(seeds.held_out)  # read only with config.heldout_noise
         self.noise: NoiseSampler = (
             OsCsprngNoise()
             if config.noise_generator == "os-csprng"
@@ -234,7 +235,7 @@ class Trainer:
             raise TrainingDivergedError(f"parameters became non-finite at step {self.steps_taken}")
         self.epoch += 1
         loss, accuracy = self.evaluate(self.data.val_x, self.data.val_y)
-        if not math.isfinite(loss):
+        if self.config.heldout_noise is None and not math.isfinite(loss):
             raise TrainingDivergedError(f"validation loss is {loss} after epoch {self.epoch}")
         result = EpochResult(
             self.epoch,
@@ -267,7 +268,10 @@ class Trainer:
         """(mean cross-entropy, accuracy) on the images ``x_all`` with labels ``y_all`` at the released
         parameters (``released_parameters``), in chunks of ``CPU_EVALUATION_BATCH`` on a CPU and of the
         measured physical batch on a GPU (a forward pass needs less than the per-sample gradients the chunk
-        was measured for)."""
+        was measured for). On private held-out data (``heldout_noise`` σ_v): (NaN, (c + N(0, σ_v²))/n),
+        the count c of correct predictions released by the Gaussian mechanism of sensitivity 1
+        (``dptune.privacy.heldout``), clamped to [0, 1] (post-processing); no loss, whose sensitivity is
+        unbounded."""
         batch_size = self.engine.physical_batch_size if self.device.type == "cuda" else CPU_EVALUATION_BATCH
         self.flat.load(self.released_parameters)
         model = self.flat.model.eval()
@@ -279,7 +283,11 @@ class Trainer:
             loss += float(F.cross_entropy(logits, y, reduction="sum"))
             correct += int((logits.argmax(dim=1) == y).sum())
         model.train()
-        return loss / len(y_all), correct / len(y_all)
+        noise = self.config.heldout_noise
+        if noise is None:
+            return loss / len(y_all), correct / len(y_all)
+        draw = float(torch.randn((), generator=self.held_out_noise, dtype=torch.float64))
+        return math.nan, min(1.0, max(0.0, (correct + noise * draw) / len(y_all)))
 
     def released_module(self) -> torch.nn.Module:
         """The model at the run's released parameters (``released_parameters``), on the CPU, mapping
@@ -332,7 +340,6 @@ class Trainer:
             "sampling": self.config.sampling,
             **self.randomness.label(),
             "noise_generator": self.config.noise_generator,
-            "nonfinite_signals_zeroed": self.engine.nonfinite,
             "epochs_history": [asdict(r) for r in self.history],
         }
         info.update(self.method.info)
@@ -359,6 +366,7 @@ class Trainer:
             "accountant": self.accountant.state_dict(),
             "sampler": self.sampler.get_state(),
             "noise": self.noise.get_state() if isinstance(self.noise, TorchNoise) else None,
+            "held_out_noise": self.held_out_noise.get_state(),
             "noise_device": self.device.type,
             "history": [asdict(r) for r in self.history],
             "noise_multiplier": self.calibration.noise_multiplier,
@@ -379,6 +387,7 @@ class Trainer:
         self.steps_taken, self.epoch = state["step"], state["epoch"]
         self.accountant = Accountant.from_state_dict(state["accountant"])
         self.sampler.set_state(state["sampler"].cpu())
+        self.held_out_noise.set_state(state["held_out_noise"].cpu())
         same_kind = state.get("noise_device", "cpu") == self.device.type
         if isinstance(self.noise, TorchNoise) and state["noise"] is not None and same_kind:
             self.noise.set_state([s.cpu() for s in state["noise"]])

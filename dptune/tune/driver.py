@@ -66,7 +66,7 @@ from dptune.sweep.plan import (
 )
 from dptune.sweep.preflight import planned, refuse_existing
 from dptune.sweep.releases import Release, release_json, release_lines, sweep_releases
-from dptune.sweep.results import TradeOff, run_settings, selected_tradeoffs
+from dptune.sweep.results import TradeOff, recorded_spec, run_settings, selected_tradeoffs
 from dptune.sweep.space import start_points
 from dptune.sweep.spec import SweepSpec, check_batch_sizes, unused_with_total
 from dptune.sweep.summary import closing_lines, compute_line, opening_lines, pipeline_closing_lines
@@ -514,7 +514,12 @@ def run_sweeps(
     warm-started from the previous one where the spec says so), each ε's search after its tuning proxy's
     sweep when the spec has one; then the accuracy-vs-ε curve of every method and the privacy of
     releasing the whole curve. A spec whose ε includes the tuning runs its plan (``plans``, made here if
-    not given: ``pipeline_stages``)."""
+    not given: ``pipeline_stages``). With private held-out data every run's scores on it are noisy, the
+    noise fixed here for every score the spec can make (``SweepSpec.with_held_out``)."""
+    shared = spec.shared
+    if spec.validation == "private":
+        n = train_size(shared.dataset, shared.data_root, shared.subset, shared.dataset_args)
+        spec = spec.with_held_out(shared.delta if shared.delta is not None else default_delta(n))
     if spec.includes_tuning is not None:
         stages = pipeline_stages(spec, echo, plans)
     else:
@@ -695,7 +700,7 @@ def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo 
     noise_source = Randomness(shared.seed).noise_source
     if parent is None:
         tags, params = sweep_record(spec, data, delta, noise_source)
-        parent = tracker.start_sweep(spec.experiment, spec.name, tags, params, spec_text)
+        parent = tracker.start_sweep(spec.experiment, spec.name, tags, params, recorded_spec(spec_text))
         if spec.release is not None:  # stored before any trial: a sweep that stops early keeps its plan
             plan_text = json.dumps([plan.as_dict() for plan in spec.release.values()], indent=2)
             tracker.attach(parent, {PLAN_ARTIFACT: plan_text})
@@ -771,7 +776,7 @@ def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo 
     if spec.release is not None:  # a pipeline's row stands for its total, not its tuning trials' ε_t
         best = [replace(row, epsilon_target=spec.epsilons[0]) for row in best]
     releases = sweep_releases(
-        all_results, spec.runs, settings, record["methods"], counts, spec.release, noise_source
+        all_results, spec.runs, settings, record["methods"], counts, spec.release, noise_source, spec.held_out
     )
     try:
         if not tracker.flush(timeout=TRACKING_CATCH_UP_SECONDS):

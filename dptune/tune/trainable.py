@@ -42,6 +42,11 @@ from dptune.training.trial_status import (
 from dptune.tune.resources import TrialPlacement
 from dptune.tune.step_board import StepPoster
 
+PRIVATE_NONFINITE_KEY = "private_nonfinite_signals_zeroed"
+"""A trial's count of per-sample signals left out of its clipped sums for not being finite
+(``dptune.engine.persample``): a count over private records, computed before any noise, so it stays in
+Tune's results (``ray_results/``, private state) and nothing released reads it (no tracking store, no
+card, no console)."""
 STATE_FILE = "trainer_state.pt"
 RELEASED_FILE = "released_model.pt"
 """Beside the last checkpoint of a re-run: the released model alone (``Trainer.released_module``), which
@@ -144,7 +149,7 @@ def run_trial(
             "steps": epoch.step,
             "epoch_seconds": epoch.seconds,
             "noise_multiplier": trainer.calibration.noise_multiplier,
-            "nonfinite_signals_zeroed": trainer.engine.nonfinite,  # internal: never released
+            PRIVATE_NONFINITE_KEY: trainer.engine.nonfinite,
             "delta": trainer.delta,
             "trial_start": started,
             "node_id": node,
