@@ -39,6 +39,7 @@ from dptune.sweep.plan import (
     carried,
     curve_privacy,
     format_plan,
+    joint_privacy,
     lowest_target,
     plan_method,
     plan_record,
@@ -318,6 +319,56 @@ def test_a_plan_composed_the_basic_way_is_recomposed_within_its_total_too() -> N
     basic_plan = MethodPlan("dpsgd", 3.0, 1e-5, tuning, release, composition, composed, 1.0, plan.epochs)
     assert "splits δ: δ/2 for the tuning" in format_plan([basic_plan])
     assert 0.97 * 3.0 <= recomposed(record) <= 3.0 * (1 + DP_ACCOUNTING_SLACK)
+
+
+def subsampled_randomized_responses(epsilons: Sequence[float], fraction: float) -> float:
+    """The exact pure ε of randomized responses (each at its ε, on one bit of the record) run together on a
+    Poisson subset of rate γ: the largest log-ratio over every joint output of P(o | the record in the
+    data, kept with probability γ) and P(o | the record absent), both ways."""
+    worst = 0.0
+    for outputs in np.ndindex(*(2,) * len(epsilons)):
+        truthful = [math.exp(e) / (1 + math.exp(e)) for e in epsilons]
+        present = math.prod(t if o == 1 else 1 - t for t, o in zip(truthful, outputs, strict=True))
+        absent = math.prod(1 - t if o == 1 else t for t, o in zip(truthful, outputs, strict=True))
+        mixed = (1 - fraction) * absent + fraction * present
+        worst = max(worst, abs(math.log(mixed / absent)))
+    return worst
+
+
+def test_stages_on_one_secret_subset_amplify_once_together_not_each_apart() -> None:
+    """Randomized response at ε = 1 for each of two methods, both on one subset of rate ½: the combined
+    stage's exact ε is 1.433 (Balle et al.'s bound of the combined 2, tight here), not the 1.240 of two
+    amplified apart; a stage's plans composed the basic way are jointly the combined tuning amplified
+    once, recomposed by dp-accounting, plus each release."""
+    together = subsampled_randomized_responses([1.0, 1.0], 0.5)
+    assert together == pytest.approx(1.433, abs=1e-3)
+    assert amplified_by_subset(2.0, 0.0, 0.5)[0] == pytest.approx(together, rel=1e-9)
+    apart = 2 * amplified_by_subset(1.0, 0.0, 0.5)[0]
+    assert apart == pytest.approx(1.240, abs=1e-3) and apart < together
+
+    spec = parse_spec(spec_doc("scatter-linear", [3.0], 8, CELLS["scatter-linear"]))
+    setup = spec.plan_setup(1e-5)
+    floor = 0.2
+    plan = plan_method(setup, "dpsgd", 3.0, 0.25, N_FASHION, floor)
+    assert plan is not None
+    (basic,) = [
+        c
+        for c in _rdp_candidates(setup, "dpsgd", 3.0, 0.25, N_FASHION, floor, plan.epochs)
+        if c[2] == BASIC_COMPOSITION
+    ]
+    tuning, release, composition, composed = basic
+    plans = [
+        MethodPlan(method, 3.0, 1e-5, tuning, release, composition, composed, 1.0, plan.epochs)
+        for method in ("dpsgd", "dp-pmlf")
+    ]
+    epsilon, delta = joint_privacy(plans)
+    subset_delta = 1e-5 / (2 * 0.25)
+    combined = 2 * stage_rdp(plans[0].as_dict()["stages"][0])  # both methods' trials on the subset
+    on_subset = dp_rdp.compute_epsilon(RDP_ORDERS, combined, subset_delta)[0]
+    amplified = math.log1p(0.25 * math.expm1(on_subset))  # Balle, Barthe & Gaboardi 2018, Thm. 8
+    by_hand = amplified + 2 * release.per_run_epsilon
+    assert by_hand * (1 - DP_ACCOUNTING_SLACK) <= epsilon <= by_hand * (1 + DP_ACCOUNTING_SLACK)
+    assert delta == pytest.approx(0.25 * subset_delta + 2 * release.per_run_delta)
 
 
 @pytest.mark.parametrize("sigma", [0.8, 2.0, 6.0])
@@ -672,6 +723,36 @@ def test_dptune_run_refuses_a_too_small_total_before_anything_runs(tmp_path: Pat
     assert len(lines) == 1 and lines[0].startswith("dptune: error: privacy.epsilon:"), done.stderr
     assert "at least" in lines[0]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["spec.yaml"]  # no store, no Ray results
+
+
+@pytest.mark.slow  # the smallest total that plans is searched by planning many totals (about a minute)
+def test_many_trials_at_a_small_total_are_refused_by_the_epsilon_their_plan_spends(tmp_path: Path) -> None:
+    """200 tuning trials at total 0.5 (the shipped total-ε spec's data and model): a plan composed by PLD
+    exists, but its trials would spend a PLD ε_t below the least a useful tuning ranks at (RDP, which
+    cannot certify ε_t below about 0.1 at δ = 1e-5, would have called it useful); ``dptune validate``
+    refuses it in one line with the smallest total that plans usefully."""
+    doc = yaml.safe_load((Path(__file__).parents[1] / "sweeps" / "total-epsilon.yaml").read_text())
+    doc["privacy"]["epsilon"] = 0.5
+    doc["budget"]["trials_per_method"] = 200
+    doc["methods"] = {"dpsgd": doc["methods"]["dpsgd"]}
+    doc["tracking"]["uri"] = f"sqlite:///{tmp_path / 'mlflow.db'}"
+    doc["storage_path"] = str(tmp_path / "ray_results")
+    setup = parse_spec(doc).plan_setup(1e-5)
+    (found,) = plan_total(setup, 0.5, 10000) or [None]
+    assert found is not None and found.composition == PLD_COMPOSITION
+    assert found.tuning_spent < MIN_TUNING_EPSILON <= found.tuning_quality
+    (tmp_path / "spec.yaml").write_text(yaml.safe_dump(doc))
+    done = subprocess.run(
+        [sys.executable, "-m", "dptune.cli", "validate", "spec.yaml"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 2, done.stderr
+    (line,) = done.stderr.strip().splitlines()
+    assert line.startswith("dptune: error: privacy.epsilon: a total ε = 0.5") and "at least" in line
+    smallest = float(line.split("at least ")[1].split(",")[0])
+    assert all(p.tuning_spent >= MIN_TUNING_EPSILON for p in plan_total(setup, smallest, 10000) or [])
 
 
 def test_a_plan_says_that_it_does_not_use_the_specs_reruns(tmp_path: Path) -> None:
