@@ -362,6 +362,7 @@ def _sweep_spec(args: argparse.Namespace) -> tuple[SweepSpec, list[MethodPlan] |
     plan of what it releases."""
     from dptune.sweep.preflight import planned, preflight
     from dptune.sweep.spec import load_spec, resolve_tracking_uri
+    from dptune.training.run_plan import default_delta
 
     overrides: dict[str, Any] = {"storage_path": args.storage_path}
     if args.includes_tuning:
@@ -373,11 +374,15 @@ def _sweep_spec(args: argparse.Namespace) -> tuple[SweepSpec, list[MethodPlan] |
     spec = load_spec(
         args.spec, overrides={k: v for k, v in overrides.items() if v is not None}, methods=args.method or ()
     )
-    return spec, planned(spec, preflight(spec, args.resume))
+    n = preflight(spec, args.resume)
+    delta = spec.shared.delta if spec.shared.delta is not None else default_delta(n)
+    return spec.with_held_out(delta), planned(spec, n)
 
 
 def _validate(args: argparse.Namespace) -> None:
     spec, plans = _sweep_spec(args)
+    from dptune.sweep.summary import held_out_line
+
     if plans is not None:
         from dptune.sweep.plan import format_plan
         from dptune.sweep.spec import unused_with_total
@@ -391,7 +396,7 @@ def _validate(args: argparse.Namespace) -> None:
     )
     print(
         f"{args.spec}: valid ({', '.join(spec.methods)}; {first}{spec.trials.describe()} trials per method; "
-        f"{spec.describe_epsilon()})"
+        f"{spec.describe_epsilon()})\n{held_out_line(spec.held_out)}"
     )
 
 

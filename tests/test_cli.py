@@ -280,7 +280,7 @@ def test_the_includes_tuning_flag_turns_a_per_run_spec_into_a_plan_of_its_total(
     header, *rows = out.splitlines()
     assert code == 0 and header.split()[:3] == ["method", "total", "ε"] and "release ε_B" in header, out
     assert sorted(row.split()[0] for row in rows[:3]) == ["dp-pmlf", "dpsgd", "lp-dpsgd"]
-    assert rows[-1].startswith(f"{spec}: valid")
+    assert rows[-2].startswith(f"{spec}: valid") and rows[-1].startswith("held-out split: taken as public")
     code, out, _ = run(["validate", spec], capsys)
     assert code == 0 and "release ε_B" not in out
 

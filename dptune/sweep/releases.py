@@ -44,7 +44,7 @@ class Release:
     def seeded(self) -> bool:
         """Whether the model comes from a seeded run (research mode): then it has no privacy guarantee,
         and its ε and δ (what the runs would spend with a secret seed) are never shown as one."""
-        return bool(self.card["noise_source"] == SEEDED)
+        return bool(self.card.get("noise_source") == SEEDED)
 
     def as_dict(self) -> dict[str, Any]:
         """The release as ``dptune run`` prints it last (JSON); a seeded one without ε and δ."""

@@ -12,6 +12,7 @@ from typing import Any
 from dptune.base.randomness import SEEDED_NO_GUARANTEE
 from dptune.engine.data import Dataset
 from dptune.privacy.filter import RenyiFilter
+from dptune.privacy.heldout import PrivateHeldOut
 from dptune.sweep.bound import SweepTuningCost, format_costs
 from dptune.sweep.releases import Release
 from dptune.sweep.spec import MODEL_BASED_SAMPLERS, SweepSpec
@@ -33,13 +34,26 @@ def randomness_line(spec: SweepSpec) -> str:
 
 
 def selection_line(spec: SweepSpec, data: Dataset) -> str:
-    """How a result is selected and what it is reported on."""
+    """How a result is selected and what it is reported on, and whether the held-out split is public."""
     scored = f"trials scored and selected on a validation part ({len(data.val_y)} held-out images)"
     if not spec.reruns:
-        return f"selection: {scored}; no re-runs (selection.reruns: 0), so no final-test score"
+        line = f"selection: {scored}; no re-runs (selection.reruns: 0), so no final-test score"
+    else:
+        line = (
+            f"selection: {scored}; each method's selected configuration re-run {spec.reruns}× with fresh "
+            f"randomness and scored on the final-test part ({len(data.test_y)} images), counted in ε"
+        )
+    return f"{line}\n{held_out_line(spec.held_out)}"
+
+
+def held_out_line(held_out: PrivateHeldOut | None) -> str:
+    """What the held-out split's records are given: taken as public, or their own guarantee."""
+    if held_out is None:
+        return "held-out split: taken as public (privacy.validation: public); its scores are exact"
     return (
-        f"selection: {scored}; each method's selected configuration re-run {spec.reruns}× with fresh "
-        f"randomness and scored on the final-test part ({len(data.test_y)} images), counted in ε"
+        f"held-out split: private (privacy.validation: private): every score a count with Gaussian noise "
+        f"of std {held_out.noise:.3g}, at most {held_out.queries} of them, ({held_out.epsilon:g}, "
+        f"{held_out.delta:g})-DP for its records (no loss on them is computed)"
     )
 
 

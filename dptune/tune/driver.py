@@ -517,7 +517,7 @@ def run_sweeps(
     not given: ``pipeline_stages``). With private held-out data every run's scores on it are noisy, the
     noise fixed here for every score the spec can make (``SweepSpec.with_held_out``)."""
     shared = spec.shared
-    if spec.validation == "private":
+    if spec.validation == "private" and spec.held_out is None:  # not yet (``dptune run`` fixed it)
         n = train_size(shared.dataset, shared.data_root, shared.subset, shared.dataset_args)
         spec = spec.with_held_out(shared.delta if shared.delta is not None else default_delta(n))
     if spec.includes_tuning is not None:
