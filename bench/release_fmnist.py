@@ -238,7 +238,7 @@ def record_curve(name: str, record: dict[str, Any], config: RunConfig) -> np.nda
     """RDP curve of a released run of ``config`` (on n = ``TRAIN_SIZE`` at δ = ``DELTA``): the ledger it
     spent (σ and steps from its record), rebuilt, and refused unless its ε at δ is the ε it recorded."""
     from dptune.privacy.accounting import rdp_curve, rdp_to_epsilon
-    from dptune.training.run_plan import spent_ledger
+    from dptune.training.calibrated_run import spent_ledger
 
     if (record["train_size"], record["delta"]) != (TRAIN_SIZE, DELTA):
         raise SystemExit(

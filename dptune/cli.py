@@ -30,8 +30,8 @@ from dptune.base.factories import is_import_path
 from dptune.methods import METHODS, Hyper, get_method
 from dptune.methods.params import parse_assignments
 from dptune.privacy.calibration import calibrate_noise, method_schedule
+from dptune.training.calibrated_run import check_delta
 from dptune.training.config import KNOB_OPTIONS, KNOBS, RunConfig, required
-from dptune.training.run_plan import check_delta
 
 if TYPE_CHECKING:
     from dptune.sweep.plan import MethodPlan
@@ -362,7 +362,7 @@ def _sweep_spec(args: argparse.Namespace) -> tuple[SweepSpec, list[MethodPlan] |
     plan of what it releases."""
     from dptune.sweep.preflight import planned, preflight
     from dptune.sweep.spec import load_spec, resolve_tracking_uri
-    from dptune.training.run_plan import default_delta
+    from dptune.training.calibrated_run import default_delta
 
     overrides: dict[str, Any] = {"storage_path": args.storage_path}
     if args.includes_tuning:

@@ -51,10 +51,10 @@ from dptune.sweep.plan import (
     tuning_run,
 )
 from dptune.sweep.preflight import planned
-from dptune.sweep.releases import Release
+from dptune.sweep.releases import ReleasedModel
 from dptune.sweep.space import start_points
 from dptune.sweep.spec import parse_spec
-from dptune.training.run_plan import plan_run
+from dptune.training.calibrated_run import calibrated_run
 from dptune.training.trial_status import OBJECTIVE
 from dptune.tune.define_by_run import DefineByRun
 from dptune.tune.stage_searcher import is_point
@@ -626,7 +626,7 @@ def test_the_runs_of_a_pld_plan_calibrate_by_pld_to_at_least_its_written_noise()
     release = trial.with_knobs(carried({"lr": 1.0}, trial, plan))
     for run, stage in ((trial, plan.tuning), (release, plan.release)):
         assert run.accountant == "pld" and run.epsilon == stage.per_run_epsilon
-        calibration = plan_run(run, N_FASHION).calibration
+        calibration = calibrated_run(run, N_FASHION).calibration
         assert calibration.noise_multiplier >= stage.ledgers[0][0][0] * (1 - 1e-9)
         assert calibration.epsilon <= stage.per_run_epsilon
 
@@ -776,7 +776,8 @@ def test_a_plan_says_that_it_does_not_use_the_specs_reruns(tmp_path: Path) -> No
 def test_a_pipeline_whose_release_failed_has_no_result_and_says_why() -> None:
     """Its tuning trained, its release diverged: the method is named with the release's reason (and
     ``dptune run`` exits 1, as for any method without a result); a released one is not."""
-    from dptune.tune.driver import SweepOutcome, failed_methods
+    from dptune.sweep.modes import SweepOutcome
+    from dptune.tune.driver import failed_methods
 
     doc = spec_doc("mlp", [3.0], 2, {"epochs": 2, "batch_size": 128})
     doc["dataset"] = {"name": "digits"}
@@ -790,7 +791,7 @@ def test_a_pipeline_whose_release_failed_has_no_result_and_says_why() -> None:
         "config": {"method": "dpsgd", "rerun_of": "a"},
     }
     other = {"method": "dp-pmlf", "status": "finished", "config": {"method": "dp-pmlf"}}
-    released = Release("dp-pmlf", "b", 90.0, 3.0, 1e-4, {})
+    released = ReleasedModel("dp-pmlf", "b", 90.0, 3.0, 1e-4, {})
     outcome = SweepOutcome([], "", 0.0, 0.0, 0, [trained, diverged, other], None, [released])  # type: ignore[arg-type]
     failed = failed_methods(spec, [outcome])
     assert set(failed) == {"dpsgd"} and "TrainingDivergedError: non-finite" in failed["dpsgd"]

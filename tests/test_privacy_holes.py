@@ -20,9 +20,11 @@ from dptune.base.randomness import MT_STATE_WORDS, Randomness, cpu_generator, po
 from dptune.engine.data import Dataset, poisson_rows
 from dptune.privacy.accounting import RDP_ORDERS
 from dptune.sweep.bound import MethodTuningCost, PriorSweep, SweepTuningCost
+from dptune.sweep.modes import SweepOutcome, spec_mode
 from dptune.sweep.spec import parse_spec
+from dptune.tracking.report import format_table
 from dptune.tune.define_by_run import SAMPLERS, DefineByRun
-from dptune.tune.driver import SECRET_FAILURE, SweepOutcome, curve_summary, failed_methods
+from dptune.tune.driver import SECRET_FAILURE, failed_methods
 from tests.helpers import digits_trainer, noise_free_release, subsampled_gaussian
 
 REPEAT_AND_SELECT = {
@@ -85,7 +87,8 @@ def test_the_whole_curve_counts_an_earlier_sweep_that_every_stage_warm_started_f
     earlier = PriorSweep("earlier", 5.0, 1e-5)
     runs = [(1.2, 0.02, 400), (0.8, 0.02, 400)]
     outcomes = [SweepOutcome([], "", 0.0, 0.0, 0, [], _stage_cost(*run, 1e-5, earlier)) for run in runs]
-    line = curve_summary(spec, stages, outcomes).splitlines()[-1]
+    (text,), _ = spec_mode(spec).closing_lines(stages, outcomes, format_table)
+    line = text.splitlines()[-1]
     epsilon, delta = (float(x) for x in re.search(r"ε ≤ ([\d.]+), δ ≤ ([\de.+-]+)", line).groups())
     own = [
         RdpAccountant(list(RDP_ORDERS)).compose(subsampled_gaussian(*run)).get_epsilon(1e-5) for run in runs

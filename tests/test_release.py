@@ -26,7 +26,7 @@ from dptune.sweep.plan import PLAN_ARTIFACT
 from dptune.tracking import tracker_for
 from dptune.tracking.names import ALL_RELEASES_ARTIFACT, FINAL_ROLE, PARENT_TAG, ROLE_TAG, SEARCH_ROLE
 from dptune.training.trial_status import route
-from dptune.tune.driver import STAGE_EXPERIMENT
+from dptune.tune.stage_run import STAGE_EXPERIMENT
 from dptune.tune.trainable import PRIVATE_NONFINITE_KEY
 from tests.sweep_helpers import released_model_holds_only_its_weights, runs, write_spec
 from tests.test_plan import DP_ACCOUNTING_SLACK, recomposed

@@ -15,11 +15,12 @@ from ray import cloudpickle
 from ray.tune import ExperimentAnalysis
 
 from dptune.engine.data import Dataset
-from dptune.sweep.bound import SearchPlan
+from dptune.sweep.bound import BoundedSearch
 from dptune.sweep.ledger import PrivateSweepState
+from dptune.sweep.modes import sweep_mode
 from dptune.sweep.spec import load_spec
-from dptune.tune.driver import SweepRun, _trainable
 from dptune.tune.resources import TrialResources, node_slots
+from dptune.tune.stage_run import SweepRun, _trainable
 from tests.local_cluster import BIN, LocalCluster
 from tests.sweep_helpers import write_spec
 
@@ -51,17 +52,18 @@ def test_the_trainable_tune_exports_holds_none_of_the_sweeps_data(tmp_path: Path
     data = Dataset("large", images, labels, images[:10], labels[:10], images[:10], labels[:10], 10)
     secret_subset = torch.arange(0, 30_000, 2)
     sweep = SweepRun(
-        spec,
-        data,
-        TrialResources(1.0, 0.0, 4, 4.0),
-        None,
-        PrivateSweepState(spec.storage_path, spec.name),
-        None,
-        False,
-        {},
-        secret_subset,
+        spec=spec,
+        mode=sweep_mode(spec),
+        data=data,
+        resources=TrialResources(1.0, 0.0, 4, 4.0),
+        concurrency=None,
+        state=PrivateSweepState(spec.storage_path, spec.name),
+        filter=None,
+        resume=False,
+        warm_points={},
+        proxy_rows=secret_subset,
     )
-    plans = [SearchPlan("dpsgd", 2, "plan", "", np.zeros(1), False)]
+    plans = [BoundedSearch("dpsgd", 2, "plan", "", np.zeros(1), False)]
     assert len(cloudpickle.dumps(_trainable(sweep, plans))) < 2**20
 
 

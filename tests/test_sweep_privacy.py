@@ -22,7 +22,7 @@ from mlflow.tracking import MlflowClient
 from dptune.cli import main
 from dptune.engine.data import load_dataset
 from dptune.privacy.accounting import RDP_ORDERS
-from dptune.sweep.bound import plan_search
+from dptune.sweep.bound import bounded_searches
 from dptune.sweep.ledger import PrivateSweepState
 from dptune.sweep.spec import load_spec
 from dptune.tune import run_sweep
@@ -108,8 +108,9 @@ def test_the_trial_count_is_drawn_secretly_and_kept_for_resume(tmp_path: Path) -
     draws = []
     for index in range(12):
         state = PrivateSweepState(str(tmp_path / f"store{index}"), spec.name)
-        first = plan_search(spec.search_setup(), n, 1e-4, state)[0].trials
-        assert plan_search(spec.search_setup(), n, 1e-4, state)[0].trials == first  # the same K on resume
+        first = bounded_searches(spec.search_setup(), n, 1e-4, state)[0].trials
+        again = bounded_searches(spec.search_setup(), n, 1e-4, state)[0].trials
+        assert again == first  # the same K on resume
         draws.append(first)
     assert len(set(draws)) > 1, draws
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import statistics
 
 from dptune.sweep.plan import PLAN_BOUND
-from dptune.sweep.releases import Release, release_lines
+from dptune.sweep.releases import ReleasedModel, release_lines
 from dptune.sweep.results import TradeOff, selected_tradeoffs
 from dptune.tracking.report import format_report, stage_lines
 from dptune.training.trial_status import RERUN_OF, STATUS_KEY, TrialStatus
@@ -75,8 +75,8 @@ def test_each_released_model_is_said_in_one_line_leading_with_its_accuracy() -> 
     """The run's closing lines: per released model its final-test accuracy first, at its ε including the
     tuning, then the method and where it loads from; then how to load one."""
     releases = [
-        Release("dpsgd", "t2", 75.32, 2.9963, 1e-5, {}, 3.0, "models:/total.dpsgd/2"),
-        Release("dp-pmlf", "t1", 71.66, 0.9994, 1e-5, {}, 1.0, "models:/total.dp-pmlf/1"),
+        ReleasedModel("dpsgd", "t2", 75.32, 2.9963, 1e-5, {}, 3.0, "models:/total.dpsgd/2"),
+        ReleasedModel("dp-pmlf", "t1", 71.66, 0.9994, 1e-5, {}, 1.0, "models:/total.dp-pmlf/1"),
     ]
     first, second, load = release_lines(releases)
     assert first.split()[:6] == ["71.66%", "final", "test", "at", "ε", "="] and "ε = 0.999," in first

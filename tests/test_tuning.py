@@ -22,8 +22,8 @@ from dptune.privacy.tuning import (
 )
 from dptune.sweep.bound import configuration_ledgers
 from dptune.sweep.space import Dist, MethodSpace, privacy_configurations
+from dptune.training.calibrated_run import calibrated_run
 from dptune.training.config import RunConfig
-from dptune.training.run_plan import plan_run
 from tests.helpers import digits_trainer, dp_accounting_epsilon, subsampled_gaussian
 
 DELTA = 1e-5
@@ -100,7 +100,7 @@ def test_planned_ledger_is_what_the_trainer_records(digits) -> None:
     )
     trainer.train_epoch()
     config = trainer.config
-    plan = plan_run(config, len(digits.train_y))
+    plan = calibrated_run(config, len(digits.train_y))
     assert truncate(plan.ledger, trainer.steps_taken) == trainer.accountant.history  # step by step, as spent
     assert sum(n for _, _, n in plan.ledger) == 2 * trainer.steps_per_epoch
 
@@ -147,5 +147,5 @@ def test_worst_configuration_ledger_dominates_every_trial_it_stands_for(method: 
     for _ in range(4):
         draw = {k: f(rng) for k, f in RANDOM_KNOBS.items() if k in names or k in ("lr", "clip")}
         for index, privacy in enumerate(privacy_configurations(space)):
-            trial = rdp_curve(plan_run(run.with_knobs({**draw, **privacy}), n).ledger)
+            trial = rdp_curve(calibrated_run(run.with_knobs({**draw, **privacy}), n).ledger)
             assert np.all(trial <= worst[index] * (1 + 1e-9))

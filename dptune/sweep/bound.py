@@ -47,8 +47,8 @@ from dptune.privacy.tuning import (
 )
 from dptune.sweep.ledger import FINAL, PrivateSweepState, TrialRecord, committed
 from dptune.sweep.space import MethodSpace, privacy_configurations
+from dptune.training.calibrated_run import run_schedule
 from dptune.training.config import RunConfig
-from dptune.training.run_plan import run_schedule
 
 FILTER = "filter"
 
@@ -82,7 +82,7 @@ def worst_run(space: MethodSpace, run: RunConfig, n: int, delta: float) -> np.nd
 
 
 @dataclass(frozen=True)
-class SearchPlan:
+class BoundedSearch:
     """A method's search, fixed before it starts: its trial count (K, secret when drawn at random),
     the bound it allows and the worst run W every one of its trials is dominated by."""
 
@@ -111,7 +111,9 @@ class SearchSetup:
     total_epsilon: float | None
 
 
-def plan_search(setup: SearchSetup, n: int, delta: float, state: PrivateSweepState) -> list[SearchPlan]:
+def bounded_searches(
+    setup: SearchSetup, n: int, delta: float, state: PrivateSweepState
+) -> list[BoundedSearch]:
     """K, bound and W of every method; a random K is drawn from OS entropy once and kept in ``state``."""
     plans = []
     for method, space in setup.methods.items():
@@ -126,11 +128,11 @@ def plan_search(setup: SearchSetup, n: int, delta: float, state: PrivateSweepSta
             note += f"; + {setup.reruns} re-runs of the selected configuration"
         trials = state.trial_count(method, lambda: setup.trials.draw(secret_rng()))
         worst = worst_run(space, setup.runs[method], n, delta)
-        plans.append(SearchPlan(method, trials, bound, note, worst, setup.trials.random))
+        plans.append(BoundedSearch(method, trials, bound, note, worst, setup.trials.random))
     return plans
 
 
-def sweep_filter(setup: SearchSetup, plans: list[SearchPlan], delta: float) -> RenyiFilter | None:
+def sweep_filter(setup: SearchSetup, plans: list[BoundedSearch], delta: float) -> RenyiFilter | None:
     """The filter of each method's search: the total's RDP budget split equally among the methods, held
     at the one order (chosen from the spec alone) where the most runs of every method's W fit."""
     if setup.total_epsilon is None:
@@ -181,7 +183,11 @@ class MethodTuningCost:
 
 
 def method_tuning_cost(
-    plan: SearchPlan, records: list[TrialRecord], count: TrialCount, filter_: RenyiFilter | None, delta: float
+    plan: BoundedSearch,
+    records: list[TrialRecord],
+    count: TrialCount,
+    filter_: RenyiFilter | None,
+    delta: float,
 ) -> MethodTuningCost:
     """The cost of one method's search and re-runs from the private record of every trial it started."""
     all_trials = len(records) * plan.worst

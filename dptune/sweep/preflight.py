@@ -6,7 +6,7 @@
   per method (``refuse_per_method_runs``);
 * the training set holds every batch size a trial can draw (``spec.check_batch_sizes``), its size that
   of the data loaded for the models' check below (a missing local copy is a one-line error); and δ is
-  below 1/n (``run_plan.check_delta``);
+  below 1/n (``calibrated_run.check_delta``);
 * every model, built-in or from a factory (``package.module:function``), built once for the data and run
   on two of its inputs (``models.build_model``'s checks: a module, layers the per-sample engines
   support, scores of the right shape), the only check here that imports torch (and the user's code);
@@ -38,8 +38,8 @@ from dptune.engine.data import load_dataset, train_size
 from dptune.models import build_model
 from dptune.sweep.plan import MethodPlan, plan_sweep
 from dptune.sweep.spec import SweepSpec, check_batch_sizes
+from dptune.training.calibrated_run import check_delta, default_delta
 from dptune.training.config import RunConfig
-from dptune.training.run_plan import check_delta, default_delta
 
 NVIDIA_GPUS = Path("/proc/driver/nvidia/gpus")
 """One entry per GPU the NVIDIA driver sees (what Ray counts through NVML)."""

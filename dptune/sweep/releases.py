@@ -23,7 +23,7 @@ from dptune.training.config import RunConfig
 
 
 @dataclass(frozen=True)
-class Release:
+class ReleasedModel:
     """A released model: ``epsilon``/``delta`` its guarantee, tuning included; ``total_epsilon`` the
     setting it was planned for (None: a per-run sweep's re-run); ``model_uri`` where it loads from,
     once the store has it."""
@@ -37,7 +37,7 @@ class Release:
     total_epsilon: float | None = None
     model_uri: str | None = None
 
-    def logged(self, uri: str) -> Release:
+    def logged(self, uri: str) -> ReleasedModel:
         return replace(self, model_uri=uri)
 
     @property
@@ -118,7 +118,7 @@ def pipeline_release(
     run: RunConfig,
     settings: Mapping[str, Any],
     noise_source: str,
-) -> Release:
+) -> ReleasedModel:
     """The release run of a pipeline whose ε includes the tuning (``dptune.sweep.plan``): its card's
     (ε, δ) is what the pipeline ran, composed the plan's way (``realised``: the plan's own figure unless a
     lost trial ran again)."""
@@ -147,7 +147,8 @@ def pipeline_release(
         "total_epsilon": plan.total_epsilon,
         "plan": plan.as_dict(),
     }
-    return Release(run.method, str(result["trial_id"]), accuracy, epsilon, delta, card, plan.total_epsilon)
+    trial = str(result["trial_id"])
+    return ReleasedModel(run.method, trial, accuracy, epsilon, delta, card, plan.total_epsilon)
 
 
 def rerun_release(
@@ -156,7 +157,7 @@ def rerun_release(
     run: RunConfig,
     settings: Mapping[str, Any],
     noise_source: str,
-) -> Release:
+) -> ReleasedModel:
     """A re-run of a per-run sweep's selected configuration: its card's (ε, δ) is the method's whole
     search with its re-runs (``cost``: the bound's public row), its per-run ε beside it."""
     accuracy = 100 * float(result["test_accuracy"])
@@ -170,10 +171,10 @@ def rerun_release(
         "tuning_bound": cost["tuning_bound"],
     }
     card = _card(run, settings, accuracy, noise_source, guarantee)
-    return Release(run.method, str(result["trial_id"]), accuracy, epsilon, delta, card)
+    return ReleasedModel(run.method, str(result["trial_id"]), accuracy, epsilon, delta, card)
 
 
-def release_lines(releases: Sequence[Release]) -> list[str]:
+def release_lines(releases: Sequence[ReleasedModel]) -> list[str]:
     """One line per released model, its accuracy first, and how to load one."""
     lines = []
     for r in sorted(releases, key=lambda r: (r.method, r.total_epsilon or 0.0, r.trial_id)):
@@ -190,7 +191,7 @@ def release_lines(releases: Sequence[Release]) -> list[str]:
     return lines
 
 
-def release_json(releases: Sequence[Release], curve: tuple[float, float] | None = None) -> str:
+def release_json(releases: Sequence[ReleasedModel], curve: tuple[float, float] | None = None) -> str:
     """The last line of a run whose ε includes the tuning: its releases as one JSON object; with a single
     release its ``final_test_accuracy`` (%), ``epsilon`` and ``delta`` at the top level too; with several
     totals the (ε, δ) of releasing them all (``curve``)."""
@@ -211,7 +212,7 @@ def sweep_releases(
     plans: Mapping[str, MethodPlan] | None,
     noise_source: str,
     held_out: PrivateHeldOut | None = None,
-) -> list[Release]:
+) -> list[ReleasedModel]:
     """Every finished re-run of a sweep stage (``results``: the trials' last reports with ``trial_id``,
     ``method`` and ``config``) as a release: a pipeline's (``plans`` by method; ``counts``: what each
     method ran, from the private ledger) or a per-run sweep's (``costs``: the bound's public rows); each

@@ -14,7 +14,8 @@ from dptune.engine.data import Dataset
 from dptune.privacy.filter import RenyiFilter
 from dptune.privacy.heldout import PrivateHeldOut
 from dptune.sweep.bound import SweepTuningCost, format_costs
-from dptune.sweep.releases import Release
+from dptune.sweep.plan import MethodPlan
+from dptune.sweep.releases import ReleasedModel
 from dptune.sweep.spec import MODEL_BASED_SAMPLERS, SweepSpec
 
 WITHHELD = "withheld: the trial count is secret (repeat-and-select), and counts or times would reveal it"
@@ -57,7 +58,25 @@ def held_out_line(held_out: PrivateHeldOut | None) -> str:
     )
 
 
-def opening_lines(
+def pipeline_opening_lines(spec: SweepSpec, plan: MethodPlan, data: Dataset, delta: float) -> list[str]:
+    """The lines before a pipeline sweep's first trial (``plan``: one of its methods' plans, all on one
+    subset rate): what it tunes and releases, its randomness, selection and held-out split."""
+    shared, n = spec.shared, len(data.train_y)
+    fraction = plan.tuning.fraction
+    subset = f"a secret subset of rate {fraction:g}" if fraction < 1 else "all data"
+    return [
+        f"sweep {spec.name}: {', '.join(spec.methods)} on {shared.dataset} (n={n}) / {shared.model}, "
+        f"total ε={spec.epsilons[0]:g} (tuning included), δ={delta:g}: {plan.tuning.count.describe()} "
+        f"tuning trials per method on {subset}, then each method's selection released once on the "
+        "whole data",
+        randomness_line(spec),
+        f"selection: trials scored and selected on a validation part ({len(data.val_y)} held-out "
+        f"images); the release scored on the final-test part ({len(data.test_y)} images)",
+        held_out_line(spec.held_out),
+    ]
+
+
+def search_opening_lines(
     spec: SweepSpec,
     data: Dataset,
     delta: float,
@@ -65,22 +84,10 @@ def opening_lines(
     filter_: RenyiFilter | None,
     warm_points: Mapping[str, Sequence[Any]],
 ) -> list[str]:
-    """The lines before the first trial: what the sweep is, its randomness and selection, and what its
-    bound, sampler, filter or warm start mean for what it shows (``gpu``: each trial's GPU share)."""
+    """The lines before a per-run sweep's first trial: what the sweep is, its randomness and selection, and
+    what its bound, sampler, filter or warm start mean for what it shows (``gpu``: each trial's GPU
+    share)."""
     shared, n = spec.shared, len(data.train_y)
-    if spec.release is not None:
-        plan = next(iter(spec.release.values()))
-        fraction = plan.tuning.fraction
-        subset = f"a secret subset of rate {fraction:g}" if fraction < 1 else "all data"
-        return [
-            f"sweep {spec.name}: {', '.join(spec.methods)} on {shared.dataset} (n={n}) / {shared.model}, "
-            f"total ε={spec.epsilons[0]:g} (tuning included), δ={delta:g}: {plan.tuning.count.describe()} "
-            f"tuning trials per method on {subset}, then each method's selection released once on the "
-            "whole data",
-            randomness_line(spec),
-            f"selection: trials scored and selected on a validation part ({len(data.val_y)} held-out "
-            f"images); the release scored on the final-test part ({len(data.test_y)} images)",
-        ]
     lines = [
         f"sweep {spec.name}: {', '.join(spec.methods)} on {shared.dataset} (n={n}) / {shared.model}, "
         f"ε={shared.epsilon:g}, δ={delta:g}, {spec.trials.describe()} trials per method"
@@ -119,7 +126,7 @@ def opening_lines(
     return lines
 
 
-def registered_line(releases: Sequence[Release]) -> list[str]:
+def registered_line(releases: Sequence[ReleasedModel]) -> list[str]:
     """Where a per-run sweep's re-runs are registered as models (none: no line)."""
     logged = [r.model_uri for r in releases if r.model_uri]
     if not logged:
@@ -137,7 +144,7 @@ def closing_lines(
     tuning: SweepTuningCost,
     private_state: str,
     compute: str,
-    releases: Sequence[Release] = (),
+    releases: Sequence[ReleasedModel] = (),
 ) -> list[str]:
     """The lines after the last trial: the best trade-offs (``table``), where its re-runs are registered
     (``releases``), the privacy of the search, where a secret count is kept (``private_state``), the
@@ -157,7 +164,7 @@ def closing_lines(
 
 
 def pipeline_closing_lines(
-    spec: SweepSpec, table: str, releases: Sequence[Release], record: Mapping[str, Any], compute: str
+    spec: SweepSpec, table: str, releases: Sequence[ReleasedModel], record: Mapping[str, Any], compute: str
 ) -> list[str]:
     """The lines after a pipeline stage (ε includes the tuning): the methods whose release did not finish,
     the selected tuning trials (``table``), what the stage spent, the randomness and the compute used. The

@@ -49,8 +49,8 @@ from dptune.models import build_model
 from dptune.models.scattering import COEFFICIENTS, SCALES, ScatteringFeatures
 from dptune.privacy.accounting import Accountant
 from dptune.privacy.calibration import Calibration
+from dptune.training.calibrated_run import calibrated_run
 from dptune.training.config import RunConfig
-from dptune.training.run_plan import plan_run
 
 
 @dataclass(frozen=True)
@@ -106,7 +106,7 @@ class Trainer:
             raise InputError(
                 "device", "no CUDA device is visible here (no NVIDIA driver it can use): use cpu"
             )
-        plan = plan_run(config, n)
+        plan = calibrated_run(config, n)
         self.delta = plan.delta
         self.sample_rate = plan.run.sample_rate
         self.steps_per_epoch = plan.run.steps_per_epoch

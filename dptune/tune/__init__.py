@@ -4,7 +4,8 @@ in ``schedulers``), each searched by Optuna (``define_by_run``) behind a searche
 trial (``searcher``), run by one trainable (``trainable``), recorded by callbacks (``callbacks``),
 resumable (``restore``)."""
 
-from dptune.tune.driver import SweepOutcome, find_sweep, quiet_libraries, run_sweep, run_sweeps
+from dptune.sweep.modes import SweepOutcome
+from dptune.tune.driver import find_sweep, quiet_libraries, run_sweep, run_sweeps
 from dptune.tune.interrupt import SweepInterrupted
 
 __all__ = ["SweepInterrupted", "SweepOutcome", "find_sweep", "quiet_libraries", "run_sweep", "run_sweeps"]

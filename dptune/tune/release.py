@@ -12,7 +12,7 @@ from typing import Any
 
 import torch
 
-from dptune.sweep.releases import Release
+from dptune.sweep.releases import ReleasedModel
 from dptune.tracking import SweepRecord, TrialKey
 from dptune.tune.trainable import RELEASED_FILE
 
@@ -37,10 +37,10 @@ def log_releases(
     tracker: SweepRecord,
     experiment: str,
     sweep_id: str,
-    releases: Sequence[Release],
+    releases: Sequence[ReleasedModel],
     results: Sequence[Mapping[str, Any]],
     image_shape: tuple[int, ...],
-) -> list[Release]:
+) -> list[ReleasedModel]:
     """Each release's model logged with its trial's run and registered as ``EXPERIMENT.METHOD`` with its
     card (a run that has one already keeps it: a resumed sweep registers nothing twice); the releases
     with where each loads from. A store that does not answer raises ``StoreUnavailableError``."""

@@ -42,8 +42,8 @@ from ray.tune.search import Searcher
 from dptune.privacy.accounting import RDP_ORDERS, rdp_curve
 from dptune.privacy.filter import RenyiFilter
 from dptune.sweep.ledger import FINAL, PrivateSweepState, committed
+from dptune.training.calibrated_run import spent_ledger
 from dptune.training.config import RunConfig
-from dptune.training.run_plan import spent_ledger
 from dptune.training.trial_status import PLAN_SHARE, TrialStatus
 
 

@@ -48,7 +48,7 @@ def run_schedule(config: RunConfig, n: int) -> RunSchedule:
 
 
 @dataclass(frozen=True)
-class RunPlan:
+class CalibratedRun:
     """A run's schedule with its calibrated σ: ``ledger`` is what the whole run will spend."""
 
     run: RunSchedule
@@ -76,12 +76,12 @@ def check_delta(delta: float, n: int, field: str) -> None:
         )
 
 
-def plan_run(config: RunConfig, n: int) -> RunPlan:
+def calibrated_run(config: RunConfig, n: int) -> CalibratedRun:
     """``config`` on n samples, calibrated at its δ (default: ``default_delta(n)``; a δ ≥ 1/n refused)."""
     delta = config.delta if config.delta is not None else default_delta(n)
     check_delta(delta, n, "delta")
     run = run_schedule(config, n)
-    return RunPlan(run, delta, calibrate_noise(config.epsilon, delta, run.schedule, config.accountant))
+    return CalibratedRun(run, delta, calibrate_noise(config.epsilon, delta, run.schedule, config.accountant))
 
 
 def spent_ledger(config: RunConfig, n: int, noise_multiplier: float, steps: int) -> list[HistoryEntry]:

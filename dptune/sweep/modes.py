@@ -1,0 +1,378 @@
+"""A sweep's privacy mode: how it counts what it runs, what it releases and what it says about both.
+
+A mode is chosen once from the spec, and the driver (``dptune.tune.driver``) asks it, never which mode
+it is; a new mode is a new class. Two levels:
+
+* a **spec's mode** (``spec_mode``) makes the sweeps a spec runs and says what releasing all of them
+  costs: ``PerRunSweeps`` (one sweep per per-run ε target, each after its tuning proxy's where the spec
+  has one; the accuracy-vs-ε curve composes them) or ``TotalEpsilonSweeps`` (``privacy.includes_tuning``:
+  every method's plan at every total, fixed before the data is touched, then one pipeline sweep per
+  total; every released model at every total composes to ``all_releases``);
+* a **sweep's mode** (``sweep_mode``) counts one sweep and releases its models: ``PerRunSweep`` (each trial
+  at the per-run ε; the search bound, composition, repeat-and-select or a privacy filter as
+  ``dptune.sweep.bound`` chose it before the search, counts the search and every re-run of its selection,
+  each re-run a released model) or ``PipelineSweep`` (the plan's stages count the tuning trials and the
+  one release of each method's selection, the released model).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from dptune.engine.data import Dataset, train_size
+from dptune.privacy.filter import RenyiFilter
+from dptune.sweep.bound import SweepTuningCost, curve_cost
+from dptune.sweep.plan import MethodPlan, Ran, carried, curve_privacy, format_plan, plan_record, tuning_knobs
+from dptune.sweep.preflight import planned
+from dptune.sweep.releases import ReleasedModel, release_json, release_lines, sweep_releases
+from dptune.sweep.results import TradeOff
+from dptune.sweep.spec import SweepSpec, unused_with_total
+from dptune.sweep.summary import (
+    closing_lines,
+    pipeline_closing_lines,
+    pipeline_opening_lines,
+    search_opening_lines,
+)
+from dptune.training.trial_status import route
+
+Knobs = Callable[[dict[str, Any]], dict[str, Any]]
+"""A map of a configuration's knobs (a selection's to its release's, a drawn one's to its trial's)."""
+RERUN_NAMES = ("re-run", "re-runs")
+RELEASE_NAMES = ("release", "release")
+
+
+@dataclass(frozen=True)
+class StageResults:
+    """What a sweep's trials left, as a mode reads it: every trial's last report (``results``, with
+    ``trial_id``, ``method`` and ``config``), the settings each method's trials start from, what each
+    method ran (``counts``, from the private ledger) and the sweep's randomness."""
+
+    results: Sequence[Mapping[str, Any]]
+    settings: Mapping[str, Mapping[str, Any]]
+    counts: Mapping[str, Ran]
+    noise_source: str
+
+
+class SweepMode(ABC):
+    """How one sweep counts its privacy and what it releases."""
+
+    rerun_names: tuple[str, str] = RERUN_NAMES
+    """What the console calls a run of a selected configuration (singular, plural)."""
+    release_holds_node: bool = False
+    """Whether a released run trains alone on its node (every CPU of a trial slot)."""
+
+    def __init__(self, spec: SweepSpec) -> None:
+        self.spec = spec
+
+    def record_privacy(self, privacy: dict[str, Any]) -> dict[str, Any]:
+        """The sweep record's privacy settings (params and tags of its run)."""
+        return privacy
+
+    def plan_text(self) -> str | None:
+        """The plan stored with the sweep before any trial (None: it has none)."""
+        return None
+
+    def carry(self) -> dict[str, Knobs]:
+        """Per method, the knobs of its release from its selected configuration (none: as selected)."""
+        return {}
+
+    def tuning(self) -> dict[str, Knobs]:
+        """Per method, a tuning trial's knobs from a drawn configuration (none: as drawn)."""
+        return {}
+
+    @abstractmethod
+    def opening_lines(
+        self,
+        data: Dataset,
+        delta: float,
+        gpu: float,
+        filter_: RenyiFilter | None,
+        warm_points: Mapping[str, Sequence[Any]],
+    ) -> list[str]:
+        """The lines before the first trial."""
+
+    @abstractmethod
+    def record(self, tuning: SweepTuningCost, counts: Mapping[str, Ran]) -> dict[str, Any]:
+        """The sweep's public privacy record (per method and for every model it releases)."""
+
+    def best(self, rows: list[TradeOff]) -> list[TradeOff]:
+        """The rows of the selected configurations, as the sweep's table shows them."""
+        return rows
+
+    @abstractmethod
+    def releases(self, ran: StageResults, record: Mapping[str, Any]) -> list[ReleasedModel]:
+        """Every model the sweep releases, each with its card."""
+
+    @abstractmethod
+    def closing_lines(
+        self,
+        table: str,
+        tuning: SweepTuningCost,
+        private_state: str,
+        compute: str,
+        releases: Sequence[ReleasedModel],
+        record: Mapping[str, Any],
+    ) -> list[str]:
+        """The lines after the last trial."""
+
+
+class PerRunSweep(SweepMode):
+    """Each trial at the spec's per-run ε; the search bound counts the search and its re-runs, every re-run
+    of a selection is released (its card: the method's whole search, ``rerun_release``)."""
+
+    def opening_lines(
+        self,
+        data: Dataset,
+        delta: float,
+        gpu: float,
+        filter_: RenyiFilter | None,
+        warm_points: Mapping[str, Sequence[Any]],
+    ) -> list[str]:
+        return search_opening_lines(self.spec, data, delta, gpu, filter_, warm_points)
+
+    def record(self, tuning: SweepTuningCost, counts: Mapping[str, Ran]) -> dict[str, Any]:
+        return tuning.as_dict()
+
+    def releases(self, ran: StageResults, record: Mapping[str, Any]) -> list[ReleasedModel]:
+        spec = self.spec
+        return sweep_releases(
+            ran.results,
+            spec.runs,
+            ran.settings,
+            record["methods"],
+            ran.counts,
+            None,
+            ran.noise_source,
+            spec.held_out,
+        )
+
+    def closing_lines(
+        self,
+        table: str,
+        tuning: SweepTuningCost,
+        private_state: str,
+        compute: str,
+        releases: Sequence[ReleasedModel],
+        record: Mapping[str, Any],
+    ) -> list[str]:
+        return closing_lines(self.spec, table, tuning, private_state, compute, releases)
+
+
+class PipelineSweep(SweepMode):
+    """One total ε that includes the tuning: each method's plan (``plans``) counts its tuning trials and the
+    one release of its selection (``plan_record``), which trains alone on its node; the released model's
+    card states the plan."""
+
+    rerun_names = RELEASE_NAMES
+    release_holds_node = True
+
+    def __init__(self, spec: SweepSpec, plans: Mapping[str, MethodPlan]) -> None:
+        super().__init__(spec)
+        self.plans = plans
+
+    def record_privacy(self, privacy: dict[str, Any]) -> dict[str, Any]:
+        return privacy | {"epsilon": self.spec.epsilons[0], "includes_tuning": True}
+
+    def plan_text(self) -> str:
+        return json.dumps([plan.as_dict() for plan in self.plans.values()], indent=2)
+
+    def carry(self) -> dict[str, Knobs]:
+        runs = self.spec.runs
+        return {m: functools.partial(carried, run=runs[m], plan=p) for m, p in self.plans.items()}
+
+    def tuning(self) -> dict[str, Knobs]:
+        return {m: functools.partial(tuning_knobs, plan=p) for m, p in self.plans.items()}
+
+    def opening_lines(
+        self,
+        data: Dataset,
+        delta: float,
+        gpu: float,
+        filter_: RenyiFilter | None,
+        warm_points: Mapping[str, Sequence[Any]],
+    ) -> list[str]:
+        return pipeline_opening_lines(self.spec, next(iter(self.plans.values())), data, delta)
+
+    def record(self, tuning: SweepTuningCost, counts: Mapping[str, Ran]) -> dict[str, Any]:
+        return plan_record(self.plans, counts)
+
+    def best(self, rows: list[TradeOff]) -> list[TradeOff]:
+        """A pipeline's row stands for its total, not its tuning trials' ε_t."""
+        return [replace(row, epsilon_target=self.spec.epsilons[0]) for row in rows]
+
+    def releases(self, ran: StageResults, record: Mapping[str, Any]) -> list[ReleasedModel]:
+        spec = self.spec
+        return sweep_releases(
+            ran.results,
+            spec.runs,
+            ran.settings,
+            record["methods"],
+            ran.counts,
+            self.plans,
+            ran.noise_source,
+            spec.held_out,
+        )
+
+    def closing_lines(
+        self,
+        table: str,
+        tuning: SweepTuningCost,
+        private_state: str,
+        compute: str,
+        releases: Sequence[ReleasedModel],
+        record: Mapping[str, Any],
+    ) -> list[str]:
+        return pipeline_closing_lines(self.spec, table, releases, record, compute)
+
+
+def sweep_mode(spec: SweepSpec) -> SweepMode:
+    """The mode of one sweep of a spec: a pipeline's (its plans set, ``SweepSpec.pipeline``), else per run."""
+    return PerRunSweep(spec) if spec.release is None else PipelineSweep(spec, spec.release)
+
+
+@dataclass(frozen=True)
+class SweepOutcome:
+    """What one sweep left: the selected configuration per method (``best``), its tracked run, its time and
+    trials, every trial's last report with its method (``results``), its search bound's figures
+    (``tuning_cost``), the models it released, and its public privacy record (a pipeline's: its plans')."""
+
+    best: list[TradeOff]
+    parent_run_id: str
+    wall_seconds: float
+    trial_seconds: float
+    trials: int
+    results: list[dict[str, Any]]
+    tuning_cost: SweepTuningCost
+    releases: list[ReleasedModel] = field(default_factory=list)
+    record: dict[str, Any] = field(default_factory=dict)
+
+
+class SpecMode(ABC):
+    """How a spec splits into sweeps, and what releasing all of them costs."""
+
+    def __init__(self, spec: SweepSpec) -> None:
+        self.spec = spec
+
+    @abstractmethod
+    def sweeps(self) -> list[SweepSpec]:
+        """The sweeps to run, in order."""
+
+    def opening_lines(self) -> list[str]:
+        """What the run says before its first sweep."""
+        return []
+
+    @abstractmethod
+    def closing_lines(
+        self,
+        sweeps: Sequence[SweepSpec],
+        outcomes: Sequence[SweepOutcome],
+        table: Callable[[list[TradeOff]], str],
+    ) -> tuple[list[str], tuple[float, float] | None]:
+        """What the run says after its last sweep, and the (ε, δ) of releasing every model of every total
+        where the mode has one (None: it has none)."""
+
+    def last_line(self, releases: Sequence[ReleasedModel], curve: tuple[float, float] | None) -> list[str]:
+        """The run's last line(s), after the tracking hint: what a script reads."""
+        return []
+
+    def unreleased(self, outcome: SweepOutcome) -> dict[str, str]:
+        """Methods whose result is a released model that a sweep did not release, each with why."""
+        return {}
+
+
+class PerRunSweeps(SpecMode):
+    """One sweep per per-run ε target (each after its tuning proxy's); several ε: the curve of every
+    method's selection across them and the basic composition of releasing all of it (``curve_cost``)."""
+
+    def sweeps(self) -> list[SweepSpec]:
+        return [stage for i in range(len(self.spec.epsilons)) for stage in self.spec.stages(i)]
+
+    def closing_lines(
+        self,
+        sweeps: Sequence[SweepSpec],
+        outcomes: Sequence[SweepOutcome],
+        table: Callable[[list[TradeOff]], str],
+    ) -> tuple[list[str], tuple[float, float] | None]:
+        if len(self.spec.epsilons) == 1:
+            return [], None
+        full = [o for one, o in zip(sweeps, outcomes, strict=True) if one.shared.proxy_fraction is None]
+        rows = sorted((row for o in full for row in o.best), key=lambda r: (r.method, r.epsilon_target))
+        costs = {one.name: o.tuning_cost for one, o in zip(sweeps, outcomes, strict=True)}
+        epsilon, delta = curve_cost(costs)
+        return [
+            f"\naccuracy vs ε of {self.spec.name} ({', '.join(s.name for s in sweeps)}):\n"
+            + table(rows)
+            + f"\nreleasing the whole curve (every ε's sweep and each earlier sweep they read, once): "
+            f"ε ≤ {epsilon:.3f}, δ ≤ {delta:g} (basic composition of the sweeps on the same data)"
+        ], None
+
+
+class TotalEpsilonSweeps(SpecMode):
+    """``privacy.includes_tuning``: the plan of every method at every total (``plans``, fixed before the
+    data is touched), then one pipeline sweep per total (``SweepSpec.pipeline``); the closing lines name
+    every released model, and with several totals the (ε, δ) of releasing them all (``curve_privacy``)."""
+
+    def __init__(self, spec: SweepSpec, plans: list[MethodPlan]) -> None:
+        super().__init__(spec)
+        self.plans = plans
+
+    def sweeps(self) -> list[SweepSpec]:
+        return [self.spec.pipeline(i, self.plans) for i in range(len(self.spec.epsilons))]
+
+    def opening_lines(self) -> list[str]:
+        return [
+            "plan of every released model, fixed before the data is touched (each total ε includes the "
+            "tuning):\n" + format_plan(self.plans) + unused_with_total(self.spec)
+        ]
+
+    def closing_lines(
+        self,
+        sweeps: Sequence[SweepSpec],
+        outcomes: Sequence[SweepOutcome],
+        table: Callable[[list[TradeOff]], str],
+    ) -> tuple[list[str], tuple[float, float] | None]:
+        released = [release for outcome in outcomes for release in outcome.releases]
+        lines = ["\nreleased models, accuracy at each total ε (tuning included):", *release_lines(released)]
+        if len(sweeps) == 1:
+            return lines, None
+        plans = [list(one.release.values()) for one in sweeps if one.release]
+        curve = curve_privacy(plans, [o.record for o in outcomes])
+        lines.append(
+            f"releasing them all (every method at every total: the accuracy-vs-total-ε curve, as the "
+            f"last sweep's plot draws it): ε ≤ {curve[0]:.3f}, δ ≤ {curve[1]:g} (every total's stage on "
+            "the same data, the stages composed; a stage that tunes on a subset draws its own)"
+        )
+        return lines, curve
+
+    def last_line(self, releases: Sequence[ReleasedModel], curve: tuple[float, float] | None) -> list[str]:
+        return [release_json(releases, curve)]
+
+    def unreleased(self, outcome: SweepOutcome) -> dict[str, str]:
+        """A pipeline's result is its released model: each method a sweep released none of, with why."""
+        released = {release.method for release in outcome.releases}
+        missing = {}
+        for method in self.spec.methods:
+            if method not in released:
+                finals = [r for r in outcome.results if r["method"] == method and route(r["config"]).rerun]
+                why = next((str(r["reason"]) for r in finals if r.get("reason")), "it did not finish")
+                missing[method] = f"no model released at one of its totals: its release run failed ({why})"
+        return missing
+
+
+def spec_mode(spec: SweepSpec, plans: list[MethodPlan] | None = None) -> SpecMode:
+    """The mode of a spec: per-run ε targets, or a total ε that includes the tuning, whose ``plans`` (made
+    here from the training set's size alone where not given: ``dptune.sweep.preflight.planned``) are
+    fixed before the data is touched."""
+    if spec.includes_tuning is None:
+        return PerRunSweeps(spec)
+    if plans is None:
+        shared = spec.shared
+        n = train_size(shared.dataset, shared.data_root, shared.subset, shared.dataset_args)
+        plans = planned(spec, n)
+    assert plans is not None
+    return TotalEpsilonSweeps(spec, plans)
