@@ -360,7 +360,8 @@ def _sweep_spec(args: argparse.Namespace) -> tuple[SweepSpec, list[MethodPlan] |
     """The spec ``run`` and ``validate`` are given, with their flags' overrides, checked as ``run`` checks
     it before it starts anything (``dptune.sweep.preflight``), and where its ε includes the tuning, the
     plan of what it releases."""
-    from dptune.sweep.preflight import planned, preflight
+    from dptune.sweep.pipeline import planned
+    from dptune.sweep.preflight import preflight
     from dptune.sweep.spec import load_spec, resolve_tracking_uri
     from dptune.training.calibrated_run import default_delta
 

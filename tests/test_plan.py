@@ -27,6 +27,7 @@ from ray.tune.search.optuna import OptunaSearch
 from dptune.base.errors import InputError
 from dptune.privacy.accounting import RDP_ORDERS
 from dptune.privacy.amplification import amplified_by_subset, amplified_rdp
+from dptune.sweep.pipeline import pipeline, plan_setup, planned
 from dptune.sweep.plan import (
     BASIC_COMPOSITION,
     KEEP_START_RULE,
@@ -50,7 +51,6 @@ from dptune.sweep.plan import (
     tuning_knobs,
     tuning_run,
 )
-from dptune.sweep.preflight import planned
 from dptune.sweep.releases import ReleasedModel
 from dptune.sweep.space import start_points
 from dptune.sweep.spec import parse_spec
@@ -190,7 +190,7 @@ agree to 1e-9 at integer orders, and quadrature confirms it at fractional ones:
 @pytest.mark.parametrize("model", sorted(CELLS))
 def test_every_plan_recomposed_by_dp_accounting_stays_within_its_total(model: str) -> None:
     spec = parse_spec(spec_doc(model, [1.0, 3.0, 8.0], 8, CELLS[model]))
-    plans = plan_sweep(spec.plan_setup(1e-5), N_FASHION)
+    plans = plan_sweep(plan_setup(spec, 1e-5), N_FASHION)
     assert [p.total_epsilon for p in plans] == [1.0, 3.0, 8.0]
     for plan in plans:
         doc = json.loads(json.dumps(plan.as_dict()))  # what the sweep stores, and nothing else
@@ -228,7 +228,7 @@ def test_plans_across_a_grid_of_settings_recomposed_by_dp_accounting_stay_within
     doc["privacy"] |= {"delta": delta, "tuning_share": share}
     doc["budget"]["tuning_compute"] = compute
     doc["methods"]["dpsgd"] |= {"batch_size": {"choice": [1024, 4096]}, "epochs": {"choice": [10, 40]}}
-    for plan in plan_sweep(parse_spec(doc).plan_setup(delta), N_FASHION):
+    for plan in plan_sweep(plan_setup(parse_spec(doc), delta), N_FASHION):
         record = json.loads(json.dumps(plan.as_dict()))
         assert len(record["stages"][0]["mechanisms"]) == 4
         again = recomposed(record)
@@ -279,7 +279,7 @@ def test_a_repeat_and_select_plan_recomposed_by_dp_accounting_stays_within_its_t
     composed with the released re-run, stays within the total; nothing in the plan counts K."""
     doc = spec_doc("scatter-linear", [1.0, 3.0], 4, CELLS["scatter-linear"])
     doc["budget"] = {"trials_per_method": count}
-    plans = plan_sweep(parse_spec(doc).plan_setup(1e-5), N_FASHION)
+    plans = plan_sweep(plan_setup(parse_spec(doc), 1e-5), N_FASHION)
     for plan in plans:
         record = json.loads(json.dumps(plan.as_dict()))
         assert record["stages"][0]["runs"] == count
@@ -290,7 +290,7 @@ def test_a_repeat_and_select_plan_recomposed_by_dp_accounting_stays_within_its_t
 
 def test_a_plan_composed_the_basic_way_is_recomposed_within_its_total_too() -> None:
     spec = parse_spec(spec_doc("scatter-linear", [3.0], 8, CELLS["scatter-linear"]))
-    setup = spec.plan_setup(1e-5)
+    setup = plan_setup(spec, 1e-5)
     options = [plan_method(setup, "dpsgd", 3.0, 0.25, N_FASHION, 0.2)]
     assert options[0] is not None
     # the planner keeps the tighter of its two compositions: rebuild the basic one's figures by hand
@@ -347,7 +347,7 @@ def test_stages_on_one_secret_subset_amplify_once_together_not_each_apart() -> N
     assert apart == pytest.approx(1.240, abs=1e-3) and apart < together
 
     spec = parse_spec(spec_doc("scatter-linear", [3.0], 8, CELLS["scatter-linear"]))
-    setup = spec.plan_setup(1e-5)
+    setup = plan_setup(spec, 1e-5)
     floor = 0.2
     plan = plan_method(setup, "dpsgd", 3.0, 0.25, N_FASHION, floor)
     assert plan is not None
@@ -404,7 +404,7 @@ def test_the_release_carries_the_total_step_by_the_linear_scaling_rule_in_steps(
     ``lr`` or on ``effective_lr``, at the release's (ε, δ) on the whole data; every other knob as
     selected."""
     spec = parse_spec(spec_doc("cnn5", [3.0], 4, {"epochs": 40, "batch_size": 2048, "clip": 0.5}))
-    plan = plan_sweep(spec.plan_setup(1e-5), N_FASHION)[0]
+    plan = plan_sweep(plan_setup(spec, 1e-5), N_FASHION)[0]
     assert plan.composition == PLD_COMPOSITION
     written = plan.as_dict()["stages"]
     tuned, released = (
@@ -449,12 +449,12 @@ def test_a_start_point_tuned_at_an_epsilon_starts_the_tuning_as_the_release_it_w
     doc = spec_doc("cnn5", [1.0, 3.0, 8.0], 4, CELLS["cnn5"], methods=methods)
     doc["methods"]["innerouter"]["clip"] = {"loguniform": [0.03, 0.5]}
     spec = parse_spec(doc)
-    plans = plan_sweep(spec.plan_setup(1e-5), N_FASHION)
+    plans = plan_sweep(plan_setup(spec, 1e-5), N_FASHION)
     for index in range(3):
         (plan,) = [p for p in plans if p.total_epsilon == spec.epsilons[index]]
         release = plan.as_dict()["stages"][1]
         by_hand = dp_rdp.compute_epsilon(RDP_ORDERS, stage_rdp(release), release["per_run_delta"])[0]
-        (start,) = spec.pipeline(index, plans).methods["innerouter"].start
+        (start,) = pipeline(spec, index, plans).methods["innerouter"].start
         assert start["effective_lr"] == pytest.approx(4.0 * by_hand / 3, rel=DP_ACCOUNTING_SLACK)
         assert {k: v for k, v in start.items() if k != "effective_lr"} == {"outer_momentum": 0.9, "clip": 0.1}
     methods["innerouter"]["start"][0]["tuned_at"] = 0.5  # at total 8: E = 4·ε_B/0.5 > 16
@@ -478,7 +478,7 @@ def test_a_carried_start_point_is_recognised_in_its_tuning_trial_as_optuna_hands
         assert rule == (KEEP_START_RULE if plan.method == "innerouter" else SELECTION_RULE)
     assert "(selection: innerouter keeps its start point unless a tuning trial beats" in format_plan(plans)
     (plan,) = [p for p in plans if p.method == "innerouter"]
-    space = spec.pipeline(0, plans).methods["innerouter"]
+    space = pipeline(spec, 0, plans).methods["innerouter"]
     (point,) = start_points(space)
     search = OptunaSearch(
         space=DefineByRun(space), metric=OBJECTIVE, mode="max", points_to_evaluate=[point], seed=0
@@ -493,7 +493,7 @@ def test_a_searched_epochs_knob_tunes_each_value_for_its_share_and_releases_it_w
     T it stands for, values that would round to the same T_t included (their tuning runs longer)."""
     doc = spec_doc("cnn5", [3.0], 4, {"epochs": 40, "batch_size": 2048, "clip": 0.5})
     doc["methods"]["dpsgd"] |= {"epochs": {"choice": [20, 40]}}
-    plan = plan_sweep(parse_spec(doc).plan_setup(1e-5), N_FASHION)[0]
+    plan = plan_sweep(plan_setup(parse_spec(doc), 1e-5), N_FASHION)[0]
     tuned = dict(plan.epochs)
     assert tuned[20] < tuned[40] < 40
     trial = tuning_knobs({"epochs": 20, "lr": 0.5}, plan)
@@ -501,7 +501,7 @@ def test_a_searched_epochs_knob_tunes_each_value_for_its_share_and_releases_it_w
     run = tuning_run(parse_spec(doc).runs["dpsgd"], plan)
     assert carried(trial, run, plan)["epochs"] == 20
     doc["methods"]["dpsgd"] |= {"epochs": {"choice": [39, 40]}}
-    plan = plan_sweep(parse_spec(doc).plan_setup(1e-5), N_FASHION)[0]
+    plan = plan_sweep(plan_setup(parse_spec(doc), 1e-5), N_FASHION)[0]
     run = tuning_run(parse_spec(doc).runs["dpsgd"], plan)
     assert {carried(tuning_knobs({"epochs": e}, plan), run, plan)["epochs"] for e in (39, 40)} == {39, 40}
 
@@ -520,7 +520,7 @@ def test_releasing_every_method_at_every_total_is_recomposed_by_dp_accounting() 
     doc = spec_doc("cnn5", [2.0, 8.0], 8, CELLS["cnn5"])
     doc["methods"]["lp-dpsgd"] = {"lr": {"loguniform": [0.1, 4.0]}}
     doc["budget"]["tuning_compute"] = 0.5  # half a run: the tuning on a subset, amplified
-    plans = plan_sweep(parse_spec(doc).plan_setup(1e-5), N_FASHION)
+    plans = plan_sweep(plan_setup(parse_spec(doc), 1e-5), N_FASHION)
     assert all(p.tuning.fraction < 1 for p in plans)
     stages = [[p for p in plans if p.total_epsilon == total] for total in (2.0, 8.0)]
     as_planned = {p.method: Ran(p.tuning.runs, 1, p.tuning.runs) for p in plans}
@@ -559,7 +559,7 @@ def test_releasing_every_method_of_a_repeat_and_select_stage_keeps_its_delta() -
     doc = spec_doc("scatter-linear", [3.0], 4, CELLS["scatter-linear"])
     doc["budget"] = {"trials_per_method": {"distribution": "poisson", "mean": 6}}
     doc["methods"]["lp-dpsgd"] = {"lr": {"loguniform": [0.1, 4.0]}}
-    plans = plan_sweep(parse_spec(doc).plan_setup(1e-5), N_FASHION)
+    plans = plan_sweep(plan_setup(parse_spec(doc), 1e-5), N_FASHION)
     record = plan_record({p.method: p for p in plans}, {})
     accountant = dp_rdp.RdpAccountant(list(RDP_ORDERS))
     for plan in plans:
@@ -576,7 +576,7 @@ def test_releasing_every_method_of_a_repeat_and_select_stage_keeps_its_delta() -
 
 def test_a_lost_trial_run_again_is_counted_and_the_plan_holds_otherwise() -> None:
     spec = parse_spec(spec_doc("cnn5", [3.0], 4, {"epochs": 5, "batch_size": 2048}))
-    plan: MethodPlan = plan_sweep(spec.plan_setup(1e-5), N_FASHION)[0]
+    plan: MethodPlan = plan_sweep(plan_setup(spec, 1e-5), N_FASHION)[0]
     assert realised(plan, Ran(4, 1, 4)) == (plan.epsilon, plan.delta)
     assert realised(plan, Ran(3, 1, 4)) == (plan.epsilon, plan.delta)
     more, _ = realised(plan, Ran(5, 1, 4))
@@ -596,7 +596,7 @@ def test_stages_that_repeat_one_mechanism_compose_by_pld_and_release_with_less_n
     data by PLD: recomposed from the record by dp-accounting's PLD and by Opacus's PRV accountant (another
     numerical method, within its error), it stays within the total and spends it; its release is less
     noisy than the RDP plan's of the same stages, and its runs state their per-run ε by PLD."""
-    setup = parse_spec(spec_doc("scatter-linear", [total], 8, CELLS["scatter-linear"])).plan_setup(1e-5)
+    setup = plan_setup(parse_spec(spec_doc("scatter-linear", [total], 8, CELLS["scatter-linear"])), 1e-5)
     (plan,) = plan_sweep(setup, N_FASHION)
     assert plan.composition == PLD_COMPOSITION and plan.tuning.fraction == 1
     doc = json.loads(json.dumps(plan.as_dict()))
@@ -621,7 +621,7 @@ def test_the_runs_of_a_pld_plan_calibrate_by_pld_to_at_least_its_written_noise()
     """A tuning trial and the release run what the record writes out, or noisier: each calibrates by PLD
     to its stage's per-run ε, and lands at a σ at least the record's."""
     spec = parse_spec(spec_doc("scatter-linear", [3.0], 8, CELLS["scatter-linear"]))
-    (plan,) = plan_sweep(spec.plan_setup(1e-5), N_FASHION)
+    (plan,) = plan_sweep(plan_setup(spec, 1e-5), N_FASHION)
     trial = tuning_run(spec.runs["dpsgd"], plan)
     release = trial.with_knobs(carried({"lr": 1.0}, trial, plan))
     for run, stage in ((trial, plan.tuning), (release, plan.release)):
@@ -633,7 +633,7 @@ def test_the_runs_of_a_pld_plan_calibrate_by_pld_to_at_least_its_written_noise()
 
 def test_a_lost_trial_of_a_pld_plan_run_again_is_recomposed_by_pld() -> None:
     spec = parse_spec(spec_doc("scatter-linear", [3.0], 8, CELLS["scatter-linear"]))
-    (plan,) = plan_sweep(spec.plan_setup(1e-5), N_FASHION)
+    (plan,) = plan_sweep(plan_setup(spec, 1e-5), N_FASHION)
     assert realised(plan, Ran(8, 1, 8)) == (plan.epsilon, plan.delta)
     more, delta = realised(plan, Ran(9, 1, 8))
     tuning, release = plan.as_dict()["stages"]
@@ -648,7 +648,7 @@ def test_releasing_every_model_of_pld_plans_at_every_total_is_recomposed_by_pld(
     stage's figure, below their sum."""
     doc = spec_doc("scatter-linear", [1.0, 3.0], 8, CELLS["scatter-linear"])
     doc["methods"]["lp-dpsgd"] = {"lr": {"loguniform": [0.1, 4.0]}}
-    plans = plan_sweep(parse_spec(doc).plan_setup(1e-5), N_FASHION)
+    plans = plan_sweep(plan_setup(parse_spec(doc), 1e-5), N_FASHION)
     assert all(p.composition == PLD_COMPOSITION for p in plans)
     stages = [[p for p in plans if p.total_epsilon == total] for total in (1.0, 3.0)]
     as_planned = {p.method: Ran(p.tuning.runs, 1, p.tuning.runs) for p in plans}
@@ -664,7 +664,7 @@ def test_releasing_every_model_of_pld_plans_at_every_total_is_recomposed_by_pld(
 def test_a_release_stage_is_within_its_pld_figure_too() -> None:
     """PLD (tighter for many Gaussian steps) bounds the release at most where RDP did."""
     spec = parse_spec(spec_doc("scatter-linear", [3.0], 8, CELLS["scatter-linear"]))
-    plan = plan_sweep(spec.plan_setup(1e-5), N_FASHION)[0]
+    plan = plan_sweep(plan_setup(spec, 1e-5), N_FASHION)[0]
     release = plan.as_dict()["stages"][1]
     pld = pld_privacy_accountant.PLDAccountant().compose(events(release["mechanisms"][0]))
     assert pld.get_epsilon(release["per_run_delta"]) <= release["per_run_epsilon"] * (1 + 1e-3)
@@ -672,7 +672,7 @@ def test_a_release_stage_is_within_its_pld_figure_too() -> None:
 
 def test_a_total_too_small_for_a_useful_plan_is_refused_with_one_that_plans() -> None:
     spec = parse_spec(spec_doc("cnn5", [0.3], 8, {"epochs": 5, "batch_size": 2048}))
-    setup = spec.plan_setup(1e-5)
+    setup = plan_setup(spec, 1e-5)
     with pytest.raises(InputError) as refused:
         plan_sweep(setup, N_FASHION)
     assert refused.value.field == "privacy.epsilon"
@@ -737,7 +737,7 @@ def test_many_trials_at_a_small_total_are_refused_by_the_epsilon_their_plan_spen
     doc["methods"] = {"dpsgd": doc["methods"]["dpsgd"]}
     doc["tracking"]["uri"] = f"sqlite:///{tmp_path / 'mlflow.db'}"
     doc["storage_path"] = str(tmp_path / "ray_results")
-    setup = parse_spec(doc).plan_setup(1e-5)
+    setup = plan_setup(parse_spec(doc), 1e-5)
     (found,) = plan_total(setup, 0.5, 10000) or [None]
     assert found is not None and found.composition == PLD_COMPOSITION
     assert found.tuning_spent < MIN_TUNING_EPSILON <= found.tuning_quality

@@ -83,11 +83,12 @@ def test_the_whole_curve_counts_an_earlier_sweep_that_every_stage_warm_started_f
     doc["budget"] = {"trials_per_method": 2}
     doc["search"] = {"sampler": "tpe", "warm_start": {"sweep": "earlier", "top": 1}}
     spec = parse_spec(doc)
-    stages = [stage for i in range(len(spec.epsilons)) for stage in spec.stages(i)]
+    mode = spec_mode(spec)
+    stages = mode.sweeps()
     earlier = PriorSweep("earlier", 5.0, 1e-5)
     runs = [(1.2, 0.02, 400), (0.8, 0.02, 400)]
     outcomes = [SweepOutcome([], "", 0.0, 0.0, 0, [], _stage_cost(*run, 1e-5, earlier)) for run in runs]
-    (text,), _ = spec_mode(spec).closing_lines(stages, outcomes, format_table)
+    (text,), _ = mode.closing_lines(stages, outcomes, format_table)
     line = text.splitlines()[-1]
     epsilon, delta = (float(x) for x in re.search(r"ε ≤ ([\d.]+), δ ≤ ([\de.+-]+)", line).groups())
     own = [

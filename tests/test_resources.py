@@ -17,7 +17,7 @@ from ray.tune import ExperimentAnalysis
 from dptune.engine.data import Dataset
 from dptune.sweep.bound import BoundedSearch
 from dptune.sweep.ledger import PrivateSweepState
-from dptune.sweep.modes import sweep_mode
+from dptune.sweep.modes import PipelineSweep
 from dptune.sweep.spec import load_spec
 from dptune.tune.resources import TrialResources, node_slots
 from dptune.tune.stage_run import SweepRun, _trainable
@@ -53,7 +53,7 @@ def test_the_trainable_tune_exports_holds_none_of_the_sweeps_data(tmp_path: Path
     secret_subset = torch.arange(0, 30_000, 2)
     sweep = SweepRun(
         spec=spec,
-        mode=sweep_mode(spec),
+        mode=PipelineSweep(spec, {}),
         data=data,
         resources=TrialResources(1.0, 0.0, 4, 4.0),
         concurrency=None,

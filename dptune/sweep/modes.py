@@ -8,11 +8,11 @@ it is; a new mode is a new class. Two levels:
   has one; the accuracy-vs-ε curve composes them) or ``TotalEpsilonSweeps`` (``privacy.includes_tuning``:
   every method's plan at every total, fixed before the data is touched, then one pipeline sweep per
   total; every released model at every total composes to ``all_releases``);
-* a **sweep's mode** (``sweep_mode``) counts one sweep and releases its models: ``PerRunSweep`` (each trial
-  at the per-run ε; the search bound, composition, repeat-and-select or a privacy filter as
-  ``dptune.sweep.bound`` chose it before the search, counts the search and every re-run of its selection,
-  each re-run a released model) or ``PipelineSweep`` (the plan's stages count the tuning trials and the
-  one release of each method's selection, the released model).
+* a **sweep's mode** (``SpecMode.sweeps`` gives each sweep its own) counts one sweep and releases its
+  models: ``PerRunSweep`` (each trial at the per-run ε; the search bound, composition, repeat-and-select
+  or a privacy filter as ``dptune.sweep.bound`` chose it before the search, counts the search and every
+  re-run of its selection, each re-run a released model) or ``PipelineSweep`` (the plan's stages count
+  the tuning trials and the one release of each method's selection, the released model).
 """
 
 from __future__ import annotations
@@ -27,8 +27,8 @@ from typing import Any
 from dptune.engine.data import Dataset, train_size
 from dptune.privacy.filter import RenyiFilter
 from dptune.sweep.bound import SweepTuningCost, curve_cost
+from dptune.sweep.pipeline import pipeline, planned, plans_at
 from dptune.sweep.plan import MethodPlan, Ran, carried, curve_privacy, format_plan, plan_record, tuning_knobs
-from dptune.sweep.preflight import planned
 from dptune.sweep.releases import ReleasedModel, release_json, release_lines, sweep_releases
 from dptune.sweep.results import TradeOff
 from dptune.sweep.spec import SweepSpec, unused_with_total
@@ -59,7 +59,7 @@ class StageResults:
 
 
 class SweepMode(ABC):
-    """How one sweep counts its privacy and what it releases."""
+    """How one sweep counts its privacy and what it releases (``spec``: the sweep)."""
 
     rerun_names: tuple[str, str] = RERUN_NAMES
     """What the console calls a run of a selected configuration (singular, plural)."""
@@ -68,6 +68,11 @@ class SweepMode(ABC):
 
     def __init__(self, spec: SweepSpec) -> None:
         self.spec = spec
+
+    @property
+    def role(self) -> str:
+        """What the sweep is among a spec's, as its heading says (a tuning proxy's, or nothing)."""
+        return " (tuning proxy)" if self.spec.shared.proxy_fraction is not None else ""
 
     def record_privacy(self, privacy: dict[str, Any]) -> dict[str, Any]:
         """The sweep record's privacy settings (params and tags of its run)."""
@@ -175,6 +180,10 @@ class PipelineSweep(SweepMode):
         super().__init__(spec)
         self.plans = plans
 
+    @property
+    def role(self) -> str:
+        return ""  # its trials run on the plan's subset, not a proxy's
+
     def record_privacy(self, privacy: dict[str, Any]) -> dict[str, Any]:
         return privacy | {"epsilon": self.spec.epsilons[0], "includes_tuning": True}
 
@@ -230,11 +239,6 @@ class PipelineSweep(SweepMode):
         return pipeline_closing_lines(self.spec, table, releases, record, compute)
 
 
-def sweep_mode(spec: SweepSpec) -> SweepMode:
-    """The mode of one sweep of a spec: a pipeline's (its plans set, ``SweepSpec.pipeline``), else per run."""
-    return PerRunSweep(spec) if spec.release is None else PipelineSweep(spec, spec.release)
-
-
 @dataclass(frozen=True)
 class SweepOutcome:
     """What one sweep left: the selected configuration per method (``best``), its tracked run, its time and
@@ -259,8 +263,8 @@ class SpecMode(ABC):
         self.spec = spec
 
     @abstractmethod
-    def sweeps(self) -> list[SweepSpec]:
-        """The sweeps to run, in order."""
+    def sweeps(self) -> list[SweepMode]:
+        """The sweeps to run, in order, each with its mode."""
 
     def opening_lines(self) -> list[str]:
         """What the run says before its first sweep."""
@@ -269,7 +273,7 @@ class SpecMode(ABC):
     @abstractmethod
     def closing_lines(
         self,
-        sweeps: Sequence[SweepSpec],
+        sweeps: Sequence[SweepMode],
         outcomes: Sequence[SweepOutcome],
         table: Callable[[list[TradeOff]], str],
     ) -> tuple[list[str], tuple[float, float] | None]:
@@ -289,23 +293,23 @@ class PerRunSweeps(SpecMode):
     """One sweep per per-run ε target (each after its tuning proxy's); several ε: the curve of every
     method's selection across them and the basic composition of releasing all of it (``curve_cost``)."""
 
-    def sweeps(self) -> list[SweepSpec]:
-        return [stage for i in range(len(self.spec.epsilons)) for stage in self.spec.stages(i)]
+    def sweeps(self) -> list[SweepMode]:
+        return [PerRunSweep(stage) for i in range(len(self.spec.epsilons)) for stage in self.spec.stages(i)]
 
     def closing_lines(
         self,
-        sweeps: Sequence[SweepSpec],
+        sweeps: Sequence[SweepMode],
         outcomes: Sequence[SweepOutcome],
         table: Callable[[list[TradeOff]], str],
     ) -> tuple[list[str], tuple[float, float] | None]:
         if len(self.spec.epsilons) == 1:
             return [], None
-        full = [o for one, o in zip(sweeps, outcomes, strict=True) if one.shared.proxy_fraction is None]
+        full = [o for one, o in zip(sweeps, outcomes, strict=True) if one.spec.shared.proxy_fraction is None]
         rows = sorted((row for o in full for row in o.best), key=lambda r: (r.method, r.epsilon_target))
-        costs = {one.name: o.tuning_cost for one, o in zip(sweeps, outcomes, strict=True)}
+        costs = {one.spec.name: o.tuning_cost for one, o in zip(sweeps, outcomes, strict=True)}
         epsilon, delta = curve_cost(costs)
         return [
-            f"\naccuracy vs ε of {self.spec.name} ({', '.join(s.name for s in sweeps)}):\n"
+            f"\naccuracy vs ε of {self.spec.name} ({', '.join(s.spec.name for s in sweeps)}):\n"
             + table(rows)
             + f"\nreleasing the whole curve (every ε's sweep and each earlier sweep they read, once): "
             f"ε ≤ {epsilon:.3f}, δ ≤ {delta:g} (basic composition of the sweeps on the same data)"
@@ -321,8 +325,12 @@ class TotalEpsilonSweeps(SpecMode):
         super().__init__(spec)
         self.plans = plans
 
-    def sweeps(self) -> list[SweepSpec]:
-        return [self.spec.pipeline(i, self.plans) for i in range(len(self.spec.epsilons))]
+    def sweeps(self) -> list[SweepMode]:
+        spec, plans = self.spec, self.plans
+        return [
+            PipelineSweep(pipeline(spec, i, plans), plans_at(plans, total))
+            for i, total in enumerate(spec.epsilons)
+        ]
 
     def opening_lines(self) -> list[str]:
         return [
@@ -332,7 +340,7 @@ class TotalEpsilonSweeps(SpecMode):
 
     def closing_lines(
         self,
-        sweeps: Sequence[SweepSpec],
+        sweeps: Sequence[SweepMode],
         outcomes: Sequence[SweepOutcome],
         table: Callable[[list[TradeOff]], str],
     ) -> tuple[list[str], tuple[float, float] | None]:
@@ -340,7 +348,7 @@ class TotalEpsilonSweeps(SpecMode):
         lines = ["\nreleased models, accuracy at each total ε (tuning included):", *release_lines(released)]
         if len(sweeps) == 1:
             return lines, None
-        plans = [list(one.release.values()) for one in sweeps if one.release]
+        plans = [list(plans_at(self.plans, total).values()) for total in self.spec.epsilons]
         curve = curve_privacy(plans, [o.record for o in outcomes])
         lines.append(
             f"releasing them all (every method at every total: the accuracy-vs-total-ε curve, as the "
@@ -366,7 +374,7 @@ class TotalEpsilonSweeps(SpecMode):
 
 def spec_mode(spec: SweepSpec, plans: list[MethodPlan] | None = None) -> SpecMode:
     """The mode of a spec: per-run ε targets, or a total ε that includes the tuning, whose ``plans`` (made
-    here from the training set's size alone where not given: ``dptune.sweep.preflight.planned``) are
+    here from the training set's size alone where not given: ``dptune.sweep.pipeline.planned``) are
     fixed before the data is touched."""
     if spec.includes_tuning is None:
         return PerRunSweeps(spec)

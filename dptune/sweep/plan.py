@@ -80,6 +80,7 @@ from dptune.privacy.calibration import NoiseSchedule, calibrate_noise
 from dptune.privacy.tuning import TrialCount, repeat_and_select_curve, worst_curve
 from dptune.sweep.bound import configuration_ledgers, configuration_schedules
 from dptune.sweep.space import Dist, MethodSpace
+from dptune.sweep.spec_keys import TUNING_COMPUTE, TUNING_SHARE
 from dptune.training.config import RunConfig
 
 FRACTIONS = (1.0, 0.5, 0.25, 0.125, 0.0625)
@@ -88,10 +89,6 @@ MIN_SUBSET = 2000
 """The fewest samples a tuning subset may expect to keep: below it validation scores rank noise."""
 MIN_TUNING_EPSILON = 0.05
 """The least per-run ε a tuning trial may rank at, as a full run would (γ·ε_t)."""
-TUNING_SHARE = 0.25
-"""ρ: the share of the total ε the tuning stage spends unless the spec says otherwise."""
-TUNING_COMPUTE = 2.0
-"""Full runs' worth of compute the tuning stage of one method and total may use unless the spec says."""
 SELECTION_RULE = (
     "the tuning trial with the best validation accuracy (held-out part, not training data); ties by a "
     "secret key"

@@ -36,9 +36,8 @@ from dptune.base.errors import InputError
 from dptune.base.factories import is_import_path
 from dptune.engine.data import load_dataset, train_size
 from dptune.models import build_model
-from dptune.sweep.plan import MethodPlan, plan_sweep
 from dptune.sweep.spec import SweepSpec, check_batch_sizes
-from dptune.training.calibrated_run import check_delta, default_delta
+from dptune.training.calibrated_run import check_delta
 from dptune.training.config import RunConfig
 
 NVIDIA_GPUS = Path("/proc/driver/nvidia/gpus")
@@ -257,19 +256,6 @@ def check_models(run: RunConfig, models: tuple[str, ...] = ()) -> int:
     for model in models or (run.model,):
         build_model(model, run.model_args, sample_inputs(model, data.train_x[:2]), data.num_classes)
     return len(data.train_y)
-
-
-def planned(spec: SweepSpec, n: int) -> list[MethodPlan] | None:
-    """The plan of every model a spec whose ε includes the tuning releases, on ``n`` training samples
-    (``dptune.sweep.plan``; a total too small for a useful plan refused, with the smallest that works, and
-    a start point whose carried step leaves its space); None for a per-run spec."""
-    if spec.includes_tuning is None:
-        return None
-    delta = spec.shared.delta if spec.shared.delta is not None else default_delta(n)
-    plans = plan_sweep(spec.plan_setup(delta), n)
-    for index in range(len(spec.epsilons)):
-        spec.pipeline(index, plans)  # every start point carried to its release's ε fits its space
-    return plans
 
 
 def preflight(spec: SweepSpec, resume: bool) -> int:

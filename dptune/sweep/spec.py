@@ -49,7 +49,6 @@ from dptune.methods.params import Param
 from dptune.privacy.heldout import PrivateHeldOut
 from dptune.privacy.tuning import TRIAL_DISTRIBUTIONS, TrialCount
 from dptune.sweep.bound import SearchSetup
-from dptune.sweep.plan import TUNING_COMPUTE, TUNING_SHARE, MethodPlan, PlanSetup, tuning_run
 from dptune.sweep.space import (
     KEEP_START,
     TUNED_AT,
@@ -63,6 +62,8 @@ from dptune.sweep.space import (
     step_knob,
 )
 from dptune.sweep.spec_keys import (
+    TUNING_COMPUTE,
+    TUNING_SHARE,
     integer,
     mapping,
     number,
@@ -176,7 +177,6 @@ class SweepSpec:
     methods: dict[str, MethodSpace]
     source: dict[str, Any] = field(default_factory=dict, compare=False)
     includes_tuning: IncludesTuning | None = None  # each ε the total of a released model, tuning included
-    release: Mapping[str, MethodPlan] | None = None  # a pipeline's stage: each method's plan at its total
     validation: str = "public"  # ``privacy.validation``: the held-out split public, or private
     held_out: PrivateHeldOut | None = None  # its noisy scores' guarantee, once δ is known (``with_held_out``)
 
@@ -307,34 +307,6 @@ class SweepSpec:
     @property
     def has_start_points(self) -> bool:
         return any(space.start for space in self.methods.values())
-
-    def plan_setup(self, delta: float) -> PlanSetup:
-        """What the planner of an ε that includes the tuning reads from this spec (every ε a total)."""
-        settings = self.includes_tuning or IncludesTuning()
-        return PlanSetup(
-            methods=self.methods,
-            runs=self.runs,
-            totals=self.epsilons,
-            delta=delta,
-            trials=self.trials,
-            tuning_share=settings.share,
-            tuning_compute=settings.compute,
-        )
-
-    def pipeline(self, index: int, plans: Sequence[MethodPlan]) -> SweepSpec:
-        """The sweep of the ``index``-th total ε: every method's tuning trials at its plan's per-run ε_t
-        (on the plan's secret subset, ``tuning_run``), then its release (``release``: the plan the re-run
-        of the selected configuration carries it to, once, on the whole data). Its runs' epochs are the
-        tuning's share: the searcher shortens a drawn epochs knob likewise
-        (``dptune.sweep.plan.tuning_knobs``). A start point stated at the ε it was tuned for is carried
-        to its release's ε (by RDP, the measure the plan's linear scaling rule reads): it is a
-        configuration of the released model, as every candidate is."""
-        sweep = self.at_epsilon(index)
-        total = self.epsilons[index]
-        mine = {p.method: p for p in plans if p.total_epsilon == total}
-        runs = {method: tuning_run(run, mine[method]) for method, run in sweep.runs.items()}
-        methods = self.carried_starts(lambda method: mine[method].release.rdp_epsilon)
-        return replace(sweep, runs=runs, reruns=1, release=mine, methods=methods)
 
     def describe_epsilon(self) -> str:
         """The ε target(s) as a spec's summary shows them: ``ε=1`` or ``ε ∈ {1, 3, 8}``."""
@@ -546,6 +518,8 @@ def parse_validation(privacy: Mapping[str, Any], factory: bool, trials: TrialCou
             "search.warm_start, or set privacy.validation: public if the held-out split is public",
         )
     return str(mode)
+
+
 """The ``privacy`` section's keys besides its run knobs."""
 
 

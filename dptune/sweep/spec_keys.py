@@ -16,6 +16,11 @@ from dptune.base.errors import InputError
 SCHEDULERS = ("none", "asha")
 SAMPLERS = ("tpe", "random", "gp", "nsga2")
 DEFAULT_RERUNS = 3
+TUNING_SHARE = 0.25
+"""ρ: the share of a total ε the tuning spends unless the spec says otherwise (``privacy.tuning_share``)."""
+TUNING_COMPUTE = 2.0
+"""Full runs' worth of compute the tuning of one method and total may use unless the spec says
+(``budget.tuning_compute``)."""
 """Re-runs of each method's selected configuration, with fresh randomness, scored on the final test."""
 DEFAULT_WAIT_SECONDS = 600.0
 """How long a sweep on a cluster that can grow waits for a node that fits a trial (``resources.wait``)."""
@@ -139,7 +144,7 @@ SPEC_KEYS: tuple[SpecKey, ...] = (
         _optional(_number_where(lambda v: v > 0)),
         "a number > 0",
         "with privacy.includes_tuning: the compute, in full runs, each method's tuning may use per total ε",
-        "the planner's default, dptune.sweep.plan.TUNING_COMPUTE",
+        f"{TUNING_COMPUTE:g} full runs",
     ),
     SpecKey("resources.cpu", 1, _number_where(lambda v: v > 0), "a number > 0", "CPUs per trial"),
     SpecKey(

@@ -49,7 +49,7 @@ from dptune.sweep.bound import (
     sweep_filter,
 )
 from dptune.sweep.ledger import PrivateSweepState, ledger_counts
-from dptune.sweep.modes import StageResults, SweepMode, SweepOutcome, spec_mode, sweep_mode
+from dptune.sweep.modes import PerRunSweep, StageResults, SweepMode, SweepOutcome, spec_mode
 from dptune.sweep.plan import (
     PLAN_ARTIFACT,
     MethodPlan,
@@ -258,13 +258,12 @@ def run_sweeps(
     sweeps = mode.sweeps()
     if not resume:
         for one in sweeps:
-            refuse_existing(one)
+            refuse_existing(one.spec)
     outcomes = []
     for one in sweeps:
         if len(sweeps) > 1:
-            role = " (tuning proxy)" if one.shared.proxy_fraction is not None and not one.release else ""
-            echo(f"\n=== {one.name}: ε = {one.epsilons[0]:g}{role} ===")
-        outcomes.append(run_sweep(one, spec_text, resume=resume, echo=echo))
+            echo(f"\n=== {one.spec.name}: ε = {one.spec.epsilons[0]:g}{one.role} ===")
+        outcomes.append(run_sweep(one.spec, spec_text, resume=resume, echo=echo, mode=one))
     lines, curve = mode.closing_lines(sweeps, outcomes, format_table)
     for line in lines:
         echo(line)
@@ -391,10 +390,10 @@ class Prepared:
     warm_prior: PriorSweep | None
 
 
-def prepare(spec: SweepSpec, spec_text: str, resume: bool, began: Started) -> Prepared:
+def prepare(mode: SweepMode, spec_text: str, resume: bool, began: Started) -> Prepared:
     """The sweep's bound and filter fixed before any trial, its tracked run (with its mode's plan, stored
     before any trial: a sweep that stops early keeps it) and its opening lines."""
-    mode, shared, n = sweep_mode(spec), spec.shared, len(began.data.train_y)
+    spec, shared, n = mode.spec, mode.spec.shared, len(began.data.train_y)
     warm_points, prior = warm_start(spec, spec.warm_start) if spec.warm_start else ({}, None)
     delta = shared.delta if shared.delta is not None else default_delta(n)
     state = PrivateSweepState(spec.storage_path, spec.name)
@@ -578,18 +577,25 @@ def report(
         echo(line)
 
 
-def run_sweep(spec: SweepSpec, spec_text: str, resume: bool = False, echo: Echo = print) -> SweepOutcome:
+def run_sweep(
+    spec: SweepSpec,
+    spec_text: str,
+    resume: bool = False,
+    echo: Echo = print,
+    mode: SweepMode | None = None,
+) -> SweepOutcome:
     """Run (or resume) the sweep of one ε target, in its phases: start (data, tracking, Ray), prepare (its
     bound, record and run), search, record (its privacy, selections and releases), track and report;
-    returns the best trade-off per method, recorded by the tracker. A spec across several ε runs through
-    ``run_sweeps``."""
+    returns the best trade-off per method, recorded by the tracker. ``mode``: how the sweep counts and
+    releases (``run_sweeps`` gives each sweep of a spec its mode; per run where none is given). A spec
+    across several ε runs through ``run_sweeps``."""
     if len(spec.epsilons) > 1:
         raise ValueError(f"{spec.name} lists {len(spec.epsilons)} ε targets: run it with run_sweeps")
     started = time.time()
     if not resume:
         refuse_existing(spec)
     began = start(spec, echo)
-    prepared = prepare(spec, spec_text, resume, began)
+    prepared = prepare(mode or PerRunSweep(spec), spec_text, resume, began)
     settings = {p.method: run_settings(spec.runs[p.method], prepared.delta) for p in prepared.searches}
     searched = search(prepared, began, callbacks(prepared, began.tracker, settings))
     results = [result for one in searched for result in one.results]
