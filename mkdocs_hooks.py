@@ -6,7 +6,9 @@ cannot drift from it. A page asks for one with a marker line ``<!-- dptune: NAME
 - ``methods``: every method in the registry (``dptune.methods.METHODS``) with its parameters, their
   valid values and defaults;
 - ``spec-keys``: every plain setting of a sweep spec (``dptune.sweep.spec_keys.SPEC_KEYS``): its YAML path,
-  default, valid values and what it is.
+  default, valid values and what it is;
+- ``spec-rules``: every rule across a spec's settings (``dptune.sweep.spec_rules.SPEC_RULES``): its name
+  and what it requires.
 
 An unknown marker fails the build.
 """
@@ -68,7 +70,21 @@ def spec_keys_table() -> str:
     return "\n".join(rows)
 
 
-GENERATORS = {"knobs": knobs_table, "methods": methods_tables, "spec-keys": spec_keys_table}
+def spec_rules_table() -> str:
+    """One row per cross-field rule of a spec, in the order they are checked."""
+    from dptune.sweep.spec_rules import rules_table
+
+    rows = ["| rule | what it requires |", "|---|---|"]
+    rows += [f"| {cell(name)} | {requires} |" for name, requires in rules_table()]
+    return "\n".join(rows)
+
+
+GENERATORS = {
+    "knobs": knobs_table,
+    "methods": methods_tables,
+    "spec-keys": spec_keys_table,
+    "spec-rules": spec_rules_table,
+}
 
 
 def on_page_markdown(markdown: str, page: Any, **kwargs: Any) -> str:

@@ -362,7 +362,8 @@ def _sweep_spec(args: argparse.Namespace) -> tuple[SweepSpec, list[MethodPlan] |
     plan of what it releases."""
     from dptune.sweep.pipeline import planned
     from dptune.sweep.preflight import preflight
-    from dptune.sweep.spec import load_spec, resolve_tracking_uri
+    from dptune.sweep.spec import load_spec
+    from dptune.sweep.spec_parts import resolve_tracking_uri
     from dptune.training.calibrated_run import default_delta
 
     overrides: dict[str, Any] = {"storage_path": args.storage_path}
@@ -456,7 +457,7 @@ def _plot(tracker: ResultsReader, experiments: list[str], rows: list[TradeOff], 
 
 
 def _report(args: argparse.Namespace) -> None:
-    from dptune.sweep.spec import resolve_tracking_uri
+    from dptune.sweep.spec_parts import resolve_tracking_uri
     from dptune.tracking import tracker_for
     from dptune.tracking.mlflow_setup import quiet_mlflow, readable_store
     from dptune.tracking.report import format_compute, format_report

@@ -17,7 +17,7 @@ from mlflow.tracking import MlflowClient
 import dptune.engine.data as data_module
 from dptune.base.errors import InputError
 from dptune.cli import _build_parser, main
-from dptune.sweep.spec import resolve_tracking_uri
+from dptune.sweep.spec_parts import resolve_tracking_uri
 from tests.sweep_helpers import quickstart_spec
 
 TRAIN = [

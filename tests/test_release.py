@@ -23,8 +23,10 @@ from ray.tune import ExperimentAnalysis
 from dptune.engine.data import load_dataset
 from dptune.methods.registry import METHODS
 from dptune.sweep.plan import PLAN_ARTIFACT
+from dptune.sweep.results import PLACE_KNOBS, UNRECORDED, run_settings
 from dptune.tracking import tracker_for
 from dptune.tracking.names import ALL_RELEASES_ARTIFACT, FINAL_ROLE, PARENT_TAG, ROLE_TAG, SEARCH_ROLE
+from dptune.training.config import KNOBS, RunConfig
 from dptune.training.trial_status import route
 from dptune.tune.stage_run import STAGE_EXPERIMENT
 from dptune.tune.trainable import PRIVATE_NONFINITE_KEY
@@ -92,7 +94,12 @@ def undocumented(shown: dict[tuple[str, str], Any]) -> list[tuple[str, str]]:
 
 
 def test_the_privacy_pages_table_of_release_outputs_names_each_kind_of_output() -> None:
+    """Every kind of output is in the table, and every setting a run can record as a param."""
     table = documented_outputs()
+    run = RunConfig(method="dpsgd", dataset="digits", model="mlp", epsilon=1.0)
+    recordable = set(run_settings(run, 1e-5))
+    recordable |= set(KNOBS) - set(PLACE_KNOBS) - set(UNRECORDED) | {"dataset_args", "model_args"}
+    assert not sorted(("param", name) for name in recordable if ("param", name) not in table)
     kinds = {"param", "metric", "tag", "artifact", "model", "version tag", "version"}
     assert {kind for kind, _ in table} == kinds
     assert set(table.values()) == {"public", "counted", "identifier"}

@@ -12,7 +12,7 @@ from dptune.base.errors import InputError
 from dptune.methods.filter_families import butterworth, first_order
 from dptune.methods.filters import PRESETS, step_response, validate_filter
 from dptune.sweep.space import start_point
-from dptune.sweep.spec import method_space, parse_filter
+from dptune.sweep.spec_parts import method_space, parse_filter
 from dptune.tune.define_by_run import SAMPLERS, DefineByRun
 
 FAMILIES = {

@@ -10,7 +10,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from dptune.sweep.plan import MethodPlan, PlanSetup, plan_sweep, tuning_run
-from dptune.sweep.spec import IncludesTuning, SweepSpec
+from dptune.sweep.spec import SweepSpec
+from dptune.sweep.spec_parts import IncludesTuning
 from dptune.training.calibrated_run import default_delta
 
 

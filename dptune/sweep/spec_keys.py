@@ -15,6 +15,8 @@ from dptune.base.errors import InputError
 
 SCHEDULERS = ("none", "asha")
 SAMPLERS = ("tpe", "random", "gp", "nsga2")
+MODEL_BASED_SAMPLERS = ("tpe", "gp")
+"""The samplers that choose from earlier scores after a random start-up phase."""
 DEFAULT_RERUNS = 3
 TUNING_SHARE = 0.25
 """ρ: the share of a total ε the tuning spends unless the spec says otherwise (``privacy.tuning_share``)."""

@@ -16,7 +16,8 @@ from dptune.privacy.heldout import PrivateHeldOut
 from dptune.sweep.bound import SweepTuningCost, format_costs
 from dptune.sweep.plan import MethodPlan
 from dptune.sweep.releases import ReleasedModel
-from dptune.sweep.spec import MODEL_BASED_SAMPLERS, SweepSpec
+from dptune.sweep.spec import SweepSpec
+from dptune.sweep.spec_keys import MODEL_BASED_SAMPLERS
 
 WITHHELD = "withheld: the trial count is secret (repeat-and-select), and counts or times would reveal it"
 """What the console and ``dptune report`` show in place of a secret count's compute (runs, hours, wall)."""
