@@ -117,19 +117,21 @@ def test_engine_matches_microbatch_reference(
 
 
 class Signals(nn.Module):
-    """Conv1d (strided and padded; dilated), LayerNorm over the length, GroupNorm: [b, 2, 12] → 10."""
+    """Conv1d from few input channels, with 260 positions (formed by the sample-grouped convolution's
+    backward pass), dilated (by im2col); LayerNorm over the length, GroupNorm: [b, 2, 520] → 10."""
 
     def __init__(self) -> None:
         super().__init__()
-        self.conv = nn.Conv1d(2, 5, 3, stride=2, padding=1)
-        self.norm = nn.LayerNorm(6)
-        self.dilated = nn.Conv1d(5, 4, 2, dilation=2)
-        self.group = nn.GroupNorm(2, 4)
-        self.head = nn.Linear(16, 10)
+        self.stem = nn.Conv1d(2, 5, 3, stride=2, padding=1)
+        self.norm = nn.LayerNorm(260)
+        self.wide = nn.Conv1d(5, 6, 3, padding=1)
+        self.group = nn.GroupNorm(2, 6)
+        self.dilated = nn.Conv1d(6, 4, 2, stride=4, dilation=2)
+        self.head = nn.Linear(4 * 65, 10)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        h = torch.tanh(self.dilated(self.norm(torch.tanh(self.conv(x)))))
-        return self.head(self.group(h).flatten(1))
+        h = self.group(torch.tanh(self.wide(self.norm(torch.tanh(self.stem(x))))))
+        return self.head(torch.tanh(self.dilated(h)).flatten(1))
 
 
 class Tokens(nn.Module):
@@ -169,7 +171,7 @@ def layer_batch(name: str, batch: int) -> tuple[nn.Module, torch.Tensor]:
     model = {"signals": Signals, "tokens": Tokens, "images": Images}[name]().double()
     if name == "tokens":
         return model, torch.randint(0, 11, (batch, 7))
-    shape = (2, 12) if name == "signals" else (2, 8, 8)
+    shape = (2, 520) if name == "signals" else (2, 8, 8)
     return model, torch.randn(batch, *shape, dtype=torch.float64)
 
 
