@@ -7,8 +7,8 @@ throughput of trials sharing a GPU.
    one step on a fixed batch: a non-private SGD step, every dptune method's full step (``Trainer.step``;
    its per-sample engine the one ``auto`` picks, and dpsgd's also on the ``vmap`` engine), and Opacus
    1.6's DP-SGD step by hooks and by ghost clipping, on the same model, batch and device, side by side in
-   one table. A ratio is the median over interleaved rounds of (time / non-private time in the same
-   round); peak memory is the allocator's peak during one step above what was allocated before it.
+   one table. A ratio is (the step's fastest of interleaved rounds / the non-private step's fastest);
+   peak memory is the allocator's peak during one step above what was allocated before it.
    Goals: dpsgd ≤ 1.3× non-private and faster than Opacus's best mode.
 2. **Trial throughput.** The same sweep (``dpsgd``, cnn5 on the whole of Fashion-MNIST, 10 epochs:
    about 1,200 steps a trial, so that a trial's start-up does not dominate; ``--trials`` trials, no early

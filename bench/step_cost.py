@@ -8,13 +8,16 @@ the one ``auto`` picks, and dpsgd's also on the ``vmap`` engine, which any model
 DP-SGD step in its two modes, per-sample gradients by hooks (``grad_sample_mode="hooks"``) and ghost
 clipping (``"ghost"``), on the same model, batch and device. dp-pmlf and innerouter run with k = 2.
 
-Every step is called once first (warm-up); then rounds interleave everything so the machine's noise hits
-all alike, and a ratio is the median over rounds of (step time / non-private time in the same round).
+Every step is called once first (warm-up); then rounds interleave everything, and a ratio is (the step's
+fastest round / the non-private step's fastest round): on a shared machine load only adds time, so the
+fastest round is the least disturbed. On a CPU shared with other jobs, ``--threads 1`` keeps torch's
+threads from waiting on each other (two threads on two busy cores can take several times one's time).
 Peak memory is what one step holds at its peak above what was held before it: on CUDA the allocator's
 peak; on a CPU the resident set's high-water mark, reset through ``/proc/self/clear_refs`` after freed
 memory is handed back to the system (``malloc_trim``).
 
-    python bench/step_cost.py [--device cpu] [--rounds 3] [--steps 2] [--batch wrn16-4=8 ...] [--note TEXT]
+    python bench/step_cost.py [--device cpu] [--threads N] [--rounds 3] [--steps 2] [--batch wrn16-4=8 ...]
+                              [--note TEXT]
 
 ``bench/gpu.py`` runs the same measurement on CUDA, with the GPU's batch sizes.
 """
@@ -25,7 +28,6 @@ import argparse
 import ctypes
 import datetime as dt
 import platform
-import statistics
 import time
 import types
 from collections.abc import Callable
@@ -220,15 +222,13 @@ def workload_cost(
     for _ in range(rounds):
         for name, step in called.items():
             times[name].append(timed(step, steps, device))
-    base = times["non-private"]
+    fastest = {name: min(t) for name, t in times.items()}
     return {
         "batch_size": workload.batch_size,
         "physical_batch_size": trainers["dpsgd"].engine.physical_batch_size,
-        "nonprivate_ms": 1e3 * statistics.median(base),
+        "nonprivate_ms": 1e3 * fastest["non-private"],
         "ratio_to_nonprivate": {
-            name: statistics.median(t / b for t, b in zip(times[name], base, strict=True))
-            for name in called
-            if name != "non-private"
+            name: t / fastest["non-private"] for name, t in fastest.items() if name != "non-private"
         },
         "peak_mib": {name: peak_mib(step, device) for name, step in called.items()},
     }
@@ -274,6 +274,7 @@ def opacus_best(row: dict[str, Any]) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--device", default="cpu")
+    parser.add_argument("--threads", type=int, help="torch's CPU threads (default: torch's own choice)")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--steps", type=int, default=2, help="timed steps per round")
     parser.add_argument(
@@ -285,6 +286,8 @@ def main() -> None:
     parser.add_argument("--note", help="a line about the conditions, written under the table")
     parser.add_argument("--out", default=str(Path(__file__).with_name("RESULTS.md")))
     args = parser.parse_args()
+    if args.threads:
+        torch.set_num_threads(args.threads)
     device = torch.device(args.device)
     batch = BATCH[device.type] | {m: int(n) for m, n in (b.split("=", 1) for b in args.batch)}
     if args.quick:
@@ -303,11 +306,11 @@ def main() -> None:
         f"- date: {dt.date.today().isoformat()}",
         f"- machine: {machine}, {torch.get_num_threads()} torch threads, torch {torch.__version__}, "
         f"Python {platform.python_version()}",
-        f"- `python bench/step_cost.py --rounds {args.rounds} --steps {args.steps}`: batch "
+        f"- `python bench/step_cost.py{f' --threads {args.threads}' if args.threads else ''} --rounds "
+        f"{args.rounds} --steps {args.steps}`: batch "
         + ", ".join(f"{row['batch_size']} ({name.split(',')[0]})" for name, row in results.items())
         + f"; physical batch {cnn5['physical_batch_size']}; every step called once, then {args.rounds} "
-        f"rounds "
-        f"× {args.steps} steps; ratio = median over rounds of (step time / non-private step time in the same "
+        f"rounds × {args.steps} steps; ratio = (the step's fastest round / the non-private step's fastest "
         "round); peak MiB = one step's peak resident memory above what was resident before it",
         *([f"- {args.note}"] if args.note else []),
         "",
