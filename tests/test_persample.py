@@ -182,25 +182,32 @@ CHOOSERS: dict[str, Chooser] = {
 }
 
 
+CUDA = pytest.mark.skipif(not torch.cuda.is_available(), reason="no CUDA GPU here; run on a GPU machine")
+
+
 @pytest.mark.parametrize("name", ["signals", "tokens", "images"])
 @pytest.mark.parametrize("path", list(CHOOSERS))
 @pytest.mark.parametrize("weights", [[1.0], [0.6, 0.3, 0.1]])
+@pytest.mark.parametrize("device", ["cpu", pytest.param("cuda", marks=CUDA)])
 def test_every_layer_type_on_each_path_matches_the_reference(
-    name: str, path: str, weights: list[float]
+    name: str, path: str, weights: list[float], device: str
 ) -> None:
-    """Seven samples in physical chunks of three (3 + 3 + 1), clip at the median norm."""
+    """Seven samples in physical chunks of three (3 + 3 + 1), clip at the median norm; the engine on
+    ``device`` (CUDA forms a wide convolution's gradients by im2col, a CPU by sample groups), the
+    reference on the CPU, both in float64."""
     torch.manual_seed(0)
     model, x = layer_batch(name, 7)
     y = torch.randint(0, 10, (7,))
-    flat = FlatModel(model)
-    base = flat.flatten()
+    base = FlatModel(model).flatten()
     iterates = [base + 0.1 * j * torch.randn_like(base) for j in range(len(weights))]
     _, norms = reference_clipped_sum(model, iterates, weights, x, y, clip=1.0)
     clip = float(norms.median())
     expected, _ = reference_clipped_sum(model, iterates, weights, x, y, clip)
-    engine = GhostEngine(flat, physical_batch_size=3, choose=CHOOSERS[path])
-    result = engine.clipped_sum(iterates, torch.tensor(weights, dtype=torch.float64), x, y, clip)
-    torch.testing.assert_close(result, expected, rtol=1e-9, atol=1e-11)
+    engine = GhostEngine(FlatModel(model.to(device)), physical_batch_size=3, choose=CHOOSERS[path])
+    on_device = [theta.to(device) for theta in iterates]
+    w = torch.tensor(weights, dtype=torch.float64)
+    result = engine.clipped_sum(on_device, w, x.to(device), y.to(device), clip)
+    torch.testing.assert_close(result.cpu(), expected, rtol=1e-9, atol=1e-11)
 
 
 @pytest.mark.parametrize("engine", ["vmap", *CHOOSERS])
@@ -239,6 +246,13 @@ class Shared(nn.Module):
         return self.layer(torch.tanh(self.layer(x)))
 
 
+class Standardised(nn.Linear):
+    """A Linear whose output uses W − mean(W): its gradient is not the plain g aᵀ."""
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return F.linear(x, self.weight - self.weight.mean(), self.bias)
+
+
 def test_ghost_support_detection() -> None:
     assert ghost_supported(build_model("cnn5", {}, torch.zeros(2, 1, 28, 28), 10))
     assert not ghost_supported(build_model("vit", {}, torch.zeros(2, 1, 28, 28), 10))  # class token
@@ -247,6 +261,7 @@ def test_ghost_support_detection() -> None:
     assert ghost_supported(Signals()) and ghost_supported(Tokens()) and ghost_supported(Images())
     assert not ghost_supported(nn.Embedding(5, 3, scale_grad_by_freq=True))  # mixes the samples
     assert not ghost_supported(nn.Conv2d(4, 4, 3, groups=2))
+    assert not ghost_supported(Standardised(3, 2))  # a subclass is not its base
     tied = nn.Sequential(nn.Embedding(5, 3), nn.Linear(3, 5, bias=False))
     tied[1].weight = tied[0].weight
     assert not ghost_supported(tied)

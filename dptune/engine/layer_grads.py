@@ -77,8 +77,9 @@ class Factored(ABC):
         """G_i for every sample, ``[b, numel]`` in the weight's layout."""
 
     @abstractmethod
-    def summed(self, factors: torch.Tensor, keep: torch.Tensor) -> torch.Tensor:
-        """Σ_i c_i G_i over the samples whose ``keep`` is True, flat in the weight's layout."""
+    def add_summed(self, out: torch.Tensor, factors: torch.Tensor, keep: torch.Tensor, alpha: float) -> None:
+        """out += α Σ_i c_i G_i over the samples whose ``keep`` is True, ``out`` flat in the weight's
+        layout (book-keeping: one product, in place)."""
 
     def inner(self, other: Factored) -> torch.Tensor:
         """⟨G_i, G'_i⟩ = Σ_{t,t'} (a_it·a'_it')(g_it·g'_it') for every sample, ``[b]``."""
@@ -118,10 +119,10 @@ class Outer(Factored):
     def instantiate(self) -> torch.Tensor:
         return torch.bmm(self.g.transpose(1, 2), self.a).reshape(self.g.shape[0], -1)
 
-    def summed(self, factors: torch.Tensor, keep: torch.Tensor) -> torch.Tensor:
+    def add_summed(self, out: torch.Tensor, factors: torch.Tensor, keep: torch.Tensor, alpha: float) -> None:
         p, d = self.g.shape[2], self.width
         scaled = kept_rows(self.g, keep) * factors[:, None, None]
-        return (scaled.reshape(-1, p).T @ kept_rows(self.a, keep).reshape(-1, d)).reshape(-1)
+        out.view(p, d).addmm_(scaled.reshape(-1, p).T, kept_rows(self.a, keep).reshape(-1, d), alpha=alpha)
 
 
 class LinearOuter(Outer):
@@ -275,11 +276,10 @@ class OneHot(Factored):
         dense = torch.zeros(b * self.vocabulary, p, dtype=self.g.dtype, device=self.g.device)
         return dense.index_add_(0, rows, self.g.reshape(-1, p)).reshape(b, -1)
 
-    def summed(self, factors: torch.Tensor, keep: torch.Tensor) -> torch.Tensor:
+    def add_summed(self, out: torch.Tensor, factors: torch.Tensor, keep: torch.Tensor, alpha: float) -> None:
         p = self.g.shape[2]
         scaled = (kept_rows(self.g, keep) * factors[:, None, None]).reshape(-1, p)
-        total = torch.zeros(self.vocabulary, p, dtype=self.g.dtype, device=self.g.device)
-        return total.index_add_(0, self.ids.reshape(-1), scaled).reshape(-1)
+        out.view(self.vocabulary, p).index_add_(0, self.ids.reshape(-1), scaled, alpha=alpha)
 
 
 def ghost_is_cheaper(weight: Factored, terms: int) -> bool:
@@ -405,13 +405,11 @@ LAYER_RULES: dict[type[nn.Module], LayerRule] = {
     nn.GroupNorm: LayerRule(_always, None, _group_norm_others),
     nn.LayerNorm: LayerRule(_always, None, _layer_norm_others),
 }
-"""The layer types the ghost engine covers, by type (a subclass falls under its nearest registered base)."""
+"""The layer types the ghost engine covers, by exact type: a subclass may compute its output otherwise
+(a standardised weight, a weight used outside ``forward``), so it is not covered by its base's rule."""
 
 
 def layer_rule(layer: nn.Module) -> LayerRule | None:
-    """The rule of ``layer``'s type (or its nearest registered base type), if it supports this instance."""
-    for cls in type(layer).__mro__:
-        rule = LAYER_RULES.get(cls)
-        if rule is not None:
-            return rule if rule.supports(layer) else None
-    return None
+    """The rule of ``layer``'s exact type, if there is one and it supports this instance."""
+    rule = LAYER_RULES.get(type(layer))
+    return rule if rule is not None and rule.supports(layer) else None

@@ -148,14 +148,17 @@ class _ChunkedEngine:
         self._nonfinite = self._nonfinite + (~finite).sum()
         return finite
 
-    def chunk_clipped_sum(
+    def add_chunk_clipped_sum(
         self,
+        pieces: list[torch.Tensor],
         iterates: list[torch.Tensor],
         weights: list[float],
         x: torch.Tensor,
         y: torch.Tensor,
         clip: float,
-    ) -> torch.Tensor:
+    ) -> None:
+        """Add Σ_i clip(v_i, C) over one chunk of samples (x, y) to ``pieces``, views of the flat sum, one
+        per parameter tensor (in place: no per-chunk vector is made and concatenated)."""
         raise NotImplementedError
 
     def clipped_sum(
@@ -168,29 +171,32 @@ class _ChunkedEngine:
     ) -> torch.Tensor:
         """Σ_i clip(Σ_j w_j ∇f_i(θ_j), C) over the samples (x, y), as a flat vector like θ."""
         total = torch.zeros_like(iterates[0])
+        pieces = list(torch.split(total, list(self.flat.layout.numels)))
         for start in range(0, x.shape[0], self.physical_batch_size):
             stop = start + self.physical_batch_size
-            total += self.chunk_clipped_sum(iterates, weights.tolist(), x[start:stop], y[start:stop], clip)
+            self.add_chunk_clipped_sum(pieces, iterates, weights.tolist(), x[start:stop], y[start:stop], clip)
         return total
 
 
 class VmapEngine(_ChunkedEngine):
     """Materialised per-sample gradients (any model without BatchNorm)."""
 
-    def chunk_clipped_sum(
+    def add_chunk_clipped_sum(
         self,
+        pieces: list[torch.Tensor],
         iterates: list[torch.Tensor],
         weights: list[float],
         x: torch.Tensor,
         y: torch.Tensor,
         clip: float,
-    ) -> torch.Tensor:
+    ) -> None:
         per_iterate = [self.flat.per_sample_grads(theta, x, y) for theta in iterates]
-        signals = [_weighted_sum(weights, list(pieces)) for pieces in zip(*per_iterate, strict=True)]
+        signals = [_weighted_sum(weights, list(grads)) for grads in zip(*per_iterate, strict=True)]
         squared = torch.stack([torch.einsum("bk,bk->b", v, v) for v in signals]).sum(dim=0)
         finite = self._finite(squared)
         factors = clip_factors(squared, clip, finite)
-        return torch.cat([factors @ kept_rows(v, finite) for v in signals])
+        for piece, v in zip(pieces, signals, strict=True):
+            piece.addmv_(kept_rows(v, finite).T, factors)
 
 
 @dataclass
@@ -229,7 +235,11 @@ def _terms(
     (the input layer), one term (1, (a, Σ_j w_j g_j)): every per-sample gradient of ``LAYER_RULES`` is
     linear in g for a fixed a, so the k evaluations of per-sample momentum cost one there."""
     first = traces[0][layer].activation
-    if len(traces) == 1 or any(t[layer].activation.data_ptr() != first.data_ptr() for t in traces):
+
+    def same(a: torch.Tensor) -> bool:  # the same memory read the same way (every trace keeps it alive)
+        return (a.data_ptr(), a.shape, a.stride()) == (first.data_ptr(), first.shape, first.stride())
+
+    if len(traces) == 1 or not all(same(t[layer].activation) for t in traces):
         return weights, [(t[layer].activation, t[layer].grad) for t in traces]
     return [1.0], [(first, _weighted_sum(weights, [t[layer].grad for t in traces]))]
 
@@ -310,14 +320,15 @@ class GhostEngine(_ChunkedEngine):
             trace.output_grad = g.detach()
         return traces
 
-    def chunk_clipped_sum(
+    def add_chunk_clipped_sum(
         self,
+        pieces: list[torch.Tensor],
         iterates: list[torch.Tensor],
         weights: list[float],
         x: torch.Tensor,
         y: torch.Tensor,
         clip: float,
-    ) -> torch.Tensor:
+    ) -> None:
         traces = [self._trace(theta, x, y) for theta in iterates]
         squared = torch.zeros(x.shape[0], device=x.device, dtype=iterates[0].dtype)
         formed: dict[tuple[nn.Module, str], torch.Tensor] = {}  # per-sample pieces of v_i, [b, numel]
@@ -341,14 +352,12 @@ class GhostEngine(_ChunkedEngine):
                     squared += torch.linalg.vector_norm(combined, dim=1).square()
         finite = self._finite(squared)
         factors = clip_factors(squared, clip, finite)
-        pieces = []
-        for module, pname in self._slots:
+        for piece, (module, pname) in zip(pieces, self._slots, strict=True):
             if module in ghosts and pname == "weight":
-                term_weights, factored = ghosts[module]
-                pieces.append(_weighted_sum(term_weights, [f.summed(factors, finite) for f in factored]))
+                for w, weight in zip(*ghosts[module], strict=True):
+                    weight.add_summed(piece, factors, finite, w)
             else:
-                pieces.append(factors @ kept_rows(formed[(module, pname)], finite))
-        return torch.cat(pieces)
+                piece.addmv_(kept_rows(formed[(module, pname)], finite).T, factors)
 
 
 ClippedSumEngine = VmapEngine | GhostEngine
