@@ -29,6 +29,7 @@ import argparse
 import copy
 import ctypes
 import datetime as dt
+import os
 import platform
 import time
 import types
@@ -318,7 +319,8 @@ def main() -> None:
         SECTION,
         "",
         f"- date: {dt.date.today().isoformat()}",
-        f"- machine: {machine}, {torch.get_num_threads()} torch threads, torch {torch.__version__}, "
+        f"- machine: {machine}, {os.cpu_count()} cores, {torch.get_num_threads()} torch thread(s), "
+        f"torch {torch.__version__}, "
         f"Python {platform.python_version()}",
         f"- `python bench/step_cost.py{f' --threads {args.threads}' if args.threads else ''} --rounds "
         f"{args.rounds} --steps {args.steps}`: batch "
