@@ -13,7 +13,14 @@ import torch.nn.functional as F
 from torch import nn
 
 from dptune.engine.layer_grads import LinearOuter, ghost_is_cheaper
-from dptune.engine.persample import Chooser, FlatModel, GhostEngine, VmapEngine, ghost_supported
+from dptune.engine.persample import (
+    Chooser,
+    FlatModel,
+    GhostEngine,
+    VmapEngine,
+    clipped_sum_engine,
+    ghost_supported,
+)
 from dptune.models import build_model
 
 
@@ -210,12 +217,13 @@ def test_every_layer_type_on_each_path_matches_the_reference(
     torch.testing.assert_close(result.cpu(), expected, rtol=1e-9, atol=1e-11)
 
 
+@pytest.mark.parametrize("name", ["signals", "images"])
 @pytest.mark.parametrize("engine", ["vmap", *CHOOSERS])
-def test_non_finite_signals_are_left_out(engine: str) -> None:
+def test_non_finite_signals_are_left_out(name: str, engine: str) -> None:
     """A NaN and an infinite record: the clipped sum is the reference's over the other records, and both
     are counted."""
     torch.manual_seed(0)
-    model, x = layer_batch("images", 6)
+    model, x = layer_batch(name, 6)
     y = torch.randint(0, 10, (6,))
     x[1], x[4] = math.nan, math.inf
     flat = FlatModel(model)
@@ -265,8 +273,11 @@ def test_ghost_support_detection() -> None:
     tied = nn.Sequential(nn.Embedding(5, 3), nn.Linear(3, 5, bias=False))
     tied[1].weight = tied[0].weight
     assert not ghost_supported(tied)
+    vit = FlatModel(build_model("vit", {}, torch.zeros(2, 1, 28, 28), 10))
     with pytest.raises(ValueError, match=r"nn\.Linear, nn\.Conv1d, nn\.Conv2d, nn\.Embedding"):
-        GhostEngine(FlatModel(build_model("vit", {}, torch.zeros(2, 1, 28, 28), 10)), 8)
+        GhostEngine(vit, 8)
+    assert isinstance(clipped_sum_engine(vit, 8), VmapEngine)  # auto falls back
+    assert isinstance(clipped_sum_engine(FlatModel(Tokens()), 8), GhostEngine)
     with pytest.raises(ValueError, match="more than once"):
         model = Shared()
         GhostEngine(FlatModel(model), 8).clipped_sum(
