@@ -211,7 +211,9 @@ class ConvOuter(Outer):
         convolution of the inputs with each sample's output gradient (groups = b, dilation = stride). On a
         CPU at ``MANY_POSITIONS`` and more: the weight gradient of the convolution whose b groups are the
         samples (input ``[1, b·c, H, W]``, output gradient ``[1, b·o, H', W']``: its ``[b·o, c, kh, kw]``
-        weight gradient holds each W_i). Otherwise the batched product g_iᵀ a_i with the patches."""
+        weight gradient holds each W_i; Rochette, Manoel & Tramel 2019, "Efficient per-example gradient
+        computations in convolutional neural networks"). Otherwise the batched product g_iᵀ a_i with the
+        patches."""
         geometry = self.geometry
         if geometry.in_channels <= FEW_INPUT_CHANNELS and geometry.dilation == (1, 1):
             return self._by_stem_groups()
