@@ -1,15 +1,15 @@
 """GPU benchmark (issue 14, point 4): step cost against a non-private step and Opacus 1.6, and the
 throughput of trials sharing a GPU.
 
-1. **Step cost.** For cnn5 on Fashion-MNIST (the real images where present, else random ones of the same
-   shape) and WideResNet-16-4 on random CIFAR-sized input (3×32×32, 10 classes), the time of one step on a
-   fixed batch: a non-private SGD step (forward, backward, update), every dptune method's full step
-   (``Trainer.step``: per-sample signal, clipping, noise, post-processing, update; its per-sample engine
-   the one ``auto`` picks, and dpsgd's also on the ``vmap`` engine, which any model can use), and Opacus
-   1.6's DP-SGD step in its two modes, per-sample gradients by hooks (``grad_sample_mode="hooks"``) and ghost
-   clipping (``"ghost"``), on the same model, batch and device. Rounds interleave everything so the
-   machine's noise hits all alike; a ratio is the median over rounds of (time / non-private time in the
-   same round). Goals: dpsgd ≤ 1.3× non-private and faster than Opacus's best mode.
+1. **Step cost.** ``bench/step_cost.py``'s measurement on CUDA, at the GPU's batch sizes: for cnn5 on
+   Fashion-MNIST (the real images where present, else random ones of the same shape), WideResNet-16-4 and
+   ResNet-18 (GroupNorm) on random CIFAR-sized input (3×32×32, 10 classes), the time and peak memory of
+   one step on a fixed batch: a non-private SGD step, every dptune method's full step (``Trainer.step``;
+   its per-sample engine the one ``auto`` picks, and dpsgd's also on the ``vmap`` engine), and Opacus
+   1.6's DP-SGD step by hooks and by ghost clipping, on the same model, batch and device, side by side in
+   one table. A ratio is (the step's fastest of interleaved rounds / the non-private step's fastest);
+   peak memory is the allocator's peak during one step above what was allocated before it.
+   Goals: dpsgd ≤ 1.3× non-private and faster than Opacus's best mode.
 2. **Trial throughput.** The same sweep (``dpsgd``, cnn5 on the whole of Fashion-MNIST, 10 epochs:
    about 1,200 steps a trial, so that a trial's start-up does not dominate; ``--trials`` trials, no early
    stopping, no re-runs) at ``gpu: 1``, ``0.5`` and ``0.25`` per trial: finished trials per hour, counted
@@ -33,152 +33,27 @@ import argparse
 import datetime as dt
 import json
 import platform
-import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import torch
-import torch.nn.functional as F
 import yaml
 from mlflow.tracking import MlflowClient
 from results import cpu_name, write_section  # bench/ is on the path when this file runs as a script
+from step_cost import BATCH, opacus_best, table, workload_cost, workloads
 
-from dptune.base.errors import DataUnavailableError
-from dptune.engine.data import Dataset, load_dataset
 from dptune.methods import METHODS
 from dptune.tracking import names
-from dptune.training.config import RunConfig
-from dptune.training.train import Trainer
 from dptune.training.trial_status import TrialStatus
 
 ROOT = Path(__file__).resolve().parents[1]
 JSON = ROOT / "bench" / "gpu.json"
 SECTION = "## GPU: step cost against Opacus, and trials sharing a GPU"
-PARAMS = {"dp-pmlf": {"k": "2"}, "innerouter": {"k": "2"}}
 SHARES = (1.0, 0.5, 0.25)
-
-
-def timed(step: Callable[[], Any], steps: int, device: torch.device) -> float:
-    """Seconds per call of ``step`` after one warm-up call, the device synchronised around the timing."""
-    step()
-    if device.type == "cuda":
-        torch.cuda.synchronize(device)
-    start = time.perf_counter()
-    for _ in range(steps):
-        step()
-    if device.type == "cuda":
-        torch.cuda.synchronize(device)
-    return (time.perf_counter() - start) / steps
-
-
-def synthetic(channels: int, size: int, n: int) -> Dataset:
-    """Random images and labels of a shape (timing only: their values do not change the work)."""
-    generator = torch.Generator().manual_seed(0)
-    x = torch.randn(n, channels, size, size, generator=generator)
-    y = torch.randint(0, 10, (n,), generator=generator)
-    return Dataset.held_out("synthetic", (x, y), (x[:200], y[:200]), 10)
-
-
-def workloads(quick: bool) -> dict[str, tuple[str, Dataset, int]]:
-    """name -> (model, data, batch size)."""
-    try:
-        fmnist, images = load_dataset("fashion-mnist", subset=4096 if quick else None), "Fashion-MNIST"
-    except DataUnavailableError:
-        fmnist, images = synthetic(1, 28, 4096), "random 1×28×28 (Fashion-MNIST's shape)"
-    cifar_sized = synthetic(3, 32, 512 if quick else 4096)
-    return {
-        f"cnn5, {images}": ("cnn5", fmnist, 256 if quick else 1024),
-        "wrn16-4, 3×32×32": ("wrn16-4", cifar_sized, 32 if quick else 256),
-    }
-
-
-def opacus_step(
-    model_name: str, data: Dataset, batch: torch.Tensor, mode: str, device: torch.device
-) -> Callable:
-    """One Opacus 1.6 DP-SGD step (σ = 1, C = 1) on the fixed batch, ``mode`` hooks or ghost."""
-    from opacus import PrivacyEngine
-
-    from dptune.models import build_model
-
-    model = build_model(model_name, {}, data.train_x[:2], data.num_classes).to(device)
-    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
-    loader = torch.utils.data.DataLoader(
-        torch.utils.data.TensorDataset(data.train_x, data.train_y), batch_size=len(batch)
-    )
-    criterion = torch.nn.CrossEntropyLoss()
-    made = PrivacyEngine().make_private(
-        module=model,
-        optimizer=optimizer,
-        data_loader=loader,
-        criterion=criterion,
-        noise_multiplier=1.0,
-        max_grad_norm=1.0,
-        grad_sample_mode=mode,
-    )
-    model, optimizer = made[0], made[1]
-    loss_fn = made[2] if mode == "ghost" else criterion
-    x, y = data.train_x[batch].to(device), data.train_y[batch].to(device)
-
-    def step() -> None:
-        optimizer.zero_grad(set_to_none=True)
-        loss_fn(model(x), y).backward()
-        optimizer.step()
-
-    return step
-
-
-def workload_cost(
-    model_name: str, data: Dataset, batch_size: int, args: argparse.Namespace, device: torch.device
-) -> dict[str, Any]:
-    """Step times of one model on one batch (module docstring, 1)."""
-    batch = torch.arange(batch_size)
-    runs = [(m, "auto") for m in (["dpsgd"] if args.quick else METHODS)] + [("dpsgd", "vmap")]
-    trainers = {
-        f"{method} (vmap engine)" if engine == "vmap" else method: Trainer(
-            RunConfig(
-                method=method,
-                epsilon=1.0,
-                model=model_name,
-                epochs=10,
-                batch_size=batch_size,
-                params=PARAMS.get(method, {}),
-                device=str(device),
-                seed=0,
-                engine=engine,
-            ),
-            data,
-        )
-        for method, engine in runs
-    }
-    model = trainers["dpsgd"].flat.model
-    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
-    x, y = data.train_x[batch].to(device), data.train_y[batch].to(device)
-
-    def nonprivate() -> None:
-        optimizer.zero_grad(set_to_none=True)
-        F.cross_entropy(model(x), y).backward()
-        optimizer.step()
-
-    steps: dict[str, Callable] = {f"dptune {m}": (lambda t=t: t.step(batch)) for m, t in trainers.items()}
-    for mode in ("hooks", "ghost"):
-        steps[f"Opacus 1.6 ({mode})"] = opacus_step(model_name, data, batch, mode, device)
-    ratios: dict[str, list[float]] = {name: [] for name in steps}
-    base: list[float] = []
-    for _ in range(args.rounds):
-        base.append(timed(nonprivate, args.steps, device))
-        for name, step in steps.items():
-            ratios[name].append(timed(step, args.steps, device) / base[-1])
-    return {
-        "batch_size": batch_size,
-        "physical_batch_size": trainers["dpsgd"].engine.physical_batch_size,
-        "nonprivate_ms": 1e3 * statistics.median(base),
-        "ratio_to_nonprivate": {name: statistics.median(r) for name, r in ratios.items()},
-    }
 
 
 def finished_trials(tracking_uri: str, experiment: str) -> list[tuple[float, float]]:
@@ -254,9 +129,7 @@ def verdicts(result: dict[str, Any]) -> list[str]:
     """The goals (module docstring), each checked against the figures: met or not, by how much."""
     lines = []
     for workload, row in result["step_cost"].items():
-        ratios = row["ratio_to_nonprivate"]
-        dpsgd = ratios["dptune dpsgd"]
-        opacus = min(ratio for name, ratio in ratios.items() if name.startswith("Opacus"))
+        dpsgd, opacus = row["ratio_to_nonprivate"]["dptune dpsgd"], opacus_best(row)
         lines.append(
             f"- {workload}: dpsgd {dpsgd:.2f}× non-private (≤ 1.3×: {met(dpsgd <= 1.3)}); Opacus's best mode "
             f"{opacus:.2f}× (dpsgd below it: {met(dpsgd < opacus)})."
@@ -272,20 +145,18 @@ def verdicts(result: dict[str, Any]) -> list[str]:
 
 def section(result: dict[str, Any]) -> str:
     lines = [SECTION, "", f"`{result['command']}`, {result['date']}, {result['machine']}.", ""]
-    for workload in result["workloads"]:
-        row = result["step_cost"].get(workload)
-        if row is None:
-            lines += [f"**{workload}**: not measured (the run stopped first).", ""]
-            continue
+    measured = {w: result["step_cost"][w] for w in result["workloads"] if w in result["step_cost"]}
+    missing = [w for w in result["workloads"] if w not in measured]
+    if measured:
         lines += [
-            f"**{workload}**, batch {row['batch_size']} (physical {row['physical_batch_size']}), non-private "
-            f"step {row['nonprivate_ms']:.1f} ms (scale only):",
+            "Batch (physical batch): "
+            + "; ".join(f"{w}: {r['batch_size']} ({r['physical_batch_size']})" for w, r in measured.items())
+            + ".",
             "",
-            "| step | × non-private |",
-            "|---|---|",
-            *(f"| {name} | {ratio:.2f}× |" for name, ratio in row["ratio_to_nonprivate"].items()),
+            *table(measured),
             "",
         ]
+    lines += [f"**{w}**: not measured (the run stopped first)." for w in missing] + ([""] if missing else [])
     lines += [
         "| trials' GPU share | trials | finished | their span s | finished/hour | × gpu: 1 |",
         "|---|---|---|---|---|---|",
@@ -340,7 +211,12 @@ def main() -> None:
     if args.write and (device.type != "cuda" or args.quick):
         sys.exit("--write publishes GPU figures: run the full benchmark on a CUDA device")
     name = torch.cuda.get_device_name(device) if device.type == "cuda" else cpu_name()
-    loads = workloads(args.quick)
+    loads = workloads(
+        {m: min(n, 64 if m == "cnn5" else 8) for m, n in BATCH["cuda"].items()}
+        if args.quick
+        else BATCH["cuda"],
+        args.quick,
+    )
     result: dict[str, Any] = {
         "date": dt.date.today().isoformat(),
         "machine": f"{name}, torch {torch.__version__}, Python {platform.python_version()}",
@@ -357,8 +233,9 @@ def main() -> None:
             args.json.write_text(json.dumps(result, indent=1) + "\n")
 
     if args.only != "throughput":
-        for workload, (model, data, batch) in loads.items():
-            result["step_cost"][workload] = workload_cost(model, data, batch, args, device)
+        methods = ["dpsgd"] if args.quick else list(METHODS)
+        for name, workload in loads.items():
+            result["step_cost"][name] = workload_cost(workload, methods, args.rounds, args.steps, device)
             save()
     if args.only != "step_cost":
         throughput(args, result["throughput"], save)

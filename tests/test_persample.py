@@ -1,15 +1,26 @@
-"""Both clipped-sum engines against an obviously correct batch-of-one ("microbatch") reference."""
+"""Both clipped-sum engines against an obviously correct batch-of-one ("microbatch") reference, for every
+layer type of the ghost engine on each of its paths (ghost norm, per-sample gradient formed), chunked
+physical batches, per-sample momentum (k > 1) and non-finite signals."""
 
 from __future__ import annotations
 
 import copy
+import math
 
 import pytest
 import torch
 import torch.nn.functional as F
 from torch import nn
 
-from dptune.engine.persample import FlatModel, GhostEngine, VmapEngine, ghost_supported
+from dptune.engine.layer_grads import LinearOuter, ghost_is_cheaper
+from dptune.engine.persample import (
+    Chooser,
+    FlatModel,
+    GhostEngine,
+    VmapEngine,
+    clipped_sum_engine,
+    ghost_supported,
+)
 from dptune.models import build_model
 
 
@@ -112,15 +123,170 @@ def test_engine_matches_microbatch_reference(
     torch.testing.assert_close(result, expected, rtol=1e-9, atol=1e-11)
 
 
+class Signals(nn.Module):
+    """Conv1d from few input channels, with 260 positions (formed by the sample-grouped convolution's
+    backward pass), dilated (by im2col); LayerNorm over the length, GroupNorm: [b, 2, 520] → 10."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stem = nn.Conv1d(2, 5, 3, stride=2, padding=1)
+        self.norm = nn.LayerNorm(260)
+        self.wide = nn.Conv1d(5, 6, 3, padding=1)
+        self.group = nn.GroupNorm(2, 6)
+        self.dilated = nn.Conv1d(6, 4, 2, stride=4, dilation=2)
+        self.head = nn.Linear(4 * 65, 10)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        h = self.group(torch.tanh(self.wide(self.norm(torch.tanh(self.stem(x))))))
+        return self.head(torch.tanh(self.dilated(h)).flatten(1))
+
+
+class Tokens(nn.Module):
+    """Embedding with a padding token, LayerNorm, a Linear on [b, tokens, d], mean over tokens, Linear."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.embed = nn.Embedding(11, 6, padding_idx=0)
+        self.norm = nn.LayerNorm(6)
+        self.mix = nn.Linear(6, 5)
+        self.head = nn.Linear(5, 10)
+
+    def forward(self, ids: torch.Tensor) -> torch.Tensor:
+        return self.head(torch.tanh(self.mix(self.norm(self.embed(ids)))).mean(dim=1))
+
+
+class Images(nn.Module):
+    """Conv2d from few input channels (formed by a grouped convolution), from many (by im2col), dilated;
+    GroupNorm; Linear: [b, 2, 8, 8] → 10."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stem = nn.Conv2d(2, 6, 3, stride=2, padding=1)
+        self.wide = nn.Conv2d(6, 4, 2)
+        self.dilated = nn.Conv2d(4, 3, 2, padding=1, dilation=2, bias=False)
+        self.group = nn.GroupNorm(3, 3)
+        self.head = nn.Linear(27, 10)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        h = torch.tanh(self.dilated(torch.tanh(self.wide(torch.tanh(self.stem(x))))))
+        return self.head(self.group(h).flatten(1))
+
+
+def layer_batch(name: str, batch: int) -> tuple[nn.Module, torch.Tensor]:
+    """A small float64 model of every layer type, and inputs for it (token ids: some repeated, some the
+    padding token)."""
+    model = {"signals": Signals, "tokens": Tokens, "images": Images}[name]().double()
+    if name == "tokens":
+        return model, torch.randint(0, 11, (batch, 7))
+    shape = (2, 520) if name == "signals" else (2, 8, 8)
+    return model, torch.randn(batch, *shape, dtype=torch.float64)
+
+
+CHOOSERS: dict[str, Chooser] = {
+    "by cost": ghost_is_cheaper,
+    "ghost": lambda weight, terms: True,
+    "formed": lambda weight, terms: False,
+}
+
+
+CUDA = pytest.mark.skipif(not torch.cuda.is_available(), reason="no CUDA GPU here; run on a GPU machine")
+
+
+@pytest.mark.parametrize("name", ["signals", "tokens", "images"])
+@pytest.mark.parametrize("path", list(CHOOSERS))
+@pytest.mark.parametrize("weights", [[1.0], [0.6, 0.3, 0.1]])
+@pytest.mark.parametrize("device", ["cpu", pytest.param("cuda", marks=CUDA)])
+def test_every_layer_type_on_each_path_matches_the_reference(
+    name: str, path: str, weights: list[float], device: str
+) -> None:
+    """Seven samples in physical chunks of three (3 + 3 + 1), clip at the median norm; the engine on
+    ``device`` (CUDA forms a wide convolution's gradients by im2col, a CPU by sample groups), the
+    reference on the CPU, both in float64."""
+    torch.manual_seed(0)
+    model, x = layer_batch(name, 7)
+    y = torch.randint(0, 10, (7,))
+    base = FlatModel(model).flatten()
+    iterates = [base + 0.1 * j * torch.randn_like(base) for j in range(len(weights))]
+    _, norms = reference_clipped_sum(model, iterates, weights, x, y, clip=1.0)
+    clip = float(norms.median())
+    expected, _ = reference_clipped_sum(model, iterates, weights, x, y, clip)
+    engine = GhostEngine(FlatModel(model.to(device)), physical_batch_size=3, choose=CHOOSERS[path])
+    on_device = [theta.to(device) for theta in iterates]
+    w = torch.tensor(weights, dtype=torch.float64)
+    result = engine.clipped_sum(on_device, w, x.to(device), y.to(device), clip)
+    torch.testing.assert_close(result.cpu(), expected, rtol=1e-9, atol=1e-11)
+
+
+@pytest.mark.parametrize("name", ["signals", "images"])
+@pytest.mark.parametrize("engine", ["vmap", *CHOOSERS])
+def test_non_finite_signals_are_left_out(name: str, engine: str) -> None:
+    """A NaN and an infinite record: the clipped sum is the reference's over the other records, and both
+    are counted."""
+    torch.manual_seed(0)
+    model, x = layer_batch(name, 6)
+    y = torch.randint(0, 10, (6,))
+    x[1], x[4] = math.nan, math.inf
+    flat = FlatModel(model)
+    iterates, weights = [flat.flatten()], [1.0]
+    rest = torch.tensor([0, 2, 3, 5])
+    expected, _ = reference_clipped_sum(model, iterates, weights, x[rest], y[rest], 0.5)
+    made = VmapEngine(flat, 4) if engine == "vmap" else GhostEngine(flat, 4, choose=CHOOSERS[engine])
+    result = made.clipped_sum(iterates, torch.tensor(weights, dtype=torch.float64), x, y, 0.5)
+    torch.testing.assert_close(result, expected, rtol=1e-9, atol=1e-11)
+    assert made.nonfinite == 2
+
+
+def test_the_cheaper_path_by_bu_mao_and_xu() -> None:
+    """Ghost norm T²(d + p) per pair of terms against T·d·p per term formed: d = 4, p = 5."""
+    for positions, terms, ghost in [(1, 1, True), (2, 1, True), (3, 1, False), (2, 2, False)]:
+        weight = LinearOuter(torch.zeros(1, positions, 4), torch.zeros(1, positions, 5))
+        assert ghost_is_cheaper(weight, terms) == ghost
+
+
+class Shared(nn.Module):
+    """One Linear applied twice (its per-sample gradient sums over both calls)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.layer = nn.Linear(4, 4)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.layer(torch.tanh(self.layer(x)))
+
+
+class Standardised(nn.Linear):
+    """A Linear whose output uses W − mean(W): its gradient is not the plain g aᵀ."""
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return F.linear(x, self.weight - self.weight.mean(), self.bias)
+
+
 def test_ghost_support_detection() -> None:
     assert ghost_supported(build_model("cnn5", {}, torch.zeros(2, 1, 28, 28), 10))
-    assert not ghost_supported(
-        build_model("vit", {}, torch.zeros(2, 1, 28, 28), 10)
-    )  # LayerNorm, class token
+    assert not ghost_supported(build_model("vit", {}, torch.zeros(2, 1, 28, 28), 10))  # class token
     assert ghost_supported(build_model("resnet18", {}, torch.zeros(2, 3, 32, 32), 10))  # GroupNorm
     assert ghost_supported(build_model("wrn16-4", {}, torch.zeros(2, 3, 32, 32), 10))
-    with pytest.raises(ValueError, match=r"Linear, nn\.Conv2d or nn\.GroupNorm"):
-        GhostEngine(FlatModel(build_model("vit", {}, torch.zeros(2, 1, 28, 28), 10)), 8)
+    assert ghost_supported(Signals()) and ghost_supported(Tokens()) and ghost_supported(Images())
+    assert not ghost_supported(nn.Embedding(5, 3, scale_grad_by_freq=True))  # mixes the samples
+    assert not ghost_supported(nn.Conv2d(4, 4, 3, groups=2))
+    assert not ghost_supported(Standardised(3, 2))  # a subclass is not its base
+    tied = nn.Sequential(nn.Embedding(5, 3), nn.Linear(3, 5, bias=False))
+    tied[1].weight = tied[0].weight
+    assert not ghost_supported(tied)
+    vit = FlatModel(build_model("vit", {}, torch.zeros(2, 1, 28, 28), 10))
+    with pytest.raises(ValueError, match=r"nn\.Linear, nn\.Conv1d, nn\.Conv2d, nn\.Embedding"):
+        GhostEngine(vit, 8)
+    assert isinstance(clipped_sum_engine(vit, 8), VmapEngine)  # auto falls back
+    assert isinstance(clipped_sum_engine(FlatModel(Tokens()), 8), GhostEngine)
+    with pytest.raises(ValueError, match="more than once"):
+        model = Shared()
+        GhostEngine(FlatModel(model), 8).clipped_sum(
+            [FlatModel(model).flatten()],
+            torch.ones(1),
+            torch.randn(3, 4),
+            torch.zeros(3, dtype=torch.long),
+            1.0,
+        )
 
 
 def test_batchnorm_is_refused() -> None:

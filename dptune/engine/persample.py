@@ -9,14 +9,15 @@ engines compute S exactly; ``clipped_sum_engine`` picks the faster one that supp
 
 * ``VmapEngine`` (any model): ``torch.func.vmap(grad(loss of one sample))`` materialises every
   per-sample gradient, chunked by the physical batch size so memory stays at ``chunk × n_params``.
-* ``GhostEngine`` (models whose parameters all sit in ``nn.Linear``, ``nn.Conv2d`` and ``nn.GroupNorm``
-  layers): one forward and one backward pass per iterate give each layer's input a and output gradient
-  g per sample; a linear layer's per-sample gradient g_i a_iᵀ is never formed, its squared norm is
-  Σ_{j,j'} w_j w_j' (a_ij·a_ij')(g_ij·g_ij') ("ghost norm", Goodfellow 2015; Li et al. 2022) and its
-  clipped sum is Σ_j w_j (f∘g_j)ᵀ a_j, one matrix product ("book-keeping", Bu et al. 2023).
-  Convolution gradients are formed per sample from unfolded inputs (they are small), and so are a
-  GroupNorm's: it normalises each sample on its own (Wu & He 2018), so ∂f_i/∂γ_c = Σ_s g_i[c, s]·â_i[c, s]
-  and ∂f_i/∂β_c = Σ_s g_i[c, s], with â_i the sample's input normalised per group and s the positions.
+* ``GhostEngine`` (models whose every parameter sits in a layer of ``layer_grads.LAYER_RULES``: Linear,
+  Conv1d, Conv2d, Embedding, GroupNorm, LayerNorm): one forward and one backward pass per iterate give
+  each layer's input a_j and output gradient g_j per sample. A weight's per-sample gradient
+  G_ij = Σ_t g_ijt a_ijtᵀ is either formed, or left as its factors: then ‖v_i‖² takes its part
+  Σ_{j,j'} w_j w_j' Σ_{t,t'} (a_ijt·a_ij't')(g_ijt·g_ij't') ("ghost norm", Goodfellow 2015; Li et al.
+  2022) and the clipped sum its part Σ_j w_j Σ_i c_i G_ij as one product per term ("book-keeping", Bu,
+  Wang, Zha & Karypis 2023); no second backward pass either way. Each weight takes the cheaper of the two
+  (Bu, Mao & Xu 2022, ``layer_grads.ghost_is_cheaper``). A layer that sees the same input at every
+  iterate (the input layer) sums its output gradients first: one term instead of k.
 
 A signal that is not finite (a NaN or infinite entry, or a squared norm that overflows: one record whose
 logits overflow) gets clip factor 0 and its row is zeroed before the sum (0·NaN would still be NaN), so
@@ -33,6 +34,8 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 from torch.func import functional_call, grad, vmap
+
+from dptune.engine.layer_grads import LAYER_RULES, Factored, ghost_is_cheaper, kept_rows, layer_rule
 
 PerSampleChunk = list[torch.Tensor]
 """Per-sample vectors of a chunk of b samples, one ``[b, numel_p]`` tensor per parameter tensor."""
@@ -63,16 +66,6 @@ def clip_factors(squared_norms: torch.Tensor, clip: float, finite: torch.Tensor)
     ``finite`` is False (‖v_i‖₂² is not finite: the signal is left out, module docstring)."""
     factors = (clip / squared_norms.sqrt()).clamp(max=1.0)
     return torch.where(finite, factors, torch.zeros_like(factors))
-
-
-def kept_rows(t: torch.Tensor, keep: torch.Tensor) -> torch.Tensor:
-    """``t`` with its rows (first dimension) zeroed where ``keep`` is False. On a CPU, ``t`` itself when
-    every row is kept (the usual case): zeroing copies the whole tensor, as long as a linear layer's
-    weight gradient takes for a wide input; on a GPU the check would make the host wait for the device."""
-    if t.device.type == "cpu" and bool(keep.all()):
-        return t
-    mask = keep.reshape(-1, *([1] * (t.dim() - 1)))
-    return torch.where(mask, t, torch.zeros((), dtype=t.dtype, device=t.device))
 
 
 class FlatModel:
@@ -136,49 +129,6 @@ def _weighted_sum(weights: list[float], tensors: list[torch.Tensor]) -> torch.Te
     return total
 
 
-def padding(conv: nn.Conv2d) -> tuple[int, int]:
-    """The conv's (height, width) zero padding; one given by name (``'same'``) is refused."""
-    if isinstance(conv.padding, str):
-        raise ValueError(
-            f"{conv}: padding={conv.padding!r} is not supported by the per-sample engines; give it as numbers"
-        )
-    ph, pw = conv.padding
-    return ph, pw
-
-
-def _patches(a: torch.Tensor, conv: nn.Conv2d) -> torch.Tensor:
-    """The conv's input patches per output position, [b, positions, c_in·kh·kw] (im2col, transposed)."""
-    b = a.shape[0]
-    (kh, kw), (sh, sw), (ph, pw) = conv.kernel_size, conv.stride, padding(conv)
-    if conv.dilation != (1, 1):
-        return F.unfold(a, conv.kernel_size, conv.dilation, (ph, pw), conv.stride).transpose(1, 2)
-    padded = F.pad(a, (pw, pw, ph, ph)) if ph or pw else a
-    windows = padded.unfold(2, kh, sh).unfold(3, kw, sw)  # [b, c, ho, wo, kh, kw], a view
-    ho, wo = windows.shape[2], windows.shape[3]
-    return windows.permute(0, 2, 3, 1, 4, 5).reshape(b, ho * wo, -1)
-
-
-FEW_INPUT_CHANNELS = 4
-"""Up to this many input channels (image stems), a grouped convolution beats im2col (bench/)."""
-
-
-def conv_per_sample_weight_grads(a: torch.Tensor, g: torch.Tensor, conv: nn.Conv2d) -> torch.Tensor:
-    """∂f_i/∂W for each sample: W_i[o, c, u, v] = Σ_{h,w} g_i[o, h, w]·a_i[c, s·h + u, s·w + v], [b, numel].
-
-    Few input channels: one grouped convolution of the inputs with each sample's output gradient
-    (groups = b, dilation = stride). Otherwise: a batched matrix product with the im2col patches.
-    """
-    b, out_channels = g.shape[0], g.shape[1]
-    if conv.in_channels > FEW_INPUT_CHANNELS or conv.dilation != (1, 1):
-        return torch.bmm(g.reshape(b, out_channels, -1), _patches(a, conv)).reshape(b, -1)
-    (kh, kw), (ph, pw) = conv.kernel_size, padding(conv)
-    padded = F.pad(a, (pw, pw, ph, ph)) if ph or pw else a
-    kernels = g.reshape(b * out_channels, 1, g.shape[2], g.shape[3])
-    full = F.conv2d(padded.transpose(0, 1), kernels, dilation=conv.stride, groups=b)
-    weights = full[..., :kh, :kw].reshape(conv.in_channels, b, out_channels, kh, kw)
-    return weights.permute(1, 2, 0, 3, 4).reshape(b, -1)
-
-
 class _ChunkedEngine:
     """S = Σ_i clip(v_i, C), summed over chunks of at most ``physical_batch_size`` samples."""
 
@@ -198,14 +148,17 @@ class _ChunkedEngine:
         self._nonfinite = self._nonfinite + (~finite).sum()
         return finite
 
-    def chunk_clipped_sum(
+    def add_chunk_clipped_sum(
         self,
+        pieces: list[torch.Tensor],
         iterates: list[torch.Tensor],
         weights: list[float],
         x: torch.Tensor,
         y: torch.Tensor,
         clip: float,
-    ) -> torch.Tensor:
+    ) -> None:
+        """Add Σ_i clip(v_i, C) over one chunk of samples (x, y) to ``pieces``, views of the flat sum, one
+        per parameter tensor (in place: no per-chunk vector is made and concatenated)."""
         raise NotImplementedError
 
     def clipped_sum(
@@ -218,39 +171,32 @@ class _ChunkedEngine:
     ) -> torch.Tensor:
         """Σ_i clip(Σ_j w_j ∇f_i(θ_j), C) over the samples (x, y), as a flat vector like θ."""
         total = torch.zeros_like(iterates[0])
+        pieces = list(torch.split(total, list(self.flat.layout.numels)))
         for start in range(0, x.shape[0], self.physical_batch_size):
             stop = start + self.physical_batch_size
-            total += self.chunk_clipped_sum(iterates, weights.tolist(), x[start:stop], y[start:stop], clip)
+            self.add_chunk_clipped_sum(pieces, iterates, weights.tolist(), x[start:stop], y[start:stop], clip)
         return total
 
 
 class VmapEngine(_ChunkedEngine):
     """Materialised per-sample gradients (any model without BatchNorm)."""
 
-    def chunk_clipped_sum(
+    def add_chunk_clipped_sum(
         self,
+        pieces: list[torch.Tensor],
         iterates: list[torch.Tensor],
         weights: list[float],
         x: torch.Tensor,
         y: torch.Tensor,
         clip: float,
-    ) -> torch.Tensor:
+    ) -> None:
         per_iterate = [self.flat.per_sample_grads(theta, x, y) for theta in iterates]
-        signals = [_weighted_sum(weights, list(pieces)) for pieces in zip(*per_iterate, strict=True)]
+        signals = [_weighted_sum(weights, list(grads)) for grads in zip(*per_iterate, strict=True)]
         squared = torch.stack([torch.einsum("bk,bk->b", v, v) for v in signals]).sum(dim=0)
         finite = self._finite(squared)
         factors = clip_factors(squared, clip, finite)
-        return torch.cat([factors @ kept_rows(v, finite) for v in signals])
-
-
-def group_norm_per_sample_grads(
-    a: torch.Tensor, g: torch.Tensor, norm: nn.GroupNorm
-) -> dict[str, torch.Tensor]:
-    """A GroupNorm's per-sample affine gradients (module docstring), [b, channels] each:
-    ∂f_i/∂γ_c = Σ_s g_i[c, s]·â_i[c, s] and ∂f_i/∂β_c = Σ_s g_i[c, s], â = GroupNorm(a) without γ, β."""
-    normalised = F.group_norm(a, norm.num_groups, eps=norm.eps)
-    positions = tuple(range(2, a.dim()))
-    return {"weight": (g * normalised).sum(dim=positions), "bias": g.sum(dim=positions)}
+        for piece, v in zip(pieces, signals, strict=True):
+            piece.addmv_(kept_rows(v, finite).T, factors)
 
 
 @dataclass
@@ -271,32 +217,65 @@ class _LayerTrace:
 
 
 def ghost_supported(model: nn.Module) -> bool:
-    """True if every trainable parameter is the weight or bias of a Linear, a plain Conv2d or a GroupNorm."""
-    covered = 0
-    for module in model.modules():
-        if isinstance(module, nn.Linear | nn.GroupNorm) or (
-            isinstance(module, nn.Conv2d)
-            and module.groups == 1
-            and module.padding_mode == "zeros"
-            and isinstance(module.padding, tuple)
-        ):
-            covered += sum(1 for p in module.parameters(recurse=False) if p.requires_grad)
-    return covered == sum(1 for p in model.parameters() if p.requires_grad)
+    """True if every trainable parameter belongs to one layer, and that layer's type has a rule
+    (``LAYER_RULES``) that supports it."""
+    owners = [
+        layer_rule(module) is not None
+        for module in model.modules()
+        for p in module.parameters(recurse=False)
+        if p.requires_grad
+    ]
+    return all(owners) and len(owners) == sum(1 for p in model.parameters() if p.requires_grad)
+
+
+def _terms(
+    layer: nn.Module, traces: list[dict[nn.Module, _LayerTrace]], weights: list[float]
+) -> tuple[list[float], list[tuple[torch.Tensor, torch.Tensor]]]:
+    """(w_j, (a_j, g_j)) for every iterate j; or, when the layer sees the same input a at every iterate
+    (the input layer), one term (1, (a, Σ_j w_j g_j)): every per-sample gradient of ``LAYER_RULES`` is
+    linear in g for a fixed a, so the k evaluations of per-sample momentum cost one there."""
+    first = traces[0][layer].activation
+
+    def same(a: torch.Tensor) -> bool:  # the same memory read the same way (every trace keeps it alive)
+        return (a.data_ptr(), a.shape, a.stride()) == (first.data_ptr(), first.shape, first.stride())
+
+    if len(traces) == 1 or not all(same(t[layer].activation) for t in traces):
+        return weights, [(t[layer].activation, t[layer].grad) for t in traces]
+    return [1.0], [(first, _weighted_sum(weights, [t[layer].grad for t in traces]))]
+
+
+def _ghost_squared_norm(weights: list[float], factored: list[Factored]) -> torch.Tensor:
+    """‖Σ_j w_j G_ij‖² = Σ_j w_j² ⟨G_ij, G_ij⟩ + 2 Σ_{j<j'} w_j w_j' ⟨G_ij, G_ij'⟩ for every sample i."""
+    n = len(factored)
+    pairs = [(j, k) for j in range(n) for k in range(j, n)]
+    return torch.stack(
+        [(weights[j] * weights[k] * (1 if j == k else 2)) * factored[j].inner(factored[k]) for j, k in pairs]
+    ).sum(dim=0)
+
+
+Chooser = Callable[[Factored, int], bool]
+"""Whether a weight (as factors, with its number of terms) takes the ghost norm rather than being formed."""
 
 
 class GhostEngine(_ChunkedEngine):
-    """S = Σ_i clip(v_i, C) without materialising linear layers' per-sample gradients."""
+    """S = Σ_i clip(v_i, C) from one forward and one backward pass per iterate (module docstring); each
+    weight takes the ghost norm where ``choose`` says so (default: the cheaper way, ``ghost_is_cheaper``)
+    and is formed per sample elsewhere."""
 
-    def __init__(self, flat: FlatModel, physical_batch_size: int) -> None:
+    def __init__(self, flat: FlatModel, physical_batch_size: int, choose: Chooser = ghost_is_cheaper) -> None:
         if not ghost_supported(flat.model):
-            raise ValueError("GhostEngine needs every parameter in an nn.Linear, nn.Conv2d or nn.GroupNorm")
+            kinds = ", ".join(f"nn.{kind.__name__}" for kind in LAYER_RULES)
+            raise ValueError(f"GhostEngine needs every parameter in one layer of a supported type: {kinds}")
         super().__init__(flat, physical_batch_size)
+        self.choose = choose
         module_of = {}
         for prefix, module in flat.model.named_modules():
             for pname, _ in module.named_parameters(recurse=False):
                 module_of[f"{prefix}.{pname}" if prefix else pname] = (module, pname)
         self._slots = [module_of[name] for name in flat.layout.names]
         self._layers = list(dict.fromkeys(module for module, _ in self._slots))
+        self._rules = {layer: rule for layer in self._layers if (rule := layer_rule(layer)) is not None}
+        self._trained = {layer: tuple(p for m, p in self._slots if m is layer) for layer in self._layers}
         self._copied: set[nn.Module] = set()
         """Layers whose output the model changes in place (``ReLU(inplace=True)``, ``out += skip``): the
         model is handed a copy of it, so that the traced output stays the node whose gradient is g."""
@@ -307,11 +286,15 @@ class GhostEngine(_ChunkedEngine):
         then copied for the model from this trace on (``_copied``), which is traced again. On a CPU the
         model goes on from a convolution's output in channels-last memory format (the same values):
         the layers after it run faster on it, cnn5's stride-1 max pools several times, and a cnn5
-        clipped sum takes about a fifth less time."""
+        clipped sum takes about a fifth less time. A layer that runs twice in one forward pass (shared
+        weights) is refused: its per-sample gradient would sum over the calls, which one trace does not
+        hold."""
         traces: dict[nn.Module, _LayerTrace] = {}
         versions: dict[nn.Module, int] = {}
 
         def record(module: nn.Module, inputs: tuple[torch.Tensor, ...], output: torch.Tensor) -> torch.Tensor:
+            if module in traces:
+                raise ValueError(f"{module} runs more than once in a forward pass: use the vmap engine")
             traces[module] = _LayerTrace(module, inputs[0].detach(), output)
             versions[module] = output._version
             handed = output.clone() if module in self._copied else output
@@ -337,79 +320,44 @@ class GhostEngine(_ChunkedEngine):
             trace.output_grad = g.detach()
         return traces
 
-    @staticmethod
-    def _materialise(trace: _LayerTrace) -> dict[str, torch.Tensor]:
-        """Per-sample weight and bias gradients of a conv, GroupNorm or sequence-input linear layer."""
-        module, a, g = trace.module, trace.activation, trace.grad
-        b = a.shape[0]
-        if isinstance(module, nn.GroupNorm):
-            return group_norm_per_sample_grads(a, g, module)
-        if isinstance(module, nn.Conv2d):
-            weight = conv_per_sample_weight_grads(a, g, module)
-            bias = g.sum(dim=(2, 3))
-        else:  # Linear on [b, ..., d]: sum the outer products over the extra dimensions
-            a3, g3 = a.reshape(b, -1, a.shape[-1]), g.reshape(b, -1, g.shape[-1])
-            weight = torch.bmm(g3.transpose(1, 2), a3)
-            bias = g3.sum(dim=1)
-        return {"weight": weight.reshape(b, -1), "bias": bias}
-
-    def _materialise_combined(
-        self, layer: nn.Module, traces: list[dict[nn.Module, _LayerTrace]], weights: list[float]
-    ) -> tuple[list[float], list[dict[str, torch.Tensor]]]:
-        """(w_j, per-sample gradients of ``layer`` at iterate j) for every j; or, when the layer sees the
-        same input at every iterate (the input layer), one term for Σ_j w_j g_j, as the gradient is
-        linear in the output gradient g."""
-        first = traces[0][layer].activation
-        if len(traces) == 1 or any(t[layer].activation.data_ptr() != first.data_ptr() for t in traces):
-            return weights, [self._materialise(t[layer]) for t in traces]
-        output_grad = _weighted_sum(weights, [t[layer].grad for t in traces])
-        return [1.0], [self._materialise(_LayerTrace(layer, first, traces[0][layer].output, output_grad))]
-
-    def chunk_clipped_sum(
+    def add_chunk_clipped_sum(
         self,
+        pieces: list[torch.Tensor],
         iterates: list[torch.Tensor],
         weights: list[float],
         x: torch.Tensor,
         y: torch.Tensor,
         clip: float,
-    ) -> torch.Tensor:
+    ) -> None:
         traces = [self._trace(theta, x, y) for theta in iterates]
         squared = torch.zeros(x.shape[0], device=x.device, dtype=iterates[0].dtype)
-        per_sample: dict[tuple[nn.Module, str], torch.Tensor] = {}  # materialised pieces of v_i
-        ghost: set[nn.Module] = set()
+        formed: dict[tuple[nn.Module, str], torch.Tensor] = {}  # per-sample pieces of v_i, [b, numel]
+        ghosts: dict[nn.Module, tuple[list[float], list[Factored]]] = {}  # weights left as factors
         for layer in self._layers:
-            if isinstance(layer, nn.Linear) and traces[0][layer].activation.dim() == 2:
-                ghost.add(layer)
-                acts = [t[layer].activation for t in traces]
-                grads = [t[layer].grad for t in traces]
-                # ‖Σ_j w_j g_j a_jᵀ‖² = Σ_{j,j'} w_j w_j' (a_j·a_j')(g_j·g_j')
-                for w1, a1, g1 in zip(weights, acts, grads, strict=True):
-                    for w2, a2, g2 in zip(weights, acts, grads, strict=True):
-                        dots_a = torch.einsum("bi,bi->b", a1, a2)
-                        squared += (w1 * w2) * dots_a * torch.einsum("bo,bo->b", g1, g2)
-                part_weights, parts = weights, [{"bias": g} for g in grads]
-            else:
-                part_weights, parts = self._materialise_combined(layer, traces, weights)
-            for key in parts[0]:
-                if key == "bias" and layer.bias is None:
-                    continue
-                combined = _weighted_sum(part_weights, [p[key] for p in parts])
-                per_sample[(layer, key)] = combined
-                squared += torch.linalg.vector_norm(combined, dim=1).square()
+            rule = self._rules[layer]
+            term_weights, terms = _terms(layer, traces, weights)
+            parts = [rule.others(layer, a, g) for a, g in terms]
+            if rule.weight is not None and "weight" in self._trained[layer]:
+                factored = [rule.weight(layer, a, g) for a, g in terms]
+                if self.choose(factored[0], len(factored)):
+                    ghosts[layer] = (term_weights, factored)
+                    squared += _ghost_squared_norm(term_weights, factored)
+                else:
+                    for part, weight in zip(parts, factored, strict=True):
+                        part["weight"] = weight.instantiate()
+            for key in self._trained[layer]:
+                if layer not in ghosts or key != "weight":
+                    combined = _weighted_sum(term_weights, [part[key] for part in parts])
+                    formed[(layer, key)] = combined
+                    squared += torch.linalg.vector_norm(combined, dim=1).square()
         finite = self._finite(squared)
         factors = clip_factors(squared, clip, finite)
-        pieces = []
-        for module, pname in self._slots:
-            if module in ghost and pname == "weight":
-                scaled = [
-                    (kept_rows(t[module].grad, finite) * factors[:, None]).T
-                    @ kept_rows(t[module].activation, finite)
-                    for t in traces
-                ]
-                pieces.append(_weighted_sum(weights, scaled).reshape(-1))
+        for piece, (module, pname) in zip(pieces, self._slots, strict=True):
+            if module in ghosts and pname == "weight":
+                for w, weight in zip(*ghosts[module], strict=True):
+                    weight.add_summed(piece, factors, finite, w)
             else:
-                pieces.append(factors @ kept_rows(per_sample[(module, pname)], finite))
-        return torch.cat(pieces)
+                piece.addmv_(kept_rows(formed[(module, pname)], finite).T, factors)
 
 
 ClippedSumEngine = VmapEngine | GhostEngine

@@ -211,7 +211,8 @@ class RunConfig:
     engine: str = choice(
         ("auto", *ENGINES),
         "auto",
-        "per-sample engine: ghost norms for Linear/Conv2d/GroupNorm models, vmap for any",
+        "per-sample engine: ghost (book-keeping) for Linear/Conv/Embedding/GroupNorm/LayerNorm models, "
+        "vmap for any",
     )
     data_root: str | None = knob("str", None, lambda v: True, "a directory", "local dataset directory")
     device: str = knob("str", "cpu", lambda v: True, "a torch device", "torch device (cpu, cuda, cuda:1)")
