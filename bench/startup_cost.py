@@ -98,7 +98,7 @@ PARTS: dict[str, dict[str, str]] = {
         "teardown": "shutil.rmtree(folder)",
     },
     "quickstart data": {
-        "setup": "from dptune.sweep.spec import load_spec\nfrom dptune.tune.driver import sweep_data\n"
+        "setup": "from dptune.sweep.spec import load_spec\nfrom dptune.tune.startup import sweep_data\n"
         "stage = load_spec('sweeps/quickstart.yaml').stages(0)[0]",
         "timed": "sweep_data(stage)",
         "teardown": "",

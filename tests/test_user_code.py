@@ -231,7 +231,7 @@ def test_a_sweep_calls_its_dataset_factory_once(user_module: str, tmp_path: Path
     """``dptune run`` checks the user's code (``preflight``) and then loads the sweep's data
     (``sweep_data``): one call of the factory for both, its arguments as the spec gives them (a YAML
     date stays a date); other arguments call it again."""
-    from dptune.tune.driver import sweep_data
+    from dptune.tune.startup import sweep_data
 
     log = tmp_path / "calls.txt"
     doc = yaml.safe_load(write_spec(tmp_path, "own", {"dpsgd": {"lr": 1.0}}).read_text())

@@ -5,7 +5,8 @@ trial (``searcher``), run by one trainable (``trainable``), recorded by callback
 resumable (``restore``)."""
 
 from dptune.sweep.modes import SweepOutcome
-from dptune.tune.driver import find_sweep, quiet_libraries, run_sweep, run_sweeps
+from dptune.tune.driver import run_sweep, run_sweeps
 from dptune.tune.interrupt import SweepInterrupted
+from dptune.tune.startup import find_sweep, quiet_libraries
 
 __all__ = ["SweepInterrupted", "SweepOutcome", "find_sweep", "quiet_libraries", "run_sweep", "run_sweeps"]
