@@ -1,27 +1,16 @@
-"""``dptune`` command line: ``run`` and ``validate`` a sweep spec, ``report`` the best trade-offs of a
-store, ``train`` one DP run, ``calibrate`` its noise, list the ``methods``, ``audit`` a method's release.
-
-Bad input exits with code 2 and one line on stderr naming the field and what would be valid.
-With ``--json`` the last stdout line is one JSON object (a contract other tools read).
-``dptune audit`` exits with code 1 when its ε lower bound refutes the claimed ε.
-
-Help and ``dptune validate`` start in well under a second: torch, Ray, Optuna and MLflow are imported
-by the commands that use them (``tests/test_torch_free.py`` keeps it so).
-"""
+"""What each ``dptune`` command does with its parsed arguments (``arguments``)."""
 
 from __future__ import annotations
 
 import argparse
-import atexit
 import json
-import logging
 import os
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import fields
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
@@ -31,7 +20,7 @@ from dptune.methods import METHODS, Hyper, get_method
 from dptune.methods.params import parse_assignments
 from dptune.privacy.calibration import calibrate_noise, method_schedule
 from dptune.training.calibrated_run import check_delta
-from dptune.training.config import KNOB_OPTIONS, KNOBS, RunConfig, required
+from dptune.training.config import KNOBS, RunConfig
 
 if TYPE_CHECKING:
     from dptune.sweep.plan import MethodPlan
@@ -39,179 +28,7 @@ if TYPE_CHECKING:
     from dptune.sweep.spec import SweepSpec
     from dptune.tracking import ResultsReader
 
-DESCRIPTION = (
-    "Differentially private training tuned under a fixed (ε, δ): run and validate sweep specs, report their "
-    "best trade-offs, train or calibrate one run, list the methods, audit a method's release."
-)
-"""What ``dptune --help`` says first."""
-
-EXIT_BAD_INPUT = 2
-EXIT_CLAIM_REFUTED = 1
-EXIT_NO_RESULT = 1
-"""A sweep in which some method had no trial that trained (each such method named with its reason)."""
-
-
-class _Parser(argparse.ArgumentParser):
-    """argparse whose errors are one line on stderr and exit code 2."""
-
-    def error(self, message: str) -> NoReturn:
-        self.exit(EXIT_BAD_INPUT, f"dptune: error: {message} (see {self.prog} --help)\n")
-
-
-def _add_sweep_args(parser: argparse.ArgumentParser) -> None:
-    """The spec and the flags of ``dptune run``, which ``dptune validate`` takes too: it checks what
-    ``run`` would check with them."""
-    parser.add_argument("spec", help="YAML sweep spec, e.g. sweeps/quickstart.yaml")
-    parser.add_argument("--resume", action="store_true", help="continue an interrupted sweep")
-    parser.add_argument(
-        "--tracking-uri",
-        default=None,
-        help="override tracking.uri: http://HEAD:5000, sqlite:///PATH or a PATH.db file",
-    )
-    parser.add_argument("--storage-path", default=None, help="override storage_path (shared on clusters)")
-    parser.add_argument(
-        "--epsilon",
-        type=float,
-        action="append",
-        default=None,
-        help="override privacy.epsilon (repeat the flag for several targets)",
-    )
-    parser.add_argument(
-        "--method",
-        action="append",
-        default=None,
-        help="run only this method of the spec (repeat the flag for several)",
-    )
-    parser.add_argument(
-        "--includes-tuning",
-        action="store_true",
-        help="set privacy.includes_tuning: each ε is the total of the model a method releases, its tuning "
-        "included (dptune plans the tuning and the release inside it)",
-    )
-
-
-def _add_method_args(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--param",
-        action="append",
-        metavar="NAME=VALUE",
-        help="method parameter, repeatable (see `dptune methods`)",
-    )
-
-
-ARGUMENT_TYPES = {"float": float, "int": int}
-
-
-def cli_field(knob: str) -> str:
-    """A run knob as ``dptune train`` spells it (``batch_size`` -> ``batch-size``)."""
-    return knob.replace("_", "-")
-
-
-def _add_knob(parser: argparse.ArgumentParser, name: str, **overrides: Any) -> None:
-    """``--NAME`` for the run knob ``name``, help and requirement from ``RunConfig``'s table; absent
-    flags are left out of the namespace, so the table's defaults apply."""
-    param = KNOBS[name]
-    default = overrides.pop("default", argparse.SUPPRESS)
-    needed = overrides.pop("required", required(name))
-    shown = param.default if default is argparse.SUPPRESS else default
-    notes = [] if name in KNOB_OPTIONS else [param.valid]  # argparse lists the options itself
-    notes += [] if needed or shown is None else [f"default {shown}"]
-    text = overrides.pop("help", param.help) + (f" ({'; '.join(notes)})" if notes else "")
-    if name in KNOB_OPTIONS:
-        overrides.setdefault("choices", KNOB_OPTIONS[name])
-    if param.kind in ARGUMENT_TYPES:
-        overrides.setdefault("type", ARGUMENT_TYPES[param.kind])
-    parser.add_argument(f"--{cli_field(name)}", default=default, required=needed, help=text, **overrides)
-
-
-def _build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="dptune", description=DESCRIPTION)
-    sub = parser.add_subparsers(
-        dest="command",
-        required=True,
-        parser_class=_Parser,
-        help="what to do (`dptune COMMAND --help` for its options)",
-    )
-
-    train = sub.add_parser("train", help="train one DP run at a fixed (ε, δ)")
-    for name in KNOBS:
-        _add_knob(train, name)
-    _add_method_args(train)
-    for part in ("model", "dataset"):
-        train.add_argument(
-            f"--{part}-arg",
-            action="append",
-            metavar="NAME=VALUE",
-            help=f"keyword argument of a {part} factory (--{part} package.module:function), repeatable; "
-            "VALUE is read as YAML (64, 0.5, [1, 2], text)",
-        )
-    train.add_argument("--json", action="store_true", help="last stdout line: a JSON summary")
-
-    calibrate = sub.add_parser("calibrate", help="noise multiplier for a fixed (ε, δ)")
-    _add_knob(calibrate, "epsilon")
-    _add_knob(calibrate, "delta", required=True)
-    calibrate.add_argument(
-        "--sample-rate", type=float, required=True, help="Poisson sampling rate q = B/n, in (0, 1]"
-    )
-    calibrate.add_argument("--steps", type=int, required=True, help="releases T of the run (epochs·⌈n/B⌉)")
-    calibrate.add_argument(
-        "--train-size",
-        type=int,
-        default=None,
-        help="n, the training set's size: δ must be below 1/n (checked when given)",
-    )
-    _add_knob(calibrate, "method", default="dpsgd", required=False)
-    _add_method_args(calibrate)
-    _add_knob(calibrate, "accountant", default="rdp")
-    calibrate.add_argument("--json", action="store_true", help="last stdout line: a JSON record")
-
-    sub.add_parser("methods", help="list the DP methods and their parameters")
-
-    _add_sweep_args(sub.add_parser("run", help="run a sweep spec (validated first)"))
-    _add_sweep_args(sub.add_parser("validate", help="check a sweep spec as `run` would, start nothing"))
-
-    report = sub.add_parser("report", help="best trade-offs per method and ε, from MLflow")
-    report.add_argument("--experiment", default=None, help="default: every experiment in the store")
-    report.add_argument(
-        "--tracking-uri",
-        default="sqlite:///mlflow.db",
-        help="the MLflow store: sqlite:///PATH, a PATH.db file or http://HOST:5000 (default sqlite:///mlflow.db)",
-    )
-    report.add_argument(
-        "--json",
-        action="store_true",
-        help="stdout: one JSON object: the best trade-offs and the compute used",
-    )
-    report.add_argument(
-        "--plot",
-        type=Path,
-        metavar="FILE",
-        help="also write the experiment's accuracy-vs-ε plot (every trial, the selected configurations) to "
-        "FILE: .png (300 dpi) or .pdf",
-    )
-
-    audit = sub.add_parser("audit", help="one-run privacy audit of a method's release: an ε lower bound")
-    _add_knob(audit, "method")
-    _add_method_args(audit)
-    _add_knob(audit, "epsilon", help="claimed ε of the audited release")
-    _add_knob(audit, "delta", default=1e-5)
-    _add_knob(audit, "clip", default=1.0)
-    audit.add_argument("--canaries", type=int, default=50_000, help="m (run time grows as m²)")
-    audit.add_argument("--steps", type=int, default=100, help="run length the method is composed for")
-    audit.add_argument("--step", type=int, default=None, help="audited step (default: the last)")
-    _add_knob(audit, "accountant", default="rdp")
-    _add_knob(
-        audit, "seed", default=None, type=int, help="seed the audited release (default: secret OS entropy)"
-    )
-    audit.add_argument(
-        "--attack-seed",
-        type=int,
-        default=None,
-        help="the adversary regenerates the release noise from this seed (as anyone can whose run's "
-        "seed was published) and subtracts it before scoring the canaries",
-    )
-    audit.add_argument("--json", action="store_true", help="last stdout line: a JSON record")
-    return parser
+from dptune.cli.arguments import EXIT_CLAIM_REFUTED, EXIT_NO_RESULT, _build_parser, cli_field
 
 
 class StepProgress:
@@ -509,63 +326,3 @@ def _audit(args: argparse.Namespace) -> None:
         )
     if result["claim_refuted"]:
         raise SystemExit(EXIT_CLAIM_REFUTED)
-
-
-COMMANDS = {
-    "train": _train,
-    "calibrate": _calibrate,
-    "methods": _methods,
-    "run": _run,
-    "validate": _validate,
-    "report": _report,
-    "audit": _audit,
-}
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    args = _build_parser().parse_args(argv)
-    try:
-        COMMANDS[args.command](args)
-    except InputError as exc:
-        print(f"dptune: error: {exc}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    return 0
-
-
-def console() -> NoReturn:
-    """The ``dptune`` command (and ``python -m dptune.cli``): ``main``, then the process ends without
-    Python's teardown of its modules' objects, which after a sweep took about 3 s of wall time on a
-    2-core machine (torch, Ray, MLflow and Optuna loaded), after everything was written.
-
-    What Python's exit does first still happens, in its order: non-daemon threads are joined, then every
-    exit handler runs (Ray's shutdown, temporary folders' clean-up, MLflow's); this one is registered
-    before any library's, so it runs last, flushes the output and logging, and ends the process with
-    ``main``'s code (2 for bad input, 1 for an uncaught exception, whose traceback is printed before,
-    130 after Ctrl+C, 141 when the reader of the output went away).
-    """
-    code = 1
-
-    def end() -> None:
-        try:
-            logging.shutdown()
-            sys.stdout.flush()
-            sys.stderr.flush()
-        finally:  # a reader that went away (``dptune report | head``) leaves nothing to flush to
-            os._exit(code)
-
-    atexit.register(end)
-    try:
-        code = main()
-    except SystemExit as stop:  # argparse's usage errors and --help, a refuted audit
-        code = stop.code if isinstance(stop.code, int) else int(stop.code is not None)
-        raise
-    except KeyboardInterrupt:
-        code = 128 + 2  # what a shell reports for SIGINT
-        raise
-    except BrokenPipeError:  # the reader of the output went away (``dptune methods | head``)
-        code = 128 + 13  # what a shell reports for SIGPIPE; quietly, as other commands end there
-    sys.exit(code)
-
-
-if __name__ == "__main__":
-    console()
