@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 import random
 import textwrap
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -142,6 +142,79 @@ def plot_tradeoffs(
     return save_figure(figure, path.with_suffix(".png")), save_figure(figure, path.with_suffix(".pdf"))
 
 
+def _epsilon_axis(ax: Axes, xs: Sequence[float]) -> tuple[bool, float]:
+    """Set the ε axis for the values ``xs``: logarithmic where they span more than a factor 3; returns
+    whether it is, and the span the methods are dodged by (in decades on a log axis)."""
+    positive = [x for x in xs if x > 0]
+    if positive and max(positive) / min(positive) > 3:
+        low, high = math.log10(min(positive)), math.log10(max(positive))
+        span = max(high - low, 0.3)
+        ax.set_xscale("log")
+        ax.set_xlim(10 ** (low - 0.08 * span), 10 ** (high + 0.08 * span))
+        return True, span
+    return False, max(max(xs) - min(xs), 0.1 * max(abs(x) for x in xs), 1e-3)
+
+
+def _tuning_spans(
+    ax: Axes, method: str, colour: str, tuned: Sequence[TradeOff], at: Callable[[float], float]
+) -> None:
+    """Each selection's step from its ε spent to its ε including the tuning (dotted, an arrow head)."""
+    for point in tuned:
+        ax.plot(
+            [at(point.epsilon_spent), at(point.epsilon_including_tuning or 0.0)],
+            [_accuracy(point)] * 2,
+            color=colour,
+            linestyle=":",
+            linewidth=1.0,
+            zorder=2,
+            gid=f"tuning-span:{method}",
+        )
+    ax.scatter(
+        [at(p.epsilon_including_tuning or 0.0) for p in tuned],
+        [_accuracy(p) for p in tuned],
+        marker=">",
+        s=30,
+        color=colour,
+        zorder=3,
+        gid=f"tuning:{method}",
+    )
+
+
+def _method_marks(
+    ax: Axes,
+    method: str,
+    colour: str,
+    rows: Sequence[TradeOff],
+    trials: Sequence[TrialPoint],
+    at: Callable[[float], float],
+) -> set[str]:
+    """One method's marks: its trials, re-runs, released models (a pipeline's, at its total ε, from the
+    tuning trials at their own ε) and selections with their tuning's step; the kinds of mark drawn."""
+    searched = [t for t in trials if t.method == method and t.role == "search"]
+    drawn = _trials(ax, method, colour, [(at(t.epsilon_spent), t) for t in searched])
+    reruns = [t for t in trials if t.method == method and t.role == "final"]
+    drawn |= _reruns(ax, method, colour, [(at(t.epsilon_spent), t) for t in reruns], size=6)
+    mine = [r for r in rows if r.method == method]
+    released = sorted((r for r in mine if r.tuning_bound == PLAN_BOUND), key=lambda r: r.epsilon_target)
+    if released:
+        drawn |= _selected(
+            ax,
+            method,
+            colour,
+            [(at(p.epsilon_target), p) for p in released],
+            line=True,
+            validation_at=[at(p.epsilon_spent) for p in released],
+            mark="released",
+        )
+    points = sorted((r for r in mine if r.tuning_bound != PLAN_BOUND), key=lambda r: r.epsilon_spent)
+    drawn |= _selected(ax, method, colour, [(at(p.epsilon_spent), p) for p in points], line=True)
+    tuned = [p for p in points if p.epsilon_including_tuning is not None]
+    if tuned:
+        drawn.add("tuning")
+        _tuning_spans(ax, method, colour, tuned, at)
+    return drawn
+
+
 def _accuracy_vs_epsilon(
     ax: Axes, rows: Sequence[TradeOff], trials: Sequence[TrialPoint], colours: dict[str, str]
 ) -> list[Artist]:
@@ -149,15 +222,7 @@ def _accuracy_vs_epsilon(
     handles for the marks drawn."""
     xs = [r.epsilon_spent for r in rows] + [t.epsilon_spent for t in trials]
     xs += [r.epsilon_including_tuning for r in rows if r.epsilon_including_tuning is not None]
-    positive = [x for x in xs if x > 0]
-    log = bool(positive) and max(positive) / min(positive) > 3
-    if log:
-        low, high = math.log10(min(positive)), math.log10(max(positive))
-        span = max(high - low, 0.3)
-        ax.set_xscale("log")
-        ax.set_xlim(10 ** (low - 0.08 * span), 10 ** (high + 0.08 * span))
-    else:
-        span = max(max(xs) - min(xs), 0.1 * max(abs(x) for x in xs), 1e-3)
+    log, span = _epsilon_axis(ax, xs)
     drawn: set[str] = set()
     for index, method in enumerate(colours):
         offset = DODGE * span * (index - (len(colours) - 1) / 2)
@@ -165,47 +230,7 @@ def _accuracy_vs_epsilon(
         def at(x: float, offset: float = offset) -> float:
             return x * 10**offset if log else x + offset
 
-        colour = colours[method]
-        searched = [t for t in trials if t.method == method and t.role == "search"]
-        drawn |= _trials(ax, method, colour, [(at(t.epsilon_spent), t) for t in searched])
-        reruns = [t for t in trials if t.method == method and t.role == "final"]
-        drawn |= _reruns(ax, method, colour, [(at(t.epsilon_spent), t) for t in reruns], size=6)
-        mine = [r for r in rows if r.method == method]
-        released = sorted((r for r in mine if r.tuning_bound == PLAN_BOUND), key=lambda r: r.epsilon_target)
-        if released:  # a pipeline's model: at its total ε, chosen by tuning trials at their own ε
-            drawn |= _selected(
-                ax,
-                method,
-                colour,
-                [(at(p.epsilon_target), p) for p in released],
-                line=True,
-                validation_at=[at(p.epsilon_spent) for p in released],
-                mark="released",
-            )
-        points = sorted((r for r in mine if r.tuning_bound != PLAN_BOUND), key=lambda r: r.epsilon_spent)
-        drawn |= _selected(ax, method, colour, [(at(p.epsilon_spent), p) for p in points], line=True)
-        tuned = [p for p in points if p.epsilon_including_tuning is not None]
-        if tuned:
-            drawn.add("tuning")
-            for point in tuned:
-                ax.plot(
-                    [at(point.epsilon_spent), at(point.epsilon_including_tuning or 0.0)],
-                    [_accuracy(point)] * 2,
-                    color=colour,
-                    linestyle=":",
-                    linewidth=1.0,
-                    zorder=2,
-                    gid=f"tuning-span:{method}",
-                )
-            ax.scatter(
-                [at(p.epsilon_including_tuning or 0.0) for p in tuned],
-                [_accuracy(p) for p in tuned],
-                marker=">",
-                s=30,
-                color=colour,
-                zorder=3,
-                gid=f"tuning:{method}",
-            )
+        drawn |= _method_marks(ax, method, colours[method], rows, trials, at)
     if log:
         _nice_log_ticks(ax)
     scale = "log scale, " if log else ""

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +31,7 @@ from dptune.engine.data import Dataset
 from dptune.engine.gpu_memory import prepare_gpu
 from dptune.methods.filters import DrawnFilter
 from dptune.training.config import RunConfig
-from dptune.training.train import Trainer
+from dptune.training.train import EpochResult, Trainer
 from dptune.training.trial_status import (
     DEVICE_KEY,
     GPU_SHARE_KEY,
@@ -81,6 +82,82 @@ def load_checkpoint(trainer: Trainer, folder: Path) -> None:
     trainer.load_state_dict(torch.load(folder / STATE_FILE, map_location="cpu", weights_only=False))
 
 
+@dataclass(frozen=True)
+class TrialPlace:
+    """Where a trial runs and since when: its node, device, GPU share and start time."""
+
+    node: str
+    device: str
+    gpus: float
+    started: float
+
+
+def epoch_report(trainer: Trainer, epoch: EpochResult, place: TrialPlace) -> dict[str, Any]:
+    """What a trial reports after an epoch: its scores, ε, progress on ASHA's clock, its noise, where it
+    runs, and the ``history`` of every epoch so far (MLflow backfills from it after a resume); the
+    non-finite count under its private key (Tune's results only)."""
+    config = trainer.config
+    last = trainer.epoch == config.epochs
+    return {
+        "validation_accuracy": epoch.validation_accuracy,
+        "validation_loss": epoch.validation_loss,
+        "epsilon_spent": epoch.epsilon_spent,
+        "epsilon_target": config.epsilon,
+        "epoch": epoch.epoch,
+        "epochs_target": config.epochs,
+        PLAN_SHARE: epoch.epoch / config.epochs,
+        STATUS_KEY: TrialStatus.FINISHED if last else TrialStatus.RUNNING,
+        "steps": epoch.step,
+        "epoch_seconds": epoch.seconds,
+        "noise_multiplier": trainer.calibration.noise_multiplier,
+        PRIVATE_NONFINITE_KEY: trainer.engine.nonfinite,
+        "delta": trainer.delta,
+        "trial_start": place.started,
+        "node_id": place.node,
+        DEVICE_KEY: place.device,
+        GPU_SHARE_KEY: place.gpus,
+        "history": [
+            {
+                "epoch": e.epoch,
+                "validation_accuracy": e.validation_accuracy,
+                "validation_loss": e.validation_loss,
+                "epsilon_spent": e.epsilon_spent,
+            }
+            for e in trainer.history
+        ],
+    }
+
+
+def report_epoch(trainer: Trainer, epoch: EpochResult, place: TrialPlace, final_test: bool) -> None:
+    """Report an epoch with a checkpoint of the trainer's whole state; a re-run's last epoch scores the
+    final-test part too and saves the released model beside the state (``RELEASED_FILE``)."""
+    metrics = epoch_report(trainer, epoch, place)
+    released = final_test and trainer.epoch == trainer.config.epochs
+    if released:
+        metrics["test_loss"], metrics["test_accuracy"] = trainer.final_test()
+    metrics["trial_end"] = time.time()  # the final test is the trial's work too
+    with tempfile.TemporaryDirectory() as folder:
+        torch.save(trainer.state_dict(), Path(folder) / STATE_FILE)
+        if released:
+            torch.save(trainer.released_module(), Path(folder) / RELEASED_FILE)
+        tune.report(metrics, checkpoint=tune.Checkpoint.from_directory(folder))
+
+
+def end_without_model(status: TrialStatus, reason: str, epoch: int, started: float, node: str) -> None:
+    """The last report of a trial that has no model to compare (score 0 for Tune's metric check)."""
+    tune.report(
+        {
+            "validation_accuracy": 0.0,
+            "epoch": epoch,
+            STATUS_KEY: status,
+            "reason": reason,
+            "trial_start": started,
+            "trial_end": time.time(),
+            "node_id": node,
+        }
+    )
+
+
 def run_trial(
     config: dict[str, Any],
     run: RunConfig,
@@ -97,27 +174,12 @@ def run_trial(
     started = time.time()
     node = ray.get_runtime_context().get_node_id()
     drawn = config.get("filter")
-
-    def end_without_model(status: TrialStatus, reason: str, epoch: int) -> None:
-        """The last report of a trial that has no model to compare (score 0 for Tune's metric check)."""
-        tune.report(
-            {
-                "validation_accuracy": 0.0,
-                "epoch": epoch,
-                STATUS_KEY: status,
-                "reason": reason,
-                "trial_start": started,
-                "trial_end": time.time(),
-                "node_id": node,
-            }
-        )
-
     if isinstance(drawn, DrawnFilter) and not drawn.valid:
-        end_without_model(TrialStatus.INFEASIBLE, drawn.problem or "invalid filter", 0)
+        end_without_model(TrialStatus.INFEASIBLE, drawn.problem or "invalid filter", 0, started, node)
         return
     device = trial_device(gpus, gpu_fallback)
     if device is None:
-        end_without_model(TrialStatus.FAILED, no_cuda_reason(gpus), 0)
+        end_without_model(TrialStatus.FAILED, no_cuda_reason(gpus), 0, started, node)
         return
     prepare_gpu(torch.device(device), gpus)  # a reused actor's cache emptied; a GPU share is a memory cap
     knobbed = run.with_knobs({**config, "device": device})  # a release carries its own ε, δ and subset
@@ -130,49 +192,15 @@ def run_trial(
     poster = StepPoster(
         tune.get_context().get_trial_id(), run.method, trainer.config.epochs, lambda: trainer.epoch + 1
     )
+    place = TrialPlace(node, device, gpus, started)
     while trainer.epoch < trainer.config.epochs:
         try:
             epoch = trainer.train_epoch(poster)
         except TrainingDivergedError as error:
-            end_without_model(TrialStatus.FAILED, f"TrainingDivergedError: {error}", trainer.epoch)
+            reason = f"TrainingDivergedError: {error}"
+            end_without_model(TrialStatus.FAILED, reason, trainer.epoch, started, node)
             return
-        last = trainer.epoch == trainer.config.epochs
-        metrics = {
-            "validation_accuracy": epoch.validation_accuracy,
-            "validation_loss": epoch.validation_loss,
-            "epsilon_spent": epoch.epsilon_spent,
-            "epsilon_target": knobbed.epsilon,
-            "epoch": epoch.epoch,
-            "epochs_target": trainer.config.epochs,
-            PLAN_SHARE: epoch.epoch / trainer.config.epochs,
-            STATUS_KEY: TrialStatus.FINISHED if last else TrialStatus.RUNNING,
-            "steps": epoch.step,
-            "epoch_seconds": epoch.seconds,
-            "noise_multiplier": trainer.calibration.noise_multiplier,
-            PRIVATE_NONFINITE_KEY: trainer.engine.nonfinite,
-            "delta": trainer.delta,
-            "trial_start": started,
-            "node_id": node,
-            DEVICE_KEY: device,
-            GPU_SHARE_KEY: gpus,
-            "history": [
-                {
-                    "epoch": e.epoch,
-                    "validation_accuracy": e.validation_accuracy,
-                    "validation_loss": e.validation_loss,
-                    "epsilon_spent": e.epsilon_spent,
-                }
-                for e in trainer.history
-            ],
-        }
-        if last and final_test:
-            metrics["test_loss"], metrics["test_accuracy"] = trainer.final_test()
-        metrics["trial_end"] = time.time()  # the final test is the trial's work too
-        with tempfile.TemporaryDirectory() as folder:
-            torch.save(trainer.state_dict(), Path(folder) / STATE_FILE)
-            if last and final_test:
-                torch.save(trainer.released_module(), Path(folder) / RELEASED_FILE)
-            tune.report(metrics, checkpoint=tune.Checkpoint.from_directory(folder))
+        report_epoch(trainer, epoch, place, final_test)
 
 
 def dptune_sweep(
