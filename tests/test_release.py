@@ -17,6 +17,8 @@ from typing import Any
 import pytest
 import ray
 import torch
+from dp_accounting import dp_event
+from dp_accounting.pld import pld_privacy_accountant
 from mlflow.tracking import MlflowClient
 from ray.tune import ExperimentAnalysis
 
@@ -187,9 +189,12 @@ CANARY_CODE = textwrap.dedent(
 )
 
 
-def canary_release(folder: Path, nan_record: bool) -> tuple[dict[tuple[str, str], Any], int]:
-    """A pipeline's release on digits with its first training record's input NaN (or as it is): what
-    its release run and registered version show, and the private count of signals its trials zeroed."""
+def canary_release(
+    folder: Path, nan_record: bool, validation: str = "public"
+) -> tuple[dict[tuple[str, str], Any], int]:
+    """A pipeline's release on digits (a factory: its held-out split as ``validation`` says) with its first
+    training record's input NaN (or as it is): what its release run and registered version show, and the
+    private count of signals its trials zeroed."""
     folder.mkdir()
     (folder / "canary.py").write_text(CANARY_CODE)
     spec = write_spec(
@@ -198,7 +203,7 @@ def canary_release(folder: Path, nan_record: bool) -> tuple[dict[tuple[str, str]
         {"dpsgd": {"lr": {"loguniform": [0.1, 2.0]}}},
         dataset={"factory": "canary:digits", "args": {"nan_record": nan_record}},
         model={"factory": "canary:mlp"},
-        privacy={"epsilon": TOTAL, "delta": 1e-4, "includes_tuning": True, "validation": "public"},
+        privacy={"epsilon": TOTAL, "delta": 1e-4, "includes_tuning": True, "validation": validation},
         budget={"trials_per_method": 2, "max_concurrent": 2},
         selection={},
         search={"sampler": "random"},
@@ -226,6 +231,28 @@ def test_a_record_whose_input_is_nan_changes_no_public_output_of_a_release(tmp_p
     public = [key for key, depends in documented_outputs().items() if depends == "public" and key in clean]
     assert len(public) > 10
     assert {key: clean[key] for key in public} == {key: canary[key] for key in public}
+
+
+def test_a_release_on_private_held_out_data_states_both_guarantees_and_shows_no_exact_score(
+    tmp_path: Path,
+) -> None:
+    """A factory's held-out split (private): the card and the registered version state the training
+    records' (ε, δ) and the held-out records' own, which dp-accounting's PLD of the stated noisy counts
+    confirms; no loss on the held-out split is released, and every output is in the privacy page's table."""
+    shown, _ = canary_release(tmp_path / "private", nan_record=False, validation="private")
+    assert not undocumented(shown)
+    assert ("metric", "validation_loss") not in shown and ("metric", "test_loss") not in shown
+    noise = float(shown[("param", "heldout_noise")])
+    assert f"Held-out records: ({TOTAL:.4g}, 0.0001)-DP" in shown[("version", "version")]
+    client = MlflowClient(f"sqlite:///{tmp_path / 'private' / 'mlflow.db'}")
+    (version,) = client.search_model_versions("name='canary.dpsgd'")
+    card = json.loads(Path(client.download_artifacts(version.run_id, "privacy_card.json")).read_text())
+    held_out = card["held_out"]
+    assert held_out["epsilon"] == TOTAL and held_out["delta"] == 1e-4 and card["epsilon"] <= TOTAL
+    queries = int(held_out["covers"].split("at most ")[1].split()[0])
+    accountant = pld_privacy_accountant.PLDAccountant(value_discretization_interval=1e-4)
+    accountant.compose(dp_event.GaussianDpEvent(noise), queries)
+    assert accountant.get_epsilon(1e-4) == pytest.approx(TOTAL, rel=5e-3)
 
 
 def test_a_seeded_pipeline_registers_its_model_without_a_guarantee_or_a_seed(tmp_path: Path) -> None:
