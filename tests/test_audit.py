@@ -120,6 +120,7 @@ class PerSnapshotClipping(GhostEngine):
         return total
 
 
+@pytest.mark.slow  # trains or plans beyond the fast tier's few steps
 def test_per_snapshot_clipping_is_caught() -> None:
     config = AuditConfig("dp-pmlf", EPSILON, params={"k": 3}, canaries=CANARIES, seed=0)
     real = run_audit(config)
@@ -147,6 +148,7 @@ def halve_noise(method: Method) -> Method:
     )
 
 
+@pytest.mark.slow  # trains or plans beyond the fast tier's few steps
 def test_halved_noise_is_caught() -> None:
     config = AuditConfig("dpsgd", EPSILON, canaries=CANARIES_HALF_NOISE)
     method, _ = audited_method(config, config.check())

@@ -136,6 +136,7 @@ def test_dpadambc_without_noise_and_floor_is_adam() -> None:
         torch.testing.assert_close(theta, param.detach(), rtol=1e-5, atol=1e-6)
 
 
+@pytest.mark.slow  # trains or plans beyond the fast tier's few steps
 @pytest.mark.parametrize("method", ["dp-adambc", "lp-dpadambc"])
 def test_correction_subtracts_the_variance_seeded_releases_add(digits: Dataset, method: str) -> None:
     """The per-coordinate variance of many seeded releases of one batch (around their noise-free value)

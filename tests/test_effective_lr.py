@@ -33,7 +33,13 @@ def post_processed(method: str, release: torch.Tensor) -> torch.Tensor:
     return direction
 
 
-@pytest.mark.parametrize("method", list(METHODS))
+SLOW_TO_SETTLE = ("dp-galore", "lp-dp-galore", "dp-adambc", "lp-dpadam", "lp-dpadambc")
+"""Methods whose post-processing takes many steps to settle (the slow tier runs them)."""
+
+
+@pytest.mark.parametrize(
+    "method", [pytest.param(m, marks=pytest.mark.slow) if m in SLOW_TO_SETTLE else m for m in METHODS]
+)
 def test_the_declared_gain_is_the_steady_state_of_the_post_processing(method: str) -> None:
     """g·v is where the direction settles under a constant release v; a method without a gain (None) is
     scale-free: ten times the release moves its direction by far less than ten times."""

@@ -107,7 +107,15 @@ def test_each_method_trains_one_epoch_on_digits_above_chance(digits: Dataset, me
 
 
 @pytest.mark.parametrize(
-    "method", ["dp-pmlf", "fo-dp-sgd", "lp-dpadam", "dpsgd-momentum", "lp-dpadambc", "lp-dp-galore"]
+    "method",
+    [
+        pytest.param("dp-pmlf", marks=pytest.mark.slow),
+        pytest.param("fo-dp-sgd", marks=pytest.mark.slow),
+        "lp-dpadam",
+        "dpsgd-momentum",
+        "lp-dpadambc",
+        "lp-dp-galore",
+    ],
 )
 def test_checkpoint_resumes_exactly(digits: Dataset, method: str, tmp_path) -> None:
     straight = digits_trainer(digits, method, epochs=2)

@@ -187,6 +187,7 @@ agree to 1e-9 at integer orders, and quadrature confirms it at fractional ones:
 ``tests/test_rdp_vectorised.py``): its recomposition may stand that much above the plan's own figure."""
 
 
+@pytest.mark.slow  # trains or plans beyond the fast tier's few steps
 @pytest.mark.parametrize("model", sorted(CELLS))
 def test_every_plan_recomposed_by_dp_accounting_stays_within_its_total(model: str) -> None:
     spec = parse_spec(spec_doc(model, [1.0, 3.0, 8.0], 8, CELLS[model]))
@@ -432,6 +433,7 @@ def test_the_release_carries_the_total_step_by_the_linear_scaling_rule_in_steps(
     assert "lr" not in again
 
 
+@pytest.mark.slow  # trains or plans beyond the fast tier's few steps
 def test_a_start_point_tuned_at_an_epsilon_starts_the_tuning_as_the_release_it_would_be() -> None:
     """A published setting (tuned at ε₀ = 3) is carried to each total's release: its step times ε_B/ε₀,
     ε_B the RDP ε of the release's written-out mechanism by dp-accounting (the linear scaling rule's
@@ -670,6 +672,7 @@ def test_a_release_stage_is_within_its_pld_figure_too() -> None:
     assert pld.get_epsilon(release["per_run_delta"]) <= release["per_run_epsilon"] * (1 + 1e-3)
 
 
+@pytest.mark.slow  # trains or plans beyond the fast tier's few steps
 def test_a_total_too_small_for_a_useful_plan_is_refused_with_one_that_plans() -> None:
     spec = parse_spec(spec_doc("cnn5", [0.3], 8, {"epochs": 5, "batch_size": 2048}))
     setup = plan_setup(spec, 1e-5)
@@ -708,6 +711,7 @@ def test_a_spec_whose_epsilon_includes_the_tuning_refuses_what_the_plan_cannot_c
     assert refused.value.field == "privacy.tuning_share"
 
 
+@pytest.mark.slow  # trains or plans beyond the fast tier's few steps
 def test_dptune_run_refuses_a_too_small_total_before_anything_runs(tmp_path: Path) -> None:
     doc = spec_doc("mlp", [0.2], 8, {"epochs": 2, "batch_size": 128})
     doc["dataset"] = {"name": "digits"}
@@ -755,6 +759,7 @@ def test_many_trials_at_a_small_total_are_refused_by_the_epsilon_their_plan_spen
     assert all(p.tuning_spent >= MIN_TUNING_EPSILON for p in plan_total(setup, smallest, 10000) or [])
 
 
+@pytest.mark.slow  # trains or plans beyond the fast tier's few steps
 def test_a_plan_says_that_it_does_not_use_the_specs_reruns(tmp_path: Path) -> None:
     """``selection.reruns`` given beside ``includes_tuning``: the plan prints that it releases one run."""
     doc = spec_doc("mlp", [3.0], 2, {"epochs": 2, "batch_size": 128})

@@ -63,6 +63,7 @@ def train_json(capsys: pytest.CaptureFixture[str], *extra: str) -> tuple[dict, s
     return json.loads(out.strip().splitlines()[-1]), out
 
 
+@pytest.mark.slow  # trains or plans beyond the fast tier's few steps
 def test_dptune_train_without_a_seed_differs_each_time_and_prints_no_seed(capsys) -> None:
     first, out = train_json(capsys)
     second, _ = train_json(capsys)
@@ -72,6 +73,7 @@ def test_dptune_train_without_a_seed_differs_each_time_and_prints_no_seed(capsys
     assert "seed" not in out.replace("seeded", "")
 
 
+@pytest.mark.slow  # trains or plans beyond the fast tier's few steps
 def test_a_seeded_dptune_train_repeats_and_says_so(capsys) -> None:
     first, out = train_json(capsys, "--seed", "5")
     second, _ = train_json(capsys, "--seed", "5")
@@ -131,6 +133,7 @@ def test_os_csprng_noise_is_standard_normal_times_its_std() -> None:
     assert not torch.equal(draws, OsCsprngNoise().gaussian(torch.zeros(200_000, dtype=torch.float64), 3.0))
 
 
+@pytest.mark.slow  # trains or plans beyond the fast tier's few steps
 def test_dptune_train_with_the_os_csprng_says_so_and_cannot_be_seeded(capsys) -> None:
     record, _ = train_json(capsys, "--noise-generator", "os-csprng")
     assert record["noise_generator"] == "os-csprng" and record["noise_source"] == "secure"

@@ -49,6 +49,7 @@ def test_the_inputs_digest_of_a_factorys_tensors_does_not_depend_on_where_they_l
     assert tracked.inputs_digest == replace(digits).inputs_digest
 
 
+@pytest.mark.slow  # trains or plans beyond the fast tier's few steps
 def test_features_are_computed_once_then_read_from_the_cache(
     digits: Dataset, cache: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -106,6 +107,7 @@ def test_wrn16_4_has_its_published_size_and_groupnorm_only() -> None:
     assert not any(isinstance(m, torch.nn.modules.batchnorm._BatchNorm) for m in model.modules())
 
 
+@pytest.mark.slow  # trains or plans beyond the fast tier's few steps
 def test_a_scatternet_run_trains_on_the_features(digits: Dataset, cache: Path) -> None:
     trainer = digits_trainer(
         digits, "dpsgd", model="scatter-linear", epsilon=3.0, epochs=3, batch_size=256, lr=2.0, clip=0.5
