@@ -42,12 +42,15 @@ def knobs_table() -> str:
 
 
 def methods_tables() -> str:
-    """One section per method: its summary and a table of its parameters."""
+    """One section per method: its summary, its default space and a table of its parameters."""
     from dptune.methods import METHODS
+    from dptune.sweep.default_spaces import DEFAULT_SPACES, described
 
     parts = []
     for definition in METHODS.values():
         parts += [f"### `{definition.name}`", "", cell(definition.summary), ""]
+        space = described(DEFAULT_SPACES[definition.name])
+        parts += [f"Default space (a spec's `methods: [{definition.name}]`): {cell(space)}", ""]
         if not definition.params:
             parts += ["No parameters of its own.", ""]
             continue

@@ -167,10 +167,14 @@ def _calibrate(args: argparse.Namespace) -> None:
 
 
 def _methods(_args: argparse.Namespace) -> None:
+    from dptune.sweep.default_spaces import DEFAULT_SPACES, described
+
     for definition in METHODS.values():
         print(f"{definition.name}: {definition.summary}")
         for p in definition.params:
             print(f"    {p.name} ({p.valid}; default {p.default}): {p.help}")
+        space = described(DEFAULT_SPACES[definition.name])
+        print(f"    default space (methods: [{definition.name}]): {space}")
 
 
 def _sweep_spec(args: argparse.Namespace) -> tuple[SweepSpec, list[MethodPlan] | None]:

@@ -45,6 +45,7 @@ from dptune.methods import METHODS, get_method
 from dptune.privacy.heldout import PrivateHeldOut
 from dptune.privacy.tuning import TrialCount
 from dptune.sweep.bound import SearchSetup
+from dptune.sweep.default_spaces import default_space
 from dptune.sweep.space import (
     MethodSpace,
     carried_start_point,
@@ -320,12 +321,24 @@ def run_values(doc: Mapping[str, Any], base: Path) -> tuple[dict[str, Any], set[
     return values | training, factories
 
 
+def methods_section(doc: Mapping[str, Any]) -> dict[str, Any]:
+    """``methods``: each method with its space (``{dpsgd: {lr: …}}``; an empty one fixes every knob), or a
+    list of method names (``[dpsgd, dp-pmlf]``), each then searching its default space
+    (``dptune.sweep.default_spaces``)."""
+    methods = doc["methods"]
+    if not isinstance(methods, list):
+        return mapping(methods, "methods")
+    for index, method in enumerate(methods):
+        get_method(method, f"methods[{index}]")
+    return {method: default_space(method) for method in methods}
+
+
 def parse_runs(doc: Mapping[str, Any], base: Path) -> tuple[dict[str, RunConfig], tuple[float, ...], bool]:
     """Each method's run (its first ε target's; ``at_epsilon`` gives each target its own), the ε targets
     and whether the dataset is the user's factory."""
     values, factories = run_values(doc, base)
     epsilons = parse_epsilons(values["epsilon"])
-    methods = mapping(doc["methods"], "methods")
+    methods = methods_section(doc)
     if not methods:
         raise InputError("methods", f"name at least one method: {', '.join(METHODS)}")
     for method in methods:
@@ -369,7 +382,7 @@ def parse_spec(raw: Any, base: Path | None = None) -> SweepSpec:
         else startup_trials(trials)
     )
     storage = settings["storage_path"]
-    spaces = {m: method_space(m, v, f"methods.{m}") for m, v in mapping(doc["methods"], "methods").items()}
+    spaces = {m: method_space(m, v, f"methods.{m}") for m, v in methods_section(doc).items()}
     for space in spaces.values():
         privacy_configurations(space)  # every bound counts each trial at the worst plan it could be given
     spec = SweepSpec(
@@ -474,9 +487,9 @@ def load_spec(
 
 def only_methods(doc: Any, methods: Sequence[str]) -> Any:
     """The spec document with only ``methods`` of its ``methods`` section (all of them when empty)."""
-    if not methods or not isinstance(doc, dict) or not isinstance(doc.get("methods"), Mapping):
+    if not methods or not isinstance(doc, dict) or not isinstance(doc.get("methods"), Mapping | list):
         return doc
-    given = doc["methods"]
+    given = methods_section(doc)
     for method in methods:
         if method not in given:
             raise InputError("--method", f"{method} is not a method of the spec; it has {', '.join(given)}")

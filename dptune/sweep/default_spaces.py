@@ -1,0 +1,76 @@
+"""Each method's default search space: what a spec that names a method without a space searches
+(``methods: [dpsgd, dp-pmlf, lp-dpsgd]``), written as a spec would write it and read by the same reader
+(``dptune.sweep.spec_parts.method_space``).
+
+Where the ranges come from (none from Fashion-MNIST's published optimum, nor from this project's evidence
+on it):
+
+* **the step**, as the effective step E = η·C·g (``RunConfig.effective_lr``: the distance a clipped,
+  post-processed release moves the parameters), log-uniform over [0.5, 10] for the SGD family: DP training
+  works at large batches and effective steps of order 1 to 10 (De, Berrada, Hayes, Smith & Balle 2022,
+  "Unlocking High-Accuracy Differentially Private Image Classification through Scale", Sec. 3 and App. C:
+  normalised clipping at C = 1 with learning rates 1–4; Sander, Stock & Sablayrolles 2023, "TAN without a
+  burn", who tune η·C in the same units), and a step that ranks well at a short tuning run is found there
+  rather than among the small steps non-private training uses. Adam's step is its own scale:
+  [3e-4, 3e-2] around the 1e-3 of Tang, Panda & Mittal 2024 (DP-AdamBC) and Zhang et al. 2024 (DOPPLER).
+* **the clip bound** C, log-uniform over [0.1, 2]: small bounds work with a tuned step (De et al.; Li,
+  Tramèr, Liang & Hashimoto 2022, "Large Language Models Can Be Strong Differentially Private Learners",
+  Sec. 3.3), and the default C = 1 lies inside.
+* **momentum** c of DP-SGD with momentum, uniform over [0, 0.95] (its paper's c ≈ 0.6 inside); InnerOuter's
+  outer heavy ball likewise (its assumed 0.9 inside).
+* **low-pass filters**, first order (pole p, zero z at unit DC gain), p uniform over [0.5, 0.95] and z over
+  [−1, 0.5]: DOPPLER's first filter (p = 9/11, z = −1) and DP-PMLF's (p = 0.9, z = 0) inside.
+* **per-sample momentum** (DP-PMLF, InnerOuter): k from 1 to 4 and β uniform over [0, 0.9] (the papers'
+  k = 2, β = 0.1 inside; k is the compute, k passes a step).
+* **fractional memory** (FO-DP-SGD): α and β uniform over [0.5, 1], the window K from 2 to 16 (its main
+  setting α = 0.8, β = 0.9, K = 8 inside).
+
+Knobs not listed (batch size, epochs, Adam's β₂, GaLore's rank) stay at the spec's settings: batch size
+and epochs set the noise, which a plan fixes before the data is touched.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+SGD_STEP = {"effective_lr": {"loguniform": [0.5, 10.0]}, "clip": {"loguniform": [0.1, 2.0]}}
+ADAM_STEP = {"effective_lr": {"loguniform": [3e-4, 3e-2]}, "clip": {"loguniform": [0.1, 2.0]}}
+LOW_PASS = {
+    "filter": {"family": "first-order", "pole": {"uniform": [0.5, 0.95]}, "zero": {"uniform": [-1.0, 0.5]}}
+}
+PER_SAMPLE_MOMENTUM = {"k": {"int": [1, 4]}, "beta": {"uniform": [0.0, 0.9]}}
+
+DEFAULT_SPACES: dict[str, dict[str, Any]] = {
+    "dpsgd": SGD_STEP,
+    "dpsgd-momentum": SGD_STEP | {"momentum": {"uniform": [0.0, 0.95]}},
+    "lp-dpsgd": SGD_STEP | LOW_PASS,
+    "dp-pmlf": SGD_STEP | PER_SAMPLE_MOMENTUM | LOW_PASS,
+    "innerouter": SGD_STEP | PER_SAMPLE_MOMENTUM | {"outer_momentum": {"uniform": [0.0, 0.95]}},
+    "fo-dp-sgd": SGD_STEP
+    | {"alpha": {"uniform": [0.5, 1.0]}, "beta": {"uniform": [0.5, 1.0]}, "memory": {"int": [2, 16]}},
+    "dp-adambc": ADAM_STEP,
+    "lp-dpadam": ADAM_STEP | LOW_PASS,
+    "lp-dpadambc": ADAM_STEP | LOW_PASS,
+    "dp-galore": ADAM_STEP,
+    "lp-dp-galore": ADAM_STEP | LOW_PASS,
+}
+"""Per method (every one of the registry: ``tests/test_spec.py`` checks), its default space."""
+
+
+def described(space: dict[str, Any]) -> str:
+    """A space in one line: ``effective_lr ~ loguniform[0.5, 10]; filter ~ first-order(pole ~ …)``."""
+
+    def one(dist: Any) -> str:
+        if "family" in dist:
+            parts = ", ".join(f"{k} ~ {one(v)}" for k, v in dist.items() if k != "family")
+            return f"{dist['family']}({parts})"
+        ((kind, args),) = dist.items()
+        return f"{kind}[{', '.join(f'{a:g}' for a in args)}]"
+
+    return "; ".join(f"{knob} ~ {one(dist)}" for knob, dist in space.items())
+
+
+def default_space(method: str) -> dict[str, Any]:
+    """The default space of ``method`` as a spec writes a space (a copy: the reader may change it)."""
+    return copy.deepcopy(DEFAULT_SPACES[method])
