@@ -61,6 +61,11 @@ PRIVACY_PAGE = Path(__file__).parents[1] / "docs" / "privacy.md"
 METHOD_PARAMETERS = {param.name for method in METHODS.values() for param in method.params}
 
 
+def named_in(outputs: str, kind: str) -> list[str]:
+    """The outputs a row names: every name in backticks (a model or a description: the kind itself)."""
+    return re.findall(r"`([^`]+)`", outputs) if kind not in ("model", "version") else [kind]
+
+
 def documented_outputs() -> dict[tuple[str, str], str]:
     """The privacy page's table of what a release run shows: (kind, name) -> public, counted or
     identifier; its row of 'every parameter of a method' stands for each parameter in the registry."""
@@ -68,7 +73,7 @@ def documented_outputs() -> dict[tuple[str, str], str]:
     table: dict[tuple[str, str], str] = {}
     for row in section.split("\n\n")[0].splitlines()[2:]:
         outputs, kind, depends, _ = (cell.strip() for cell in row.strip("|").split("|"))
-        named = re.findall(r"`([^`]+)`", outputs) if kind not in ("model", "version") else [kind]
+        named = re.findall(r"`([^`]+)`", outputs)[:1] if kind == "version alias" else named_in(outputs, kind)
         if "every parameter of a method" in outputs:
             named += sorted(METHOD_PARAMETERS)
         table |= {(kind, name): depends for name in named}
@@ -87,6 +92,7 @@ def release_outputs(client: MlflowClient, run_id: str, model_uri: str) -> dict[t
     shown |= {("artifact", a.path): a.file_size for a in client.list_artifacts(run_id)}
     shown |= {("version tag", k): v for k, v in registered.tags.items()}
     shown |= {("version", "version"): registered.description, ("model", "model"): registered.source}
+    shown |= {("version alias", alias.split("-")[0]): alias for alias in registered.aliases}
     return shown
 
 
@@ -102,7 +108,7 @@ def test_the_privacy_pages_table_of_release_outputs_names_each_kind_of_output() 
     recordable = set(run_settings(run, 1e-5))
     recordable |= set(KNOBS) - set(PLACE_KNOBS) - set(UNRECORDED) | {"dataset_args", "model_args"}
     assert not sorted(("param", name) for name in recordable if ("param", name) not in table)
-    kinds = {"param", "metric", "tag", "artifact", "model", "version tag", "version"}
+    kinds = {"param", "metric", "tag", "artifact", "model", "version tag", "version", "version alias"}
     assert {kind for kind, _ in table} == kinds
     assert set(table.values()) == {"public", "counted", "identifier"}
     assert ("metric", "test_accuracy") in table and ("param", "beta") in table
@@ -153,7 +159,9 @@ def test_a_pipeline_releases_a_registered_model_within_its_total(tmp_path: Path)
     assert f"Assumed: {card['assumes']}" in version.description
     first, *_ = tracker_for(uri).plot_context("total").stages  # the plot's title: what each stage spent
     assert first.startswith(f"total 3: 2 × ε_t {plans[0]['stages'][0]['per_run_epsilon']:.3g} (ε ")
-    assert f'load one with: mlflow.pytorch.load_model("{release["model_uri"]}")' in done.stdout
+    # the version carries the alias of its total: models:/NAME@total-3 loads the model published at it
+    assert client.get_model_version_by_alias("total.dpsgd", "total-3").version == version.version
+    assert 'load one with: mlflow.pytorch.load_model("models:/total.dpsgd@total-3")' in done.stdout
     # every param, metric, tag and artifact of the release run and its registered version is in the privacy
     # page's table of outputs, with what it depends on
     assert not undocumented(release_outputs(client, released.info.run_id, release["model_uri"]))

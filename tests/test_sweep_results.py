@@ -3,13 +3,19 @@ hand-made reports against values computed here."""
 
 from __future__ import annotations
 
+import itertools
 import statistics
+from dataclasses import replace
+from types import SimpleNamespace
 
 from dptune.sweep.plan import PLAN_BOUND
 from dptune.sweep.releases import ReleasedModel, release_lines
 from dptune.sweep.results import TradeOff, selected_tradeoffs
+from dptune.tracking.mlflow_reader import _selected
+from dptune.tracking.mlflow_view import summary_name
+from dptune.tracking.names import METHOD_TAG, STATUS_TAG
 from dptune.tracking.report import format_report, stage_lines
-from dptune.training.trial_status import RERUN_OF, STATUS_KEY, TrialStatus
+from dptune.training.trial_status import OBJECTIVE, RERUN_OF, STATUS_KEY, TrialStatus
 
 
 def report(trial_id: str, method: str, config: dict, **metrics: float | str) -> dict:
@@ -107,3 +113,31 @@ def test_the_stages_of_stored_plans_read_as_one_part_per_total() -> None:
         "total 8, innerouter: secret K (mean 4) × ε_t 3.81 (ε 7), then ε_B 3.81",
         "total 8, dpsgd: 8 × ε_t 0.662 (ε 2), then ε_B 7.59",
     )
+
+
+def test_no_selection_or_name_reads_the_final_test() -> None:
+    """Permuting the final-test scores among the methods' selections (and among the re-runs a store's
+    reader sees) changes neither which run is selected nor the sweep's name."""
+    rows = [
+        TradeOff("dpsgd", 1.0, 0.9, 1e-5, 0.81, (0.70, 0.72), "s", "r1", {}),
+        TradeOff("dp-pmlf", 1.0, 0.9, 1e-5, 0.79, (0.90, 0.91), "s", "r2", {}),
+        TradeOff("lp-dpsgd", 1.0, 0.9, 1e-5, 0.80, (0.60,), "s", "r3", {}),
+    ]
+    tests = [row.test_accuracies for row in rows]
+    names = set()
+    for order in itertools.permutations(range(len(rows))):
+        permuted = [replace(row, test_accuracies=tests[i]) for row, i in zip(rows, order, strict=True)]
+        names.add(summary_name("s", permuted))
+    assert names == {"s · dpsgd 81.0% validation (highest)"}
+
+    def run(run_id: str, method: str, score: float) -> SimpleNamespace:
+        tags = {METHOD_TAG: method, STATUS_TAG: TrialStatus.FINISHED}
+        data = SimpleNamespace(tags=tags, metrics={OBJECTIVE: score})
+        return SimpleNamespace(data=data, info=SimpleNamespace(run_id=run_id))
+
+    search = {("p", "t1"): run("a", "dpsgd", 0.81), ("p", "t2"): run("b", "dpsgd", 0.79)}
+    chosen = set()
+    for scores in itertools.permutations([0.5, 0.9]):
+        finals = {("p", f"x{i}"): [s] for i, s in enumerate(scores)}  # re-runs of no search run here
+        chosen.add(_selected(search, finals)[("p", "dpsgd")].info.run_id)
+    assert chosen == {"a"}

@@ -140,7 +140,7 @@ def test_a_sweep_is_named_described_and_viewed_as_a_new_user_reads_it(
 
     parent = client.get_run(sweep)
     mean, sd = 100 * statistics.fmean([0.75, 0.77]), 100 * statistics.stdev([0.75, 0.77])
-    assert parent.info.run_name == f"s · digits/mlp · ε 1 · best dpsgd {mean:.1f}% (test)"
+    assert parent.info.run_name == "s · digits/mlp · ε 1 · dpsgd 80.0% validation (highest)"
     note = parent.data.tags[names.NOTE_TAG]
     assert f"| dpsgd | 1 | 80.00% | {mean:.2f} ± {sd:.2f} (2) | 0.950 | 2.500 (comp.) | lr=1 |" in note
     exp_id = experiment.experiment_id

@@ -174,6 +174,20 @@ def rerun_release(
     return ReleasedModel(run.method, str(result["trial_id"]), accuracy, epsilon, delta, card)
 
 
+def total_alias(total: float) -> str:
+    """The registered version's alias naming the total ε its model was planned at: ``total-3``,
+    ``total-0_5`` (an alias takes letters, digits, ``_`` and ``-``), so that ``models:/NAME@total-3`` loads
+    the model published at that total (the latest, where a sweep of the same name ran again)."""
+    return f"total-{total:g}".replace(".", "_")
+
+
+def loading_uri(release: ReleasedModel) -> str | None:
+    """Where a released model loads from: by its total's alias where it has one, else by its version."""
+    if release.model_uri is None or release.total_epsilon is None:
+        return release.model_uri
+    return f"{release.model_uri.rsplit('/', 1)[0]}@{total_alias(release.total_epsilon)}"
+
+
 def release_lines(releases: Sequence[ReleasedModel]) -> list[str]:
     """One line per released model, its accuracy first, and how to load one."""
     lines = []
@@ -185,7 +199,7 @@ def release_lines(releases: Sequence[ReleasedModel]) -> list[str]:
             else f"at ε = {r.epsilon:.3f}, δ = {r.delta:g} (tuning included)"
         )
         lines.append(f"  {r.final_test_accuracy:6.2f}% final test {guarantee}  {r.method:<15} {where}")
-    logged = next((r.model_uri for r in releases if r.model_uri), None)
+    logged = next((loading_uri(r) for r in releases if r.model_uri), None)
     if logged:
         lines.append(f'load one with: mlflow.pytorch.load_model("{logged}") (images in, class scores out)')
     return lines

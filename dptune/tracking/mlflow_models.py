@@ -18,6 +18,7 @@ from mlflow.exceptions import MlflowException
 from mlflow.tracking import MlflowClient
 
 from dptune.base.randomness import SEEDED, SEEDED_NO_GUARANTEE
+from dptune.sweep.releases import total_alias
 
 CARD_ARTIFACT = "privacy_card.json"
 MODEL_NAME = "model"
@@ -97,4 +98,6 @@ def log_released_model(
         if key in full:
             client.set_model_version_tag(registered_name, version, f"dptune.{key}", str(full[key]))
     client.update_model_version(registered_name, version, description=card_text(full))
+    if card.get("total_epsilon") is not None:  # a pipeline's model: the alias of the total it was planned at
+        client.set_registered_model_alias(registered_name, total_alias(card["total_epsilon"]), version)
     return f"models:/{registered_name}/{version}"

@@ -122,14 +122,12 @@ def sweep_name(name: str, dataset: object, model: object, epsilon: object) -> st
 
 
 def summary_name(base: str, best: Sequence[TradeOff]) -> str:
-    """A finished sweep's run name: its name and its best method's accuracy (final test where re-run)."""
-    scored = [(row.test_accuracy, "test", row) for row in best if row.test_accuracy is not None] or [
-        (row.validation_accuracy, "validation", row) for row in best
-    ]
-    if not scored:
+    """A finished sweep's run name: its name and the method whose selection scored highest on validation,
+    with that score (the final test scores a selection, it never chooses or names one)."""
+    if not best:
         return base
-    accuracy, kind, row = max(scored, key=lambda s: s[0])
-    return f"{base} · best {row.method} {100 * accuracy:.1f}% ({kind})"
+    row = max(best, key=lambda r: (r.validation_accuracy, r.method))
+    return f"{base} · {row.method} {100 * row.validation_accuracy:.1f}% validation (highest)"
 
 
 def sweep_description(
