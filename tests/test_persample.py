@@ -390,3 +390,26 @@ def test_a_layer_run_twice_makes_auto_take_vmap() -> None:
     model = Shared()
     chosen = clipped_sum_engine(FlatModel(model), 8, "auto", check_inputs(torch.zeros(2, 4), 4))
     assert isinstance(chosen, VmapEngine) and "more than once" in chosen.choice
+
+
+class CastsToFloat32(nn.Module):
+    """Casts its input to float32 (its float64 copy does not run) and reads its weight outside its layer
+    when ``tied``."""
+
+    def __init__(self, tied: bool) -> None:
+        super().__init__()
+        self.fc = nn.Linear(5, 5)
+        self.head = nn.Linear(5, 10)
+        self.tied = tied
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        h = torch.tanh(self.fc(x.float()))
+        return self.head(torch.tanh(F.linear(h, self.fc.weight) if self.tied else h))
+
+
+@pytest.mark.parametrize("tied", [False, True])
+def test_a_model_that_will_not_run_in_float64_is_checked_in_its_own_dtype(tied: bool) -> None:
+    example = check_inputs(torch.zeros(2, 5), 10)
+    chosen = clipped_sum_engine(FlatModel(CastsToFloat32(tied)), 8, "auto", example)
+    assert isinstance(chosen, VmapEngine if tied else GhostEngine)
+    assert ("in torch.float32" in chosen.choice) == tied

@@ -27,7 +27,8 @@ ghost engine's clipped sum of them (one clipped, one not) equals a batch-of-one 
 (``ghost_check``). The check runs on a float64 deep copy of the model in eval mode (no dropout mask to
 differ, no random number drawn): float64 rounding errors are around 1e-16 relative, so a 1e-9 relative
 tolerance raises no false alarm (float32's 1e-7 could), while a left-out use is off by far more (a tied
-head: 1e-1). On a mismatch ``auto`` takes the vmap engine (exact for any model) and says why in the
+head: 1e-1); a model that will not run in float64 (it casts inside its forward) is checked in its own
+dtype within 1e-4. On a mismatch ``auto`` takes the vmap engine (exact for any model) and says why in the
 engine's ``choice``; ``ghost`` given explicitly is refused.
 
 A signal that is not finite (a NaN or infinite entry, or a squared norm that overflows: one record whose
@@ -393,7 +394,11 @@ ENGINES: dict[str, Callable[[FlatModel, int], ClippedSumEngine]] = {
 
 
 CHECK_TOLERANCE = 1e-9
-"""Relative tolerance of ``ghost_check`` (in float64: rounding is about 1e-16 relative)."""
+"""Relative tolerance of ``ghost_check`` in float64 (rounding errors around 1e-16 relative)."""
+
+OWN_DTYPE_TOLERANCE = 1e-4
+"""Relative tolerance of ``ghost_check`` in the model's own dtype, for a model that will not run in
+float64 (one that casts inside its forward): float32 rounding is around 1e-7, a left-out use 1e-1."""
 
 
 def _reference_grads(
@@ -422,19 +427,32 @@ def ghost_check(model: nn.Module, x: torch.Tensor, y: torch.Tensor) -> str | Non
     the samples (x, y) is compared with a batch-of-one autograd reference, in one pass of each: the clip
     C lies between the smallest and largest per-sample norm (their geometric mean), so the sum holds an
     unclipped gradient and a clipped one, whose factor C/‖v_i‖ checks the engine's norm too. The two must
-    agree within ``CHECK_TOLERANCE`` of Σ_i min(‖v_i‖, C). ``model`` is left as it was.
+    agree within ``CHECK_TOLERANCE`` of Σ_i min(‖v_i‖, C). A model whose float64 copy does not run (it
+    casts inside its forward) is checked in its own dtype, within ``OWN_DTYPE_TOLERANCE``. ``model`` is
+    left as it was.
     """
-    replica = copy.deepcopy(model).double().eval()
-    x = x.double() if x.is_floating_point() else x
+    try:
+        return _check_in(model, x, y, torch.float64, CHECK_TOLERANCE)
+    except RuntimeError:  # the float64 reference does not run
+        return _check_in(model, x, y, None, OWN_DTYPE_TOLERANCE)
+
+
+def _check_in(
+    model: nn.Module, x: torch.Tensor, y: torch.Tensor, dtype: torch.dtype | None, tolerance: float
+) -> str | None:
+    """``ghost_check`` on a copy of ``model`` in ``dtype`` (None: its own); raises what the reference
+    raises."""
+    replica = copy.deepcopy(model).eval()
+    if dtype is not None:
+        replica = replica.to(dtype)
+        x = x.to(dtype) if x.is_floating_point() else x
     flat = FlatModel(replica)
     vectors = _reference_grads(replica, [p for _, p in flat._named()], x, y)
     norms = [float(v.norm()) for v in vectors]
     positive = [n for n in norms if 0 < n < math.inf]
     clip = math.sqrt(min(positive) * max(positive)) if positive else math.inf
     try:
-        got = GhostEngine(flat, x.shape[0]).clipped_sum(
-            [flat.flatten()], torch.ones(1, dtype=torch.float64), x, y, clip
-        )
+        got = GhostEngine(flat, x.shape[0]).clipped_sum([flat.flatten()], torch.ones(1), x, y, clip)
     except (ValueError, RuntimeError) as exc:  # a layer run twice in one forward pass, or unused
         return str(exc)
     expected = torch.zeros_like(got)
@@ -444,12 +462,12 @@ def ghost_check(model: nn.Module, x: torch.Tensor, y: torch.Tensor) -> str | Non
             expected.add_(v, alpha=1.0 if n <= clip else clip / n)
             scale += min(n, clip)
     difference = float((got - expected).norm())
-    if difference <= CHECK_TOLERANCE * scale:
+    if difference <= tolerance * scale:
         return None
     return (
         f"its per-sample gradients differ from autograd's (by {difference / max(scale, 1e-300):.1e} "
-        "relative, in float64): a parameter of a supported layer is used outside that layer's forward "
-        "(a tied output head, a weight in a functional call)"
+        f"relative, in {got.dtype}): a parameter of a supported layer is used outside that layer's "
+        "forward (a tied output head, a weight in a functional call)"
     )
 
 
