@@ -1,6 +1,7 @@
 """Both clipped-sum engines against an obviously correct batch-of-one ("microbatch") reference, for every
 layer type of the ghost engine on each of its paths (ghost norm, per-sample gradient formed), chunked
-physical batches, per-sample momentum (k > 1) and non-finite signals."""
+physical batches, per-sample momentum (k > 1) and non-finite signals; and the ghost engine's check
+before training (a weight used outside its layer: ``auto`` takes vmap, ``ghost`` is refused)."""
 
 from __future__ import annotations
 
@@ -12,13 +13,16 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+from dptune.base.errors import InputError
 from dptune.engine.layer_grads import LinearOuter, ghost_is_cheaper
 from dptune.engine.persample import (
     Chooser,
     FlatModel,
     GhostEngine,
     VmapEngine,
+    check_inputs,
     clipped_sum_engine,
+    ghost_check,
     ghost_supported,
 )
 from dptune.models import build_model
@@ -292,3 +296,120 @@ def test_ghost_support_detection() -> None:
 def test_batchnorm_is_refused() -> None:
     with pytest.raises(ValueError, match="BatchNorm"):
         FlatModel(nn.Sequential(nn.Conv2d(1, 2, 3), nn.BatchNorm2d(2)))
+
+
+class TiedHead(nn.Module):
+    """Token ids → Embedding → Linear → mean → scores against the embedding itself (a tied output head:
+    the embedding's weight is also read outside its layer)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.embed = nn.Embedding(10, 6)
+        self.mix = nn.Linear(6, 6)
+
+    def forward(self, ids: torch.Tensor) -> torch.Tensor:
+        return F.linear(torch.tanh(self.mix(self.embed(ids))).mean(dim=1), self.embed.weight)
+
+
+class FunctionalWeight(nn.Module):
+    """A Linear whose weight is also used by a functional call after it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.fc = nn.Linear(5, 5)
+        self.head = nn.Linear(5, 10)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        h = torch.tanh(self.fc(x))
+        return self.head(torch.tanh(F.linear(h, self.fc.weight)))
+
+
+def outside_use(name: str, batch: int) -> tuple[nn.Module, torch.Tensor]:
+    """A float64 model that reads a supported layer's weight outside that layer, and inputs for it."""
+    if name == "tied":
+        return TiedHead().double(), torch.randint(0, 10, (batch, 4))
+    return FunctionalWeight().double(), torch.randn(batch, 5, dtype=torch.float64)
+
+
+@pytest.mark.parametrize("name", ["tied", "functional"])
+def test_a_weight_used_outside_its_layer_makes_auto_take_vmap_and_ghost_refused(name: str) -> None:
+    """The ghost engine alone leaves the outside use out (its clipped sum is wrong); its check finds that
+    on two synthetic inputs: ``auto`` takes vmap, whose clipped sum is the reference's, and ``ghost``
+    is refused in one line naming ``engine`` and the fix."""
+    torch.manual_seed(0)
+    model, x = outside_use(name, 6)
+    y = torch.randint(0, 10, (6,))
+    flat = FlatModel(model)
+    iterates, weights = [flat.flatten()], torch.ones(1, dtype=torch.float64)
+    _, norms = reference_clipped_sum(model, iterates, [1.0], x, y, clip=1.0)
+    clip = float(norms.median())
+    expected, _ = reference_clipped_sum(model, iterates, [1.0], x, y, clip)
+    unchecked = GhostEngine(flat, 4).clipped_sum(iterates, weights, x, y, clip)
+    assert not torch.allclose(unchecked, expected, rtol=1e-3, atol=1e-6)  # the hole the check closes
+    example = check_inputs(x, 10)
+    assert ghost_check(model, *example) is not None
+    chosen = clipped_sum_engine(flat, 4, "auto", example)
+    assert isinstance(chosen, VmapEngine) and chosen.choice.startswith("vmap (auto: the ghost engine failed")
+    torch.testing.assert_close(
+        chosen.clipped_sum(iterates, weights, x, y, clip), expected, rtol=1e-9, atol=1e-11
+    )
+    with pytest.raises(InputError) as refused:
+        clipped_sum_engine(flat, 4, "ghost", example)
+    message = str(refused.value)
+    assert message.startswith("engine: ghost is wrong for this model") and "\n" not in message
+    assert message.endswith("use vmap, or keep each parameter inside its own layer")
+    assert isinstance(clipped_sum_engine(flat, 4, "vmap", example), VmapEngine)
+
+
+@pytest.mark.parametrize(
+    ("name", "shape"),
+    [("mlp", (1, 8, 8)), ("cnn5", (1, 28, 28)), ("cnn5", (3, 32, 32)), ("wrn16-4", (3, 16, 16))],
+)
+def test_built_in_models_pass_the_check_and_keep_ghost(name: str, shape: tuple[int, ...]) -> None:
+    """In float32, as training builds them; the check draws no global random number."""
+    torch.manual_seed(0)
+    like = torch.zeros(2, *shape)
+    model = build_model(name, {}, like, 10)
+    before = torch.random.get_rng_state()
+    chosen = clipped_sum_engine(FlatModel(model), 8, "auto", check_inputs(like, 10))
+    assert torch.equal(torch.random.get_rng_state(), before)
+    assert isinstance(chosen, GhostEngine)
+    assert chosen.choice == "ghost (auto: every parameter in a supported layer, checked against autograd)"
+    assert isinstance(clipped_sum_engine(FlatModel(model), 8, "ghost", check_inputs(like, 10)), GhostEngine)
+    assert next(model.parameters()).dtype == torch.float32  # the check ran on a float64 copy
+
+
+@pytest.mark.parametrize("name", ["signals", "tokens", "images"])
+def test_every_layer_type_passes_the_check(name: str) -> None:
+    model, x = layer_batch(name, 2)
+    assert ghost_check(model, *check_inputs(x, 10)) is None
+    assert ghost_check(model.float(), *check_inputs(x.float() if name != "tokens" else x, 10)) is None
+
+
+def test_a_layer_run_twice_makes_auto_take_vmap() -> None:
+    model = Shared()
+    chosen = clipped_sum_engine(FlatModel(model), 8, "auto", check_inputs(torch.zeros(2, 4), 4))
+    assert isinstance(chosen, VmapEngine) and "more than once" in chosen.choice
+
+
+class CastsToFloat32(nn.Module):
+    """Casts its input to float32 (its float64 copy does not run) and reads its weight outside its layer
+    when ``tied``."""
+
+    def __init__(self, tied: bool) -> None:
+        super().__init__()
+        self.fc = nn.Linear(5, 5)
+        self.head = nn.Linear(5, 10)
+        self.tied = tied
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        h = torch.tanh(self.fc(x.float()))
+        return self.head(torch.tanh(F.linear(h, self.fc.weight) if self.tied else h))
+
+
+@pytest.mark.parametrize("tied", [False, True])
+def test_a_model_that_will_not_run_in_float64_is_checked_in_its_own_dtype(tied: bool) -> None:
+    example = check_inputs(torch.zeros(2, 5), 10)
+    chosen = clipped_sum_engine(FlatModel(CastsToFloat32(tied)), 8, "auto", example)
+    assert isinstance(chosen, VmapEngine if tied else GhostEngine)
+    assert ("in torch.float32" in chosen.choice) == tied

@@ -53,6 +53,21 @@ def batchnorm(inputs=12, classes=4):
     return nn.Sequential(nn.Linear(inputs, 8), nn.BatchNorm1d(8), nn.Linear(8, classes))
 
 
+class Tied(nn.Module):
+    def __init__(self, inputs=12, classes=4):
+        super().__init__()
+        self.fc = nn.Linear(inputs, classes)
+        self.back = nn.Linear(classes, classes)
+
+    def forward(self, x):
+        h = torch.tanh(self.fc(x))
+        return self.back(torch.tanh(torch.nn.functional.linear(h, self.fc.weight[:, :4])))
+
+
+def tied(inputs=12, classes=4):
+    return Tied(inputs, classes)
+
+
 def not_a_module():
     return "a string"
 
@@ -124,6 +139,21 @@ def test_a_model_factory_is_built_with_its_arguments_and_trains(user_module: str
     summary = trainer.summary()
     assert summary["model"] == f"{user_module}:mlp" and summary["train_size"] == 300
     assert summary["epsilon_spent"] <= 2.0
+
+
+def test_a_model_that_reads_a_weight_outside_its_layer_trains_on_vmap_and_ghost_is_refused(
+    user_module: str,
+) -> None:
+    """The ghost engine would leave that use out of every gradient: the check before training sends
+    ``auto`` to vmap (the record says why) and refuses an explicit ``ghost`` in one line."""
+    trainer = Trainer(run_config(user_module, model=f"{user_module}:tied", model_args={}, epochs=1))
+    assert trainer.engine.name == "vmap"
+    trainer.train_epoch()
+    assert trainer.summary()["engine"].startswith("vmap (auto: the ghost engine failed its check")
+    with pytest.raises(InputError, match=r"^engine: ghost is wrong for this model.*own layer$"):
+        Trainer(run_config(user_module, model=f"{user_module}:tied", model_args={}, engine="ghost"))
+    plain = Trainer(run_config(user_module, epochs=1))
+    assert plain.engine.name == "ghost" and "checked against autograd" in plain.engine.choice
 
 
 def test_a_users_factories_are_imported_once_per_process_not_once_per_trial(

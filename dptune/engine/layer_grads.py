@@ -20,6 +20,9 @@ differential privacy" (arXiv 2205.10683), choose per layer the cheaper of the tw
 clipping"), as ``ghost_is_cheaper`` does. Biases and the normalisations' affine parameters (GroupNorm,
 LayerNorm) are always formed per sample: they hold a few numbers per channel.
 
+Every rule assumes its layer's parameters are used only inside that layer's forward: a use elsewhere (a
+tied output head) is not in a and g. ``persample.ghost_check`` finds such a model before training.
+
 ``LAYER_RULES`` holds one ``LayerRule`` per layer type; a new layer type is one entry.
 """
 

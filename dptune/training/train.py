@@ -42,7 +42,7 @@ from dptune.base.randomness import Randomness, cpu_generator, poisson_mask, stre
 from dptune.engine.data import Dataset, load_dataset, poisson_rows
 from dptune.engine.features import model_inputs
 from dptune.engine.gpu_memory import CPU_PHYSICAL_BATCH, measured_physical_batch, memory_budget
-from dptune.engine.persample import FlatModel, clipped_sum_engine
+from dptune.engine.persample import FlatModel, check_inputs, clipped_sum_engine
 from dptune.methods import get_method
 from dptune.methods.release import NoiseSampler, OsCsprngNoise, Released, TorchNoise, clipped_sum, release
 from dptune.models import build_model
@@ -120,8 +120,9 @@ class Trainer:
             model = build_model(config.model, config.model_args, self.data.train_x[:2], self.data.num_classes)
         model = model.to(self.device)
         self.flat = FlatModel(model)
-        self.engine = clipped_sum_engine(
-            self.flat, config.physical_batch_size or CPU_PHYSICAL_BATCH, config.engine
+        example = check_inputs(self.data.train_x[:2], self.data.num_classes, self.device)
+        self.engine = clipped_sum_engine(  # the ghost engine checked on two inputs first (its docstring)
+            self.flat, config.physical_batch_size or CPU_PHYSICAL_BATCH, config.engine, example
         )
         rows = proxy_rows
         if rows is not None and config.proxy_fraction is None:
@@ -340,6 +341,7 @@ class Trainer:
             "sampling": self.config.sampling,
             **self.randomness.label(),
             "noise_generator": self.config.noise_generator,
+            "engine": self.engine.choice,
             "epochs_history": [asdict(r) for r in self.history],
         }
         info.update(self.method.info)
