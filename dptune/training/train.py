@@ -38,7 +38,7 @@ import torch
 import torch.nn.functional as F
 
 from dptune.base.errors import InputError, TrainingDivergedError
-from dptune.base.randomness import Randomness, cpu_generator, poisson_mask, stream_generators
+from dptune.base.randomness import Randomness, StreamSeeds, cpu_generator, poisson_mask, stream_generators
 from dptune.engine.data import Dataset, load_dataset, poisson_rows
 from dptune.engine.features import model_inputs
 from dptune.engine.gpu_memory import CPU_PHYSICAL_BATCH, measured_physical_batch, memory_budget
@@ -75,6 +75,17 @@ def ema_decay(ceiling: float, step: int) -> float:
     return min(ceiling, (1 + step) / (10 + step))
 
 
+def checked_device(config: RunConfig, n: int) -> torch.device:
+    """The run's device, after what a run on ``n`` training samples refuses: a batch larger than the data,
+    a CUDA device where none is visible."""
+    if config.batch_size > n:
+        raise InputError("batch-size", f"must be at most the training set size {n}, got {config.batch_size}")
+    device = torch.device(config.device)
+    if device.type == "cuda" and not torch.cuda.is_available():
+        raise InputError("device", "no CUDA device is visible here (no NVIDIA driver it can use): use cpu")
+    return device
+
+
 class Trainer:
     """A DP training run: calibrated, resumable (``state_dict``), stepped one epoch at a time."""
 
@@ -97,15 +108,7 @@ class Trainer:
             else load_dataset(config.dataset, config.data_root, config.subset, config.dataset_args),
         )
         n = len(self.data.train_y)
-        if config.batch_size > n:
-            raise InputError(
-                "batch-size", f"must be at most the training set size {n}, got {config.batch_size}"
-            )
-        self.device = torch.device(config.device)
-        if self.device.type == "cuda" and not torch.cuda.is_available():
-            raise InputError(
-                "device", "no CUDA device is visible here (no NVIDIA driver it can use): use cpu"
-            )
+        self.device = checked_device(config, n)
         plan = calibrated_run(config, n)
         self.delta = plan.delta
         self.sample_rate = plan.run.sample_rate
@@ -115,24 +118,8 @@ class Trainer:
         seeds = self.randomness.stream_seeds()
         fraction = config.proxy_fraction or 1.0
         self.expected_batch_size = self.sample_rate * n * fraction  # = B (γB for a proxy; shuffling: B)
-        with torch.random.fork_rng(devices=[]):  # θ₀ from its own stream; the global RNG is left alone
-            torch.random.default_generator.set_state(cpu_generator(seeds.init).get_state())
-            model = build_model(config.model, config.model_args, self.data.train_x[:2], self.data.num_classes)
-        model = model.to(self.device)
-        self.flat = FlatModel(model)
-        example = check_inputs(self.data.train_x[:2], self.data.num_classes, self.device)
-        self.engine = clipped_sum_engine(  # the ghost engine checked on two inputs first (its docstring)
-            self.flat, config.physical_batch_size or CPU_PHYSICAL_BATCH, config.engine, example
-        )
-        rows = proxy_rows
-        if rows is not None and config.proxy_fraction is None:
-            raise ValueError("a proxy's rows need its proxy_fraction (the expected batch size is γ·q·n)")
-        if config.proxy_fraction is not None and rows is None:
-            rows = poisson_rows(n, config.proxy_fraction, seeds.subset)
-        self.population = n  # the rate q = B/n refers to the whole training set, proxy or not
-        self.train_x = (self.data.train_x if rows is None else self.data.train_x[rows]).to(self.device)
-        self.train_y = (self.data.train_y if rows is None else self.data.train_y[rows]).to(self.device)
-
+        self._build_model(seeds.init)
+        self._take_rows(proxy_rows, seeds.subset)
         self.calibration: Calibration = plan.calibration
         hyper = replace(  # the parameter tensors; a proxy's L = γ·q·n and its step η·γ
             plan.run.hyper,
@@ -143,7 +130,38 @@ class Trainer:
         self.method = self.definition.build(self.params, self.calibration.noise_multiplier, hyper)
         if config.physical_batch_size is None and self.device.type == "cuda":
             self.engine.physical_batch_size = self._measured_chunk(gpu_share)
+        self._start_state(seeds)
 
+    def _build_model(self, init_seed: int) -> None:
+        """The model at θ₀ drawn from its own stream (the global RNG left alone), flat, on the device, and
+        its per-sample engine (the ghost engine checked on two synthetic inputs first)."""
+        config = self.config
+        with torch.random.fork_rng(devices=[]):
+            torch.random.default_generator.set_state(cpu_generator(init_seed).get_state())
+            model = build_model(config.model, config.model_args, self.data.train_x[:2], self.data.num_classes)
+        self.flat = FlatModel(model.to(self.device))
+        example = check_inputs(self.data.train_x[:2], self.data.num_classes, self.device)
+        self.engine = clipped_sum_engine(
+            self.flat, config.physical_batch_size or CPU_PHYSICAL_BATCH, config.engine, example
+        )
+
+    def _take_rows(self, proxy_rows: torch.Tensor | None, subset_seed: int) -> None:
+        """The training rows on the device: all of them, or a tuning proxy's secret Poisson subset (given,
+        or drawn from the run's subset stream); the rate q = B/n refers to the whole set either way."""
+        config, n = self.config, len(self.data.train_y)
+        rows = proxy_rows
+        if rows is not None and config.proxy_fraction is None:
+            raise ValueError("a proxy's rows need its proxy_fraction (the expected batch size is γ·q·n)")
+        if config.proxy_fraction is not None and rows is None:
+            rows = poisson_rows(n, config.proxy_fraction, subset_seed)
+        self.population = n
+        self.train_x = (self.data.train_x if rows is None else self.data.train_x[rows]).to(self.device)
+        self.train_y = (self.data.train_y if rows is None else self.data.train_y[rows]).to(self.device)
+
+    def _start_state(self, seeds: StreamSeeds) -> None:
+        """The run's state before its first step: θ₀ (and its average with ``ema``), no iterates, the
+        post-processing states, an empty ledger, and the sampling, noise and held-out streams."""
+        config = self.config
         theta = self.flat.flatten()
         self.theta = theta
         self.average = None if config.ema is None else theta.clone()  # x̄_t, what is evaluated and released
