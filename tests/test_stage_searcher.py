@@ -1,4 +1,4 @@
-"""One Tune run per sweep stage: every method's search with its own budget and searcher, the re-runs of
+"""One Tune run per sweep: every method's search with its own budget and searcher, the re-runs of
 each method's selection once its search ended, and ASHA per method (``dptune.tune.stage_searcher``,
 ``dptune.tune.schedulers``), driven here by hand the way Tune's controller calls them."""
 

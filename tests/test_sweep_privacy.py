@@ -34,7 +34,7 @@ FAST = {"epochs": 1, "batch_size": 128, "lr": 1.0, "physical_batch_size": 128}
 
 
 def trainer_states(folder: Path) -> list[dict]:
-    """The newest checkpointed trainer state of every trial under a sweep stage's Tune directory."""
+    """The newest checkpointed trainer state of every trial under a sweep's Tune directory."""
     states = []
     for trial in sorted(p for p in folder.iterdir() if p.is_dir()):
         checkpoints = sorted(trial.glob("checkpoint_*/trainer_state.pt"))

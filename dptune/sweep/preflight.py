@@ -75,7 +75,7 @@ def refuse_nothing_to_resume(spec: SweepSpec, stages: list[SweepSpec]) -> None:
 
 def refuse_per_method_runs(spec: SweepSpec) -> None:
     """A sweep that an earlier dptune started with one Tune run per method (folders named by its methods)
-    is not resumed by one that runs one Tune run per sweep stage: it would start every search anew."""
+    is not resumed by one that runs one Tune run per sweep: it would start every search anew."""
     local_dir = local_sweep_dir(spec)
     if local_dir is None:
         return

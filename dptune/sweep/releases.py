@@ -227,7 +227,7 @@ def sweep_releases(
     noise_source: str,
     held_out: PrivateHeldOut | None = None,
 ) -> list[ReleasedModel]:
-    """Every finished re-run of a sweep stage (``results``: the trials' last reports with ``trial_id``,
+    """Every finished re-run of a sweep (``results``: the trials' last reports with ``trial_id``,
     ``method`` and ``config``) as a release: a pipeline's (``plans`` by method; ``counts``: what each
     method ran, from the private ledger) or a per-run sweep's (``costs``: the bound's public rows); each
     card says what covers the held-out records (``held_out``: private, else public)."""

@@ -20,7 +20,7 @@ PLAN_SHARE = "plan_share"
 """The share of its planned epochs a trial has trained (epoch / epochs): ASHA's clock in a sweep."""
 
 METHOD_KEY = "method"
-"""The method a trial of a sweep trains: every method's trials share one Tune run per sweep stage, and
+"""The method a trial of a sweep trains: every method's trials share one Tune run per sweep, and
 this knob of the trial's config (the run configuration's own ``method``) says whose search it is."""
 RERUN_OF = "rerun_of"
 """In the config of a re-run of a selected configuration: the id of the search trial it repeats. Not a
@@ -57,7 +57,7 @@ class Route(NamedTuple):
 
 def route(config: Mapping[str, Any]) -> Route:
     """The one place a sweep trial's config is read for whose trial it is (``ROUTING_KEYS``): the
-    trainable, the searcher, the scheduler and the callbacks of a sweep stage all route by it."""
+    trainable, the searcher, the scheduler and the callbacks of a sweep all route by it."""
     rerun_of = config.get(RERUN_OF)
     return Route(str(config.get(METHOD_KEY, "")), None if rerun_of is None else str(rerun_of))
 

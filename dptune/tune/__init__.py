@@ -1,5 +1,5 @@
 """The Ray Tune adapter, the only package that imports Ray and Optuna: a spec becomes one Ray Tune
-``Tuner`` per sweep stage (``driver``) holding every method's search (``stage_searcher``, ASHA per method
+``Tuner`` per sweep (``driver``) holding every method's search (``stage_searcher``, ASHA per method
 in ``schedulers``), each searched by Optuna (``define_by_run``) behind a searcher that accounts every
 trial (``searcher``), run by one trainable (``trainable``), recorded by callbacks (``callbacks``),
 resumable (``restore``)."""

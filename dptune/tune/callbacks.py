@@ -162,7 +162,7 @@ def trial_group(config: Mapping[str, Any]) -> tuple[str, str]:
 
 
 class PerMethod(Callback):
-    """The callbacks of every method's search and re-runs in a sweep stage's one Tune run: each
+    """The callbacks of every method's search and re-runs in a sweep's one Tune run: each
     ``groups[(method, role)]`` (role ``search`` or ``final``) hears the events of its own trials, and
     the step and end events with the list of its own trials, as if it were a callback of a Tune run of
     that method's search, or of its re-runs, alone."""

@@ -1,5 +1,5 @@
 """A sweep: every method of the spec searched with Optuna under the spec's fixed (ε, δ), the same trial
-budget for every method, in one Ray Tune run per sweep stage, trials logged to MLflow.
+budget for every method, in one Ray Tune run per sweep, trials logged to MLflow.
 
 Every method's search runs at the same time, each with its own searcher, ASHA and the same trial
 budget, their trials sharing the cluster's slots and Tune's actors (``search_stage``). Trials are scored

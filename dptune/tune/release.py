@@ -1,4 +1,4 @@
-"""The released models of a sweep stage, from its re-runs' last checkpoints into the tracking store.
+"""The released models of a sweep, from its re-runs' last checkpoints into the tracking store.
 
 Only the file ``RELEASED_FILE`` of a checkpoint is read (the model its trial saved at its end, θ and the
 architecture); the trainer's state beside it, with its generator states, is never opened here.

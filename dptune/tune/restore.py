@@ -1,4 +1,4 @@
-"""Resuming a sweep stage's Tune run: what Tune needs saved, and when a saved experiment can be restored."""
+"""Resuming a sweep's Tune run: what Tune needs saved, and when a saved experiment can be restored."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Early stopping in a sweep stage's one Tune run: ASHA per method, on the clock of each trial's own plan;
+"""Early stopping in a sweep's one Tune run: ASHA per method, on the clock of each trial's own plan;
 re-runs are never stopped."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """A Tune searcher wrapper that counts every trial before it runs and, with a filter, admits only what fits.
 
-``AccountedSearcher`` sits between the sweep stage's searcher (``dptune.tune.stage_searcher``) and the
+``AccountedSearcher`` sits between the sweep's searcher (``dptune.tune.stage_searcher``) and the
 Optuna searcher of one method:
 
 * every suggested trial is written to the sweep's private state (``dptune.sweep.ledger``) *before*

@@ -48,7 +48,7 @@ if TYPE_CHECKING:
 
 def concurrency(spec: SweepSpec, resources: TrialResources, can_grow: bool) -> int | None:
     """Trials at once: ``budget.max_concurrent``, else what the cluster holds now, or, on a cluster that
-    can grow, None: every trial of the sweep stage (its pending trials make the autoscaler add nodes, up
+    can grow, None: every trial of the sweep (its pending trials make the autoscaler add nodes, up
     to the cluster's ``max_workers``)."""
     if spec.max_concurrent is not None:
         return spec.max_concurrent
@@ -65,7 +65,7 @@ retried (``dptune.tune.trainable``)."""
 
 
 STAGE_EXPERIMENT = "trials"
-"""The name of a sweep stage's Tune run (every method's search trials and re-runs) under the sweep's
+"""The name of a sweep's Tune run (every method's search trials and re-runs) under the sweep's
 folder."""
 PAGE_POLL_SECONDS = 1.0
 """How often the driver, while the trials train, looks for searches that ended (to make their pages)."""
@@ -177,7 +177,7 @@ CallbackGroups = dict[tuple[str, str], list[tune.Callback]]
 
 
 def _tuner(sweep: SweepRun, plans: list[BoundedSearch], groups: CallbackGroups) -> tune.Tuner:
-    """The sweep stage's one Tune run: restored from its saved state on a resume, or new."""
+    """The sweep's one Tune run: restored from its saved state on a resume, or new."""
     trainable = _trainable(sweep, plans)
     limit = sweep.limit(plans)
     pend_up_to(limit)

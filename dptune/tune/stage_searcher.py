@@ -1,7 +1,7 @@
-"""The searcher of a sweep stage's one Tune run: every method's own search with its own trial budget, then
+"""The searcher of a sweep's one Tune run: every method's own search with its own trial budget, then
 the re-runs of each method's selected configuration.
 
-Every method's trials share one Tune run per sweep stage (``dptune.tune.driver``) so that Tune reuses a
+Every method's trials share one Tune run per sweep (``dptune.tune.driver``) so that Tune reuses a
 trial's actor for the next trial of any method: each Tune run starts its own actors, and an actor is a
 new process that imports torch and Ray Tune before it trains (3–7 s of an idle slot each time).
 
@@ -82,7 +82,7 @@ class MethodView:
 
 
 class SweepSearcher(Searcher):
-    """Every method's search of a sweep stage, and the re-runs of what each selected (module docstring).
+    """Every method's search of a sweep, and the re-runs of what each selected (module docstring).
 
     ``searchers`` and ``budgets`` by method, in the spec's order; ``seeds`` holds each method's run seed
     (None: secure randomness, a re-run draws its own from OS entropy); ``limit`` caps the trials and

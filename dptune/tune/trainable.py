@@ -211,7 +211,7 @@ def dptune_sweep(
     proxy_rows: torch.Tensor | None = None,
     gpu_fallback: str = "fail",
 ) -> None:
-    """The trainable of a sweep stage's one Tune run: the trial of the method its config names
+    """The trainable of a sweep's one Tune run: the trial of the method its config names
     (``METHOD_KEY``), with that method's run configuration, on as many torch threads as ``placement``
     asked CPUs for it; a re-run (``RERUN_OF`` in its config) is scored on the final-test part too. The
     one place a trial is routed by its method.
