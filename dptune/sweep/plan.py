@@ -66,19 +66,20 @@ by the no-tuning run at the whole ε (``dptune train``).
 
 from __future__ import annotations
 
+import functools
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
 
 import numpy as np
 
 from dptune.base.errors import InputError
-from dptune.privacy.accounting import HistoryEntry, pld_epsilon, rdp_to_epsilon
+from dptune.privacy.accounting import HistoryEntry, pld_epsilon, pld_interval, rdp_to_epsilon
 from dptune.privacy.amplification import amplified_by_subset, amplified_rdp
 from dptune.privacy.calibration import NoiseSchedule, calibrate_noise
 from dptune.privacy.tuning import TrialCount, repeat_and_select_curve, worst_curve
-from dptune.sweep.bound import configuration_ledgers, configuration_schedules
+from dptune.sweep.bound import configuration_schedules, lowest_sigma
 from dptune.sweep.space import Dist, MethodSpace
 from dptune.training.config import RunConfig
 
@@ -132,6 +133,7 @@ RDP = "rdp"
 PLD = "pld"
 """The accountants a plan's runs calibrate with: each stage's own, the one its composition uses."""
 _CARRY_ROUNDS = 5  # rounds of the tuning epochs' fixed point (plan_method): 2 or 3 in practice
+_PLD_BRACKET = 1.25  # PLD's σ is 5–10% below RDP's, where its search starts (``_least_noise``)
 _SEARCH_STEPS = 14  # bisection steps in log ε: within about 0.1% of the largest that fits
 
 
@@ -328,27 +330,59 @@ def lowest_target(
     """The least per-run ε from ``start`` up (by factors of 1.25, at most ``high``) every configuration of
     ``space`` can be calibrated to at δ: the conversion from RDP at orders up to 63 cannot certify much
     below log(1/δ)/62 (about 0.2 at δ = 1e-5), whatever σ."""
+    schedules = _schedules(space, run, n)
     target = start
     while target <= high:
         try:
-            _ledgers(space, run, n, target, delta)
+            _ledgers(schedules, target, delta)
             return target
         except ValueError:
             target *= 1.25
     return None
 
 
+class _Schedule:
+    """One privacy configuration's schedule (σ -> ledger) as a plan's searches calibrate it, again and again
+    at targets a little apart. Each calibration starts from the σ the last one found; its probes read the
+    ledger at σ = 1 scaled by σ (every release's noise std is σ times its std at σ = 1, checked here at
+    σ = 2: else they read the schedule itself), a ledger of thousands of steps built once; the σ found is
+    checked on the schedule's own ledger, which is kept for each target, so that a target probed again
+    (the one a search settles on) gives the same."""
+
+    def __init__(self, schedule: NoiseSchedule) -> None:
+        self.schedule = functools.lru_cache(maxsize=2)(schedule)  # the σ found, checked and then written
+        self.sigma = 1.0
+        self.found: dict[tuple[float, float], tuple[HistoryEntry, ...]] = {}
+        unit, twice = schedule(1.0), schedule(2.0)
+        scales = len(unit) == len(twice) and all(
+            (n, q) == (m, p) and math.isclose(2 * z, y, rel_tol=1e-12)
+            for (z, q, n), (y, p, m) in zip(unit, twice, strict=False)
+        )
+        self.probe = (lambda s: [(s * z, q, n) for z, q, n in unit]) if scales else schedule
+
+    def lowest(self, epsilon: float, delta: float) -> tuple[HistoryEntry, ...]:
+        """The worst ledger of the configuration's runs at target (ε, δ), calibrated by RDP
+        (``lowest_sigma``; the accountant of every stage but a PLD-composed one's)."""
+        if (epsilon, delta) not in self.found:
+            self.sigma = lowest_sigma(epsilon, delta, self.schedule, RDP, self.sigma, self.probe)
+            self.found[epsilon, delta] = tuple(self.schedule(self.sigma))
+        return self.found[epsilon, delta]
+
+
+def _schedules(space: MethodSpace, run: RunConfig, n: int) -> tuple[_Schedule, ...]:
+    """Every privacy configuration ``space`` can draw over ``run`` (``configuration_schedules``)."""
+    return tuple(_Schedule(s) for s in configuration_schedules(space, run, n))
+
+
 def _ledgers(
-    space: MethodSpace, run: RunConfig, n: int, epsilon: float, delta: float
+    schedules: Sequence[_Schedule], epsilon: float, delta: float
 ) -> tuple[tuple[HistoryEntry, ...], ...]:
-    """The worst ledger of every privacy configuration of ``space`` when its runs target (ε, δ), calibrated
-    by RDP (the accountant of every stage but a PLD-composed one's)."""
-    at = replace(run, epsilon=epsilon, delta=delta, accountant=RDP)
-    return tuple(tuple(ledger) for ledger in configuration_ledgers(space, at, n, delta))
+    """The worst ledger of each of ``schedules`` when its runs target (ε, δ)."""
+    return tuple(s.lowest(epsilon, delta) for s in schedules)
 
 
-def _curve(space: MethodSpace, run: RunConfig, n: int, epsilon: float, delta: float) -> np.ndarray:
-    return worst_curve(_ledgers(space, run, n, epsilon, delta))
+def _curve(schedules: Sequence[_Schedule], epsilon: float, delta: float) -> np.ndarray:
+    return worst_curve(_ledgers(schedules, epsilon, delta))
 
 
 def plan_method(
@@ -439,27 +473,28 @@ def _rdp_candidates(
     tuned_space = tuning_space(space, pairs)
     tuned_run = _with_tuning_epochs(run, pairs)
     tuned_floor = lowest_target(tuned_space, tuned_run, n, delta, total, start=floor)
+    tuned_schedules, released = _schedules(tuned_space, tuned_run, n), _schedules(space, run, n)
     if tuned_floor is None:
         return []
     trials = int(count.mean)
 
     def tuning_fits(e: float) -> bool:
-        tuning = amplified_rdp(trials * _curve(tuned_space, tuned_run, n, e, delta), fraction)
+        tuning = amplified_rdp(trials * _curve(tuned_schedules, e, delta), fraction)
         return rdp_to_epsilon(tuning, delta) <= setup.tuning_share * total
 
     if not tuning_fits(tuned_floor):
         return []
     per_run = _largest(tuning_fits, tuned_floor, total)
-    ledgers = _ledgers(tuned_space, tuned_run, n, per_run, delta)
+    ledgers = _ledgers(tuned_schedules, per_run, delta)
     tuned = amplified_rdp(trials * worst_curve(ledgers), fraction)
 
     def release_fits(e: float) -> bool:
-        return rdp_to_epsilon(tuned + _curve(space, run, n, e, delta), delta) <= total
+        return rdp_to_epsilon(tuned + _curve(released, e, delta), delta) <= total
 
     candidates: list[Candidate] = []
     if release_fits(floor):
         release_epsilon = _largest(release_fits, floor, total)
-        release_ledgers = _ledgers(space, run, n, release_epsilon, delta)
+        release_ledgers = _ledgers(released, release_epsilon, delta)
         release_curve = worst_curve(release_ledgers)
         candidates.append(
             (
@@ -484,7 +519,7 @@ def _rdp_candidates(
         epsilon_a, delta_a = amplified_by_subset(on_subset, subset_delta, fraction)
         release_epsilon, release_delta = total - epsilon_a, delta - delta_a
         if release_epsilon >= floor:
-            release_ledgers = _ledgers(space, run, n, release_epsilon, release_delta)
+            release_ledgers = _ledgers(released, release_epsilon, release_delta)
             candidates.append(
                 (
                     Stage("tune", count, per_run, delta, fraction, ledgers, epsilon_a, delta_a),
@@ -518,24 +553,27 @@ def _pld_candidates(
     if fraction < 1 or setup.trials.random:
         return []
     space, run, delta = setup.methods[method], setup.runs[method], setup.delta
-    tuned = configuration_schedules(tuning_space(space, pairs), _with_tuning_epochs(run, pairs), n)
-    released = configuration_schedules(space, run, n)
+    tuned = _schedules(tuning_space(space, pairs), _with_tuning_epochs(run, pairs), n)
+    released = _schedules(space, run, n)
     if len(tuned) != 1 or len(released) != 1:
         return []
     (tune_schedule,), (release_schedule,) = tuned, released
     trials = int(setup.trials.mean)
 
     def tuning(sigma: float) -> list[HistoryEntry]:
-        return list(tune_schedule(sigma)) * trials
+        return list(tune_schedule.probe(sigma)) * trials
 
-    sigma_t = _least_noise(tuning, setup.tuning_share * total, delta)
-    if sigma_t is None:
+    tuning_found = _least_noise(tuning, setup.tuning_share * total, delta)
+    if tuning_found is None:
         return []
-    searched = tuning(sigma_t)
-    sigma_b = _least_noise(lambda s: searched + list(release_schedule(s)), total, delta)
-    if sigma_b is None:
+    sigma_t, tuning_grid = tuning_found
+    tune_ledger = tuple(tune_schedule.schedule(sigma_t))
+    searched = list(tune_ledger) * trials
+    release_found = _least_noise(lambda s: searched + list(release_schedule.probe(s)), total, delta)
+    if release_found is None:
         return []
-    tune_ledger, release_ledger = tuple(tune_schedule(sigma_t)), tuple(release_schedule(sigma_b))
+    sigma_b, grid = release_found
+    release_ledger = tuple(release_schedule.schedule(sigma_b))
     release_alone = pld_epsilon(release_ledger, delta)
     return [
         (
@@ -546,7 +584,7 @@ def _pld_candidates(
                 delta,
                 1.0,
                 (tune_ledger,),
-                pld_epsilon(searched, delta),
+                pld_epsilon(searched, delta, tuning_grid),
                 delta,
                 PLD,
             ),
@@ -554,35 +592,29 @@ def _pld_candidates(
                 "release", ONE_RUN, release_alone, delta, 1.0, (release_ledger,), release_alone, delta, PLD
             ),
             PLD_COMPOSITION,
-            pld_epsilon(searched + list(release_ledger), delta),
+            pld_epsilon(searched + list(release_ledger), delta, grid),
         )
     ]
 
 
-def _least_noise(history: NoiseSchedule, target: float, delta: float) -> float | None:
-    """The smallest σ (within 0.1%) whose ``history`` spends at most ``target`` by PLD (None: none in the
-    calibration's range). It starts from RDP's σ, which PLD's tighter bound always admits, and halves
-    until PLD refuses, so that no probe reads a PLD far above the target (whose grid would be vast)."""
+def _least_noise(history: NoiseSchedule, target: float, delta: float) -> tuple[float, float] | None:
+    """The smallest σ (within 0.1%: its ε within 0.1% of ``target``, at most it) whose ``history`` spends at
+    most ``target`` by PLD, and the grid it was read on (None: no σ in the calibration's range). The
+    calibration every run makes (``calibrate_noise``), from RDP's σ, which PLD's tighter bound always
+    admits, on the one grid ``pld_interval`` chooses there: any grid's ε is an upper bound, and one grid
+    for every probe builds each probe's PLD once."""
     try:
-        high = calibrate_noise(target, delta, history, RDP).noise_multiplier
+        start = calibrate_noise(target, delta, history, RDP).noise_multiplier
+        interval = pld_interval(history(start), delta)
+
+        def on_grid(ledger: Sequence[HistoryEntry], at: float) -> Iterator[tuple[float, float]]:
+            epsilon = pld_epsilon(ledger, at, interval)
+            yield epsilon, epsilon
+
+        found = calibrate_noise(target, delta, history, PLD, 1e-3, start, on_grid, _PLD_BRACKET)
     except ValueError:
         return None
-
-    def fits(sigma: float) -> bool:
-        return pld_epsilon(history(sigma), delta) <= target
-
-    if not fits(high):
-        return None
-    low = high / 2
-    while fits(low):
-        high, low = low, low / 2
-    while high / low > 1.001:
-        middle = math.sqrt(low * high)
-        if fits(middle):
-            high = middle
-        else:
-            low = middle
-    return high
+    return found.noise_multiplier, interval
 
 
 def repeat_and_select_plan(
@@ -591,15 +623,16 @@ def repeat_and_select_plan(
     """Repeat-and-select within ``total``: the largest per-run ε_r whose theorem's transform of W, plus
     W for the released re-run of the best, converts to at most the total (None: not even ``floor``)."""
     space, run, delta, count = setup.methods[method], setup.runs[method], setup.delta, setup.trials
+    schedules = _schedules(space, run, n)
 
     def composed(e: float) -> float:
-        worst = _curve(space, run, n, e, delta)
+        worst = _curve(schedules, e, delta)
         return rdp_to_epsilon(repeat_and_select_curve(worst, count) + worst, delta)
 
     if floor is None or composed(floor) > total:
         return None
     per_run = _largest(lambda e: composed(e) <= total, floor, total)
-    ledgers = _ledgers(space, run, n, per_run, delta)
+    ledgers = _ledgers(schedules, per_run, delta)
     worst = worst_curve(ledgers)
     search = rdp_to_epsilon(repeat_and_select_curve(worst, count), delta)
     tuning = Stage("tune", count, per_run, delta, 1.0, ledgers, search, delta)
