@@ -339,8 +339,17 @@ def _pld_interval(entries: tuple[HistoryEntry, ...], delta: float) -> float:
 def _composed_epsilon(entries: tuple[HistoryEntry, ...], delta: float, interval: float) -> float:
     """ε at δ of ``entries`` (z, q, steps) composed on the grid of ``interval`` (a plan's searches probe the
     same ledgers again)."""
-    composed = functools.reduce(lambda a, b: a.compose(b), (_pld(*e, interval) for e in entries))
-    return float(composed.get_epsilon_for_delta(delta))
+    return float(_composed(entries, interval).get_epsilon_for_delta(delta))
+
+
+def pld_of(history: Sequence[HistoryEntry], interval: float) -> Any:
+    """dp-accounting's ``PrivacyLossDistribution`` of a non-empty history on the grid of ``interval``, as
+    ``pld_epsilon`` composes it (to compose with other PLDs)."""
+    return _composed(_merged(history), interval)
+
+
+def _composed(entries: tuple[HistoryEntry, ...], interval: float) -> Any:
+    return functools.reduce(lambda a, b: a.compose(b), (_pld(*e, interval) for e in entries))
 
 
 @functools.lru_cache(maxsize=_CACHED_COMPOSED)

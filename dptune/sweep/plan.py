@@ -28,23 +28,28 @@ For each method and each total (ε, δ), two stages:
 
 The tuning's per-run ε_t is the largest whose stage converts to at most the share ρ of the total
 (``privacy.tuning_share``); ε_B the largest that keeps the composition within the total, by the tightest
-of three compositions, all valid, the one whose release is least noisy:
+of three compositions, all valid: the subset rate is chosen (below) with the plans composed in RDP and the
+basic way, the one whose release is least noisy, and the chosen rate's plans are then composed by PLD
+where it applies, which leaves their release less noise still (``plan_total``):
 
-* **PLD** (tuning on the whole data, a fixed K, and one privacy configuration per stage: every knob that
-  changes a run's noise fixed, as in the shipped evidence specs): each stage repeats one
-  Poisson-subsampled Gaussian schedule, chosen before the data is touched whatever the sampler picks
-  from earlier scores, so the K + 1 runs compose adaptively as fixed mechanisms, and dp-accounting's
-  privacy-loss-distribution accountant composes them at δ (Koskela, Jälkö & Honkela 2020; Doroshenko et
-  al. 2022: tighter than RDP for many Gaussian steps; ``dptune.privacy.accounting.pld_epsilon``). Its
-  stages' runs calibrate by PLD to their per-run ε. The rule above and the planner's ranking read every
-  stage's ε by RDP (``Stage.rdp_epsilon``), one measure of noise whatever the composition.
+* **PLD** (a fixed K, and one privacy configuration per stage: every knob that changes a run's noise
+  fixed, as in the shipped evidence specs): each stage repeats one Poisson-subsampled Gaussian schedule,
+  chosen before the data is touched whatever the sampler picks from earlier scores, so the K + 1 runs
+  compose adaptively as fixed mechanisms, and dp-accounting's privacy-loss-distribution accountant
+  composes them at δ (Koskela, Jälkö & Honkela 2020; Doroshenko et al. 2022: tighter than RDP for many
+  Gaussian steps; ``dptune.privacy.accounting.pld_epsilon``). Tuning on a secret subset, the K runs'
+  PLD on X is amplified by the subset's dominating pair (Zhu, Dong & Wang 2022, Thm. 11,
+  ``dptune.privacy.amplification.amplified_pld``: Balle, Barthe & Gaboardi's profile, every ε at once)
+  before it composes with the release's. Its stages' runs calibrate by PLD to their per-run ε. The rule
+  above and the planner's ranking read every stage's ε by RDP (``Stage.rdp_epsilon``), one measure of
+  noise whatever the composition.
 * **RDP**: the tuning stage is one mechanism on X with RDP K·W_t; X is secret, so on the whole data it
   is RDP with Zhu & Wang's bound for Poisson subsampling of any mechanism (ICML 2019, Thm. 6,
   ``dptune.privacy.amplification.amplified_rdp``; Koskela & Kulkarni, NeurIPS 2023, "Practical
   Differentially Private Hyperparameter Tuning with Subsampling", tune on such a subset). The release's
   W_B adds order by order and the sum converts once (Balle et al. 2020, Thm. 21). γ = 1 is plain RDP
-  composition. Where W_t is a per-order maximum over several privacy configurations, or the subset
-  amplifies, no single pair of distributions dominates the stage, and PLD does not apply.
+  composition. Where W_t is a per-order maximum over several privacy configurations, no single pair of
+  distributions dominates the stage, and PLD does not apply.
 * **basic** (γ < 1): the tuning stage is (ε_X, δ/2γ)-DP on X by RDP; the subset amplifies it to
   (ε_A, δ/2) = (log(1 + γ(e^{ε_X} − 1)), δ/2) on the data (Balle, Barthe & Gaboardi 2018, Thm. 8), and
   the release at (ε_B, δ/2) adds: ε = ε_A + ε_B.
@@ -76,7 +81,7 @@ import numpy as np
 
 from dptune.base.errors import InputError
 from dptune.privacy.accounting import HistoryEntry, pld_epsilon, pld_interval, rdp_to_epsilon
-from dptune.privacy.amplification import amplified_by_subset, amplified_rdp
+from dptune.privacy.amplification import amplified_by_subset, amplified_rdp, on_subset, subset_pld_epsilon
 from dptune.privacy.calibration import NoiseSchedule, calibrate_noise
 from dptune.privacy.tuning import TrialCount, repeat_and_select_curve, worst_curve
 from dptune.sweep.bound import configuration_schedules, lowest_sigma
@@ -128,6 +133,10 @@ BASIC_COMPOSITION = (
 PLD_COMPOSITION = (
     "PLD: K runs of the tuning's one mechanism and the release's, composed by dp-accounting's PLD "
     "accountant at δ"
+)
+AMPLIFIED_PLD_COMPOSITION = (
+    "PLD: K runs of the tuning's one mechanism on the subset, their PLD amplified by it (Zhu, Dong & Wang "
+    "2022, Thm. 11), and the release's, composed by dp-accounting's PLD at δ"
 )
 RDP = "rdp"
 PLD = "pld"
@@ -543,14 +552,17 @@ def _rdp_candidates(
 def _pld_candidates(
     setup: PlanSetup, method: str, total: float, fraction: float, n: int, pairs: tuple[tuple[int, int], ...]
 ) -> list[Candidate]:
-    """The plan composed by PLD, where it applies: tuning on the whole data, a fixed K, and one privacy
-    configuration for the tuning trials and one for the release (every knob that changes a run's noise
-    fixed), so that each stage repeats one Poisson-subsampled Gaussian schedule whatever the sampler
-    chooses from earlier scores (adaptive composition of mechanisms fixed in advance). The tuning's σ_t
-    is the smallest whose K runs spend at most ρ·total, the release's σ_B the smallest that keeps all
-    K + 1 runs within the total, each by dp-accounting's PLD; the runs calibrate by PLD to the per-run ε
-    their σ spends (a calibrated σ is at least it: ε decreases in σ)."""
-    if fraction < 1 or setup.trials.random:
+    """The plan composed by PLD, where it applies: a fixed K, and one privacy configuration for the tuning
+    trials and one for the release (every knob that changes a run's noise fixed), so that each stage
+    repeats one Poisson-subsampled Gaussian schedule whatever the sampler chooses from earlier scores
+    (adaptive composition of mechanisms fixed in advance). The tuning's σ_t is the smallest whose K runs
+    spend at most ρ·total on the data: on the whole data by dp-accounting's PLD, on a secret subset of
+    rate γ at most (ε_X, δ/γ) on the subset, log(1 + γ(e^{ε_X} − 1)) = ρ·total (Balle, Barthe & Gaboardi
+    2018, Thm. 8, ``amplified_by_subset``). The release's σ_B is the smallest that keeps all K + 1 runs
+    within the total: the K runs' PLD (amplified by the subset, ``amplified_pld``) composed with the
+    release's. The runs calibrate by PLD to the per-run ε their σ spends (a calibrated σ is at least it:
+    ε decreases in σ), a tuning trial on the subset as a run on it."""
+    if setup.trials.random:
         return []
     space, run, delta = setup.methods[method], setup.runs[method], setup.delta
     tuned = _schedules(tuning_space(space, pairs), _with_tuning_epochs(run, pairs), n)
@@ -563,18 +575,20 @@ def _pld_candidates(
     def tuning(sigma: float) -> list[HistoryEntry]:
         return list(tune_schedule.probe(sigma)) * trials
 
-    tuning_found = _least_noise(tuning, setup.tuning_share * total, delta)
+    subset_epsilon, subset_delta = on_subset(setup.tuning_share * total, delta, fraction)
+    tuning_found = _least_noise(tuning, subset_epsilon, subset_delta)
     if tuning_found is None:
         return []
     sigma_t, tuning_grid = tuning_found
     tune_ledger = tuple(tune_schedule.schedule(sigma_t))
     searched = list(tune_ledger) * trials
-    release_found = _least_noise(lambda s: searched + list(release_schedule.probe(s)), total, delta)
+    release_found = _least_noise(release_schedule.probe, total, delta, searched, fraction)
     if release_found is None:
         return []
     sigma_b, grid = release_found
     release_ledger = tuple(release_schedule.schedule(sigma_b))
     release_alone = pld_epsilon(release_ledger, delta)
+    on_data, _ = amplified_by_subset(pld_epsilon(searched, subset_delta, tuning_grid), subset_delta, fraction)
     return [
         (
             Stage(
@@ -582,33 +596,60 @@ def _pld_candidates(
                 setup.trials,
                 pld_epsilon(tune_ledger, delta),
                 delta,
-                1.0,
+                fraction,
                 (tune_ledger,),
-                pld_epsilon(searched, delta, tuning_grid),
+                on_data,
                 delta,
                 PLD,
             ),
             Stage(
                 "release", ONE_RUN, release_alone, delta, 1.0, (release_ledger,), release_alone, delta, PLD
             ),
-            PLD_COMPOSITION,
-            pld_epsilon(searched + list(release_ledger), delta, grid),
+            PLD_COMPOSITION if fraction == 1 else AMPLIFIED_PLD_COMPOSITION,
+            _after(searched, fraction, release_ledger, delta, grid),
         )
     ]
 
 
-def _least_noise(history: NoiseSchedule, target: float, delta: float) -> tuple[float, float] | None:
-    """The smallest σ (within 0.1%: its ε within 0.1% of ``target``, at most it) whose ``history`` spends at
-    most ``target`` by PLD, and the grid it was read on (None: no σ in the calibration's range). The
-    calibration every run makes (``calibrate_noise``), from RDP's σ, which PLD's tighter bound always
-    admits, on the one grid ``pld_interval`` chooses there: any grid's ε is an upper bound, and one grid
-    for every probe builds each probe's PLD once."""
+def _after(
+    searched: Sequence[HistoryEntry],
+    fraction: float,
+    history: Sequence[HistoryEntry],
+    delta: float,
+    interval: float | None = None,
+) -> float:
+    """ε at δ by PLD of ``history`` on the whole data after ``searched`` on a secret subset of rate
+    ``fraction`` (1: the whole data; ``subset_pld_epsilon``), on the grid of ``interval`` (by default the
+    one ``pld_interval`` chooses for the two on the whole data)."""
+    if fraction == 1 or not searched:
+        return pld_epsilon([*searched, *history], delta, interval)
+    grid = pld_interval([*searched, *history], delta) if interval is None else interval
+    return subset_pld_epsilon(searched, fraction, history, delta, grid)
+
+
+def _least_noise(
+    history: NoiseSchedule,
+    target: float,
+    delta: float,
+    searched: Sequence[HistoryEntry] = (),
+    fraction: float = 1.0,
+) -> tuple[float, float] | None:
+    """The smallest σ (within 0.1%: its ε within 0.1% of ``target``, at most it) whose ``history``, after
+    ``searched`` on a secret subset of rate ``fraction`` (``_after``), spends at most ``target`` by PLD,
+    and the grid it was read on (None: no σ in the calibration's range). The calibration every run makes
+    (``calibrate_noise``), from RDP's σ for both on the whole data, which PLD's tighter bound (and the
+    subset's amplification) always admits, on the one grid ``pld_interval`` chooses there: any grid's ε is
+    an upper bound, and one grid for every probe builds each probe's PLD once."""
+
+    def after(sigma: float) -> list[HistoryEntry]:
+        return [*searched, *history(sigma)]
+
     try:
-        start = calibrate_noise(target, delta, history, RDP).noise_multiplier
-        interval = pld_interval(history(start), delta)
+        start = calibrate_noise(target, delta, after, RDP).noise_multiplier
+        interval = pld_interval(after(start), delta)
 
         def on_grid(ledger: Sequence[HistoryEntry], at: float) -> Iterator[tuple[float, float]]:
-            epsilon = pld_epsilon(ledger, at, interval)
+            epsilon = _after(searched, fraction, ledger, at, interval)
             yield epsilon, epsilon
 
         found = calibrate_noise(target, delta, history, PLD, 1e-3, start, on_grid, _PLD_BRACKET)
@@ -661,24 +702,29 @@ def fractions(setup: PlanSetup, n: int) -> list[float]:
 
 def plan_total(setup: PlanSetup, total: float, n: int) -> list[MethodPlan] | None:
     """Every method's plan at ``total``, all on one subset rate (a sweep's trials share one secret
-    subset): of the rates (on the whole data, composed by PLD where it applies to every method, or in
-    RDP) whose tuning fits the compute (K·γ·T_t/T full runs, every method; where none does, the one
-    needing least), the rate whose worst method ranks at the largest γ·ε_t, least compute breaking ties;
-    None when no rate fits every method."""
+    subset): of the rates whose tuning, composed in RDP and the basic way, fits the compute (K·γ·T_t/T full
+    runs, every method; where none does, the one needing least), the rate whose worst method ranks at the
+    largest γ·ε_t, least compute breaking ties; its plans then composed by PLD where that applies to every
+    method and fits the compute as well (a tighter composition: a larger ε_t, a less noisy release); None
+    when no rate fits every method."""
     high = max((*setup.totals, total))
     floors = {m: lowest_target(setup.methods[m], setup.runs[m], n, setup.delta, high) for m in setup.methods}
     found: list[list[MethodPlan]] = []
-    options = [(g, pld) for g in fractions(setup, n) for pld in ((True, False) if g == 1 else (False,))]
-    for fraction, composed_by_pld in options:
-        plans = [plan_method(setup, m, total, fraction, n, floors[m], composed_by_pld) for m in setup.methods]
+    for fraction in fractions(setup, n):
+        plans = [plan_method(setup, m, total, fraction, n, floors[m]) for m in setup.methods]
         if all(p is not None for p in plans):
             found.append([p for p in plans if p is not None])
     if not found:
         return None
-    fitting = [plans for plans in found if _compute(plans) <= setup.tuning_compute + 1.0 + 1e-9]
-    if not fitting:
-        return min(found, key=_compute)
-    return max(fitting, key=_ranked)
+    limit = setup.tuning_compute + 1.0 + 1e-9
+    fitting = [plans for plans in found if _compute(plans) <= limit]
+    chosen = max(fitting, key=_ranked) if fitting else min(found, key=_compute)
+    fraction = chosen[0].tuning.fraction
+    tighter = [plan_method(setup, p.method, total, fraction, n, floors[p.method], True) for p in chosen]
+    tightened = [p for p in tighter if p is not None]
+    if len(tightened) == len(chosen) and _compute(tightened) <= max(limit, _compute(chosen)):
+        return tightened
+    return chosen
 
 
 def _compute(plans: list[MethodPlan]) -> float:
@@ -794,8 +840,10 @@ def realised(plan: MethodPlan, ran: Ran) -> tuple[float, float]:
     lost = max(0, ran.searched - ran.drawn)
     if lost == 0 and ran.released <= plan.release.runs:
         return plan.epsilon, plan.delta
-    if plan.composition == PLD_COMPOSITION:
-        return pld_epsilon(_pld_history([plan], ran.searched, ran.released), plan.delta), plan.delta
+    if plan.composition in (PLD_COMPOSITION, AMPLIFIED_PLD_COMPOSITION):
+        (trial,), (final,) = plan.tuning.ledgers, plan.release.ledgers
+        searched, released = list(trial) * ran.searched, list(final) * ran.released
+        return _after(searched, plan.tuning.fraction, released, plan.delta), plan.delta
     worst = worst_curve(plan.tuning.ledgers)
     if plan.tuning.count.random:
         curve = plan.tuning.curve() + (lost + ran.released) * worst_curve(plan.release.ledgers)
