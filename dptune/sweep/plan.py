@@ -719,6 +719,8 @@ def plan_total(setup: PlanSetup, total: float, n: int) -> list[MethodPlan] | Non
     limit = setup.tuning_compute + 1.0 + 1e-9
     fitting = [plans for plans in found if _compute(plans) <= limit]
     chosen = max(fitting, key=_ranked) if fitting else min(found, key=_compute)
+    if setup.trials.random:  # repeat-and-select: RDP only
+        return chosen
     fraction = chosen[0].tuning.fraction
     tighter = [plan_method(setup, p.method, total, fraction, n, floors[p.method], True) for p in chosen]
     tightened = [p for p in tighter if p is not None]
