@@ -638,20 +638,24 @@ def _least_noise(
     ``searched`` on a secret subset of rate ``fraction`` (``_after``), spends at most ``target`` by PLD,
     and the grid it was read on (None: no σ in the calibration's range). The calibration every run makes
     (``calibrate_noise``), from RDP's σ for both on the whole data, which PLD's tighter bound (and the
-    subset's amplification) always admits, on the one grid ``pld_interval`` chooses there: any grid's ε is
-    an upper bound, and one grid for every probe builds each probe's PLD once."""
+    subset's amplification) always admits (from σ = 1 where RDP has none), on the one grid
+    ``pld_interval`` chooses there: any grid's ε is an upper bound, and one grid for every probe builds
+    each probe's PLD once."""
 
     def after(sigma: float) -> list[HistoryEntry]:
         return [*searched, *history(sigma)]
 
     try:
         start = calibrate_noise(target, delta, after, RDP).noise_multiplier
-        interval = pld_interval(after(start), delta)
+    except ValueError:  # no σ fits in RDP without the subset's amplification: PLD's search from σ = 1
+        start = 1.0
+    interval = pld_interval(after(start), delta)
 
-        def on_grid(ledger: Sequence[HistoryEntry], at: float) -> Iterator[tuple[float, float]]:
-            epsilon = _after(searched, fraction, ledger, at, interval)
-            yield epsilon, epsilon
+    def on_grid(ledger: Sequence[HistoryEntry], at: float) -> Iterator[tuple[float, float]]:
+        epsilon = _after(searched, fraction, ledger, at, interval)
+        yield epsilon, epsilon
 
+    try:
         found = calibrate_noise(target, delta, history, PLD, 1e-3, start, on_grid, _PLD_BRACKET)
     except ValueError:
         return None
