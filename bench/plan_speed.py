@@ -110,7 +110,8 @@ def main() -> None:
         f"- a shared machine, loaded by other work while this ran (load average {load[0]:.1f} at the end): "
         "wall and CPU seconds of `dptune.sweep.preflight.planned` in a fresh process, medians over "
         f"{args.rounds} rounds that alternate the codes; before = commit {BEFORE}. `dptune validate` adds "
-        "about 2 s of imports and data checks to each. The issue's full-data spec "
+        "its checks of the data and models to each (2–6 s here, the ScatterNet specs building features). "
+        "The issue's full-data spec "
         "(bench/specs/full-data.yaml) took 1,022 s to plan where it was reported; the code before plans it "
         "here in the seconds below.",
         "",
