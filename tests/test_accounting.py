@@ -9,7 +9,7 @@ from opacus.accountants import PRVAccountant, RDPAccountant
 from opacus.accountants.utils import get_noise_multiplier
 
 from dptune.methods import Hyper, get_method
-from dptune.privacy.accounting import Accountant, epsilon_of
+from dptune.privacy.accounting import PLD_INTERVALS, PLD_TOLERANCE, Accountant, epsilon_of, pld_epsilon
 from dptune.privacy.calibration import calibrate_noise, method_schedule
 
 
@@ -94,6 +94,31 @@ def test_pld_merges_equal_entries_wherever_they_sit_and_bounds_a_finer_grid() ->
     ours = epsilon_of(history, 1e-5, "pld")
     assert fine.get_epsilon(1e-5) <= ours <= fine.get_epsilon(1e-5) * 1.002
     assert ours < epsilon_of(history, 1e-5, "rdp")
+
+
+GRID_SETTINGS = [  # (σ, q, steps): one run to ten thousand steps, small and large ε
+    (3.3, 8192 / 60000, 40),
+    (2.5, 1024 / 60000, 354),
+    (0.9, 2048 / 60000, 1200),
+    (1.0, 256 / 60000, 10000),
+    (6.0, 0.5, 10),
+]
+
+
+@pytest.mark.parametrize(("sigma", "q", "steps"), GRID_SETTINGS)
+def test_pld_on_every_grid_bounds_dp_accountings_finest_and_the_chosen_one_is_within_its_tolerance(
+    sigma: float, q: float, steps: int
+) -> None:
+    """Every grid the PLD accountant may read ε on (the planner's searches fix one) gives an upper bound on
+    dp-accounting's own PLD accountant on a grid of 1e-5; the grid it chooses by itself is within about
+    its tolerance of that (the tolerance is extrapolated, hence twice it here)."""
+    history = [(sigma, q, steps)]
+    fine = dp_accounting.pld.PLDAccountant(value_discretization_interval=1e-5)
+    fine.compose(dp_accounting.PoissonSampledDpEvent(q, dp_accounting.GaussianDpEvent(sigma)), steps)
+    exact = fine.get_epsilon(1e-5)
+    for interval in PLD_INTERVALS:
+        assert pld_epsilon(history, 1e-5, interval) >= exact * (1 - 1e-9), interval  # 1e-5: the same
+    assert exact <= pld_epsilon(history, 1e-5) <= exact * (1 + 2 * PLD_TOLERANCE)
 
 
 def test_decreasing_clip_composes_heterogeneous_steps() -> None:

@@ -78,7 +78,7 @@ class MethodDefinition:
     def noise_multipliers(self, params: dict[str, Any], hyper: Hyper, noise_multiplier: float) -> list[float]:
         """z_0, …, z_{T−1} of a run of T = ``hyper.steps`` releases at σ: what the accountant composes."""
         release = self.compose(params, noise_multiplier, hyper).release
-        return [release.noise_multiplier(t) for t in range(hyper.steps)]
+        return list(map(release.noise_multiplier, range(hyper.steps)))
 
     @property
     def noise_params(self) -> tuple[str, ...]:

@@ -80,14 +80,9 @@ def forget_curves() -> None:
 
 
 def run_length(noise_multipliers: Iterable[float], sample_rate: float) -> list[HistoryEntry]:
-    """Compress per-step noise multipliers into accountant history entries ``(z, q, count)``."""
-    history: list[HistoryEntry] = []
-    for z in noise_multipliers:
-        if history and history[-1][0] == z:
-            history[-1] = (z, sample_rate, history[-1][2] + 1)
-        else:
-            history.append((float(z), sample_rate, 1))
-    return history
+    """Compress per-step noise multipliers into accountant history entries ``(z, q, count)``: one entry per
+    run of equal consecutive z."""
+    return [(float(z), sample_rate, len(list(run))) for z, run in itertools.groupby(noise_multipliers)]
 
 
 def _grouped(history: Sequence[HistoryEntry]) -> list[tuple[float, np.ndarray, np.ndarray]]:
@@ -284,47 +279,96 @@ def prv_epsilon_bounds(history: Sequence[HistoryEntry], delta: float) -> Iterato
     yield epsilon, epsilon
 
 
-PLD_INTERVALS = (1e-3, 1e-4, 1e-5)
-"""Grids of privacy-loss values the PLD is discretized on, coarsest first: the pessimistic discretization
-keeps ε an upper bound on any grid, looser by about the grid's step, so ε is read on the first grid at
-most a thousandth of it (the finest for ε below 0.01)."""
+PLD_INTERVALS = (10**-2.5, 1e-3, 10**-3.5, 1e-4, 10**-4.5, 1e-5)
+"""Grids of privacy-loss values the PLD is discretized on, coarsest first, each √10 times finer than the
+last: the pessimistic discretization keeps ε an upper bound on any grid (``pld_interval`` chooses one)."""
+PLD_TOLERANCE = 5e-4
+"""How far above the exact ε (relative) the grid ``pld_interval`` chooses may put ε, as extrapolated."""
+_CACHED_STEPS = 64  # one-step PLDs kept (up to 2.5 MB each on the finest grid)
+_CACHED_COMPOSED = 32  # self-composed PLDs kept (up to 20 MB each on the finest grid)
 
 
-def pld_epsilon(history: Sequence[HistoryEntry], delta: float) -> float:
+def pld_epsilon(history: Sequence[HistoryEntry], delta: float, interval: float | None = None) -> float:
     """ε of a history under dp-accounting's PLD accountant, add-or-remove-one neighbours (those of the RDP
     accountant): each distinct (z, q) a Poisson-subsampled Gaussian self-composed its total count of
     steps (composition commutes, so equal entries anywhere in the history merge), the PLDs composed and
-    read at δ (the pessimistic estimate: an upper bound)."""
+    read at δ (the pessimistic estimate: an upper bound on any grid), on the grid of ``interval``, by
+    default the one ``pld_interval`` chooses."""
+    entries = _merged(history)
+    if not entries:
+        return 0.0
+    return _composed_epsilon(entries, delta, _pld_interval(entries, delta) if interval is None else interval)
+
+
+def pld_interval(history: Sequence[HistoryEntry], delta: float) -> float:
+    """The grid ``pld_epsilon`` reads ``history``'s ε on: the coarsest of ``PLD_INTERVALS`` whose error is
+    at most ``PLD_TOLERANCE``·ε (``_pld_interval``)."""
+    return _pld_interval(_merged(history), delta) if history else PLD_INTERVALS[0]
+
+
+def _merged(history: Sequence[HistoryEntry]) -> tuple[HistoryEntry, ...]:
+    """The (z, q, steps) entries of ``history`` with steps, equal (z, q) merged, sorted."""
     counts: dict[tuple[float, float], int] = {}
     for z, q, n in history:
         if n > 0:
             key = (float(z), float(q))
             counts[key] = counts.get(key, 0) + int(n)
-    return _pld_epsilon(tuple(sorted((z, q, n) for (z, q), n in counts.items())), delta) if counts else 0.0
+    return tuple(sorted((z, q, n) for (z, q), n in counts.items()))
 
 
 @functools.lru_cache(maxsize=4096)
-def _pld_epsilon(entries: tuple[HistoryEntry, ...], delta: float) -> float:
-    """``pld_epsilon`` of merged, sorted entries (a plan's searches probe the same ledgers again)."""
-    epsilon = math.inf
-    for interval in PLD_INTERVALS:
-        composed = functools.reduce(lambda a, b: a.compose(b), (_pld(*e, interval) for e in entries))
-        epsilon = float(composed.get_epsilon_for_delta(delta))
-        if epsilon >= 1000 * interval:
-            break
-    return epsilon
+def _pld_interval(entries: tuple[HistoryEntry, ...], delta: float) -> float:
+    """The coarsest grid of ``PLD_INTERVALS`` on which the ε of ``entries`` is within ``PLD_TOLERANCE`` of
+    the exact one, as extrapolated from the two coarsest grids.
+
+    The connect-the-dots PLD (Doroshenko, Ghazi, Kamath, Kumar & Manurangsi, PETS 2022, Alg. 1) takes the
+    exact hockey-stick divergence δ(ε) at the grid's points and joins them by chords in e^ε, above the
+    convex curve: its ε is an upper bound, whose error after composition grows as h² on a grid of step h
+    (an interpolation's error). So ε(h₁) − ε(h₂) = (10 − 1)·err(h₂) for the two coarsest grids
+    (h₂ = h₁/√10), and err(h) = err(h₂)·(h/h₂)² on the finer ones; the grid is the first where that is at
+    most the tolerance (the finest, whatever the estimate, where the coarse grids cannot say)."""
+    coarse, fine = (_composed_epsilon(entries, delta, h) for h in PLD_INTERVALS[:2])
+    error = (coarse - fine) / 9 if math.isfinite(coarse) else math.inf
+    for interval in PLD_INTERVALS[:-1]:
+        if error * (interval / PLD_INTERVALS[1]) ** 2 <= PLD_TOLERANCE * fine:
+            return interval
+    return PLD_INTERVALS[-1]
 
 
-@functools.lru_cache(maxsize=256)
+@functools.lru_cache(maxsize=4096)
+def _composed_epsilon(entries: tuple[HistoryEntry, ...], delta: float, interval: float) -> float:
+    """ε at δ of ``entries`` (z, q, steps) composed on the grid of ``interval`` (a plan's searches probe the
+    same ledgers again)."""
+    return float(_composed(entries, interval).get_epsilon_for_delta(delta))
+
+
+def pld_of(history: Sequence[HistoryEntry], interval: float) -> Any:
+    """dp-accounting's ``PrivacyLossDistribution`` of a non-empty history on the grid of ``interval``, as
+    ``pld_epsilon`` composes it (to compose with other PLDs)."""
+    return _composed(_merged(history), interval)
+
+
+def _composed(entries: tuple[HistoryEntry, ...], interval: float) -> Any:
+    return functools.reduce(lambda a, b: a.compose(b), (_pld(*e, interval) for e in entries))
+
+
+@functools.lru_cache(maxsize=_CACHED_COMPOSED)
 def _pld(z: float, q: float, steps: int, interval: float) -> Any:
     """The PLD of ``steps`` Poisson-subsampled Gaussian steps (noise multiplier z, rate q) on a grid of
-    ``interval``: dp-accounting's ``from_gaussian_mechanism``, as its PLD accountant builds it."""
+    ``interval``: one step's (``_step_pld``) self-composed by FFT."""
+    return _step_pld(z, q, interval).self_compose(steps)
+
+
+@functools.lru_cache(maxsize=_CACHED_STEPS)
+def _step_pld(z: float, q: float, interval: float) -> Any:
+    """The PLD of one Poisson-subsampled Gaussian step on a grid of ``interval``: dp-accounting's
+    ``from_gaussian_mechanism``, pessimistic and connect-the-dots, as its PLD accountant builds it. Built
+    once per (z, q, grid): a ledger's runs of different lengths at one σ share it."""
     from dp_accounting.pld import privacy_loss_distribution
 
-    step = privacy_loss_distribution.from_gaussian_mechanism(
+    return privacy_loss_distribution.from_gaussian_mechanism(
         standard_deviation=z, value_discretization_interval=interval, sampling_prob=q
     )
-    return step.self_compose(steps)
 
 
 def pld_epsilon_bounds(history: Sequence[HistoryEntry], delta: float) -> Iterator[EpsilonBounds]:

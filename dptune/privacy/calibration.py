@@ -17,15 +17,17 @@ decides.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from dptune.methods import Hyper, MethodDefinition
-from dptune.privacy.accounting import ACCOUNTANTS, HistoryEntry, check_accountant, run_length
+from dptune.privacy.accounting import ACCOUNTANTS, EpsilonBounds, HistoryEntry, check_accountant, run_length
 
 NoiseSchedule = Callable[[float], Sequence[HistoryEntry]]
 """σ -> accountant history ``[(noise_multiplier, sample_rate, steps), ...]`` of the whole run."""
+Bounds = Callable[[Sequence[HistoryEntry], float], Iterator[EpsilonBounds]]
+"""(history, δ) -> ever tighter (lower, upper) bounds on its ε, the last exact (``AccountantKind.bounds``)."""
 
 
 def method_schedule(
@@ -77,21 +79,24 @@ def calibrate_noise(
     accountant: str = "rdp",
     rel_tol: float = 0.01,
     initial_sigma: float = 1.0,
+    bounds: Bounds | None = None,
+    bracket: float = 2.0,
 ) -> Calibration:
     """Smallest-noise σ whose run spends ε in [(1 − rel_tol)·target, target].
 
-    Bracketing by doubling, then the Illinois variant of regula falsi on log ε(log σ), which converges
-    in a handful of probes. A probe is decided as soon as the accountant's bounds L ≤ ε ≤ U settle it:
-    too little noise if L > target, too much if U < (1 − rel_tol)·target, accepted if both lie in the
-    window. ``Calibration.epsilon`` is the accepted U: the exact ε or a certified bound above it, in the
-    window either way.
+    Bracketing by steps of the factor ``bracket`` in σ (doubling by default), then the Illinois variant
+    of regula falsi on log ε(log σ), which converges in a handful of probes. A probe is decided as soon as
+    the accountant's bounds L ≤ ε ≤ U settle it: too little noise if L > target, too much if
+    U < (1 − rel_tol)·target, accepted if both lie in the window. ``Calibration.epsilon`` is the accepted
+    U: the exact ε or a certified bound above it, in the window either way. ``bounds`` replaces the
+    accountant's own (``AccountantKind.bounds``): a PLD on a grid of the caller's choice, say.
 
     Raises:
         ValueError: the target cannot be met with σ in [1e-3, 1e4].
     """
     if target_epsilon <= 0:
         raise ValueError(f"target epsilon must be positive, got {target_epsilon}")
-    bounds = ACCOUNTANTS[check_accountant(accountant)].bounds
+    bounds = ACCOUNTANTS[check_accountant(accountant)].bounds if bounds is None else bounds
     low_target = (1.0 - rel_tol) * target_epsilon
 
     def probe(log_sigma: float) -> _Probe:
@@ -107,7 +112,7 @@ def calibrate_noise(
     def result(p: _Probe) -> Calibration:
         return Calibration(math.exp(p.log_sigma), p.upper, delta, accountant)
 
-    step = math.log(2.0)
+    step = math.log(bracket)
     # Bracket: lo spends more than the target (too little noise), hi at most the target.
     lo = hi = probe(math.log(initial_sigma))
     while hi.side > 0:

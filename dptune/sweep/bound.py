@@ -53,9 +53,18 @@ from dptune.training.config import RunConfig
 FILTER = "filter"
 
 
-def lowest_sigma(target: float, delta: float, schedule: NoiseSchedule, accountant: str) -> float:
-    """A σ at most every calibrated σ: its ε is at least the target (ε decreases in σ)."""
-    sigma = calibrate_noise(target, delta, schedule, accountant, rel_tol=1e-3).noise_multiplier
+def lowest_sigma(
+    target: float,
+    delta: float,
+    schedule: NoiseSchedule,
+    accountant: str,
+    start: float = 1.0,
+    probe: NoiseSchedule | None = None,
+) -> float:
+    """A σ at most every calibrated σ: its ε is at least the target (ε decreases in σ). The calibration
+    starts at σ = ``start``, and probes ``probe`` where given (a cheaper schedule, equal to ``schedule`` up
+    to rounding); the σ it finds is checked on ``schedule`` itself."""
+    sigma = calibrate_noise(target, delta, probe or schedule, accountant, 1e-3, start).noise_multiplier
     while epsilon_of(schedule(sigma), delta, accountant) < target:
         sigma *= 0.999
     return sigma

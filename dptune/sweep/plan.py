@@ -28,23 +28,28 @@ For each method and each total (ε, δ), two stages:
 
 The tuning's per-run ε_t is the largest whose stage converts to at most the share ρ of the total
 (``privacy.tuning_share``); ε_B the largest that keeps the composition within the total, by the tightest
-of three compositions, all valid, the one whose release is least noisy:
+of three compositions, all valid: the subset rate is chosen (below) with the plans composed in RDP and the
+basic way, the one whose release is least noisy, and the chosen rate's plans are then composed by PLD
+where it applies, which leaves their release less noise still (``plan_total``):
 
-* **PLD** (tuning on the whole data, a fixed K, and one privacy configuration per stage: every knob that
-  changes a run's noise fixed, as in the shipped evidence specs): each stage repeats one
-  Poisson-subsampled Gaussian schedule, chosen before the data is touched whatever the sampler picks
-  from earlier scores, so the K + 1 runs compose adaptively as fixed mechanisms, and dp-accounting's
-  privacy-loss-distribution accountant composes them at δ (Koskela, Jälkö & Honkela 2020; Doroshenko et
-  al. 2022: tighter than RDP for many Gaussian steps; ``dptune.privacy.accounting.pld_epsilon``). Its
-  stages' runs calibrate by PLD to their per-run ε. The rule above and the planner's ranking read every
-  stage's ε by RDP (``Stage.rdp_epsilon``), one measure of noise whatever the composition.
+* **PLD** (a fixed K, and one privacy configuration per stage: every knob that changes a run's noise
+  fixed, as in the shipped evidence specs): each stage repeats one Poisson-subsampled Gaussian schedule,
+  chosen before the data is touched whatever the sampler picks from earlier scores, so the K + 1 runs
+  compose adaptively as fixed mechanisms, and dp-accounting's privacy-loss-distribution accountant
+  composes them at δ (Koskela, Jälkö & Honkela 2020; Doroshenko et al. 2022: tighter than RDP for many
+  Gaussian steps; ``dptune.privacy.accounting.pld_epsilon``). Tuning on a secret subset, the K runs'
+  PLD on X is amplified by the subset's dominating pair (Zhu, Dong & Wang 2022, Thm. 11,
+  ``dptune.privacy.amplification.amplified_pld``: Balle, Barthe & Gaboardi's profile, every ε at once)
+  before it composes with the release's. Its stages' runs calibrate by PLD to their per-run ε. The rule
+  above and the planner's ranking read every stage's ε by RDP (``Stage.rdp_epsilon``), one measure of
+  noise whatever the composition.
 * **RDP**: the tuning stage is one mechanism on X with RDP K·W_t; X is secret, so on the whole data it
   is RDP with Zhu & Wang's bound for Poisson subsampling of any mechanism (ICML 2019, Thm. 6,
   ``dptune.privacy.amplification.amplified_rdp``; Koskela & Kulkarni, NeurIPS 2023, "Practical
   Differentially Private Hyperparameter Tuning with Subsampling", tune on such a subset). The release's
   W_B adds order by order and the sum converts once (Balle et al. 2020, Thm. 21). γ = 1 is plain RDP
-  composition. Where W_t is a per-order maximum over several privacy configurations, or the subset
-  amplifies, no single pair of distributions dominates the stage, and PLD does not apply.
+  composition. Where W_t is a per-order maximum over several privacy configurations, no single pair of
+  distributions dominates the stage, and PLD does not apply.
 * **basic** (γ < 1): the tuning stage is (ε_X, δ/2γ)-DP on X by RDP; the subset amplifies it to
   (ε_A, δ/2) = (log(1 + γ(e^{ε_X} − 1)), δ/2) on the data (Balle, Barthe & Gaboardi 2018, Thm. 8), and
   the release at (ε_B, δ/2) adds: ε = ε_A + ε_B.
@@ -66,19 +71,20 @@ by the no-tuning run at the whole ε (``dptune train``).
 
 from __future__ import annotations
 
+import functools
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
 
 import numpy as np
 
 from dptune.base.errors import InputError
-from dptune.privacy.accounting import HistoryEntry, pld_epsilon, rdp_to_epsilon
-from dptune.privacy.amplification import amplified_by_subset, amplified_rdp
+from dptune.privacy.accounting import HistoryEntry, pld_epsilon, pld_interval, rdp_to_epsilon
+from dptune.privacy.amplification import amplified_by_subset, amplified_rdp, on_subset, subset_pld_epsilon
 from dptune.privacy.calibration import NoiseSchedule, calibrate_noise
 from dptune.privacy.tuning import TrialCount, repeat_and_select_curve, worst_curve
-from dptune.sweep.bound import configuration_ledgers, configuration_schedules
+from dptune.sweep.bound import configuration_schedules, lowest_sigma
 from dptune.sweep.space import Dist, MethodSpace
 from dptune.sweep.spec_keys import TUNING_COMPUTE, TUNING_SHARE
 from dptune.training.config import RunConfig
@@ -125,10 +131,15 @@ PLD_COMPOSITION = (
     "PLD: K runs of the tuning's one mechanism and the release's, composed by dp-accounting's PLD "
     "accountant at δ"
 )
+AMPLIFIED_PLD_COMPOSITION = (
+    "PLD: K runs of the tuning's one mechanism on the subset, their PLD amplified by it (Zhu, Dong & Wang "
+    "2022, Thm. 11), and the release's, composed by dp-accounting's PLD at δ"
+)
 RDP = "rdp"
 PLD = "pld"
 """The accountants a plan's runs calibrate with: each stage's own, the one its composition uses."""
 _CARRY_ROUNDS = 5  # rounds of the tuning epochs' fixed point (plan_method): 2 or 3 in practice
+_PLD_BRACKET = 1.25  # PLD's σ is 5–10% below RDP's, where its search starts (``_least_noise``)
 _SEARCH_STEPS = 14  # bisection steps in log ε: within about 0.1% of the largest that fits
 
 
@@ -332,27 +343,59 @@ def lowest_target(
     """The least per-run ε from ``start`` up (by factors of 1.25, at most ``high``) every configuration of
     ``space`` can be calibrated to at δ: the conversion from RDP at orders up to 63 cannot certify much
     below log(1/δ)/62 (about 0.2 at δ = 1e-5), whatever σ."""
+    schedules = _schedules(space, run, n)
     target = start
     while target <= high:
         try:
-            _ledgers(space, run, n, target, delta)
+            _ledgers(schedules, target, delta)
             return target
         except ValueError:
             target *= 1.25
     return None
 
 
+class _Schedule:
+    """One privacy configuration's schedule (σ -> ledger) as a plan's searches calibrate it, again and again
+    at targets a little apart. Each calibration starts from the σ the last one found; its probes read the
+    ledger at σ = 1 scaled by σ (every release's noise std is σ times its std at σ = 1, checked here at
+    σ = 2: else they read the schedule itself), a ledger of thousands of steps built once; the σ found is
+    checked on the schedule's own ledger, which is kept for each target, so that a target probed again
+    (the one a search settles on) gives the same."""
+
+    def __init__(self, schedule: NoiseSchedule) -> None:
+        self.schedule = functools.lru_cache(maxsize=2)(schedule)  # the σ found, checked and then written
+        self.sigma = 1.0
+        self.found: dict[tuple[float, float], tuple[HistoryEntry, ...]] = {}
+        unit, twice = schedule(1.0), schedule(2.0)
+        scales = len(unit) == len(twice) and all(
+            (n, q) == (m, p) and math.isclose(2 * z, y, rel_tol=1e-12)
+            for (z, q, n), (y, p, m) in zip(unit, twice, strict=False)
+        )
+        self.probe = (lambda s: [(s * z, q, n) for z, q, n in unit]) if scales else schedule
+
+    def lowest(self, epsilon: float, delta: float) -> tuple[HistoryEntry, ...]:
+        """The worst ledger of the configuration's runs at target (ε, δ), calibrated by RDP
+        (``lowest_sigma``; the accountant of every stage but a PLD-composed one's)."""
+        if (epsilon, delta) not in self.found:
+            self.sigma = lowest_sigma(epsilon, delta, self.schedule, RDP, self.sigma, self.probe)
+            self.found[epsilon, delta] = tuple(self.schedule(self.sigma))
+        return self.found[epsilon, delta]
+
+
+def _schedules(space: MethodSpace, run: RunConfig, n: int) -> tuple[_Schedule, ...]:
+    """Every privacy configuration ``space`` can draw over ``run`` (``configuration_schedules``)."""
+    return tuple(_Schedule(s) for s in configuration_schedules(space, run, n))
+
+
 def _ledgers(
-    space: MethodSpace, run: RunConfig, n: int, epsilon: float, delta: float
+    schedules: Sequence[_Schedule], epsilon: float, delta: float
 ) -> tuple[tuple[HistoryEntry, ...], ...]:
-    """The worst ledger of every privacy configuration of ``space`` when its runs target (ε, δ), calibrated
-    by RDP (the accountant of every stage but a PLD-composed one's)."""
-    at = replace(run, epsilon=epsilon, delta=delta, accountant=RDP)
-    return tuple(tuple(ledger) for ledger in configuration_ledgers(space, at, n, delta))
+    """The worst ledger of each of ``schedules`` when its runs target (ε, δ)."""
+    return tuple(s.lowest(epsilon, delta) for s in schedules)
 
 
-def _curve(space: MethodSpace, run: RunConfig, n: int, epsilon: float, delta: float) -> np.ndarray:
-    return worst_curve(_ledgers(space, run, n, epsilon, delta))
+def _curve(schedules: Sequence[_Schedule], epsilon: float, delta: float) -> np.ndarray:
+    return worst_curve(_ledgers(schedules, epsilon, delta))
 
 
 def plan_method(
@@ -443,27 +486,28 @@ def _rdp_candidates(
     tuned_space = tuning_space(space, pairs)
     tuned_run = _with_tuning_epochs(run, pairs)
     tuned_floor = lowest_target(tuned_space, tuned_run, n, delta, total, start=floor)
+    tuned_schedules, released = _schedules(tuned_space, tuned_run, n), _schedules(space, run, n)
     if tuned_floor is None:
         return []
     trials = int(count.mean)
 
     def tuning_fits(e: float) -> bool:
-        tuning = amplified_rdp(trials * _curve(tuned_space, tuned_run, n, e, delta), fraction)
+        tuning = amplified_rdp(trials * _curve(tuned_schedules, e, delta), fraction)
         return rdp_to_epsilon(tuning, delta) <= setup.tuning_share * total
 
     if not tuning_fits(tuned_floor):
         return []
     per_run = _largest(tuning_fits, tuned_floor, total)
-    ledgers = _ledgers(tuned_space, tuned_run, n, per_run, delta)
+    ledgers = _ledgers(tuned_schedules, per_run, delta)
     tuned = amplified_rdp(trials * worst_curve(ledgers), fraction)
 
     def release_fits(e: float) -> bool:
-        return rdp_to_epsilon(tuned + _curve(space, run, n, e, delta), delta) <= total
+        return rdp_to_epsilon(tuned + _curve(released, e, delta), delta) <= total
 
     candidates: list[Candidate] = []
     if release_fits(floor):
         release_epsilon = _largest(release_fits, floor, total)
-        release_ledgers = _ledgers(space, run, n, release_epsilon, delta)
+        release_ledgers = _ledgers(released, release_epsilon, delta)
         release_curve = worst_curve(release_ledgers)
         candidates.append(
             (
@@ -488,7 +532,7 @@ def _rdp_candidates(
         epsilon_a, delta_a = amplified_by_subset(on_subset, subset_delta, fraction)
         release_epsilon, release_delta = total - epsilon_a, delta - delta_a
         if release_epsilon >= floor:
-            release_ledgers = _ledgers(space, run, n, release_epsilon, release_delta)
+            release_ledgers = _ledgers(released, release_epsilon, release_delta)
             candidates.append(
                 (
                     Stage("tune", count, per_run, delta, fraction, ledgers, epsilon_a, delta_a),
@@ -512,35 +556,43 @@ def _rdp_candidates(
 def _pld_candidates(
     setup: PlanSetup, method: str, total: float, fraction: float, n: int, pairs: tuple[tuple[int, int], ...]
 ) -> list[Candidate]:
-    """The plan composed by PLD, where it applies: tuning on the whole data, a fixed K, and one privacy
-    configuration for the tuning trials and one for the release (every knob that changes a run's noise
-    fixed), so that each stage repeats one Poisson-subsampled Gaussian schedule whatever the sampler
-    chooses from earlier scores (adaptive composition of mechanisms fixed in advance). The tuning's σ_t
-    is the smallest whose K runs spend at most ρ·total, the release's σ_B the smallest that keeps all
-    K + 1 runs within the total, each by dp-accounting's PLD; the runs calibrate by PLD to the per-run ε
-    their σ spends (a calibrated σ is at least it: ε decreases in σ)."""
-    if fraction < 1 or setup.trials.random:
+    """The plan composed by PLD, where it applies: a fixed K, and one privacy configuration for the tuning
+    trials and one for the release (every knob that changes a run's noise fixed), so that each stage
+    repeats one Poisson-subsampled Gaussian schedule whatever the sampler chooses from earlier scores
+    (adaptive composition of mechanisms fixed in advance). The tuning's σ_t is the smallest whose K runs
+    spend at most ρ·total on the data: on the whole data by dp-accounting's PLD, on a secret subset of
+    rate γ at most (ε_X, δ/γ) on the subset, log(1 + γ(e^{ε_X} − 1)) = ρ·total (Balle, Barthe & Gaboardi
+    2018, Thm. 8, ``amplified_by_subset``). The release's σ_B is the smallest that keeps all K + 1 runs
+    within the total: the K runs' PLD (amplified by the subset, ``amplified_pld``) composed with the
+    release's. The runs calibrate by PLD to the per-run ε their σ spends (a calibrated σ is at least it:
+    ε decreases in σ), a tuning trial on the subset as a run on it."""
+    if setup.trials.random:
         return []
     space, run, delta = setup.methods[method], setup.runs[method], setup.delta
-    tuned = configuration_schedules(tuning_space(space, pairs), _with_tuning_epochs(run, pairs), n)
-    released = configuration_schedules(space, run, n)
+    tuned = _schedules(tuning_space(space, pairs), _with_tuning_epochs(run, pairs), n)
+    released = _schedules(space, run, n)
     if len(tuned) != 1 or len(released) != 1:
         return []
     (tune_schedule,), (release_schedule,) = tuned, released
     trials = int(setup.trials.mean)
 
     def tuning(sigma: float) -> list[HistoryEntry]:
-        return list(tune_schedule(sigma)) * trials
+        return list(tune_schedule.probe(sigma)) * trials
 
-    sigma_t = _least_noise(tuning, setup.tuning_share * total, delta)
-    if sigma_t is None:
+    subset_epsilon, subset_delta = on_subset(setup.tuning_share * total, delta, fraction)
+    tuning_found = _least_noise(tuning, subset_epsilon, subset_delta)
+    if tuning_found is None:
         return []
-    searched = tuning(sigma_t)
-    sigma_b = _least_noise(lambda s: searched + list(release_schedule(s)), total, delta)
-    if sigma_b is None:
+    sigma_t, tuning_grid = tuning_found
+    tune_ledger = tuple(tune_schedule.schedule(sigma_t))
+    searched = list(tune_ledger) * trials
+    release_found = _least_noise(release_schedule.probe, total, delta, searched, fraction)
+    if release_found is None:
         return []
-    tune_ledger, release_ledger = tuple(tune_schedule(sigma_t)), tuple(release_schedule(sigma_b))
+    sigma_b, grid = release_found
+    release_ledger = tuple(release_schedule.schedule(sigma_b))
     release_alone = pld_epsilon(release_ledger, delta)
+    on_data, _ = amplified_by_subset(pld_epsilon(searched, subset_delta, tuning_grid), subset_delta, fraction)
     return [
         (
             Stage(
@@ -548,45 +600,70 @@ def _pld_candidates(
                 setup.trials,
                 pld_epsilon(tune_ledger, delta),
                 delta,
-                1.0,
+                fraction,
                 (tune_ledger,),
-                pld_epsilon(searched, delta),
+                on_data,
                 delta,
                 PLD,
             ),
             Stage(
                 "release", ONE_RUN, release_alone, delta, 1.0, (release_ledger,), release_alone, delta, PLD
             ),
-            PLD_COMPOSITION,
-            pld_epsilon(searched + list(release_ledger), delta),
+            PLD_COMPOSITION if fraction == 1 else AMPLIFIED_PLD_COMPOSITION,
+            _after(searched, fraction, release_ledger, delta, grid),
         )
     ]
 
 
-def _least_noise(history: NoiseSchedule, target: float, delta: float) -> float | None:
-    """The smallest σ (within 0.1%) whose ``history`` spends at most ``target`` by PLD (None: none in the
-    calibration's range). It starts from RDP's σ, which PLD's tighter bound always admits, and halves
-    until PLD refuses, so that no probe reads a PLD far above the target (whose grid would be vast)."""
+def _after(
+    searched: Sequence[HistoryEntry],
+    fraction: float,
+    history: Sequence[HistoryEntry],
+    delta: float,
+    interval: float | None = None,
+) -> float:
+    """ε at δ by PLD of ``history`` on the whole data after ``searched`` on a secret subset of rate
+    ``fraction`` (1: the whole data; ``subset_pld_epsilon``), on the grid of ``interval`` (by default the
+    one ``pld_interval`` chooses for the two on the whole data)."""
+    if fraction == 1 or not searched:
+        return pld_epsilon([*searched, *history], delta, interval)
+    grid = pld_interval([*searched, *history], delta) if interval is None else interval
+    return subset_pld_epsilon(searched, fraction, history, delta, grid)
+
+
+def _least_noise(
+    history: NoiseSchedule,
+    target: float,
+    delta: float,
+    searched: Sequence[HistoryEntry] = (),
+    fraction: float = 1.0,
+) -> tuple[float, float] | None:
+    """The smallest σ (within 0.1%: its ε within 0.1% of ``target``, at most it) whose ``history``, after
+    ``searched`` on a secret subset of rate ``fraction`` (``_after``), spends at most ``target`` by PLD,
+    and the grid it was read on (None: no σ in the calibration's range). The calibration every run makes
+    (``calibrate_noise``), from RDP's σ for both on the whole data, which PLD's tighter bound (and the
+    subset's amplification) always admits (from σ = 1 where RDP has none), on the one grid
+    ``pld_interval`` chooses there: any grid's ε is an upper bound, and one grid for every probe builds
+    each probe's PLD once."""
+
+    def after(sigma: float) -> list[HistoryEntry]:
+        return [*searched, *history(sigma)]
+
     try:
-        high = calibrate_noise(target, delta, history, RDP).noise_multiplier
+        start = calibrate_noise(target, delta, after, RDP).noise_multiplier
+    except ValueError:  # no σ fits in RDP without the subset's amplification: PLD's search from σ = 1
+        start = 1.0
+    interval = pld_interval(after(start), delta)
+
+    def on_grid(ledger: Sequence[HistoryEntry], at: float) -> Iterator[tuple[float, float]]:
+        epsilon = _after(searched, fraction, ledger, at, interval)
+        yield epsilon, epsilon
+
+    try:
+        found = calibrate_noise(target, delta, history, PLD, 1e-3, start, on_grid, _PLD_BRACKET)
     except ValueError:
         return None
-
-    def fits(sigma: float) -> bool:
-        return pld_epsilon(history(sigma), delta) <= target
-
-    if not fits(high):
-        return None
-    low = high / 2
-    while fits(low):
-        high, low = low, low / 2
-    while high / low > 1.001:
-        middle = math.sqrt(low * high)
-        if fits(middle):
-            high = middle
-        else:
-            low = middle
-    return high
+    return found.noise_multiplier, interval
 
 
 def repeat_and_select_plan(
@@ -595,15 +672,16 @@ def repeat_and_select_plan(
     """Repeat-and-select within ``total``: the largest per-run ε_r whose theorem's transform of W, plus
     W for the released re-run of the best, converts to at most the total (None: not even ``floor``)."""
     space, run, delta, count = setup.methods[method], setup.runs[method], setup.delta, setup.trials
+    schedules = _schedules(space, run, n)
 
     def composed(e: float) -> float:
-        worst = _curve(space, run, n, e, delta)
+        worst = _curve(schedules, e, delta)
         return rdp_to_epsilon(repeat_and_select_curve(worst, count) + worst, delta)
 
     if floor is None or composed(floor) > total:
         return None
     per_run = _largest(lambda e: composed(e) <= total, floor, total)
-    ledgers = _ledgers(space, run, n, per_run, delta)
+    ledgers = _ledgers(schedules, per_run, delta)
     worst = worst_curve(ledgers)
     search = rdp_to_epsilon(repeat_and_select_curve(worst, count), delta)
     tuning = Stage("tune", count, per_run, delta, 1.0, ledgers, search, delta)
@@ -632,24 +710,31 @@ def fractions(setup: PlanSetup, n: int) -> list[float]:
 
 def plan_total(setup: PlanSetup, total: float, n: int) -> list[MethodPlan] | None:
     """Every method's plan at ``total``, all on one subset rate (a sweep's trials share one secret
-    subset): of the rates (on the whole data, composed by PLD where it applies to every method, or in
-    RDP) whose tuning fits the compute (K·γ·T_t/T full runs, every method; where none does, the one
-    needing least), the rate whose worst method ranks at the largest γ·ε_t, least compute breaking ties;
-    None when no rate fits every method."""
+    subset): of the rates whose tuning, composed in RDP and the basic way, fits the compute (K·γ·T_t/T full
+    runs, every method; where none does, the one needing least), the rate whose worst method ranks at the
+    largest γ·ε_t, least compute breaking ties; its plans then composed by PLD where that applies to every
+    method and fits the compute as well (a tighter composition: a larger ε_t, a less noisy release); None
+    when no rate fits every method."""
     high = max((*setup.totals, total))
     floors = {m: lowest_target(setup.methods[m], setup.runs[m], n, setup.delta, high) for m in setup.methods}
     found: list[list[MethodPlan]] = []
-    options = [(g, pld) for g in fractions(setup, n) for pld in ((True, False) if g == 1 else (False,))]
-    for fraction, composed_by_pld in options:
-        plans = [plan_method(setup, m, total, fraction, n, floors[m], composed_by_pld) for m in setup.methods]
+    for fraction in fractions(setup, n):
+        plans = [plan_method(setup, m, total, fraction, n, floors[m]) for m in setup.methods]
         if all(p is not None for p in plans):
             found.append([p for p in plans if p is not None])
     if not found:
         return None
-    fitting = [plans for plans in found if _compute(plans) <= setup.tuning_compute + 1.0 + 1e-9]
-    if not fitting:
-        return min(found, key=_compute)
-    return max(fitting, key=_ranked)
+    limit = setup.tuning_compute + 1.0 + 1e-9
+    fitting = [plans for plans in found if _compute(plans) <= limit]
+    chosen = max(fitting, key=_ranked) if fitting else min(found, key=_compute)
+    if setup.trials.random:  # repeat-and-select: RDP only
+        return chosen
+    fraction = chosen[0].tuning.fraction
+    tighter = [plan_method(setup, p.method, total, fraction, n, floors[p.method], True) for p in chosen]
+    tightened = [p for p in tighter if p is not None]
+    if len(tightened) == len(chosen) and _compute(tightened) <= max(limit, _compute(chosen)):
+        return tightened
+    return chosen
 
 
 def _compute(plans: list[MethodPlan]) -> float:
@@ -816,7 +901,8 @@ def joint_privacy(
     of a combined stage is not the sum of its parts' (randomized response at ε = 1 twice on a subset of rate
     ½: log(1 + ½(e² − 1)) = 1.433 for the two together, against 2·log(1 + ½(e − 1)) = 1.240 added).
 
-    * every plan composed by PLD (the whole data): PLD of every run, at the plans' δ;
+    * every plan composed by PLD: PLD of every run at the plans' δ, the tuning trials of every method on
+      the subset amplified once by its dominating pair (``subset_pld_epsilon``; γ = 1: as they are);
     * any plan composed the basic way: the tuning stage of every method composed in RDP on the subset and
       converted at δ/2γ, amplified once (Balle, Barthe & Gaboardi 2018, Thm. 8) to (ε_A, δ/2); each
       release run's (ε_B, δ_B) adds;
@@ -825,8 +911,10 @@ def joint_privacy(
     """
     ran = {p.method: counted(p, (counts or {}).get(p.method)) for p in plans}
     delta, fraction = plans[0].delta, plans[0].tuning.fraction
-    if all(p.composition == PLD_COMPOSITION for p in plans):
-        return pld_epsilon(_pld_history(plans, ran), delta), delta
+    if all(p.composition in (PLD_COMPOSITION, AMPLIFIED_PLD_COMPOSITION) for p in plans):
+        searched = [e for p in plans for e in list(p.tuning.ledgers[0]) * ran[p.method].searched]
+        released = [e for p in plans for e in list(p.release.ledgers[0]) * ran[p.method].released]
+        return _after(searched, fraction, released, delta), delta
     tuning = np.sum([_tuning_curve(p, ran[p.method]) for p in plans], axis=0)
     if any(p.composition == BASIC_COMPOSITION for p in plans):
         subset_delta = delta / (2 * fraction)
