@@ -27,34 +27,27 @@ from ray.tune.search.optuna import OptunaSearch
 from dptune.base.errors import InputError
 from dptune.privacy.accounting import RDP_ORDERS, pld_of
 from dptune.privacy.amplification import amplified_by_subset, amplified_pld, amplified_rdp, divergence
-from dptune.sweep.pipeline import pipeline, plan_setup, planned
-from dptune.sweep.plan import (
+from dptune.privacy.plans import (
     AMPLIFIED_PLD_COMPOSITION,
     BASIC_COMPOSITION,
     KEEP_START_RULE,
-    MIN_TUNING_EPSILON,
     PLD_COMPOSITION,
     SELECTION_RULE,
     MethodPlan,
     Ran,
-    _rdp_candidates,
-    carried,
     curve_privacy,
-    format_plan,
     joint_privacy,
-    lowest_target,
-    plan_method,
     plan_record,
-    plan_sweep,
-    plan_total,
     realised,
-    smallest_total,
-    tuning_knobs,
-    tuning_run,
 )
+from dptune.sweep.pipeline import carried, pipeline, plan_setup, planned, tuning_knobs, tuning_run
+from dptune.sweep.plan import MIN_TUNING_EPSILON, plan_method, plan_sweep, plan_total, smallest_total
+from dptune.sweep.plan_candidates import rdp_candidates
+from dptune.sweep.plan_runs import lowest_target
 from dptune.sweep.releases import ReleasedModel
 from dptune.sweep.space import start_points
 from dptune.sweep.spec import parse_spec
+from dptune.sweep.summary import format_plan
 from dptune.training.calibrated_run import calibrated_run
 from dptune.training.trial_status import OBJECTIVE
 from dptune.tune.define_by_run import DefineByRun
@@ -342,7 +335,7 @@ def test_a_plan_composed_the_basic_way_is_recomposed_within_its_total_too() -> N
     # and the basic candidate itself, as it would be stored, recomposes within the total
     (basic,) = [
         c
-        for c in _rdp_candidates(setup, "dpsgd", 3.0, 0.25, N_FASHION, 0.2, plan.epochs)
+        for c in rdp_candidates(setup, "dpsgd", 3.0, 0.25, N_FASHION, 0.2, plan.epochs)
         if c[2] == BASIC_COMPOSITION
     ]
     tuning, release, composition, composed = basic
@@ -389,7 +382,7 @@ def test_stages_on_one_secret_subset_amplify_once_together_not_each_apart() -> N
     assert plan is not None
     (basic,) = [
         c
-        for c in _rdp_candidates(setup, "dpsgd", 3.0, 0.25, N_FASHION, floor, plan.epochs)
+        for c in rdp_candidates(setup, "dpsgd", 3.0, 0.25, N_FASHION, floor, plan.epochs)
         if c[2] == BASIC_COMPOSITION
     ]
     tuning, release, composition, composed = basic

@@ -23,7 +23,7 @@ from dptune.training.calibrated_run import check_delta
 from dptune.training.config import KNOBS, RunConfig
 
 if TYPE_CHECKING:
-    from dptune.sweep.plan import MethodPlan
+    from dptune.privacy.plans import MethodPlan
     from dptune.sweep.results import TradeOff
     from dptune.sweep.spec import SweepSpec
     from dptune.tracking import ResultsReader
@@ -207,8 +207,8 @@ def _validate(args: argparse.Namespace) -> None:
     from dptune.sweep.summary import held_out_line
 
     if plans is not None:
-        from dptune.sweep.plan import format_plan
         from dptune.sweep.spec import unused_with_total
+        from dptune.sweep.summary import format_plan
 
         print(format_plan(plans) + unused_with_total(spec))
     proxy = spec.proxy

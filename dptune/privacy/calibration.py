@@ -109,27 +109,50 @@ def calibrate_noise(
                 return _Probe(log_sigma, lower, upper, 0)
         raise AssertionError("the last bounds are exact, and exact bounds always decide")
 
-    def result(p: _Probe) -> Calibration:
-        return Calibration(math.exp(p.log_sigma), p.upper, delta, accountant)
+    found = _bracketed(probe, math.log(initial_sigma), math.log(bracket), target_epsilon)
+    if isinstance(found, _Bracket):
+        found = _illinois(probe, found.lo, found.hi, math.log(target_epsilon * (1.0 - rel_tol / 2)))
+    return Calibration(math.exp(found.log_sigma), found.upper, delta, accountant)
 
-    step = math.log(bracket)
-    # Bracket: lo spends more than the target (too little noise), hi at most the target.
-    lo = hi = probe(math.log(initial_sigma))
+
+@dataclass(frozen=True)
+class _Bracket:
+    """Two probes around the target: ``lo`` spends more than it (too little noise), ``hi`` less than the
+    low end of its window."""
+
+    lo: _Probe
+    hi: _Probe
+
+
+def _bracketed(
+    probe: Callable[[float], _Probe], start: float, step: float, target: float
+) -> _Probe | _Bracket:
+    """From log σ = ``start`` by steps of ``step``: a probe that settles it (in the window, or the least
+    noise allowed spending less than the target), or a ``_Bracket`` of two probes around it.
+
+    Raises:
+        ValueError: the target needs a σ above ``SIGMA_MAX``.
+    """
+    lo = hi = probe(start)
     while hi.side > 0:
         lo = hi
         if lo.log_sigma + step > math.log(SIGMA_MAX):
-            raise ValueError(f"epsilon {target_epsilon} needs a noise multiplier above {SIGMA_MAX}")
+            raise ValueError(f"epsilon {target} needs a noise multiplier above {SIGMA_MAX}")
         hi = probe(lo.log_sigma + step)
     while lo.side < 0:
         hi = lo
         if hi.log_sigma - step < math.log(SIGMA_MIN):
-            return result(hi)
+            return hi
         lo = probe(hi.log_sigma - step)
     for p in (hi, lo):
         if p.side == 0:
-            return result(p)
+            return p
+    return _Bracket(lo, hi)
 
-    log_center = math.log(target_epsilon * (1.0 - rel_tol / 2))
+
+def _illinois(probe: Callable[[float], _Probe], lo: _Probe, hi: _Probe, log_center: float) -> _Probe:
+    """The Illinois variant of regula falsi on log ε(log σ) between ``lo`` and ``hi``, aimed at
+    ``log_center``: the first probe in the window (at most 200; else the last ``hi``, within the target)."""
     f_lo, f_hi = lo.distance(log_center), hi.distance(log_center)
     side = 0
     for _ in range(200):
@@ -138,7 +161,7 @@ def calibrate_noise(
             mid = 0.5 * (lo.log_sigma + hi.log_sigma)
         p = probe(mid)
         if p.side == 0:
-            return result(p)
+            return p
         if p.side > 0:
             lo, f_lo = p, p.distance(log_center)
             if side == -1:
@@ -149,4 +172,4 @@ def calibrate_noise(
             if side == 1:
                 f_lo /= 2
             side = 1
-    return result(hi)
+    return hi

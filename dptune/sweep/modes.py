@@ -26,14 +26,15 @@ from typing import Any
 
 from dptune.engine.data import Dataset, train_size
 from dptune.privacy.filter import RenyiFilter
+from dptune.privacy.plans import MethodPlan, Ran, curve_privacy, plan_record
 from dptune.sweep.bound import SweepTuningCost, curve_cost
-from dptune.sweep.pipeline import pipeline, planned, plans_at
-from dptune.sweep.plan import MethodPlan, Ran, carried, curve_privacy, format_plan, plan_record, tuning_knobs
+from dptune.sweep.pipeline import carried, pipeline, planned, plans_at, tuning_knobs
 from dptune.sweep.releases import ReleasedModel, release_json, release_lines, sweep_releases
 from dptune.sweep.results import TradeOff
 from dptune.sweep.spec import SweepSpec, unused_with_total
 from dptune.sweep.summary import (
     closing_lines,
+    format_plan,
     pipeline_closing_lines,
     pipeline_opening_lines,
     search_opening_lines,

@@ -6,13 +6,17 @@ nothing of the planner; this module joins the two.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from typing import Any
 
-from dptune.sweep.plan import MethodPlan, PlanSetup, plan_sweep, tuning_run
+from dptune.privacy.plans import MethodPlan
+from dptune.sweep.plan import plan_sweep
+from dptune.sweep.plan_runs import PlanSetup, with_tuning_epochs
 from dptune.sweep.spec import SweepSpec
 from dptune.sweep.spec_parts import IncludesTuning
 from dptune.training.calibrated_run import default_delta
+from dptune.training.config import RunConfig
 
 
 def plan_setup(spec: SweepSpec, delta: float) -> PlanSetup:
@@ -59,3 +63,48 @@ def planned(spec: SweepSpec, n: int) -> list[MethodPlan] | None:
     for index in range(len(spec.epsilons)):
         pipeline(spec, index, plans)  # every start point carried to its release's ε fits its space
     return plans
+
+
+def tuning_knobs(config: Mapping[str, Any], plan: MethodPlan) -> dict[str, Any]:
+    """A tuning trial's knobs from a configuration of the spec's space: a spec states the released
+    model's epochs, so a drawn ``epochs`` T becomes the plan's T_t (``carried`` takes it back); every
+    other knob, the step included, as drawn."""
+    tuned = dict(plan.epochs)
+    return {k: tuned[v] if k == "epochs" else v for k, v in config.items()}
+
+
+def tuning_run(run: RunConfig, plan: MethodPlan) -> RunConfig:
+    """The run a method's tuning trials start from: at the plan's per-run ε_t and δ by the stage's
+    accountant, on its subset (none for γ = 1), for the plan's T_t epochs of the spec's T."""
+    fraction = plan.tuning.fraction
+    return replace(
+        with_tuning_epochs(run, plan.epochs),
+        epsilon=plan.tuning.per_run_epsilon,
+        delta=plan.delta,
+        accountant=plan.tuning.accountant,
+        proxy_fraction=fraction if fraction < 1 else None,
+    )
+
+
+def carried(config: Mapping[str, Any], run: RunConfig, plan: MethodPlan) -> dict[str, Any]:
+    """The release's knobs: the selected trial's ``config`` on the whole data at the release's (ε, δ) by
+    its stage's accountant, for the epochs T its T_t stands for, its step (``lr``, or ``effective_lr``
+    where the run sets η by it) times the rule's (ε_B/ε_t)·(T_t/T) (``MethodPlan.lr_scale``; ``run``:
+    the tuning trials' run, ``tuning_run``)."""
+    tuned = run.with_knobs(config)
+    epochs = plan.released_epochs(tuned.epochs)
+    scale = plan.lr_scale(epochs)
+    step = (
+        {"effective_lr": tuned.effective_lr * scale}
+        if tuned.effective_lr is not None
+        else {"lr": tuned.lr * scale}
+    )
+    return {
+        **config,
+        **step,
+        "epochs": epochs,
+        "epsilon": plan.release.per_run_epsilon,
+        "delta": plan.release.per_run_delta,
+        "accountant": plan.release.accountant,
+        "proxy_fraction": None,
+    }

@@ -17,7 +17,7 @@ from typing import Any
 
 from dptune.base.randomness import SEEDED, SEEDED_NO_GUARANTEE
 from dptune.privacy.heldout import PrivateHeldOut
-from dptune.sweep.plan import MethodPlan, Ran, realised
+from dptune.privacy.plans import MethodPlan, Ran, realised
 from dptune.sweep.results import finished_reruns, trial_settings
 from dptune.training.config import RunConfig
 

@@ -13,8 +13,9 @@ from dptune.base.randomness import SEEDED_NO_GUARANTEE
 from dptune.engine.data import Dataset
 from dptune.privacy.filter import RenyiFilter
 from dptune.privacy.heldout import PrivateHeldOut
+from dptune.privacy.plans import BASIC_COMPOSITION, MethodPlan
+from dptune.privacy.tuning import TrialCount
 from dptune.sweep.bound import SweepTuningCost, format_costs
-from dptune.sweep.plan import MethodPlan
 from dptune.sweep.releases import ReleasedModel
 from dptune.sweep.spec import SweepSpec
 from dptune.sweep.spec_keys import MODEL_BASED_SAMPLERS
@@ -211,3 +212,51 @@ def compute_line(
     busy = trial_seconds / (slots * wall) if slots and wall > 0 else 0.0
     used = f"{trial_seconds:.0f}s of trial time on {slots} slots of {slot}: {busy:.0%} busy"
     return f"\nwall time {wall:.0f}s{counted} ({used})"
+
+
+def tuning_runs(count: TrialCount) -> str:
+    """A stage's run count as the plan's table shows it: ``8``, ``K~P(8)`` (secret K, Poisson mean 8)
+    or ``K~NB(8)`` (truncated negative binomial)."""
+    if not count.random:
+        return f"{int(count.mean)}"
+    return f"K~{'P' if count.distribution == 'poisson' else 'NB'}({count.mean:g})"
+
+
+def epochs_text(plan: MethodPlan) -> str:
+    """``4/40``: a tuning trial's epochs of the release's (each value of a searched epochs knob)."""
+    return ",".join(f"{t}/{e}" for e, t in plan.epochs)
+
+
+def format_plan(plans: list[MethodPlan]) -> str:
+    """The plan as the first table of ``dptune run``: per method and total, each stage's share."""
+    lines = [
+        f"{'method':<15} {'total ε':>7} │ {'tuning':>6} {'ε_t':>6} {'subset γ':>8} {'its ε':>6} │ "
+        f"{'release ε_B':>11} {'epochs':>8} │ {'composed':>8} {'runs':>5}  composition"
+    ]
+    for p in plans:
+        lines.append(
+            f"{p.method:<15} {p.total_epsilon:>7g} │ {tuning_runs(p.tuning.count):>6} "
+            f"{p.tuning.per_run_epsilon:>6.3f} "
+            f"{p.tuning.fraction:>8g} {p.tuning.epsilon:>6.3f} │ {p.release.per_run_epsilon:>11.3f} "
+            f"{epochs_text(p):>8} │ {p.epsilon:>8.3f} {p.run_equivalents:>5.2f}  "
+            f"{p.composition.split(':')[0]}"
+        )
+    delta = plans[0].delta
+    lines.append(
+        f"(δ = {delta:g}; tuning: trials per method, each at ε_t on a secret subset of rate γ, 'its ε' their "
+        "whole stage's; the release: one run at ε_B; 'epochs': a tuning trial's T_t of the release's T, "
+        "the rule's r_B/r_t = ε_B/ε_t carried in steps; 'composed': the released model's (ε, δ), tuning "
+        "included; 'runs': the compute in full runs, the tuning's K·γ·T_t/T and the release's 1)"
+    )
+    if any(p.composition == BASIC_COMPOSITION for p in plans):
+        lines.append(
+            "(a plan composed the basic way splits δ: δ/2 for the tuning on the data, δ/2 for the release)"
+        )
+    kept = ", ".join(dict.fromkeys(p.method for p in plans if p.keep_start))
+    if kept:
+        lines.append(
+            f"(selection: {kept} keeps its start point unless a tuning trial beats its validation accuracy "
+            "by more than the standard error of the difference, keep_start; any other method takes its best "
+            "tuning trial)"
+        )
+    return "\n".join(lines)

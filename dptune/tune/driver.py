@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from dptune.base.randomness import Randomness
 from dptune.engine.data import poisson_rows, train_size
+from dptune.privacy.plans import MethodPlan, Ran
 from dptune.sweep.bound import (
     BoundedSearch,
     PriorSweep,
@@ -36,11 +37,7 @@ from dptune.sweep.bound import (
 )
 from dptune.sweep.ledger import PrivateSweepState, ledger_counts
 from dptune.sweep.modes import PerRunSweep, StageResults, SweepMode, SweepOutcome, spec_mode
-from dptune.sweep.plan import (
-    PLAN_ARTIFACT,
-    MethodPlan,
-    Ran,
-)
+from dptune.sweep.plan import PLAN_ARTIFACT
 from dptune.sweep.preflight import refuse_existing
 from dptune.sweep.releases import ReleasedModel
 from dptune.sweep.results import TradeOff, recorded_spec, run_settings, selected_tradeoffs

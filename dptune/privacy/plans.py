@@ -1,0 +1,427 @@
+"""A pipeline's plan as the planner writes it out (``Stage``, ``MethodPlan``: every mechanism, fixed before
+the data is touched), and the privacy of what it ran: a pipeline's (ε, δ) (``realised``), every model of
+one sweep's pipelines released together (``joint_privacy``: their tuning on one secret subset amplified
+once), every model of several totals (``curve_privacy``), and the public record of a sweep's pipelines
+(``plan_record``). The planner that makes the plans is ``dptune.sweep.plan``; how each composition is
+chosen, its docstring.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from dptune.privacy.accounting import HistoryEntry, pld_epsilon, pld_interval, rdp_to_epsilon
+from dptune.privacy.amplification import amplified_by_subset, amplified_rdp, subset_pld_epsilon
+from dptune.privacy.tuning import TrialCount, repeat_and_select_curve, worst_curve
+
+SELECTION_RULE = (
+    "the tuning trial with the best validation accuracy (held-out part, not training data); ties by a "
+    "secret key"
+)
+
+
+KEEP_START_RULE = (
+    "the start point's tuning trial, unless the trial with the best validation accuracy (held-out part, "
+    "not training data) beats it by more than the standard error of the difference, √((a(1 − a) + "
+    "b(1 − b))/n) on the n validation examples, or that trial where no start point's trial finished; "
+    "ties by a secret key"
+)
+
+
+CARRY_RULE = (
+    "linear scaling rule in steps: r_B = r_t·ε_B/ε_t with r = η·T; tuning trials run T_t = round(T·ε_t/ε_B) "
+    "epochs at the release's step, the release T at η·(ε_B/ε_t)·(T_t/T) (Panda et al. 2024)"
+)
+
+
+PLAN_BOUND = "plan"
+"""The bound of a pipeline's row in a sweep's privacy record: its plan (``plan_record``)."""
+
+
+RDP_COMPOSITION = "RDP: K·W_t + W_B composed order by order, converted once at δ"
+
+
+AMPLIFIED_RDP_COMPOSITION = (
+    "RDP: the tuning's K·W_t amplified by the subset (Zhu & Wang 2019, Thm. 6), + W_B, converted once at δ"
+)
+
+
+REPEAT_AND_SELECT_COMPOSITION = (
+    "RDP: repeat-and-select of W (Papernot & Steinke 2022), + W for the re-run released, converted once at δ"
+)
+
+
+ONE_RUN = TrialCount("fixed", 1)
+
+
+BASIC_COMPOSITION = (
+    "basic: tuning (ε_X, δ/2γ) on the subset amplified to (ε_A, δ/2) (Balle et al. 2018, Thm. 8), + the "
+    "release's (ε_B, δ/2)"
+)
+
+
+PLD_COMPOSITION = (
+    "PLD: K runs of the tuning's one mechanism and the release's, composed by dp-accounting's PLD "
+    "accountant at δ"
+)
+
+
+AMPLIFIED_PLD_COMPOSITION = (
+    "PLD: K runs of the tuning's one mechanism on the subset, their PLD amplified by it (Zhu, Dong & Wang "
+    "2022, Thm. 11), and the release's, composed by dp-accounting's PLD at δ"
+)
+
+
+RDP = "rdp"
+
+
+PLD = "pld"
+"""The accountants a plan's runs calibrate with: each stage's own, the one its composition uses."""
+
+
+@dataclass(frozen=True)
+class Stage:
+    """One stage's mechanisms: ``count`` runs (a random count: repeat-and-select, the best released),
+    each dominated by one of ``ledgers`` (one per privacy configuration the stage can train, (σ, q,
+    steps) entries at the per-run target ``per_run_epsilon``), on a secret subset of rate ``fraction``;
+    (``epsilon``, ``delta``) its guarantee on the whole data; ``accountant`` the one its runs calibrate
+    with and state their per-run ε in (``RDP`` or ``PLD``, as the plan composes)."""
+
+    name: str
+    count: TrialCount
+    per_run_epsilon: float
+    per_run_delta: float
+    fraction: float
+    ledgers: tuple[tuple[HistoryEntry, ...], ...]
+    epsilon: float
+    delta: float
+    accountant: str = RDP
+
+    def curve(self) -> np.ndarray:
+        """RDP of the stage on the data it trains on: runs × the per-order worst configuration W, or
+        repeat-and-select's transform of W for a random count."""
+        worst = worst_curve(self.ledgers)
+        if self.count.random:
+            return repeat_and_select_curve(worst, self.count)
+        return self.count.mean * worst
+
+    @property
+    def rdp_epsilon(self) -> float:
+        """The per-run ε of the stage's runs by RDP: its own for an RDP stage; for a PLD stage what RDP says
+        its written-out mechanism spends (more than PLD says). One measure of a run's noise for stages of
+        either accountant: what the planner ranks tunings by and the linear scaling rule reads."""
+        if self.accountant == RDP:
+            return self.per_run_epsilon
+        return rdp_to_epsilon(worst_curve(self.ledgers), self.per_run_delta)
+
+    @classmethod
+    def one_run(
+        cls,
+        per_run_epsilon: float,
+        per_run_delta: float,
+        ledgers: tuple[tuple[HistoryEntry, ...], ...],
+        epsilon: float,
+        accountant: str = RDP,
+    ) -> Stage:
+        """A release: one run on the whole data at (``per_run_epsilon``, ``per_run_delta``), which is its
+        guarantee on the data too (``epsilon`` as its accountant states it)."""
+        return cls(
+            name="release",
+            count=ONE_RUN,
+            per_run_epsilon=per_run_epsilon,
+            per_run_delta=per_run_delta,
+            fraction=1.0,
+            ledgers=ledgers,
+            epsilon=epsilon,
+            delta=per_run_delta,
+            accountant=accountant,
+        )
+
+    @property
+    def runs(self) -> int:
+        """The runs of a fixed count (a random count's K is secret: its mean here)."""
+        return math.ceil(self.count.mean)
+
+    def as_dict(self) -> dict[str, Any]:
+        runs: Any = self.runs
+        if self.count.random:
+            runs = {"distribution": self.count.distribution, "mean": self.count.mean}
+            if self.count.distribution != "poisson":
+                runs["shape"] = self.count.shape
+        return {
+            "stage": self.name,
+            "runs": runs,
+            "per_run_epsilon": self.per_run_epsilon,
+            "per_run_delta": self.per_run_delta,
+            "accountant": self.accountant,
+            "subset_fraction": self.fraction,
+            "mechanisms": [
+                [
+                    {"noise_multiplier": z, "sample_rate": q, "steps": steps, "mechanism": "poisson-gaussian"}
+                    for z, q, steps in ledger
+                ]
+                for ledger in self.ledgers
+            ],
+            "epsilon": self.epsilon,
+            "delta": self.delta,
+        }
+
+
+@dataclass(frozen=True)
+class MethodPlan:
+    """One method's pipeline at one total: its stages, how they compose, the epochs its tuning trials run
+    for each epochs T its release can take (``epochs``: (T, T_t) pairs) and the compute in full runs
+    (K·γ·T_t/T for the tuning, 1 for the release)."""
+
+    method: str
+    total_epsilon: float
+    delta: float
+    tuning: Stage
+    release: Stage
+    composition: str
+    epsilon: float
+    run_equivalents: float
+    epochs: tuple[tuple[int, int], ...]
+    keep_start: bool = False  # the selection keeps the start point unless beaten clearly
+
+    @property
+    def selection_rule(self) -> str:
+        """How the release's configuration is chosen from the tuning trials' validation scores."""
+        return KEEP_START_RULE if self.keep_start else SELECTION_RULE
+
+    def lr_scale(self, epochs: int) -> float:
+        """η_B/η_t = (ε_B/ε_t)·(T_t/T) for a release of ``epochs`` T: the linear scaling rule's
+        r_B/r_t = ε_B/ε_t with the tuning's T_t; 1 where T_t = T·ε_t/ε_B exactly. The ε are both by RDP
+        (``Stage.rdp_epsilon``): the rule reads one measure of noise, whatever the plan composes with."""
+        tuned = dict(self.epochs)[epochs]
+        return self.release.rdp_epsilon / self.tuning.rdp_epsilon * tuned / epochs
+
+    def released_epochs(self, tuned: int) -> int:
+        """The release's epochs T of a tuning trial that ran ``tuned`` (T_t) of them."""
+        return {t: e for e, t in self.epochs}[tuned]
+
+    @property
+    def tuning_quality(self) -> float:
+        """γ·ε_t: the per-run ε a full run whose ranking a tuning trial resembles would spend (by RDP,
+        ``Stage.rdp_epsilon``, so that plans of either accountant rank alike)."""
+        return self.tuning.fraction * self.tuning.rdp_epsilon
+
+    @property
+    def tuning_spent(self) -> float:
+        """γ·ε_t with ε_t as the plan spends it: by the tuning stage's own accountant (PLD for a PLD plan,
+        whose ε_t RDP cannot certify below about 0.1 at δ = 1e-5, whatever the noise). What the guard of
+        a useful plan reads (``useful``)."""
+        return self.tuning.fraction * self.tuning.per_run_epsilon
+
+    def as_dict(self) -> dict[str, Any]:
+        """The plan as stored with the sweep: every mechanism written out, so that an independent accountant
+        can recompose it (``tests/test_plan.py`` does, with dp-accounting), and each stage's compute in
+        full runs (``compute_runs``: the tuning's K·γ·T_t/T, the release's 1)."""
+        return {
+            "method": self.method,
+            "total_epsilon": self.total_epsilon,
+            "delta": self.delta,
+            "stages": [
+                self.tuning.as_dict() | {"compute_runs": self.run_equivalents - 1.0},
+                self.release.as_dict() | {"compute_runs": 1.0},
+            ],
+            "composition": self.composition,
+            "epsilon": self.epsilon,
+            "selection_rule": self.selection_rule,
+            "carry_rule": CARRY_RULE,
+            "epochs": [{"release": e, "tuning": t, "lr_scale": self.lr_scale(e)} for e, t in self.epochs],
+            "run_equivalents": self.run_equivalents,
+        }
+
+
+def after_subset(
+    searched: Sequence[HistoryEntry],
+    fraction: float,
+    history: Sequence[HistoryEntry],
+    delta: float,
+    interval: float | None = None,
+) -> float:
+    """ε at δ by PLD of ``history`` on the whole data after ``searched`` on a secret subset of rate
+    ``fraction`` (1: the whole data; ``subset_pld_epsilon``), on the grid of ``interval`` (by default the
+    one ``pld_interval`` chooses for the two on the whole data)."""
+    if fraction == 1 or not searched:
+        return pld_epsilon([*searched, *history], delta, interval)
+    grid = pld_interval([*searched, *history], delta) if interval is None else interval
+    return subset_pld_epsilon(searched, fraction, history, delta, grid)
+
+
+class Ran(NamedTuple):
+    """What a pipeline stage ran of a method's plan, from the private ledger: the tuning trials started,
+    the release runs started, and the trial count K the search drew (secret for repeat-and-select)."""
+
+    searched: int
+    released: int
+    drawn: int
+
+
+def realised(plan: MethodPlan, ran: Ran) -> tuple[float, float]:
+    """(ε, δ) of what a pipeline ran: the plan's own figure when it ran as planned; else (a trial lost with
+    a killed driver ran again: one more run on the data) every run beyond the plan composed with it the
+    plan's way (``joint_privacy`` of the one plan)."""
+    lost = max(0, ran.searched - ran.drawn)
+    if lost == 0 and ran.released <= plan.release.runs:
+        return plan.epsilon, plan.delta
+    return joint_privacy([plan], {plan.method: ran})
+
+
+def as_planned(plan: MethodPlan) -> Ran:
+    """What a plan runs when it runs as planned: its K tuning trials (a random K: its mean) and its
+    release runs."""
+    return Ran(plan.tuning.runs, plan.release.runs, plan.tuning.runs)
+
+
+def counted(plan: MethodPlan, ran: Ran | None) -> Ran:
+    """The runs a plan's figure counts: what ran, but never less than the plan (a trial that did not run
+    for a reason the data may have caused still counts: the plan was fixed before the data was touched,
+    and a figure that shrinks with what ran would be an odometer, not a bound)."""
+    planned = as_planned(plan)
+    if ran is None:
+        return planned
+    drawn = ran.drawn if plan.tuning.count.random else planned.searched
+    return Ran(max(ran.searched, drawn), max(ran.released, planned.released), drawn)
+
+
+def pld_history(plans: Sequence[MethodPlan], ran: Mapping[str, Ran]) -> list[HistoryEntry]:
+    """Every run of PLD-composed ``plans`` as one ledger: each plan's tuning mechanism as many times as
+    its tuning trials ran, its release's as many as its release runs (``ran`` by method)."""
+    history: list[HistoryEntry] = []
+    for plan in plans:
+        (tuning,), (release,) = plan.tuning.ledgers, plan.release.ledgers
+        history += list(tuning) * ran[plan.method].searched
+        history += list(release) * ran[plan.method].released
+    return history
+
+
+def tuning_curve_of(plan: MethodPlan, ran: Ran) -> np.ndarray:
+    """RDP, on the data its trials trained on (the subset), of the tuning trials a plan ran: each trial's
+    worst configuration W_t per trial; for a random count repeat-and-select's transform, plus W_t for
+    each trial a lost driver ran again."""
+    worst = worst_curve(plan.tuning.ledgers)
+    if plan.tuning.count.random:
+        return np.asarray(plan.tuning.curve() + max(0, ran.searched - ran.drawn) * worst, dtype=float)
+    return np.asarray(ran.searched * worst, dtype=float)
+
+
+def joint_privacy(
+    plans: Sequence[MethodPlan], counts: Mapping[str, Ran] | None = None
+) -> tuple[float, float]:
+    """(ε, δ) of releasing every model of ``plans``, one sweep stage's pipelines, from what each ran
+    (``counts`` by method, never less than planned: ``counted``). Every method's tuning trials ran on the
+    one secret subset of the stage, so the subset's whole tuning is amplified **once**: the amplification
+    of a combined stage is not the sum of its parts' (randomized response at ε = 1 twice on a subset of rate
+    ½: log(1 + ½(e² − 1)) = 1.433 for the two together, against 2·log(1 + ½(e − 1)) = 1.240 added).
+
+    * every plan composed by PLD: PLD of every run at the plans' δ, the tuning trials of every method on
+      the subset amplified once by its dominating pair (``subset_pld_epsilon``; γ = 1: as they are);
+    * any plan composed the basic way: the tuning stage of every method composed in RDP on the subset and
+      converted at δ/2γ, amplified once (Balle, Barthe & Gaboardi 2018, Thm. 8) to (ε_A, δ/2); each
+      release run's (ε_B, δ_B) adds;
+    * otherwise in RDP: the subset's tuning amplified once (Zhu & Wang 2019, Thm. 6; γ = 1 as it is),
+      plus each release run's W_B, converted once at δ.
+    """
+    ran = {p.method: counted(p, (counts or {}).get(p.method)) for p in plans}
+    delta, fraction = plans[0].delta, plans[0].tuning.fraction
+    if all(p.composition in (PLD_COMPOSITION, AMPLIFIED_PLD_COMPOSITION) for p in plans):
+        searched = [e for p in plans for e in list(p.tuning.ledgers[0]) * ran[p.method].searched]
+        released = [e for p in plans for e in list(p.release.ledgers[0]) * ran[p.method].released]
+        return after_subset(searched, fraction, released, delta), delta
+    tuning = np.sum([tuning_curve_of(p, ran[p.method]) for p in plans], axis=0)
+    if any(p.composition == BASIC_COMPOSITION for p in plans):
+        subset_delta = delta / (2 * fraction)
+        epsilon_a, delta_a = amplified_by_subset(rdp_to_epsilon(tuning, subset_delta), subset_delta, fraction)
+        return (
+            epsilon_a + sum(ran[p.method].released * p.release.epsilon for p in plans),
+            delta_a + sum(ran[p.method].released * p.release.delta for p in plans),
+        )
+    releases = np.sum([ran[p.method].released * worst_curve(p.release.ledgers) for p in plans], axis=0)
+    return rdp_to_epsilon(amplified_rdp(tuning, fraction) + releases, delta), delta
+
+
+def stage_curve(plans: Sequence[MethodPlan]) -> np.ndarray:
+    """RDP of one sweep stage's pipelines on the same data, their tuning trials on one secret subset: the
+    subset's whole tuning amplified once (γ = 1: as it is; repeat-and-select's transforms as they are),
+    plus each release."""
+    tuning = amplified_rdp(np.sum([p.tuning.curve() for p in plans], axis=0), plans[0].tuning.fraction)
+    releases = np.sum([p.release.curve() for p in plans], axis=0)
+    return np.asarray(tuning + releases, dtype=float)
+
+
+def curve_privacy(
+    stages: Sequence[Sequence[MethodPlan]], records: Sequence[Mapping[str, Any]]
+) -> tuple[float, float]:
+    """(ε, δ) of releasing every model of a list of totals (the accuracy-vs-total-ε curve): one sweep
+    stage per total on the same data, each tuning on the whole data or on its own secret subset (each
+    sweep draws its subset from fresh entropy), so a stage amplifies by its own and the stages compose in
+    RDP, converted once at δ (stages all composed by PLD: PLD of every run). A stage composed the basic
+    way, or one that ran beyond its plan, makes the stages' own figures (``records``, ``plan_record``)
+    add, ε and δ both."""
+    plans = [p for stage in stages for p in stage]
+    if all(r["as_planned"] for r in records) and all(p.composition != BASIC_COMPOSITION for p in plans):
+        if all(p.composition == PLD_COMPOSITION for p in plans):
+            history = pld_history(plans, {p.method: as_planned(p) for p in plans})
+            return pld_epsilon(history, plans[0].delta), plans[0].delta
+        curve = np.sum([stage_curve(stage) for stage in stages], axis=0)
+        return rdp_to_epsilon(curve, plans[0].delta), plans[0].delta
+    return added(records)
+
+
+def added(figures: Sequence[Mapping[str, Any]]) -> tuple[float, float]:
+    """Basic composition of records' (``epsilon_including_tuning``, ``delta``): both add."""
+    return (
+        sum(float(f["epsilon_including_tuning"]) for f in figures),
+        sum(float(f["delta"]) for f in figures),
+    )
+
+
+def plan_record(plans: Mapping[str, MethodPlan], counts: Mapping[str, Ran]) -> dict[str, Any]:
+    """The public privacy record of a sweep stage whose ε includes the tuning, shaped as a search bound's
+    (``dptune.sweep.bound.SweepTuningCost.as_dict``): per method its pipeline's (ε, δ) as it ran
+    (``counts``: what each ran), the whole stage releasing every method's model (``joint_privacy``), and
+    every plan written out; of a repeat-and-select search nothing that counts its trials."""
+    rows: list[dict[str, Any]] = []
+    for method, plan in plans.items():
+        ran = counts.get(method, Ran(0, 0, plan.tuning.runs))
+        epsilon, delta = realised(plan, ran)
+        where = (
+            f"on a secret subset of rate {plan.tuning.fraction:g}"
+            if plan.tuning.fraction < 1
+            else "on the whole data"
+        )
+        row = {
+            "method": method,
+            "tuning_bound": PLAN_BOUND,
+            "note": (
+                f"planned: {plan.tuning.count.describe()} tuning trials at ε_t = "
+                f"{plan.tuning.per_run_epsilon:.3g} {where} (the tuning alone: ε {plan.tuning.epsilon:.3g} "
+                f"on the data), then the selection released at ε_B = {plan.release.per_run_epsilon:.3g}; "
+                f"{plan.composition}"
+            ),
+            "epsilon_including_tuning": epsilon,
+            "delta": delta,
+        }
+        if not plan.tuning.count.random:
+            row |= {"trials_started": ran.searched + ran.released, "epsilon_all_trials": epsilon}
+        rows.append(row)
+    first = next(iter(plans.values()))
+    ran_as_planned = all(
+        r["epsilon_including_tuning"] == p.epsilon for r, p in zip(rows, plans.values(), strict=True)
+    )
+    whole, whole_delta = joint_privacy(list(plans.values()), counts)
+    return {
+        "epsilon_including_tuning": whole,
+        "delta": whole_delta,
+        "as_planned": ran_as_planned,
+        "methods": rows,
+        "total_epsilon": first.total_epsilon,
+        "plan": [p.as_dict() for p in plans.values()],
+    }

@@ -1,0 +1,306 @@
+"""The candidate plans of one method at one total and subset rate, each a composition that is valid for
+it (``dptune.sweep.plan``'s docstring): in RDP (amplified by the subset) and the basic way
+(``rdp_candidates``), by PLD where one privacy configuration per stage makes it apply
+(``pld_candidates``), and repeat-and-select for a random trial count (``repeat_and_select_plan``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from dptune.privacy.accounting import HistoryEntry, pld_epsilon, pld_interval, rdp_to_epsilon
+from dptune.privacy.amplification import amplified_by_subset, amplified_rdp, on_subset
+from dptune.privacy.calibration import NoiseSchedule, calibrate_noise
+from dptune.privacy.plans import (
+    AMPLIFIED_PLD_COMPOSITION,
+    AMPLIFIED_RDP_COMPOSITION,
+    BASIC_COMPOSITION,
+    PLD,
+    PLD_COMPOSITION,
+    RDP,
+    RDP_COMPOSITION,
+    REPEAT_AND_SELECT_COMPOSITION,
+    MethodPlan,
+    Stage,
+    after_subset,
+)
+from dptune.privacy.tuning import repeat_and_select_curve, worst_curve
+from dptune.sweep.plan_runs import (
+    PlanSetup,
+    Schedule,
+    curve_at,
+    epochs_pairs,
+    largest_fitting,
+    ledgers_at,
+    lowest_target,
+    schedules_of,
+    tuning_space,
+    with_tuning_epochs,
+)
+
+PLD_BRACKET = 1.25  # PLD's σ is 5–10% below RDP's, where its search starts (``least_noise``)
+
+
+Candidate = tuple[Stage, Stage, str, float]
+Pairs = tuple[tuple[int, int], ...]
+"""(T, T_t): the release's epochs and its tuning trials'."""
+"""A plan's two stages, its composition's name and the figure it composes to."""
+
+
+@dataclass(frozen=True)
+class RdpTuning:
+    """A tuning stage planned in RDP: its per-run ε_t, the worst ledger of each privacy configuration at it,
+    K, and its RDP on the data (amplified by the subset)."""
+
+    per_run: float
+    ledgers: tuple[tuple[HistoryEntry, ...], ...]
+    trials: int
+    curve: np.ndarray
+
+
+def rdp_tuning(
+    setup: PlanSetup, method: str, total: float, fraction: float, n: int, floor: float, pairs: Pairs
+) -> RdpTuning | None:
+    """The tuning's per-run ε_t: the largest whose stage, in RDP amplified by the subset, converts to at
+    most ρ·total (None: not even the least ε_t its configurations calibrate to)."""
+    space, run, delta = setup.methods[method], setup.runs[method], setup.delta
+    tuned_space, tuned_run = tuning_space(space, pairs), with_tuning_epochs(run, pairs)
+    tuned_floor = lowest_target(tuned_space, tuned_run, n, delta, total, start=floor)
+    if tuned_floor is None:
+        return None
+    schedules, trials = schedules_of(tuned_space, tuned_run, n), int(setup.trials.mean)
+
+    def tuning_fits(e: float) -> bool:
+        tuning = amplified_rdp(trials * curve_at(schedules, e, delta), fraction)
+        return rdp_to_epsilon(tuning, delta) <= setup.tuning_share * total
+
+    if not tuning_fits(tuned_floor):
+        return None
+    per_run = largest_fitting(tuning_fits, tuned_floor, total)
+    ledgers = ledgers_at(schedules, per_run, delta)
+    return RdpTuning(per_run, ledgers, trials, amplified_rdp(trials * worst_curve(ledgers), fraction))
+
+
+def rdp_candidates(
+    setup: PlanSetup, method: str, total: float, fraction: float, n: int, floor: float, pairs: Pairs
+) -> list[Candidate]:
+    """The plans composed in RDP (amplified by the subset) and, on a subset, the basic way: the tuning's
+    ε_t as ``rdp_tuning`` plans it, the release's ε_B the largest that keeps each composition within the
+    total."""
+    tuning = rdp_tuning(setup, method, total, fraction, n, floor, pairs)
+    if tuning is None:
+        return []
+    released = schedules_of(setup.methods[method], setup.runs[method], n)
+    found = [_rdp_candidate(setup, tuning, released, total, fraction, floor)]
+    if fraction < 1:
+        found.append(_basic_candidate(setup, tuning, released, total, fraction, floor))
+    return [candidate for candidate in found if candidate is not None]
+
+
+def _tune_stage(setup: PlanSetup, tuning: RdpTuning, fraction: float, epsilon: float, delta: float) -> Stage:
+    return Stage(
+        name="tune",
+        count=setup.trials,
+        per_run_epsilon=tuning.per_run,
+        per_run_delta=setup.delta,
+        fraction=fraction,
+        ledgers=tuning.ledgers,
+        epsilon=epsilon,
+        delta=delta,
+    )
+
+
+def _rdp_candidate(
+    setup: PlanSetup,
+    tuning: RdpTuning,
+    released: Sequence[Schedule],
+    total: float,
+    fraction: float,
+    floor: float,
+) -> Candidate | None:
+    """K·W_t (amplified) + W_B in RDP, converted once: ε_B the largest that keeps it within the total."""
+    delta = setup.delta
+
+    def release_fits(e: float) -> bool:
+        return rdp_to_epsilon(tuning.curve + curve_at(released, e, delta), delta) <= total
+
+    if not release_fits(floor):
+        return None
+    release_epsilon = largest_fitting(release_fits, floor, total)
+    release_ledgers = ledgers_at(released, release_epsilon, delta)
+    release_curve = worst_curve(release_ledgers)
+    release = Stage.one_run(release_epsilon, delta, release_ledgers, rdp_to_epsilon(release_curve, delta))
+    return (
+        _tune_stage(setup, tuning, fraction, rdp_to_epsilon(tuning.curve, delta), delta),
+        release,
+        RDP_COMPOSITION if fraction == 1 else AMPLIFIED_RDP_COMPOSITION,
+        rdp_to_epsilon(tuning.curve + release_curve, delta),
+    )
+
+
+def _basic_candidate(
+    setup: PlanSetup,
+    tuning: RdpTuning,
+    released: Sequence[Schedule],
+    total: float,
+    fraction: float,
+    floor: float,
+) -> Candidate | None:
+    """The tuning (ε_X, δ/2γ) on the subset amplified to (ε_A, δ/2) (Balle et al. 2018, Thm. 8), the
+    release at (total − ε_A, δ/2)."""
+    delta = setup.delta
+    subset_delta = delta / (2 * fraction)
+    on_subset = rdp_to_epsilon(tuning.trials * worst_curve(tuning.ledgers), subset_delta)
+    epsilon_a, delta_a = amplified_by_subset(on_subset, subset_delta, fraction)
+    release_epsilon, release_delta = total - epsilon_a, delta - delta_a
+    if release_epsilon < floor:
+        return None
+    release_ledgers = ledgers_at(released, release_epsilon, release_delta)
+    release = Stage.one_run(release_epsilon, release_delta, release_ledgers, release_epsilon)
+    return (
+        _tune_stage(setup, tuning, fraction, epsilon_a, delta_a),
+        release,
+        BASIC_COMPOSITION,
+        epsilon_a + release_epsilon,
+    )
+
+
+def pld_candidates(
+    setup: PlanSetup, method: str, total: float, fraction: float, n: int, pairs: tuple[tuple[int, int], ...]
+) -> list[Candidate]:
+    """The plan composed by PLD, where it applies: a fixed K, and one privacy configuration for the tuning
+    trials and one for the release (every knob that changes a run's noise fixed), so that each stage
+    repeats one Poisson-subsampled Gaussian schedule whatever the sampler chooses from earlier scores
+    (adaptive composition of mechanisms fixed in advance). The tuning's σ_t is the smallest whose K runs
+    spend at most ρ·total on the data: on the whole data by dp-accounting's PLD, on a secret subset of
+    rate γ at most (ε_X, δ/γ) on the subset, log(1 + γ(e^{ε_X} − 1)) = ρ·total (Balle, Barthe & Gaboardi
+    2018, Thm. 8, ``amplified_by_subset``). The release's σ_B is the smallest that keeps all K + 1 runs
+    within the total: the K runs' PLD (amplified by the subset, ``amplified_pld``) composed with the
+    release's. The runs calibrate by PLD to the per-run ε their σ spends (a calibrated σ is at least it:
+    ε decreases in σ), a tuning trial on the subset as a run on it."""
+    if setup.trials.random:
+        return []
+    space, run, delta = setup.methods[method], setup.runs[method], setup.delta
+    tuned = schedules_of(tuning_space(space, pairs), with_tuning_epochs(run, pairs), n)
+    released = schedules_of(space, run, n)
+    if len(tuned) != 1 or len(released) != 1:
+        return []
+    (tune_schedule,), (release_schedule,) = tuned, released
+    trials = int(setup.trials.mean)
+
+    def tuning(sigma: float) -> list[HistoryEntry]:
+        return list(tune_schedule.probe(sigma)) * trials
+
+    subset_epsilon, subset_delta = on_subset(setup.tuning_share * total, delta, fraction)
+    tuning_found = least_noise(tuning, subset_epsilon, subset_delta)
+    if tuning_found is None:
+        return []
+    sigma_t, tuning_grid = tuning_found
+    tune_ledger = tuple(tune_schedule.schedule(sigma_t))
+    searched = list(tune_ledger) * trials
+    release_found = least_noise(release_schedule.probe, total, delta, searched, fraction)
+    if release_found is None:
+        return []
+    sigma_b, grid = release_found
+    release_ledger = tuple(release_schedule.schedule(sigma_b))
+    release_alone = pld_epsilon(release_ledger, delta)
+    on_data, _ = amplified_by_subset(pld_epsilon(searched, subset_delta, tuning_grid), subset_delta, fraction)
+    return [
+        (
+            Stage(
+                name="tune",
+                count=setup.trials,
+                per_run_epsilon=pld_epsilon(tune_ledger, delta),
+                per_run_delta=delta,
+                fraction=fraction,
+                ledgers=(tune_ledger,),
+                epsilon=on_data,
+                delta=delta,
+                accountant=PLD,
+            ),
+            Stage.one_run(release_alone, delta, (release_ledger,), release_alone, PLD),
+            PLD_COMPOSITION if fraction == 1 else AMPLIFIED_PLD_COMPOSITION,
+            after_subset(searched, fraction, release_ledger, delta, grid),
+        )
+    ]
+
+
+def least_noise(
+    history: NoiseSchedule,
+    target: float,
+    delta: float,
+    searched: Sequence[HistoryEntry] = (),
+    fraction: float = 1.0,
+) -> tuple[float, float] | None:
+    """The smallest σ (within 0.1%: its ε within 0.1% of ``target``, at most it) whose ``history``, after
+    ``searched`` on a secret subset of rate ``fraction`` (``after_subset``), spends at most ``target`` by PLD,
+    and the grid it was read on (None: no σ in the calibration's range). The calibration every run makes
+    (``calibrate_noise``), from RDP's σ for both on the whole data, which PLD's tighter bound (and the
+    subset's amplification) always admits (from σ = 1 where RDP has none), on the one grid
+    ``pld_interval`` chooses there: any grid's ε is an upper bound, and one grid for every probe builds
+    each probe's PLD once."""
+
+    def after(sigma: float) -> list[HistoryEntry]:
+        return [*searched, *history(sigma)]
+
+    try:
+        start = calibrate_noise(target, delta, after, RDP).noise_multiplier
+    except ValueError:  # no σ fits in RDP without the subset's amplification: PLD's search from σ = 1
+        start = 1.0
+    interval = pld_interval(after(start), delta)
+
+    def on_grid(ledger: Sequence[HistoryEntry], at: float) -> Iterator[tuple[float, float]]:
+        epsilon = after_subset(searched, fraction, ledger, at, interval)
+        yield epsilon, epsilon
+
+    try:
+        found = calibrate_noise(target, delta, history, PLD, 1e-3, start, on_grid, PLD_BRACKET)
+    except ValueError:
+        return None
+    return found.noise_multiplier, interval
+
+
+def repeat_and_select_plan(
+    setup: PlanSetup, method: str, total: float, n: int, floor: float | None
+) -> MethodPlan | None:
+    """Repeat-and-select within ``total``: the largest per-run ε_r whose theorem's transform of W, plus
+    W for the released re-run of the best, converts to at most the total (None: not even ``floor``)."""
+    space, run, delta, count = setup.methods[method], setup.runs[method], setup.delta, setup.trials
+    schedules = schedules_of(space, run, n)
+
+    def composed(e: float) -> float:
+        worst = curve_at(schedules, e, delta)
+        return rdp_to_epsilon(repeat_and_select_curve(worst, count) + worst, delta)
+
+    if floor is None or composed(floor) > total:
+        return None
+    per_run = largest_fitting(lambda e: composed(e) <= total, floor, total)
+    ledgers = ledgers_at(schedules, per_run, delta)
+    worst = worst_curve(ledgers)
+    search = rdp_to_epsilon(repeat_and_select_curve(worst, count), delta)
+    tuning = Stage(
+        name="tune",
+        count=count,
+        per_run_epsilon=per_run,
+        per_run_delta=delta,
+        fraction=1.0,
+        ledgers=ledgers,
+        epsilon=search,
+        delta=delta,
+    )
+    release = Stage.one_run(per_run, delta, ledgers, rdp_to_epsilon(worst, delta))
+    epsilon = composed(per_run)
+    return MethodPlan(
+        method=method,
+        total_epsilon=total,
+        delta=delta,
+        tuning=tuning,
+        release=release,
+        composition=REPEAT_AND_SELECT_COMPOSITION,
+        epsilon=epsilon,
+        run_equivalents=count.mean + 1.0,
+        epochs=epochs_pairs(space, run, 1.0),
+    )

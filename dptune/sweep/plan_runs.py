@@ -1,0 +1,151 @@
+"""The runs a plan is made of: what the planner reads from a spec (``PlanSetup``), a tuning trial's share
+of the epochs, each privacy configuration's schedule calibrated at the targets a search probes
+(``Schedule``), and the least per-run ε every configuration can be calibrated to (``lowest_target``).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from dptune.privacy.accounting import HistoryEntry
+from dptune.privacy.calibration import NoiseSchedule
+from dptune.privacy.plans import RDP
+from dptune.privacy.tuning import TrialCount, worst_curve
+from dptune.sweep.bound import configuration_schedules, lowest_sigma
+from dptune.sweep.space import Dist, MethodSpace
+from dptune.sweep.spec_keys import TUNING_COMPUTE, TUNING_SHARE
+from dptune.training.config import RunConfig
+
+PER_RUN_FLOOR = 0.01
+"""The least per-run ε the planner tries: below it a run's σ leaves the calibration's range."""
+
+
+SEARCH_STEPS = 14  # bisection steps in log ε: within about 0.1% of the largest that fits
+
+
+@dataclass(frozen=True)
+class PlanSetup:
+    """What a plan depends on, all fixed by the spec before the data is touched: each method's space and
+    base run, the totals (ε of what is published), δ, the tuning trials K per method and total, the
+    tuning's share ρ of ε and its compute in full runs (the planner chooses the subset rate)."""
+
+    methods: Mapping[str, MethodSpace]
+    runs: Mapping[str, RunConfig]
+    totals: tuple[float, ...]
+    delta: float
+    trials: TrialCount
+    tuning_share: float = TUNING_SHARE
+    tuning_compute: float = TUNING_COMPUTE
+
+
+def tuning_epochs(epochs: int, share: float) -> int:
+    """T_t = max(1, round(T·φ)): a tuning trial's epochs for a release of T, φ = ε_t/ε_B."""
+    return max(1, round(epochs * share))
+
+
+def epochs_pairs(space: MethodSpace, run: RunConfig, share: float) -> tuple[tuple[int, int], ...]:
+    """(T, T_t) for every epochs T a run of ``space`` over ``run`` can take, T_t = ``tuning_epochs(T, φ)``
+    at the least φ ≥ ``share`` at which distinct T tune for distinct T_t (the release must tell from a
+    trial's T_t which T it stands for): a longer tuning where a searched epochs knob's values are close."""
+    dist = space.knobs.get("epochs")
+    values = sorted(set(dist.values())) if dist is not None else [run.epochs]
+    while True:
+        pairs = tuple((e, tuning_epochs(e, share)) for e in values)
+        if len({t for _, t in pairs}) == len(pairs):
+            return pairs
+        share = min(1.0, share * 1.05)
+
+
+def with_tuning_epochs(run: RunConfig, pairs: Sequence[tuple[int, int]]) -> RunConfig:
+    """``run`` at its tuning epochs T_t (as it is where a space's epochs knob sets them)."""
+    return replace(run, epochs=dict(pairs).get(run.epochs, run.epochs))
+
+
+def tuning_space(space: MethodSpace, pairs: Sequence[tuple[int, int]]) -> MethodSpace:
+    """``space`` as its tuning trials run it: each epochs value T replaced by its T_t."""
+    dist = space.knobs.get("epochs")
+    if dist is None:
+        return space
+    tuned = dict(pairs)
+    kind = "fixed" if dist.fixed else "choice"
+    return replace(space, knobs={**space.knobs, "epochs": Dist(kind, tuple(tuned[e] for e in dist.values()))})
+
+
+def largest_fitting(ok: Callable[[float], bool], low: float, high: float) -> float:
+    """The largest x in [low, high] with ``ok(x)`` (``ok`` true up to a threshold, false above it;
+    ``ok(low)`` true), by bisection in log x; the end that is known to satisfy it."""
+    if ok(high):
+        return high
+    for _ in range(SEARCH_STEPS):
+        middle = math.sqrt(low * high)
+        if ok(middle):
+            low = middle
+        else:
+            high = middle
+    return low
+
+
+def lowest_target(
+    space: MethodSpace, run: RunConfig, n: int, delta: float, high: float, start: float = PER_RUN_FLOOR
+) -> float | None:
+    """The least per-run ε from ``start`` up (by factors of 1.25, at most ``high``) every configuration of
+    ``space`` can be calibrated to at δ: the conversion from RDP at orders up to 63 cannot certify much
+    below log(1/δ)/62 (about 0.2 at δ = 1e-5), whatever σ."""
+    schedules = schedules_of(space, run, n)
+    target = start
+    while target <= high:
+        try:
+            ledgers_at(schedules, target, delta)
+            return target
+        except ValueError:
+            target *= 1.25
+    return None
+
+
+class Schedule:
+    """One privacy configuration's schedule (σ -> ledger) as a plan's searches calibrate it, again and again
+    at targets a little apart. Each calibration starts from the σ the last one found; its probes read the
+    ledger at σ = 1 scaled by σ (every release's noise std is σ times its std at σ = 1, checked here at
+    σ = 2: else they read the schedule itself), a ledger of thousands of steps built once; the σ found is
+    checked on the schedule's own ledger, which is kept for each target, so that a target probed again
+    (the one a search settles on) gives the same."""
+
+    def __init__(self, schedule: NoiseSchedule) -> None:
+        self.schedule = functools.lru_cache(maxsize=2)(schedule)  # the σ found, checked and then written
+        self.sigma = 1.0
+        self.found: dict[tuple[float, float], tuple[HistoryEntry, ...]] = {}
+        unit, twice = schedule(1.0), schedule(2.0)
+        scales = len(unit) == len(twice) and all(
+            (n, q) == (m, p) and math.isclose(2 * z, y, rel_tol=1e-12)
+            for (z, q, n), (y, p, m) in zip(unit, twice, strict=False)
+        )
+        self.probe = (lambda s: [(s * z, q, n) for z, q, n in unit]) if scales else schedule
+
+    def lowest(self, epsilon: float, delta: float) -> tuple[HistoryEntry, ...]:
+        """The worst ledger of the configuration's runs at target (ε, δ), calibrated by RDP
+        (``lowest_sigma``; the accountant of every stage but a PLD-composed one's)."""
+        if (epsilon, delta) not in self.found:
+            self.sigma = lowest_sigma(epsilon, delta, self.schedule, RDP, self.sigma, self.probe)
+            self.found[epsilon, delta] = tuple(self.schedule(self.sigma))
+        return self.found[epsilon, delta]
+
+
+def schedules_of(space: MethodSpace, run: RunConfig, n: int) -> tuple[Schedule, ...]:
+    """Every privacy configuration ``space`` can draw over ``run`` (``configuration_schedules``)."""
+    return tuple(Schedule(s) for s in configuration_schedules(space, run, n))
+
+
+def ledgers_at(
+    schedules: Sequence[Schedule], epsilon: float, delta: float
+) -> tuple[tuple[HistoryEntry, ...], ...]:
+    """The worst ledger of each of ``schedules`` when its runs target (ε, δ)."""
+    return tuple(s.lowest(epsilon, delta) for s in schedules)
+
+
+def curve_at(schedules: Sequence[Schedule], epsilon: float, delta: float) -> np.ndarray:
+    return worst_curve(ledgers_at(schedules, epsilon, delta))
