@@ -29,7 +29,15 @@ from dptune.privacy.filter import RenyiFilter
 from dptune.privacy.plans import MethodPlan, Ran, curve_privacy, plan_record
 from dptune.sweep.bound import SweepTuningCost, curve_cost
 from dptune.sweep.pipeline import carried, pipeline, planned, plans_at, tuning_knobs
-from dptune.sweep.releases import ReleasedModel, release_json, release_lines, sweep_releases
+from dptune.sweep.releases import (
+    ReleasedModel,
+    ReleaseOf,
+    pipeline_release,
+    release_json,
+    release_lines,
+    rerun_release,
+    sweep_releases,
+)
 from dptune.sweep.results import TradeOff
 from dptune.sweep.spec import SweepSpec, unused_with_total
 from dptune.sweep.summary import (
@@ -39,6 +47,7 @@ from dptune.sweep.summary import (
     pipeline_opening_lines,
     search_opening_lines,
 )
+from dptune.training.config import RunConfig
 from dptune.training.trial_status import route
 
 Knobs = Callable[[dict[str, Any]], dict[str, Any]]
@@ -110,9 +119,14 @@ class SweepMode(ABC):
         """The rows of the selected configurations, as the sweep's table shows them."""
         return rows
 
-    @abstractmethod
     def releases(self, ran: StageResults, record: Mapping[str, Any]) -> list[ReleasedModel]:
-        """Every model the sweep releases, each with its card."""
+        """Every model the sweep releases, each with its card (``release_of``)."""
+        release_of = self.release_of(ran, record)
+        return sweep_releases(ran.results, self.spec.runs, ran.settings, release_of, self.spec.held_out)
+
+    @abstractmethod
+    def release_of(self, ran: StageResults, record: Mapping[str, Any]) -> ReleaseOf:
+        """How the sweep releases one finished re-run (``sweep_releases``)."""
 
     @abstractmethod
     def closing_lines(
@@ -144,18 +158,18 @@ class PerRunSweep(SweepMode):
     def record(self, tuning: SweepTuningCost, counts: Mapping[str, Ran]) -> dict[str, Any]:
         return tuning.as_dict()
 
-    def releases(self, ran: StageResults, record: Mapping[str, Any]) -> list[ReleasedModel]:
-        spec = self.spec
-        return sweep_releases(
-            ran.results,
-            spec.runs,
-            ran.settings,
-            record["methods"],
-            ran.counts,
-            None,
-            ran.noise_source,
-            spec.held_out,
-        )
+    def release_of(self, ran: StageResults, record: Mapping[str, Any]) -> ReleaseOf:
+        """Each re-run of a method with a row in the search bound's record, its card that row's."""
+        rows = {row["method"]: row for row in record["methods"]}
+
+        def released(
+            method: str, result: Mapping[str, Any], run: RunConfig, shown: Mapping[str, Any]
+        ) -> ReleasedModel | None:
+            if method not in rows:
+                return None
+            return rerun_release(rows[method], result, run, shown, ran.noise_source)
+
+        return released
 
     def closing_lines(
         self,
@@ -215,18 +229,15 @@ class PipelineSweep(SweepMode):
         """A pipeline's row stands for its total, not its tuning trials' ε_t."""
         return [replace(row, epsilon_target=self.spec.epsilons[0]) for row in rows]
 
-    def releases(self, ran: StageResults, record: Mapping[str, Any]) -> list[ReleasedModel]:
-        spec = self.spec
-        return sweep_releases(
-            ran.results,
-            spec.runs,
-            ran.settings,
-            record["methods"],
-            ran.counts,
-            self.plans,
-            ran.noise_source,
-            spec.held_out,
-        )
+    def release_of(self, ran: StageResults, record: Mapping[str, Any]) -> ReleaseOf:
+        """Each method's release, its card its plan's with what the method ran."""
+
+        def released(method: str, result: Mapping[str, Any], run: RunConfig, shown: Mapping[str, Any]) -> Any:
+            return pipeline_release(
+                self.plans[method], ran.counts[method], result, run, shown, ran.noise_source
+            )
+
+        return released
 
     def closing_lines(
         self,

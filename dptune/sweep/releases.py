@@ -11,7 +11,7 @@ state is ever on it. A seeded run (research mode) has no guarantee, and its card
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -217,30 +217,28 @@ def release_json(releases: Sequence[ReleasedModel], curve: tuple[float, float] |
     return json.dumps(doc)
 
 
+ReleaseOf = Callable[[str, Mapping[str, Any], RunConfig, Mapping[str, Any]], ReleasedModel | None]
+"""A sweep's mode's release of one finished re-run: (method, its last report, its run, its settings as
+recorded) -> the released model with its card (None: the mode releases none for it)."""
+
+
 def sweep_releases(
     results: Sequence[Mapping[str, Any]],
     runs: Mapping[str, RunConfig],
     settings: Mapping[str, Mapping[str, Any]],
-    costs: Sequence[Mapping[str, Any]],
-    counts: Mapping[str, Ran],
-    plans: Mapping[str, MethodPlan] | None,
-    noise_source: str,
+    release_of: ReleaseOf,
     held_out: PrivateHeldOut | None = None,
 ) -> list[ReleasedModel]:
     """Every finished re-run of a sweep (``results``: the trials' last reports with ``trial_id``,
-    ``method`` and ``config``) as a release: a pipeline's (``plans`` by method; ``counts``: what each
-    method ran, from the private ledger) or a per-run sweep's (``costs``: the bound's public rows); each
-    card says what covers the held-out records (``held_out``: private, else public)."""
-    rows = {row["method"]: row for row in costs}
+    ``method`` and ``config``) as its mode releases it (``release_of``: ``pipeline_release`` or
+    ``rerun_release``); each card says what covers the held-out records (``held_out``: private, else
+    public)."""
+    statement = held_out_statement(held_out)
     releases = []
     for result in finished_reruns(results):
-        config = result["config"]
-        method = result["method"]
-        run = runs[method].with_knobs(config)
+        method, config = result["method"], result["config"]
         shown = trial_settings(settings.get(method, {}), config)
-        if plans is not None:
-            releases.append(pipeline_release(plans[method], counts[method], result, run, shown, noise_source))
-        elif method in rows:
-            releases.append(rerun_release(rows[method], result, run, shown, noise_source))
-    statement = held_out_statement(held_out)
-    return [replace(r, card={**r.card, **statement}) for r in releases]
+        released = release_of(method, result, runs[method].with_knobs(config), shown)
+        if released is not None:
+            releases.append(replace(released, card={**released.card, **statement}))
+    return releases
