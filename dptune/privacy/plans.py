@@ -1,4 +1,4 @@
-"""A pipeline's plan as the planner writes it out (``Stage``, ``MethodPlan``: every mechanism, fixed before
+"""A pipeline's plan as the planner writes it out (``Phase``, ``MethodPlan``: every mechanism, fixed before
 the data is touched), and the privacy of what it ran: a pipeline's (ε, δ) (``realised``), every model of
 one sweep's pipelines released together (``joint_privacy``: their tuning on one secret subset amplified
 once), every model of several totals (``curve_privacy``), and the public record of a sweep's pipelines
@@ -85,9 +85,10 @@ PLD = "pld"
 
 
 @dataclass(frozen=True)
-class Stage:
-    """One stage's mechanisms: ``count`` runs (a random count: repeat-and-select, the best released),
-    each dominated by one of ``ledgers`` (one per privacy configuration the stage can train, (σ, q,
+class Phase:
+    """One phase of a plan (tuning or release; the plan's record lists them under ``stages``): ``count``
+    runs (a random count: repeat-and-select, the best released), each dominated by one of ``ledgers`` (one
+    per privacy configuration the phase can train, (σ, q,
     steps) entries at the per-run target ``per_run_epsilon``), on a secret subset of rate ``fraction``;
     (``epsilon``, ``delta``) its guarantee on the whole data; ``accountant`` the one its runs calibrate
     with and state their per-run ε in (``RDP`` or ``PLD``, as the plan composes)."""
@@ -127,7 +128,7 @@ class Stage:
         ledgers: tuple[tuple[HistoryEntry, ...], ...],
         epsilon: float,
         accountant: str = RDP,
-    ) -> Stage:
+    ) -> Phase:
         """A release: one run on the whole data at (``per_run_epsilon``, ``per_run_delta``), which is its
         guarantee on the data too (``epsilon`` as its accountant states it)."""
         return cls(
@@ -181,8 +182,8 @@ class MethodPlan:
     method: str
     total_epsilon: float
     delta: float
-    tuning: Stage
-    release: Stage
+    tuning: Phase
+    release: Phase
     composition: str
     epsilon: float
     run_equivalents: float
@@ -197,7 +198,7 @@ class MethodPlan:
     def lr_scale(self, epochs: int) -> float:
         """η_B/η_t = (ε_B/ε_t)·(T_t/T) for a release of ``epochs`` T: the linear scaling rule's
         r_B/r_t = ε_B/ε_t with the tuning's T_t; 1 where T_t = T·ε_t/ε_B exactly. The ε are both by RDP
-        (``Stage.rdp_epsilon``): the rule reads one measure of noise, whatever the plan composes with."""
+        (``Phase.rdp_epsilon``): the rule reads one measure of noise, whatever the plan composes with."""
         tuned = dict(self.epochs)[epochs]
         return self.release.rdp_epsilon / self.tuning.rdp_epsilon * tuned / epochs
 
@@ -208,7 +209,7 @@ class MethodPlan:
     @property
     def tuning_quality(self) -> float:
         """γ·ε_t: the per-run ε a full run whose ranking a tuning trial resembles would spend (by RDP,
-        ``Stage.rdp_epsilon``, so that plans of either accountant rank alike)."""
+        ``Phase.rdp_epsilon``, so that plans of either accountant rank alike)."""
         return self.tuning.fraction * self.tuning.rdp_epsilon
 
     @property

@@ -41,7 +41,7 @@ where it applies, which leaves their release less noise still (``plan_total``):
   PLD on X is amplified by the subset's dominating pair (Zhu, Dong & Wang 2022, Thm. 11,
   ``dptune.privacy.amplification.amplified_pld``: Balle, Barthe & Gaboardi's profile, every ε at once)
   before it composes with the release's. Its stages' runs calibrate by PLD to their per-run ε. The rule
-  above and the planner's ranking read every stage's ε by RDP (``Stage.rdp_epsilon``), one measure of
+  above and the planner's ranking read every stage's ε by RDP (``Phase.rdp_epsilon``), one measure of
   noise whatever the composition.
 * **RDP**: the tuning stage is one mechanism on X with RDP K·W_t; X is secret, so on the whole data it
   is RDP with Zhu & Wang's bound for Poisson subsampling of any mechanism (ICML 2019, Thm. 6,
@@ -146,7 +146,7 @@ def _plan_at(
 ) -> MethodPlan | None:
     """``plan_method`` with the tuning trials' epochs fixed (``pairs``: (T, T_t)): composed by PLD, or of
     the compositions in RDP and the basic way (module docstring), the one whose release is least noisy
-    (the largest ε_B by RDP, ``Stage.rdp_epsilon``)."""
+    (the largest ε_B by RDP, ``Phase.rdp_epsilon``)."""
     candidates = (
         pld_candidates(setup, method, total, fraction, n, pairs)
         if composed_by_pld

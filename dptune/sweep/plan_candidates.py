@@ -24,7 +24,7 @@ from dptune.privacy.plans import (
     RDP_COMPOSITION,
     REPEAT_AND_SELECT_COMPOSITION,
     MethodPlan,
-    Stage,
+    Phase,
     after_subset,
 )
 from dptune.privacy.tuning import repeat_and_select_curve, worst_curve
@@ -44,7 +44,7 @@ from dptune.sweep.plan_runs import (
 PLD_BRACKET = 1.25  # PLD's σ is 5–10% below RDP's, where its search starts (``least_noise``)
 
 
-Candidate = tuple[Stage, Stage, str, float]
+Candidate = tuple[Phase, Phase, str, float]
 Pairs = tuple[tuple[int, int], ...]
 """(T, T_t): the release's epochs and its tuning trials'."""
 """A plan's two stages, its composition's name and the figure it composes to."""
@@ -100,8 +100,8 @@ def rdp_candidates(
     return [candidate for candidate in found if candidate is not None]
 
 
-def _tune_stage(setup: PlanSetup, tuning: RdpTuning, fraction: float, epsilon: float, delta: float) -> Stage:
-    return Stage(
+def _tune_stage(setup: PlanSetup, tuning: RdpTuning, fraction: float, epsilon: float, delta: float) -> Phase:
+    return Phase(
         name="tune",
         count=setup.trials,
         per_run_epsilon=tuning.per_run,
@@ -132,7 +132,7 @@ def _rdp_candidate(
     release_epsilon = largest_fitting(release_fits, floor, total)
     release_ledgers = ledgers_at(released, release_epsilon, delta)
     release_curve = worst_curve(release_ledgers)
-    release = Stage.one_run(release_epsilon, delta, release_ledgers, rdp_to_epsilon(release_curve, delta))
+    release = Phase.one_run(release_epsilon, delta, release_ledgers, rdp_to_epsilon(release_curve, delta))
     return (
         _tune_stage(setup, tuning, fraction, rdp_to_epsilon(tuning.curve, delta), delta),
         release,
@@ -159,7 +159,7 @@ def _basic_candidate(
     if release_epsilon < floor:
         return None
     release_ledgers = ledgers_at(released, release_epsilon, release_delta)
-    release = Stage.one_run(release_epsilon, release_delta, release_ledgers, release_epsilon)
+    release = Phase.one_run(release_epsilon, release_delta, release_ledgers, release_epsilon)
     return (
         _tune_stage(setup, tuning, fraction, epsilon_a, delta_a),
         release,
@@ -210,7 +210,7 @@ def pld_candidates(
     on_data, _ = amplified_by_subset(pld_epsilon(searched, subset_delta, tuning_grid), subset_delta, fraction)
     return [
         (
-            Stage(
+            Phase(
                 name="tune",
                 count=setup.trials,
                 per_run_epsilon=pld_epsilon(tune_ledger, delta),
@@ -221,7 +221,7 @@ def pld_candidates(
                 delta=delta,
                 accountant=PLD,
             ),
-            Stage.one_run(release_alone, delta, (release_ledger,), release_alone, PLD),
+            Phase.one_run(release_alone, delta, (release_ledger,), release_alone, PLD),
             PLD_COMPOSITION if fraction == 1 else AMPLIFIED_PLD_COMPOSITION,
             after_subset(searched, fraction, release_ledger, delta, grid),
         )
@@ -281,7 +281,7 @@ def repeat_and_select_plan(
     ledgers = ledgers_at(schedules, per_run, delta)
     worst = worst_curve(ledgers)
     search = rdp_to_epsilon(repeat_and_select_curve(worst, count), delta)
-    tuning = Stage(
+    tuning = Phase(
         name="tune",
         count=count,
         per_run_epsilon=per_run,
@@ -291,7 +291,7 @@ def repeat_and_select_plan(
         epsilon=search,
         delta=delta,
     )
-    release = Stage.one_run(per_run, delta, ledgers, rdp_to_epsilon(worst, delta))
+    release = Phase.one_run(per_run, delta, ledgers, rdp_to_epsilon(worst, delta))
     epsilon = composed(per_run)
     return MethodPlan(
         method=method,
