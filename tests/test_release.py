@@ -179,13 +179,13 @@ CANARY_CODE = textwrap.dedent(
     from torch import nn
 
 
-    def digits(nan_record: bool = False):
+    def digits():
         data = load_digits()
         x = (data.data / 16.0).astype(np.float32)
         order = np.random.default_rng(0).permutation(len(x))
         train, held = np.split(order, [1437])
         train_x = x[train].copy()
-        if nan_record:
+        if NAN_RECORD:
             train_x[0] = np.nan  # every gradient of this record is NaN
         held_out = (x[held], data.target[held])
         return {"train": (train_x, data.target[train]), "held_out": held_out, "num_classes": 10}
@@ -204,12 +204,12 @@ def canary_release(
     training record's input NaN (or as it is): what its release run and registered version show, and the
     private count of signals its trials zeroed."""
     folder.mkdir()
-    (folder / "canary.py").write_text(CANARY_CODE)
+    (folder / "canary.py").write_text(f"NAN_RECORD = {nan_record}\n" + CANARY_CODE)  # the spec alike
     spec = write_spec(
         folder,
         "canary",
         {"dpsgd": {"lr": {"loguniform": [0.1, 2.0]}}},
-        dataset={"factory": "canary:digits", "args": {"nan_record": nan_record}},
+        dataset={"factory": "canary:digits"},
         model={"factory": "canary:mlp"},
         privacy={"epsilon": TOTAL, "delta": 1e-4, "includes_tuning": True, "validation": validation},
         budget={"trials_per_method": 2, "max_concurrent": 2},
