@@ -205,7 +205,10 @@ def prepare(mode: SweepMode, spec_text: str, resume: bool, began: Started) -> Pr
         plan_text = mode.plan_text()
         if plan_text is not None:
             began.tracker.attach(parent, {PLAN_ARTIFACT: plan_text})
-    for line in mode.opening_lines(began.data, delta, began.resources.gpu, filter_, warm_points):
+    opening = mode.opening_lines(
+        data=began.data, delta=delta, gpu=began.resources.gpu, filter_=filter_, warm_points=warm_points
+    )
+    for line in opening:
         began.progress(line)
     sweep = SweepRun(
         spec=spec,
@@ -360,17 +363,27 @@ def report(
     wall: float,
 ) -> None:
     """The closing lines: the mode's (the selections, the privacy, where models load from) and the compute
-    used; trials that fell back to the CPU (not under a secret count: said before the trials)."""
+    used."""
     sweep, echo = prepared.sweep, began.progress
     spec, resources = sweep.spec, began.resources
     compute = compute_line(
-        spec, times.trials, times.restored, times.trial_seconds, resources.slots, resources.describe(), wall
+        spec,
+        runs_now=times.trials,
+        runs_before=times.restored,
+        trial_seconds=times.trial_seconds,
+        slots=resources.slots,
+        slot=resources.describe(),
+        wall=wall,
     )
-    table = format_table(recorded.best)
-    private_state = sweep.state.uri
-    for line in sweep.mode.closing_lines(
-        table, recorded.tuning, private_state, compute, releases, recorded.record
-    ):
+    closing = sweep.mode.closing_lines(
+        table=format_table(recorded.best),
+        tuning=recorded.tuning,
+        private_state=sweep.state.uri,
+        compute=compute,
+        releases=releases,
+        record=recorded.record,
+    )
+    for line in closing:
         echo(line)
 
 
