@@ -185,7 +185,7 @@ def _sweep_spec(args: argparse.Namespace) -> tuple[SweepSpec, list[MethodPlan] |
     from dptune.sweep.preflight import preflight
     from dptune.sweep.spec import load_spec
     from dptune.sweep.spec_parts import resolve_tracking_uri
-    from dptune.training.calibrated_run import default_delta
+    from dptune.training.calibrated_run import resolved_delta
 
     overrides: dict[str, Any] = {"storage_path": args.storage_path}
     if args.includes_tuning:
@@ -198,8 +198,7 @@ def _sweep_spec(args: argparse.Namespace) -> tuple[SweepSpec, list[MethodPlan] |
         args.spec, overrides={k: v for k, v in overrides.items() if v is not None}, methods=args.method or ()
     )
     n = preflight(spec, args.resume)
-    delta = spec.shared.delta if spec.shared.delta is not None else default_delta(n)
-    return spec.with_held_out(delta), planned(spec, n)
+    return spec.with_held_out(resolved_delta(spec.shared, n)), planned(spec, n)
 
 
 def _validate(args: argparse.Namespace) -> None:

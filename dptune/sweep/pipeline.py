@@ -15,7 +15,7 @@ from dptune.sweep.plan import plan_sweep
 from dptune.sweep.plan_runs import PlanSetup, with_tuning_epochs
 from dptune.sweep.spec import SweepSpec
 from dptune.sweep.spec_parts import IncludesTuning
-from dptune.training.calibrated_run import default_delta
+from dptune.training.calibrated_run import resolved_delta
 from dptune.training.config import RunConfig
 
 
@@ -58,7 +58,7 @@ def planned(spec: SweepSpec, n: int) -> list[MethodPlan] | None:
     a start point whose carried step leaves its space); None for a per-run spec."""
     if spec.includes_tuning is None:
         return None
-    delta = spec.shared.delta if spec.shared.delta is not None else default_delta(n)
+    delta = resolved_delta(spec.shared, n)
     plans = plan_sweep(plan_setup(spec, delta), n)
     for index in range(len(spec.epsilons)):
         pipeline(spec, index, plans)  # every start point carried to its release's ε fits its space

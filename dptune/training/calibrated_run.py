@@ -23,6 +23,11 @@ def default_delta(n: int) -> float:
     return 10.0 ** -(math.floor(math.log10(n)) + 1)
 
 
+def resolved_delta(config: RunConfig, n: int) -> float:
+    """A run's δ on ``n`` training samples: its own, else ``default_delta(n)``."""
+    return config.delta if config.delta is not None else default_delta(n)
+
+
 @dataclass(frozen=True)
 class RunSchedule:
     """q = B/n, ⌈n/B⌉ steps per epoch, the method's hyper-parameters (T steps, L = q·n) and σ -> ledger."""
@@ -78,7 +83,7 @@ def check_delta(delta: float, n: int, field: str) -> None:
 
 def calibrated_run(config: RunConfig, n: int) -> CalibratedRun:
     """``config`` on n samples, calibrated at its δ (default: ``default_delta(n)``; a δ ≥ 1/n refused)."""
-    delta = config.delta if config.delta is not None else default_delta(n)
+    delta = resolved_delta(config, n)
     check_delta(delta, n, "delta")
     run = run_schedule(config, n)
     return CalibratedRun(run, delta, calibrate_noise(config.epsilon, delta, run.schedule, config.accountant))

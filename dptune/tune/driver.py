@@ -50,7 +50,7 @@ from dptune.tracking.names import (
     SEARCH_ROLE,
 )
 from dptune.tracking.report import format_table
-from dptune.training.calibrated_run import default_delta
+from dptune.training.calibrated_run import resolved_delta
 from dptune.training.config import RunConfig
 from dptune.training.trial_status import (
     STATUS_KEY,
@@ -127,7 +127,7 @@ def run_sweeps(
     shared = spec.shared
     if spec.validation == "private" and spec.held_out is None:  # not yet (``dptune run`` fixed it)
         n = train_size(shared.dataset, shared.data_root, shared.subset, shared.dataset_args)
-        spec = spec.with_held_out(shared.delta if shared.delta is not None else default_delta(n))
+        spec = spec.with_held_out(resolved_delta(shared, n))
     mode = spec_mode(spec, plans)
     for line in mode.opening_lines():
         echo(line)
@@ -192,7 +192,7 @@ def prepare(mode: SweepMode, spec_text: str, resume: bool, began: Started) -> Pr
     before any trial: a sweep that stops early keeps it) and its opening lines."""
     spec, shared, n = mode.spec, mode.spec.shared, len(began.data.train_y)
     warm_points, prior = warm_start(spec, spec.warm_start) if spec.warm_start else ({}, None)
-    delta = shared.delta if shared.delta is not None else default_delta(n)
+    delta = resolved_delta(shared, n)
     state = PrivateSweepState(spec.storage_path, spec.name)
     setup = spec.search_setup()
     searches = bounded_searches(setup, n, delta, state)
