@@ -44,11 +44,15 @@ def runs(uri: str, experiment: str) -> tuple[list, list]:
     return parents, children
 
 
-QUICKSTART = yaml.safe_load((Path(__file__).parents[1] / "sweeps" / "quickstart.yaml").read_text())
+QUICKSTART = yaml.safe_load((Path(__file__).parents[1] / "sweeps" / "per-run.yaml").read_text()) | {
+    "name": "quickstart"
+}
+"""The README's per-run example (``sweeps/per-run.yaml``: three methods at a per-run ε, two re-runs of each
+selection), named as the quickstart was when it was the per-run sweep: the tests' base sweep."""
 
 
 def quickstart_spec(folder: Path, **changes: Any) -> Path:
-    """The quickstart spec with ``changes`` (dotted paths), written into ``folder``."""
+    """The per-run example spec (``QUICKSTART``) with ``changes`` (dotted paths), written into ``folder``."""
     doc = copy.deepcopy(QUICKSTART)
     for dotted, value in changes.items():
         node = doc

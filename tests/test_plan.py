@@ -41,7 +41,7 @@ from dptune.privacy.plans import (
     realised,
 )
 from dptune.sweep.pipeline import carried, pipeline, plan_setup, planned, tuning_knobs, tuning_run
-from dptune.sweep.plan import MIN_TUNING_EPSILON, plan_method, plan_sweep, plan_total, smallest_total
+from dptune.sweep.plan import MIN_TUNING_EPSILON, plan_pool, plan_sweep, plan_total, smallest_total
 from dptune.sweep.plan_candidates import rdp_candidates
 from dptune.sweep.plan_runs import lowest_target
 from dptune.sweep.releases import ReleasedModel
@@ -320,7 +320,7 @@ def test_a_repeat_and_select_plan_recomposed_by_dp_accounting_stays_within_its_t
 def test_a_plan_composed_the_basic_way_is_recomposed_within_its_total_too() -> None:
     spec = parse_spec(spec_doc("scatter-linear", [3.0], 8, CELLS["scatter-linear"]))
     setup = plan_setup(spec, 1e-5)
-    options = [plan_method(setup, "dpsgd", 3.0, 0.25, N_FASHION, 0.2)]
+    options = [plan_pool(setup, ("dpsgd",), 3.0, 0.25, N_FASHION, 0.2)[0]]
     assert options[0] is not None
     # the planner keeps the tighter of its two compositions: rebuild the basic one's figures by hand
     plan = options[0]
@@ -335,7 +335,7 @@ def test_a_plan_composed_the_basic_way_is_recomposed_within_its_total_too() -> N
     # and the basic candidate itself, as it would be stored, recomposes within the total
     (basic,) = [
         c
-        for c in rdp_candidates(setup, "dpsgd", 3.0, 0.25, N_FASHION, 0.2, plan.epochs)
+        for c in rdp_candidates(setup, ("dpsgd",), 3.0, 0.25, N_FASHION, 0.2, {"dpsgd": plan.epochs})
         if c[2] == BASIC_COMPOSITION
     ]
     tuning, release, composition, composed = basic
@@ -378,11 +378,11 @@ def test_stages_on_one_secret_subset_amplify_once_together_not_each_apart() -> N
     spec = parse_spec(spec_doc("scatter-linear", [3.0], 8, CELLS["scatter-linear"]))
     setup = plan_setup(spec, 1e-5)
     floor = 0.2
-    plan = plan_method(setup, "dpsgd", 3.0, 0.25, N_FASHION, floor)
+    plan = plan_pool(setup, ("dpsgd",), 3.0, 0.25, N_FASHION, floor)[0]
     assert plan is not None
     (basic,) = [
         c
-        for c in rdp_candidates(setup, "dpsgd", 3.0, 0.25, N_FASHION, floor, plan.epochs)
+        for c in rdp_candidates(setup, ("dpsgd",), 3.0, 0.25, N_FASHION, floor, {"dpsgd": plan.epochs})
         if c[2] == BASIC_COMPOSITION
     ]
     tuning, release, composition, composed = basic
@@ -494,7 +494,7 @@ def test_a_plan_tuning_on_a_subset_composes_by_pld_within_its_total_and_tighter_
     subset.compose(events([mechanism]), tuning["runs"])
     profile = amplified_by_subset(subset.get_epsilon(1e-5 / fraction), 1e-5 / fraction, fraction)[0]
     assert profile <= tuning["epsilon"] <= profile * (1 + DP_ACCOUNTING_SLACK)
-    in_rdp = plan_method(setup, "dpsgd", 3.0, fraction, N_FASHION, floor_of(setup, 3.0))
+    in_rdp = plan_pool(setup, ("dpsgd",), 3.0, fraction, N_FASHION, floor_of(setup, 3.0))[0]
     assert in_rdp is not None and in_rdp.composition != AMPLIFIED_PLD_COMPOSITION
     assert plan.release.ledgers[0][0][0] < in_rdp.release.ledgers[0][0][0]
     assert plan.tuning.ledgers[0][0][0] < in_rdp.tuning.ledgers[0][0][0]
@@ -721,7 +721,7 @@ def test_stages_that_repeat_one_mechanism_compose_by_pld_and_release_with_less_n
         (released["noise_multiplier"], released["sample_rate"], released["steps"]),
     ]
     assert prv.get_epsilon(1e-5) <= total + 0.02
-    in_rdp = plan_method(setup, "dpsgd", total, 1.0, N_FASHION, floor_of(setup, total))
+    in_rdp = plan_pool(setup, ("dpsgd",), total, 1.0, N_FASHION, floor_of(setup, total))[0]
     assert in_rdp is not None and in_rdp.composition != PLD_COMPOSITION
     assert released["noise_multiplier"] < 0.97 * in_rdp.release.ledgers[0][0][0]
     by_rdp = dp_rdp.compute_epsilon(RDP_ORDERS, stage_rdp(release), 1e-5)[0]

@@ -172,6 +172,59 @@ def test_a_pipeline_releases_a_registered_model_within_its_total(tmp_path: Path)
     assert asked == {False: 1.0, True: float(ray._private.utils.get_num_cpus())}
 
 
+def test_one_model_across_methods_is_released_once_with_a_card_covering_every_methods_trials(
+    tmp_path: Path,
+) -> None:
+    """Two methods, one model at the total (``privacy.release: one``, the default): every method's tuning
+    trials run, exactly one release (the method whose selected trial scored best on validation), registered
+    as the experiment's model with the total's alias, its card within the total and covering both methods'
+    trials; the plan recomposed by dp-accounting as one stage of both methods' trials and the worst release
+    stays within it."""
+    spec = write_spec(
+        tmp_path,
+        "one",
+        {"dpsgd": {"lr": {"loguniform": [0.1, 2.0]}}, "dpsgd-momentum": {"lr": {"loguniform": [0.1, 2.0]}}},
+        privacy={"epsilon": TOTAL, "delta": 1e-4, "includes_tuning": True},
+        budget={"trials_per_method": 2, "max_concurrent": 2},
+        selection={},
+        search={"sampler": "random"},
+    )
+    done = dptune_run(spec)
+    assert done.returncode == 0, done.stderr[-3000:]
+    lines = done.stdout.strip().splitlines()
+    release = json.loads(lines[-1])
+    (only,) = release["releases"]
+    assert release["epsilon"] <= TOTAL and release["model_uri"].startswith("models:/one/")
+    assert any(
+        line.startswith(f"total ε = {TOTAL:g}: one model, {only['method']}'s configuration") for line in lines
+    )
+
+    uri = f"sqlite:///{tmp_path / 'mlflow.db'}"
+    client = MlflowClient(uri)
+    parents, children = runs(uri, "one")
+    tuned = [c for c in children if c.data.tags.get("dptune.role") == "search"]
+    (released,) = [c for c in children if c.data.tags.get("dptune.role") == "final"]
+    assert sorted(c.data.tags["dptune.method"] for c in tuned) == ["dpsgd"] * 2 + ["dpsgd-momentum"] * 2
+    best = {
+        m: max(c.data.metrics["validation_accuracy"] for c in tuned if c.data.tags["dptune.method"] == m)
+        for m in ("dpsgd", "dpsgd-momentum")
+    }
+    assert best[only["method"]] == max(best.values())  # the release is the best selection on validation
+    card = json.loads(Path(client.download_artifacts(released.info.run_id, "privacy_card.json")).read_text())
+    assert card["epsilon"] == pytest.approx(release["epsilon"]) and card["epsilon"] <= TOTAL
+    assert "4 tuning trials across dpsgd, dpsgd-momentum (dpsgd 2, dpsgd-momentum 2)" in card["covers"]
+    assert card["plan"]["released_among"] == ["dpsgd", "dpsgd-momentum"]
+    version = client.get_model_version_by_alias("one", "total-3")
+    assert str(version.version) == release["model_uri"].rsplit("/", 1)[1]
+    assert version.tags["dptune.method"] == only["method"]
+    (parent,) = parents
+    for plan in json.loads(Path(client.download_artifacts(parent.info.run_id, PLAN_ARTIFACT)).read_text()):
+        tuning, stage_release = plan["stages"]
+        whole = plan | {"stages": [tuning | {"runs": tuning["runs"] * 2}, stage_release]}
+        assert recomposed(whole) <= TOTAL * (1 + DP_ACCOUNTING_SLACK)
+    assert not undocumented(release_outputs(client, released.info.run_id, release["model_uri"]))
+
+
 CANARY_CODE = textwrap.dedent(
     """
     import numpy as np

@@ -13,7 +13,7 @@ from dptune.cli import main
 from dptune.sweep.spec import load_spec, parse_spec
 
 SWEEPS = sorted((Path(__file__).parents[1] / "sweeps").rglob("*.yaml"))
-BASE = yaml.safe_load((Path(__file__).parents[1] / "sweeps" / "quickstart.yaml").read_text())
+BASE = yaml.safe_load((Path(__file__).parents[1] / "sweeps" / "per-run.yaml").read_text())
 
 
 @pytest.mark.parametrize("path", SWEEPS, ids=lambda p: p.parent.name + "/" + p.name)

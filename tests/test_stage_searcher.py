@@ -97,6 +97,7 @@ class Stage:
         secret: frozenset[str] = frozenset(),
         kept_starts: dict[str, list[dict[str, Any]]] | None = None,
         validation_size: int = 0,
+        one_model: bool = False,
     ):
         self.lines: list[str] = []
         self.name = tmp_path.name
@@ -115,6 +116,7 @@ class Stage:
             secret,
             kept_starts=kept_starts,
             validation_size=validation_size,
+            one_model=one_model,
         )
         self.observer = SearchObserver(self.searcher)
         self.trials: list[FakeTrial] = []
@@ -171,6 +173,46 @@ def test_a_method_whose_search_ended_re_runs_its_best_finished_trial(tmp_path: P
     stage.ask()
     stage.ask()
     assert stage.ask() == Searcher.FINISHED  # every search ended and every re-run started
+
+
+def test_one_model_across_methods_releases_the_best_selection_on_validation_once_every_search_ended(
+    tmp_path: Path,
+) -> None:
+    """``one_model``: nothing is released while a method still searches; then only the method whose
+    selected trial scores best on validation re-runs (once), and the others re-run nothing; the final
+    test (scored by the release alone) cannot enter it."""
+    stage = Stage(tmp_path, {"dpsgd": 2, "dp-pmlf": 2}, reruns=1, one_model=True)
+    for _ in range(4):
+        stage.ask()
+    (a, b), (c, d) = stage.of("dpsgd"), stage.of("dp-pmlf")
+    for trial, score in ((a, 0.61), (b, 0.64), (c, 0.70)):
+        trial.end(score)
+    assert stage.ask() is None and stage.searcher.winner() is None  # dp-pmlf's second trial still runs
+    assert all(not stage.of(m, reruns=True) for m in ("dpsgd", "dp-pmlf"))
+    d.end(0.66)
+    release = stage.ask()
+    assert release.config[METHOD_KEY] == "dp-pmlf" and release.config[RERUN_OF] == c.trial_id
+    assert stage.searcher.winner() == "dp-pmlf"
+    assert stage.ask() == Searcher.FINISHED  # the one release started; dpsgd re-runs nothing
+    assert not stage.of("dpsgd", reruns=True) and stage.final_records("dpsgd") == []
+    assert any(
+        "dp-pmlf's selection has the best validation accuracy of the methods' (70.00%)" in line
+        for line in stage.lines
+    )
+
+
+def test_one_models_tie_across_methods_goes_to_a_secret_rank(tmp_path: Path) -> None:
+    """Equal validation scores across methods: the winner is the selected trial of higher secret rank
+    (``tie_rank`` under the sweep's key), not the first method or trial."""
+    winners = set()
+    for attempt in range(12):
+        stage = Stage(tmp_path / str(attempt), {"dpsgd": 1, "dp-pmlf": 1}, reruns=1, one_model=True)
+        stage.ask(), stage.ask()
+        for trial in stage.trials:
+            trial.end(0.5)
+        stage.ask()
+        winners.add(stage.searcher.winner())
+    assert winners == {"dpsgd", "dp-pmlf"}
 
 
 def test_at_most_limit_trials_and_re_runs_at_once_counted_on_tunes_list(tmp_path: Path) -> None:

@@ -33,6 +33,13 @@ KEEP_START_RULE = (
 )
 
 
+ACROSS_METHODS_RULE = (
+    "each method's tuning trials ranked as its own selection rule ranks them, then the selected trial of "
+    "every method compared by validation accuracy (held-out part, not training data), the best released; "
+    "ties by a secret key"
+)
+
+
 CARRY_RULE = (
     "linear scaling rule in steps: r_B = r_t·ε_B/ε_t with r = η·T; tuning trials run T_t = round(T·ε_t/ε_B) "
     "epochs at the release's step, the release T at η·(ε_B/ε_t)·(T_t/T) (Panda et al. 2024)"
@@ -189,6 +196,15 @@ class MethodPlan:
     run_equivalents: float
     epochs: tuple[tuple[int, int], ...]
     keep_start: bool = False  # the selection keeps the start point unless beaten clearly
+    released_among: tuple[str, ...] = ()
+    """The methods whose tuning trials one release is chosen among (``privacy.release: one``: every method
+    of the spec, the method a dimension of the search); empty: this method's own release."""
+
+    @property
+    def pool(self) -> tuple[str, ...]:
+        """The methods of the one model this plan's release may be: its own, or every method of one
+        release across methods."""
+        return self.released_among or (self.method,)
 
     @property
     def selection_rule(self) -> str:
@@ -233,7 +249,8 @@ class MethodPlan:
             ],
             "composition": self.composition,
             "epsilon": self.epsilon,
-            "selection_rule": self.selection_rule,
+            "released_among": list(self.pool),
+            "selection_rule": self.selection_rule if len(self.pool) == 1 else ACROSS_METHODS_RULE,
             "carry_rule": CARRY_RULE,
             "epochs": [{"release": e, "tuning": t, "lr_scale": self.lr_scale(e)} for e, t in self.epochs],
             "run_equivalents": self.run_equivalents,
@@ -265,14 +282,28 @@ class Ran(NamedTuple):
     drawn: int
 
 
+def pools(plans: Sequence[MethodPlan]) -> list[list[MethodPlan]]:
+    """``plans`` grouped by the model each may release (``MethodPlan.pool``), in order."""
+    grouped: dict[tuple[str, ...], list[MethodPlan]] = {}
+    for plan in plans:
+        grouped.setdefault(plan.pool, []).append(plan)
+    return list(grouped.values())
+
+
+def released_privacy(pool: Sequence[MethodPlan], counts: Mapping[str, Ran]) -> tuple[float, float]:
+    """(ε, δ) of the one model a pool's pipelines release (one method's, or one chosen across methods):
+    the plans' own figure when every one ran as planned; else (a trial lost with a killed driver ran
+    again: one more run on the data) every run beyond the plan composed with them the plans' way
+    (``joint_privacy`` of the pool)."""
+    planned = all(max(0, counts[p.method].searched - counts[p.method].drawn) == 0 for p in pool)
+    if planned and sum(counts[p.method].released for p in pool) <= pool[0].release.runs:
+        return pool[0].epsilon, pool[0].delta
+    return joint_privacy(pool, counts)
+
+
 def realised(plan: MethodPlan, ran: Ran) -> tuple[float, float]:
-    """(ε, δ) of what a pipeline ran: the plan's own figure when it ran as planned; else (a trial lost with
-    a killed driver ran again: one more run on the data) every run beyond the plan composed with it the
-    plan's way (``joint_privacy`` of the one plan)."""
-    lost = max(0, ran.searched - ran.drawn)
-    if lost == 0 and ran.released <= plan.release.runs:
-        return plan.epsilon, plan.delta
-    return joint_privacy([plan], {plan.method: ran})
+    """(ε, δ) of what one method's pipeline ran (``released_privacy`` of its plan alone)."""
+    return released_privacy([plan], {plan.method: ran})
 
 
 def as_planned(plan: MethodPlan) -> Ran:
@@ -282,24 +313,51 @@ def as_planned(plan: MethodPlan) -> Ran:
 
 
 def counted(plan: MethodPlan, ran: Ran | None) -> Ran:
-    """The runs a plan's figure counts: what ran, but never less than the plan (a trial that did not run
-    for a reason the data may have caused still counts: the plan was fixed before the data was touched,
-    and a figure that shrinks with what ran would be an odometer, not a bound)."""
+    """The tuning runs a plan's figure counts: what ran, but never less than the plan (a trial that did
+    not run for a reason the data may have caused still counts: the plan was fixed before the data was
+    touched, and a figure that shrinks with what ran would be an odometer, not a bound); its release runs
+    as they ran (``release_runs`` counts a pool's planned one)."""
     planned = as_planned(plan)
     if ran is None:
-        return planned
+        return Ran(planned.searched, 0, planned.drawn)
     drawn = ran.drawn if plan.tuning.count.random else planned.searched
-    return Ran(max(ran.searched, drawn), max(ran.released, planned.released), drawn)
+    return Ran(max(ran.searched, drawn), ran.released, drawn)
+
+
+def release_runs(pool: Sequence[MethodPlan], ran: Mapping[str, Ran]) -> int:
+    """The release runs a pool's figure counts: those of its methods that ran, never fewer than its plan's
+    (one model, whichever method it is)."""
+    return max(pool[0].release.runs, sum(ran[p.method].released for p in pool))
+
+
+def worst_release(pool: Sequence[MethodPlan]) -> np.ndarray:
+    """RDP of one release of a pool, whichever method's: the per-order maximum over the methods' release
+    curves (a release chosen from the tuning's outputs is adaptive; RDP composes it by its worst curve)."""
+    return np.asarray(np.max([worst_curve(p.release.ledgers) for p in pool], axis=0), dtype=float)
+
+
+def one_release_ledger(pool: Sequence[MethodPlan]) -> tuple[HistoryEntry, ...] | None:
+    """The one mechanism every method of a pool releases with (PLD composes an adaptively chosen release
+    only where the choice does not change the mechanism); None where the methods' releases differ."""
+    ledgers = {p.release.ledgers for p in pool}
+    if len(ledgers) != 1:
+        return None
+    (only,) = ledgers
+    return only[0] if len(only) == 1 else None
 
 
 def pld_history(plans: Sequence[MethodPlan], ran: Mapping[str, Ran]) -> list[HistoryEntry]:
     """Every run of PLD-composed ``plans`` as one ledger: each plan's tuning mechanism as many times as
-    its tuning trials ran, its release's as many as its release runs (``ran`` by method)."""
+    its tuning trials ran, each pool's release mechanism (``one_release_ledger``) as many times as it
+    released (``release_runs``; ``ran`` by method)."""
     history: list[HistoryEntry] = []
     for plan in plans:
-        (tuning,), (release,) = plan.tuning.ledgers, plan.release.ledgers
+        (tuning,) = plan.tuning.ledgers
         history += list(tuning) * ran[plan.method].searched
-        history += list(release) * ran[plan.method].released
+    for pool in pools(plans):
+        release = one_release_ledger(pool)
+        assert release is not None, "a PLD pool releases with one mechanism"
+        history += list(release) * release_runs(pool, ran)
     return history
 
 
@@ -316,44 +374,52 @@ def tuning_curve_of(plan: MethodPlan, ran: Ran) -> np.ndarray:
 def joint_privacy(
     plans: Sequence[MethodPlan], counts: Mapping[str, Ran] | None = None
 ) -> tuple[float, float]:
-    """(ε, δ) of releasing every model of ``plans``, one sweep stage's pipelines, from what each ran
-    (``counts`` by method, never less than planned: ``counted``). Every method's tuning trials ran on the
-    one secret subset of the stage, so the subset's whole tuning is amplified **once**: the amplification
-    of a combined stage is not the sum of its parts' (randomized response at ε = 1 twice on a subset of rate
-    ½: log(1 + ½(e² − 1)) = 1.433 for the two together, against 2·log(1 + ½(e − 1)) = 1.240 added).
+    """(ε, δ) of releasing every model of ``plans``, one sweep's pipelines, from what each ran (``counts``
+    by method; tuning never less than planned, ``counted``; each pool's release runs, ``release_runs``).
+    Every method's tuning trials ran on the one secret subset of the sweep, so the subset's whole tuning is
+    amplified **once**: the amplification of a combined stage is not the sum of its parts' (randomized
+    response at ε = 1 twice on a subset of rate ½: log(1 + ½(e² − 1)) = 1.433 for the two together, against
+    2·log(1 + ½(e − 1)) = 1.240 added). A pool that releases one model across methods releases its worst
+    method's mechanism (which one is chosen from the tuning's outputs).
 
-    * every plan composed by PLD: PLD of every run at the plans' δ, the tuning trials of every method on
-      the subset amplified once by its dominating pair (``subset_pld_epsilon``; γ = 1: as they are);
+    * every plan composed by PLD and every pool releasing one mechanism: PLD of every run at the plans'
+      δ, the tuning trials of every method on the subset amplified once by its dominating pair
+      (``subset_pld_epsilon``; γ = 1: as they are);
     * any plan composed the basic way: the tuning stage of every method composed in RDP on the subset and
       converted at δ/2γ, amplified once (Balle, Barthe & Gaboardi 2018, Thm. 8) to (ε_A, δ/2); each
-      release run's (ε_B, δ_B) adds;
+      release run's (ε_B, δ_B) adds, a pool's the largest of its methods';
     * otherwise in RDP: the subset's tuning amplified once (Zhu & Wang 2019, Thm. 6; γ = 1 as it is),
-      plus each release run's W_B, converted once at δ.
+      plus each release run's W_B (a pool's ``worst_release``), converted once at δ.
     """
     ran = {p.method: counted(p, (counts or {}).get(p.method)) for p in plans}
     delta, fraction = plans[0].delta, plans[0].tuning.fraction
-    if all(p.composition in (PLD_COMPOSITION, AMPLIFIED_PLD_COMPOSITION) for p in plans):
+    grouped = pools(plans)
+    by_pld = all(p.composition in (PLD_COMPOSITION, AMPLIFIED_PLD_COMPOSITION) for p in plans)
+    if by_pld and all(one_release_ledger(pool) is not None for pool in grouped):
         searched = [e for p in plans for e in list(p.tuning.ledgers[0]) * ran[p.method].searched]
-        released = [e for p in plans for e in list(p.release.ledgers[0]) * ran[p.method].released]
+        released = [
+            e for pool in grouped for e in list(one_release_ledger(pool) or ()) * release_runs(pool, ran)
+        ]
         return after_subset(searched, fraction, released, delta), delta
     tuning = np.sum([tuning_curve_of(p, ran[p.method]) for p in plans], axis=0)
     if any(p.composition == BASIC_COMPOSITION for p in plans):
         subset_delta = delta / (2 * fraction)
         epsilon_a, delta_a = amplified_by_subset(rdp_to_epsilon(tuning, subset_delta), subset_delta, fraction)
         return (
-            epsilon_a + sum(ran[p.method].released * p.release.epsilon for p in plans),
-            delta_a + sum(ran[p.method].released * p.release.delta for p in plans),
+            epsilon_a
+            + sum(release_runs(pool, ran) * max(p.release.epsilon for p in pool) for pool in grouped),
+            delta_a + sum(release_runs(pool, ran) * max(p.release.delta for p in pool) for pool in grouped),
         )
-    releases = np.sum([ran[p.method].released * worst_curve(p.release.ledgers) for p in plans], axis=0)
+    releases = np.sum([release_runs(pool, ran) * worst_release(pool) for pool in grouped], axis=0)
     return rdp_to_epsilon(amplified_rdp(tuning, fraction) + releases, delta), delta
 
 
 def stage_curve(plans: Sequence[MethodPlan]) -> np.ndarray:
-    """RDP of one sweep stage's pipelines on the same data, their tuning trials on one secret subset: the
+    """RDP of one sweep's pipelines on the same data, their tuning trials on one secret subset: the
     subset's whole tuning amplified once (γ = 1: as it is; repeat-and-select's transforms as they are),
-    plus each release."""
+    plus each pool's release (``worst_release``)."""
     tuning = amplified_rdp(np.sum([p.tuning.curve() for p in plans], axis=0), plans[0].tuning.fraction)
-    releases = np.sum([p.release.curve() for p in plans], axis=0)
+    releases = np.sum([pool[0].release.runs * worst_release(pool) for pool in pools(plans)], axis=0)
     return np.asarray(tuning + releases, dtype=float)
 
 
@@ -369,7 +435,7 @@ def curve_privacy(
     plans = [p for stage in stages for p in stage]
     if all(r["as_planned"] for r in records) and all(p.composition != BASIC_COMPOSITION for p in plans):
         if all(p.composition == PLD_COMPOSITION for p in plans):
-            history = pld_history(plans, {p.method: as_planned(p) for p in plans})
+            history = pld_history(plans, {p.method: counted(p, None) for p in plans})
             return pld_epsilon(history, plans[0].delta), plans[0].delta
         curve = np.sum([stage_curve(stage) for stage in stages], axis=0)
         return rdp_to_epsilon(curve, plans[0].delta), plans[0].delta
@@ -385,18 +451,25 @@ def added(figures: Sequence[Mapping[str, Any]]) -> tuple[float, float]:
 
 
 def plan_record(plans: Mapping[str, MethodPlan], counts: Mapping[str, Ran]) -> dict[str, Any]:
-    """The public privacy record of a sweep stage whose ε includes the tuning, shaped as a search bound's
-    (``dptune.sweep.bound.SweepTuningCost.as_dict``): per method its pipeline's (ε, δ) as it ran
-    (``counts``: what each ran), the whole stage releasing every method's model (``joint_privacy``), and
+    """The public privacy record of a sweep whose ε includes the tuning, shaped as a search bound's
+    (``dptune.sweep.bound.SweepTuningCost.as_dict``): per method the (ε, δ) of the model its pipeline may
+    release as it ran (``counts``: what each ran; one model across methods: that model's, every method's
+    tuning included, ``released_privacy``), the whole sweep releasing every model (``joint_privacy``), and
     every plan written out; of a repeat-and-select search nothing that counts its trials."""
+    ran = {m: counts.get(m, Ran(0, 0, p.tuning.runs)) for m, p in plans.items()}
+    figures = {p.method: released_privacy(pool, ran) for pool in pools(list(plans.values())) for p in pool}
     rows: list[dict[str, Any]] = []
     for method, plan in plans.items():
-        ran = counts.get(method, Ran(0, 0, plan.tuning.runs))
-        epsilon, delta = realised(plan, ran)
+        epsilon, delta = figures[method]
         where = (
             f"on a secret subset of rate {plan.tuning.fraction:g}"
             if plan.tuning.fraction < 1
             else "on the whole data"
+        )
+        released = (
+            "then the selection released"
+            if len(plan.pool) == 1
+            else f"then the best selection across {', '.join(plan.pool)} released (one model)"
         )
         row = {
             "method": method,
@@ -404,14 +477,17 @@ def plan_record(plans: Mapping[str, MethodPlan], counts: Mapping[str, Ran]) -> d
             "note": (
                 f"planned: {plan.tuning.count.describe()} tuning trials at ε_t = "
                 f"{plan.tuning.per_run_epsilon:.3g} {where} (the tuning alone: ε {plan.tuning.epsilon:.3g} "
-                f"on the data), then the selection released at ε_B = {plan.release.per_run_epsilon:.3g}; "
+                f"on the data), {released} at ε_B = {plan.release.per_run_epsilon:.3g}; "
                 f"{plan.composition}"
             ),
             "epsilon_including_tuning": epsilon,
             "delta": delta,
         }
         if not plan.tuning.count.random:
-            row |= {"trials_started": ran.searched + ran.released, "epsilon_all_trials": epsilon}
+            row |= {
+                "trials_started": ran[method].searched + ran[method].released,
+                "epsilon_all_trials": epsilon,
+            }
         rows.append(row)
     first = next(iter(plans.values()))
     ran_as_planned = all(

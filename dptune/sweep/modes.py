@@ -26,7 +26,7 @@ from typing import Any
 
 from dptune.engine.data import Dataset, train_size
 from dptune.privacy.filter import RenyiFilter
-from dptune.privacy.plans import MethodPlan, Ran, curve_privacy, plan_record
+from dptune.privacy.plans import MethodPlan, Ran, curve_privacy, plan_record, pools
 from dptune.sweep.bound import SweepTuningCost, curve_cost
 from dptune.sweep.pipeline import carried, pipeline, planned, plans_at, tuning_knobs
 from dptune.sweep.releases import (
@@ -75,6 +75,9 @@ class SweepMode(ABC):
     """What the console calls a run of a selected configuration (singular, plural)."""
     release_holds_node: bool = False
     """Whether a released run trains alone on its node (every CPU of a trial slot)."""
+    one_model: bool = False
+    """Whether the sweep releases one model chosen across its methods (its searcher re-runs one method's
+    selection: ``dptune.tune.stage_searcher.SweepSearcher.winner``)."""
 
     def __init__(self, spec: SweepSpec) -> None:
         self.spec = spec
@@ -194,6 +197,7 @@ class PipelineSweep(SweepMode):
     def __init__(self, spec: SweepSpec, plans: Mapping[str, MethodPlan]) -> None:
         super().__init__(spec)
         self.plans = plans
+        self.one_model = any(len(p.pool) > 1 for p in plans.values())
 
     @property
     def role(self) -> str:
@@ -230,12 +234,16 @@ class PipelineSweep(SweepMode):
         return [replace(row, epsilon_target=self.spec.epsilons[0]) for row in rows]
 
     def release_of(self, ran: StageResults, record: Mapping[str, Any]) -> ReleaseOf:
-        """Each method's release, its card its plan's with what the method ran."""
+        """Each method's release, its card its pool's plans (one model across methods: every method's)
+        with what each method ran; where the sweep releases one model per method, each card states the
+        figure of publishing them all (the record's)."""
+        counts = {m: ran.counts.get(m, Ran(0, 0, p.tuning.runs)) for m, p in self.plans.items()}
+        several = len(pools(list(self.plans.values()))) > 1
+        published = (record["epsilon_including_tuning"], record["delta"]) if several else None
 
         def released(method: str, result: Mapping[str, Any], run: RunConfig, shown: Mapping[str, Any]) -> Any:
-            return pipeline_release(
-                self.plans[method], ran.counts[method], result, run, shown, ran.noise_source
-            )
+            pool = [self.plans[m] for m in self.plans[method].pool]
+            return pipeline_release(pool, counts, method, result, run, shown, ran.noise_source, published)
 
         return released
 
@@ -248,7 +256,7 @@ class PipelineSweep(SweepMode):
         releases: Sequence[ReleasedModel],
         record: Mapping[str, Any],
     ) -> list[str]:
-        return pipeline_closing_lines(self.spec, table, releases, record, compute)
+        return pipeline_closing_lines(self.spec, table, releases, record, compute, self.one_model)
 
 
 @dataclass(frozen=True)
@@ -328,6 +336,33 @@ class PerRunSweeps(SpecMode):
         ], None
 
 
+def covers_lines(releases: Sequence[ReleasedModel], outcomes: Sequence[SweepOutcome]) -> list[str]:
+    """What each total's (ε, δ) covers: one model across methods, every method's tuning and the choice
+    of the method; models per method, only their own pipeline, with the figure of publishing them all
+    and that a pick among them by a score is covered by that figure alone."""
+    lines = []
+    for outcome in outcomes:
+        record = outcome.record
+        total = record["total_epsilon"]
+        mine = [r for r in releases if r.total_epsilon == total]
+        pooled = [r for r in mine if r.released_among]
+        if pooled:
+            one = pooled[0]
+            lines.append(
+                f"total ε = {total:g}: one model, {one.method}'s configuration (the best on validation of "
+                f"{', '.join(one.released_among)}); its (ε, δ) = ({one.epsilon:.3f}, {one.delta:g}) covers "
+                "every method's tuning trials, the choice of the method and of its settings, and its release"
+            )
+        elif len(record["methods"]) > 1:
+            lines.append(
+                f"total ε = {total:g}: one model per method (privacy.release: per_method); each card covers "
+                f"its own pipeline; publishing all of them: ε ≤ {record['epsilon_including_tuning']:.3f}, "
+                f"δ ≤ {record['delta']:g}; picking one of them by its final-test score (or any score) is not "
+                "covered by its own card, only by that figure"
+            )
+    return lines
+
+
 class TotalEpsilonSweeps(SpecMode):
     """``privacy.includes_tuning``: the plan of every method at every total (``plans``, fixed before the
     data is touched), then one pipeline sweep per total (``SweepSpec.pipeline``); the closing lines name
@@ -358,6 +393,7 @@ class TotalEpsilonSweeps(SpecMode):
     ) -> tuple[list[str], tuple[float, float] | None]:
         released = [release for outcome in outcomes for release in outcome.releases]
         lines = ["\nreleased models, accuracy at each total ε (tuning included):", *release_lines(released)]
+        lines += covers_lines(released, outcomes)
         if len(sweeps) == 1:
             return lines, None
         plans = [list(plans_at(self.plans, total).values()) for total in self.spec.epsilons]
@@ -373,14 +409,19 @@ class TotalEpsilonSweeps(SpecMode):
         return [release_json(releases, curve)]
 
     def unreleased(self, outcome: SweepOutcome) -> dict[str, str]:
-        """A pipeline's result is its released model: each method a sweep released none of, with why."""
+        """A pipeline's result is its released model: each method a sweep released none of, with why (one
+        model across methods: every method, where the sweep released none)."""
         released = {release.method for release in outcome.releases}
+        one_model = self.spec.one_model
         missing = {}
         for method in self.spec.methods:
-            if method not in released:
-                finals = [r for r in outcome.results if r["method"] == method and route(r["config"]).rerun]
-                why = next((str(r["reason"]) for r in finals if r.get("reason")), "it did not finish")
-                missing[method] = f"no model released at one of its totals: its release run failed ({why})"
+            if (one_model and released) or method in released:
+                continue
+            finals = [r for r in outcome.results if r["method"] == method and route(r["config"]).rerun]
+            if one_model and not finals and any(route(r["config"]).rerun for r in outcome.results):
+                continue  # another method's selection was the one model's
+            why = next((str(r["reason"]) for r in finals if r.get("reason")), "it did not finish")
+            missing[method] = f"no model released at one of its totals: its release run failed ({why})"
         return missing
 
 

@@ -30,6 +30,7 @@ def plan_setup(spec: SweepSpec, delta: float) -> PlanSetup:
         trials=spec.trials,
         tuning_share=settings.share,
         tuning_compute=settings.compute,
+        one_model=spec.one_model,
     )
 
 

@@ -75,8 +75,14 @@ import math
 
 from dptune.base.errors import InputError
 from dptune.privacy.plans import MethodPlan
-from dptune.sweep.plan_candidates import pld_candidates, rdp_candidates, repeat_and_select_plan
-from dptune.sweep.plan_runs import PlanSetup, epochs_pairs, lowest_target
+from dptune.sweep.plan_candidates import (
+    Pairs,
+    Pool,
+    pld_candidates,
+    rdp_candidates,
+    repeat_and_select_plan,
+)
+from dptune.sweep.plan_runs import PlanSetup, epochs_pairs, pool_floor
 
 FRACTIONS = (1.0, 0.5, 0.25, 0.125, 0.0625)
 """Subset fractions γ the planner considers (1: tune on the whole data)."""
@@ -94,84 +100,92 @@ PLAN_ARTIFACT = "plan.json"
 """The plan of a pipeline stage as its sweep record stores it (every mechanism written out)."""
 
 
-_CARRY_ROUNDS = 5  # rounds of the tuning epochs' fixed point (plan_method): 2 or 3 in practice
+_CARRY_ROUNDS = 5  # rounds of the tuning epochs' fixed point (plan_pool): 2 or 3 in practice
 
 
-def plan_method(
+def plan_pool(
     setup: PlanSetup,
-    method: str,
+    pool: Pool,
     total: float,
     fraction: float,
     n: int,
     floor: float | None,
     composed_by_pld: bool = False,
-) -> MethodPlan | None:
-    """The plan of ``method`` at ``total`` with a tuning subset of rate ``fraction``, composed by PLD
-    (``composed_by_pld``; None where PLD does not apply) or in RDP and the basic way (None: not even the
-    least per-run ε the accountant can certify, ``floor`` (``lowest_target``), fits the tuning's share).
+) -> list[MethodPlan] | None:
+    """The plans of the model ``pool`` releases (one method, or every method of a release across methods)
+    at ``total`` with a tuning subset of rate ``fraction``, composed by PLD (``composed_by_pld``; None
+    where PLD does not apply) or in RDP and the basic way (None: not even the least per-run ε the
+    accountant can certify, ``floor`` (``pool_floor``), fits the tuning's share).
 
     The tuning trials' epochs T_t = round(T·ε_t/ε_B) and the plan's ε_t, ε_B depend on each other: from
     T_t = T, each round plans with the T_t the last one's ε_t/ε_B gives, until T_t repeats (a few rounds).
     Every round's plan is valid as it stands (its stages are what it runs); the rounding left over is the
     release's step factor (``MethodPlan.lr_scale``)."""
     if setup.trials.random:
-        return repeat_and_select_plan(setup, method, total, n, floor)
+        if len(pool) > 1:
+            raise AssertionError("repeat-and-select releases each method's own model")
+        selected = repeat_and_select_plan(setup, pool[0], total, n, floor)
+        return None if selected is None else [selected]
     if floor is None:
         return None
-    space, run = setup.methods[method], setup.runs[method]
-    pairs = epochs_pairs(space, run, 1.0)
-    plan = None
+    members = dict(zip(pool, setup.members(pool), strict=True))
+    pairs = {m: epochs_pairs(space, run, 1.0) for m, (space, run) in members.items()}
+    plans: list[MethodPlan] | None = None
     for _ in range(_CARRY_ROUNDS):
-        found = _plan_at(setup, method, total, fraction, n, floor, pairs, composed_by_pld)
+        found = _plan_at(setup, pool, total, fraction, n, floor, pairs, composed_by_pld)
         if found is None:
-            return plan
-        plan = found
-        share = found.tuning.rdp_epsilon / found.release.rdp_epsilon
-        following = epochs_pairs(space, run, share)
+            return plans
+        plans = found
+        share = found[0].tuning.rdp_epsilon / found[0].release.rdp_epsilon
+        following = {m: epochs_pairs(space, run, share) for m, (space, run) in members.items()}
         if following == pairs:
             break
         pairs = following
-    return plan
+    return plans
 
 
 def _plan_at(
     setup: PlanSetup,
-    method: str,
+    pool: Pool,
     total: float,
     fraction: float,
     n: int,
     floor: float,
-    pairs: tuple[tuple[int, int], ...],
+    pairs: Pairs,
     composed_by_pld: bool,
-) -> MethodPlan | None:
-    """``plan_method`` with the tuning trials' epochs fixed (``pairs``: (T, T_t)): composed by PLD, or of
-    the compositions in RDP and the basic way (module docstring), the one whose release is least noisy
-    (the largest ε_B by RDP, ``Phase.rdp_epsilon``)."""
+) -> list[MethodPlan] | None:
+    """``plan_pool`` with the tuning trials' epochs fixed (``pairs``: (T, T_t) by method): composed by
+    PLD, or of the compositions in RDP and the basic way (module docstring), the one whose release is
+    least noisy (the largest ε_B by RDP, ``Phase.rdp_epsilon``); one plan per method of the pool, each
+    with the pool's stages (every configuration of any of its methods)."""
     candidates = (
-        pld_candidates(setup, method, total, fraction, n, pairs)
+        pld_candidates(setup, pool, total, fraction, n, pairs)
         if composed_by_pld
-        else rdp_candidates(setup, method, total, fraction, n, floor, pairs)
+        else rdp_candidates(setup, pool, total, fraction, n, floor, pairs)
     )
     if not candidates:
         return None
     tuning, release, composition, composed = max(candidates, key=lambda c: c[1].rdp_epsilon)
     if composed > total * (1 + 1e-9):
-        raise AssertionError(f"a plan of {method} composes to {composed} > {total}")
-    trials = int(setup.trials.mean)
-    compute = trials * fraction * max(t / e for e, t in pairs) + 1.0
-    keep = setup.methods[method].keep_start
-    return MethodPlan(
-        method=method,
-        total_epsilon=total,
-        delta=setup.delta,
-        tuning=tuning,
-        release=release,
-        composition=composition,
-        epsilon=composed,
-        run_equivalents=compute,
-        epochs=pairs,
-        keep_start=keep,
-    )
+        raise AssertionError(f"a plan of {', '.join(pool)} composes to {composed} > {total}")
+    trials = int(setup.trials.mean) * len(pool)
+    compute = trials * fraction * max(t / e for p in pairs.values() for e, t in p) + 1.0
+    return [
+        MethodPlan(
+            method=method,
+            total_epsilon=total,
+            delta=setup.delta,
+            tuning=tuning,
+            release=release,
+            composition=composition,
+            epsilon=composed,
+            run_equivalents=compute,
+            epochs=tuple(pairs[method]),
+            keep_start=setup.methods[method].keep_start,
+            released_among=tuple(pool) if len(pool) > 1 else (),
+        )
+        for method in pool
+    ]
 
 
 def fractions(setup: PlanSetup, n: int) -> list[float]:
@@ -188,14 +202,16 @@ def plan_total(setup: PlanSetup, total: float, n: int) -> list[MethodPlan] | Non
     runs, every method; where none does, the one needing least), the rate whose worst method ranks at the
     largest γ·ε_t, least compute breaking ties; its plans then composed by PLD where that applies to every
     method and fits the compute as well (a tighter composition: a larger ε_t, a less noisy release); None
-    when no rate fits every method."""
+    when no rate fits every method. One model across methods (``PlanSetup.one_model``) plans its methods
+    as one pool (``plan_pool``)."""
     high = max((*setup.totals, total))
-    floors = {m: lowest_target(setup.methods[m], setup.runs[m], n, setup.delta, high) for m in setup.methods}
+    pools = setup.pools()
+    floors = {pool: pool_floor(setup.members(pool), n, setup.delta, high) for pool in pools}
     found: list[list[MethodPlan]] = []
     for fraction in fractions(setup, n):
-        plans = [plan_method(setup, m, total, fraction, n, floors[m]) for m in setup.methods]
+        plans = [plan_pool(setup, pool, total, fraction, n, floors[pool]) for pool in pools]
         if all(p is not None for p in plans):
-            found.append([p for p in plans if p is not None])
+            found.append([m for p in plans if p is not None for m in p])
     if not found:
         return None
     limit = setup.tuning_compute + 1.0 + 1e-9
@@ -204,8 +220,8 @@ def plan_total(setup: PlanSetup, total: float, n: int) -> list[MethodPlan] | Non
     if setup.trials.random:  # repeat-and-select: RDP only
         return chosen
     fraction = chosen[0].tuning.fraction
-    tighter = [plan_method(setup, p.method, total, fraction, n, floors[p.method], True) for p in chosen]
-    tightened = [p for p in tighter if p is not None]
+    tighter = [plan_pool(setup, pool, total, fraction, n, floors[pool], True) for pool in pools]
+    tightened = [m for p in tighter if p is not None for m in p]
     if len(tightened) == len(chosen) and _compute(tightened) <= max(limit, _compute(chosen)):
         return tightened
     return chosen

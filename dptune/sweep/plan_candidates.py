@@ -6,7 +6,7 @@ it (``dptune.sweep.plan``'s docstring): in RDP (amplified by the subset) and the
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -35,19 +35,22 @@ from dptune.sweep.plan_runs import (
     epochs_pairs,
     largest_fitting,
     ledgers_at,
-    lowest_target,
+    pool_floor,
+    pool_schedules,
     schedules_of,
-    tuning_space,
-    with_tuning_epochs,
 )
 
 PLD_BRACKET = 1.25  # PLD's σ is 5–10% below RDP's, where its search starts (``least_noise``)
 
 
 Candidate = tuple[Phase, Phase, str, float]
-Pairs = tuple[tuple[int, int], ...]
-"""(T, T_t): the release's epochs and its tuning trials'."""
 """A plan's two stages, its composition's name and the figure it composes to."""
+Pairs = Mapping[str, tuple[tuple[int, int], ...]]
+"""Per method of a pool, (T, T_t): the release's epochs and its tuning trials'."""
+Pool = Sequence[str]
+"""The methods of one released model: one method, or every method of a release across methods, whose
+tuning trials make one stage (K = the spec's trials per method times the methods) and whose release is
+the worst of theirs."""
 
 
 @dataclass(frozen=True)
@@ -62,16 +65,17 @@ class RdpTuning:
 
 
 def rdp_tuning(
-    setup: PlanSetup, method: str, total: float, fraction: float, n: int, floor: float, pairs: Pairs
+    setup: PlanSetup, pool: Pool, total: float, fraction: float, n: int, floor: float, pairs: Pairs
 ) -> RdpTuning | None:
-    """The tuning's per-run ε_t: the largest whose stage, in RDP amplified by the subset, converts to at
-    most ρ·total (None: not even the least ε_t its configurations calibrate to)."""
-    space, run, delta = setup.methods[method], setup.runs[method], setup.delta
-    tuned_space, tuned_run = tuning_space(space, pairs), with_tuning_epochs(run, pairs)
-    tuned_floor = lowest_target(tuned_space, tuned_run, n, delta, total, start=floor)
+    """The tuning's per-run ε_t: the largest whose stage (every method of ``pool``'s trials, each bounded
+    by the worst configuration of any), in RDP amplified by the subset, converts to at most ρ·total (None:
+    not even the least ε_t its configurations calibrate to)."""
+    delta = setup.delta
+    tuned = setup.members(pool, pairs)
+    tuned_floor = pool_floor(tuned, n, delta, total, start=floor)
     if tuned_floor is None:
         return None
-    schedules, trials = schedules_of(tuned_space, tuned_run, n), int(setup.trials.mean)
+    schedules, trials = pool_schedules(tuned, n), int(setup.trials.mean) * len(pool)
 
     def tuning_fits(e: float) -> bool:
         tuning = amplified_rdp(trials * curve_at(schedules, e, delta), fraction)
@@ -85,15 +89,15 @@ def rdp_tuning(
 
 
 def rdp_candidates(
-    setup: PlanSetup, method: str, total: float, fraction: float, n: int, floor: float, pairs: Pairs
+    setup: PlanSetup, pool: Pool, total: float, fraction: float, n: int, floor: float, pairs: Pairs
 ) -> list[Candidate]:
     """The plans composed in RDP (amplified by the subset) and, on a subset, the basic way: the tuning's
     ε_t as ``rdp_tuning`` plans it, the release's ε_B the largest that keeps each composition within the
     total."""
-    tuning = rdp_tuning(setup, method, total, fraction, n, floor, pairs)
+    tuning = rdp_tuning(setup, pool, total, fraction, n, floor, pairs)
     if tuning is None:
         return []
-    released = schedules_of(setup.methods[method], setup.runs[method], n)
+    released = pool_schedules(setup.members(pool), n)
     found = [_rdp_candidate(setup, tuning, released, total, fraction, floor)]
     if fraction < 1:
         found.append(_basic_candidate(setup, tuning, released, total, fraction, floor))
@@ -169,7 +173,7 @@ def _basic_candidate(
 
 
 def pld_candidates(
-    setup: PlanSetup, method: str, total: float, fraction: float, n: int, pairs: tuple[tuple[int, int], ...]
+    setup: PlanSetup, pool: Pool, total: float, fraction: float, n: int, pairs: Pairs
 ) -> list[Candidate]:
     """The plan composed by PLD, where it applies: a fixed K, and one privacy configuration for the tuning
     trials and one for the release (every knob that changes a run's noise fixed), so that each stage
@@ -180,16 +184,17 @@ def pld_candidates(
     2018, Thm. 8, ``amplified_by_subset``). The release's σ_B is the smallest that keeps all K + 1 runs
     within the total: the K runs' PLD (amplified by the subset, ``amplified_pld``) composed with the
     release's. The runs calibrate by PLD to the per-run ε their σ spends (a calibrated σ is at least it:
-    ε decreases in σ), a tuning trial on the subset as a run on it."""
+    ε decreases in σ), a tuning trial on the subset as a run on it. Every method of ``pool`` must train
+    alike (one schedule for all their tuning trials, one for any release: ``pool_schedules``)."""
     if setup.trials.random:
         return []
-    space, run, delta = setup.methods[method], setup.runs[method], setup.delta
-    tuned = schedules_of(tuning_space(space, pairs), with_tuning_epochs(run, pairs), n)
-    released = schedules_of(space, run, n)
+    delta = setup.delta
+    tuned = pool_schedules(setup.members(pool, pairs), n)
+    released = pool_schedules(setup.members(pool), n)
     if len(tuned) != 1 or len(released) != 1:
         return []
     (tune_schedule,), (release_schedule,) = tuned, released
-    trials = int(setup.trials.mean)
+    trials = int(setup.trials.mean) * len(pool)
 
     def tuning(sigma: float) -> list[HistoryEntry]:
         return list(tune_schedule.probe(sigma)) * trials

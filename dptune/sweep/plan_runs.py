@@ -41,6 +41,23 @@ class PlanSetup:
     trials: TrialCount
     tuning_share: float = TUNING_SHARE
     tuning_compute: float = TUNING_COMPUTE
+    one_model: bool = False
+    """Whether each total releases one model chosen across the methods (``privacy.release: one``): their
+    tuning trials one stage, its selection released once; else each method its own."""
+
+    def pools(self) -> list[tuple[str, ...]]:
+        """The methods of each model a total releases: all of them together, or each alone."""
+        return [tuple(self.methods)] if self.one_model else [(m,) for m in self.methods]
+
+    def members(
+        self, pool: Sequence[str], pairs: Mapping[str, Sequence[tuple[int, int]]] | None = None
+    ) -> list[tuple[MethodSpace, RunConfig]]:
+        """Each method of ``pool`` as its runs train: its space over its run, or, with ``pairs`` ((T, T_t)
+        by method), as its tuning trials run it (``tuning_space``, ``with_tuning_epochs``)."""
+        if pairs is None:
+            return [(self.methods[m], self.runs[m]) for m in pool]
+        tuned = [(self.methods[m], self.runs[m], pairs[m]) for m in pool]
+        return [(tuning_space(space, p), with_tuning_epochs(run, p)) for space, run, p in tuned]
 
 
 def tuning_epochs(epochs: int, share: float) -> int:
@@ -125,6 +142,8 @@ class Schedule:
             for (z, q, n), (y, p, m) in zip(unit, twice, strict=False)
         )
         self.probe = (lambda s: [(s * z, q, n) for z, q, n in unit]) if scales else schedule
+        self.unit: tuple[HistoryEntry, ...] | None = tuple(unit) if scales else None
+        """The ledger at σ = 1 of a schedule that scales with σ (then it is the whole schedule); None."""
 
     def lowest(self, epsilon: float, delta: float) -> tuple[HistoryEntry, ...]:
         """The worst ledger of the configuration's runs at target (ε, δ), calibrated by RDP
@@ -138,6 +157,30 @@ class Schedule:
 def schedules_of(space: MethodSpace, run: RunConfig, n: int) -> tuple[Schedule, ...]:
     """Every privacy configuration ``space`` can draw over ``run`` (``configuration_schedules``)."""
     return tuple(Schedule(s) for s in configuration_schedules(space, run, n))
+
+
+def pool_schedules(members: Sequence[tuple[MethodSpace, RunConfig]], n: int) -> tuple[Schedule, ...]:
+    """Every privacy configuration any of ``members`` (space, run) can draw, each schedule once: two that
+    scale with σ from the same ledger at σ = 1 are one mechanism at every σ (so that methods which train
+    alike compose as one, by PLD where it applies)."""
+    kept: list[Schedule] = []
+    for space, run in members:
+        for schedule in schedules_of(space, run, n):
+            if schedule.unit is None or all(schedule.unit != k.unit for k in kept):
+                kept.append(schedule)
+    return tuple(kept)
+
+
+def pool_floor(
+    members: Sequence[tuple[MethodSpace, RunConfig]],
+    n: int,
+    delta: float,
+    high: float,
+    start: float = PER_RUN_FLOOR,
+) -> float | None:
+    """The least per-run ε every configuration of every member can be calibrated to (``lowest_target``)."""
+    floors = [lowest_target(space, run, n, delta, high, start) for space, run in members]
+    return None if any(f is None for f in floors) else max(f for f in floors if f is not None)
 
 
 def ledgers_at(

@@ -17,7 +17,7 @@ from typing import Any
 
 from dptune.base.randomness import SEEDED, SEEDED_NO_GUARANTEE
 from dptune.privacy.heldout import PrivateHeldOut
-from dptune.privacy.plans import MethodPlan, Ran, realised
+from dptune.privacy.plans import MethodPlan, Ran, released_privacy
 from dptune.sweep.results import finished_reruns, trial_settings
 from dptune.training.config import RunConfig
 
@@ -36,6 +36,13 @@ class ReleasedModel:
     card: Mapping[str, Any]
     total_epsilon: float | None = None
     model_uri: str | None = None
+    released_among: tuple[str, ...] = ()
+    """The methods it was chosen among (one model across methods); empty: its method's own."""
+
+    def registered_name(self, experiment: str) -> str:
+        """Its name in the Model Registry: ``EXPERIMENT`` for one model across methods (whichever method
+        it is), else ``EXPERIMENT.METHOD``."""
+        return experiment if self.released_among else f"{experiment}.{self.method}"
 
     def logged(self, uri: str) -> ReleasedModel:
         return replace(self, model_uri=uri)
@@ -112,43 +119,75 @@ def _card(
 
 
 def pipeline_release(
-    plan: MethodPlan,
-    ran: Ran,
+    pool: Sequence[MethodPlan],
+    counts: Mapping[str, Ran],
+    method: str,
     result: Mapping[str, Any],
     run: RunConfig,
     settings: Mapping[str, Any],
     noise_source: str,
+    published: tuple[float, float] | None = None,
 ) -> ReleasedModel:
-    """The release run of a pipeline whose ε includes the tuning (``dptune.sweep.plan``): its card's
-    (ε, δ) is what the pipeline ran, composed the plan's way (``realised``: the plan's own figure unless a
-    lost trial ran again)."""
-    epsilon, delta = realised(plan, ran)
+    """The release run of ``method``'s pipeline whose ε includes the tuning (``dptune.sweep.plan``), the
+    one model of ``pool`` (its method alone, or every method of one model across methods): its card's
+    (ε, δ) is what the pool ran (``counts`` by method), composed the plan's way (``released_privacy``: the
+    plan's own figure unless a lost trial ran again); ``published``: the (ε, δ) of publishing every
+    model of the sweep, where it releases one per method."""
+    plans = {p.method: p for p in pool}
+    plan = plans[method]
+    epsilon, delta = released_privacy(pool, counts)
     accuracy = 100 * float(result["test_accuracy"])
+    searched = sum(counts[m].searched for m in plans)
     trials = (
         f"a secret number of tuning trials ({plan.tuning.count.describe()})"
         if plan.tuning.count.random
-        else f"{ran.searched} tuning trials"
+        else f"{searched} tuning trials"
+        if len(pool) == 1
+        else f"{searched} tuning trials across {', '.join(plans)} ("
+        + ", ".join(f"{m} {counts[m].searched}" for m in plans)
+        + ")"
     )
     subset = (
         f"on a secret Poisson subset keeping each training sample with probability {plan.tuning.fraction:g}"
         if plan.tuning.fraction < 1
         else "on the whole training data"
     )
+    choice = "the choice among them" if len(pool) == 1 else "the choice among them, the method included"
+    released = sum(counts[m].released for m in plans)
     guarantee = {
         "epsilon": epsilon,
         "delta": delta,
         "includes_tuning": True,
         "covers": (
             f"every run that touched the training data to choose and train this model: {trials} {subset}, "
-            f"the choice among them, and the release run ({ran.released}) on the whole data;"
+            f"{choice}, and the release run ({released}) on the whole data;"
         ),
     }
     card = _card(run, settings, accuracy, noise_source, guarantee) | {
         "total_epsilon": plan.total_epsilon,
         "plan": plan.as_dict(),
     }
+    if published is not None:
+        card["published_with_the_others"] = {
+            "epsilon": published[0],
+            "delta": published[1],
+            "note": (
+                "this sweep released one model per method at this total (privacy.release: per_method): "
+                "publishing all of them costs this (ε, δ), and a model picked among them by any score of "
+                "the data (the final test included) is covered by this figure, not by its own ε"
+            ),
+        }
     trial = str(result["trial_id"])
-    return ReleasedModel(run.method, trial, accuracy, epsilon, delta, card, plan.total_epsilon)
+    return ReleasedModel(
+        run.method,
+        trial,
+        accuracy,
+        epsilon,
+        delta,
+        card,
+        plan.total_epsilon,
+        released_among=plan.released_among,
+    )
 
 
 def rerun_release(

@@ -137,6 +137,12 @@ class SweepSpec:
     validation: str = "public"  # ``privacy.validation``: the held-out split public, or private
     held_out: PrivateHeldOut | None = None  # its noisy scores' guarantee, once δ is known (``with_held_out``)
 
+    @property
+    def one_model(self) -> bool:
+        """Whether each total releases one model chosen across several methods (``privacy.release: one``
+        with ``includes_tuning``)."""
+        return self.includes_tuning is not None and self.includes_tuning.one_model and len(self.methods) > 1
+
     def held_out_queries(self) -> int:
         """The most scores a run of this spec makes on the held-out split: for every ε and method, each
         trial (a tuning proxy's too) and each re-run or release, one score an epoch for the most epochs it

@@ -78,6 +78,14 @@ class Proxy:
     top: int
 
 
+ONE_MODEL = "one"
+PER_METHOD = "per_method"
+RELEASES = (ONE_MODEL, PER_METHOD)
+"""``privacy.release`` with ``includes_tuning``: one model per total, chosen across the methods (the
+default), or each method's own model (research comparisons: their cards state the figure of publishing
+them all)."""
+
+
 @dataclass(frozen=True)
 class IncludesTuning:
     """``privacy.includes_tuning``: each ε is the total of the model a method releases, its tuning
@@ -86,6 +94,12 @@ class IncludesTuning:
 
     share: float = TUNING_SHARE
     compute: float = TUNING_COMPUTE
+    release: str = ONE_MODEL
+
+    @property
+    def one_model(self) -> bool:
+        """Whether each total releases one model chosen across the methods (``privacy.release: one``)."""
+        return self.release == ONE_MODEL
 
 
 def parse_dist(value: Any, param: Param, path: str) -> Dist:
@@ -256,7 +270,7 @@ def parse_proxy(value: Any, trials: TrialCount) -> Proxy | None:
     return Proxy(fraction, count, top)
 
 
-PRIVACY_EXTRAS = ("total_epsilon", "includes_tuning", "tuning_share", "validation")
+PRIVACY_EXTRAS = ("total_epsilon", "includes_tuning", "tuning_share", "validation", "release")
 VALIDATION_MODES = ("public", "private")
 """``privacy.validation``: whether the held-out split (validation and final test) is taken as public, or is
 private and every score on it noisy and counted (``dptune.privacy.heldout``)."""
@@ -286,6 +300,7 @@ def parse_includes_tuning(privacy: Mapping[str, Any], compute: float | None) -> 
             for path, present in (
                 ("privacy.tuning_share", "tuning_share" in privacy),
                 ("budget.tuning_compute", compute is not None),
+                ("privacy.release", "release" in privacy),
             )
             if present
         ]
@@ -297,7 +312,10 @@ def parse_includes_tuning(privacy: Mapping[str, Any], compute: float | None) -> 
     share = number(
         privacy.get("tuning_share", TUNING_SHARE), "privacy.tuning_share", lambda v: 0 < v < 1, "in (0, 1)"
     )
-    return IncludesTuning(share, TUNING_COMPUTE if compute is None else compute)
+    release = privacy.get("release", ONE_MODEL)
+    if release not in RELEASES:
+        raise InputError("privacy.release", f"must be one of {', '.join(RELEASES)}, got {release!r}")
+    return IncludesTuning(share, TUNING_COMPUTE if compute is None else compute, str(release))
 
 
 def parse_epsilons(value: Any) -> tuple[float, ...]:

@@ -153,6 +153,12 @@ def _total(spec: SweepSpec) -> Iterator[Conflict]:
             "a random trial count plans repeat-and-select, which needs search.sampler: random, "
             "scheduler: none and no start points; give a number for any other search",
         ),
+        (
+            "privacy.release",
+            spec.trials.random and spec.one_model,
+            "one model across methods needs a fixed trial count (repeat-and-select releases each "
+            "method's own): set privacy.release: per_method, or give budget.trials_per_method a number",
+        ),
         ("search.proxy", spec.proxy is not None, "the planner chooses the tuning subset: drop search.proxy"),
         (
             "training.proxy_fraction",
@@ -209,7 +215,8 @@ SPEC_RULES: tuple[SpecRule, ...] = (
     SpecRule(
         "total ε",
         "`privacy.includes_tuning` without a filter, proxy or warm start; a random trial count only for "
-        "random search without a scheduler or start points",
+        "random search without a scheduler or start points, and with several methods only with "
+        "`privacy.release: per_method`",
         _total,
     ),
     SpecRule(

@@ -66,11 +66,16 @@ def pipeline_opening_lines(spec: SweepSpec, plan: MethodPlan, data: Dataset, del
     shared, n = spec.shared, len(data.train_y)
     fraction = plan.tuning.fraction
     subset = f"a secret subset of rate {fraction:g}" if fraction < 1 else "all data"
+    released = (
+        "each method's selection released once on the whole data"
+        if len(plan.pool) == 1
+        else "the best of the methods' selections by validation accuracy released once on the whole "
+        "data: one model, its card covering every method's trials"
+    )
     return [
         f"sweep {spec.name}: {', '.join(spec.methods)} on {shared.dataset} (n={n}) / {shared.model}, "
         f"total ε={spec.epsilons[0]:g} (tuning included), δ={delta:g}: {plan.tuning.count.describe()} "
-        f"tuning trials per method on {subset}, then each method's selection released once on the "
-        "whole data",
+        f"tuning trials per method on {subset}, then {released}",
         randomness_line(spec),
         f"selection: trials scored and selected on a validation part ({len(data.val_y)} held-out "
         f"images); the release scored on the final-test part ({len(data.test_y)} images)",
@@ -166,23 +171,34 @@ def closing_lines(
 
 
 def pipeline_closing_lines(
-    spec: SweepSpec, table: str, releases: Sequence[ReleasedModel], record: Mapping[str, Any], compute: str
+    spec: SweepSpec,
+    table: str,
+    releases: Sequence[ReleasedModel],
+    record: Mapping[str, Any],
+    compute: str,
+    one_model: bool = False,
 ) -> list[str]:
-    """The lines after a pipeline stage (ε includes the tuning): the methods whose release did not finish,
-    the selected tuning trials (``table``), what the stage spent, the randomness and the compute used. The
-    released models themselves are the run's last block, once for every total (``run_sweeps``)."""
+    """The lines after a pipeline sweep (ε includes the tuning): the methods whose release did not finish
+    (one model across methods: whether it did), the selected tuning trials (``table``), what the sweep
+    spent, the randomness and the compute used. The released models themselves are the run's last block,
+    once for every total (``run_sweeps``)."""
     total = record["total_epsilon"]
     released = {r.method for r in releases}
-    lines = [
-        f"\n{row['method']}: no model released at total ε = {total:g}: its release run did not finish (its "
-        "tuning still spent its part of that ε)"
-        for row in record["methods"]
-        if row["method"] not in released
-    ]
+    unfinished = "its release run did not finish (the tuning still spent its part of that ε)"
+    if one_model:
+        lines = [] if releases else [f"\nno model released at total ε = {total:g}: {unfinished}"]
+        whole = "its one model (every method's tuning, the choice of the method, the release)"
+    else:
+        lines = [
+            f"\n{row['method']}: no model released at total ε = {total:g}: {unfinished}"
+            for row in record["methods"]
+            if row["method"] not in released
+        ]
+        whole = "every method's model"
     lines += [
         "\nthe tuning trials each release carried (validation accuracy; final test: the release):\n" + table,
-        f"\nprivacy of this stage: {len(record['methods'])} pipelines on the same data; releasing every "
-        f"method's model: ε ≤ {record['epsilon_including_tuning']:.3f}, δ ≤ {record['delta']:g}",
+        f"\nprivacy of this sweep: {len(record['methods'])} methods' pipelines on the same data; releasing "
+        f"{whole}: ε ≤ {record['epsilon_including_tuning']:.3f}, δ ≤ {record['delta']:g}",
     ]
     lines += [
         f"  {row['method']:<15} ε = {row['epsilon_including_tuning']:.3f}: {row['note']}"
@@ -251,6 +267,21 @@ def format_plan(plans: list[MethodPlan]) -> str:
     if any(p.composition == BASIC_COMPOSITION for p in plans):
         lines.append(
             "(a plan composed the basic way splits δ: δ/2 for the tuning on the data, δ/2 for the release)"
+        )
+    pooled = next((p for p in plans if len(p.pool) > 1), None)
+    if pooled is not None:
+        trials = int(pooled.tuning.count.mean)
+        lines.append(
+            f"(one model per total (privacy.release: one): the {trials} trials of each of "
+            f"{', '.join(pooled.pool)} ({trials * len(pooled.pool)} in all) are one tuning stage, 'its ε' "
+            "and 'composed' that stage's and the one release's; each method's selection is compared with "
+            "the others' by validation accuracy and the best released once at ε_B, composed as the worst "
+            "of the methods' releases: the method is a dimension of the search, and its choice counted)"
+        )
+    elif len({p.method for p in plans}) > 1:
+        lines.append(
+            "(one model per method and total (privacy.release: per_method): publishing them all costs "
+            "more than any one card's ε, and picking one of them by a score is a selection no card counts)"
         )
     kept = ", ".join(dict.fromkeys(p.method for p in plans if p.keep_start))
     if kept:

@@ -51,11 +51,18 @@ def card_text(card: Mapping[str, Any]) -> str:
         if isinstance(held_out, Mapping)
         else held_out
     )
+    others = card.get("published_with_the_others")
+    published = (
+        f" Published with the sweep's other models: ({others['epsilon']:.4g}, {others['delta']:g})-DP; "
+        f"{others['note']}."
+        if isinstance(others, Mapping)
+        else ""
+    )
     return (
         f"({card['epsilon']:.4g}, {card['delta']:g})-DP (tuning included) for the training records: "
         f"{card['covers']} {card['method']} on {card['dataset']} / {card['model']}; final-test accuracy "
-        f"{card['final_test_accuracy']:.2f}%. Held-out records: {held_out_text}. Assumed: {card['assumes']}. "
-        f"Privacy card: {CARD_ARTIFACT} of run {card['run_id']}."
+        f"{card['final_test_accuracy']:.2f}%.{published} Held-out records: {held_out_text}. Assumed: "
+        f"{card['assumes']}. Privacy card: {CARD_ARTIFACT} of run {card['run_id']}."
     )
 
 

@@ -41,9 +41,11 @@ def log_releases(
     results: Sequence[Mapping[str, Any]],
     image_shape: tuple[int, ...],
 ) -> list[ReleasedModel]:
-    """Each release's model logged with its trial's run and registered as ``EXPERIMENT.METHOD`` with its
-    card (a run that has one already keeps it: a resumed sweep registers nothing twice); the releases
-    with where each loads from. A store that does not answer raises ``StoreUnavailableError``."""
+    """Each release's model logged with its trial's run and registered under its name
+    (``ReleasedModel.registered_name``: ``EXPERIMENT.METHOD``, or ``EXPERIMENT`` for one model across
+    methods) with its card (a run that has one already keeps it: a resumed sweep registers nothing
+    twice); the releases with where each loads from. A store that does not answer raises
+    ``StoreUnavailableError``."""
     checkpoints = {str(r["trial_id"]): r.get(CHECKPOINT_KEY) for r in results}
     logged = []
     for release in releases:
@@ -52,6 +54,8 @@ def log_releases(
             logged.append(release)
             continue
         key = TrialKey(experiment, sweep_id, release.trial_id)
-        uri = tracker.release_model(key, module, image_shape, release.card, f"{experiment}.{release.method}")
+        uri = tracker.release_model(
+            key, module, image_shape, release.card, release.registered_name(experiment)
+        )
         logged.append(release.logged(uri))
     return logged

@@ -201,6 +201,7 @@ def _tuner(sweep: SweepRun, plans: list[BoundedSearch], groups: CallbackGroups) 
             p.method: start_points(spec.methods[p.method]) for p in plans if spec.methods[p.method].keep_start
         },
         validation_size=len(sweep.data.val_y),
+        one_model=sweep.mode.one_model,
     )
     return tune.Tuner(
         trainable,

@@ -92,7 +92,9 @@ class SweepSearcher(Searcher):
     ``carry`` maps a method's selected configuration to its release's (``dptune.sweep.plan.carried``),
     ``tune`` a configuration of its space to its tuning trial's (``dptune.sweep.plan.tuning_knobs``);
     ``kept_starts`` holds the start points (the search's parameter values) of each method whose selection
-    keeps them (``select_keeping_start``, on ``validation_size`` examples)."""
+    keeps them (``select_keeping_start``, on ``validation_size`` examples); ``one_model``: the methods
+    release one model together, the selection of the method whose selected trial scores best on
+    validation once every search has ended (``winner``), and no other method re-runs."""
 
     def __init__(
         self,
@@ -109,6 +111,7 @@ class SweepSearcher(Searcher):
         tune: Mapping[str, Callable[[dict[str, Any]], dict[str, Any]]] | None = None,
         kept_starts: Mapping[str, list[dict[str, Any]]] | None = None,
         validation_size: int = 0,
+        one_model: bool = False,
         metric: str = OBJECTIVE,
         mode: str = "max",
     ) -> None:
@@ -128,6 +131,7 @@ class SweepSearcher(Searcher):
             m: [self.tune.get(m, dict)(p) for p in points] for m, points in (kept_starts or {}).items()
         }
         self.validation_size = validation_size
+        self.one_model = one_model
         if self.kept_starts and validation_size < 1:
             raise ValueError("a selection that keeps start points needs the validation part's size")
         self._views: dict[str, MethodView] = {m: MethodView() for m in searchers}
@@ -135,6 +139,7 @@ class SweepSearcher(Searcher):
         self._spent: set[str] = set()  # methods whose searcher said FINISHED with none of its trials live
         self._refused: set[str] = set()  # methods whose next re-run the privacy filter refused
         self._announced: set[str] = set()  # methods whose search's end this driver has announced
+        self._winner_announced = False
 
     def set_search_properties(self, metric: str | None, mode: str | None, config: dict, **spec: Any) -> bool:
         for searcher in self.searchers.values():
@@ -174,6 +179,41 @@ class SweepSearcher(Searcher):
                     self.state.select(method, selected[0], released_settings(selected[1]))
                 if self.reruns:
                     self._announce(method)
+        if self.one_model and not self._winner_announced and self._all_ended():
+            self._winner_announced = True
+            self._announce_winner()
+
+    def _all_ended(self) -> bool:
+        return all(self._search_ended(m) for m in self.searchers)
+
+    def winner(self) -> str | None:
+        """With one model across methods, the method whose selection is released: the one whose re-run
+        Tune's list already holds, else, once every search has ended, the one whose selected trial has the
+        best validation score, ties going to the highest secret rank (``tie_rank``); None before, or where
+        no method has a selection."""
+        released = [m for m in self.searchers if self._views[m].reruns]
+        if released:
+            return released[0]
+        if not self._all_ended():
+            return None
+        picks = [(m, s) for m in self.searchers if (s := self._selected(m)) is not None]
+        if not picks:
+            return None
+        best = max(picks, key=lambda p: (p[1][2][OBJECTIVE], tie_rank(self.tie_key, p[1][0])))
+        return best[0]
+
+    def _announce_winner(self) -> None:
+        method = self.winner()
+        selected = None if method is None else self._selected(method)
+        if selected is None:
+            line = "no method's trial finished every epoch: nothing to release"
+        else:
+            score = 100 * selected[2][OBJECTIVE]
+            line = (
+                f"{method}'s selection has the best validation accuracy of the methods' ({score:.2f}%); "
+                "releasing it: trained once on the whole data at the plan's ε, for all its epochs"
+            )
+        console(self.sweep)(f"  {'one model':<15} {line}")
 
     def _search_ended(self, method: str) -> bool:
         view = self._views[method]
@@ -226,6 +266,8 @@ class SweepSearcher(Searcher):
             doing = (
                 f"its re-runs continue from the saved Tune run ({restored} of {self.reruns} there)"
                 if restored
+                else "compared with the other methods' selections once every search has ended"
+                if self.one_model
                 else "releasing it: trained once on the whole data at the plan's ε, for all its epochs"
                 if method in self.carry
                 else f"re-running it {self.reruns}× with fresh randomness, scored on the final test"
@@ -244,6 +286,8 @@ class SweepSearcher(Searcher):
         )
 
     def _reruns_done(self, method: str) -> bool:
+        if self.one_model and method != self.winner():
+            return True
         return (
             self._views[method].reruns >= self.reruns
             or method in self._refused
@@ -285,6 +329,8 @@ class SweepSearcher(Searcher):
         method (a pipeline whose ε includes the tuning), the knobs it carries the configuration to."""
         view = self._views[method]
         if not self._search_ended(method) or view.reruns >= self.reruns or method in self._refused:
+            return None
+        if self.one_model and method != self.winner():
             return None
         selected = self._selected(method)
         if selected is None:
@@ -334,6 +380,7 @@ class SweepSearcher(Searcher):
             _restore_chain(searcher, states[method])
         self._views = {m: MethodView() for m in self.searchers}
         self._owners, self._spent, self._refused, self._announced = {}, set(), set(), set()
+        self._winner_announced = False
 
 
 def is_point(config: Mapping[str, Any], point: Mapping[str, Any]) -> bool:

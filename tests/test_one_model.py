@@ -1,0 +1,166 @@
+"""One model per total across methods (``privacy.release: one``): the methods' tuning trials one stage on
+one subset, the best selection on validation released once. Its plan, recomposed from its record alone by
+dp-accounting with the release taken as the worst of the methods' (it is chosen from the tuning's
+outputs), stays within the total; publishing one model per method instead costs more than any one card
+says, and the cards and summary say so."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import pytest
+from dp_accounting.rdp import rdp_privacy_accountant as dp_rdp
+
+from dptune.base.errors import InputError
+from dptune.privacy.accounting import RDP_ORDERS
+from dptune.privacy.plans import (
+    ACROSS_METHODS_RULE,
+    AMPLIFIED_PLD_COMPOSITION,
+    PLD_COMPOSITION,
+    Ran,
+    joint_privacy,
+    plan_record,
+    released_privacy,
+    worst_release,
+)
+from dptune.sweep.pipeline import planned
+from dptune.sweep.releases import pipeline_release
+from dptune.sweep.spec import parse_spec
+from dptune.sweep.summary import format_plan
+from dptune.training.config import RunConfig
+from tests.test_plan import DP_ACCOUNTING_SLACK, N_FASHION, dp_curve, recomposed
+
+TRAINING = {"epochs": 20, "batch_size": 4096, "clip": 0.1}
+
+
+def spec_doc(totals: list[float], trials: int, methods: dict[str, Any], **privacy: Any) -> dict[str, Any]:
+    return {
+        "name": "one",
+        "dataset": {"name": "fashion-mnist"},
+        "model": {"name": "scatter-linear"},
+        "privacy": {"epsilon": totals, "delta": 1e-5, "includes_tuning": True} | privacy,
+        "training": TRAINING,
+        "budget": {"trials_per_method": trials},
+        "search": {"sampler": "tpe"},
+        "methods": methods,
+    }
+
+
+ALIKE = {  # every method trains with one privacy configuration, the same for all: PLD composes them
+    "dpsgd": {"lr": {"loguniform": [0.5, 8.0]}},
+    "dp-pmlf": {"lr": {"loguniform": [0.5, 8.0]}, "k": 2, "beta": {"uniform": [0.0, 0.9]}},
+    "lp-dpsgd": {"lr": {"loguniform": [0.5, 8.0]}, "filter": {"preset": "doppler-first-order-v1"}},
+}
+APART = {  # the methods' batches differ: their mechanisms too, and the pool composes in RDP
+    "dpsgd": {"lr": {"loguniform": [0.5, 8.0]}},
+    "dp-pmlf": {"lr": {"loguniform": [0.5, 8.0]}, "k": 2, "batch_size": 2048},
+}
+
+
+def one_model_recomposed(doc: dict[str, Any]) -> float:
+    """ε of one model across methods from one method's written-out plan alone: the tuning stage's runs
+    are every method's (the spec's trials per method times the methods it was released among), each at
+    the per-order worst of the stage's mechanisms, and the release the worst of the methods' release
+    mechanisms (``recomposed``, dp-accounting)."""
+    tuning, release = doc["stages"]
+    methods = len(doc["released_among"])
+    return recomposed(doc | {"stages": [tuning | {"runs": tuning["runs"] * methods}, release]})
+
+
+@pytest.mark.parametrize("methods", [ALIKE, APART], ids=["alike", "apart"])
+@pytest.mark.parametrize("trials", [2, 4])
+def test_a_one_model_plan_recomposed_by_dp_accounting_stays_within_its_total(
+    methods: dict[str, Any], trials: int
+) -> None:
+    spec = parse_spec(spec_doc([1.0, 3.0, 8.0], trials, methods))
+    plans = planned(spec, N_FASHION)
+    assert plans is not None
+    for total in (1.0, 3.0, 8.0):
+        mine = [p for p in plans if p.total_epsilon == total]
+        assert {p.pool for p in mine} == {tuple(methods)}
+        assert {p.epsilon for p in mine} == {mine[0].epsilon} and 0.97 * total <= mine[0].epsilon <= total
+        for plan in mine:
+            doc = plan.as_dict()
+            assert doc["released_among"] == list(methods) and doc["selection_rule"] == ACROSS_METHODS_RULE
+            again = one_model_recomposed(doc)
+            assert again <= total * (1 + DP_ACCOUNTING_SLACK), (total, again)
+        by_pld = mine[0].composition in (PLD_COMPOSITION, AMPLIFIED_PLD_COMPOSITION)
+        assert by_pld == (methods is ALIKE)
+
+
+def test_one_model_costs_less_than_publishing_one_per_method_and_each_card_says_what_it_covers() -> None:
+    """At one total, the one model's card is the plan's (ε, δ) within the total, covering every method's
+    tuning trials; the same spec released per method has each card within the total but publishing all
+    of them above it, which each card states, with the note that a pick among them is covered only by
+    that figure."""
+    one = planned(parse_spec(spec_doc([3.0], 4, ALIKE)), N_FASHION)
+    each = planned(parse_spec(spec_doc([3.0], 4, ALIKE, release="per_method")), N_FASHION)
+    assert one is not None and each is not None
+    counts = {p.method: Ran(4, 0, 4) for p in one} | {"dp-pmlf": Ran(4, 1, 4)}
+    epsilon, delta = released_privacy(one, counts)
+    assert epsilon == one[0].epsilon <= 3.0 and delta == 1e-5
+    assert joint_privacy(one, counts)[0] == pytest.approx(epsilon, rel=2e-3)  # one release, counted once
+    record = plan_record({p.method: p for p in each}, {p.method: Ran(4, 1, 4) for p in each})
+    assert all(row["epsilon_including_tuning"] <= 3.0 for row in record["methods"])
+    assert record["epsilon_including_tuning"] > 3.0 * 1.5
+    run = RunConfig(method="dp-pmlf", dataset="fashion-mnist", model="scatter-linear", epsilon=3.0)
+    result = {"trial_id": "t9", "test_accuracy": 0.88}
+    card = pipeline_release(one, counts, "dp-pmlf", result, run, {}, "os-entropy").card
+    assert card["epsilon"] == epsilon and "12 tuning trials across dpsgd, dp-pmlf, lp-dpsgd" in card["covers"]
+    assert "the method included" in card["covers"] and "published_with_the_others" not in card
+    whole = (record["epsilon_including_tuning"], record["delta"])
+    (mine,) = [p for p in each if p.method == "dp-pmlf"]
+    separate = pipeline_release(
+        [mine], {"dp-pmlf": Ran(4, 1, 4)}, "dp-pmlf", result, run, {}, "os-entropy", whole
+    )
+    assert separate.card["published_with_the_others"]["epsilon"] == whole[0]
+    assert "not by its own ε" in separate.card["published_with_the_others"]["note"]
+    assert separate.registered_name("exp") == "exp.dp-pmlf"
+    assert (
+        pipeline_release(one, counts, "dp-pmlf", result, run, {}, "os-entropy").registered_name("exp")
+        == "exp"
+    )
+
+
+def test_the_plan_table_says_how_the_trials_are_spread_and_that_the_method_is_counted() -> None:
+    plans = planned(parse_spec(spec_doc([3.0], 4, ALIKE)), N_FASHION)
+    assert plans is not None
+    table = format_plan(plans)
+    assert "the 4 trials of each of dpsgd, dp-pmlf, lp-dpsgd (12 in all) are one tuning stage" in table
+    assert "its choice counted" in table
+    each = planned(parse_spec(spec_doc([3.0], 4, ALIKE, release="per_method")), N_FASHION)
+    assert each is not None
+    assert "picking one of them by a score is a selection no card counts" in format_plan(each)
+
+
+def test_one_model_with_a_secret_trial_count_is_refused_in_one_line() -> None:
+    doc = spec_doc([3.0], {"distribution": "poisson", "mean": 4}, {m: {"lr": 1.0} for m in ALIKE})
+    doc["search"] = {"sampler": "random"}
+    doc["scheduler"] = {"name": "none"}
+    with pytest.raises(InputError, match=r"privacy\.release: .*set privacy\.release: per_method"):
+        parse_spec(doc)
+    doc["privacy"]["release"] = "per_method"
+    parse_spec(doc)
+    with pytest.raises(InputError, match=r"privacy\.release: must be one of one, per_method"):
+        parse_spec(spec_doc([3.0], 4, ALIKE, release="best"))
+    without = spec_doc([3.0], 4, ALIKE, release="one")
+    without["privacy"]["includes_tuning"] = False
+    with pytest.raises(InputError, match=r"privacy\.release: is for a total ε"):
+        parse_spec(without)
+
+
+def test_the_one_models_rdp_release_is_dp_accountings_worst_at_every_order() -> None:
+    """``worst_release`` against dp-accounting: the per-order maximum of the two methods' release curves
+    (either alone would understate a release chosen from the tuning's outputs)."""
+    plans = planned(parse_spec(spec_doc([3.0], 4, APART)), N_FASHION)
+    assert plans is not None
+    release = plans[0].as_dict()["stages"][1]
+    curves = [dp_curve(m) for m in release["mechanisms"]]
+    assert len(curves) == 2 and not np.allclose(curves[0], curves[1])
+    expected = np.max(curves, axis=0)
+    integers = np.asarray([float(a).is_integer() for a in RDP_ORDERS])  # dp-accounting's exact orders
+    assert np.allclose(worst_release(plans)[integers], expected[integers], rtol=1e-6)
+    epsilon = dp_rdp.compute_epsilon(RDP_ORDERS, expected, 1e-5)[0]
+    assert math.isfinite(epsilon)
