@@ -893,14 +893,15 @@ def test_a_plan_says_that_it_does_not_use_the_specs_reruns(tmp_path: Path) -> No
 
 def test_a_pipeline_whose_release_failed_has_no_result_and_says_why() -> None:
     """Its tuning trained, its release diverged: the method is named with the release's reason (and
-    ``dptune run`` exits 1, as for any method without a result); a released one is not."""
+    ``dptune run`` exits 1, as for any method without a result); a released one is not. One model across
+    methods: the method whose release diverged is named, and no other."""
     from dptune.sweep.modes import SweepOutcome
     from dptune.tune.driver import failed_methods
 
     doc = spec_doc("mlp", [3.0], 2, {"epochs": 2, "batch_size": 128})
     doc["dataset"] = {"name": "digits"}
     doc["methods"] = {"dpsgd": {"lr": {"loguniform": [0.1, 2.0]}}, "dp-pmlf": {}}
-    spec = parse_spec(doc)
+    spec = parse_spec(doc | {"privacy": doc["privacy"] | {"release": "per_method"}})
     trained = {"method": "dpsgd", "status": "finished", "config": {"method": "dpsgd"}}
     diverged = {
         "method": "dpsgd",
@@ -912,4 +913,9 @@ def test_a_pipeline_whose_release_failed_has_no_result_and_says_why() -> None:
     released = ReleasedModel("dp-pmlf", "b", 90.0, 3.0, 1e-4, {})
     outcome = SweepOutcome([], "", 0.0, 0.0, 0, [trained, diverged, other], None, [released])  # type: ignore[arg-type]
     failed = failed_methods(spec, [outcome])
+    assert set(failed) == {"dpsgd"} and "TrainingDivergedError: non-finite" in failed["dpsgd"]
+    one = parse_spec(doc)
+    assert failed_methods(one, [outcome]) == {}  # the one model was released
+    unreleased = SweepOutcome([], "", 0.0, 0.0, 0, [trained, diverged, other], None, [])  # type: ignore[arg-type]
+    failed = failed_methods(one, [unreleased])
     assert set(failed) == {"dpsgd"} and "TrainingDivergedError: non-finite" in failed["dpsgd"]
