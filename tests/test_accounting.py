@@ -9,7 +9,15 @@ from opacus.accountants import PRVAccountant, RDPAccountant
 from opacus.accountants.utils import get_noise_multiplier
 
 from dptune.methods import Hyper, get_method
-from dptune.privacy.accounting import PLD_INTERVALS, PLD_TOLERANCE, Accountant, epsilon_of, pld_epsilon
+from dptune.privacy.accounting import (
+    PLD_DISTINCT,
+    PLD_INTERVALS,
+    PLD_TOLERANCE,
+    Accountant,
+    _merged,
+    epsilon_of,
+    pld_epsilon,
+)
 from dptune.privacy.calibration import calibrate_noise, method_schedule
 
 
@@ -152,3 +160,17 @@ def test_ledger_equals_opacus_on_same_history() -> None:
     restored = Accountant.from_state_dict(ledger.state_dict())
     assert restored.epsilon(1e-5) == ledger.epsilon(1e-5)
     assert restored.steps == 50
+
+
+def test_a_ledger_of_more_distinct_noise_multipliers_than_a_pld_composes_is_bounded_from_above() -> None:
+    """A clip that decays every step (z from 1 to 2 over 120 steps, each its own): the PLD rounds each z
+    down onto a grid of ``PLD_DISTINCT`` points, an upper bound on dp-accounting's composition of all 120
+    steps on the same grid, and within 3% of it (each z moves by less than 2.2%)."""
+    history = [(1.0 + t / 120, 0.05, 1) for t in range(120)]
+    accountant = dp_accounting.pld.PLDAccountant(value_discretization_interval=1e-3)
+    for z, q, steps in history:
+        accountant.compose(dp_accounting.PoissonSampledDpEvent(q, dp_accounting.GaussianDpEvent(z)), steps)
+    exact = accountant.get_epsilon(1e-5)
+    rounded = pld_epsilon(history, 1e-5, 1e-3)
+    assert exact <= rounded <= 1.03 * exact
+    assert len(_merged(history)) <= PLD_DISTINCT + 1

@@ -82,7 +82,7 @@ from dptune.sweep.plan_candidates import (
     rdp_candidates,
     repeat_and_select_plan,
 )
-from dptune.sweep.plan_runs import PlanSetup, epochs_pairs, pool_floor
+from dptune.sweep.plan_runs import PlanSetup, epochs_pairs
 
 FRACTIONS = (1.0, 0.5, 0.25, 0.125, 0.0625)
 """Subset fractions γ the planner considers (1: tune on the whole data)."""
@@ -115,7 +115,7 @@ def plan_pool(
     """The plans of the model ``pool`` releases (one method, or every method of a release across methods)
     at ``total`` with a tuning subset of rate ``fraction``, composed by PLD (``composed_by_pld``; None
     where PLD does not apply) or in RDP and the basic way (None: not even the least per-run ε the
-    accountant can certify, ``floor`` (``pool_floor``), fits the tuning's share).
+    accountant can certify, ``floor`` (``PlanSetup.floor``), fits the tuning's share).
 
     The tuning trials' epochs T_t = round(T·ε_t/ε_B) and the plan's ε_t, ε_B depend on each other: from
     T_t = T, each round plans with the T_t the last one's ε_t/ε_B gives, until T_t repeats (a few rounds).
@@ -206,7 +206,7 @@ def plan_total(setup: PlanSetup, total: float, n: int) -> list[MethodPlan] | Non
     as one pool (``plan_pool``)."""
     high = max((*setup.totals, total))
     pools = setup.pools()
-    floors = {pool: pool_floor(setup.members(pool), n, setup.delta, high) for pool in pools}
+    floors = {pool: setup.floor(pool, n, high) for pool in pools}
     found: list[list[MethodPlan]] = []
     for fraction in fractions(setup, n):
         plans = [plan_pool(setup, pool, total, fraction, n, floors[pool]) for pool in pools]

@@ -35,8 +35,6 @@ from dptune.sweep.plan_runs import (
     epochs_pairs,
     largest_fitting,
     ledgers_at,
-    pool_floor,
-    pool_schedules,
     schedules_of,
 )
 
@@ -71,11 +69,10 @@ def rdp_tuning(
     by the worst configuration of any), in RDP amplified by the subset, converts to at most ρ·total (None:
     not even the least ε_t its configurations calibrate to)."""
     delta = setup.delta
-    tuned = setup.members(pool, pairs)
-    tuned_floor = pool_floor(tuned, n, delta, total, start=floor)
+    tuned_floor = setup.floor(pool, n, total, pairs, start=floor)
     if tuned_floor is None:
         return None
-    schedules, trials = pool_schedules(tuned, n), int(setup.trials.mean) * len(pool)
+    schedules, trials = setup.schedules(pool, n, pairs), int(setup.trials.mean) * len(pool)
 
     def tuning_fits(e: float) -> bool:
         tuning = amplified_rdp(trials * curve_at(schedules, e, delta), fraction)
@@ -97,7 +94,7 @@ def rdp_candidates(
     tuning = rdp_tuning(setup, pool, total, fraction, n, floor, pairs)
     if tuning is None:
         return []
-    released = pool_schedules(setup.members(pool), n)
+    released = setup.schedules(pool, n)
     found = [_rdp_candidate(setup, tuning, released, total, fraction, floor)]
     if fraction < 1:
         found.append(_basic_candidate(setup, tuning, released, total, fraction, floor))
@@ -189,8 +186,8 @@ def pld_candidates(
     if setup.trials.random:
         return []
     delta = setup.delta
-    tuned = pool_schedules(setup.members(pool, pairs), n)
-    released = pool_schedules(setup.members(pool), n)
+    tuned = setup.schedules(pool, n, pairs)
+    released = setup.schedules(pool, n)
     if len(tuned) != 1 or len(released) != 1:
         return []
     (tune_schedule,), (release_schedule,) = tuned, released

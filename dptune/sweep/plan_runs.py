@@ -8,7 +8,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -44,6 +44,31 @@ class PlanSetup:
     one_model: bool = False
     """Whether each total releases one model chosen across the methods (``privacy.release: one``): their
     tuning trials one stage, its selection released once; else each method its own."""
+    calibrated: dict[tuple[object, ...], tuple[Schedule, ...]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+    """The schedules of every pool the planner has read (``schedules``), kept with their calibrations: the
+    planner probes the same targets again across subset rates, totals and rounds of its epochs."""
+
+    def schedules(
+        self, pool: Sequence[str], n: int, pairs: Mapping[str, Sequence[tuple[int, int]]] | None = None
+    ) -> tuple[Schedule, ...]:
+        """``pool_schedules`` of the pool's members (``members``), made once per pool, n and epochs."""
+        key = (tuple(pool), n, None if pairs is None else tuple(tuple(pairs[m]) for m in pool))
+        if key not in self.calibrated:
+            self.calibrated[key] = pool_schedules(self.members(pool, pairs), n)
+        return self.calibrated[key]
+
+    def floor(
+        self,
+        pool: Sequence[str],
+        n: int,
+        high: float,
+        pairs: Mapping[str, Sequence[tuple[int, int]]] | None = None,
+        start: float = PER_RUN_FLOOR,
+    ) -> float | None:
+        """The least per-run ε every configuration of the pool can be calibrated to (``lowest_target``)."""
+        return lowest_of(self.schedules(pool, n, pairs), self.delta, high, start)
 
     def pools(self) -> list[tuple[str, ...]]:
         """The methods of each model a total releases: all of them together, or each alone."""
@@ -113,7 +138,13 @@ def lowest_target(
     """The least per-run ε from ``start`` up (by factors of 1.25, at most ``high``) every configuration of
     ``space`` can be calibrated to at δ: the conversion from RDP at orders up to 63 cannot certify much
     below log(1/δ)/62 (about 0.2 at δ = 1e-5), whatever σ."""
-    schedules = schedules_of(space, run, n)
+    return lowest_of(schedules_of(space, run, n), delta, high, start)
+
+
+def lowest_of(
+    schedules: Sequence[Schedule], delta: float, high: float, start: float = PER_RUN_FLOOR
+) -> float | None:
+    """``lowest_target`` of the configurations ``schedules``."""
     target = start
     while target <= high:
         try:
@@ -169,18 +200,6 @@ def pool_schedules(members: Sequence[tuple[MethodSpace, RunConfig]], n: int) -> 
             if schedule.unit is None or all(schedule.unit != k.unit for k in kept):
                 kept.append(schedule)
     return tuple(kept)
-
-
-def pool_floor(
-    members: Sequence[tuple[MethodSpace, RunConfig]],
-    n: int,
-    delta: float,
-    high: float,
-    start: float = PER_RUN_FLOOR,
-) -> float | None:
-    """The least per-run ε every configuration of every member can be calibrated to (``lowest_target``)."""
-    floors = [lowest_target(space, run, n, delta, high, start) for space, run in members]
-    return None if any(f is None for f in floors) else max(f for f in floors if f is not None)
 
 
 def ledgers_at(
