@@ -411,3 +411,26 @@ def test_asha_compares_a_trial_only_with_trials_of_its_own_method_and_never_stop
     scheduler.on_trial_add(None, worse_a)
     assert report(worse_a, 0.2) == TrialScheduler.STOP  # behind its own method's trial
     assert report(rerun, 0.0) == TrialScheduler.CONTINUE
+
+
+def test_one_models_choice_of_method_reads_no_final_test_score(tmp_path: Path) -> None:
+    """Trials of three methods with validation scores and final-test scores drawn at random; the
+    final-test scores permuted among the trials: the method released, and the trial whose configuration
+    it repeats, stay the same (the choice reads validation alone)."""
+    rng = np.random.default_rng(3)
+    methods = ("dpsgd", "dp-pmlf", "lp-dpsgd")
+    validation = rng.uniform(0.5, 0.8, size=9)
+    tests = rng.uniform(0.5, 0.9, size=9)
+    chosen = set()
+    for attempt, order in enumerate((np.arange(9), rng.permutation(9), rng.permutation(9))):
+        stage = Stage(tmp_path / str(attempt), dict.fromkeys(methods, 3), reruns=1, one_model=True)
+        for _ in range(9):
+            stage.ask()
+        for i, trial in enumerate(sorted(stage.trials, key=lambda t: (t.config[METHOD_KEY], t.config["lr"]))):
+            trial.end(float(validation[i]))
+            trial.last_result["test_accuracy"] = float(tests[order[i]])
+        release = stage.ask()
+        repeated = next(t for t in stage.trials if t.trial_id == release.config[RERUN_OF])
+        chosen.add((release.config[METHOD_KEY], repeated.config["lr"], repeated.last_result[OBJECTIVE]))
+    (only,) = chosen
+    assert only[2] == pytest.approx(float(validation.max()))

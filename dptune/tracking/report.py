@@ -90,16 +90,21 @@ class PlotContext:
 def stage_lines(plans: Sequence[Mapping[str, Any]]) -> tuple[str, ...]:
     """What each stage of the stored plans (``MethodPlan.as_dict``) spent, a line per total:
     ``total 1: 8 × ε_t 0.0806 (ε 0.25), then ε_B 0.955`` (the tuning stage's trials, each at ε_t,
-    composing to ε on the data; then the release's run at ε_B); plans that differ at a total are told
-    apart by method, a line each. A random count reads as its mean (K itself is secret)."""
+    composing to ε on the data; then the release's run at ε_B; one model across methods:
+    ``total 2: 3 methods × 4 × ε_t 0.135 (ε 0.5), then one model at ε_B 1.92``); plans that differ at a
+    total are told apart by method, a line each. A random count reads as its mean (K itself is secret)."""
     parts: dict[float, dict[str, list[str]]] = {}
     for plan in plans:
         tuning, release = plan["stages"]
         runs = tuning["runs"]
         count = f"secret K (mean {runs['mean']:g})" if isinstance(runs, dict) else f"{runs}"
+        among = plan.get("released_among", [plan["method"]])
+        if len(among) > 1:  # one model across methods: every method's trials, one release
+            count = f"{len(among)} methods × {count}"
+        released = "then one model at ε_B" if len(among) > 1 else "then ε_B"
         text = (
             f"{count} × ε_t {tuning['per_run_epsilon']:.3g} (ε {tuning['epsilon']:.3g}), "
-            f"then ε_B {release['per_run_epsilon']:.3g}"
+            f"{released} {release['per_run_epsilon']:.3g}"
         )
         parts.setdefault(plan["total_epsilon"], {}).setdefault(text, []).append(plan["method"])
     lines = []
