@@ -164,3 +164,25 @@ def test_the_one_models_rdp_release_is_dp_accountings_worst_at_every_order() -> 
     assert np.allclose(worst_release(plans)[integers], expected[integers], rtol=1e-6)
     epsilon = dp_rdp.compute_epsilon(RDP_ORDERS, expected, 1e-5)[0]
     assert math.isfinite(epsilon)
+
+
+def test_the_plan_says_how_each_total_spends_its_tuning_and_when_trials_are_too_short_to_rank() -> None:
+    """A line per total: trials, their epochs and noisy steps, γ·ε_t (what they rank like) and the
+    compute; where a trial makes fewer than ``MIN_RANKING_STEPS`` steps, what would rank finer."""
+    doc = spec_doc([3.0], 4, ALIKE)
+    doc["dataset"] = {"name": "fashion-mnist", "subset": 10000}
+    doc["model"] = {"name": "cnn5"}
+    doc["training"] = {"epochs": 3, "batch_size": 500}
+    plans = planned(parse_spec(doc), 10000)
+    assert plans is not None
+    (line,) = [x for x in format_plan(plans).splitlines() if x.startswith("(tuning at total 3:")]
+    plan = plans[0]
+    steps = sum(n for _, _, n in plan.tuning.ledgers[0])
+    assert (
+        f"{plan.epochs[0][1]} of 3 epochs ({steps} noisy steps)" in line and steps == 20 * plan.epochs[0][1]
+    )
+    assert f"γ·ε_t = {plan.tuning_quality:.3g}" in line and "note:" not in line
+    doc["training"] = {"epochs": 3, "batch_size": 5000}  # 2 steps an epoch
+    short = planned(parse_spec(doc), 10000)
+    assert short is not None
+    assert f"note: {2 * short[0].epochs[0][1]} steps rank only large differences" in format_plan(short)

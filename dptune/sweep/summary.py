@@ -243,6 +243,36 @@ def epochs_text(plan: MethodPlan) -> str:
     return ",".join(f"{t}/{e}" for e, t in plan.epochs)
 
 
+MIN_RANKING_STEPS = 20
+"""The fewest noisy steps a tuning trial makes before the plan says it ranks only large differences."""
+
+
+def spending_line(plan: MethodPlan) -> str:
+    """How a total's tuning is spent and why, in one line: its trials, their length in epochs and steps,
+    the ε a full run whose ranking they resemble would spend (γ·ε_t, by RDP; a plan below
+    ``MIN_TUNING_EPSILON`` is refused before it runs), and the compute; a note where a trial makes fewer
+    than ``MIN_RANKING_STEPS`` steps."""
+    from dptune.sweep.plan import MIN_TUNING_EPSILON
+
+    tuning = plan.tuning
+    steps = min(sum(n for _, _, n in ledger) for ledger in tuning.ledgers)
+    length = ", ".join(f"{t} of {e}" for e, t in plan.epochs)
+    where = f"a secret subset of rate γ = {tuning.fraction:g}" if tuning.fraction < 1 else "the whole data"
+    line = (
+        f"(tuning at total {plan.total_epsilon:g}: {tuning_runs(tuning.count)} trials per method on {where}, "
+        f"{length} epochs ({steps} noisy steps) each, at the release's step; each ranks configurations "
+        f"as a full run at ε ≈ γ·ε_t = {plan.tuning_quality:.3g} would (a plan below {MIN_TUNING_EPSILON:g} "
+        f"is refused: its trials would rank noise); γ makes that largest within the tuning compute "
+        f"(here {plan.run_equivalents - 1:.2g} in full runs)"
+    )
+    if steps < MIN_RANKING_STEPS:
+        line += (
+            f"; note: {steps} steps rank only large differences of step: fewer trials (a larger ε_t, longer "
+            "trials), a smaller batch or a larger total rank finer"
+        )
+    return line + ")"
+
+
 def format_plan(plans: list[MethodPlan]) -> str:
     """The plan as the first table of ``dptune run``: per method and total, each stage's share."""
     lines = [
@@ -283,6 +313,7 @@ def format_plan(plans: list[MethodPlan]) -> str:
             "(one model per method and total (privacy.release: per_method): publishing them all costs "
             "more than any one card's ε, and picking one of them by a score is a selection no card counts)"
         )
+    lines += [spending_line(p) for p in {p.total_epsilon: p for p in plans}.values()]
     kept = ", ".join(dict.fromkeys(p.method for p in plans if p.keep_start))
     if kept:
         lines.append(
