@@ -20,6 +20,7 @@ from dptune.privacy.plans import (
     AMPLIFIED_PLD_COMPOSITION,
     PLD_COMPOSITION,
     Ran,
+    curve_privacy,
     joint_privacy,
     plan_record,
     released_privacy,
@@ -30,7 +31,15 @@ from dptune.sweep.releases import pipeline_release
 from dptune.sweep.spec import parse_spec
 from dptune.sweep.summary import format_plan
 from dptune.training.config import RunConfig
-from tests.test_plan import DP_ACCOUNTING_SLACK, N_FASHION, dp_curve, recomposed
+from tests.test_plan import (
+    DP_ACCOUNTING_SLACK,
+    INTEGERS,
+    N_FASHION,
+    amplified_by_hand,
+    dp_curve,
+    recomposed,
+    stage_rdp,
+)
 
 TRAINING = {"epochs": 20, "batch_size": 4096, "clip": 0.1}
 
@@ -186,3 +195,31 @@ def test_the_plan_says_how_each_total_spends_its_tuning_and_when_trials_are_too_
     short = planned(parse_spec(doc), 10000)
     assert short is not None
     assert f"note: {2 * short[0].epochs[0][1]} steps rank only large differences" in format_plan(short)
+
+
+def test_releasing_the_one_model_of_every_total_counts_one_release_a_total() -> None:
+    """A list of totals, one model each: the figure of publishing all of them composes each total's stage
+    (every method's trials, amplified by its own subset) with one release, recomposed here in RDP by
+    dp-accounting from the written-out plans, not a release per method."""
+    plans = planned(parse_spec(spec_doc([1.0, 3.0], 4, ALIKE)), N_FASHION)
+    assert plans is not None
+    stages = [[p for p in plans if p.total_epsilon == total] for total in (1.0, 3.0)]
+    records = [plan_record({p.method: p for p in stage}, {}) for stage in stages]
+    epsilon, _ = curve_privacy(stages, records)
+
+    def curve(releases: int) -> np.ndarray:
+        total = np.zeros(len(RDP_ORDERS))
+        for stage in stages:
+            tuning, release = stage[0].as_dict()["stages"]
+            runs = tuning | {"runs": tuning["runs"] * len(ALIKE)}
+            fraction = tuning["subset_fraction"]
+            if fraction < 1:
+                total += amplified_by_hand(stage_rdp(runs, INTEGERS), fraction)
+            else:
+                total += stage_rdp(runs)
+            total += releases * stage_rdp(release)
+        return total
+
+    once = dp_rdp.compute_epsilon(RDP_ORDERS, curve(1), 1e-5)[0]
+    assert epsilon <= once * (1 + DP_ACCOUNTING_SLACK)
+    assert epsilon < dp_rdp.compute_epsilon(RDP_ORDERS, curve(len(ALIKE)), 1e-5)[0]  # not one per method
