@@ -7,6 +7,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
+from dptune.sweep.spec_parts import RELEASES
 from dptune.training.config import KNOB_OPTIONS, KNOBS, required
 
 if TYPE_CHECKING:
@@ -60,6 +61,13 @@ def _add_sweep_args(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="set privacy.includes_tuning: each ε is the total of the model a method releases, its tuning "
         "included (dptune plans the tuning and the release inside it)",
+    )
+    parser.add_argument(
+        "--release",
+        choices=RELEASES,
+        default=None,
+        help="override privacy.release (with includes_tuning): one model per total chosen across the "
+        "methods, or each method's own",
     )
 
 
