@@ -919,3 +919,28 @@ def test_a_pipeline_whose_release_failed_has_no_result_and_says_why() -> None:
     unreleased = SweepOutcome([], "", 0.0, 0.0, 0, [trained, diverged, other], None, [])  # type: ignore[arg-type]
     failed = failed_methods(one, [unreleased])
     assert set(failed) == {"dpsgd"} and "TrainingDivergedError: non-finite" in failed["dpsgd"]
+
+
+def test_a_trial_lost_after_its_retries_is_named_with_why_and_its_epsilon_still_counted() -> None:
+    """A trial Tune ended in error (its node lost, its retries spent) is named with the reason and the
+    statement that its ε still counts, and ``dptune run`` exits 1; under a secret trial count neither
+    which trial nor how many is said."""
+    from dptune.sweep.modes import SweepOutcome
+    from dptune.tune.driver import lost_trials
+    from dptune.tune.stage_run import LOST_KEY, lost_reason
+
+    doc = spec_doc("mlp", [3.0], 2, {"epochs": 2, "batch_size": 128})
+    doc["dataset"] = {"name": "digits"}
+    spec = parse_spec(doc)
+    error = RuntimeError("Traceback ...\n  File x\nray.exceptions.NodeDiedError: node 10.0.0.2 died")
+    lost = {"method": "dpsgd", "trial_id": "abc", "config": {"method": "dpsgd"}, LOST_KEY: lost_reason(error)}
+    kept = {"method": "dpsgd", "trial_id": "def", "status": "finished", "config": {"method": "dpsgd"}}
+    outcome = SweepOutcome([], "", 0.0, 0.0, 0, [kept, lost], None)  # type: ignore[arg-type]
+    (line,) = lost_trials(spec, [outcome])
+    assert line.startswith("dpsgd trial abc was lost after its retries (ray.exceptions.NodeDiedError: node")
+    assert "its ε is still counted" in line
+    assert lost_trials(spec, [SweepOutcome([], "", 0.0, 0.0, 0, [kept], None)]) == []  # type: ignore[arg-type]
+    secret = doc | {"budget": {"trials_per_method": {"distribution": "poisson", "mean": 4}}}
+    secret["scheduler"] = {"name": "none"}
+    (hidden,) = lost_trials(parse_spec(secret), [outcome])
+    assert "abc" not in hidden and "withheld" in hidden

@@ -227,7 +227,7 @@ def _validate(args: argparse.Namespace) -> None:
 def _run(args: argparse.Namespace) -> None:
     spec, plans = _sweep_spec(args)
     from dptune.tune import SweepInterrupted, quiet_libraries, run_sweeps
-    from dptune.tune.driver import failed_methods
+    from dptune.tune.driver import failed_methods, lost_trials
 
     quiet_libraries()
     try:
@@ -252,7 +252,10 @@ def _run(args: argparse.Namespace) -> None:
     failed = failed_methods(spec, outcomes)
     for method, reason in failed.items():
         print(f"dptune: error: {method}: no trial trained; the first ended so: {reason}", file=sys.stderr)
-    if failed:
+    lost = lost_trials(spec, outcomes)
+    for line in lost:
+        print(f"dptune: error: {line}", file=sys.stderr)
+    if failed or lost:
         raise SystemExit(EXIT_NO_RESULT)
 
 

@@ -56,6 +56,7 @@ from dptune.training.trial_status import (
     STATUS_KEY,
     TrialStatus,
     fell_back_to_cpu,
+    route,
 )
 from dptune.tune.callbacks import TrialRecorder
 from dptune.tune.interrupt import INTERRUPT_FLUSH_SECONDS, SweepInterrupted, interruptible
@@ -64,7 +65,14 @@ from dptune.tune.progress import (
 )
 from dptune.tune.release import log_releases
 from dptune.tune.resources import ask_for_slots
-from dptune.tune.stage_run import CallbackGroups, MethodSearch, SweepRun, concurrency, search_stage
+from dptune.tune.stage_run import (
+    LOST_KEY,
+    CallbackGroups,
+    MethodSearch,
+    SweepRun,
+    concurrency,
+    search_stage,
+)
 from dptune.tune.startup import Echo, Started, mlflow_ui_hint, start, sweep_record
 from dptune.tune.warm_start import warm_start
 
@@ -78,6 +86,26 @@ TRACKING_CATCH_UP_SECONDS = 300.0
 
 
 SECRET_FAILURE = "withheld: the trial count is secret, and whether or why a trial failed would tell it"
+
+
+def lost_trials(spec: SweepSpec, outcomes: list[SweepOutcome]) -> list[str]:
+    """A line for each trial Tune ended in error after its retries (a lost node, a killed process): which
+    trial, why, and that its ε is still counted (every started trial is, at its whole plan). Under a
+    secret trial count one line that withholds which and how many (each would tell K)."""
+    lost = [r for outcome in outcomes for r in outcome.results if r.get(LOST_KEY)]
+    if not lost:
+        return []
+    if spec.trials.random:
+        return [f"a trial was lost ({SECRET_FAILURE}); the sweep's ε counts every trial that started"]
+    lines = []
+    for result in lost:
+        whose = route(result["config"])
+        kind = "release" if whose.rerun else "trial"
+        lines.append(
+            f"{whose.method} {kind} {result.get('trial_id', '?')} was lost after its retries "
+            f"({result[LOST_KEY]}); its ε is still counted (every started trial is, at its whole plan)"
+        )
+    return lines
 
 
 def failed_methods(spec: SweepSpec, outcomes: list[SweepOutcome]) -> dict[str, str]:

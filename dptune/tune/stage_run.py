@@ -234,6 +234,16 @@ class MethodSearch:
     page: str | None
 
 
+LOST_KEY = "lost"
+"""A trial's result carries, where Tune ended it in error after its retries, why (``lost_reason``)."""
+
+
+def lost_reason(error: BaseException) -> str:
+    """The last line of a trial's error (its exception's type and message), at most 300 characters."""
+    lines = [line for line in str(error).strip().splitlines() if line.strip()]
+    return (lines[-1] if lines else type(error).__name__)[:300]
+
+
 def search_stage(sweep: SweepRun, plans: list[BoundedSearch], groups: CallbackGroups) -> list[MethodSearch]:
     """Every method's search and re-runs in the stage's one Tune run, to its end.
 
@@ -269,6 +279,8 @@ def search_stage(sweep: SweepRun, plans: list[BoundedSearch], groups: CallbackGr
     for r in trial_results:
         whose = route(r.config or {})
         result = {**(r.metrics or {}), "method": whose.method, "config": r.config or {}}
+        if r.error is not None:  # ended in error after its retries: lost (``dptune.tune.driver.lost_trials``)
+            result[LOST_KEY] = lost_reason(r.error)
         results.append(result | ({CHECKPOINT_KEY: r.checkpoint} if whose.rerun else {}))
     return [
         MethodSearch(
