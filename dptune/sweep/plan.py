@@ -111,6 +111,7 @@ def plan_pool(
     n: int,
     floor: float | None,
     composed_by_pld: bool = False,
+    start: float = 1.0,
 ) -> list[MethodPlan] | None:
     """The plans of the model ``pool`` releases (one method, or every method of a release across methods)
     at ``total`` with a tuning subset of rate ``fraction``, composed by PLD (``composed_by_pld``; None
@@ -118,7 +119,9 @@ def plan_pool(
     accountant can certify, ``floor`` (``PlanSetup.floor``), fits the tuning's share).
 
     The tuning trials' epochs T_t = round(T·ε_t/ε_B) and the plan's ε_t, ε_B depend on each other: from
-    T_t = T, each round plans with the T_t the last one's ε_t/ε_B gives, until T_t repeats (a few rounds).
+    T_t = T·``start`` (1, or the share ε_t/ε_B a plan of the same pool found at another subset rate), each
+    round plans with the T_t the last one's ε_t/ε_B gives, until T_t repeats (a round or a few); where
+    T·ε_t/ε_B lies near a half and its rounding goes to and fro, the plan of the cycle's longest trials.
     Every round's plan is valid as it stands (its stages are what it runs); the rounding left over is the
     release's step factor (``MethodPlan.lr_scale``)."""
     if setup.trials.random:
@@ -129,17 +132,21 @@ def plan_pool(
     if floor is None:
         return None
     members = dict(zip(pool, setup.members(pool), strict=True))
-    pairs = {m: epochs_pairs(space, run, 1.0) for m, (space, run) in members.items()}
+    pairs = {m: epochs_pairs(space, run, start) for m, (space, run) in members.items()}
+    planned: dict[str, list[MethodPlan]] = {}  # by the rounds' epochs, in the order they ran
     plans: list[MethodPlan] | None = None
     for _ in range(_CARRY_ROUNDS):
         found = _plan_at(setup, pool, total, fraction, n, floor, pairs, composed_by_pld)
         if found is None:
             return plans
-        plans = found
+        plans = planned[repr(pairs)] = found
         share = found[0].tuning.rdp_epsilon / found[0].release.rdp_epsilon
         following = {m: epochs_pairs(space, run, share) for m, (space, run) in members.items()}
         if following == pairs:
             break
+        if repr(following) in planned:  # T_t·ε_t/ε_B rounds to and fro: the cycle's longest tuning
+            cycle = list(planned)[list(planned).index(repr(following)) :]
+            return max((planned[key] for key in cycle), key=lambda p: max(t for _, t in p[0].epochs))
         pairs = following
     return plans
 
@@ -208,8 +215,14 @@ def plan_total(setup: PlanSetup, total: float, n: int) -> list[MethodPlan] | Non
     pools = setup.pools()
     floors = {pool: setup.floor(pool, n, high) for pool in pools}
     found: list[list[MethodPlan]] = []
+    shares = dict.fromkeys(pools, 1.0)  # each pool's last ε_t/ε_B: the next rate's fixed point starts there
     for fraction in fractions(setup, n):
-        plans = [plan_pool(setup, pool, total, fraction, n, floors[pool]) for pool in pools]
+        plans = [
+            plan_pool(setup, pool, total, fraction, n, floors[pool], start=shares[pool]) for pool in pools
+        ]
+        for pool, plan in zip(pools, plans, strict=True):
+            if plan is not None:
+                shares[pool] = plan[0].tuning.rdp_epsilon / plan[0].release.rdp_epsilon
         if all(p is not None for p in plans):
             found.append([m for p in plans if p is not None for m in p])
     if not found:
@@ -220,7 +233,8 @@ def plan_total(setup: PlanSetup, total: float, n: int) -> list[MethodPlan] | Non
     if setup.trials.random:  # repeat-and-select: RDP only
         return chosen
     fraction = chosen[0].tuning.fraction
-    tighter = [plan_pool(setup, pool, total, fraction, n, floors[pool], True) for pool in pools]
+    start = {p.pool: p.tuning.rdp_epsilon / p.release.rdp_epsilon for p in chosen}
+    tighter = [plan_pool(setup, pool, total, fraction, n, floors[pool], True, start[pool]) for pool in pools]
     tightened = [m for p in tighter if p is not None for m in p]
     if len(tightened) == len(chosen) and _compute(tightened) <= max(limit, _compute(chosen)):
         return tightened
