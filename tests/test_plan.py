@@ -631,6 +631,7 @@ def test_releasing_every_method_at_every_total_is_recomposed_by_dp_accounting() 
     subset, at the one δ), and then the stages' figures add, ε and δ both."""
     doc = spec_doc("cnn5", [2.0, 8.0], 8, CELLS["cnn5"])
     doc["methods"]["lp-dpsgd"] = {"lr": {"loguniform": [0.1, 4.0]}}
+    doc["privacy"]["release"] = "per_method"  # a model per method (one across them: tests/test_one_model.py)
     doc["budget"]["tuning_compute"] = 0.5  # half a run: the tuning on a subset, amplified
     plans = plan_sweep(plan_setup(parse_spec(doc), 1e-5), N_FASHION)
     assert all(p.tuning.fraction < 1 for p in plans)
@@ -670,6 +671,7 @@ def test_releasing_every_method_of_a_repeat_and_select_stage_keeps_its_delta() -
     doc = spec_doc("scatter-linear", [3.0], 4, CELLS["scatter-linear"])
     doc["budget"] = {"trials_per_method": {"distribution": "poisson", "mean": 6}}
     doc["methods"]["lp-dpsgd"] = {"lr": {"loguniform": [0.1, 4.0]}}
+    doc["privacy"]["release"] = "per_method"  # repeat-and-select releases each method's own model
     plans = plan_sweep(plan_setup(parse_spec(doc), 1e-5), N_FASHION)
     record = plan_record({p.method: p for p in plans}, {})
     accountant = dp_rdp.RdpAccountant(list(RDP_ORDERS))
@@ -759,6 +761,7 @@ def test_releasing_every_model_of_pld_plans_at_every_total_is_recomposed_by_pld(
     stage's figure, below their sum."""
     doc = spec_doc("scatter-linear", [1.0, 3.0], 8, CELLS["scatter-linear"])
     doc["methods"]["lp-dpsgd"] = {"lr": {"loguniform": [0.1, 4.0]}}
+    doc["privacy"]["release"] = "per_method"  # a model per method (one across them: tests/test_one_model.py)
     plans = plan_sweep(plan_setup(parse_spec(doc), 1e-5), N_FASHION)
     assert all(p.composition == PLD_COMPOSITION for p in plans)
     stages = [[p for p in plans if p.total_epsilon == total] for total in (1.0, 3.0)]

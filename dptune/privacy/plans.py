@@ -283,10 +283,10 @@ class Ran(NamedTuple):
 
 
 def pools(plans: Sequence[MethodPlan]) -> list[list[MethodPlan]]:
-    """``plans`` grouped by the model each may release (``MethodPlan.pool``), in order."""
-    grouped: dict[tuple[str, ...], list[MethodPlan]] = {}
+    """``plans`` grouped by the model each may release (``MethodPlan.pool`` at its total), in order."""
+    grouped: dict[tuple[float, tuple[str, ...]], list[MethodPlan]] = {}
     for plan in plans:
-        grouped.setdefault(plan.pool, []).append(plan)
+        grouped.setdefault((plan.total_epsilon, plan.pool), []).append(plan)
     return list(grouped.values())
 
 

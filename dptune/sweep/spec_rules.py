@@ -153,12 +153,6 @@ def _total(spec: SweepSpec) -> Iterator[Conflict]:
             "a random trial count plans repeat-and-select, which needs search.sampler: random, "
             "scheduler: none and no start points; give a number for any other search",
         ),
-        (
-            "privacy.release",
-            spec.trials.random and spec.one_model,
-            "one model across methods needs a fixed trial count (repeat-and-select releases each "
-            "method's own): set privacy.release: per_method, or give budget.trials_per_method a number",
-        ),
         ("search.proxy", spec.proxy is not None, "the planner chooses the tuning subset: drop search.proxy"),
         (
             "training.proxy_fraction",
@@ -174,6 +168,15 @@ def _total(spec: SweepSpec) -> Iterator[Conflict]:
     for path, conflict, fix in conflicts:
         if conflict:
             yield path, f"cannot be combined with privacy.includes_tuning: {fix}"
+
+
+def _one_model(spec: SweepSpec) -> Iterator[Conflict]:
+    if spec.trials.random and spec.one_model:
+        yield (
+            "privacy.release",
+            "one model across methods needs a fixed trial count (repeat-and-select releases each method's "
+            "own model): set privacy.release: per_method, or give budget.trials_per_method a number",
+        )
 
 
 def _carried_starts(spec: SweepSpec) -> Iterator[Conflict]:
@@ -215,9 +218,13 @@ SPEC_RULES: tuple[SpecRule, ...] = (
     SpecRule(
         "total ε",
         "`privacy.includes_tuning` without a filter, proxy or warm start; a random trial count only for "
-        "random search without a scheduler or start points, and with several methods only with "
-        "`privacy.release: per_method`",
+        "random search without a scheduler or start points",
         _total,
+    ),
+    SpecRule(
+        "one model",
+        "`privacy.release: one` (the default) with several methods only with a fixed trial count",
+        _one_model,
     ),
     SpecRule(
         "carried start points",
