@@ -140,10 +140,12 @@ def verdict(cell: dict[str, Any]) -> str:
         gain, error = pipe["mean"] - base["mean"], standard_error(pipe, base)
         met = gain >= need and gain > 2 * error
         parts.append(f"over {name} {gain:+.2f} (2 SE {2 * error:.2f}): {'met' if met else 'not met'}")
-    oracle = cell.get("oracle")
+    oracle, default = cell.get("oracle"), cell.get("untuned_default")
     if oracle and oracle["executions"]:
         tax = oracle["mean"] - pipe["mean"]
         parts.append(f"tax {tax:+.2f}: {'met' if tax <= 1 else 'not met'}")
+        if default and default["executions"]:
+            parts.append(f"headroom (oracle − untuned default) {oracle['mean'] - default['mean']:+.2f}")
     return "; ".join(parts)
 
 
