@@ -63,6 +63,25 @@ def test_a_release_after_tuning_on_a_subset_weighs_its_whole_data_in_the_estimat
     assert sweep.status().endswith("about 8m00s left")
 
 
+def test_one_model_shows_no_release_before_one_starts_and_then_only_its_method_s() -> None:
+    """One model across methods: which method releases is not known while they tune, so no method's
+    line promises a release; once the winner's starts, its line counts it, and only its."""
+    sweep = SweepProgress(lambda line: None, None)
+    register("one-model", sweep)
+    releases = {}
+    for method in ("dpsgd", "dp-pmlf"):
+        sweep.track(method, 2)
+        releases[method] = TrialProgress(
+            "one-model", method, 0, final=True, rerun_names=progress_module.RELEASE_NAMES
+        )
+        releases[method].on_step_begin(0, [])
+        sweep.update(method, lambda m: setattr(m, "done", 2))
+    assert "release" not in sweep.status()
+    releases["dp-pmlf"].on_trial_start(0, [], SimpleNamespace(trial_id="r1"))
+    line = sweep.status()
+    assert "dp-pmlf 2/2 + release 0/1 (1 running)" in line and "dpsgd 2/2 +" not in line
+
+
 def test_a_secret_trial_count_shows_no_count_score_or_estimate_of_its_search() -> None:
     """Trials done, running, the best score so far: each would tell how many trials ran."""
     sweep = SweepProgress(lambda line: None, None)

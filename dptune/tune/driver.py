@@ -271,7 +271,7 @@ def callbacks(prepared: Prepared, tracker: Tracker, settings: dict[str, dict[str
         final = TrialProgress(
             spec.name,
             method,
-            spec.reruns,
+            0 if mode.one_model else spec.reruns,  # one model: which method releases is not known yet
             final=True,
             rerun_names=mode.rerun_names,
             rerun_cost=1.0 / (spec.runs[method].proxy_fraction or 1.0),

@@ -305,6 +305,7 @@ class TrialProgress(Callback):
     def _count(self, method: MethodProgress, done: int, running: int) -> None:
         if self.final:
             method.reruns_done += done
+            method.reruns = max(method.reruns, method.reruns_done + running)  # one model's, once it starts
         else:
             method.done += done
         method.running += running
