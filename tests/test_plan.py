@@ -56,6 +56,12 @@ from dptune.tune.stage_searcher import is_point
 N_FASHION = 60000
 
 
+def validate_in(folder: Path) -> subprocess.CompletedProcess[str]:
+    """``dptune validate spec.yaml`` in ``folder``, in a fresh process, as a user runs it."""
+    command = [sys.executable, "-m", "dptune.cli", "validate", "spec.yaml"]
+    return subprocess.run(command, cwd=folder, capture_output=True, text=True, check=False)
+
+
 def spec_doc(model: str, totals: list[float], trials: int, training: dict[str, Any], **extra: Any) -> dict:
     doc = {
         "name": "plan",
@@ -861,12 +867,7 @@ def test_many_trials_at_a_small_total_are_refused_by_the_epsilon_their_plan_spen
             assert found is not None and found.composition.startswith("PLD")
             assert found.tuning_spent < MIN_TUNING_EPSILON <= found.tuning_quality
         (tmp_path / "spec.yaml").write_text(yaml.safe_dump(doc))
-        done = subprocess.run(
-            [sys.executable, "-m", "dptune.cli", "validate", "spec.yaml"],
-            cwd=tmp_path,
-            capture_output=True,
-            text=True,
-        )
+        done = validate_in(tmp_path)
         assert done.returncode == 2, done.stderr
         (line,) = done.stderr.strip().splitlines()
         assert line.startswith(f"dptune: error: privacy.epsilon: a total ε = {total:g}"), line
@@ -884,12 +885,7 @@ def test_a_plan_says_that_it_does_not_use_the_specs_reruns(tmp_path: Path) -> No
     doc["storage_path"] = "ray_results"
     for selection, noted in (({"reruns": 3}, True), ({}, False)):
         (tmp_path / "spec.yaml").write_text(yaml.safe_dump(doc | {"selection": selection}))
-        done = subprocess.run(
-            [sys.executable, "-m", "dptune.cli", "validate", "spec.yaml"],
-            cwd=tmp_path,
-            capture_output=True,
-            text=True,
-        )
+        done = validate_in(tmp_path)
         assert done.returncode == 0, done.stderr
         assert ("selection.reruns (3) is not used" in done.stdout) is noted, done.stdout
 

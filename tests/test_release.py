@@ -40,6 +40,20 @@ pytestmark = pytest.mark.slow
 TOTAL = 3.0
 
 
+PIPELINE = {
+    "privacy": {"epsilon": TOTAL, "delta": 1e-4, "includes_tuning": True},
+    "budget": {"trials_per_method": 2, "max_concurrent": 2},
+    "selection": {},
+    "search": {"sampler": "random"},
+}
+"""The sections of a small pipeline spec on digits: a total ε that includes 2 tuning trials per method."""
+
+
+def pipeline_spec(folder: Path, name: str, methods: dict[str, Any], **sections: Any) -> Path:
+    """``write_spec`` of a small pipeline (``PIPELINE``, with ``sections`` in place of its own)."""
+    return write_spec(folder, name, methods, **(PIPELINE | sections))
+
+
 def dptune_run(spec: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "dptune.cli", "run", str(spec)],
@@ -116,15 +130,7 @@ def test_the_privacy_pages_table_of_release_outputs_names_each_kind_of_output() 
 
 
 def test_a_pipeline_releases_a_registered_model_within_its_total(tmp_path: Path) -> None:
-    spec = write_spec(
-        tmp_path,
-        "total",
-        {"dpsgd": {"lr": {"loguniform": [0.1, 2.0]}}},
-        privacy={"epsilon": TOTAL, "delta": 1e-4, "includes_tuning": True},
-        budget={"trials_per_method": 2, "max_concurrent": 2},
-        selection={},
-        search={"sampler": "random"},
-    )
+    spec = pipeline_spec(tmp_path, "total", {"dpsgd": {"lr": {"loguniform": [0.1, 2.0]}}})
     done = dptune_run(spec)
     assert done.returncode == 0, done.stderr[-3000:]
     lines = done.stdout.strip().splitlines()
@@ -180,14 +186,10 @@ def test_one_model_across_methods_is_released_once_with_a_card_covering_every_me
     as the experiment's model with the total's alias, its card within the total and covering both methods'
     trials; the plan recomposed by dp-accounting as one stage of both methods' trials and the worst release
     stays within it."""
-    spec = write_spec(
+    spec = pipeline_spec(
         tmp_path,
         "one",
         {"dpsgd": {"lr": {"loguniform": [0.1, 2.0]}}, "dpsgd-momentum": {"lr": {"loguniform": [0.1, 2.0]}}},
-        privacy={"epsilon": TOTAL, "delta": 1e-4, "includes_tuning": True},
-        budget={"trials_per_method": 2, "max_concurrent": 2},
-        selection={},
-        search={"sampler": "random"},
     )
     done = dptune_run(spec)
     assert done.returncode == 0, done.stderr[-3000:]
@@ -319,15 +321,11 @@ def test_a_release_on_private_held_out_data_states_both_guarantees_and_shows_no_
 def test_a_seeded_pipeline_registers_its_model_without_a_guarantee_or_a_seed(tmp_path: Path) -> None:
     """Read as the registry's reader would: the version's description and tags, its source run and the
     card say that a seeded run has no privacy guarantee, and none of them holds the seed."""
-    spec = write_spec(
+    spec = pipeline_spec(
         tmp_path,
         "seeded",
         {"dpsgd": {"lr": {"loguniform": [0.1, 2.0]}}},
-        privacy={"epsilon": TOTAL, "delta": 1e-4, "includes_tuning": True},
         training={"epochs": 2, "batch_size": 128, "lr": 1.0, "physical_batch_size": 128, "seed": 11},
-        budget={"trials_per_method": 2, "max_concurrent": 2},
-        selection={},
-        search={"sampler": "random"},
     )
     done = dptune_run(spec)
     assert done.returncode == 0, done.stderr[-3000:]

@@ -346,6 +346,12 @@ def one_release_ledger(pool: Sequence[MethodPlan]) -> tuple[HistoryEntry, ...] |
     return only[0] if len(only) == 1 else None
 
 
+def what_ran(plans: Mapping[str, MethodPlan], counts: Mapping[str, Ran]) -> dict[str, Ran]:
+    """Each method's runs as the private ledger counts them (``counts``), a method that started none
+    with its plan's trial count drawn and nothing run."""
+    return {m: counts.get(m, Ran(0, 0, p.tuning.runs)) for m, p in plans.items()}
+
+
 def pld_history(plans: Sequence[MethodPlan], ran: Mapping[str, Ran]) -> list[HistoryEntry]:
     """Every run of PLD-composed ``plans`` as one ledger: each plan's tuning mechanism as many times as
     its tuning trials ran, each pool's release mechanism (``one_release_ledger``) as many times as it
@@ -395,10 +401,13 @@ def joint_privacy(
     delta, fraction = plans[0].delta, plans[0].tuning.fraction
     grouped = pools(plans)
     by_pld = all(p.composition in (PLD_COMPOSITION, AMPLIFIED_PLD_COMPOSITION) for p in plans)
-    if by_pld and all(one_release_ledger(pool) is not None for pool in grouped):
+    ledgers = [one_release_ledger(pool) for pool in grouped]
+    if by_pld and all(ledger is not None for ledger in ledgers):
         searched = [e for p in plans for e in list(p.tuning.ledgers[0]) * ran[p.method].searched]
         released = [
-            e for pool in grouped for e in list(one_release_ledger(pool) or ()) * release_runs(pool, ran)
+            e
+            for pool, ledger in zip(grouped, ledgers, strict=True)
+            for e in list(ledger or ()) * release_runs(pool, ran)
         ]
         return after_subset(searched, fraction, released, delta), delta
     tuning = np.sum([tuning_curve_of(p, ran[p.method]) for p in plans], axis=0)
@@ -456,7 +465,7 @@ def plan_record(plans: Mapping[str, MethodPlan], counts: Mapping[str, Ran]) -> d
     release as it ran (``counts``: what each ran; one model across methods: that model's, every method's
     tuning included, ``released_privacy``), the whole sweep releasing every model (``joint_privacy``), and
     every plan written out; of a repeat-and-select search nothing that counts its trials."""
-    ran = {m: counts.get(m, Ran(0, 0, p.tuning.runs)) for m, p in plans.items()}
+    ran = what_ran(plans, counts)
     figures = {p.method: released_privacy(pool, ran) for pool in pools(list(plans.values())) for p in pool}
     rows: list[dict[str, Any]] = []
     for method, plan in plans.items():

@@ -26,7 +26,7 @@ from typing import Any
 
 from dptune.engine.data import Dataset, train_size
 from dptune.privacy.filter import RenyiFilter
-from dptune.privacy.plans import MethodPlan, Ran, curve_privacy, plan_record, pools
+from dptune.privacy.plans import MethodPlan, Ran, curve_privacy, plan_record, pools, what_ran
 from dptune.sweep.bound import SweepTuningCost, curve_cost
 from dptune.sweep.pipeline import carried, pipeline, planned, plans_at, tuning_knobs
 from dptune.sweep.releases import (
@@ -237,7 +237,7 @@ class PipelineSweep(SweepMode):
         """Each method's release, its card its pool's plans (one model across methods: every method's)
         with what each method ran; where the sweep releases one model per method, each card states the
         figure of publishing them all (the record's)."""
-        counts = {m: ran.counts.get(m, Ran(0, 0, p.tuning.runs)) for m, p in self.plans.items()}
+        counts = what_ran(self.plans, ran.counts)
         several = len(pools(list(self.plans.values()))) > 1
         published = (record["epsilon_including_tuning"], record["delta"]) if several else None
 
