@@ -38,7 +38,7 @@ from dptune.privacy.plans import (
     curve_privacy,
     joint_privacy,
     plan_record,
-    realised,
+    released_privacy,
 )
 from dptune.sweep.pipeline import carried, pipeline, plan_setup, planned, tuning_knobs, tuning_run
 from dptune.sweep.plan import MIN_TUNING_EPSILON, plan_pool, plan_sweep, plan_total, smallest_total
@@ -696,9 +696,9 @@ def test_releasing_every_method_of_a_repeat_and_select_stage_keeps_its_delta() -
 def test_a_lost_trial_run_again_is_counted_and_the_plan_holds_otherwise() -> None:
     spec = parse_spec(spec_doc("cnn5", [3.0], 4, {"epochs": 5, "batch_size": 2048}))
     plan: MethodPlan = plan_sweep(plan_setup(spec, 1e-5), N_FASHION)[0]
-    assert realised(plan, Ran(4, 1, 4)) == (plan.epsilon, plan.delta)
-    assert realised(plan, Ran(3, 1, 4)) == (plan.epsilon, plan.delta)
-    more, _ = realised(plan, Ran(5, 1, 4))
+    assert released_privacy([plan], {plan.method: Ran(4, 1, 4)}) == (plan.epsilon, plan.delta)
+    assert released_privacy([plan], {plan.method: Ran(3, 1, 4)}) == (plan.epsilon, plan.delta)
+    more, _ = released_privacy([plan], {plan.method: Ran(5, 1, 4)})
     assert more > plan.total_epsilon
     tuning, release = plan.as_dict()["stages"]
     independent = recomposed(plan.as_dict() | {"stages": [tuning | {"runs": 5}, release]})
@@ -753,8 +753,8 @@ def test_the_runs_of_a_pld_plan_calibrate_by_pld_to_at_least_its_written_noise()
 def test_a_lost_trial_of_a_pld_plan_run_again_is_recomposed_by_pld() -> None:
     spec = parse_spec(spec_doc("scatter-linear", [3.0], 8, CELLS["scatter-linear"]))
     (plan,) = plan_sweep(plan_setup(spec, 1e-5), N_FASHION)
-    assert realised(plan, Ran(8, 1, 8)) == (plan.epsilon, plan.delta)
-    more, delta = realised(plan, Ran(9, 1, 8))
+    assert released_privacy([plan], {plan.method: Ran(8, 1, 8)}) == (plan.epsilon, plan.delta)
+    more, delta = released_privacy([plan], {plan.method: Ran(9, 1, 8)})
     tuning, release = plan.as_dict()["stages"]
     assert more == pytest.approx(pld_recomposed([tuning | {"runs": 9}], [release], 1e-5), rel=2e-3)
     assert more > plan.total_epsilon and delta == 1e-5

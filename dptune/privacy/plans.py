@@ -1,9 +1,9 @@
 """A pipeline's plan as the planner writes it out (``Phase``, ``MethodPlan``: every mechanism, fixed before
-the data is touched), and the privacy of what it ran: a pipeline's (ε, δ) (``realised``), every model of
-one sweep's pipelines released together (``joint_privacy``: their tuning on one secret subset amplified
-once), every model of several totals (``curve_privacy``), and the public record of a sweep's pipelines
-(``plan_record``). The planner that makes the plans is ``dptune.sweep.plan``; how each composition is
-chosen, its docstring.
+the data is touched), and the privacy of what it ran: a released model's (ε, δ) (``released_privacy``),
+every model of one sweep's pipelines released together (``joint_privacy``: their tuning on one secret
+subset amplified once), every model of several totals (``curve_privacy``), and the public record of a
+sweep's pipelines (``plan_record``). The planner that makes the plans is ``dptune.sweep.plan``; how each
+composition is chosen, its docstring.
 """
 
 from __future__ import annotations
@@ -299,11 +299,6 @@ def released_privacy(pool: Sequence[MethodPlan], counts: Mapping[str, Ran]) -> t
     if planned and sum(counts[p.method].released for p in pool) <= pool[0].release.runs:
         return pool[0].epsilon, pool[0].delta
     return joint_privacy(pool, counts)
-
-
-def realised(plan: MethodPlan, ran: Ran) -> tuple[float, float]:
-    """(ε, δ) of what one method's pipeline ran (``released_privacy`` of its plan alone)."""
-    return released_privacy([plan], {plan.method: ran})
 
 
 def as_planned(plan: MethodPlan) -> Ran:
