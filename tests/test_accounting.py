@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import dp_accounting
 import dp_accounting.pld
 import pytest
@@ -16,9 +18,15 @@ from dptune.privacy.accounting import (
     Accountant,
     _merged,
     epsilon_of,
+    pld_bracket,
     pld_epsilon,
+    pld_epsilon_bounds,
+    rdp_curve_above,
+    rdp_to_epsilon,
+    spends_at_least,
 )
 from dptune.privacy.calibration import calibrate_noise, method_schedule
+from dptune.sweep.bound import LOWEST_WINDOW, lowest_sigma
 
 
 def calibrated(
@@ -164,8 +172,8 @@ def test_ledger_equals_opacus_on_same_history() -> None:
 
 def test_a_ledger_of_more_distinct_noise_multipliers_than_a_pld_composes_is_bounded_from_above() -> None:
     """A clip that decays every step (z from 1 to 2 over 120 steps, each its own): the PLD rounds each z
-    down onto a grid of ``PLD_DISTINCT`` points, an upper bound on dp-accounting's composition of all 120
-    steps on the same grid, and within 3% of it (each z moves by less than 2.2%)."""
+    down onto the lattice 2^(k/32), an upper bound on dp-accounting's composition of all 120 steps on the
+    same grid, and within 3% of it (each z moves by less than 2.2%)."""
     history = [(1.0 + t / 120, 0.05, 1) for t in range(120)]
     accountant = dp_accounting.pld.PLDAccountant(value_discretization_interval=1e-3)
     for z, q, steps in history:
@@ -174,3 +182,72 @@ def test_a_ledger_of_more_distinct_noise_multipliers_than_a_pld_composes_is_boun
     rounded = pld_epsilon(history, 1e-5, 1e-3)
     assert exact <= rounded <= 1.03 * exact
     assert len(_merged(history)) <= PLD_DISTINCT + 1
+
+
+def decaying_clip(sigma: float, steps: int, q: float) -> list[tuple[float, float, int]]:
+    """The ledger of a clip halving linearly over the run while the noise std stays: z_t = 2σ/(2 − t/T)."""
+    return [(sigma * 2 / (2 - t / steps), q, 1) for t in range(steps)]
+
+
+@pytest.mark.parametrize("sigma", [0.8, 1.5, 4.0])
+def test_the_rdp_curve_bound_of_a_decaying_clip_is_above_opacus_and_within_1e_3(sigma: float) -> None:
+    """``rdp_curve_above`` (chords on a lattice of z): its ε is at least Opacus's RDP accountant's on the
+    same 400 distinct steps, and within 1e-3 of it."""
+    history = decaying_clip(sigma, 400, 0.02)
+    opacus = opacus_rdp(history, 1e-5)
+    above = rdp_to_epsilon(rdp_curve_above(history), 1e-5)
+    assert opacus * (1 - 1e-9) <= above <= opacus * (1 + 1e-3)
+
+
+@pytest.mark.parametrize("sigma", [0.9, 2.0])
+def test_the_pld_bracket_of_a_decaying_clip_holds_dp_accounting_s_composition(sigma: float) -> None:
+    """``pld_bracket``'s two histories: dp-accounting's PLD of all 150 distinct steps (its own accountant,
+    the same grid) lies between their figures, and the bounds ``pld_epsilon_bounds`` gives first are
+    those figures, then ``pld_epsilon`` itself, which is above dp-accounting's."""
+    history = decaying_clip(sigma, 150, 0.05)
+    accountant = dp_accounting.pld.PLDAccountant(value_discretization_interval=1e-3)
+    for z, q, steps in history:
+        accountant.compose(dp_accounting.PoissonSampledDpEvent(q, dp_accounting.GaussianDpEvent(z)), steps)
+    exact = accountant.get_epsilon(1e-5)
+    bracket = pld_bracket(history)
+    assert bracket is not None
+    below, above = (pld_epsilon(h, 1e-5, 1e-3) for h in bracket)
+    assert below <= exact <= above
+    (first_lower, first_upper), (lower, upper) = pld_epsilon_bounds(history, 1e-5, 1e-3)
+    assert (first_lower, first_upper) == (below, above)
+    assert lower == upper == pld_epsilon(history, 1e-5, 1e-3) >= exact
+    assert pld_bracket([(1.0, 0.05, 100), (2.0, 0.05, 50)]) is None  # few z: the exact PLD is cheap
+
+
+@pytest.mark.parametrize("accountant", ["rdp", "pld"])
+def test_spends_at_least_agrees_with_the_exact_epsilon(accountant: str) -> None:
+    """Whether a decaying clip's ledger spends at least a target, decided on bounds, is the comparison of
+    its exact ε with the target, just above and just below it."""
+    history = decaying_clip(1.2, 200, 0.03)
+    exact = epsilon_of(history, 1e-5, accountant)
+    for target, expected in ((exact * 0.999, True), (exact, True), (exact * 1.001, False)):
+        assert spends_at_least(history, 1e-5, accountant, target) is expected
+
+
+def test_calibration_ends_where_epsilon_jumps_over_its_window() -> None:
+    """A ledger whose z are rounded onto a coarse lattice is a step function of σ, whose steps can be wider
+    than the window: the calibration ends within the target, just below the jump, in a few dozen probes."""
+    probes: list[float] = []
+
+    def schedule(sigma: float) -> list[tuple[float, float, int]]:
+        probes.append(sigma)
+        z = 2.0 ** (math.floor(math.log2(sigma) * 8) / 8)  # a lattice of 9% steps: ε jumps by about 15%
+        return [(z, 0.05, 200)]
+
+    found = calibrate_noise(2.0, 1e-5, schedule, "rdp", rel_tol=1e-3)
+    assert found.epsilon <= 2.0 and len(probes) < 60
+    just_below = [(2.0 ** (math.floor(math.log2(found.noise_multiplier) * 8 - 1) / 8), 0.05, 200)]
+    assert epsilon_of(just_below, 1e-5, "rdp") > 2.0
+
+
+def test_the_lowest_sigma_spends_at_least_its_target_and_is_within_its_window() -> None:
+    """``lowest_sigma`` of a decaying clip: Opacus's RDP of its ledger is at least the target (so every run
+    calibrated to the target has at least its σ), and at most (1 + ``LOWEST_WINDOW``) times it."""
+    schedule = lambda s: decaying_clip(s, 300, 0.02)  # noqa: E731
+    sigma = lowest_sigma(1.5, 1e-5, schedule, "rdp")
+    assert 1.5 <= opacus_rdp(schedule(sigma), 1e-5) <= 1.5 * (1 + LOWEST_WINDOW) * (1 + 1e-6)

@@ -111,6 +111,19 @@ def rdp_curve(history: Sequence[HistoryEntry]) -> np.ndarray:
     return total
 
 
+RDP_CURVE_BINS = 128
+"""The lattice ``rdp_curve_above`` bounds a curve on: ε within about 1e-4 (relative) of the exact."""
+
+
+def rdp_curve_above(history: Sequence[HistoryEntry]) -> np.ndarray:
+    """An upper bound on ``rdp_curve(history)`` at every order, cheap for a history with a different z at
+    every step: at a rate with more distinct z than lattice points, each z's ε_α by the chord of its bin
+    of the lattice 2^(k/``RDP_CURVE_BINS``) (``_lattice_bounds``, whose points are shared by every σ); the
+    exact curve elsewhere."""
+    _, upper, _ = _curve_bounds(_grouped(history), RDP_CURVE_BINS, np.ones(len(RDP_ORDERS), dtype=bool))
+    return upper
+
+
 def _lattice_bounds(
     q: float, zs: np.ndarray, steps: np.ndarray, bins_per_octave: int, wanted: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray] | None:
@@ -284,8 +297,8 @@ PLD_INTERVALS = (10**-2.5, 1e-3, 10**-3.5, 1e-4, 10**-4.5, 1e-5)
 last: the pessimistic discretization keeps ε an upper bound on any grid (``pld_interval`` chooses one)."""
 PLD_TOLERANCE = 5e-4
 """How far above the exact ε (relative) the grid ``pld_interval`` chooses may put ε, as extrapolated."""
-_CACHED_STEPS = 64  # one-step PLDs kept (up to 2.5 MB each on the finest grid)
-_CACHED_COMPOSED = 32  # self-composed PLDs kept (up to 20 MB each on the finest grid)
+_CACHED_STEPS = 256  # one-step PLDs kept (1 MB each on a grid of 1e-4, 10 MB on the finest)
+_CACHED_COMPOSED = 128  # self-composed PLDs kept (2 MB each on a grid of 1e-4, 20 MB on the finest)
 
 
 def pld_epsilon(history: Sequence[HistoryEntry], delta: float, interval: float | None = None) -> float:
@@ -297,56 +310,94 @@ def pld_epsilon(history: Sequence[HistoryEntry], delta: float, interval: float |
     entries = _merged(history)
     if not entries:
         return 0.0
-    return _composed_epsilon(entries, delta, _pld_interval(entries, delta) if interval is None else interval)
+    grid = _pld_interval(_sketch(entries), delta) if interval is None else interval
+    return _composed_epsilon(entries, delta, grid)
 
 
 def pld_interval(history: Sequence[HistoryEntry], delta: float) -> float:
     """The grid ``pld_epsilon`` reads ``history``'s ε on: the coarsest of ``PLD_INTERVALS`` whose error is
     at most ``PLD_TOLERANCE``·ε (``_pld_interval``)."""
-    return _pld_interval(_merged(history), delta) if history else PLD_INTERVALS[0]
+    return _pld_interval(_sketch(_merged(history)), delta) if history else PLD_INTERVALS[0]
 
 
 PLD_DISTINCT = 32
 """The most distinct noise multipliers z per sampling rate q that a PLD composes one by one. A history with
 more (a clip bound that decays every step while the noise std stays: a new z every step) has each z
-rounded down onto a geometric grid of ``PLD_DISTINCT`` points from its least z (``_merged``): an upper
-bound, since a Poisson-subsampled Gaussian step with more noise is the same step with independent Gaussian
-noise added to its release (post-processing), so a step at the grid's z dominates the step it stands for.
-Each z moves by less than a factor (z_max/z_min)^(1/32): 2.2% where the clip halves over the run."""
+rounded down onto the lattice 2^(k/``PLD_BINS_PER_OCTAVE``) (``_merged``): an upper bound, since a
+Poisson-subsampled Gaussian step with more noise is the same step with independent Gaussian noise added to
+its release (post-processing), so a step at the lattice's z dominates the step it stands for."""
+PLD_BINS_PER_OCTAVE = 32
+"""The lattice of ``PLD_DISTINCT``: each z moves by less than a factor 2^(1/32), 2.2%; a clip that halves
+over the run spans 33 of its points. One lattice for every σ, so that the ledgers of a calibration's probes
+share their one-step PLDs (``_step_pld``)."""
 
 
-def _merged(history: Sequence[HistoryEntry]) -> tuple[HistoryEntry, ...]:
+PLD_SKETCH_BINS = 4
+"""The lattice of the sketch a grid is chosen on (``_sketch``): 2^(k/4), a few PLDs."""
+
+
+PLD_BRACKET_BINS = 8
+"""The lattice of the cheap bounds ``pld_epsilon_bounds`` gives first: 2^(k/8), nine PLDs an octave."""
+
+
+def _on_lattice(z: float, bins_per_octave: int, up: bool = False) -> float:
+    """z rounded down (``up``: up) onto the lattice 2^(k/``bins_per_octave``)."""
+    x = math.log2(z) * bins_per_octave
+    if up:
+        return max(z, math.exp2(math.ceil(x - 1e-9) / bins_per_octave))
+    return min(z, math.exp2(math.floor(x + 1e-9) / bins_per_octave))
+
+
+def pld_bracket(history: Sequence[HistoryEntry]) -> tuple[list[HistoryEntry], list[HistoryEntry]] | None:
+    """Two histories of few distinct z whose ε by PLD brackets ``history``'s (``pld_epsilon``): its z
+    rounded up, and down, onto the lattice of ``PLD_BRACKET_BINS`` (coarser than ``_merged``'s, which it
+    contains, so the first is dominated by the history as ``pld_epsilon`` composes it and the second
+    dominates it, by post-processing as in ``PLD_DISTINCT``); None where ``pld_epsilon`` composes no more
+    than ``PLD_DISTINCT`` distinct z at any rate (then it is cheap itself). Each figure is on a pessimistic
+    grid, so the second is an (ε, δ) bound of the history itself, and the first is below its ε up to the
+    grid's error (``PLD_TOLERANCE``), far less than what the rounding moves it."""
+    distinct: dict[float, set[float]] = {}
+    for z, q, n in history:
+        if n > 0:
+            distinct.setdefault(float(q), set()).add(float(z))
+    if all(len(zs) <= PLD_DISTINCT for zs in distinct.values()):
+        return None
+    return tuple(  # type: ignore[return-value]
+        [(_on_lattice(z, PLD_BRACKET_BINS, up), q, n) for z, q, n in history] for up in (True, False)
+    )
+
+
+def _merged(
+    history: Sequence[HistoryEntry], bins_per_octave: int = PLD_BINS_PER_OCTAVE, most: int = PLD_DISTINCT
+) -> tuple[HistoryEntry, ...]:
     """The (z, q, steps) entries of ``history`` with steps, equal (z, q) merged, sorted; at a rate q with
-    more than ``PLD_DISTINCT`` distinct z, each z first rounded down onto that rate's grid."""
+    more than ``most`` distinct z, each z first rounded down onto the lattice 2^(k/``bins_per_octave``)."""
     counts: dict[tuple[float, float], int] = {}
     for z, q, n in history:
         if n > 0:
             key = (float(z), float(q))
             counts[key] = counts.get(key, 0) + int(n)
-    rates: dict[float, list[float]] = {}
-    for z, q in counts:
-        rates.setdefault(q, []).append(z)
-    grids = {
-        q: (min(zs), (max(zs) / min(zs)) ** (1 / PLD_DISTINCT))
-        for q, zs in rates.items()
-        if len(zs) > PLD_DISTINCT
-    }
-    if not grids:
-        return tuple(sorted((z, q, n) for (z, q), n in counts.items()))
-    rounded: dict[tuple[float, float], int] = {}
+    distinct: dict[float, int] = {}
+    for _, q in counts:
+        distinct[q] = distinct.get(q, 0) + 1
+    merged: dict[tuple[float, float], int] = {}
     for (z, q), n in counts.items():
-        if q in grids:
-            low, ratio = grids[q]
-            z = min(z, low * ratio ** math.floor(math.log(z / low) / math.log(ratio) + 1e-9))
-        key = (z, q)
-        rounded[key] = rounded.get(key, 0) + n
-    return tuple(sorted((z, q, n) for (z, q), n in rounded.items()))
+        key = (_on_lattice(z, bins_per_octave), q) if distinct[q] > most else (z, q)
+        merged[key] = merged.get(key, 0) + n
+    return tuple(sorted((z, q, n) for (z, q), n in merged.items()))
+
+
+def _sketch(entries: tuple[HistoryEntry, ...]) -> tuple[HistoryEntry, ...]:
+    """``entries`` with their z rounded down onto the lattice of ``PLD_SKETCH_BINS`` where a rate has more
+    distinct z than two of its octaves: what a grid's error is estimated on (``_pld_interval``). The error
+    of a grid hardly depends on where within an octave each z lies, and any grid gives an upper bound."""
+    return _merged(entries, PLD_SKETCH_BINS, 2 * PLD_SKETCH_BINS)
 
 
 @functools.lru_cache(maxsize=4096)
 def _pld_interval(entries: tuple[HistoryEntry, ...], delta: float) -> float:
-    """The coarsest grid of ``PLD_INTERVALS`` on which the ε of ``entries`` is within ``PLD_TOLERANCE`` of
-    the exact one, as extrapolated from the two coarsest grids.
+    """The coarsest grid of ``PLD_INTERVALS`` on which the ε of ``entries`` (a history's ``_sketch``) is
+    within ``PLD_TOLERANCE`` of the exact one, as extrapolated from the two coarsest grids.
 
     The connect-the-dots PLD (Doroshenko, Ghazi, Kamath, Kumar & Manurangsi, PETS 2022, Alg. 1) takes the
     exact hockey-stick divergence δ(ε) at the grid's points and joins them by chords in e^ε, above the
@@ -376,7 +427,13 @@ def pld_of(history: Sequence[HistoryEntry], interval: float) -> Any:
 
 
 def _composed(entries: tuple[HistoryEntry, ...], interval: float) -> Any:
-    return functools.reduce(lambda a, b: a.compose(b), (_pld(*e, interval) for e in entries))
+    """The PLDs of ``entries`` (``_pld``) composed pairwise, as a balanced tree: each FFT composes two
+    PLDs of like size, rather than one ever longer PLD with each of the rest in turn."""
+    plds = [_pld(*e, interval) for e in entries]
+    while len(plds) > 1:
+        pairs = [a.compose(b) for a, b in zip(plds[::2], plds[1::2], strict=False)]
+        plds = pairs + plds[2 * len(pairs) :]
+    return plds[0]
 
 
 @functools.lru_cache(maxsize=_CACHED_COMPOSED)
@@ -398,9 +455,18 @@ def _step_pld(z: float, q: float, interval: float) -> Any:
     )
 
 
-def pld_epsilon_bounds(history: Sequence[HistoryEntry], delta: float) -> Iterator[EpsilonBounds]:
-    """The PLD accountant's ε, as its only (lower, upper) pair."""
-    epsilon = pld_epsilon(history, delta)
+def pld_epsilon_bounds(
+    history: Sequence[HistoryEntry], delta: float, interval: float | None = None
+) -> Iterator[EpsilonBounds]:
+    """The PLD accountant's ε on the grid of ``interval`` (by default ``pld_interval``'s): first between
+    the figures of ``pld_bracket``'s two histories where it has them (a few PLDs, where the history has a
+    different z at every step), then exact."""
+    interval = pld_interval(history, delta) if interval is None and history else interval
+    bracket = pld_bracket(history)
+    if bracket is not None:
+        below, above = bracket
+        yield pld_epsilon(below, delta, interval), pld_epsilon(above, delta, interval)
+    epsilon = pld_epsilon(history, delta, interval)
     yield epsilon, epsilon
 
 
@@ -429,6 +495,18 @@ def check_accountant(name: str, field: str = "accountant") -> str:
 def epsilon_of(history: Sequence[HistoryEntry], delta: float, accountant: str) -> float:
     """ε spent by ``history`` at ``delta`` under the named accountant."""
     return ACCOUNTANTS[check_accountant(accountant)].epsilon(history, delta)
+
+
+def spends_at_least(history: Sequence[HistoryEntry], delta: float, accountant: str, target: float) -> bool:
+    """Whether ``history`` spends at least ``target`` at ``delta`` under the named accountant, decided on
+    its bounds (``AccountantKind.bounds``) as soon as they settle it: the lower one at least the target,
+    or the upper one below it (the last bounds are exact, so they always settle it)."""
+    for lower, upper in ACCOUNTANTS[check_accountant(accountant)].bounds(history, delta):
+        if lower >= target:
+            return True
+        if upper < target:
+            return False
+    raise AssertionError("the last bounds are exact, and exact bounds always decide")
 
 
 class Accountant:

@@ -44,6 +44,8 @@ def method_schedule(
 
 SIGMA_MIN = 1e-3
 SIGMA_MAX = 1e4
+NARROWEST = 1e-5
+"""The narrowest bracket in log σ the calibration refines: σ to a relative 1e-5."""
 
 
 @dataclass(frozen=True)
@@ -152,10 +154,14 @@ def _bracketed(
 
 def _illinois(probe: Callable[[float], _Probe], lo: _Probe, hi: _Probe, log_center: float) -> _Probe:
     """The Illinois variant of regula falsi on log ε(log σ) between ``lo`` and ``hi``, aimed at
-    ``log_center``: the first probe in the window (at most 200; else the last ``hi``, within the target)."""
+    ``log_center``: the first probe in the window (at most 200; else the last ``hi``, within the target).
+    It stops at ``hi`` once the two are within ``NARROWEST`` in log σ: there ε jumps over the window (a
+    ledger whose z are rounded onto a lattice is a step function of σ, ``accounting.PLD_DISTINCT``)."""
     f_lo, f_hi = lo.distance(log_center), hi.distance(log_center)
     side = 0
     for _ in range(200):
+        if hi.log_sigma - lo.log_sigma < NARROWEST:
+            return hi
         mid = hi.log_sigma - f_hi * (hi.log_sigma - lo.log_sigma) / (f_hi - f_lo)
         if not lo.log_sigma < mid < hi.log_sigma:
             mid = 0.5 * (lo.log_sigma + hi.log_sigma)

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dptune.privacy.accounting import RDP_ORDERS, HistoryEntry, rdp_curve
+from dptune.privacy.accounting import RDP_ORDERS, HistoryEntry, rdp_curve, rdp_curve_above
 
 TRIAL_DISTRIBUTIONS = ("fixed", "poisson", "truncated-negative-binomial")
 REPEAT_AND_SELECT = "repeat-and-select"
@@ -100,8 +100,9 @@ def composition_curve(ledgers: Sequence[Sequence[HistoryEntry]]) -> np.ndarray:
 
 
 def worst_curve(configurations: Sequence[Sequence[HistoryEntry]]) -> np.ndarray:
-    """Per order, the largest RDP curve of ``configurations``: it bounds a random draw among them."""
-    worst: np.ndarray = np.max([rdp_curve(ledger) for ledger in configurations], axis=0)
+    """Per order, the largest RDP curve of ``configurations``: it bounds a random draw among them. Each
+    curve is ``rdp_curve_above``'s bound (exact for a ledger of few distinct z)."""
+    worst: np.ndarray = np.max([rdp_curve_above(ledger) for ledger in configurations], axis=0)
     return worst
 
 

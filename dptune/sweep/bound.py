@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from dptune.base.randomness import secret_rng
-from dptune.privacy.accounting import HistoryEntry, epsilon_of, rdp_to_epsilon
+from dptune.privacy.accounting import HistoryEntry, rdp_to_epsilon, spends_at_least
 from dptune.privacy.amplification import amplified_by_subset
 from dptune.privacy.calibration import NoiseSchedule, calibrate_noise
 from dptune.privacy.filter import RenyiFilter
@@ -53,6 +53,10 @@ from dptune.training.config import RunConfig
 FILTER = "filter"
 
 
+LOWEST_WINDOW = 2e-3
+"""How far above the target ``lowest_sigma`` lets its σ's ε lie (relative)."""
+
+
 def lowest_sigma(
     target: float,
     delta: float,
@@ -61,11 +65,15 @@ def lowest_sigma(
     start: float = 1.0,
     probe: NoiseSchedule | None = None,
 ) -> float:
-    """A σ at most every calibrated σ: its ε is at least the target (ε decreases in σ). The calibration
-    starts at σ = ``start``, and probes ``probe`` where given (a cheaper schedule, equal to ``schedule`` up
-    to rounding); the σ it finds is checked on ``schedule`` itself."""
-    sigma = calibrate_noise(target, delta, probe or schedule, accountant, 1e-3, start).noise_multiplier
-    while epsilon_of(schedule(sigma), delta, accountant) < target:
+    """A σ at most every calibrated σ: its ε is certified at least the target (ε decreases in σ, and a
+    calibrated run spends at most it). The calibration aims at [target, (1 + ``LOWEST_WINDOW``)·target]
+    from σ = ``start``, each probe decided on the accountant's bounds (their lower end at least the
+    target), on ``probe`` where given (a cheaper schedule, equal to ``schedule`` up to rounding); the σ
+    it finds is checked on ``schedule`` itself, on bounds too (``spends_at_least``)."""
+    high = target * (1 + LOWEST_WINDOW)
+    window = LOWEST_WINDOW / (1 + LOWEST_WINDOW)
+    sigma = calibrate_noise(high, delta, probe or schedule, accountant, window, start).noise_multiplier
+    while not spends_at_least(schedule(sigma), delta, accountant, target):
         sigma *= 0.999
     return sigma
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dptune.privacy.accounting import HistoryEntry, pld_epsilon, pld_interval, rdp_to_epsilon
+from dptune.privacy.accounting import HistoryEntry, pld_bracket, pld_epsilon, pld_interval, rdp_to_epsilon
 from dptune.privacy.amplification import amplified_by_subset, amplified_rdp, on_subset
 from dptune.privacy.calibration import NoiseSchedule, calibrate_noise
 from dptune.privacy.plans import (
@@ -38,6 +38,9 @@ from dptune.sweep.plan_runs import (
     schedules_of,
 )
 
+PLD_WINDOW = 3e-3
+"""How far below its target ``least_noise``'s σ may spend (relative): wider than the steps by which ε moves
+with σ where a ledger's z are rounded onto ``accounting.PLD_DISTINCT``'s lattice (up to 2e-3)."""
 PLD_BRACKET = 1.25  # PLD's σ is 5–10% below RDP's, where its search starts (``least_noise``)
 
 
@@ -237,7 +240,7 @@ def least_noise(
     searched: Sequence[HistoryEntry] = (),
     fraction: float = 1.0,
 ) -> tuple[float, float] | None:
-    """The smallest σ (within 0.1%: its ε within 0.1% of ``target``, at most it) whose ``history``, after
+    """The smallest σ (its ε within ``PLD_WINDOW`` of ``target``, at most it) whose ``history``, after
     ``searched`` on a secret subset of rate ``fraction`` (``after_subset``), spends at most ``target`` by PLD,
     and the grid it was read on (None: no σ in the calibration's range). The calibration every run makes
     (``calibrate_noise``), from RDP's σ for both on the whole data, which PLD's tighter bound (and the
@@ -255,11 +258,14 @@ def least_noise(
     interval = pld_interval(after(start), delta)
 
     def on_grid(ledger: Sequence[HistoryEntry], at: float) -> Iterator[tuple[float, float]]:
+        bracket = pld_bracket(ledger)
+        if bracket is not None:  # a probe far from the target is decided on a few PLDs
+            yield tuple(after_subset(searched, fraction, h, at, interval) for h in bracket)  # type: ignore[misc]
         epsilon = after_subset(searched, fraction, ledger, at, interval)
         yield epsilon, epsilon
 
     try:
-        found = calibrate_noise(target, delta, history, PLD, 1e-3, start, on_grid, PLD_BRACKET)
+        found = calibrate_noise(target, delta, history, PLD, PLD_WINDOW, start, on_grid, PLD_BRACKET)
     except ValueError:
         return None
     return found.noise_multiplier, interval
