@@ -1,15 +1,16 @@
 """Benchmark: how long `dptune validate` takes to plan a spec whose ε includes the tuning, now and at
-commit ``BEFORE``, for every such spec in sweeps/ and the two of bench/specs/ (the whole Fashion-MNIST
-training set at batch 1024 for 10 epochs; a release of 10,575 steps).
+a commit before (``BEFORE`` by default), for every such spec in sweeps/ and three of bench/specs/ (the whole
+Fashion-MNIST training set at batch 1024 for 10 epochs, by dpsgd and by dpsgd-momentum, whose clip decays
+every step; a release of 10,575 steps).
 
 Each spec is planned in a fresh process (cold caches, as `dptune validate` starts): the spec loaded, n its
 subset or Fashion-MNIST's 60,000 training samples, and ``dptune.sweep.preflight.planned`` timed, which is
 what `dptune validate` and `dptune run` call after their checks of the data and models (about 2 s here,
-not timed). ``--before`` times the code of ``BEFORE`` the same way, extracted with ``git archive``, and
-writes both plans of every spec (composition, subset rate γ, ε_t, ε_B and the composed ε of each method and
-total). Rounds alternate the two codes; the figures are medians over rounds.
+not timed). ``--before [COMMIT]`` times the code of that commit the same way, extracted with
+``git archive``, and writes both plans of every spec (composition, subset rate γ, ε_t, ε_B and the
+composed ε of each method and total). Rounds alternate the two codes; the figures are medians over rounds.
 
-    python bench/plan_speed.py [--rounds 3] [--before] [--out bench/RESULTS.md]
+    python bench/plan_speed.py [--rounds 3] [--before [COMMIT]] [--out bench/RESULTS.md]
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ PLANNED = [p for p in sorted((ROOT / "sweeps").rglob("*.yaml")) if "includes_tun
 SPECS = [
     *(str(p.relative_to(ROOT)) for p in PLANNED),
     "bench/specs/full-data.yaml",
+    "bench/specs/full-data-momentum.yaml",
     "bench/specs/long.yaml",
 ]
 FASHION_MNIST = 60000
@@ -58,19 +60,21 @@ rows = [
      p.release.per_run_epsilon, p.epsilon]
     for p in plans or []
 ]
-print(json.dumps({"wall": wall, "cpu": cpu, "steps": plans[0].release.ledgers[0][0][2] if plans else 0,
-                  "plans": rows}))
+steps = sum(e[2] for e in plans[0].release.ledgers[0]) if plans else 0
+print(json.dumps({"wall": wall, "cpu": cpu, "steps": steps, "plans": rows}))
 """
 
 
 def timed(code: Path, spec: str) -> dict | None:
     """One fresh process planning ``spec`` with the dptune package under ``code`` (and its dependencies
-    where this Python finds them); None where that code cannot read the spec (a key added since: the
-    earlier code reads ``privacy.release: per_method``, its only behaviour, as the key left out)."""
+    where this Python finds them); None where that code cannot read the spec (a key added since: code
+    from before ``privacy.release`` reads ``release: per_method``, its only behaviour, as the key left
+    out)."""
     env = {**os.environ, "PYTHONPATH": str(code)}
     path = ROOT / spec
-    if code != ROOT:  # the earlier code: its spec without the keys added since that mean what it did
-        doc = yaml.safe_load(path.read_text())
+    parts = code / "dptune" / "sweep" / "spec_parts.py"
+    if not (parts.exists() and "PER_METHOD" in parts.read_text()):  # code from before the key
+        doc = yaml.safe_load(path.read_text())  # the spec without it, which meant what it did there
         if doc.get("privacy", {}).get("release") == "per_method":
             del doc["privacy"]["release"]
         path = code / "spec.yaml"
@@ -92,10 +96,11 @@ def timed(code: Path, spec: str) -> dict | None:
 VALIDATED = [
     *(str(p.relative_to(ROOT)) for p in sorted((ROOT / "sweeps").rglob("*.yaml"))),
     "bench/specs/full-data.yaml",
+    "bench/specs/full-data-momentum.yaml",
     "bench/specs/long.yaml",
 ]
 """Every spec whose `dptune validate` is timed whole (its checks of the data, models, store and storage,
-and the plan): every spec in sweeps/ and the two of bench/specs/."""
+and the plan): every spec in sweeps/ and the three of bench/specs/."""
 
 
 def validate_seconds(spec: str) -> float | None:
@@ -113,10 +118,10 @@ def validate_seconds(spec: str) -> float | None:
     return time.perf_counter() - started if done.returncode == 0 else None
 
 
-def before_code(folder: Path) -> Path:
-    """The dptune package of ``BEFORE`` extracted under ``folder``."""
+def before_code(folder: Path, commit: str) -> Path:
+    """The dptune package of ``commit`` extracted under ``folder``."""
     archive = subprocess.run(
-        ["git", "archive", "--format=tar", BEFORE, "dptune"], cwd=ROOT, check=True, capture_output=True
+        ["git", "archive", "--format=tar", commit, "dptune"], cwd=ROOT, check=True, capture_output=True
     ).stdout
     with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
         tar.extractall(folder, filter="data")
@@ -126,13 +131,15 @@ def before_code(folder: Path) -> Path:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--before", action="store_true", help=f"also time the planner of commit {BEFORE}")
+    parser.add_argument(
+        "--before", nargs="?", const=BEFORE, help=f"also time the planner of this commit (default {BEFORE})"
+    )
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "RESULTS.md")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         codes = {"after": ROOT}
         if args.before:
-            codes["before"] = before_code(Path(folder))
+            codes["before"] = before_code(Path(folder), args.before)
         runs: dict[tuple[str, str], list[dict]] = {}
         for _ in range(args.rounds):
             for spec in SPECS:
@@ -148,14 +155,13 @@ def main() -> None:
         "",
         f"- date: {dt.date.today().isoformat()}; machine: {os.cpu_count()} cores, {cpu_name()}, Python "
         f"{sys.version.split()[0]}; command: `python bench/plan_speed.py --rounds {args.rounds}"
-        f"{' --before' if args.before else ''}`",
+        f"{f' --before {args.before}' if args.before else ''}`",
         f"- a shared machine, loaded by other work while this ran (load average {load[0]:.1f} at the end): "
         "wall and CPU seconds of `dptune.sweep.preflight.planned` in a fresh process, medians over "
-        f"{args.rounds} rounds that alternate the codes; before = commit {BEFORE}. `dptune validate` adds "
-        "its checks of the data and models to each (2–6 s here, the ScatterNet specs building features). "
-        "The issue's full-data spec "
-        "(bench/specs/full-data.yaml) took 1,022 s to plan where it was reported; the code before plans it "
-        "here in the seconds below.",
+        f"{args.rounds} rounds that alternate the codes; before = commit {args.before}. `dptune validate` "
+        "adds its checks of the data and models to each (2–6 s here, the ScatterNet specs building "
+        "features). The issue's full-data spec (dpsgd-momentum, bench/specs/full-data-momentum.yaml) took "
+        "1,022 s to plan where it was reported.",
         "",
         "| spec | release steps | before s (CPU) | after s (CPU) | before / after (wall) |",
         "|---|---|---|---|---|",

@@ -6,6 +6,7 @@ import argparse
 import json
 import os
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import fields
@@ -224,16 +225,27 @@ def _validate(args: argparse.Namespace) -> None:
     )
 
 
+def _leave_working_directory() -> None:
+    """Move the driver from the folder it started in to the user's home (or the temporary folder): every
+    path a sweep reads or writes was made absolute when its spec loaded, and a folder can be deleted under
+    a running driver (a Ray job's working directory, extracted again when a node joins), which the end of a
+    Tune run does not survive (its results' paths are taken relative to the working directory)."""
+    home = Path.home()
+    os.chdir(home if home.is_dir() else tempfile.gettempdir())
+
+
 def _run(args: argparse.Namespace) -> None:
     spec, plans = _sweep_spec(args)
     from dptune.tune import SweepInterrupted, quiet_libraries, run_sweeps
     from dptune.tune.driver import failed_methods, lost_trials
 
+    spec_text = Path(args.spec).read_text()
+    _leave_working_directory()
     quiet_libraries()
     try:
         outcomes = run_sweeps(
             spec,
-            Path(args.spec).read_text(),
+            spec_text,
             resume=args.resume,
             echo=lambda line: print(line, flush=True),
             plans=plans,

@@ -53,7 +53,7 @@ from dptune.training.config import RunConfig
 FILTER = "filter"
 
 
-LOWEST_WINDOW = 2e-3
+LOWEST_WINDOW = 1e-3
 """How far above the target ``lowest_sigma`` lets its σ's ε lie (relative)."""
 
 

@@ -38,9 +38,10 @@ from dptune.sweep.plan_runs import (
     schedules_of,
 )
 
-PLD_WINDOW = 3e-3
-"""How far below its target ``least_noise``'s σ may spend (relative): wider than the steps by which ε moves
-with σ where a ledger's z are rounded onto ``accounting.PLD_DISTINCT``'s lattice (up to 2e-3)."""
+PLD_WINDOW = 1e-3
+"""How far below its target ``least_noise``'s σ may spend (relative). Where a ledger's z are rounded onto
+``accounting.PLD_DISTINCT``'s lattice, ε moves with σ in steps that can be wider (up to 2e-3): then the
+calibration ends just below the step (``calibration.NARROWEST``)."""
 PLD_BRACKET = 1.25  # PLD's σ is 5–10% below RDP's, where its search starts (``least_noise``)
 
 

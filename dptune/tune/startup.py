@@ -127,14 +127,12 @@ UI_PORT = 5000
 
 def mlflow_ui_hint(tracking_uri: str, view: str | None) -> str:
     """The closing line: a command that opens the MLflow UI on this store, as this environment spells
-    it (``mlflow`` when it is on PATH, else this interpreter's own), and the address to open: the
-    experiment's saved results view (``view``, a path in the UI) where there is one."""
+    it (``mlflow`` when it is on PATH, else this interpreter's own, by its absolute path), and the
+    address to open: the experiment's saved results view (``view``, a path in the UI) where there is one."""
     own = Path(sys.executable).parent / "mlflow"
     on_path = shutil.which("mlflow")
-    if on_path is not None and Path(on_path).resolve() == own.resolve():
-        command = "mlflow"
-    else:
-        command = os.path.relpath(own) if own.is_relative_to(Path.cwd()) else str(own)
+    on_path_is_own = on_path is not None and Path(on_path).resolve() == own.resolve()
+    command = "mlflow" if on_path_is_own else str(own)  # absolute: `dptune run` leaves its working folder
     if "://" not in tracking_uri or tracking_uri.startswith(("sqlite:", "file:")):
         return (
             f"review in the MLflow UI: {command} ui --app-name {UI_APP} --backend-store-uri {tracking_uri} "
