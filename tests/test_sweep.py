@@ -165,15 +165,14 @@ def test_sweep_logs_parent_and_children_and_survives_a_diverging_method(
         assert row["epsilon_including_tuning"] > row["epsilon_spent"]
 
     # Resuming the finished sweep runs nothing again: no new search trial, no new re-run (each would be
-    # one more release of the data than its ε counts), the same figures.
+    # one more release of the data than its ε counts), the same figures; its Tune run is only read back.
     seen = len(lines)
     again = run_sweep(spec, path.read_text(), resume=True, echo=lines.append)
     assert len(runs(spec.tracking_uri, "e2e")[1]) == len(everything)
     (closing,) = [line for line in lines[seen:] if "wall time" in line]  # nothing ran this time
     assert "for 0 runs (trials and re-runs); 10 more ran before this resume" in closing
     assert closing.endswith(": 0% busy)")
-    continued = "re-runs continue from the saved Tune run (2 of 2 there)"
-    assert sum(continued in line for line in lines[seen:]) == 2
+    assert any("ended whole before: nothing trains" in line for line in lines[seen:])
     assert {(r.method, r.test_accuracies) for r in again.best} == {
         (r.method, r.test_accuracies) for r in outcome.best
     }

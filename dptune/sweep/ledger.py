@@ -162,6 +162,16 @@ class PrivateSweepState:
             for tid, r in entry["trials"].items()
         ]
 
+    def end_stage(self) -> None:
+        """Mark the sweep's Tune run ended whole: every search and re-run ended, none lost (then a resume
+        reads its results back and starts nothing)."""
+        with self._changing() as doc:
+            doc["stage_ended"] = True
+
+    def stage_ended(self) -> bool:
+        """Whether the sweep's Tune run ended whole (``end_stage``)."""
+        return bool(self.read().get("stage_ended", False))
+
     def keep(self, key: str, value: Any) -> None:
         """Store a private figure (e.g. ε of releasing every trial, which would reveal K)."""
         with self._changing() as doc:

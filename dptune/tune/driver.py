@@ -71,6 +71,7 @@ from dptune.tune.stage_run import (
     MethodSearch,
     SweepRun,
     concurrency,
+    ended_whole,
     search_stage,
 )
 from dptune.tune.startup import Echo, Started, mlflow_ui_hint, start, sweep_record
@@ -284,7 +285,9 @@ def search(prepared: Prepared, began: Started, groups: CallbackGroups) -> list[M
     """Every method's search to its end (the autoscaler asked for the trials that may run at once, and
     for none after); an interrupt records what the tracker queued first."""
     sweep = prepared.sweep
-    if began.can_grow:
+    if ended_whole(sweep):
+        began.progress("the sweep's Tune run ended whole before: nothing trains; its results are read back")
+    elif began.can_grow:
         ask_for_slots(began.resources.bundle, sweep.limit(prepared.searches))
     try:
         with interruptible(), began.progress.running():

@@ -244,6 +244,12 @@ def lost_reason(error: BaseException) -> str:
     return (lines[-1] if lines else type(error).__name__)[:300]
 
 
+def ended_whole(sweep: SweepRun) -> bool:
+    """Whether this run resumes a sweep whose Tune run ended whole (``PrivateSweepState.end_stage``): then
+    nothing trains, and no node is asked for."""
+    return sweep.resume and sweep.state.stage_ended() and restorable(sweep.experiment_path())
+
+
 def search_stage(sweep: SweepRun, plans: list[BoundedSearch], groups: CallbackGroups) -> list[MethodSearch]:
     """Every method's search and re-runs in the stage's one Tune run, to its end.
 
@@ -265,15 +271,20 @@ def search_stage(sweep: SweepRun, plans: list[BoundedSearch], groups: CallbackGr
             if method not in secret:  # a page of every trial would show K: internal, never attached
                 pages[method] = study_page(sweep.spec.storage_path, sweep.spec.name, method)
 
-    pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dptune-search")
-    future = pool.submit(lambda: _tuner(sweep, active, groups).fit())
-    try:
-        while not wait([future], timeout=PAGE_POLL_SECONDS).done:
-            make_pages()  # each search's Optuna page as soon as it ends, while the others train
-    finally:  # interrupted (``dptune.tune.interrupt``): the run is left training, the process ends
-        pool.shutdown(wait=False)
-    grid = future.result()
-    make_pages()
+    if ended_whole(sweep):  # a resume of a finished sweep: its results read back, nothing started
+        grid = tune.Tuner.restore(sweep.experiment_path(), _trainable(sweep, active)).get_results()
+        for method in {plan.method for plan in active} - secret:
+            pages[method] = study_page(sweep.spec.storage_path, sweep.spec.name, method)
+    else:
+        pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dptune-search")
+        future = pool.submit(lambda: _tuner(sweep, active, groups).fit())
+        try:
+            while not wait([future], timeout=PAGE_POLL_SECONDS).done:
+                make_pages()  # each search's Optuna page as soon as it ends, while the others train
+        finally:  # interrupted (``dptune.tune.interrupt``): the run is left training, the process ends
+            pool.shutdown(wait=False)
+        grid = future.result()
+        make_pages()
     trial_results = [grid[i] for i in range(len(grid))]
     results = []
     for r in trial_results:
@@ -282,6 +293,8 @@ def search_stage(sweep: SweepRun, plans: list[BoundedSearch], groups: CallbackGr
         if r.error is not None:  # ended in error after its retries: lost (``dptune.tune.driver.lost_trials``)
             result[LOST_KEY] = lost_reason(r.error)
         results.append(result | ({CHECKPOINT_KEY: r.checkpoint} if whose.rerun else {}))
+    if not any(LOST_KEY in r for r in results):  # a lost trial is run again on a resume
+        sweep.state.end_stage()
     return [
         MethodSearch(
             plan.method,
