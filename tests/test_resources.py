@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import ray
 import torch
 from ray import cloudpickle
 from ray.tune import ExperimentAnalysis
@@ -19,7 +20,7 @@ from dptune.sweep.bound import BoundedSearch
 from dptune.sweep.ledger import PrivateSweepState
 from dptune.sweep.modes import PipelineSweep
 from dptune.sweep.spec import load_spec
-from dptune.tune.resources import TrialResources, node_slots
+from dptune.tune.resources import SlotMeter, TrialResources, node_slots
 from dptune.tune.stage_run import SweepRun, _trainable
 from tests.local_cluster import BIN, LocalCluster
 from tests.sweep_helpers import write_spec
@@ -139,3 +140,28 @@ def test_a_sweep_waits_for_a_gpu_worker_to_join_then_packs_four_trials_per_gpu(t
     dpsgd = [w for w in windows if w["method"] == "dpsgd"]
     lp = [w for w in windows if w["method"] == "lp-dpsgd"]
     assert any(a["start"] < b["end"] and b["start"] < a["end"] for a in dpsgd for b in lp)  # side by side
+
+
+@pytest.mark.slow
+def test_the_slot_meter_counts_the_slots_a_growing_cluster_held_when_it_held_them() -> None:
+    """A head of one CPU, then a worker of two joins: the meter's slot-seconds are the slots alive over
+    time (1 until the worker joined, 3 after; it joins while ``add_worker`` runs), within a sampling
+    period, as a cluster that grows is billed; the fewest and most slots are 1 and 3."""
+    cluster = LocalCluster(cpus=1)
+    try:
+        ray.init(address=cluster.address, logging_level=logging.ERROR, log_to_driver=False)
+        meter = SlotMeter({"CPU": 1.0}, None, every=0.2)
+        started = time.monotonic()
+        time.sleep(2)
+        joining = time.monotonic()
+        cluster.add_worker(cpus=2)  # returns once the scheduler sees it
+        grown = time.monotonic()
+        time.sleep(3)
+        seconds = meter.stop()
+        ended = time.monotonic()
+    finally:
+        ray.shutdown()
+        cluster.stop()
+    before, during, after = joining - started, grown - joining, ended - grown
+    assert (meter.fewest, meter.most) == (1, 3)
+    assert before + during + 3 * after - 3 * 0.2 <= seconds <= before + 3 * during + 3 * after + 0.2

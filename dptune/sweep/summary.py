@@ -215,18 +215,30 @@ def pipeline_closing_lines(
 
 
 def compute_line(
-    spec: SweepSpec, runs_now: int, runs_before: int, trial_seconds: float, slots: int, slot: str, wall: float
+    spec: SweepSpec,
+    runs_now: int,
+    runs_before: int,
+    trial_seconds: float,
+    slots: tuple[int, int],
+    slot_seconds: float,
+    slot: str,
+    wall: float,
 ) -> str:
-    """Wall time, the runs this invocation trained (and those a resume found done) and how busy their
-    slots were (a release that held n slots counts n times in ``trial_seconds``); with a secret trial
-    count none of it (a count, a trial time or the wall time would tell K)."""
+    """Wall time, the runs this invocation trained (and those a resume found done) and how busy the slots
+    were over the sweep's life: trial time over slot-seconds (``resources.SlotMeter``; a release that held
+    n slots counts n times in ``trial_seconds``), with the fewest and most slots the nodes held; with a
+    secret trial count none of it (a count, a trial time or the wall time would tell K)."""
     if spec.trials.random:
         return f"\ncompute {WITHHELD}"
     counted = f" for {runs_now} runs (trials and re-runs)"
     if runs_before:
         counted += f"; {runs_before} more ran before this resume"
-    busy = trial_seconds / (slots * wall) if slots and wall > 0 else 0.0
-    used = f"{trial_seconds:.0f}s of trial time on {slots} slots of {slot}: {busy:.0%} busy"
+    busy = trial_seconds / slot_seconds if slot_seconds > 0 else 0.0
+    held = f"{slots[0]} slots" if slots[0] == slots[1] else f"{slots[0]} to {slots[1]} slots"
+    used = (
+        f"{trial_seconds:.0f}s of trial time on {held} of {slot}, {slot_seconds:.0f} slot-seconds: "
+        f"{busy:.0%} busy"
+    )
     return f"\nwall time {wall:.0f}s{counted} ({used})"
 
 

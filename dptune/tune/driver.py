@@ -64,7 +64,7 @@ from dptune.tune.progress import (
     TrialProgress,
 )
 from dptune.tune.release import log_releases
-from dptune.tune.resources import ask_for_slots
+from dptune.tune.resources import SlotMeter, ask_for_slots
 from dptune.tune.stage_run import (
     LOST_KEY,
     CallbackGroups,
@@ -392,17 +392,20 @@ def report(
     releases: list[ReleasedModel],
     times: Timing,
     wall: float,
+    meter: SlotMeter,
 ) -> None:
     """The closing lines: the mode's (the selections, the privacy, where models load from) and the compute
-    used."""
+    used (the slot-seconds ``meter`` counted, stopped here)."""
     sweep, echo = prepared.sweep, began.progress
     spec, resources = sweep.spec, began.resources
+    slot_seconds = meter.stop()
     compute = compute_line(
         spec,
         runs_now=times.trials,
         runs_before=times.restored,
         trial_seconds=times.trial_seconds,
-        slots=resources.slots,
+        slots=(meter.fewest, meter.most),
+        slot_seconds=slot_seconds,
         slot=resources.describe(),
         wall=wall,
     )
@@ -436,6 +439,7 @@ def run_sweep(
     if not resume:
         refuse_existing(spec)
     began = start(spec, echo)
+    meter = SlotMeter(began.resources.bundle, None if began.can_grow else began.resources.slots)
     prepared = prepare(mode or PerRunSweep(spec), spec_text, resume, began)
     settings = {p.method: run_settings(spec.runs[p.method], prepared.delta) for p in prepared.searches}
     searched = search(prepared, began, callbacks(prepared, began.tracker, settings))
@@ -444,7 +448,7 @@ def run_sweep(
     recorded = record(prepared, results, settings)
     releases = track(prepared, began, searched, recorded)
     wall = time.time() - started
-    report(prepared, began, recorded, releases, times, wall)
+    report(prepared, began, recorded, releases, times, wall, meter)
     cpu_note(spec, results, began)
     return SweepOutcome(
         recorded.best,

@@ -12,6 +12,9 @@ worker started by hand can join at any time. The driver then waits up to ``resou
 for a node that fits a trial before it falls back to CPU (``gpu_fallback: cpu``) or stops with a
 clear message. A Ray instance the driver started itself cannot grow: it decides at once.
 
+A sweep's compute is counted in slot-seconds (``SlotMeter``): the slots of the nodes alive, sampled over
+the sweep's life, so that a cluster that grows or shrinks counts the slots it had when it had them.
+
 A pipeline's release (one per method and total ε) trains after every tuning trial of its method ended,
 usually alone: it asks for the CPUs of every slot of the roomiest node (``release_cpu``) and the same
 GPU share, so the cores its tuning trials used do not sit idle while it trains.
@@ -20,6 +23,7 @@ GPU share, so the cores its tuning trials used do not sit idle while it trains.
 from __future__ import annotations
 
 import math
+import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -38,6 +42,7 @@ Bundle = dict[str, float]
 
 POLL_SECONDS = 1.0
 STILL_WAITING_EVERY = 30.0
+METER_SECONDS = 5.0
 
 
 def describe(bundle: Bundle) -> str:
@@ -170,3 +175,48 @@ def trial_resources(cpu: float, gpu: float, fallback: str, wait: float, echo: Ec
 def ask_for_slots(bundle: Bundle, count: int) -> None:
     """Ask the autoscaler to fit ``count`` trials at once (persistent until the next call; 0 clears)."""
     request_resources(bundles=[bundle] * count)
+
+
+class SlotMeter:
+    """The slot-seconds of a sweep's life: how many trials of ``bundle`` the alive nodes hold
+    (``cluster_slots``), sampled every ``every`` seconds in a thread, each sample counted until the next,
+    so that a cluster that grows or shrinks counts the slots it had when it had them. ``fixed``: the slots
+    of a Ray the driver started, which never change (no thread samples them)."""
+
+    def __init__(self, bundle: Bundle, fixed: int | None, every: float = METER_SECONDS) -> None:
+        self._bundle, self._every = bundle, every
+        self._last = time.monotonic()
+        self._slots = cluster_slots(bundle) if fixed is None else fixed
+        self.seconds = 0.0
+        self.fewest = self.most = self._slots
+        self._lock = threading.Lock()
+        self._stopped = threading.Event()
+        self._thread: threading.Thread | None = None
+        if fixed is None:
+            self._thread = threading.Thread(target=self._sampling, daemon=True, name="dptune-slots")
+            self._thread.start()
+
+    def _count(self, slots: int) -> None:
+        """Count the slots held since the last sample, and hold ``slots`` from now."""
+        now = time.monotonic()
+        with self._lock:
+            self.seconds += self._slots * (now - self._last)
+            self._last, self._slots = now, slots
+            self.fewest, self.most = min(self.fewest, slots), max(self.most, slots)
+
+    def _sampling(self) -> None:
+        """Sample the cluster's slots every ``every`` seconds until ``stop``."""
+        while not self._stopped.wait(self._every):
+            try:
+                slots = cluster_slots(self._bundle)
+            except (ray.exceptions.RayError, ConnectionError):  # the head did not answer: keep the last
+                continue
+            self._count(slots)
+
+    def stop(self) -> float:
+        """End the count; the slot-seconds from the meter's start."""
+        self._stopped.set()
+        if self._thread is not None:
+            self._thread.join()
+        self._count(self._slots)
+        return self.seconds
