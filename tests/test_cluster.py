@@ -10,9 +10,12 @@ import os
 import re
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import threading
+import time
 import tomllib
 from importlib import resources
 from pathlib import Path
@@ -239,3 +242,75 @@ def test_sweep_of_a_users_model_on_a_cluster_runs_trials_on_workers_and_logs_to_
     assert "pareto_accuracy_vs_epsilon.png" in {a.path for a in artifacts}
     nodes = {c.data.tags["dptune.node"] for c in children}
     assert head and head not in nodes, proc.stdout[-3000:]  # each trial ran on the worker
+
+
+def raylet_of(node_id: str, temp_dir: str) -> int:
+    """The PID of the raylet of node ``node_id`` of the cluster kept in ``temp_dir``."""
+    pattern = f"raylet.*--node_id={node_id}.*{temp_dir}"
+    found = subprocess.run(["pgrep", "-f", pattern], capture_output=True, text=True, check=False)
+    (pid,) = found.stdout.split()
+    return int(pid)
+
+
+def cluster_nodes(temp_dir: str) -> list[str]:
+    """The node ID of every raylet of the cluster kept in ``temp_dir``."""
+    found = subprocess.run(
+        ["pgrep", "-af", f"raylet.*{temp_dir}"], capture_output=True, text=True, check=False
+    )
+    return [
+        arg.split("=", 1)[1]
+        for line in found.stdout.splitlines()
+        for arg in line.split()
+        if arg.startswith("--node_id=")
+    ]
+
+
+@pytest.mark.slow
+def test_a_node_lost_while_it_holds_trials_costs_no_trial(tmp_path: Path) -> None:
+    """Two workers of 2 CPUs hold 4 trials; one worker's raylet is killed (SIGKILL) while its two trials
+    train. They restart from their checkpoints (a loss of their node spends none of their retries,
+    ``node_loss``): the sweep ends with every trial finished and recorded, exit code 0, and its compute
+    line counts the slots the cluster had when it had them."""
+    cluster = LocalCluster(cpus=0)
+    try:
+        cluster.add_worker(cpus=2)
+        cluster.add_worker(cpus=2)
+        head = head_node_id(cluster.env)
+        path = write_spec(
+            tmp_path,
+            "nodeloss",
+            {"dpsgd": {"lr": {"loguniform": [0.3, 2.0]}}},
+            training={"epochs": 600, "batch_size": 64, "lr": 1.0},  # about a minute a trial
+            budget={"trials_per_method": 4, "max_concurrent": 4},
+            resources={"cpu": 1, "gpu": 0},
+        )
+        driver = subprocess.Popen(
+            [str(BIN / "dptune"), "run", str(path)],
+            cwd=tmp_path,
+            env=cluster.env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        lines: list[str] = []
+        reader = threading.Thread(target=lambda: lines.extend(driver.stdout), daemon=True)
+        reader.start()
+        trials, deadline = tmp_path / "ray_results" / "nodeloss" / "trials", time.time() + 300
+        while sum(any(t.glob("checkpoint_*")) for t in trials.glob("dptune_sweep_*")) < 4:
+            assert driver.poll() is None and time.time() < deadline, "".join(lines)[-3000:]
+            time.sleep(0.5)
+        # every trial has run an epoch: each worker holds two (both are full)
+        victim = next(node for node in cluster_nodes(cluster.temp_dir) if node != head)
+        os.kill(raylet_of(victim, cluster.temp_dir), signal.SIGKILL)
+        code = driver.wait(timeout=900)
+        reader.join(timeout=10)
+        parents, children = runs(f"sqlite:///{tmp_path / 'mlflow.db'}", "nodeloss")
+    finally:
+        cluster.stop()
+    output = "".join(lines)
+    assert code == 0, output[-3000:]
+    restarted = [p.read_text() for p in trials.rglob("error.txt")]  # a trial's failures, as Tune wrote them
+    assert len(restarted) == 2 and all("actor" in text for text in restarted), restarted  # the victim's two
+    assert len(parents) == 1 and len(children) == 4, output[-3000:]
+    assert all(c.data.tags["dptune.status"] == "finished" for c in children), output[-3000:]
+    assert "on 2 to 4 slots of 1 CPU" in output  # the compute counts the slots the cluster had when

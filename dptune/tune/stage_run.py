@@ -32,6 +32,7 @@ from dptune.sweep.spec import SweepSpec
 from dptune.training.trial_status import OBJECTIVE, route
 from dptune.tune.callbacks import PerMethod
 from dptune.tune.define_by_run import SAMPLERS, DefineByRun
+from dptune.tune.node_loss import count_node_losses_apart
 from dptune.tune.release import CHECKPOINT_KEY
 from dptune.tune.resources import TrialPlacement, TrialResources
 from dptune.tune.restore import CHECKPOINTS_KEPT, restorable
@@ -56,7 +57,8 @@ def concurrency(spec: SweepSpec, resources: TrialResources, can_grow: bool) -> i
 
 
 TRIAL_RETRIES = 2
-"""Times Tune restarts a trial whose actor died (a lost spot node, an OOM kill). From its last checkpoint
+"""Times Tune restarts a trial that failed (its code raised; or its actor died, an OOM kill, once
+``node_loss.NODE_LOSS_RETRIES`` losses of its node or process are spent). From its last checkpoint
 a restart restores the trainer's random states with its weights, so the epochs it runs again draw the
 same noise as the lost attempt; a trial lost before its first checkpoint starts afresh with fresh secret
 randomness. Either way the lost attempt released nothing (a trial reports only with a checkpoint) and
@@ -177,7 +179,9 @@ CallbackGroups = dict[tuple[str, str], list[tune.Callback]]
 
 
 def _tuner(sweep: SweepRun, plans: list[BoundedSearch], groups: CallbackGroups) -> tune.Tuner:
-    """The sweep's one Tune run: restored from its saved state on a resume, or new."""
+    """The sweep's one Tune run: restored from its saved state on a resume, or new. A trial's actor lost
+    with its node spends none of its ``TRIAL_RETRIES`` (``node_loss``)."""
+    count_node_losses_apart()
     trainable = _trainable(sweep, plans)
     limit = sweep.limit(plans)
     pend_up_to(limit)

@@ -1,0 +1,50 @@
+"""A trial whose actor is lost with its node or process does not spend the retries it has for its own
+errors.
+
+Tune counts every failure of a trial against ``FailureConfig.max_failures`` (``Trial.handle_error``), except
+an actor on a node the autoscaler drained for preemption. A node that dies otherwise (a spot node reclaimed
+without notice, a killed raylet, a VM that crashed) ends each trial it held with a ``RayActorError`` (the
+actor unavailable or dead), and Tune may place the retry on that same node before the cluster has declared
+it dead (its health checks take 15 s or more), so that one loss can spend two retries. Here a loss of the
+trial's actor, a ``RayActorError`` not raised by the trial's own code (an exception of the trainable, its
+creation included, arrives as a ``RayTaskError`` or marks the actor's creation as failed), is counted apart:
+up to ``NODE_LOSS_RETRIES`` a trial, none of them among its failures; beyond that, as Tune counts it. Ray
+has no setting for it (``RAY_TRAIN_COUNT_PREEMPTION_AS_FAILURE`` covers preemption alone), so
+``count_node_losses_apart`` wraps the handler of Ray's ``Trial`` (Ray is pinned; ``tests/test_node_loss.py``
+holds the wrapper to the pinned version's behaviour).
+
+A retried trial restarts from its last checkpoint with its random states, or afresh before its first; the
+lost attempt released nothing, so its ledger is unchanged (``stage_run.TRIAL_RETRIES``).
+"""
+
+from __future__ import annotations
+
+from ray.exceptions import RayActorError
+from ray.tune.experiment.trial import Trial
+
+NODE_LOSS_RETRIES = 8
+"""Losses of its actor (its node or process gone) a trial is restarted after, apart from its failures."""
+
+_LOSSES = "_dptune_actor_losses"
+
+
+def actor_losses(trial: Trial) -> int:
+    """The losses of ``trial``'s actor counted apart from its failures so far (in this driver)."""
+    return int(getattr(trial, _LOSSES, 0))
+
+
+def count_node_losses_apart() -> None:
+    """Make every ``Trial`` count the loss of its actor apart from its failures (idempotent)."""
+    handler = Trial._handle_ray_actor_error
+    if getattr(handler, "counts_losses_apart", False):
+        return
+
+    def handle(trial: Trial, exc: RayActorError) -> None:
+        lost = actor_losses(trial)
+        if exc.actor_init_failed or lost >= NODE_LOSS_RETRIES:
+            handler(trial, exc)
+        else:
+            setattr(trial, _LOSSES, lost + 1)
+
+    handle.counts_losses_apart = True  # type: ignore[attr-defined]
+    Trial._handle_ray_actor_error = handle  # type: ignore[method-assign,assignment]

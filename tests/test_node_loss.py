@@ -1,0 +1,49 @@
+"""``dptune.tune.node_loss``: a trial's actor lost with its node spends none of the trial's retries, on the
+pinned Ray's own ``Trial`` (the whole path, a raylet killed under a sweep, is ``tests/test_cluster.py``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ray.exceptions import ActorDiedError, ActorUnavailableError, RayTaskError
+from ray.train._internal.storage import StorageContext
+from ray.tune.experiment.trial import Trial
+
+from dptune.tune.node_loss import NODE_LOSS_RETRIES, actor_losses, count_node_losses_apart
+
+
+def tune_trial(folder: Path) -> Trial:
+    """A trial of Ray's own ``Trial`` class, as Tune makes one (2 retries), whose errors are written under
+    ``folder``."""
+    storage = StorageContext(storage_path=str(folder), experiment_dir_name="sweep", trial_dir_name="trial")
+    trial = Trial("dptune_sweep", config={}, stub=True, max_failures=2, storage=storage)
+    Path(trial.local_path).mkdir(parents=True)
+    return trial
+
+
+def test_a_lost_actor_spends_no_retry_until_its_own_budget_is_spent_and_an_error_of_its_code_does(
+    tmp_path: Path, local_ray: None
+) -> None:
+    count_node_losses_apart()
+    count_node_losses_apart()  # idempotent: the handler is wrapped once
+    trial = tune_trial(tmp_path)
+    lost = ActorUnavailableError("the node died", b"\x00" * 16)
+    for _ in range(NODE_LOSS_RETRIES):
+        trial.handle_error(lost)
+    assert trial.num_failures == 0 and actor_losses(trial) == NODE_LOSS_RETRIES
+    assert trial.should_recover()
+    trial.handle_error(ActorDiedError())  # beyond the budget: Tune counts it
+    assert trial.num_failures == 1
+    own = RayTaskError("dptune_sweep", "Traceback: ValueError", ValueError("the trial's own error"))
+    trial.handle_error(own)
+    trial.handle_error(own)
+    assert trial.num_failures == 3 and not trial.should_recover()
+
+
+def test_an_actor_whose_creation_failed_counts_as_the_trials_failure(tmp_path: Path, local_ray: None) -> None:
+    count_node_losses_apart()
+    trial = tune_trial(tmp_path)
+    creation = ActorDiedError(RayTaskError("dptune_sweep", "Traceback", ImportError("no module")))
+    assert creation.actor_init_failed
+    trial.handle_error(creation)
+    assert trial.num_failures == 1 and actor_losses(trial) == 0
