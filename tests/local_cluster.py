@@ -7,10 +7,9 @@ import re
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-from tests.mlflow_server import free_port
+from cluster_local import cluster_processes, free_port, stop
 
 BIN = Path(sys.executable).parent
 
@@ -68,12 +67,7 @@ class LocalCluster:
         subprocess.run([sys.executable, "-c", probe], env=self.env, timeout=180, check=True)
 
     def running(self) -> bool:
-        return bool(subprocess.run(["pgrep", "-f", self.temp_dir], capture_output=True).stdout)
+        return bool(cluster_processes(self.temp_dir))
 
     def stop(self) -> None:
-        for signal_name, wait in (("TERM", 10), ("KILL", 30)):
-            subprocess.run(["pkill", f"-{signal_name}", "-f", self.temp_dir], check=False)
-            deadline = time.time() + wait
-            while time.time() < deadline and self.running():
-                time.sleep(0.5)
-        subprocess.run(["rm", "-rf", self.temp_dir], check=False)
+        stop(self.temp_dir)

@@ -25,9 +25,12 @@ import jsonschema
 import pytest
 import yaml
 from mlflow.tracking import MlflowClient
+from ray.autoscaler._private.fake_multi_node.node_provider import FAKE_HEAD_NODE_ID
 
+import cluster_local
+from cluster_local import free_port
 from tests.local_cluster import BIN, LocalCluster
-from tests.mlflow_server import MlflowServer, free_port, postgres_bin
+from tests.mlflow_server import MlflowServer, postgres_bin
 from tests.sweep_helpers import runs, write_spec
 
 ROOT = Path(__file__).parents[1]
@@ -314,3 +317,61 @@ def test_a_node_lost_while_it_holds_trials_costs_no_trial(tmp_path: Path) -> Non
     assert len(parents) == 1 and len(children) == 4, output[-3000:]
     assert all(c.data.tags["dptune.status"] == "finished" for c in children), output[-3000:]
     assert "on 2 to 4 slots of 1 CPU" in output  # the compute counts the slots the cluster had when
+
+
+@pytest.mark.slow
+def test_the_cluster_rehearsal_scales_from_zero_runs_a_submitted_job_and_loses_no_trial_with_a_node(
+    tmp_path: Path,
+) -> None:
+    """``cluster_local.py up`` (cluster-local.yaml: Ray's autoscaler and fake multi-node provider, a head
+    without trial resources, GPU workers from zero): ``ray job submit --working-dir`` of a sweep of 4
+    trials of 1 CPU + 0.25 GPU. Two workers join for them; one's raylet is killed while it holds two
+    trials. The job succeeds, every trial finished on a worker, MLflow holds one parent and every child,
+    the compute line counts the slots as they came and went; ``down`` leaves no process of the cluster."""
+    state_file = tmp_path / "cluster-local.json"
+    state = cluster_local.up(state_file=state_file)
+    try:
+        job = tmp_path / "job"
+        job.mkdir()
+        spec = write_spec(
+            tmp_path,
+            "rehearsal",
+            {"dpsgd": {"lr": {"loguniform": [0.3, 2.0]}}},
+            training={"epochs": 400, "batch_size": 64, "lr": 1.0},
+            budget={"trials_per_method": 4, "max_concurrent": 4},
+            resources={"cpu": 1, "gpu": 0.25, "wait": 240, "gpu_fallback": "cpu"},
+        )
+        shutil.move(spec, job / spec.name)  # the job ships its working folder; its stores are absolute
+        submit = [str(BIN / "ray"), "job", "submit", "--address", state["jobs"], "--working-dir", str(job)]
+        submitted = subprocess.Popen(
+            [*submit, "--", str(BIN / "dptune"), "run", spec.name],
+            env={**os.environ, "RAY_AUTH_MODE": "disabled"},
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        lines: list[str] = []
+        reader = threading.Thread(target=lambda: lines.extend(submitted.stdout), daemon=True)
+        reader.start()
+        trials, deadline = tmp_path / "ray_results" / "rehearsal" / "trials", time.time() + 420
+        while sum(any(t.glob("checkpoint_*")) for t in trials.glob("dptune_sweep_*")) < 4:
+            assert submitted.poll() is None and time.time() < deadline, "".join(lines)[-3000:]
+            time.sleep(0.5)
+        workers = [node for node in cluster_nodes(state["folder"]) if node != FAKE_HEAD_NODE_ID]
+        assert len(workers) == 2  # scaled from zero to the two the four trials need
+        os.kill(raylet_of(workers[0], state["folder"]), signal.SIGKILL)
+        code = submitted.wait(timeout=900)
+        reader.join(timeout=10)
+        parents, children = runs(f"sqlite:///{tmp_path / 'mlflow.db'}", "rehearsal")
+    finally:
+        cluster_local.down(state_file)
+    output = "".join(lines)
+    assert not cluster_local.cluster_processes(state["folder"]), "the rehearsal outlived its down"
+    assert code == 0 and "succeeded" in output, output[-3000:]
+    assert "a node that fits a trial joined after" in output  # from zero workers
+    assert len(parents) == 1 and len(children) == 4, output[-3000:]
+    assert all(c.data.tags["dptune.status"] == "finished" for c in children), output[-3000:]
+    assert FAKE_HEAD_NODE_ID not in {c.data.tags["dptune.node"] for c in children}  # all on workers
+    assert "4 of the trials trained on the CPU although given 0.25 GPU" in output
+    assert re.search(r"on [0-3] to 4 slots of 1 CPU \+ 0\.25 GPU", output), output[-3000:]
+    assert len(list(trials.rglob("error.txt"))) == 2  # the lost worker's two trials, restarted
