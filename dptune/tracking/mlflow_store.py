@@ -366,6 +366,11 @@ class MlflowTracker(MlflowReader):
     def _queue(self, *writes: TrialWrite) -> None:
         self._writer.submit(writes)
 
+    @property
+    def queue_peak(self) -> int:
+        """The most trial writes this tracker has held queued at once (``bench/tracking_load.py``)."""
+        return self._writer.peak
+
     def open_trial(
         self,
         key: TrialKey,

@@ -54,6 +54,8 @@ class BackgroundWriter(Generic[T]):
         self._queue: list[T] = []
         self._submitted = 0  # writes ever queued
         self._done = 0  # writes carried out (or dropped), always a prefix of the queued ones
+        self.peak = 0
+        """The most writes ever queued and not yet carried out at once."""
         self._thread: threading.Thread | None = None
         self._stopping = False
 
@@ -64,6 +66,7 @@ class BackgroundWriter(Generic[T]):
         with self._changed:
             self._queue.extend(writes)
             self._submitted += len(writes)
+            self.peak = max(self.peak, self._submitted - self._done)
             self._stopping = False
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, name="dptune-tracking-writer", daemon=True)
