@@ -326,8 +326,9 @@ def test_the_cluster_rehearsal_scales_from_zero_runs_a_submitted_job_and_loses_n
     """``cluster_local.py up`` (cluster-local.yaml: Ray's autoscaler and fake multi-node provider, a head
     without trial resources, GPU workers from zero): ``ray job submit --working-dir`` of a sweep of 4
     trials of 1 CPU + 0.25 GPU. Two workers join for them; one's raylet is killed while it holds two
-    trials. The job succeeds, every trial finished on a worker, MLflow holds one parent and every child,
-    the compute line counts the slots as they came and went; ``down`` leaves no process of the cluster."""
+    trials. The job succeeds, every trial and the re-run finished on a worker, MLflow holds one parent,
+    every child and the registered model, the compute line counts the slots as they came and went;
+    ``down`` leaves no process of the cluster."""
     state_file = tmp_path / "cluster-local.json"
     state = cluster_local.up(state_file=state_file)
     try:
@@ -337,9 +338,10 @@ def test_the_cluster_rehearsal_scales_from_zero_runs_a_submitted_job_and_loses_n
             tmp_path,
             "rehearsal",
             {"dpsgd": {"lr": {"loguniform": [0.3, 2.0]}}},
-            training={"epochs": 400, "batch_size": 64, "lr": 1.0},
+            training={"epochs": 300, "batch_size": 64, "lr": 1.0},
             budget={"trials_per_method": 4, "max_concurrent": 4},
             resources={"cpu": 1, "gpu": 0.25, "wait": 240, "gpu_fallback": "cpu"},
+            selection={"reruns": 1},  # released, and registered in MLflow's model registry
         )
         shutil.move(spec, job / spec.name)  # the job ships its working folder; its stores are absolute
         submit = [str(BIN / "ray"), "job", "submit", "--address", state["jobs"], "--working-dir", str(job)]
@@ -362,16 +364,19 @@ def test_the_cluster_rehearsal_scales_from_zero_runs_a_submitted_job_and_loses_n
         os.kill(raylet_of(workers[0], state["folder"]), signal.SIGKILL)
         code = submitted.wait(timeout=900)
         reader.join(timeout=10)
-        parents, children = runs(f"sqlite:///{tmp_path / 'mlflow.db'}", "rehearsal")
+        store = f"sqlite:///{tmp_path / 'mlflow.db'}"
+        parents, children = runs(store, "rehearsal")
+        versions = MlflowClient(store).search_model_versions("name='rehearsal.dpsgd'")
     finally:
         cluster_local.down(state_file)
     output = "".join(lines)
     assert not cluster_local.cluster_processes(state["folder"]), "the rehearsal outlived its down"
     assert code == 0 and "succeeded" in output, output[-3000:]
     assert "a node that fits a trial joined after" in output  # from zero workers
-    assert len(parents) == 1 and len(children) == 4, output[-3000:]
+    assert len(parents) == 1 and len(children) == 5, output[-3000:]  # 4 trials and the released re-run
     assert all(c.data.tags["dptune.status"] == "finished" for c in children), output[-3000:]
+    assert len(versions) == 1  # the model registered
     assert FAKE_HEAD_NODE_ID not in {c.data.tags["dptune.node"] for c in children}  # all on workers
-    assert "4 of the trials trained on the CPU although given 0.25 GPU" in output
+    assert "5 of the trials trained on the CPU although given 0.25 GPU" in output
     assert re.search(r"on [0-3] to 4 slots of 1 CPU \+ 0\.25 GPU", output), output[-3000:]
     assert len(list(trials.rglob("error.txt"))) == 2  # the lost worker's two trials, restarted
