@@ -23,6 +23,7 @@ from ray.train._internal.storage import StorageContext
 from ray.tune.experiment import Trial
 
 from dptune.tracking import MlflowTracker, names
+from dptune.tracking.writer import BackgroundWriter
 from dptune.tune.callbacks import TrialRecorder
 from tests.mlflow_server import MlflowServer, postgres_cluster, postgres_unavailable
 from tests.tune_loop import TuneLoop, result
@@ -275,3 +276,11 @@ def test_a_sweep_whose_store_is_down_at_its_end_still_gives_its_answer(
     )
     (table,) = [line for line in lines if "best trade-offs of this sweep" in line]
     assert f"{100 * row.validation_accuracy:.2f}%" in table and "dpsgd" in table
+
+
+def test_closing_a_writer_that_never_wrote_warns_of_nothing(caplog: pytest.LogCaptureFixture) -> None:
+    """A resume that trains nothing queues no write: closing its tracker says nothing is unrecorded."""
+    writer: BackgroundWriter[int] = BackgroundWriter(lambda writes: None, "sqlite:///nothing.db")
+    with caplog.at_level(logging.WARNING, logger="dptune.tracking"):
+        assert writer.close(timeout=1.0)
+    assert not caplog.records

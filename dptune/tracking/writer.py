@@ -95,10 +95,10 @@ class BackgroundWriter(Generic[T]):
             self._stopping = True
             self._changed.notify_all()
             thread = self._thread
-        if caught_up and thread is not None:
-            thread.join(timeout=5.0)
-        else:
+        if not caught_up:
             log.warning("tracking: %d writes to %s are not recorded yet", self.pending, self.store)
+        elif thread is not None:
+            thread.join(timeout=5.0)
         return caught_up
 
     def _run(self) -> None:
