@@ -314,6 +314,8 @@ def test_a_node_lost_while_it_holds_trials_costs_no_trial(tmp_path: Path) -> Non
     assert code == 0, output[-3000:]
     restarted = [p.read_text() for p in trials.rglob("error.txt")]  # a trial's failures, as Tune wrote them
     assert len(restarted) == 2 and all("actor" in text for text in restarted), restarted  # the victim's two
+    counted = [re.findall(r"Failure # (\d+)", text) for text in restarted]
+    assert all(set(c) == {"0"} for c in counted), restarted  # the losses spent none of their retries
     assert len(parents) == 1 and len(children) == 4, output[-3000:]
     assert all(c.data.tags["dptune.status"] == "finished" for c in children), output[-3000:]
     assert "on 2 to 4 slots of 1 CPU" in output  # the compute counts the slots the cluster had when
@@ -338,7 +340,7 @@ def test_the_cluster_rehearsal_scales_from_zero_runs_a_submitted_job_and_loses_n
             tmp_path,
             "rehearsal",
             {"dpsgd": {"lr": {"loguniform": [0.3, 2.0]}}},
-            training={"epochs": 300, "batch_size": 64, "lr": 1.0},
+            training={"epochs": 400, "batch_size": 64, "lr": 1.0},
             budget={"trials_per_method": 4, "max_concurrent": 4},
             resources={"cpu": 1, "gpu": 0.25, "wait": 240, "gpu_fallback": "cpu"},
             selection={"reruns": 1},  # released, and registered in MLflow's model registry
@@ -379,4 +381,7 @@ def test_the_cluster_rehearsal_scales_from_zero_runs_a_submitted_job_and_loses_n
     assert FAKE_HEAD_NODE_ID not in {c.data.tags["dptune.node"] for c in children}  # all on workers
     assert "5 of the trials trained on the CPU although given 0.25 GPU" in output
     assert re.search(r"on [0-3] to 4 slots of 1 CPU \+ 0\.25 GPU", output), output[-3000:]
-    assert len(list(trials.rglob("error.txt"))) == 2  # the lost worker's two trials, restarted
+    restarted = [p.read_text() for p in trials.rglob("error.txt")]
+    assert 1 <= len(restarted) <= 2, restarted  # the lost worker's trials (one may have ended), restarted
+    counted = [re.findall(r"Failure # (\d+)", text) for text in restarted]
+    assert all(set(c) == {"0"} for c in counted), restarted  # the losses spent none of their retries

@@ -3,13 +3,15 @@ pinned Ray's own ``Trial`` (the whole path, a raylet killed under a sweep, is ``
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
+import ray
 from ray.exceptions import ActorDiedError, ActorUnavailableError, RayTaskError
 from ray.train._internal.storage import StorageContext
 from ray.tune.experiment.trial import Trial
 
-from dptune.tune.node_loss import NODE_LOSS_RETRIES, actor_losses, count_node_losses_apart
+from dptune.tune.node_loss import NODE_LOSS_RETRIES, actor_losses, count_node_losses_apart, declared_dead
 
 
 def tune_trial(folder: Path) -> Trial:
@@ -47,3 +49,13 @@ def test_an_actor_whose_creation_failed_counts_as_the_trials_failure(tmp_path: P
     assert creation.actor_init_failed
     trial.handle_error(creation)
     assert trial.num_failures == 1 and actor_losses(trial) == 0
+
+
+def test_a_retry_waits_until_the_lost_node_is_declared_dead_and_no_longer(local_ray: None) -> None:
+    """``declared_dead``: a node the cluster still counts alive is waited for up to the limit (False); a
+    node it no longer knows is dead at once (True), so a retry waits only while its node is dying."""
+    alive = ray.get_runtime_context().get_node_id()
+    started = time.monotonic()
+    assert not declared_dead(alive, 1.0) and time.monotonic() - started >= 1.0
+    started = time.monotonic()
+    assert declared_dead("f" * 56, 30.0) and time.monotonic() - started < 5.0

@@ -8,7 +8,9 @@ actor unavailable or dead), and Tune may place the retry on that same node befor
 it dead (its health checks take 15 s or more), so that one loss can spend two retries. Here a loss of the
 trial's actor, a ``RayActorError`` not raised by the trial's own code (an exception of the trainable, its
 creation included, arrives as a ``RayTaskError`` or marks the actor's creation as failed), is counted apart:
-up to ``NODE_LOSS_RETRIES`` a trial, none of them among its failures; beyond that, as Tune counts it. Ray
+up to ``NODE_LOSS_RETRIES`` a trial, none of them among its failures; beyond that, as Tune counts it. Before
+Tune places the retry, the driver waits until the cluster has declared the trial's last node dead (at most
+``DECLARED_DEAD_WITHIN_S``; ``declared_dead``), so that the retry does not land on the dying node. Ray
 has no setting for it (``RAY_TRAIN_COUNT_PREEMPTION_AS_FAILURE`` covers preemption alone), so
 ``count_node_losses_apart`` wraps the handler of Ray's ``Trial`` (Ray is pinned; ``tests/test_node_loss.py``
 holds the wrapper to the pinned version's behaviour).
@@ -19,13 +21,33 @@ lost attempt released nothing, so its ledger is unchanged (``stage_run.TRIAL_RET
 
 from __future__ import annotations
 
+import time
+
+import ray
 from ray.exceptions import RayActorError
 from ray.tune.experiment.trial import Trial
 
 NODE_LOSS_RETRIES = 8
 """Losses of its actor (its node or process gone) a trial is restarted after, apart from its failures."""
 
+DECLARED_DEAD_WITHIN_S = 45.0
+"""How long the driver waits for a lost trial's node to be declared dead (Ray's health checks: about 15 s
+after a raylet stops answering, 30 s at worst) before Tune retries the trial."""
+NODE_KEY = "node_id"
+"""The key of a trial's result that names the node it ran on (``dptune.tune.trainable``)."""
+
 _LOSSES = "_dptune_actor_losses"
+
+
+def declared_dead(node_id: str, seconds: float) -> bool:
+    """Wait until the cluster no longer counts ``node_id`` among its alive nodes, at most ``seconds``;
+    whether it does not (a node it never knew counts as dead)."""
+    deadline = time.monotonic() + seconds
+    while any(node["NodeID"] == node_id and node["Alive"] for node in ray.nodes()):
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(1.0)
+    return True
 
 
 def actor_losses(trial: Trial) -> int:
@@ -43,8 +65,11 @@ def count_node_losses_apart() -> None:
         lost = actor_losses(trial)
         if exc.actor_init_failed or lost >= NODE_LOSS_RETRIES:
             handler(trial, exc)
-        else:
-            setattr(trial, _LOSSES, lost + 1)
+            return
+        setattr(trial, _LOSSES, lost + 1)
+        node = (trial.last_result or {}).get(NODE_KEY)
+        if node:
+            declared_dead(str(node), DECLARED_DEAD_WITHIN_S)
 
     handle.counts_losses_apart = True  # type: ignore[attr-defined]
     Trial._handle_ray_actor_error = handle  # type: ignore[method-assign,assignment]
