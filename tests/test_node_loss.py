@@ -59,3 +59,16 @@ def test_a_retry_waits_until_the_lost_node_is_declared_dead_and_no_longer(local_
     assert not declared_dead(alive, 1.0) and time.monotonic() - started >= 1.0
     started = time.monotonic()
     assert declared_dead("f" * 56, 30.0) and time.monotonic() - started < 5.0
+
+
+def test_an_actor_lost_on_the_drivers_own_node_counts_as_the_trials_failure(
+    tmp_path: Path, local_ray: None
+) -> None:
+    """The driver's node lives (the driver runs on it): an actor lost there lost its process (an OOM
+    kill), not its node, and Tune counts it, without waiting."""
+    count_node_losses_apart()
+    trial = tune_trial(tmp_path)
+    trial.run_metadata.last_result = {"node_id": ray.get_runtime_context().get_node_id()}
+    started = time.monotonic()
+    trial.handle_error(ActorDiedError())
+    assert trial.num_failures == 1 and actor_losses(trial) == 0 and time.monotonic() - started < 5.0

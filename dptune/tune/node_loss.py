@@ -10,7 +10,9 @@ trial's actor, a ``RayActorError`` not raised by the trial's own code (an except
 creation included, arrives as a ``RayTaskError`` or marks the actor's creation as failed), is counted apart:
 up to ``NODE_LOSS_RETRIES`` a trial, none of them among its failures; beyond that, as Tune counts it. Before
 Tune places the retry, the driver waits until the cluster has declared the trial's last node dead (at most
-``DECLARED_DEAD_WITHIN_S``; ``declared_dead``), so that the retry does not land on the dying node. Ray
+``DECLARED_DEAD_WITHIN_S``; ``declared_dead``), so that the retry does not land on the dying node. A trial
+that last ran on the driver's own node (a Ray the driver started has no other) lost its process, not its
+node (an OOM kill, say): that counts as Tune counts it. Ray
 has no setting for it (``RAY_TRAIN_COUNT_PREEMPTION_AS_FAILURE`` covers preemption alone), so
 ``count_node_losses_apart`` wraps the handler of Ray's ``Trial`` (Ray is pinned; ``tests/test_node_loss.py``
 holds the wrapper to the pinned version's behaviour).
@@ -63,11 +65,12 @@ def count_node_losses_apart() -> None:
 
     def handle(trial: Trial, exc: RayActorError) -> None:
         lost = actor_losses(trial)
-        if exc.actor_init_failed or lost >= NODE_LOSS_RETRIES:
-            handler(trial, exc)
+        node = (trial.last_result or {}).get(NODE_KEY)
+        own_node = node is not None and node == ray.get_runtime_context().get_node_id()
+        if exc.actor_init_failed or lost >= NODE_LOSS_RETRIES or own_node:
+            handler(trial, exc)  # own_node: the driver's node lives, so the actor's process died (OOM)
             return
         setattr(trial, _LOSSES, lost + 1)
-        node = (trial.last_result or {}).get(NODE_KEY)
         if node:
             declared_dead(str(node), DECLARED_DEAD_WITHIN_S)
 
