@@ -7,6 +7,8 @@ import re
 import subprocess
 import sys
 import tempfile
+import threading
+import time
 from pathlib import Path
 
 from cluster_local import cluster_processes, free_port, stop
@@ -71,3 +73,44 @@ class LocalCluster:
 
     def stop(self) -> None:
         stop(self.temp_dir)
+
+
+class Watched:
+    """A process whose output (stdout and stderr together) is read into ``lines`` while it runs."""
+
+    def __init__(self, command: list[str], **popen: object) -> None:
+        self.process = subprocess.Popen(
+            command,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            **popen,  # type: ignore[call-overload]
+        )
+        self.lines: list[str] = []
+        self._reader = threading.Thread(target=lambda: self.lines.extend(self.process.stdout), daemon=True)
+        self._reader.start()
+
+    @property
+    def output(self) -> str:
+        return "".join(self.lines)
+
+    def wait(self, timeout: float) -> int:
+        """Its exit code, once it and its reader have ended."""
+        code = self.process.wait(timeout=timeout)
+        self._reader.join(timeout=10)
+        return code
+
+
+def wait_for_checkpoints(trials: Path, count: int, driver: Watched, seconds: float) -> None:
+    """Until ``count`` trials under ``trials`` (a sweep's Tune run) have a checkpoint each, while
+    ``driver`` runs, at most ``seconds``."""
+    deadline = time.time() + seconds
+    while sum(any(t.glob("checkpoint_*")) for t in trials.glob("dptune_sweep_*")) < count:
+        assert driver.process.poll() is None and time.time() < deadline, driver.output[-3000:]
+        time.sleep(0.5)
+
+
+def restarts(trials: Path) -> list[list[str]]:
+    """The failures Tune wrote for each trial it restarted under ``trials`` (its error files): the count
+    of the trial's failures at each (``Failure # N``)."""
+    return [re.findall(r"Failure # (\d+)", p.read_text()) for p in trials.rglob("error.txt")]

@@ -14,8 +14,6 @@ import signal
 import subprocess
 import sys
 import tempfile
-import threading
-import time
 import tomllib
 from importlib import resources
 from pathlib import Path
@@ -29,7 +27,7 @@ from ray.autoscaler._private.fake_multi_node.node_provider import FAKE_HEAD_NODE
 
 import cluster_local
 from cluster_local import free_port
-from tests.local_cluster import BIN, LocalCluster
+from tests.local_cluster import BIN, LocalCluster, Watched, restarts, wait_for_checkpoints
 from tests.mlflow_server import MlflowServer, postgres_bin
 from tests.sweep_helpers import runs, write_spec
 
@@ -287,35 +285,21 @@ def test_a_node_lost_while_it_holds_trials_costs_no_trial(tmp_path: Path) -> Non
             budget={"trials_per_method": 4, "max_concurrent": 4},
             resources={"cpu": 1, "gpu": 0},
         )
-        driver = subprocess.Popen(
-            [str(BIN / "dptune"), "run", str(path)],
-            cwd=tmp_path,
-            env=cluster.env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-        )
-        lines: list[str] = []
-        reader = threading.Thread(target=lambda: lines.extend(driver.stdout), daemon=True)
-        reader.start()
-        trials, deadline = tmp_path / "ray_results" / "nodeloss" / "trials", time.time() + 300
-        while sum(any(t.glob("checkpoint_*")) for t in trials.glob("dptune_sweep_*")) < 4:
-            assert driver.poll() is None and time.time() < deadline, "".join(lines)[-3000:]
-            time.sleep(0.5)
+        driver = Watched([str(BIN / "dptune"), "run", str(path)], cwd=tmp_path, env=cluster.env)
+        trials = tmp_path / "ray_results" / "nodeloss" / "trials"
+        wait_for_checkpoints(trials, 4, driver, 300)
         # every trial has run an epoch: each worker holds two (both are full)
         victim = next(node for node in cluster_nodes(cluster.temp_dir) if node != head)
         os.kill(raylet_of(victim, cluster.temp_dir), signal.SIGKILL)
         code = driver.wait(timeout=900)
-        reader.join(timeout=10)
         parents, children = runs(f"sqlite:///{tmp_path / 'mlflow.db'}", "nodeloss")
     finally:
         cluster.stop()
-    output = "".join(lines)
+    output = driver.output
     assert code == 0, output[-3000:]
-    restarted = [p.read_text() for p in trials.rglob("error.txt")]  # a trial's failures, as Tune wrote them
-    assert len(restarted) == 2 and all("actor" in text for text in restarted), restarted  # the victim's two
-    counted = [re.findall(r"Failure # (\d+)", text) for text in restarted]
-    assert all(set(c) == {"0"} for c in counted), restarted  # the losses spent none of their retries
+    errors = [p.read_text() for p in trials.rglob("error.txt")]  # a trial's failures, as Tune wrote them
+    assert len(errors) == 2 and all("actor" in text for text in errors), errors  # the victim's two
+    assert all(set(counts) == {"0"} for counts in restarts(trials)), errors  # no retry spent on a loss
     assert len(parents) == 1 and len(children) == 4, output[-3000:]
     assert all(c.data.tags["dptune.status"] == "finished" for c in children), output[-3000:]
     assert "on 2 to 4 slots of 1 CPU" in output  # the compute counts the slots the cluster had when
@@ -347,31 +331,22 @@ def test_the_cluster_rehearsal_scales_from_zero_runs_a_submitted_job_and_loses_n
         )
         shutil.move(spec, job / spec.name)  # the job ships its working folder; its stores are absolute
         submit = [str(BIN / "ray"), "job", "submit", "--address", state["jobs"], "--working-dir", str(job)]
-        submitted = subprocess.Popen(
+        submitted = Watched(
             [*submit, "--", str(BIN / "dptune"), "run", spec.name],
             env={**os.environ, "RAY_AUTH_MODE": "disabled"},
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
         )
-        lines: list[str] = []
-        reader = threading.Thread(target=lambda: lines.extend(submitted.stdout), daemon=True)
-        reader.start()
-        trials, deadline = tmp_path / "ray_results" / "rehearsal" / "trials", time.time() + 420
-        while sum(any(t.glob("checkpoint_*")) for t in trials.glob("dptune_sweep_*")) < 4:
-            assert submitted.poll() is None and time.time() < deadline, "".join(lines)[-3000:]
-            time.sleep(0.5)
+        trials = tmp_path / "ray_results" / "rehearsal" / "trials"
+        wait_for_checkpoints(trials, 4, submitted, 420)
         workers = [node for node in cluster_nodes(state["folder"]) if node != FAKE_HEAD_NODE_ID]
         assert len(workers) == 2  # scaled from zero to the two the four trials need
         os.kill(raylet_of(workers[0], state["folder"]), signal.SIGKILL)
         code = submitted.wait(timeout=900)
-        reader.join(timeout=10)
         store = f"sqlite:///{tmp_path / 'mlflow.db'}"
         parents, children = runs(store, "rehearsal")
         versions = MlflowClient(store).search_model_versions("name='rehearsal.dpsgd'")
     finally:
         cluster_local.down(state_file)
-    output = "".join(lines)
+    output = submitted.output
     assert not cluster_local.cluster_processes(state["folder"]), "the rehearsal outlived its down"
     assert code == 0 and "succeeded" in output, output[-3000:]
     assert "a node that fits a trial joined after" in output  # from zero workers
@@ -381,7 +356,6 @@ def test_the_cluster_rehearsal_scales_from_zero_runs_a_submitted_job_and_loses_n
     assert FAKE_HEAD_NODE_ID not in {c.data.tags["dptune.node"] for c in children}  # all on workers
     assert "5 of the trials trained on the CPU although given 0.25 GPU" in output
     assert re.search(r"on [0-3] to 4 slots of 1 CPU \+ 0\.25 GPU", output), output[-3000:]
-    restarted = [p.read_text() for p in trials.rglob("error.txt")]
-    assert 1 <= len(restarted) <= 2, restarted  # the lost worker's trials (one may have ended), restarted
-    counted = [re.findall(r"Failure # (\d+)", text) for text in restarted]
-    assert all(set(c) == {"0"} for c in counted), restarted  # the losses spent none of their retries
+    counted = restarts(trials)
+    assert 1 <= len(counted) <= 2, counted  # the lost worker's trials (one may have ended), restarted
+    assert all(set(counts) == {"0"} for counts in counted), counted  # no retry spent on a loss

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import logging
-import subprocess
-import threading
 import time
 from pathlib import Path
 
@@ -22,7 +20,7 @@ from dptune.sweep.modes import PipelineSweep
 from dptune.sweep.spec import load_spec
 from dptune.tune.resources import SlotMeter, TrialResources, node_slots
 from dptune.tune.stage_run import SweepRun, _trainable
-from tests.local_cluster import BIN, LocalCluster
+from tests.local_cluster import BIN, LocalCluster, Watched
 from tests.sweep_helpers import write_spec
 
 
@@ -107,27 +105,17 @@ def test_a_sweep_waits_for_a_gpu_worker_to_join_then_packs_four_trials_per_gpu(t
             # the worker declares a GPU this machine does not have: its trials train on the CPU, saying so
             resources={"cpu": 1, "gpu": 0.25, "wait": 240, "gpu_fallback": "cpu"},
         )
-        driver = subprocess.Popen(
-            [str(BIN / "dptune"), "run", str(path)],
-            cwd=tmp_path,
-            env=cluster.env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-        )
-        lines: list[str] = []
-        reader = threading.Thread(target=lambda: lines.extend(driver.stdout), daemon=True)
-        reader.start()
+        driver = Watched([str(BIN / "dptune"), "run", str(path)], cwd=tmp_path, env=cluster.env)
+        lines = driver.lines
         deadline = time.time() + 180
         while not any("waiting up to" in line for line in lines):
-            assert driver.poll() is None, "".join(lines)[-3000:]
+            assert driver.process.poll() is None, "".join(lines)[-3000:]
             assert time.time() < deadline, "the driver never said it was waiting"
             time.sleep(0.5)
         time.sleep(5)  # the worker joins a while after the sweep started waiting
-        assert driver.poll() is None, "".join(lines)[-3000:]
+        assert driver.process.poll() is None, "".join(lines)[-3000:]
         cluster.add_worker(cpus=4, gpus=1, wait=False)
         assert driver.wait(timeout=600) == 0, "".join(lines)[-3000:]
-        reader.join(timeout=10)
     finally:
         cluster.stop()
     output = "".join(lines)
