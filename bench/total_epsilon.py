@@ -30,6 +30,8 @@ import re
 import shlex
 import shutil
 import statistics
+import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -92,7 +94,9 @@ def pipelines(model: str, epsilon: float) -> dict[str, list[str]]:
     run = ["run", path, "--epsilon", f"{epsilon:g}"]
     kinds = {f"methods/{m}": [*run, "--method", m] for m in spec(model)["methods"]}
     if model in ONE_MODEL_GOALS:  # every method of the spec, one model per total (privacy.release: one)
-        kinds["one_model/one model"] = [*run, "--release", "one"]
+        one = [*run, "--release", "one"]
+        trials = one_model_trials(one, spec(model)["budget"]["trials_per_method"])
+        kinds["one_model/one model"] = one if trials is None else [*one, "--trials", str(trials)]
     kinds["baselines/no_tuning"] = no_tuning_args(model, epsilon)
     if (ema := spec_ema(model)) is not None:
         kinds["baselines/no_tuning_ema"] = [*no_tuning_args(model, epsilon), "--ema", f"{ema:g}"]
@@ -100,6 +104,21 @@ def pipelines(model: str, epsilon: float) -> dict[str, list[str]]:
         rs = f"sweeps/total/{model}-repeat-and-select.yaml"
         kinds["baselines/repeat_and_select"] = ["run", rs, "--epsilon", f"{epsilon:g}"]
     return kinds
+
+
+def one_model_trials(args: list[str], trials: int) -> int | None:
+    """The trials per method of the one-model row, fixed by the planner before any run: the spec's
+    (None), or where ``dptune validate`` refuses that many at the total (every method's trials are one
+    stage, which a small total cannot rank with), the most it accepts, as its refusal tells a user to."""
+    for count in range(trials, 0, -1):
+        located = [str(ROOT / a) if a.startswith("sweeps/") else a for a in args]
+        check = subprocess.run(
+            [sys.executable, "-m", "dptune.cli", "validate", *located[1:], "--trials", str(count)],
+            cwd=ROOT, capture_output=True, text=True, check=False, env=fresh_process_env(ROOT),
+        )  # fmt: skip
+        if check.returncode == 0:
+            return None if count == trials else count
+    raise SystemExit(f"total_epsilon: dptune validate refuses {shlex.join(args)} with any trial count")
 
 
 RUN_PARAMS = (

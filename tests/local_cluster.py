@@ -9,6 +9,7 @@ import sys
 import tempfile
 import threading
 import time
+from datetime import datetime
 from pathlib import Path
 
 from cluster_local import cluster_processes, free_port, stop
@@ -110,7 +111,16 @@ def wait_for_checkpoints(trials: Path, count: int, driver: Watched, seconds: flo
         time.sleep(0.5)
 
 
-def restarts(trials: Path) -> list[list[str]]:
-    """The failures Tune wrote for each trial it restarted under ``trials`` (its error files): the count
-    of the trial's failures at each (``Failure # N``)."""
-    return [re.findall(r"Failure # (\d+)", p.read_text()) for p in trials.rglob("error.txt")]
+def restarts(trials: Path) -> list[list[tuple[int, datetime]]]:
+    """The failures Tune wrote for each trial it restarted under ``trials`` (its error files): the count of
+    the trial's failures at each (``Failure # N``) and when it occurred (to the second)."""
+    return [
+        [(int(n), datetime.strptime(at, "%Y-%m-%d_%H-%M-%S")) for n, at in FAILURE.findall(p.read_text())]
+        for p in trials.rglob("error.txt")
+    ]
+
+
+FAILURE = re.compile(r"Failure # (\d+) \(occurred at (\S+)\)")
+
+RESTARTED = re.compile(r"(\d+) trials? restarted from (?:its|their) last checkpoint \((\d+) after a lost")
+"""The summary's count of restarted trials and of their restarts after a lost node or process."""

@@ -9,9 +9,19 @@ from pathlib import Path
 import ray
 from ray.exceptions import ActorDiedError, ActorUnavailableError, RayTaskError
 from ray.train._internal.storage import StorageContext
+from ray.tune import Result
 from ray.tune.experiment.trial import Trial
 
-from dptune.tune.node_loss import NODE_LOSS_RETRIES, actor_losses, count_node_losses_apart, declared_dead
+from dptune.sweep.summary import Restarts
+from dptune.tune.driver import restarts_of
+from dptune.tune.node_loss import (
+    NODE_LOSS_RETRIES,
+    actor_losses,
+    count_node_losses_apart,
+    declared_dead,
+    failed_attempts,
+)
+from dptune.tune.stage_run import FAILED_ATTEMPTS_KEY, LOST_KEY
 
 
 def tune_trial(folder: Path) -> Trial:
@@ -72,3 +82,27 @@ def test_an_actor_lost_on_the_drivers_own_node_counts_as_the_trials_failure(
     started = time.monotonic()
     trial.handle_error(ActorDiedError())
     assert trial.num_failures == 1 and actor_losses(trial) == 0 and time.monotonic() - started < 5.0
+
+
+def test_the_summary_counts_each_restart_by_what_ended_the_attempt(tmp_path: Path, local_ray: None) -> None:
+    """A trial lost with its node, then failing in its own code, then lost again: Tune's error file holds
+    three attempts, whose failure counts 0, 1, 1 tell two losses and one error; a trial that ended in error
+    was not restarted after its last attempt; one that never failed has no attempts."""
+    count_node_losses_apart()
+    trial = tune_trial(tmp_path)
+    lost = ActorUnavailableError("the node died", b"\x00" * 16)
+    trial.handle_error(lost)
+    trial.handle_error(RayTaskError("dptune_sweep", "Traceback", ValueError("its own error")))
+    trial.handle_error(lost)
+    attempts = failed_attempts(Result(metrics={}, checkpoint=None, error=None, path=trial.local_path))
+    assert attempts == [0, 1, 1]
+    assert failed_attempts(Result(metrics={}, checkpoint=None, error=None, path=str(tmp_path))) == []
+    finished = {FAILED_ATTEMPTS_KEY: attempts}
+    ended_in_error = {FAILED_ATTEMPTS_KEY: [1, 2, 3], LOST_KEY: "ValueError: its own error"}
+    never_failed = {FAILED_ATTEMPTS_KEY: []}
+    assert restarts_of([finished, ended_in_error, never_failed]) == Restarts(2, 2, 3)
+    assert restarts_of([never_failed]).phrase() == ""
+    assert restarts_of([finished]).phrase() == (
+        "; 1 trial restarted from its last checkpoint (2 after a lost node or process, spending none of its "
+        "retries; 1 after an error of its own)"
+    )

@@ -57,6 +57,12 @@ def _add_sweep_args(parser: argparse.ArgumentParser) -> None:
         help="run only this method of the spec (repeat the flag for several)",
     )
     parser.add_argument(
+        "--trials",
+        type=int,
+        default=None,
+        help="override budget.trials_per_method (a fixed number of trials per method)",
+    )
+    parser.add_argument(
         "--includes-tuning",
         action="store_true",
         help="set privacy.includes_tuning: each ε is the total of the model a method releases, its tuning "

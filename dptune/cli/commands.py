@@ -193,6 +193,8 @@ def _sweep_spec(args: argparse.Namespace) -> tuple[SweepSpec, list[MethodPlan] |
         overrides["privacy.includes_tuning"] = True
     if args.release is not None:
         overrides["privacy.release"] = args.release
+    if args.trials is not None:
+        overrides["budget.trials_per_method"] = args.trials
     if args.epsilon:
         overrides["privacy.epsilon"] = args.epsilon if len(args.epsilon) > 1 else args.epsilon[0]
     if args.tracking_uri is not None:

@@ -356,15 +356,20 @@ def pld_bracket(history: Sequence[HistoryEntry]) -> tuple[list[HistoryEntry], li
     than ``PLD_DISTINCT`` distinct z at any rate (then it is cheap itself). Each figure is on a pessimistic
     grid, so the second is an (ε, δ) bound of the history itself, and the first is below its ε up to the
     grid's error (``PLD_TOLERANCE``), far less than what the rounding moves it."""
-    distinct: dict[float, set[float]] = {}
-    for z, q, n in history:
-        if n > 0:
-            distinct.setdefault(float(q), set()).add(float(z))
-    if all(len(zs) <= PLD_DISTINCT for zs in distinct.values()):
+    if all(count <= PLD_DISTINCT for count in _distinct_z(history).values()):
         return None
     return tuple(  # type: ignore[return-value]
         [(_on_lattice(z, PLD_BRACKET_BINS, up), q, n) for z, q, n in history] for up in (True, False)
     )
+
+
+def _distinct_z(history: Sequence[HistoryEntry]) -> dict[float, int]:
+    """How many distinct z ``history`` has at each sampling rate q, over its entries with steps."""
+    distinct: dict[float, set[float]] = {}
+    for z, q, n in history:
+        if n > 0:
+            distinct.setdefault(float(q), set()).add(float(z))
+    return {q: len(zs) for q, zs in distinct.items()}
 
 
 def _merged(
@@ -377,9 +382,7 @@ def _merged(
         if n > 0:
             key = (float(z), float(q))
             counts[key] = counts.get(key, 0) + int(n)
-    distinct: dict[float, int] = {}
-    for _, q in counts:
-        distinct[q] = distinct.get(q, 0) + 1
+    distinct = _distinct_z(history)
     merged: dict[tuple[float, float], int] = {}
     for (z, q), n in counts.items():
         key = (_on_lattice(z, bins_per_octave), q) if distinct[q] > most else (z, q)

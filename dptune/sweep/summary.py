@@ -7,6 +7,7 @@ Everything here is released: a line never counts, times or scores the trials of 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from dptune.base.randomness import SEEDED_NO_GUARANTEE
@@ -214,6 +215,31 @@ def pipeline_closing_lines(
     return [*lines, randomness_line(spec), compute]
 
 
+@dataclass(frozen=True)
+class Restarts:
+    """The trials Tune restarted over the sweep's life, and their restarts: after the loss of the trial's
+    node or process, counted apart from the retries it has for its own errors (``dptune.tune.node_loss``),
+    and after an error of its own. A restart resumes from the trial's last checkpoint (or afresh before
+    its first); the lost attempt released nothing."""
+
+    trials: int = 0
+    after_loss: int = 0
+    after_error: int = 0
+
+    def phrase(self) -> str:
+        """``; 2 trials restarted (2 after a lost node or process, …)``, or nothing where none was."""
+        if not self.trials:
+            return ""
+        their = "its" if self.trials == 1 else "their"
+        causes = []
+        if self.after_loss:
+            causes.append(f"{self.after_loss} after a lost node or process, spending none of {their} retries")
+        if self.after_error:
+            causes.append(f"{self.after_error} after an error of {their} own")
+        trials = "1 trial" if self.trials == 1 else f"{self.trials} trials"
+        return f"; {trials} restarted from {their} last checkpoint ({'; '.join(causes)})"
+
+
 def compute_line(
     spec: SweepSpec,
     runs_now: int,
@@ -223,16 +249,19 @@ def compute_line(
     slot_seconds: float,
     slot: str,
     wall: float,
+    restarts: Restarts,
 ) -> str:
-    """Wall time, the runs this invocation trained (and those a resume found done) and how busy the slots
-    were over the sweep's life: trial time over slot-seconds (``resources.SlotMeter``; a release that held
-    n slots counts n times in ``trial_seconds``), with the fewest and most slots the nodes held; with a
-    secret trial count none of it (a count, a trial time or the wall time would tell K)."""
+    """Wall time, the runs this invocation trained (and those a resume found done), the trials restarted
+    and how busy the slots were over the sweep's life: trial time over slot-seconds
+    (``resources.SlotMeter``; a release that held n slots counts n times in ``trial_seconds``), with the
+    fewest and most slots the nodes held; with a secret trial count none of it (a count, a trial time or
+    the wall time would tell K)."""
     if spec.trials.random:
         return f"\ncompute {WITHHELD}"
     counted = f" for {runs_now} runs (trials and re-runs)"
     if runs_before:
         counted += f"; {runs_before} more ran before this resume"
+    counted += restarts.phrase()
     busy = trial_seconds / slot_seconds if slot_seconds > 0 else 0.0
     held = f"{slots[0]} slots" if slots[0] == slots[1] else f"{slots[0]} to {slots[1]} slots"
     used = (

@@ -61,7 +61,7 @@ from dptune.tracking.report import (
 from dptune.tracking.tracker import TrialKey
 from dptune.tracking.writer import BackgroundWriter, StoreUnavailableError
 from dptune.training.config import report_columns
-from dptune.training.trial_status import FINAL_SCORE, OBJECTIVE, TrialStatus
+from dptune.training.trial_status import FINAL_SCORE, NODE_KEY, OBJECTIVE, TrialStatus
 
 log = logging.getLogger("dptune.tracking")
 
@@ -397,8 +397,8 @@ class MlflowTracker(MlflowReader):
     ) -> None:
         result = result or {}
         tags = {names.REASON_TAG: reason[:4000]} if reason is not None else {}
-        if result.get("node_id") is not None:
-            tags[names.NODE_TAG] = str(result["node_id"])
+        if result.get(NODE_KEY) is not None:
+            tags[names.NODE_TAG] = str(result[NODE_KEY])
         metrics = {
             name: float(result[name])
             for name in names.END_METRICS

@@ -18,6 +18,8 @@ FINAL_SCORE = "test_accuracy"
 """What a re-run of a selected configuration reports: accuracy on the final-test part."""
 PLAN_SHARE = "plan_share"
 """The share of its planned epochs a trial has trained (epoch / epochs): ASHA's clock in a sweep."""
+NODE_KEY = "node_id"
+"""The Ray node a trial's report came from (its tag in the tracking store; where a lost trial last ran)."""
 
 METHOD_KEY = "method"
 """The method a trial of a sweep trains: every method's trials share one Tune run per sweep, and

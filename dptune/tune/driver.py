@@ -42,7 +42,7 @@ from dptune.sweep.preflight import refuse_existing
 from dptune.sweep.releases import ReleasedModel
 from dptune.sweep.results import TradeOff, recorded_spec, run_settings, selected_tradeoffs
 from dptune.sweep.spec import SweepSpec
-from dptune.sweep.summary import compute_line
+from dptune.sweep.summary import Restarts, compute_line
 from dptune.tracking import StoreUnavailableError, Tracker, tracker_for
 from dptune.tracking.names import (
     ALL_RELEASES_ARTIFACT,
@@ -66,6 +66,7 @@ from dptune.tune.progress import (
 from dptune.tune.release import log_releases
 from dptune.tune.resources import SlotMeter, ask_for_slots
 from dptune.tune.stage_run import (
+    FAILED_ATTEMPTS_KEY,
     LOST_KEY,
     CallbackGroups,
     MethodSearch,
@@ -309,6 +310,24 @@ class Timing:
     trial_seconds: float
     trials: int
     restored: int
+    restarts: Restarts
+
+
+def restarts_of(results: list[dict[str, Any]]) -> Restarts:
+    """The trials Tune restarted, from the failure count it wrote as each failed attempt ended
+    (``FAILED_ATTEMPTS_KEY``): an attempt after which the count did not grow lost its node or process
+    (counted apart, ``dptune.tune.node_loss``), any other raised an error; the last attempt of a trial that
+    ended in error was not restarted."""
+    trials = after_loss = after_error = 0
+    for result in results:
+        attempts = result.get(FAILED_ATTEMPTS_KEY, [])
+        counts = [0, *attempts]
+        restarted = len(attempts) - (1 if LOST_KEY in result else 0)
+        losses = sum(counts[i + 1] == counts[i] for i in range(restarted))
+        trials += restarted > 0
+        after_loss += losses
+        after_error += restarted - losses
+    return Restarts(trials, after_loss, after_error)
 
 
 def timing(results: list[dict[str, Any]], sweep: SweepRun, started: float) -> Timing:
@@ -318,7 +337,7 @@ def timing(results: list[dict[str, Any]], sweep: SweepRun, started: float) -> Ti
     held = [sweep.placement.cpus(r["config"]) / sweep.resources.cpu for r in timed]
     seconds = sum(max(0.0, s) * slots for s, slots in zip(ran_now, held, strict=True))
     trials = sum(s > 0 for s in ran_now)
-    return Timing(seconds, trials, len(timed) - trials)
+    return Timing(seconds, trials, len(timed) - trials, restarts_of(results))
 
 
 @dataclass(frozen=True)
@@ -408,6 +427,7 @@ def report(
         slot_seconds=slot_seconds,
         slot=resources.describe(),
         wall=wall,
+        restarts=times.restarts,
     )
     closing = sweep.mode.closing_lines(
         table=format_table(recorded.best),

@@ -23,11 +23,16 @@ lost attempt released nothing, so its ledger is unchanged (``stage_run.TRIAL_RET
 
 from __future__ import annotations
 
+import re
 import time
 
 import ray
+from pyarrow.fs import FileType
 from ray.exceptions import RayActorError
+from ray.tune import Result
 from ray.tune.experiment.trial import Trial
+
+from dptune.training.trial_status import NODE_KEY
 
 NODE_LOSS_RETRIES = 8
 """Losses of its actor (its node or process gone) a trial is restarted after, apart from its failures."""
@@ -35,10 +40,10 @@ NODE_LOSS_RETRIES = 8
 DECLARED_DEAD_WITHIN_S = 45.0
 """How long the driver waits for a lost trial's node to be declared dead (Ray's health checks: about 15 s
 after a raylet stops answering, 30 s at worst) before Tune retries the trial."""
-NODE_KEY = "node_id"
-"""The key of a trial's result that names the node it ran on (``dptune.tune.trainable``)."""
 
 _LOSSES = "_dptune_actor_losses"
+_ERROR_FILE = "error.txt"  # Tune's record of a trial's failed attempts, kept with the trial's results
+_FAILURE_HEADER = re.compile(r"^Failure # (\d+) ", re.MULTILINE)
 
 
 def declared_dead(node_id: str, seconds: float) -> bool:
@@ -76,3 +81,17 @@ def count_node_losses_apart() -> None:
 
     handle.counts_losses_apart = True  # type: ignore[attr-defined]
     Trial._handle_ray_actor_error = handle  # type: ignore[method-assign,assignment]
+
+
+def failed_attempts(result: Result) -> list[int]:
+    """Tune's count of ``result``'s failures as each of its failed attempts ended, in order, from the
+    trial's error file (empty: none failed). A 0 is a loss of its actor counted apart from its failures
+    (``count_node_losses_apart``); every attempt but the last of a trial that ended in error was
+    restarted."""
+    path = f"{result.path}/{_ERROR_FILE}"
+    filesystem = result.filesystem
+    if filesystem.get_file_info(path).type != FileType.File:
+        return []
+    with filesystem.open_input_stream(path) as stream:
+        text = stream.read().decode(errors="replace")
+    return [int(count) for count in _FAILURE_HEADER.findall(text)]

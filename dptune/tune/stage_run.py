@@ -32,7 +32,7 @@ from dptune.sweep.spec import SweepSpec
 from dptune.training.trial_status import OBJECTIVE, route
 from dptune.tune.callbacks import PerMethod
 from dptune.tune.define_by_run import SAMPLERS, DefineByRun
-from dptune.tune.node_loss import count_node_losses_apart
+from dptune.tune.node_loss import count_node_losses_apart, failed_attempts
 from dptune.tune.release import CHECKPOINT_KEY
 from dptune.tune.resources import TrialPlacement, TrialResources
 from dptune.tune.restore import CHECKPOINTS_KEPT, restorable
@@ -240,6 +240,9 @@ class MethodSearch:
 
 LOST_KEY = "lost"
 """A trial's result carries, where Tune ended it in error after its retries, why (``lost_reason``)."""
+FAILED_ATTEMPTS_KEY = "failed_attempts"
+"""A trial's result carries Tune's failure count at each of its attempts that ended in error
+(``node_loss.failed_attempts``): how often it was restarted, and after what."""
 
 
 def lost_reason(error: BaseException) -> str:
@@ -293,7 +296,12 @@ def search_stage(sweep: SweepRun, plans: list[BoundedSearch], groups: CallbackGr
     results = []
     for r in trial_results:
         whose = route(r.config or {})
-        result = {**(r.metrics or {}), "method": whose.method, "config": r.config or {}}
+        result = {
+            **(r.metrics or {}),
+            "method": whose.method,
+            "config": r.config or {},
+            FAILED_ATTEMPTS_KEY: failed_attempts(r),
+        }
         if r.error is not None:  # ended in error after its retries: lost (``dptune.tune.driver.lost_trials``)
             result[LOST_KEY] = lost_reason(r.error)
         results.append(result | ({CHECKPOINT_KEY: r.checkpoint} if whose.rerun else {}))

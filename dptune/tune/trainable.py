@@ -35,6 +35,7 @@ from dptune.training.train import EpochResult, Trainer
 from dptune.training.trial_status import (
     DEVICE_KEY,
     GPU_SHARE_KEY,
+    NODE_KEY,
     PLAN_SHARE,
     STATUS_KEY,
     TrialStatus,
@@ -113,7 +114,7 @@ def epoch_report(trainer: Trainer, epoch: EpochResult, place: TrialPlace) -> dic
         PRIVATE_NONFINITE_KEY: trainer.engine.nonfinite,
         "delta": trainer.delta,
         "trial_start": place.started,
-        "node_id": place.node,
+        NODE_KEY: place.node,
         DEVICE_KEY: place.device,
         GPU_SHARE_KEY: place.gpus,
         "history": [
@@ -153,7 +154,7 @@ def end_without_model(status: TrialStatus, reason: str, epoch: int, started: flo
             "reason": reason,
             "trial_start": started,
             "trial_end": time.time(),
-            "node_id": node,
+            NODE_KEY: node,
         }
     )
 
