@@ -52,6 +52,21 @@ def test_a_lost_actor_spends_no_retry_until_its_own_budget_is_spent_and_an_error
     assert trial.num_failures == 3 and not trial.should_recover()
 
 
+def test_a_lost_actor_spends_no_retry_while_its_trial_restores_from_a_checkpoint(
+    tmp_path: Path, local_ray: None
+) -> None:
+    """A retry's new node lost before its first report: Tune's restore path would count any error as a
+    failure; a lost actor there is counted apart too, and an error of the trial's own still counts."""
+    count_node_losses_apart()
+    trial = tune_trial(tmp_path)
+    trial.temporary_state.restoring_from = object()  # what Tune sets until a restored trial reports
+    assert trial.is_restoring
+    trial.handle_error(ActorUnavailableError("the new node died", b"\x00" * 16))
+    assert trial.num_failures == 0 and actor_losses(trial) == 1
+    trial.handle_error(RayTaskError("dptune_sweep", "Traceback", ValueError("its own error")))
+    assert trial.num_failures == 1
+
+
 def test_an_actor_whose_creation_failed_counts_as_the_trials_failure(tmp_path: Path, local_ray: None) -> None:
     count_node_losses_apart()
     trial = tune_trial(tmp_path)

@@ -12,10 +12,12 @@ up to ``NODE_LOSS_RETRIES`` a trial, none of them among its failures; beyond tha
 Tune places the retry, the driver waits until the cluster has declared the trial's last node dead (at most
 ``DECLARED_DEAD_WITHIN_S``; ``declared_dead``), so that the retry does not land on the dying node. A trial
 that last ran on the driver's own node (a Ray the driver started has no other) lost its process, not its
-node (an OOM kill, say): that counts as Tune counts it. Ray
-has no setting for it (``RAY_TRAIN_COUNT_PREEMPTION_AS_FAILURE`` covers preemption alone), so
-``count_node_losses_apart`` wraps the handler of Ray's ``Trial`` (Ray is pinned; ``tests/test_node_loss.py``
-holds the wrapper to the pinned version's behaviour).
+node (an OOM kill, say): that counts as Tune counts it. A loss while the trial restores from its
+checkpoint (Tune counts any error there as a failure) is counted apart alike. Ray has no setting for it
+(``RAY_TRAIN_COUNT_PREEMPTION_AS_FAILURE`` covers preemption alone), so ``count_node_losses_apart`` wraps
+the handlers of Ray's ``Trial`` (Ray is pinned; ``tests/test_node_loss.py`` holds the wrappers to the
+pinned version's behaviour). The summary counts the restarts from what Tune wrote of each failed attempt
+(``failed_attempts``).
 
 A retried trial restarts from its last checkpoint with its random states, or afresh before its first; the
 lost attempt released nothing, so its ledger is unchanged (``stage_run.TRIAL_RETRIES``).
@@ -63,10 +65,13 @@ def actor_losses(trial: Trial) -> int:
 
 
 def count_node_losses_apart() -> None:
-    """Make every ``Trial`` count the loss of its actor apart from its failures (idempotent)."""
+    """Make every ``Trial`` count the loss of its actor apart from its failures (idempotent), also while
+    it restores from a checkpoint (a retry whose new node is lost before its first report), where Tune
+    would otherwise count any error as a failure."""
     handler = Trial._handle_ray_actor_error
     if getattr(handler, "counts_losses_apart", False):
         return
+    restore_handler = Trial._handle_restore_error
 
     def handle(trial: Trial, exc: RayActorError) -> None:
         lost = actor_losses(trial)
@@ -79,15 +84,22 @@ def count_node_losses_apart() -> None:
         if node:
             declared_dead(str(node), DECLARED_DEAD_WITHIN_S)
 
+    def handle_restore(trial: Trial, exc: Exception) -> None:
+        if isinstance(exc, RayActorError):
+            handle(trial, exc)
+        else:
+            restore_handler(trial, exc)
+
     handle.counts_losses_apart = True  # type: ignore[attr-defined]
     Trial._handle_ray_actor_error = handle  # type: ignore[method-assign,assignment]
+    Trial._handle_restore_error = handle_restore  # type: ignore[method-assign,assignment]
 
 
 def failed_attempts(result: Result) -> list[int]:
     """Tune's count of ``result``'s failures as each of its failed attempts ended, in order, from the
-    trial's error file (empty: none failed). A 0 is a loss of its actor counted apart from its failures
-    (``count_node_losses_apart``); every attempt but the last of a trial that ended in error was
-    restarted."""
+    trial's error file (empty: none failed). An attempt after which the count did not grow lost its actor,
+    counted apart from its failures (``count_node_losses_apart``); every attempt but the last of a trial
+    that ended in error was restarted."""
     path = f"{result.path}/{_ERROR_FILE}"
     filesystem = result.filesystem
     if filesystem.get_file_info(path).type != FileType.File:
