@@ -259,6 +259,13 @@ def standard_error(a: dict[str, Any], b: dict[str, Any]) -> float:
     return math.sqrt(sum(e["sd"] ** 2 / len(e["accuracies"]) for e in (a, b)))
 
 
+def scaled(epochs: dict[str, Any]) -> str:
+    """`` step ×1.14``: the factor a plan of the rule in steps put on the selected step for T_t's rounding
+    (plans before commit 49d64c4); nothing where the release took the step its trial was scored at."""
+    factor = epochs.get("lr_scale", 1.0)
+    return "" if factor == 1.0 else f" step ×{factor:.2f}"
+
+
 def plan_text(plan: dict[str, Any] | None, setting: dict[str, Any] | None = None) -> str:
     """``8 × 0.672 on 1 → 7.6 (T 4/40, PLD)``: the tuning trials, their per-run ε and subset, the release,
     the carry (a tuning trial's epochs of the release's, the rule in steps; or ``lr ×5.27``, the rule in
@@ -269,7 +276,7 @@ def plan_text(plan: dict[str, Any] | None, setting: dict[str, Any] | None = None
     tune, release = plan["stages"]
     runs = tune["runs"] if isinstance(tune["runs"], int) else f"secret K (mean {tune['runs']['mean']:g})"
     carry = (
-        "T " + ", ".join(f"{e['tuning']}/{e['release']}" for e in plan["epochs"])
+        "T " + ", ".join(f"{e['tuning']}/{e['release']}" + scaled(e) for e in plan["epochs"])
         if "epochs" in plan
         else f"lr ×{plan['lr_scale']:.2f}"
     )
@@ -324,7 +331,9 @@ def section() -> str:
         ".yaml; its times are withheld with the count, which they would tell). Trial-hours: the trials' time "
         "on their slots; a release that held every slot of the machine counts once per slot. Carry: "
         "'T 4/40', a tuning trial ran 4 of the "
-        "release's 40 epochs at its step (the linear scaling rule carried in steps, from commit fa434a5 on); "
+        "release's 40 epochs (the linear scaling rule carried in steps, from commit fa434a5 on), at the "
+        "release's step ('step ×1.14': the release took the trial's step times 1.14 for T_t's rounding, "
+        "in plans before commit 49d64c4; from then on, the step its trial was scored at); "
         "'lr ×7.39', it ran all 40 at the release's step divided by 7.39 (the rule carried in the step, "
         "before). The last word of the plan: how its stages compose (PLD: dp-accounting's PLD accountant, "
         "its runs calibrated by PLD, in plans from 2026-11-27 on where each stage repeats one mechanism on "

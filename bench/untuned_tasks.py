@@ -36,6 +36,7 @@ import json
 import platform
 import shutil
 import statistics
+import subprocess
 import time
 from pathlib import Path
 from typing import Any
@@ -98,11 +99,28 @@ def execute(args: list[str], folder: Path) -> list[dict[str, Any]]:
     ]
 
 
+def code_version() -> str:
+    """The commit a row's executions ran (its working tree clean: a row runs what is committed)."""
+    done = subprocess.run(
+        ["git", "status", "--porcelain", "--untracked-files=no"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    if done.stdout.strip():
+        raise SystemExit("untuned_tasks: commit the working tree first: a row records the commit it ran")
+    head = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    return head.stdout.strip()
+
+
 def run_cell(task: str, epsilon: float, executions: int) -> None:
     record = json.loads(RECORD.read_text()) if RECORD.exists() else {}
     cell = record.setdefault(task, {}).setdefault(f"{epsilon:g}", {})
     for name, args in commands(task, epsilon).items():
-        entry = cell.setdefault(name, {"executions": []})
+        entry = cell.setdefault(name, {"executions": [], "code": code_version()})
         entry["command"] = ".venv/bin/dptune " + " ".join(args)
         while len(entry["executions"]) < executions:
             index = len(entry["executions"])
@@ -157,9 +175,13 @@ def table(record: dict[str, Any]) -> str:
         "command: `python bench/untuned_tasks.py --task TASK --epsilon E --write` (each row's command "
         "below); tasks, spaces and defaults chosen before any run (the script's docstring)",
         f"- goals: {GOALS}",
+        "- pipeline_scaled_step: the pipeline as it ran up to commit 49d64c4, whose release took the "
+        "selected trial's step times (ε_B/ε_t)·(T_t/T) for the rounding of T_t (1.52 at cnn5, "
+        "total 8); pipeline: the release takes the step its trial was scored at (docs/privacy.md, why)",
         "",
-        "| task | total ε | row | final test % (executions) | mean ± sd | ε (δ) of the model | command |",
-        "|---|---|---|---|---|---|---|",
+        "| task | total ε | row | final test % (executions) | mean ± sd | ε (δ) of the model | command | "
+        "commit |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     verdicts = []
     for task, cells in record.items():
@@ -174,7 +196,7 @@ def table(record: dict[str, Any]) -> str:
                     bound = f"{max(e['epsilon'] for e in runs):.3f} ({runs[0]['delta']:g})"
                 lines.append(
                     f"| {task} | {total} | {name} | {accuracies} | {entry['mean']:.2f}{sd} | {bound} | "
-                    f"`{entry['command']}` |"
+                    f"`{entry['command']}` | {entry.get('code', '')} |"
                 )
             verdicts.append(f"- {task}, total ε = {total}: {verdict(cell)}")
     return "\n".join([*lines, "", *verdicts]) + "\n"

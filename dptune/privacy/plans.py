@@ -41,8 +41,9 @@ ACROSS_METHODS_RULE = (
 
 
 CARRY_RULE = (
-    "linear scaling rule in steps: r_B = r_t·ε_B/ε_t with r = η·T; tuning trials run T_t = round(T·ε_t/ε_B) "
-    "epochs at the release's step, the release T at η·(ε_B/ε_t)·(T_t/T) (Panda et al. 2024)"
+    "linear scaling rule in steps: r_B = r_t·ε_B/ε_t with r = η·T, carried in the length of training; tuning "
+    "trials run T_t = max(1, round(T·ε_t/ε_B)) epochs at a step η, the release T epochs at the same η "
+    "(Panda et al. 2024)"
 )
 
 
@@ -211,13 +212,6 @@ class MethodPlan:
         """How the release's configuration is chosen from the tuning trials' validation scores."""
         return KEEP_START_RULE if self.keep_start else SELECTION_RULE
 
-    def lr_scale(self, epochs: int) -> float:
-        """η_B/η_t = (ε_B/ε_t)·(T_t/T) for a release of ``epochs`` T: the linear scaling rule's
-        r_B/r_t = ε_B/ε_t with the tuning's T_t; 1 where T_t = T·ε_t/ε_B exactly. The ε are both by RDP
-        (``Phase.rdp_epsilon``): the rule reads one measure of noise, whatever the plan composes with."""
-        tuned = dict(self.epochs)[epochs]
-        return self.release.rdp_epsilon / self.tuning.rdp_epsilon * tuned / epochs
-
     def released_epochs(self, tuned: int) -> int:
         """The release's epochs T of a tuning trial that ran ``tuned`` (T_t) of them."""
         return {t: e for e, t in self.epochs}[tuned]
@@ -252,7 +246,7 @@ class MethodPlan:
             "released_among": list(self.pool),
             "selection_rule": self.selection_rule if len(self.pool) == 1 else ACROSS_METHODS_RULE,
             "carry_rule": CARRY_RULE,
-            "epochs": [{"release": e, "tuning": t, "lr_scale": self.lr_scale(e)} for e, t in self.epochs],
+            "epochs": [{"release": e, "tuning": t} for e, t in self.epochs],
             "run_equivalents": self.run_equivalents,
         }
 

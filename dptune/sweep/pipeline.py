@@ -89,21 +89,15 @@ def tuning_run(run: RunConfig, plan: MethodPlan) -> RunConfig:
 
 def carried(config: Mapping[str, Any], run: RunConfig, plan: MethodPlan) -> dict[str, Any]:
     """The release's knobs: the selected trial's ``config`` on the whole data at the release's (ε, δ) by
-    its stage's accountant, for the epochs T its T_t stands for, its step (``lr``, or ``effective_lr``
-    where the run sets η by it) times the rule's (ε_B/ε_t)·(T_t/T) (``MethodPlan.lr_scale``; ``run``:
-    the tuning trials' run, ``tuning_run``)."""
+    its stage's accountant, for the epochs T its T_t stands for, at the step it was scored at (``lr``, or
+    ``effective_lr`` where the run sets η by it): the linear scaling rule carried in the length of
+    training alone (``CARRY_RULE``), so the release never takes a step no trial tested. Where T_t is
+    rounded, the length T/T_t departs from the rule's ε_B/ε_t by that rounding; the step does not
+    (``run``: the tuning trials' run, ``tuning_run``)."""
     tuned = run.with_knobs(config)
-    epochs = plan.released_epochs(tuned.epochs)
-    scale = plan.lr_scale(epochs)
-    step = (
-        {"effective_lr": tuned.effective_lr * scale}
-        if tuned.effective_lr is not None
-        else {"lr": tuned.lr * scale}
-    )
     return {
         **config,
-        **step,
-        "epochs": epochs,
+        "epochs": plan.released_epochs(tuned.epochs),
         "epsilon": plan.release.per_run_epsilon,
         "delta": plan.release.per_run_delta,
         "accountant": plan.release.accountant,

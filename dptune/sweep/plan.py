@@ -19,12 +19,13 @@ For each method and each total (ε, δ), two stages:
    ICML 2024, "A New Linear Scaling Rule for Private Adaptive Hyperparameter Optimization",
    arXiv:2212.04486: the best total step r = η·T grows about linearly with ε; their line through the
    origin, as one tuning ε fits it, where they fit it from two) carries the tuning's r_t to
-   r_B = r_t·ε_B/ε_t **in steps**: a tuning trial runs T_t = max(1, round(T·ε_t/ε_B)) epochs at the step
-   η the release takes, and the release runs T at η_B = η·(ε_B/ε_t)·(T_t/T) (1 but for the rounding of
-   T_t). The step a trial is scored at is the step the release takes: what the rule extrapolates is the
+   r_B = r_t·ε_B/ε_t **in steps**: a tuning trial runs T_t = max(1, round(T·ε_t/ε_B)) epochs at a step
+   η, and the release runs T epochs at the same η, so r_B/r_t = T/T_t, ε_B/ε_t but for the rounding of
+   T_t. The step a trial is scored at is the step the release takes: what the rule extrapolates is the
    length of training, which a larger ε lets run with less noise per step, and not the step, whose
-   stability no trial at ε_t would have tested. Shorter trials also cost less compute, which the planner
-   spends on a larger tuning subset (below).
+   stability no trial at ε_t would have tested (nor a rounding's share of it: where T·ε_t/ε_B = 1.5
+   rounds to 2, scaling the step by (ε_B/ε_t)·(T_t/T) would release 1.33 times the tested step).
+   Shorter trials also cost less compute, which the planner spends on a larger tuning subset (below).
 
 The tuning's per-run ε_t is the largest whose stage converts to at most the share ρ of the total
 (``privacy.tuning_share``); ε_B the largest that keeps the composition within the total, by the tightest
@@ -122,8 +123,8 @@ def plan_pool(
     T_t = T·``start`` (1, or the share ε_t/ε_B a plan of the same pool found at another subset rate), each
     round plans with the T_t the last one's ε_t/ε_B gives, until T_t repeats (a round or a few); where
     T·ε_t/ε_B lies near a half and its rounding goes to and fro, the plan of the cycle's longest trials.
-    Every round's plan is valid as it stands (its stages are what it runs); the rounding left over is the
-    release's step factor (``MethodPlan.lr_scale``)."""
+    Every round's plan is valid as it stands (its stages are what it runs); the rounding left over moves
+    the release's length of training off the rule's (T/T_t for ε_B/ε_t), never its step."""
     if setup.trials.random:
         if len(pool) > 1:
             raise AssertionError("repeat-and-select releases each method's own model")
