@@ -100,27 +100,23 @@ def execute(args: list[str], folder: Path) -> list[dict[str, Any]]:
 
 
 def code_version() -> str:
-    """The commit a row's executions ran (its working tree clean: a row runs what is committed)."""
-    done = subprocess.run(
-        ["git", "status", "--porcelain", "--untracked-files=no"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    if done.stdout.strip():
+    """The commit a row's executions run: the tree but this campaign's record and results clean, so that
+    a row runs what is committed."""
+    mine = [f":!{RECORD.relative_to(ROOT)}", ":!bench/RESULTS.md"]
+    status = ["git", "status", "--porcelain", "--untracked-files=no", "--", ".", *mine]
+    if subprocess.run(status, cwd=ROOT, capture_output=True, text=True, check=True).stdout.strip():
         raise SystemExit("untuned_tasks: commit the working tree first: a row records the commit it ran")
-    head = subprocess.run(
-        ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=True
-    )
-    return head.stdout.strip()
+    head = ["git", "rev-parse", "--short", "HEAD"]
+    return subprocess.run(head, cwd=ROOT, capture_output=True, text=True, check=True).stdout.strip()
 
 
 def run_cell(task: str, epsilon: float, executions: int) -> None:
     record = json.loads(RECORD.read_text()) if RECORD.exists() else {}
     cell = record.setdefault(task, {}).setdefault(f"{epsilon:g}", {})
     for name, args in commands(task, epsilon).items():
-        entry = cell.setdefault(name, {"executions": [], "code": code_version()})
+        if name not in cell:
+            cell[name] = {"executions": [], "code": code_version()}
+        entry = cell[name]
         entry["command"] = ".venv/bin/dptune " + " ".join(args)
         while len(entry["executions"]) < executions:
             index = len(entry["executions"])
