@@ -172,8 +172,9 @@ def table(record: dict[str, Any]) -> str:
         "below); tasks, spaces and defaults chosen before any run (the script's docstring)",
         f"- goals: {GOALS}",
         "- pipeline_scaled_step: the pipeline as it ran up to commit 49d64c4, whose release took the "
-        "selected trial's step times (ε_B/ε_t)·(T_t/T) for the rounding of T_t (1.52 at cnn5, "
-        "total 8); pipeline: the release takes the step its trial was scored at (docs/privacy.md, why)",
+        "selected trial's step times (ε_B/ε_t)·(T_t/T) for the rounding of T_t (by the plans: ×1.03 "
+        "and ×1.5 for cnn5 at totals 2 and 8, ×1.11 and ×0.79 for mlp); pipeline: the release takes the "
+        "step its trial was scored at (docs/privacy.md says why), from commit f05f212 on",
         "",
         "| task | total ε | row | final test % (executions) | mean ± sd | ε (δ) of the model | command | "
         "commit |",
