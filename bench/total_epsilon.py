@@ -261,7 +261,7 @@ def standard_error(a: dict[str, Any], b: dict[str, Any]) -> float:
 
 def scaled(epochs: dict[str, Any]) -> str:
     """`` step ×1.14``: the factor a plan of the rule in steps put on the selected step for T_t's rounding
-    (plans before commit 49d64c4); nothing where the release took the step its trial was scored at."""
+    (plans up to commit 49d64c4); nothing where the release took the step its trial was scored at."""
     factor = epochs.get("lr_scale", 1.0)
     return "" if factor == 1.0 else f" step ×{factor:.2f}"
 
@@ -333,7 +333,7 @@ def section() -> str:
         "'T 4/40', a tuning trial ran 4 of the "
         "release's 40 epochs (the linear scaling rule carried in steps, from commit fa434a5 on), at the "
         "release's step ('step ×1.14': the release took the trial's step times 1.14 for T_t's rounding, "
-        "in plans before commit 49d64c4; from then on, the step its trial was scored at); "
+        "in plans up to commit 49d64c4; from f05f212 on, the step its trial was scored at); "
         "'lr ×7.39', it ran all 40 at the release's step divided by 7.39 (the rule carried in the step, "
         "before). The last word of the plan: how its stages compose (PLD: dp-accounting's PLD accountant, "
         "its runs calibrated by PLD, in plans from 2026-11-27 on where each stage repeats one mechanism on "
