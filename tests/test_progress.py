@@ -167,6 +167,10 @@ def test_a_release_line_shows_the_knobs_it_trained_with_and_no_unset_one() -> No
     assert "dpsgd" in line and "release 1/1" in line and "final test 73.10%" in line
     assert "lr=4.496" in line and "epochs=3" in line
     assert "None" not in line and "method=" not in line
+    names = progress_module.RELEASE_NAMES
+    one_model = TrialProgress("release-line", "dpsgd", 0, final=True, rerun_names=names)
+    one_model.on_trial_complete(0, [], trial)  # one model: no method knew it would release
+    assert "release 1  final test" in lines[-1], lines[-1]
 
 
 def test_a_trial_in_a_long_epoch_shows_where_it_is_on_the_live_line(local_ray) -> None:

@@ -327,7 +327,7 @@ class TrialProgress(Callback):
             and not isinstance(v, DrawnFilter)
             and k not in ROUTING_KEYS
         )
-        of = f"/{self.total}" if self.total is not None else ""
+        of = f"/{self.total}" if self.total else ""  # none: a secret count, or one model's unknown release
         kind = self.rerun_names[0] if self.final else "trial"
         if fell_back_to_cpu(result):
             outcome += "  on CPU (its node shows no CUDA device; gpu_fallback: cpu)"
