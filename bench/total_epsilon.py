@@ -106,14 +106,19 @@ def pipelines(model: str, epsilon: float) -> dict[str, list[str]]:
     return kinds
 
 
+def located(args: list[str]) -> list[str]:
+    """``dptune`` arguments with the repository's spec paths made absolute (a run's folder is elsewhere)."""
+    return [str(ROOT / a) if a.startswith("sweeps/") else a for a in args]
+
+
 def one_model_trials(args: list[str], trials: int) -> int | None:
     """The trials per method of the one-model row, fixed by the planner before any run: the spec's
     (None), or where ``dptune validate`` refuses that many at the total (every method's trials are one
     stage, which a small total cannot rank with), the most it accepts, as its refusal tells a user to."""
+    validate = [sys.executable, "-m", "dptune.cli", "validate", *located(args)[1:]]
     for count in range(trials, 0, -1):
-        located = [str(ROOT / a) if a.startswith("sweeps/") else a for a in args]
         check = subprocess.run(
-            [sys.executable, "-m", "dptune.cli", "validate", *located[1:], "--trials", str(count)],
+            [*validate, "--trials", str(count)],
             cwd=ROOT, capture_output=True, text=True, check=False, env=fresh_process_env(ROOT),
         )  # fmt: skip
         if check.returncode == 0:
@@ -148,9 +153,8 @@ def execute(args: list[str], folder: Path, secret_count: bool) -> dict[str, Any]
     search whose trial count is secret (``secret_count``), no time at all: it would tell the count."""
     shutil.rmtree(folder, ignore_errors=True)
     folder.mkdir(parents=True)
-    located = [str(ROOT / a) if a.startswith("sweeps/") else a for a in args]
     started = time.time()
-    stdout = dptune(*located, cwd=folder, log=folder / "output.log", env=fresh_process_env(ROOT))
+    stdout = dptune(*located(args), cwd=folder, log=folder / "output.log", env=fresh_process_env(ROOT))
     wall = time.time() - started
     last = json.loads(stdout.strip().splitlines()[-1])
     trial_seconds = sum(float(s) for s in re.findall(r"\((\d+)s of trial time", stdout))

@@ -73,21 +73,25 @@ def count_node_losses_apart() -> None:
         return
     restore_handler = Trial._handle_restore_error
 
-    def handle(trial: Trial, exc: RayActorError) -> None:
+    def counted_apart(trial: Trial, exc: RayActorError) -> bool:
+        """Whether ``exc`` is a loss of the trial's node counted apart (after the wait for that node to be
+        declared dead); if not, the caller's own Tune handler counts it."""
         lost = actor_losses(trial)
         node = (trial.last_result or {}).get(NODE_KEY)
         own_node = node is not None and node == ray.get_runtime_context().get_node_id()
         if exc.actor_init_failed or lost >= NODE_LOSS_RETRIES or own_node:
-            handler(trial, exc)  # own_node: the driver's node lives, so the actor's process died (OOM)
-            return
+            return False  # own_node: the driver's node lives, so the actor's process died (OOM)
         setattr(trial, _LOSSES, lost + 1)
         if node:
             declared_dead(str(node), DECLARED_DEAD_WITHIN_S)
+        return True
+
+    def handle(trial: Trial, exc: RayActorError) -> None:
+        if not counted_apart(trial, exc):
+            handler(trial, exc)
 
     def handle_restore(trial: Trial, exc: Exception) -> None:
-        if isinstance(exc, RayActorError):
-            handle(trial, exc)
-        else:
+        if not (isinstance(exc, RayActorError) and counted_apart(trial, exc)):
             restore_handler(trial, exc)
 
     handle.counts_losses_apart = True  # type: ignore[attr-defined]
