@@ -8,7 +8,8 @@ whose last stdout line is a JSON object with the released model's ``final_test_a
 
     methods            dptune run sweeps/total/MODEL.yaml --epsilon E --method M      (tuning + release)
     one model          dptune run sweeps/total/MODEL.yaml --epsilon E --release one   (every method's
-                       tuning, the best selection on validation released once: one card for all)
+                       tuning, as many trials per method as the planner spreads, the best selection
+                       on validation released once: one card for all)
     no_tuning          dptune train … --json    (Tramèr & Boneh's published setting, one run at E)
     no_tuning_ema      the same with --ema μ    (where the spec's training sets ema μ: what tuning adds)
     repeat_and_select  dptune run sweeps/total/MODEL-repeat-and-select.yaml --epsilon E
@@ -30,8 +31,6 @@ import re
 import shlex
 import shutil
 import statistics
-import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -94,9 +93,7 @@ def pipelines(model: str, epsilon: float) -> dict[str, list[str]]:
     run = ["run", path, "--epsilon", f"{epsilon:g}"]
     kinds = {f"methods/{m}": [*run, "--method", m] for m in spec(model)["methods"]}
     if model in ONE_MODEL_GOALS:  # every method of the spec, one model per total (privacy.release: one)
-        one = [*run, "--release", "one"]
-        trials = one_model_trials(one, spec(model)["budget"]["trials_per_method"])
-        kinds["one_model/one model"] = one if trials is None else [*one, "--trials", str(trials)]
+        kinds["one_model/one model"] = [*run, "--release", "one"]
     kinds["baselines/no_tuning"] = no_tuning_args(model, epsilon)
     if (ema := spec_ema(model)) is not None:
         kinds["baselines/no_tuning_ema"] = [*no_tuning_args(model, epsilon), "--ema", f"{ema:g}"]
@@ -109,21 +106,6 @@ def pipelines(model: str, epsilon: float) -> dict[str, list[str]]:
 def located(args: list[str]) -> list[str]:
     """``dptune`` arguments with the repository's spec paths made absolute (a run's folder is elsewhere)."""
     return [str(ROOT / a) if a.startswith("sweeps/") else a for a in args]
-
-
-def one_model_trials(args: list[str], trials: int) -> int | None:
-    """The trials per method of the one-model row, fixed by the planner before any run: the spec's
-    (None), or where ``dptune validate`` refuses that many at the total (every method's trials are one
-    stage, which a small total cannot rank with), the most it accepts, as its refusal tells a user to."""
-    validate = [sys.executable, "-m", "dptune.cli", "validate", *located(args)[1:]]
-    for count in range(trials, 0, -1):
-        check = subprocess.run(
-            [*validate, "--trials", str(count)],
-            cwd=ROOT, capture_output=True, text=True, check=False, env=fresh_process_env(ROOT),
-        )  # fmt: skip
-        if check.returncode == 0:
-            return None if count == trials else count
-    raise SystemExit(f"total_epsilon: dptune validate refuses {shlex.join(args)} with any trial count")
 
 
 RUN_PARAMS = (

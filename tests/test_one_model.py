@@ -7,6 +7,7 @@ says, and the cards and summary say so."""
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -19,6 +20,7 @@ from dptune.privacy.plans import (
     ACROSS_METHODS_RULE,
     AMPLIFIED_PLD_COMPOSITION,
     PLD_COMPOSITION,
+    MethodPlan,
     Ran,
     curve_privacy,
     joint_privacy,
@@ -26,7 +28,9 @@ from dptune.privacy.plans import (
     released_privacy,
     worst_release,
 )
-from dptune.sweep.pipeline import planned
+from dptune.privacy.tuning import TrialCount
+from dptune.sweep.pipeline import pipeline, plan_setup, planned
+from dptune.sweep.plan import MIN_RANKING_STEPS, MIN_SPREAD_TRIALS, plan_total
 from dptune.sweep.releases import pipeline_release
 from dptune.sweep.spec import parse_spec
 from dptune.sweep.summary import format_plan
@@ -107,7 +111,8 @@ def test_one_model_costs_less_than_publishing_one_per_method_and_each_card_says_
     one = planned(parse_spec(spec_doc([3.0], 4, ALIKE)), N_FASHION)
     each = planned(parse_spec(spec_doc([3.0], 4, ALIKE, release="per_method")), N_FASHION)
     assert one is not None and each is not None
-    counts = {p.method: Ran(4, 0, 4) for p in one} | {"dp-pmlf": Ran(4, 1, 4)}
+    k = one[0].tuning.runs  # the planner's spread (``plan_spread``): at most the spec's 4
+    counts = {p.method: Ran(k, 0, k) for p in one} | {"dp-pmlf": Ran(k, 1, k)}
     epsilon, delta = released_privacy(one, counts)
     assert epsilon == one[0].epsilon <= 3.0 and delta == 1e-5
     assert joint_privacy(one, counts)[0] == pytest.approx(epsilon, rel=2e-3)  # one release, counted once
@@ -117,7 +122,8 @@ def test_one_model_costs_less_than_publishing_one_per_method_and_each_card_says_
     run = RunConfig(method="dp-pmlf", dataset="fashion-mnist", model="scatter-linear", epsilon=3.0)
     result = {"trial_id": "t9", "test_accuracy": 0.88}
     card = pipeline_release(one, counts, "dp-pmlf", result, run, {}, "os-entropy").card
-    assert card["epsilon"] == epsilon and "12 tuning trials across dpsgd, dp-pmlf, lp-dpsgd" in card["covers"]
+    assert card["epsilon"] == epsilon
+    assert f"{3 * k} tuning trials across dpsgd, dp-pmlf, lp-dpsgd" in card["covers"]
     assert "the method included" in card["covers"] and "published_with_the_others" not in card
     whole = (record["epsilon_including_tuning"], record["delta"])
     (mine,) = [p for p in each if p.method == "dp-pmlf"]
@@ -134,14 +140,48 @@ def test_one_model_costs_less_than_publishing_one_per_method_and_each_card_says_
 
 
 def test_the_plan_table_says_how_the_trials_are_spread_and_that_the_method_is_counted() -> None:
-    plans = planned(parse_spec(spec_doc([3.0], 4, ALIKE)), N_FASHION)
+    plans = planned(parse_spec(spec_doc([3.0], 2, ALIKE)), N_FASHION)
     assert plans is not None
     table = format_plan(plans)
-    assert "the 4 trials of each of dpsgd, dp-pmlf, lp-dpsgd (12 in all) are one tuning stage" in table
+    assert "the tuning trials of each of dpsgd, dp-pmlf, lp-dpsgd (as many per method as the line" in table
+    assert "2 trials per method (the planner's spread" in table
     assert "its choice counted" in table
     each = planned(parse_spec(spec_doc([3.0], 4, ALIKE, release="per_method")), N_FASHION)
     assert each is not None
     assert "picking one of them by a score is a selection no card counts" in format_plan(each)
+
+
+def ledger_steps(plan: MethodPlan) -> int:
+    """A tuning trial's noisy steps, read off its written-out mechanisms."""
+    (mechanisms,) = plan.as_dict()["stages"][0]["mechanisms"]
+    return sum(m["steps"] for m in mechanisms)
+
+
+@pytest.mark.parametrize("total", [3.0, 8.0])
+def test_one_model_runs_the_most_trials_per_method_whose_trials_make_enough_steps(total: float) -> None:
+    """``plan_spread`` against plans made by hand at each count: the one model's k per method is the
+    largest up to the spec's 8 whose trials make at least ``MIN_RANKING_STEPS`` noisy steps (the plan at
+    k + 1, and at the spec's 8, makes fewer); the total's sweep runs k per method, TPE's random start-up
+    rescaled to them; the same spec released per method runs the spec's 8, which the user chose for it."""
+    spec = parse_spec(spec_doc([total], 8, ALIKE))
+    plans = planned(spec, N_FASHION)
+    assert plans is not None
+    k = plans[0].tuning.runs
+    assert MIN_SPREAD_TRIALS <= k < 8 and {p.tuning.runs for p in plans} == {k}
+    setup = plan_setup(spec, 1e-5)
+
+    def at(count: int) -> MethodPlan:
+        fixed = replace(setup, trials=TrialCount("fixed", count))
+        (first, *_) = plan_total(fixed, total, N_FASHION) or [None]
+        assert first is not None
+        return first
+
+    assert ledger_steps(at(k)) >= MIN_RANKING_STEPS > max(ledger_steps(at(k + 1)), ledger_steps(at(8)))
+    assert ledger_steps(plans[0]) == ledger_steps(at(k)) and plans[0].epsilon <= total
+    sweep = pipeline(spec, 0, plans)
+    assert sweep.trials == TrialCount("fixed", k) and sweep.startup_trials == math.ceil(k / 3)
+    each = planned(parse_spec(spec_doc([total], 8, ALIKE, release="per_method")), N_FASHION)
+    assert each is not None and {p.tuning.runs for p in each} == {8}
 
 
 def test_one_model_with_a_secret_trial_count_is_refused_in_one_line() -> None:

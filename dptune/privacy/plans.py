@@ -223,6 +223,11 @@ class MethodPlan:
         return self.tuning.fraction * self.tuning.rdp_epsilon
 
     @property
+    def tuning_steps(self) -> int:
+        """The noisy steps of a tuning trial (the fewest of its privacy configurations')."""
+        return min(sum(steps for _, _, steps in ledger) for ledger in self.tuning.ledgers)
+
+    @property
     def tuning_spent(self) -> float:
         """γ·ε_t with ε_t as the plan spends it: by the tuning stage's own accountant (PLD for a PLD plan,
         whose ε_t RDP cannot certify below about 0.1 at δ = 1e-5, whatever the noise). What the guard of

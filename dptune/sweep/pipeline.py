@@ -40,8 +40,9 @@ def plans_at(plans: Sequence[MethodPlan], total: float) -> dict[str, MethodPlan]
 
 
 def pipeline(spec: SweepSpec, index: int, plans: Sequence[MethodPlan]) -> SweepSpec:
-    """The sweep of the ``index``-th total ε: every method's tuning trials at its plan's per-run ε_t (on
-    the plan's secret subset, ``tuning_run``), then its release, once (the plan the re-run of the selected
+    """The sweep of the ``index``-th total ε: every method's tuning trials (as many as its plan counts,
+    ``dptune.sweep.plan.plan_spread``) at its plan's per-run ε_t (on the plan's secret subset,
+    ``tuning_run``), then its release, once (the plan the re-run of the selected
     configuration carries it to, ``dptune.sweep.plan.carried``, on the whole data). Its runs' epochs are
     the tuning's share: the searcher shortens a drawn epochs knob likewise (``tuning_knobs``). A start
     point stated at the ε it was tuned for is carried to its release's ε (by RDP, the measure the plan's
@@ -50,7 +51,8 @@ def pipeline(spec: SweepSpec, index: int, plans: Sequence[MethodPlan]) -> SweepS
     mine = plans_at(plans, spec.epsilons[index])
     runs = {method: tuning_run(run, mine[method]) for method, run in sweep.runs.items()}
     methods = spec.carried_starts(lambda method: mine[method].release.rdp_epsilon)
-    return replace(sweep, runs=runs, reruns=1, methods=methods)
+    (count,) = {plan.tuning.count for plan in mine.values()}
+    return replace(sweep.with_trials(count), runs=runs, reruns=1, methods=methods)
 
 
 def planned(spec: SweepSpec, n: int) -> list[MethodPlan] | None:

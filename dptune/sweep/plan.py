@@ -68,14 +68,25 @@ planner chooses γ among ``FRACTIONS`` (a subset of at least ``MIN_SUBSET`` samp
 smaller compute breaking ties. A budget whose best plan gives the tuning less than ``MIN_TUNING_EPSILON`` is
 refused with the smallest total that works: tuning that noisy ranks nothing, and a user is better served
 by the no-tuning run at the whole ε (``dptune train``).
+
+One model across methods (``privacy.release: one``) spreads its tuning over every method's trials, and how
+many each method gets is the planner's (``plan_spread``): the spec's trials per method, or, where those
+trials would make fewer than ``MIN_RANKING_STEPS`` noisy steps each, the most (down to
+``MIN_SPREAD_TRIALS``) whose trials do. Fewer trials share the tuning's ε among fewer runs, so each runs at
+a larger ε_t and, by the carry rule, for more epochs: a trial of a handful of steps ranks only large
+differences of step (the shortest trials favour large steps, which a full-length release pays for), and a
+search across several methods would otherwise give each of its many trials least. A method's own release
+(one method, or ``privacy.release: per_method``) runs the spec's count, which the user chose for it.
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 from dptune.base.errors import InputError
 from dptune.privacy.plans import MethodPlan
+from dptune.privacy.tuning import TrialCount
 from dptune.sweep.plan_candidates import (
     Pairs,
     Pool,
@@ -99,6 +110,17 @@ MIN_TUNING_EPSILON = 0.05
 
 PLAN_ARTIFACT = "plan.json"
 """The plan of a pipeline stage as its sweep record stores it (every mechanism written out)."""
+
+
+MIN_RANKING_STEPS = 20
+"""The fewest noisy steps a tuning trial makes before it ranks differences of step finer than large ones:
+a one-model plan spreads fewer trials over its methods until its trials make this many (``plan_spread``),
+and a plan whose trials make fewer says so (``dptune.sweep.summary.spending_line``)."""
+
+
+MIN_SPREAD_TRIALS = 2
+"""The fewest trials per method ``plan_spread`` gives a method: its search compares two settings at least
+(with a start point: the start and one draw)."""
 
 
 _CARRY_ROUNDS = 5  # rounds of the tuning epochs' fixed point (plan_pool): 2 or 3 in practice
@@ -256,16 +278,50 @@ def useful(plans: list[MethodPlan] | None) -> bool:
     return plans is not None and all(p.tuning_spent >= MIN_TUNING_EPSILON for p in plans)
 
 
+def ranks(plans: list[MethodPlan] | None) -> bool:
+    """Whether a plan is ``useful`` and its tuning trials make at least ``MIN_RANKING_STEPS`` noisy steps."""
+    return useful(plans) and all(p.tuning_steps >= MIN_RANKING_STEPS for p in plans or [])
+
+
+def plan_spread(setup: PlanSetup, total: float, n: int) -> list[MethodPlan] | None:
+    """``plan_total`` at the trials per method the plan runs (module docstring): the spec's K; for one model
+    across methods whose plan at K does not ``rank``, the largest k in [``MIN_SPREAD_TRIALS``, K) whose
+    plan does (by bisection: fewer trials make longer ones), or, where none does, ``MIN_SPREAD_TRIALS``
+    (the longest trials it allows; the spending line notes them). The k chosen is the plan's tuning
+    count (``Phase.count``), which the total's sweep runs (``dptune.sweep.pipeline.pipeline``)."""
+    plans = plan_total(setup, total, n)
+    asked = int(setup.trials.mean)
+    low = min(MIN_SPREAD_TRIALS, asked)
+    if not setup.one_model or setup.trials.random or low == asked or ranks(plans):
+        return plans
+
+    def at(k: int) -> list[MethodPlan] | None:
+        return plan_total(replace(setup, trials=TrialCount("fixed", k)), total, n)
+
+    best, high = at(low), asked
+    if not ranks(best):
+        return best
+    while high - low > 1:
+        middle = (low + high) // 2
+        found = at(middle)
+        if ranks(found):
+            best, low = found, middle
+        else:
+            high = middle
+    return best
+
+
 def smallest_total(setup: PlanSetup, n: int, above: float) -> float:
-    """The smallest total ε above ``above`` whose plan is useful, rounded up to two significant digits."""
+    """The smallest total ε above ``above`` whose plan (``plan_spread``) is useful, rounded up to two
+    significant digits."""
     high = max(2 * above, 0.5)
-    while not useful(plan_total(setup, high, n)):
+    while not useful(plan_spread(setup, high, n)):
         above, high = high, 2 * high
         if high > 1e4:
             raise InputError("privacy.epsilon", "no total ε up to 1e4 gives this search a useful plan")
     for _ in range(7):
         middle = math.sqrt(above * high)
-        if useful(plan_total(setup, middle, n)):
+        if useful(plan_spread(setup, middle, n)):
             high = middle
         else:
             above = middle
@@ -282,12 +338,14 @@ def plan_sweep(setup: PlanSetup, n: int) -> list[MethodPlan]:
     """
     plans: list[MethodPlan] = []
     for total in setup.totals:
-        found = plan_total(setup, total, n)
+        found = plan_spread(setup, total, n)
         if found is None or not useful(found):
+            fewest = min(MIN_SPREAD_TRIALS, int(setup.trials.mean)) if setup.one_model else None
+            trials = f"as few as {fewest}" if fewest is not None else setup.trials.describe()
             raise InputError(
                 "privacy.epsilon",
                 f"a total ε = {total:g} (tuning included) is too small for a useful plan with "
-                f"{setup.trials.describe()} tuning trials per method: they would rank at ε below "
+                f"{trials} tuning trials per method: they would rank at ε below "
                 f"{MIN_TUNING_EPSILON:g}; use a total ε of at least {smallest_total(setup, n, total):g}, "
                 "or fewer trials",
             )

@@ -143,6 +143,14 @@ class SweepSpec:
         with ``includes_tuning``)."""
         return self.includes_tuning is not None and self.includes_tuning.one_model and len(self.methods) > 1
 
+    def with_trials(self, count: TrialCount) -> SweepSpec:
+        """This spec with ``count`` trials per method, TPE's and GP's random start-up rescaled to it unless
+        the spec states ``search.startup_trials``."""
+        search = self.source.get("search")
+        given = isinstance(search, Mapping) and "startup_trials" in search
+        startup = self.startup_trials if given else startup_trials(count)
+        return replace(self, trials=count, startup_trials=startup)
+
     def held_out_queries(self) -> int:
         """The most scores a run of this spec makes on the held-out split: for every ε and method, each
         trial (a tuning proxy's too) and each re-run or release, one score an epoch for the most epochs it

@@ -284,23 +284,27 @@ def epochs_text(plan: MethodPlan) -> str:
     return ",".join(f"{t}/{e}" for e, t in plan.epochs)
 
 
-MIN_RANKING_STEPS = 20
-"""The fewest noisy steps a tuning trial makes before the plan says it ranks only large differences."""
-
-
 def spending_line(plan: MethodPlan) -> str:
     """How a total's tuning is spent and why, in one line: its trials, their length in epochs and steps,
     the ε a full run whose ranking they resemble would spend (γ·ε_t, by RDP; a plan below
     ``MIN_TUNING_EPSILON`` is refused before it runs), and the compute; a note where a trial makes fewer
     than ``MIN_RANKING_STEPS`` steps."""
-    from dptune.sweep.plan import MIN_TUNING_EPSILON
+    from dptune.sweep.plan import MIN_RANKING_STEPS, MIN_SPREAD_TRIALS, MIN_TUNING_EPSILON
 
     tuning = plan.tuning
-    steps = min(sum(n for _, _, n in ledger) for ledger in tuning.ledgers)
+    steps = plan.tuning_steps
     length = ", ".join(f"{t} of {e}" for e, t in plan.epochs)
     where = f"a secret subset of rate γ = {tuning.fraction:g}" if tuning.fraction < 1 else "the whole data"
+    pooled = len(plan.pool) > 1
+    spread = (
+        f" (the planner's spread: the spec's count, or the most from {MIN_SPREAD_TRIALS} up whose trials "
+        f"make at least {MIN_RANKING_STEPS} noisy steps)"
+        if pooled
+        else ""
+    )
     line = (
-        f"(tuning at total {plan.total_epsilon:g}: {tuning_runs(tuning.count)} trials per method on {where}, "
+        f"(tuning at total {plan.total_epsilon:g}: {tuning_runs(tuning.count)} trials per method{spread} on "
+        f"{where}, "
         f"{length} epochs ({steps} noisy steps) each, at the release's step; each ranks configurations "
         f"as a full run at ε ≈ γ·ε_t = {plan.tuning_quality:.3g} would (a plan below {MIN_TUNING_EPSILON:g} "
         f"is refused: its trials would rank noise); γ makes that largest within the tuning compute "
@@ -308,8 +312,9 @@ def spending_line(plan: MethodPlan) -> str:
     )
     if steps < MIN_RANKING_STEPS:
         line += (
-            f"; note: {steps} steps rank only large differences of step: fewer trials (a larger ε_t, longer "
-            "trials), a smaller batch or a larger total rank finer"
+            f"; note: {steps} steps rank only large differences of step: "
+            + ("" if pooled else "fewer trials (a larger ε_t, longer trials), ")
+            + "a smaller batch or a larger total rank finer"
         )
     return line + ")"
 
@@ -341,10 +346,10 @@ def format_plan(plans: list[MethodPlan]) -> str:
         )
     pooled = next((p for p in plans if len(p.pool) > 1), None)
     if pooled is not None:
-        trials = int(pooled.tuning.count.mean)
         lines.append(
-            f"(one model per total (privacy.release: one): the {trials} trials of each of "
-            f"{', '.join(pooled.pool)} ({trials * len(pooled.pool)} in all) are one tuning stage, 'its ε' "
+            f"(one model per total (privacy.release: one): the tuning trials of each of "
+            f"{', '.join(pooled.pool)} (as many per method as the line of its total says) are one tuning "
+            "stage, 'its ε' "
             "and 'composed' that stage's and the one release's; each method's selection is compared with "
             "the others' by validation accuracy and the best released once at ε_B, composed as the worst "
             "of the methods' releases: the method is a dimension of the search, and its choice counted)"
