@@ -265,3 +265,33 @@ def test_optuna_hears_a_trials_scores_at_its_share_of_the_longest_plan(tmp_path)
     (trial,) = optuna.load_study(study_name="s", storage=storage).trials
     assert trial.state == optuna.trial.TrialState.PRUNED
     assert trial.intermediate_values == {4: 0.6, 8: 0.7}
+
+
+def test_a_trial_restarted_from_its_checkpoint_reports_no_epoch_optuna_holds(tmp_path) -> None:
+    """Tune restarts a trial whose node was lost from its last checkpoint, and the trial reports again the
+    epochs after it: Optuna keeps the first score of each step and would warn of the rest. Its study
+    holds each step's first score, the epochs past the restart's too, and nothing warned."""
+    import warnings
+
+    from ray import tune
+    from ray.tune.search.optuna import OptunaSearch
+
+    from dptune.sweep.ledger import PrivateSweepState
+    from dptune.training.config import RunConfig
+    from dptune.training.trial_status import OBJECTIVE
+    from dptune.tune.searcher import AccountedSearcher, SpentCurve
+
+    storage = optuna.storages.JournalStorage(optuna.storages.journal.JournalFileBackend(str(tmp_path / "j")))
+    inner = OptunaSearch(
+        space={"lr": tune.loguniform(0.1, 1.0)}, metric=OBJECTIVE, mode="max", storage=storage, study_name="s"
+    )
+    run = RunConfig(method="dpsgd", dataset="digits", model="mlp", epsilon=1.0, epochs=4)
+    state = PrivateSweepState(str(tmp_path), "sweep")
+    searcher = AccountedSearcher(inner, state, "dpsgd", np.zeros(3), None, SpentCurve(run, 1000), longest=4)
+    assert isinstance(searcher.suggest("t"), dict)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for epoch, score in ((1, 0.5), (2, 0.6), (2, 0.55), (3, 0.7)):  # restarted after epoch 1's checkpoint
+            searcher.on_trial_result("t", _result(score, epoch, 4))
+    (trial,) = optuna.load_study(study_name="s", storage=storage).trials
+    assert trial.intermediate_values == {1: 0.5, 2: 0.6, 3: 0.7}

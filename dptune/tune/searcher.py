@@ -21,7 +21,8 @@ error): a model-based sampler then ranks it by how far it got, instead of taking
 finished trial's. How far is counted on ASHA's clock (``dptune.tune.schedulers.asha``): each score's step is
 the share of its plan the trial had trained, in epochs of the method's longest plan (a 10-epoch trial's
 epochs are steps 4, 8, … in a space of up to 40), so a short plan stopped late is not ranked below a
-long one stopped early.
+long one stopped early. A trial that Tune restarted from its last checkpoint reports again the epochs
+after it, whose steps Optuna already holds (and would ignore, with a warning): they are not passed on.
 
 Each trial reserves W, not its own plan: the check then happens before Optuna proposes the trial (no
 proposal is drawn and thrown away, no σ is calibrated in Tune's control loop), and it is valid because
@@ -92,6 +93,7 @@ class AccountedSearcher(Searcher):
         self.longest = longest
         self.reruns = reruns
         self._live: dict[str, dict[str, Any]] = {}  # trials suggested by this driver and not yet ended
+        self._reported: dict[str, int] = {}  # each trial's last step passed on (``_passed_on``)
 
     def set_search_properties(self, metric: str | None, mode: str | None, config: dict, **spec: Any) -> bool:
         return self.searcher.set_search_properties(metric, mode, config, **spec)
@@ -120,7 +122,20 @@ class AccountedSearcher(Searcher):
         return config
 
     def on_trial_result(self, trial_id: str, result: dict) -> None:
-        self.searcher.on_trial_result(trial_id, self._on_plan_clock(result))
+        clocked = self._on_plan_clock(result)
+        if self._passed_on(trial_id, clocked):
+            self.searcher.on_trial_result(trial_id, clocked)
+
+    def _passed_on(self, trial_id: str, result: dict) -> bool:
+        """Whether ``result`` is past the trial's last step passed on (and note it): not an epoch that a
+        trial restarted from its checkpoint reports again."""
+        step = result.get(TRAINING_ITERATION)
+        if step is None:
+            return True
+        if step <= self._reported.get(trial_id, -1):
+            return False
+        self._reported[trial_id] = step
+        return True
 
     def _on_plan_clock(self, result: dict) -> dict:
         """``result`` whose step (``training_iteration``, what Optuna's report takes) is its share of the
@@ -134,13 +149,16 @@ class AccountedSearcher(Searcher):
         status = TrialStatus.of_ended(result) if result is not None and not error else None
         if result is not None and status is TrialStatus.STOPPED:
             # Tune passes the result that stopped it here, not to on_trial_result
-            self.searcher.on_trial_result(trial_id, self._on_plan_clock(result))
+            clocked = self._on_plan_clock(result)
+            if self._passed_on(trial_id, clocked):
+                self.searcher.on_trial_result(trial_id, clocked)
             self.searcher.on_trial_complete(trial_id, result=None, error=False)  # pruned
         else:
             self.searcher.on_trial_complete(
                 trial_id, result=result, error=error or status is TrialStatus.FAILED
             )
         config = self._live.pop(trial_id, None) or (result or {}).get("config")
+        self._reported.pop(trial_id, None)
         spent = None
         if self.filter is not None and not error and config is not None:
             spent = self.spent(config, result or {})
@@ -153,3 +171,4 @@ class AccountedSearcher(Searcher):
 
     def set_state(self, state: dict) -> None:
         self._live = {}  # a restored experiment's running trials were suggested by an earlier driver
+        self._reported = {}
