@@ -251,3 +251,44 @@ def test_the_lowest_sigma_spends_at_least_its_target_and_is_within_its_window() 
     schedule = lambda s: decaying_clip(s, 300, 0.02)  # noqa: E731
     sigma = lowest_sigma(1.5, 1e-5, schedule, "rdp")
     assert 1.5 <= opacus_rdp(schedule(sigma), 1e-5) <= 1.5 * (1 + LOWEST_WINDOW) * (1 + 1e-6)
+
+
+@pytest.mark.parametrize("interval", PLD_INTERVALS)
+def test_the_self_composition_window_by_powers_is_dp_accountings(interval: float) -> None:
+    """``chernoff_window`` against dp-accounting's ``compute_self_convolve_bounds`` on the PMFs a plan
+    self-composes (one Poisson-subsampled Gaussian step, both neighbouring directions, on every grid the
+    accountant reads), from one step to ten thousand: the same window, to the bin."""
+    from dp_accounting.pld import common, privacy_loss_distribution
+
+    from dptune.privacy.self_convolution import chernoff_window
+
+    compared = 0
+    for sigma, q in ((0.7, 0.02), (1.5, 8192 / 60000), (4.0, 0.004), (20.0, 0.5)):
+        pld = privacy_loss_distribution.from_gaussian_mechanism(
+            standard_deviation=sigma, value_discretization_interval=interval, sampling_prob=q
+        )
+        for pmf in (pld._pmf_remove, pld._pmf_add):
+            probabilities = getattr(pmf, "_probs", None)
+            if probabilities is None:  # a sparse PMF: its own composition, no window
+                continue
+            for steps in (1, 16, 354, 10000):
+                expected = common.compute_self_convolve_bounds(probabilities, steps, 1e-15)
+                assert chernoff_window(probabilities, steps, 1e-15) == expected, (sigma, q, steps)
+                compared += 1
+    assert compared >= 16
+
+
+def test_a_self_composition_with_the_window_by_powers_spends_what_dp_accountings_own_does() -> None:
+    """The PLD accountant's ε of a run (``pld_epsilon``: self-composed within ``windows_by_powers``) is
+    dp-accounting's own self-composition's, to the last digit, and the library's function is its own again
+    after the block."""
+    from dp_accounting.pld import common, privacy_loss_distribution
+
+    original = common.compute_self_convolve_bounds
+    for sigma, q, steps in ((1.2, 1024 / 60000, 590), (3.3, 8192 / 60000, 16)):
+        interval = PLD_INTERVALS[1]
+        own = privacy_loss_distribution.from_gaussian_mechanism(
+            standard_deviation=sigma, value_discretization_interval=interval, sampling_prob=q
+        ).self_compose(steps)
+        assert pld_epsilon([(sigma, q, steps)], 1e-5, interval) == own.get_epsilon_for_delta(1e-5)
+    assert common.compute_self_convolve_bounds is original
