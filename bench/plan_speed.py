@@ -1,7 +1,7 @@
 """Benchmark: how long `dptune validate` takes to plan a spec whose ε includes the tuning, now and at
-a commit before (``BEFORE`` by default), for every such spec in sweeps/ and three of bench/specs/ (the whole
-Fashion-MNIST training set at batch 1024 for 10 epochs, by dpsgd and by dpsgd-momentum, whose clip decays
-every step; a release of 10,575 steps).
+a commit before (``BEFORE`` by default), for every such spec in sweeps/ and the planned ones of bench/specs/
+(``BENCH_SPECS``: the whole Fashion-MNIST training set at batch 1024 for 10 epochs, by dpsgd and by
+dpsgd-momentum, whose clip decays every step; a release of 10,575 steps; the untuned tasks' pipelines).
 
 Each spec is planned in a fresh process (cold caches, as `dptune validate` starts): the spec loaded, n its
 subset or Fashion-MNIST's 60,000 training samples, and ``dptune.sweep.preflight.planned`` timed, which is
@@ -35,12 +35,16 @@ ROOT = Path(__file__).resolve().parents[1]
 BEFORE = "09ddcb9"  # the planner before PLDs were shared, grids chosen by their error and subsets' PLD
 TITLE = "## Planner speed: the plan `dptune validate` prints, before and after"
 PLANNED = [p for p in sorted((ROOT / "sweeps").rglob("*.yaml")) if "includes_tuning" in p.read_text()]
-SPECS = [
-    *(str(p.relative_to(ROOT)) for p in PLANNED),
+BENCH_SPECS = [
     "bench/specs/full-data.yaml",
     "bench/specs/full-data-momentum.yaml",
     "bench/specs/long.yaml",
+    "bench/specs/untuned/cnn5.yaml",
+    "bench/specs/untuned/mlp.yaml",
 ]
+"""The planned specs of bench/specs/: the issue's full-data spec by dpsgd and by dpsgd-momentum, a release
+of 10,575 steps, and the two untuned tasks' pipelines (20,000 samples, dpsgd-momentum, totals 2 and 8)."""
+SPECS = [*(str(p.relative_to(ROOT)) for p in PLANNED), *BENCH_SPECS]
 FASHION_MNIST = 60000
 CHILD = """
 import json, sys, time
@@ -93,14 +97,9 @@ def timed(code: Path, spec: str) -> dict | None:
     return result
 
 
-VALIDATED = [
-    *(str(p.relative_to(ROOT)) for p in sorted((ROOT / "sweeps").rglob("*.yaml"))),
-    "bench/specs/full-data.yaml",
-    "bench/specs/full-data-momentum.yaml",
-    "bench/specs/long.yaml",
-]
+VALIDATED = [*(str(p.relative_to(ROOT)) for p in sorted((ROOT / "sweeps").rglob("*.yaml"))), *BENCH_SPECS]
 """Every spec whose `dptune validate` is timed whole (its checks of the data, models, store and storage,
-and the plan): every spec in sweeps/ and the three of bench/specs/."""
+and the plan): every spec in sweeps/ and the planned ones of bench/specs/."""
 
 
 def validate_seconds(spec: str) -> float | None:

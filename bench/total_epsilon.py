@@ -281,6 +281,12 @@ def averaged(entry: dict[str, Any]) -> str:
     return "".join(f" (ema {mu:g})" for mu in sorted({float(m) for m in stated if m is not None}))
 
 
+def goal_of(model: str, total: str, name: str) -> float:
+    """A row's goal: the one model's across methods for its rows, else the published per-run figure."""
+    goals = ONE_MODEL_GOALS if name.startswith("one model") else GOALS
+    return goals[model][int(float(total))]
+
+
 def row(model: str, total: str, name: str, entry: dict[str, Any]) -> str:
     sd = f" ± {entry['sd']:.2f}" if entry.get("sd") is not None else ""
     plan = plan_text(entry.get("plan"), entry.get("setting"))
@@ -292,7 +298,7 @@ def row(model: str, total: str, name: str, entry: dict[str, Any]) -> str:
         f"{entry['epsilon']:.3f} ({entry['delta']:.0e}) | {plan} | "
         f"{f'{statistics.fmean(walls) / 60:.1f}' if walls else 'withheld'} | "
         f"{f'{statistics.fmean(hours):.2f}' if hours else WITHHELD.get(name, '–')} | "
-        f"{GOALS[model][int(float(total))]} |"
+        f"{goal_of(model, total, name)} |"
     )
 
 
@@ -339,6 +345,14 @@ def section() -> str:
         "its card covering that pipeline alone: no row is picked by its final-test score, and a pick among "
         "them by any score is covered only by the figure of publishing them all (the stage's, in "
         "bench/total_epsilon.json); the one model per total across methods is `privacy.release: one`.",
+        "",
+        "The one model's rows: 'one model', as many trials per method as the planner spreads (from "
+        "commit c72424f: the spec's 8, or where 8 would give trials of fewer than 20 noisy steps, the "
+        "most that make 20; the count stands in its plan); 'one model, 8 trials per method', the spec's 8 "
+        "at every total that planned them (before c72424f; at total 1, which refused 8, both ran 4 per "
+        "method, the same plan, so that row was not run again); 'one model, step scaled', the release's "
+        "step scaled for T_t's rounding (before f05f212). Their goal: the best per-method pipeline's mean "
+        "before them.",
         "",
         "| model | total ε | pipeline | final test % | ε (δ) | tuning: trials × ε_t on γ → release ε_B "
         "(carry) | wall min | trial-hours | goal |",
