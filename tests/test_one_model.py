@@ -263,3 +263,14 @@ def test_releasing_the_one_model_of_every_total_counts_one_release_a_total() -> 
     once = dp_rdp.compute_epsilon(RDP_ORDERS, curve(1), 1e-5)[0]
     assert epsilon <= once * (1 + DP_ACCOUNTING_SLACK)
     assert epsilon < dp_rdp.compute_epsilon(RDP_ORDERS, curve(len(ALIKE)), 1e-5)[0]  # not one per method
+
+
+def test_a_total_too_small_for_one_model_at_two_trials_is_refused_with_the_smallest_that_works() -> None:
+    """Below a useful plan at ``MIN_SPREAD_TRIALS`` per method the refusal says so and names the smallest
+    total whose spread plan is useful, which then plans."""
+    refusal = r"as few as 2 tuning trials per method.*at least ([0-9.]+)"
+    with pytest.raises(InputError, match=refusal) as refused:
+        planned(parse_spec(spec_doc([0.3], 8, ALIKE)), N_FASHION)
+    smallest = float(str(refused.value).split("at least ")[1].split(",")[0])
+    assert smallest > 0.3
+    assert planned(parse_spec(spec_doc([smallest], 8, ALIKE)), N_FASHION) is not None
