@@ -46,7 +46,10 @@ def chernoff_window(
     if tail_mass_truncation == 0:
         return lower, upper
     if orders is not None or (p < 0).any():
-        return common.compute_self_convolve_bounds(probabilities, num_times, tail_mass_truncation, orders)
+        low, high = common.compute_self_convolve_bounds(
+            probabilities, num_times, tail_mass_truncation, orders
+        )
+        return int(low), int(high)
     log_tail = math.log(2 / tail_mass_truncation)
     for sign in (1, -1):
         factor = np.exp(sign * np.arange(n) / n)
