@@ -288,13 +288,17 @@ def test_the_includes_tuning_flag_turns_a_per_run_spec_into_a_plan_of_its_total(
 def test_the_trials_flag_sets_each_methods_trial_count_and_a_bad_one_is_refused(
     local_machine: Path, capsys
 ) -> None:
-    """``--trials N`` is ``budget.trials_per_method: N``: the plan's tuning column and the valid line say N;
-    a count below 1 is refused naming the field, before anything starts."""
+    """``--trials N`` is ``budget.trials_per_method: N``: the plan's tuning column and the valid line say N
+    (and, where one model's trials would be too short to rank, the fewer its plan runs); a count below 1 is
+    refused naming the field, before anything starts."""
     spec = str(quickstart_spec(local_machine))
     code, out, _ = run(["validate", spec, "--includes-tuning", "--trials", "2"], capsys)
     rows = out.splitlines()[1:4]
     assert code == 0 and all(row.split()[3] == "2" for row in rows), out
     assert "; 2 trials per method;" in out
+    wide = str(quickstart_spec(local_machine, **{"training.batch_size": 2000}))  # 4 steps an epoch
+    code, out, _ = run(["validate", wide, "--includes-tuning", "--trials", "8"], capsys)
+    assert code == 0 and "; 8 trials per method (the plan runs 2: see its lines);" in out, out
     code, out, err = run(["validate", spec, "--trials", "0"], capsys)
     assert code == 2 and out == "" and err.startswith("dptune: error: budget.trials_per_method: "), err
 

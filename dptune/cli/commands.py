@@ -221,9 +221,15 @@ def _validate(args: argparse.Namespace) -> None:
         if proxy
         else ""
     )
+    counts = sorted({p.tuning.runs for p in plans or [] if not p.tuning.count.random})
+    spread = (
+        f" (the plan runs {', '.join(map(str, counts))}: see its lines)"
+        if counts and counts != [int(spec.trials.mean)]
+        else ""
+    )
     print(
-        f"{args.spec}: valid ({', '.join(spec.methods)}; {first}{spec.trials.describe()} trials per method; "
-        f"{spec.describe_epsilon()})\n{held_out_line(spec.held_out)}"
+        f"{args.spec}: valid ({', '.join(spec.methods)}; {first}{spec.trials.describe()} trials per method"
+        f"{spread}; {spec.describe_epsilon()})\n{held_out_line(spec.held_out)}"
     )
 
 
