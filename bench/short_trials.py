@@ -1,0 +1,216 @@
+"""Benchmark: how well a pipeline's short tuning trials rank configurations against the releases they stand
+for, on validation only (the design question behind successive halving: do longer trials rank better?).
+
+The task (bench/specs/short-trials.yaml, chosen before any run, not the evidence's): cnn5 on a 10,000-image
+Fashion-MNIST subset, batch 250, 10 epochs, dpsgd-momentum with its documented default space, total ε = 4.
+Its plan (dptune's planner, as ``dptune validate`` prints it) gives the tuning trials' per-run ε_t, subset
+rate γ and epochs T_t, and the release's ε_B. ``CONFIGURATIONS`` configurations are drawn uniformly from
+the default space (seed ``DRAW_SEED``: the configurations only; every run's noise is secret OS entropy),
+and each is run with ``dptune train`` three ways, at its drawn step:
+
+* **trial**: as the plan's tuning trial, T_t epochs at ε_t on the subset γ (what the selection reads);
+* **longer trial**: ``LONGER``·T_t epochs at ``LONGER``·ε_t (the linear scaling rule: about the same noise
+  per step; what a successive-halving rung after the first would read);
+* **release**: T epochs at ε_B on the whole data (what the selection releases).
+
+Reported, from validation accuracy alone (no final-test score is read or kept): the Spearman rank
+correlation of each kind of trial with the releases; the release's validation accuracy of each kind's
+best configuration against the best release (the selection's regret, in points); and the Spearman
+correlation between the effective step and (release rank − trial rank), which is positive where trials
+favour large steps (the short-horizon bias). These runs are research: none is released, and their
+figures count no ε (the JSON keeps each run's own).
+
+    python bench/short_trials.py --write       (about 6 minutes on 2 cores)
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import math
+import os
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from results import cpu_name, fresh_process_env, write_section  # bench/ is on the path
+from scipy.stats import spearmanr
+
+from dptune.sweep.pipeline import planned
+from dptune.sweep.preflight import check_models
+from dptune.sweep.spec import load_spec
+
+ROOT = Path(__file__).resolve().parents[1]
+SPEC = ROOT / "bench" / "specs" / "short-trials.yaml"
+RECORD = ROOT / "bench" / "short_trials.json"
+TITLE = "## Short tuning trials: how they rank against the releases they stand for"
+CONFIGURATIONS = 24
+DRAW_SEED = 0
+LONGER = 3
+"""How many times longer (in epochs and in ε) the longer trial is than the plan's tuning trial."""
+KINDS = ("trial", "longer trial", "release")
+
+
+def draw(space: Any, count: int, seed: int) -> list[dict[str, float]]:
+    """``count`` configurations drawn uniformly from ``space``'s loguniform and uniform knobs."""
+    rng = np.random.default_rng(seed)
+    drawn = []
+    for _ in range(count):
+        config = {}
+        for name, dist in space.knobs.items():
+            low, high = dist.args
+            if dist.kind == "loguniform":
+                config[name] = float(math.exp(rng.uniform(math.log(low), math.log(high))))
+            elif dist.kind == "uniform":
+                config[name] = float(rng.uniform(low, high))
+            else:
+                raise SystemExit(f"short_trials: knob {name} is {dist.kind}, not drawn here")
+        drawn.append(config)
+    return drawn
+
+
+def arguments(
+    config: dict[str, float], epochs: int, epsilon: float, accountant: str, fraction: float
+) -> list[str]:
+    """``dptune train`` arguments of one run of ``config`` (the spec's task)."""
+    spec = load_spec(str(SPEC))
+    run = spec.shared
+    args = [
+        "train", "--method", "dpsgd-momentum", "--dataset", run.dataset, "--model", run.model,
+        "--subset", str(run.subset), "--batch-size", str(run.batch_size), "--delta", f"{run.delta:g}",
+        "--epochs", str(epochs), "--epsilon", repr(epsilon), "--accountant", accountant,
+        "--effective-lr", repr(config["effective_lr"]), "--clip", repr(config["clip"]),
+        "--param", f"momentum={config['momentum']!r}", "--json",
+    ]  # fmt: skip
+    return args + (["--proxy-fraction", repr(fraction)] if fraction < 1 else [])
+
+
+def validation(args: list[str]) -> dict[str, Any]:
+    """One ``dptune train`` run in a fresh process: its validation accuracy (%), ε and σ."""
+    env = fresh_process_env(ROOT) | {"OMP_NUM_THREADS": "1"}
+    done = subprocess.run(
+        [sys.executable, "-m", "dptune.cli", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        return {"error": done.stderr.strip().splitlines()[-1] if done.stderr.strip() else "failed"}
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    return {
+        "validation_accuracy": 100 * result["validation_accuracy"],
+        "epsilon": result["epsilon"],
+        "noise_multiplier": result["noise_multiplier"],
+        "steps": result["steps"],
+    }
+
+
+def run_all() -> dict[str, Any]:
+    spec = load_spec(str(SPEC))
+    n = check_models(spec.shared, spec.models)
+    (plan,) = planned(spec, n) or []
+    (pair,) = plan.epochs
+    release_epochs, trial_epochs = pair
+    tuning, release = plan.tuning, plan.release
+    configs = draw(spec.methods["dpsgd-momentum"], CONFIGURATIONS, DRAW_SEED)
+    runs = {
+        "trial": (trial_epochs, tuning.per_run_epsilon, tuning.accountant, tuning.fraction),
+        "longer trial": (
+            LONGER * trial_epochs,
+            LONGER * tuning.per_run_epsilon,
+            tuning.accountant,
+            tuning.fraction,
+        ),
+        "release": (release_epochs, release.per_run_epsilon, release.accountant, 1.0),
+    }
+    jobs = [(i, kind) for i in range(len(configs)) for kind in KINDS]
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        found = list(pool.map(lambda job: validation(arguments(configs[job[0]], *runs[job[1]])), jobs))
+    results: list[dict[str, Any]] = [{"configuration": c} for c in configs]
+    for (i, kind), outcome in zip(jobs, found, strict=True):
+        results[i][kind] = outcome
+        print(i, kind, outcome, flush=True)
+    return {
+        "date": dt.date.today().isoformat(),
+        "machine": f"{os.cpu_count()} cores, {cpu_name()}",
+        "command": "python bench/short_trials.py --write",
+        "spec": str(SPEC.relative_to(ROOT)),
+        "plan": {
+            "tuning_epsilon": tuning.per_run_epsilon,
+            "subset_fraction": tuning.fraction,
+            "trial_epochs": trial_epochs,
+            "release_epochs": release_epochs,
+            "release_epsilon": release.per_run_epsilon,
+            "accountant": tuning.accountant,
+        },
+        "longer": LONGER,
+        "draw_seed": DRAW_SEED,
+        "runs": results,
+    }
+
+
+def section(record: dict[str, Any]) -> str:
+    plan = record["plan"]
+    done = [r for r in record["runs"] if all("validation_accuracy" in r[k] for k in KINDS)]
+    released = np.array([r["release"]["validation_accuracy"] for r in done])
+    steps = np.array([r["configuration"]["effective_lr"] for r in done])
+    rows = []
+    for kind in KINDS[:2]:
+        scores = np.array([r[kind]["validation_accuracy"] for r in done])
+        rho, p = spearmanr(scores, released)
+        pick = int(np.argmax(scores))
+        trial_rank = np.argsort(np.argsort(-scores))
+        release_rank = np.argsort(np.argsort(-released))
+        bias, bias_p = spearmanr(steps, release_rank - trial_rank)
+        rows.append(
+            f"| {kind} | {plan['trial_epochs'] * (LONGER if kind != 'trial' else 1)} of "
+            f"{plan['release_epochs']} | {plan['tuning_epsilon'] * (LONGER if kind != 'trial' else 1):.3g} | "
+            f"{rho:+.2f} ({p:.3f}) | {int(release_rank[pick]) + 1} of {len(done)} | "
+            f"{released[pick]:.2f} | {released.max() - released[pick]:.2f} | {bias:+.2f} ({bias_p:.3f}) |"
+        )
+    return "\n".join(
+        [
+            TITLE,
+            "",
+            f"`{record['command']}`, {record['date']}, {record['machine']}; {record['spec']} (cnn5, "
+            "Fashion-MNIST 10,000-image subset, batch 250, dpsgd-momentum's default space, total ε = 4): the "
+            f"plan's tuning trial runs {plan['trial_epochs']} of {plan['release_epochs']} epochs at ε_t = "
+            f"{plan['tuning_epsilon']:.3g} on γ = {plan['subset_fraction']:g}, the release at ε_B = "
+            f"{plan['release_epsilon']:.3g}. {len(done)} configurations drawn uniformly (seed "
+            f"{record['draw_seed']}), each run as the trial, as a trial {record['longer']}× longer at "
+            f"{record['longer']}× the ε, and as the release, at its drawn step; validation accuracy only "
+            "(no final-test score is read). Research runs: none is released, and no ε counts them.",
+            "",
+            "| ranked by | epochs | per-run ε | Spearman ρ with the releases (p) | its best: release rank "
+            "| its release % | regret (points) | ρ(step, release rank − trial rank) (p) |",
+            "|---|---|---|---|---|---|---|---|",
+            *rows,
+            "",
+            f"Best release: {released.max():.2f}% validation; median {float(np.median(released)):.2f}%. "
+            "The last column is positive where the trials rank large steps above where their releases "
+            "land (the short-horizon bias). Every run's configuration, ε and score: bench/short_trials.json.",
+        ]
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--write", action="store_true", help="write the section of bench/RESULTS.md")
+    parser.add_argument("--table", action="store_true", help="only write the table from the record")
+    args = parser.parse_args()
+    if not args.table:
+        RECORD.write_text(json.dumps(run_all(), indent=1) + "\n")
+    text = section(json.loads(RECORD.read_text()))
+    print(text)
+    if args.write:
+        write_section(ROOT / "bench" / "RESULTS.md", TITLE, text)
+
+
+if __name__ == "__main__":
+    main()
