@@ -53,6 +53,37 @@ DRAW_SEED = 0
 LONGER = 3
 """How many times longer (in epochs and in ε) the longer trial is than the plan's tuning trial."""
 KINDS = ("trial", "longer trial", "release")
+PICKS = (2, 4, 8)
+"""The k of the table of selections: the release's validation accuracy of the best of k configurations."""
+SUBSETS = 20000  # random k-subsets of the configurations each best-of-k averages over
+
+
+HALVINGS = ((8, 2), (8, 4))
+"""Two rungs of successive halving: k configurations ranked by the trial, the best m of them by the
+longer trial."""
+
+
+def halved(first: np.ndarray, second: np.ndarray, released: np.ndarray, k: int, kept: int) -> float:
+    """The mean release validation accuracy of successive halving's pick: of k configurations drawn at
+    random, the ``kept`` best by ``first``, of which the best by ``second`` (as ``best_of`` draws)."""
+    rng = np.random.default_rng(0)
+    picked = []
+    for _ in range(SUBSETS):
+        subset = rng.choice(len(first), k, replace=False)
+        top = subset[np.argsort(-first[subset])[:kept]]
+        picked.append(released[top[np.argmax(second[top])]])
+    return float(np.mean(picked))
+
+
+def best_of(scores: np.ndarray, released: np.ndarray, k: int) -> float:
+    """The mean release validation accuracy of the configuration ``scores`` ranks best among k drawn at
+    random from all of them (``SUBSETS`` draws, a fixed seed: an analysis of recorded scores)."""
+    rng = np.random.default_rng(0)
+    picked = [
+        released[subset[np.argmax(scores[subset])]]
+        for subset in (rng.choice(len(scores), k, replace=False) for _ in range(SUBSETS))
+    ]
+    return float(np.mean(picked))
 
 
 def draw(space: Any, count: int, seed: int) -> list[dict[str, float]]:
@@ -174,6 +205,19 @@ def section(record: dict[str, Any]) -> str:
             f"{rho:+.2f} ({p:.3f}) | {int(release_rank[pick]) + 1} of {len(done)} | "
             f"{released[pick]:.2f} | {released.max() - released[pick]:.2f} | {bias:+.2f} ({bias_p:.3f}) |"
         )
+    picks = [
+        f"| {kind} | " + " | ".join(f"{best_of(scores, released, k):.2f}" for k in PICKS) + " |"
+        for kind, scores in (
+            *((kind, np.array([r[kind]["validation_accuracy"] for r in done])) for kind in KINDS[:2]),
+            ("release (uncounted: an oracle)", released),
+        )
+    ]
+    trials, longer = (np.array([r[kind]["validation_accuracy"] for r in done]) for kind in KINDS[:2])
+    halvings = [
+        f"- of {k} by the trial, the best {kept} then by the longer trial: "
+        f"{halved(trials, longer, released, k, kept):.2f}"
+        for k, kept in HALVINGS
+    ]
     return "\n".join(
         [
             TITLE,
@@ -191,6 +235,18 @@ def section(record: dict[str, Any]) -> str:
             "| its release % | regret (points) | ρ(step, release rank − trial rank) (p) |",
             "|---|---|---|---|---|---|---|---|",
             *rows,
+            "",
+            "The release's validation accuracy (%) of the best of k configurations drawn at random from "
+            "these, as each ranks them (mean over 20,000 draws of k; one configuration at random: "
+            f"{float(np.mean(released)):.2f}, the mean release):",
+            "",
+            "| ranked by | " + " | ".join(f"best of {k}" for k in PICKS) + " |",
+            "|---|" + "---|" * len(PICKS),
+            *picks,
+            "",
+            "Successive halving over the same recorded scores (its rungs' ε not matched to the others'):",
+            "",
+            *halvings,
             "",
             f"Best release: {released.max():.2f}% validation; median {float(np.median(released)):.2f}%. "
             "The last column is positive where the trials rank large steps above where their releases "
