@@ -115,7 +115,9 @@ PLAN_ARTIFACT = "plan.json"
 MIN_RANKING_STEPS = 20
 """The fewest noisy steps a tuning trial makes before it ranks differences of step finer than large ones:
 a one-model plan spreads fewer trials over its methods until its trials make this many (``plan_spread``),
-and a plan whose trials make fewer says so (``dptune.sweep.summary.spending_line``)."""
+and a plan whose trials make fewer says so (``dptune.sweep.summary.spending_line``). A floor, not a
+guarantee: on a task of bench/short_trials.py, trials of 40 steps ranked a default space at a Spearman ρ
+of 0.21 against their releases, trials three times longer at 0.82."""
 
 
 MIN_SPREAD_TRIALS = 2
