@@ -75,20 +75,16 @@ def halved(first: np.ndarray, second: np.ndarray, released: np.ndarray, k: int, 
     picked = []
     for _ in range(SUBSETS):
         subset = rng.choice(len(first), k, replace=False)
-        top = subset[np.argsort(-first[subset])[:kept]]
+        top = subset[np.argsort(-first[subset], kind="stable")[:kept]]
         picked.append(released[top[np.argmax(second[top])]])
     return float(np.mean(picked))
 
 
 def best_of(scores: np.ndarray, released: np.ndarray, k: int) -> float:
     """The mean release validation accuracy of the configuration ``scores`` ranks best among k drawn at
-    random from all of them (``SUBSETS`` draws, a fixed seed: an analysis of recorded scores)."""
-    rng = np.random.default_rng(0)
-    picked = [
-        released[subset[np.argmax(scores[subset])]]
-        for subset in (rng.choice(len(scores), k, replace=False) for _ in range(SUBSETS))
-    ]
-    return float(np.mean(picked))
+    random from all of them (``SUBSETS`` draws, a fixed seed: an analysis of recorded scores): one rung,
+    ``halved`` keeping one."""
+    return halved(scores, scores, released, k, 1)
 
 
 def draw(space: Any, count: int, seed: int) -> list[dict[str, float]]:
@@ -110,11 +106,9 @@ def draw(space: Any, count: int, seed: int) -> list[dict[str, float]]:
 
 
 def arguments(
-    config: dict[str, float], epochs: int, epsilon: float, accountant: str, fraction: float
+    run: RunConfig, config: dict[str, float], epochs: int, epsilon: float, accountant: str, fraction: float
 ) -> list[str]:
-    """``dptune train`` arguments of one run of ``config`` (the spec's task)."""
-    spec = load_spec(str(SPEC))
-    run = spec.shared
+    """``dptune train`` arguments of one run of ``config`` on the spec's task (``run``: its shared run)."""
     args = [
         "train", "--method", "dpsgd-momentum", "--dataset", run.dataset, "--model", run.model,
         "--subset", str(run.subset), "--batch-size", str(run.batch_size), "--delta", f"{run.delta:g}",
@@ -201,7 +195,9 @@ def run_all(previous: dict[str, Any] | None) -> dict[str, Any]:
         raise SystemExit("short_trials: the record's configurations are not this draw's")
     jobs = [(i, kind) for i in range(len(configs)) for kind in runs if kind not in results[i]]
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-        found = list(pool.map(lambda job: validation(arguments(configs[job[0]], *runs[job[1]])), jobs))
+        found = list(
+            pool.map(lambda job: validation(arguments(spec.shared, configs[job[0]], *runs[job[1]])), jobs)
+        )
     for (i, kind), outcome in zip(jobs, found, strict=True):
         results[i][kind] = outcome
         print(i, kind, outcome, flush=True)
@@ -226,14 +222,19 @@ def run_all(previous: dict[str, Any] | None) -> dict[str, Any]:
     }
 
 
+def scores_of(runs: list[dict[str, Any]], kind: str) -> np.ndarray:
+    """The validation accuracy (%) of every configuration's run of ``kind``."""
+    return np.array([r[kind]["validation_accuracy"] for r in runs])
+
+
 def section(record: dict[str, Any]) -> str:
     plan = record["plan"]
     done = [r for r in record["runs"] if all("validation_accuracy" in r[k] for k in KINDS)]
-    released = np.array([r["release"]["validation_accuracy"] for r in done])
+    released = scores_of(done, "release")
     steps = np.array([r["configuration"]["effective_lr"] for r in done])
     rows = []
     for kind in KINDS[:2]:
-        scores = np.array([r[kind]["validation_accuracy"] for r in done])
+        scores = scores_of(done, kind)
         rho, p = spearmanr(scores, released)
         pick = int(np.argmax(scores))
         trial_rank = np.argsort(np.argsort(-scores))
@@ -248,11 +249,11 @@ def section(record: dict[str, Any]) -> str:
     picks = [
         f"| {kind} | " + " | ".join(f"{best_of(scores, released, k):.2f}" for k in PICKS) + " |"
         for kind, scores in (
-            *((kind, np.array([r[kind]["validation_accuracy"] for r in done])) for kind in KINDS[:2]),
+            *((kind, scores_of(done, kind)) for kind in KINDS[:2]),
             ("release (uncounted: an oracle)", released),
         )
     ]
-    trials, longer = (np.array([r[kind]["validation_accuracy"] for r in done]) for kind in KINDS[:2])
+    trials, longer = (scores_of(done, kind) for kind in KINDS[:2])
     matched_rows = [
         f"| one rung: best of 8 by the plan's trial | 8 × {plan['trial_epochs']} epoch at "
         f"{plan['tuning_epsilon']:.3g} | – | {best_of(trials, released, 8):.2f} |"
@@ -262,7 +263,7 @@ def section(record: dict[str, Any]) -> str:
         if not all("validation_accuracy" in r.get(kind, {}) for r in done for kind in (first, second)):
             continue
         epsilon = record["matched_first_rung_epsilon"][f"{k} to {kept}"]
-        scores = [np.array([r[kind]["validation_accuracy"] for r in done]) for kind in (first, second)]
+        scores = [scores_of(done, kind) for kind in (first, second)]
         matched_rows.append(
             f"| halving {k} → {kept} | {k} × {plan['trial_epochs']} at {epsilon:.3g} | {kept} × "
             f"{LONGER * plan['trial_epochs']} at {LONGER * epsilon:.3g} | "
@@ -292,7 +293,7 @@ def section(record: dict[str, Any]) -> str:
             *rows,
             "",
             "The release's validation accuracy (%) of the best of k configurations drawn at random from "
-            "these, as each ranks them (mean over 20,000 draws of k; one configuration at random: "
+            f"these, as each ranks them (mean over {SUBSETS:,} draws of k; one configuration at random: "
             f"{float(np.mean(released)):.2f}, the mean release):",
             "",
             "| ranked by | " + " | ".join(f"best of {k}" for k in PICKS) + " |",
@@ -302,7 +303,7 @@ def section(record: dict[str, Any]) -> str:
             "Successive halving at the plan's own tuning ε (its two rungs compose by PLD to the one rung's "
             f"{plan.get('tuning_stage_epsilon', float('nan')):.3f}; rung runs of their own, the same "
             "configurations), against the plan's one rung, by the release's validation accuracy (%) of its "
-            "pick (mean over 20,000 draws of 8 of the configurations):",
+            f"pick (mean over {SUBSETS:,} draws of 8 of the configurations):",
             "",
             "| tuning | first rung (trials × epochs at per-run ε) | second rung | release % |",
             "|---|---|---|---|",

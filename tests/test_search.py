@@ -236,25 +236,34 @@ def test_the_first_asha_rung_waits_for_an_epoch_of_the_shortest_plan() -> None:
     assert late.on_trial_result(None, long, _result(0.59, 4, 40)) == TrialScheduler.STOP  # behind at 0.1
 
 
-def test_optuna_hears_a_trials_scores_at_its_share_of_the_longest_plan(tmp_path) -> None:
-    """A 10-epoch trial in a space of up to 40 epochs, stopped after its 2nd epoch, is pruned at step 8
-    (a fifth of its plan), as a 40-epoch trial stopped after its 8th: Optuna ranks pruned trials by their
-    last step, which on an epoch clock put every short plan behind the long ones."""
+def _accounted_optuna(tmp_path: Any, longest: int) -> tuple[Any, Any]:
+    """A method's ``AccountedSearcher`` (no filter) over Ray's ``OptunaSearch`` of one learning rate, on a
+    journal study ``s`` under ``tmp_path``, for plans of up to ``longest`` epochs; and that storage."""
     from ray import tune
     from ray.tune.search.optuna import OptunaSearch
 
     from dptune.sweep.ledger import PrivateSweepState
     from dptune.training.config import RunConfig
-    from dptune.training.trial_status import OBJECTIVE, STATUS_KEY, TrialStatus
+    from dptune.training.trial_status import OBJECTIVE
     from dptune.tune.searcher import AccountedSearcher, SpentCurve
 
     storage = optuna.storages.JournalStorage(optuna.storages.journal.JournalFileBackend(str(tmp_path / "j")))
     inner = OptunaSearch(
         space={"lr": tune.loguniform(0.1, 1.0)}, metric=OBJECTIVE, mode="max", storage=storage, study_name="s"
     )
-    run = RunConfig(method="dpsgd", dataset="digits", model="mlp", epsilon=1.0, epochs=40)
+    run = RunConfig(method="dpsgd", dataset="digits", model="mlp", epsilon=1.0, epochs=longest)
     state = PrivateSweepState(str(tmp_path), "sweep")
-    searcher = AccountedSearcher(inner, state, "dpsgd", np.zeros(3), None, SpentCurve(run, 1000), longest=40)
+    spent = SpentCurve(run, 1000)
+    return AccountedSearcher(inner, state, "dpsgd", np.zeros(3), None, spent, longest=longest), storage
+
+
+def test_optuna_hears_a_trials_scores_at_its_share_of_the_longest_plan(tmp_path) -> None:
+    """A 10-epoch trial in a space of up to 40 epochs, stopped after its 2nd epoch, is pruned at step 8
+    (a fifth of its plan), as a 40-epoch trial stopped after its 8th: Optuna ranks pruned trials by their
+    last step, which on an epoch clock put every short plan behind the long ones."""
+    from dptune.training.trial_status import STATUS_KEY, TrialStatus
+
+    searcher, storage = _accounted_optuna(tmp_path, longest=40)
     assert isinstance(searcher.suggest("short"), dict)
     for epoch in (1, 2):
         result = _result(0.5 + epoch / 10, epoch, 10)
@@ -273,21 +282,7 @@ def test_a_trial_restarted_from_its_checkpoint_reports_no_epoch_optuna_holds(tmp
     holds each step's first score, the epochs past the restart's too, and nothing warned."""
     import warnings
 
-    from ray import tune
-    from ray.tune.search.optuna import OptunaSearch
-
-    from dptune.sweep.ledger import PrivateSweepState
-    from dptune.training.config import RunConfig
-    from dptune.training.trial_status import OBJECTIVE
-    from dptune.tune.searcher import AccountedSearcher, SpentCurve
-
-    storage = optuna.storages.JournalStorage(optuna.storages.journal.JournalFileBackend(str(tmp_path / "j")))
-    inner = OptunaSearch(
-        space={"lr": tune.loguniform(0.1, 1.0)}, metric=OBJECTIVE, mode="max", storage=storage, study_name="s"
-    )
-    run = RunConfig(method="dpsgd", dataset="digits", model="mlp", epsilon=1.0, epochs=4)
-    state = PrivateSweepState(str(tmp_path), "sweep")
-    searcher = AccountedSearcher(inner, state, "dpsgd", np.zeros(3), None, SpentCurve(run, 1000), longest=4)
+    searcher, storage = _accounted_optuna(tmp_path, longest=4)
     assert isinstance(searcher.suggest("t"), dict)
     with warnings.catch_warnings():
         warnings.simplefilter("error")

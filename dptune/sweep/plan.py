@@ -285,6 +285,12 @@ def ranks(plans: list[MethodPlan] | None) -> bool:
     return useful(plans) and all(p.tuning_steps >= MIN_RANKING_STEPS for p in plans or [])
 
 
+def fewest_spread(setup: PlanSetup) -> int:
+    """The fewest trials per method ``plan_spread`` may give: ``MIN_SPREAD_TRIALS``, or the spec's count
+    where that is fewer."""
+    return min(MIN_SPREAD_TRIALS, int(setup.trials.mean))
+
+
 def plan_spread(setup: PlanSetup, total: float, n: int) -> list[MethodPlan] | None:
     """``plan_total`` at the trials per method the plan runs (module docstring): the spec's K; for one model
     across methods whose plan at K does not ``rank``, the largest k in [``MIN_SPREAD_TRIALS``, K) whose
@@ -293,7 +299,7 @@ def plan_spread(setup: PlanSetup, total: float, n: int) -> list[MethodPlan] | No
     count (``Phase.count``), which the total's sweep runs (``dptune.sweep.pipeline.pipeline``)."""
     plans = plan_total(setup, total, n)
     asked = int(setup.trials.mean)
-    low = min(MIN_SPREAD_TRIALS, asked)
+    low = fewest_spread(setup)
     if not setup.one_model or setup.trials.random or low == asked or ranks(plans):
         return plans
 
@@ -342,8 +348,7 @@ def plan_sweep(setup: PlanSetup, n: int) -> list[MethodPlan]:
     for total in setup.totals:
         found = plan_spread(setup, total, n)
         if found is None or not useful(found):
-            fewest = min(MIN_SPREAD_TRIALS, int(setup.trials.mean)) if setup.one_model else None
-            trials = f"as few as {fewest}" if fewest is not None else setup.trials.describe()
+            trials = f"as few as {fewest_spread(setup)}" if setup.one_model else setup.trials.describe()
             raise InputError(
                 "privacy.epsilon",
                 f"a total ε = {total:g} (tuning included) is too small for a useful plan with "
