@@ -15,6 +15,9 @@ Totals 2 and 8, δ = 1e-5, 8 tuning trials. Per cell (task, total), each execute
 with fresh randomness, every command run from the repository (its last stdout line read):
 
     pipeline           dptune run bench/specs/untuned/TASK.yaml --epsilon E
+    pipeline_halving   dptune run bench/specs/untuned/TASK-halving.yaml --epsilon E   (the same with a
+                       second rung: the best 2 of 8 trials trained again 3× as long at the same noise,
+                       ``budget.promoted_trials``; chosen before its runs)
     untuned_default    dptune train --method M … --epsilon E --accountant pld --json   (the method's
                        documented defaults: lr 0.5, clip 1, momentum 0.6; one run at the total)
     repeat_and_select  dptune run bench/specs/untuned/TASK-repeat-and-select.yaml --epsilon E
@@ -66,6 +69,7 @@ def commands(task: str, epsilon: float) -> dict[str, list[str]]:
     train += ["--epochs", str(TRAINING["epochs"]), "--accountant", "pld", "--json"]
     return {
         "pipeline": ["run", f"{spec}.yaml", "--epsilon", f"{epsilon:g}"],
+        "pipeline_halving": ["run", f"{spec}-halving.yaml", "--epsilon", f"{epsilon:g}"],
         "untuned_default": train,
         "repeat_and_select": ["run", f"{spec}-repeat-and-select.yaml", "--epsilon", f"{epsilon:g}"],
         "oracle": ["run", f"{spec}-oracle.yaml", "--epsilon", f"{epsilon:g}"],
@@ -141,10 +145,14 @@ def standard_error(a: dict[str, Any], b: dict[str, Any]) -> float:
     )
 
 
-def verdict(cell: dict[str, Any]) -> str:
-    pipe = cell.get("pipeline")
+PIPELINES = ("pipeline", "pipeline_halving")
+"""The rows each held to the goals against the baselines."""
+
+
+def verdict(cell: dict[str, Any], row: str) -> str:
+    pipe = cell.get(row)
     if not pipe or len(pipe["executions"]) < EXECUTIONS:
-        return "pipeline not finished"
+        return f"{row} not finished"
     parts = []
     for name, need in (("untuned_default", 3.0), ("repeat_and_select", 0.0)):
         base = cell.get(name)
@@ -154,6 +162,10 @@ def verdict(cell: dict[str, Any]) -> str:
         gain, error = pipe["mean"] - base["mean"], standard_error(pipe, base)
         met = gain >= need and gain > 2 * error
         parts.append(f"over {name} {gain:+.2f} (2 SE {2 * error:.2f}): {'met' if met else 'not met'}")
+    one_rung = cell.get("pipeline")
+    if row != "pipeline" and one_rung and len(one_rung["executions"]) >= EXECUTIONS:
+        gain, error = pipe["mean"] - one_rung["mean"], standard_error(pipe, one_rung)
+        parts.append(f"against the one-rung pipeline {gain:+.2f} (2 SE {2 * error:.2f})")
     oracle, default = cell.get("oracle"), cell.get("untuned_default")
     if oracle and oracle["executions"]:
         tax = oracle["mean"] - pipe["mean"]
@@ -195,7 +207,7 @@ def table(record: dict[str, Any]) -> str:
                     f"| {task} | {total} | {name} | {accuracies} | {entry['mean']:.2f}{sd} | {bound} | "
                     f"`{entry['command']}` | {entry.get('code', '')} |"
                 )
-            verdicts.append(f"- {task}, total ε = {total}: {verdict(cell)}")
+            verdicts += [f"- {task}, total ε = {total}, {row}: {verdict(cell, row)}" for row in PIPELINES]
     return "\n".join([*lines, "", *verdicts]) + "\n"
 
 

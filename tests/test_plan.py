@@ -135,8 +135,13 @@ def amplified_by_hand(at_integers: np.ndarray, fraction: float) -> np.ndarray:
 
 
 def stage_rdp(stage: dict[str, Any], orders: Sequence[float] = RDP_ORDERS) -> np.ndarray:
-    """A written-out stage's RDP by dp-accounting: its runs × the per-order worst of its mechanisms."""
-    return np.max([dp_curve(m, orders) for m in stage["mechanisms"]], axis=0) * stage["runs"]
+    """A written-out stage's RDP by dp-accounting: its runs × the per-order worst of its mechanisms, and its
+    promoted trials' (a second rung) each run the mechanism written out for them."""
+    curve = np.max([dp_curve(m, orders) for m in stage["mechanisms"]], axis=0) * stage["runs"]
+    if "promoted" in stage:
+        (promoted,) = stage["promoted"]["mechanisms"]
+        curve = curve + dp_curve(promoted, orders) * stage["promoted"]["runs"]
+    return np.asarray(curve)
 
 
 def recomposed(doc: dict[str, Any]) -> float:
@@ -179,6 +184,9 @@ def pld_recomposed(tunings: list[dict[str, Any]], releases: list[dict[str, Any]]
     for stage in [*tunings, *releases]:
         (ledger,) = stage["mechanisms"]
         accountant.compose(events(ledger), stage["runs"])
+        if "promoted" in stage:
+            (promoted,) = stage["promoted"]["mechanisms"]
+            accountant.compose(events(promoted), stage["promoted"]["runs"])
     return accountant.get_epsilon(delta)
 
 
@@ -196,6 +204,14 @@ def subset_pld_recomposed(tuning: dict[str, Any], release: dict[str, Any], delta
         value_discretization_interval=1e-5,
         sampling_prob=mechanism["sample_rate"],
     ).self_compose(mechanism["steps"] * tuning["runs"])  # what its PLD accountant composes
+    for promoted in tuning.get("promoted", {}).get("mechanisms", [[]])[0]:  # a second rung's trials
+        subset = subset.compose(
+            privacy_loss_distribution.from_gaussian_mechanism(
+                promoted["noise_multiplier"],
+                value_discretization_interval=1e-5,
+                sampling_prob=promoted["sample_rate"],
+            ).self_compose(promoted["steps"] * tuning["promoted"]["runs"])
+        )
     top = math.log1p(fraction * math.expm1(subset.get_epsilon_for_delta(1e-13)))  # above: infinite losses
     positive = np.arange(0, math.ceil(top / interval) + 1) * interval
     balle = fraction * np.asarray(subset.get_delta_for_epsilon(np.log1p(np.expm1(positive) / fraction)))

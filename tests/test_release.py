@@ -29,7 +29,7 @@ from dptune.sweep.results import PLACE_KNOBS, UNRECORDED, run_settings
 from dptune.tracking import tracker_for
 from dptune.tracking.names import ALL_RELEASES_ARTIFACT, FINAL_ROLE, PARENT_TAG, ROLE_TAG, SEARCH_ROLE
 from dptune.training.config import KNOBS, RunConfig
-from dptune.training.trial_status import route
+from dptune.training.trial_status import OBJECTIVE, route
 from dptune.tune.stage_run import STAGE_EXPERIMENT
 from dptune.tune.trainable import PRIVATE_NONFINITE_KEY
 from tests.sweep_helpers import released_model_holds_only_its_weights, runs, write_spec
@@ -176,6 +176,43 @@ def test_a_pipeline_releases_a_registered_model_within_its_total(tmp_path: Path)
     trials = ExperimentAnalysis(str(tmp_path / "ray_results" / "total" / STAGE_EXPERIMENT)).trials
     asked = {bool(route(t.config).rerun): t.placement_group_factory.bundles[0]["CPU"] for t in trials}
     assert asked == {False: 1.0, True: float(ray._private.utils.get_num_cpus())}
+
+
+def test_a_pipeline_with_a_second_rung_releases_the_best_promoted_trial_within_its_total(
+    tmp_path: Path,
+) -> None:
+    """``budget.promoted_trials``: the best 2 of 4 tuning trials by validation train again, longer (Tune's
+    list holds them, marked with the trial they promote), the release repeats the best of those with its
+    first-rung knobs at the release's epochs; the card's ε, within the total, counts the promoted trials, and
+    the stored plan (second rung written out) recomposes within it."""
+    budget = {"trials_per_method": 4, "promoted_trials": 2, "max_concurrent": 2}
+    spec = pipeline_spec(tmp_path, "halving", {"dpsgd": {"lr": {"loguniform": [0.1, 2.0]}}}, budget=budget)
+    done = dptune_run(spec)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "promoting its best 2 trials by validation" in done.stdout
+    release = json.loads(done.stdout.strip().splitlines()[-1])
+    assert release["epsilon"] <= TOTAL
+    trials = ExperimentAnalysis(str(tmp_path / "ray_results" / "halving" / STAGE_EXPERIMENT)).trials
+    first = {t.trial_id: t for t in trials if not route(t.config).promoted_from and not route(t.config).rerun}
+    promoted = [t for t in trials if route(t.config).promoted_from]
+    (rerun,) = [t for t in trials if route(t.config).rerun]
+    assert len(first) == 4 and len(promoted) == 2
+    factor = (
+        promoted[0].config["epochs"] // first[route(promoted[0].config).promoted_from].last_result["epoch"]
+    )
+    assert factor >= 2
+    chosen = max(promoted, key=lambda t: t.last_result[OBJECTIVE])
+    assert route(rerun.config).rerun_of == chosen.trial_id and rerun.config["lr"] == chosen.config["lr"]
+    assert rerun.config["epochs"] == 2  # the release's T, carried from the first rung's T_t
+
+    client = MlflowClient(f"sqlite:///{tmp_path / 'mlflow.db'}")
+    (parent,), _ = runs(f"sqlite:///{tmp_path / 'mlflow.db'}", "halving")
+    (plan,) = json.loads(Path(client.download_artifacts(parent.info.run_id, PLAN_ARTIFACT)).read_text())
+    assert plan["stages"][0]["promoted"]["runs"] == 2
+    assert recomposed(plan) <= TOTAL * (1 + DP_ACCOUNTING_SLACK)
+    assert release["epsilon"] == pytest.approx(plan["epsilon"])
+    first, *_ = tracker_for(f"sqlite:///{tmp_path / 'mlflow.db'}").plot_context("halving").stages
+    assert first.startswith("total 3: 4 × ε_t ") and " + 2 × " in first  # the plot's title counts both rungs
 
 
 def test_one_model_across_methods_is_released_once_with_a_card_covering_every_methods_trials(

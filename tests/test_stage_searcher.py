@@ -18,7 +18,14 @@ from ray.tune.search import Searcher
 
 from dptune.base.randomness import secret_key, trial_seed
 from dptune.sweep.ledger import PrivateSweepState
-from dptune.training.trial_status import METHOD_KEY, OBJECTIVE, PLAN_SHARE, RERUN_OF, difference_error
+from dptune.training.trial_status import (
+    METHOD_KEY,
+    OBJECTIVE,
+    PLAN_SHARE,
+    PROMOTED_FROM,
+    RERUN_OF,
+    difference_error,
+)
 from dptune.tune.progress import SweepProgress, register
 from dptune.tune.schedulers import PerMethodScheduler, asha
 from dptune.tune.stage_searcher import RERUN_SEED_OFFSET, SearchObserver, SweepSearcher, ended_searches
@@ -98,6 +105,7 @@ class Stage:
         kept_starts: dict[str, list[dict[str, Any]]] | None = None,
         validation_size: int = 0,
         one_model: bool = False,
+        promoted: int = 0,
     ):
         self.lines: list[str] = []
         self.name = tmp_path.name
@@ -117,6 +125,8 @@ class Stage:
             kept_starts=kept_starts,
             validation_size=validation_size,
             one_model=one_model,
+            promoted=promoted,
+            promote=dict.fromkeys(budgets, lambda c: {**c, "epochs": 3}) if promoted else None,
         )
         self.observer = SearchObserver(self.searcher)
         self.trials: list[FakeTrial] = []
@@ -173,6 +183,33 @@ def test_a_method_whose_search_ended_re_runs_its_best_finished_trial(tmp_path: P
     stage.ask()
     stage.ask()
     assert stage.ask() == Searcher.FINISHED  # every search ended and every re-run started
+
+
+def test_a_second_rung_trains_the_best_trials_again_and_the_release_repeats_its_best(tmp_path: Path) -> None:
+    """Successive halving (``promoted``): once the search ended, its best 2 finished trials by validation
+    are trained again (the ``promote`` map: longer), written ahead with role ``promoted`` and fresh
+    randomness, never shown to the method's searcher; nothing is released until both ended; the release
+    repeats the best promoted trial, with its first-rung trial's knobs (which the release's carry reads)."""
+    stage = Stage(tmp_path, {"dpsgd": 4}, reruns=1, promoted=2)
+    trials = [stage.ask() for _ in range(4)]
+    for trial, score in zip(trials, (0.30, 0.90, 0.60, 0.95), strict=True):
+        trial.end(score, status="stopped" if score == 0.95 else "finished")  # a stopped one is not promoted
+    first, second = stage.ask(), stage.ask()
+    assert [t.config[PROMOTED_FROM] for t in (first, second)] == [trials[1].trial_id, trials[2].trial_id]
+    assert first.config == {"lr": 2.0, "epochs": 3, METHOD_KEY: "dpsgd", PROMOTED_FROM: trials[1].trial_id}
+    assert [r.role for r in stage.state.trials("dpsgd")][-2:] == ["promoted", "promoted"]
+    assert stage.ask() is None  # the second rung still trains: no release yet
+    restored = Stage(tmp_path, {"dpsgd": 4}, reruns=1, promoted=2)  # a resumed driver, the same list
+    restored.trials = list(stage.trials)
+    assert restored.ask() is None  # it promotes no trial again
+    first.end(0.70)
+    second.end(0.80)
+    release = stage.ask()
+    assert release.config == {"lr": 3.0, METHOD_KEY: "dpsgd", RERUN_OF: second.trial_id}
+    assert stage.state.selected("dpsgd")["trial_id"] == second.trial_id
+    assert stage.ask() == Searcher.FINISHED
+    assert not {first.trial_id, second.trial_id} & {*stage.searchers["dpsgd"].completed}
+    assert any("promoting its best 2 trials by validation (90.00%, 60.00%)" in line for line in stage.lines)
 
 
 def test_one_model_across_methods_releases_the_best_selection_on_validation_once_every_search_ended(

@@ -110,14 +110,27 @@ class Phase:
     epsilon: float
     delta: float
     accountant: str = RDP
+    promoted: int = 0
+    """Successive halving's second rung: this many of the best trials by validation (per method) trained
+    again for ``factor`` times their epochs at the same σ, each run the mechanism ``promoted_ledger`` at
+    the per-run ``promoted_epsilon`` (0: no second rung)."""
+    factor: int = 1
+    promoted_ledger: tuple[HistoryEntry, ...] = ()
+    promoted_epsilon: float = 0.0
 
     def curve(self) -> np.ndarray:
-        """RDP of the stage on the data it trains on: runs × the per-order worst configuration W, or
-        repeat-and-select's transform of W for a random count."""
+        """RDP of the stage on the data it trains on: runs × the per-order worst configuration W (and each
+        promoted trial's curve), or repeat-and-select's transform of W for a random count."""
         worst = worst_curve(self.ledgers)
         if self.count.random:
             return repeat_and_select_curve(worst, self.count)
-        return self.count.mean * worst
+        return np.asarray(self.count.mean * worst + self.promoted * self.promoted_curve(), dtype=float)
+
+    def promoted_curve(self) -> np.ndarray:
+        """RDP of one promoted trial (zero without a second rung)."""
+        if not self.promoted_ledger:
+            return np.zeros_like(worst_curve(self.ledgers))
+        return worst_curve((self.promoted_ledger,))
 
     @property
     def rdp_epsilon(self) -> float:
@@ -162,6 +175,18 @@ class Phase:
             runs = {"distribution": self.count.distribution, "mean": self.count.mean}
             if self.count.distribution != "poisson":
                 runs["shape"] = self.count.shape
+        promoted = (
+            {
+                "promoted": {
+                    "runs": self.promoted,
+                    "epochs_factor": self.factor,
+                    "per_run_epsilon": self.promoted_epsilon,
+                    "mechanisms": [_mechanisms(self.promoted_ledger)],
+                }
+            }
+            if self.promoted
+            else {}
+        )
         return {
             "stage": self.name,
             "runs": runs,
@@ -169,16 +194,17 @@ class Phase:
             "per_run_delta": self.per_run_delta,
             "accountant": self.accountant,
             "subset_fraction": self.fraction,
-            "mechanisms": [
-                [
-                    {"noise_multiplier": z, "sample_rate": q, "steps": steps, "mechanism": "poisson-gaussian"}
-                    for z, q, steps in ledger
-                ]
-                for ledger in self.ledgers
-            ],
+            "mechanisms": [_mechanisms(ledger) for ledger in self.ledgers],
             "epsilon": self.epsilon,
             "delta": self.delta,
-        }
+        } | promoted
+
+
+def _mechanisms(ledger: Sequence[HistoryEntry]) -> list[dict[str, Any]]:
+    return [
+        {"noise_multiplier": z, "sample_rate": q, "steps": steps, "mechanism": "poisson-gaussian"}
+        for z, q, steps in ledger
+    ]
 
 
 @dataclass(frozen=True)
@@ -274,11 +300,13 @@ def after_subset(
 
 class Ran(NamedTuple):
     """What a pipeline stage ran of a method's plan, from the private ledger: the tuning trials started,
-    the release runs started, and the trial count K the search drew (secret for repeat-and-select)."""
+    the release runs started, the trial count K the search drew (secret for repeat-and-select), and the
+    promoted trials started (successive halving's second rung)."""
 
     searched: int
     released: int
     drawn: int
+    promoted: int = 0
 
 
 def pools(plans: Sequence[MethodPlan]) -> list[list[MethodPlan]]:
@@ -294,16 +322,20 @@ def released_privacy(pool: Sequence[MethodPlan], counts: Mapping[str, Ran]) -> t
     the plans' own figure when every one ran as planned; else (a trial lost with a killed driver ran
     again: one more run on the data) every run beyond the plan composed with them the plans' way
     (``joint_privacy`` of the pool)."""
-    planned = all(max(0, counts[p.method].searched - counts[p.method].drawn) == 0 for p in pool)
+    planned = all(
+        counts[p.method].searched <= counted(p, counts[p.method]).drawn
+        and counts[p.method].promoted <= p.tuning.promoted
+        for p in pool
+    )
     if planned and sum(counts[p.method].released for p in pool) <= pool[0].release.runs:
         return pool[0].epsilon, pool[0].delta
     return joint_privacy(pool, counts)
 
 
 def as_planned(plan: MethodPlan) -> Ran:
-    """What a plan runs when it runs as planned: its K tuning trials (a random K: its mean) and its
-    release runs."""
-    return Ran(plan.tuning.runs, plan.release.runs, plan.tuning.runs)
+    """What a plan runs when it runs as planned: its K tuning trials (a random K: its mean), its release
+    runs and its promoted trials."""
+    return Ran(plan.tuning.runs, plan.release.runs, plan.tuning.runs, plan.tuning.promoted)
 
 
 def counted(plan: MethodPlan, ran: Ran | None) -> Ran:
@@ -313,9 +345,9 @@ def counted(plan: MethodPlan, ran: Ran | None) -> Ran:
     as they ran (``release_runs`` counts a pool's planned one)."""
     planned = as_planned(plan)
     if ran is None:
-        return Ran(planned.searched, 0, planned.drawn)
+        return Ran(planned.searched, 0, planned.drawn, planned.promoted)
     drawn = ran.drawn if plan.tuning.count.random else planned.searched
-    return Ran(max(ran.searched, drawn), ran.released, drawn)
+    return Ran(max(ran.searched, drawn), ran.released, drawn, max(ran.promoted, planned.promoted))
 
 
 def release_runs(pool: Sequence[MethodPlan], ran: Mapping[str, Ran]) -> int:
@@ -352,13 +384,19 @@ def pld_history(plans: Sequence[MethodPlan], ran: Mapping[str, Ran]) -> list[His
     released (``release_runs``; ``ran`` by method)."""
     history: list[HistoryEntry] = []
     for plan in plans:
-        (tuning,) = plan.tuning.ledgers
-        history += list(tuning) * ran[plan.method].searched
+        history += searched_history(plan, ran[plan.method])
     for pool in pools(plans):
         release = one_release_ledger(pool)
         assert release is not None, "a PLD pool releases with one mechanism"
         history += list(release) * release_runs(pool, ran)
     return history
+
+
+def searched_history(plan: MethodPlan, ran: Ran) -> list[HistoryEntry]:
+    """The tuning runs of a PLD-composed plan as one ledger: its one mechanism as many times as its trials
+    ran, and its promoted trials' as many times as they ran."""
+    (tuning,) = plan.tuning.ledgers
+    return list(tuning) * ran.searched + list(plan.tuning.promoted_ledger) * ran.promoted
 
 
 def tuning_curve_of(plan: MethodPlan, ran: Ran) -> np.ndarray:
@@ -368,7 +406,7 @@ def tuning_curve_of(plan: MethodPlan, ran: Ran) -> np.ndarray:
     worst = worst_curve(plan.tuning.ledgers)
     if plan.tuning.count.random:
         return np.asarray(plan.tuning.curve() + max(0, ran.searched - ran.drawn) * worst, dtype=float)
-    return np.asarray(ran.searched * worst, dtype=float)
+    return np.asarray(ran.searched * worst + ran.promoted * plan.tuning.promoted_curve(), dtype=float)
 
 
 def joint_privacy(
@@ -397,7 +435,7 @@ def joint_privacy(
     by_pld = all(p.composition in (PLD_COMPOSITION, AMPLIFIED_PLD_COMPOSITION) for p in plans)
     ledgers = [one_release_ledger(pool) for pool in grouped]
     if by_pld and all(ledger is not None for ledger in ledgers):
-        searched = [e for p in plans for e in list(p.tuning.ledgers[0]) * ran[p.method].searched]
+        searched = [e for p in plans for e in searched_history(p, ran[p.method])]
         released = [
             e
             for pool, ledger in zip(grouped, ledgers, strict=True)
@@ -445,6 +483,16 @@ def curve_privacy(
     return added(records)
 
 
+def promoted_note(tuning: Phase) -> str:
+    """What a plan says of its second rung, in a clause (empty without one)."""
+    if not tuning.promoted:
+        return ""
+    return (
+        f"the best {tuning.promoted} by validation trained again {tuning.factor}× as long at the same noise "
+        f"(ε {tuning.promoted_epsilon:.3g} each)"
+    )
+
+
 def added(figures: Sequence[Mapping[str, Any]]) -> tuple[float, float]:
     """Basic composition of records' (``epsilon_including_tuning``, ``delta``): both add."""
     return (
@@ -474,6 +522,8 @@ def plan_record(plans: Mapping[str, MethodPlan], counts: Mapping[str, Ran]) -> d
             if len(plan.pool) == 1
             else f"then the best selection across {', '.join(plan.pool)} released (one model)"
         )
+        if plan.tuning.promoted:
+            where += f", then {promoted_note(plan.tuning)}"
         row = {
             "method": method,
             "tuning_bound": PLAN_BOUND,
@@ -488,7 +538,7 @@ def plan_record(plans: Mapping[str, MethodPlan], counts: Mapping[str, Ran]) -> d
         }
         if not plan.tuning.count.random:
             row |= {
-                "trials_started": ran[method].searched + ran[method].released,
+                "trials_started": ran[method].searched + ran[method].promoted + ran[method].released,
                 "epsilon_all_trials": epsilon,
             }
         rows.append(row)

@@ -12,7 +12,9 @@ holds, per method:
   took (what a privacy filter gets back from a trial that was stopped early);
 * a write-ahead record of every re-run of a method's selected configuration (``role: final``), made
   the same way before Tune receives it: each is one more release of a full run, counted at the worst
-  plan even once it ended.
+  plan even once it ended;
+* a write-ahead record of every promoted trial of a pipeline's second rung (``role: promoted``), made the
+  same way: a tuning trial counted at its whole plan.
 
 Only the sweep driver writes it, one whole-file replace per change (a few per trial), and every
 read-modify-write holds the file's lock.
@@ -25,7 +27,7 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import pyarrow.fs
@@ -37,13 +39,15 @@ RUNNING = "running"
 ENDED = "ended"
 SEARCH = "search"
 FINAL = "final"
+PROMOTED = "promoted"
 
 
 @dataclass(frozen=True)
 class TrialRecord:
     """A started trial: ``spent`` is the RDP curve of the steps it took, None while unknown (running,
-    failed, lost: then it counts its worst full plan); ``role`` is ``search`` (a trial of the search) or
-    ``final`` (a re-run of the selected configuration, always counted at its full plan)."""
+    failed, lost: then it counts its worst full plan); ``role`` is ``search`` (a trial of the search),
+    ``promoted`` (a trial of a pipeline's second rung) or ``final`` (a re-run of the selected configuration);
+    the last two always counted at their full plan."""
 
     trial_id: str
     state: str
@@ -57,10 +61,19 @@ def committed(records: list[TrialRecord], worst: np.ndarray) -> np.ndarray:
     return sum((worst if r.spent is None else r.spent for r in records), np.zeros_like(worst))
 
 
-def ledger_counts(records: list[TrialRecord]) -> tuple[int, int]:
-    """(search trials, re-runs) the records say were started."""
+class Started(NamedTuple):
+    """The trials a method's records say were started: search trials, re-runs, promoted trials."""
+
+    searched: int
+    finals: int
+    promoted: int
+
+
+def ledger_counts(records: list[TrialRecord]) -> Started:
+    """What the records say was started (``Started``)."""
     finals = sum(r.role == FINAL for r in records)
-    return len(records) - finals, finals
+    promoted = sum(r.role == PROMOTED for r in records)
+    return Started(len(records) - finals - promoted, finals, promoted)
 
 
 class PrivateSweepState:
@@ -140,7 +153,8 @@ class PrivateSweepState:
         return selected
 
     def start(self, method: str, trial_id: str, role: str = SEARCH) -> None:
-        """Write ahead a trial of the method's search (``role: search``) or a re-run (``final``)."""
+        """Write ahead a trial of the method's search (``role: search``), a promoted trial (``promoted``) or
+        a re-run (``final``)."""
         with self._changing() as doc:
             self._method(doc, method)["trials"][trial_id] = {"state": RUNNING, "spent": None, "role": role}
 

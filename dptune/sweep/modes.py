@@ -28,7 +28,7 @@ from dptune.engine.data import Dataset, train_size
 from dptune.privacy.filter import RenyiFilter
 from dptune.privacy.plans import MethodPlan, Ran, curve_privacy, plan_record, pools, what_ran
 from dptune.sweep.bound import SweepTuningCost, curve_cost
-from dptune.sweep.pipeline import carried, pipeline, planned, plans_at, tuning_knobs
+from dptune.sweep.pipeline import carried, pipeline, planned, plans_at, promoted_knobs, tuning_knobs
 from dptune.sweep.releases import (
     ReleasedModel,
     ReleaseOf,
@@ -101,6 +101,15 @@ class SweepMode(ABC):
 
     def tuning(self) -> dict[str, Knobs]:
         """Per method, a tuning trial's knobs from a drawn configuration (none: as drawn)."""
+        return {}
+
+    @property
+    def promoted(self) -> int:
+        """Each method's promoted trials (successive halving's second rung; 0: none)."""
+        return 0
+
+    def promotion(self) -> dict[str, Knobs]:
+        """Per method, a promoted trial's knobs from its first-rung trial's (none without a second rung)."""
         return {}
 
     @abstractmethod
@@ -215,6 +224,18 @@ class PipelineSweep(SweepMode):
 
     def tuning(self) -> dict[str, Knobs]:
         return {m: functools.partial(tuning_knobs, plan=p) for m, p in self.plans.items()}
+
+    @property
+    def promoted(self) -> int:
+        """Each method's promoted trials: the plan's (none where its trials leave no room for a rung)."""
+        (promoted,) = {p.tuning.promoted for p in self.plans.values()}
+        return promoted
+
+    def promotion(self) -> dict[str, Knobs]:
+        if not self.promoted:
+            return {}
+        runs = self.spec.runs
+        return {m: functools.partial(promoted_knobs, run=runs[m], plan=p) for m, p in self.plans.items()}
 
     def opening_lines(
         self,

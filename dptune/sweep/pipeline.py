@@ -31,6 +31,7 @@ def plan_setup(spec: SweepSpec, delta: float) -> PlanSetup:
         tuning_share=settings.share,
         tuning_compute=settings.compute,
         one_model=spec.one_model,
+        promoted=settings.promoted,
     )
 
 
@@ -74,6 +75,16 @@ def tuning_knobs(config: Mapping[str, Any], plan: MethodPlan) -> dict[str, Any]:
     other knob, the step included, as drawn."""
     tuned = dict(plan.epochs)
     return {k: tuned[v] if k == "epochs" else v for k, v in config.items()}
+
+
+def promoted_knobs(config: Mapping[str, Any], run: RunConfig, plan: MethodPlan) -> dict[str, Any]:
+    """A promoted trial's knobs from its first-rung trial's ``config`` (``tuning_knobs``'s, over the tuning
+    trials' ``run``, ``tuning_run``): the same knobs, step included, for ``Phase.factor`` times its epochs
+    T_t at the noise of the first rung (the per-run ε of that longer run, ``Phase.promoted_epsilon``), on
+    the same subset."""
+    tuning = plan.tuning
+    epochs = run.with_knobs(config).epochs * tuning.factor
+    return {**config, "epochs": epochs, "epsilon": tuning.promoted_epsilon}
 
 
 def tuning_run(run: RunConfig, plan: MethodPlan) -> RunConfig:

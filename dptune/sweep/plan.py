@@ -61,6 +61,13 @@ Thms. 2 and 6): a secret number K of random configurations on the whole data, ea
 re-run once at ε_r and released; its RDP is the theorem's transform of W plus W itself, converted once,
 with ε_r the largest that fits the total.
 
+With a second rung of successive halving (``budget.promoted_trials``: m), each method's best m finished
+tuning trials by validation train again for r·T_t epochs at the σ of the first rung (r = ``PROMOTION_FACTOR``,
+or the most with r·T_t ≤ T; no rung where that is under 2), and the selection reads them: the tuning stage is
+K runs of the first rung's mechanism and m of the promoted one's, both fixed here, calibrated to one σ whose
+stage fits the share (``dptune.sweep.plan_candidates.second_rung``), the promoted mechanism written out with
+the plan. Longer trials rank the steps a release takes better than short ones (bench/short_trials.py).
+
 A proxy trial at ε_t on a subset of rate γ moves its parameters with γ times the full run's signal and the
 full run's noise (``dptune.training.train``): what it ranks is about what a full run at γ·ε_t would. The
 planner chooses γ among ``FRACTIONS`` (a subset of at least ``MIN_SUBSET`` samples) to maximise that
@@ -200,7 +207,7 @@ def _plan_at(
     tuning, release, composition, composed = max(candidates, key=lambda c: c[1].rdp_epsilon)
     if composed > total * (1 + 1e-9):
         raise AssertionError(f"a plan of {', '.join(pool)} composes to {composed} > {total}")
-    trials = int(setup.trials.mean) * len(pool)
+    trials = setup.tuning_units(pool, pairs)
     compute = trials * fraction * max(t / e for p in pairs.values() for e, t in p) + 1.0
     return [
         MethodPlan(

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
+from dptune.base.errors import InputError
 from dptune.privacy.accounting import HistoryEntry, pld_bracket, pld_epsilon, pld_interval, rdp_to_epsilon
 from dptune.privacy.amplification import amplified_by_subset, amplified_rdp, on_subset
 from dptune.privacy.calibration import NoiseSchedule, calibrate_noise
@@ -56,14 +58,76 @@ the worst of theirs."""
 
 
 @dataclass(frozen=True)
+class SecondRung:
+    """Successive halving's second rung of a pool's tuning (``budget.promoted_trials``): each method's best
+    ``promoted`` first-rung trials by validation trained again for ``factor``·T_t epochs
+    (``PlanSetup.factor``) at the σ of the first rung; ``short`` and ``long`` the one privacy
+    configuration's schedule at T_t epochs and at factor·T_t."""
+
+    promoted: int
+    factor: int
+    short: Schedule
+    long: Schedule
+
+    def ledger(self, first: Sequence[HistoryEntry]) -> tuple[HistoryEntry, ...]:
+        """A promoted trial's ledger: the long schedule at the σ of a first-rung trial's ledger ``first``
+        (every noise multiplier of a schedule that scales is σ times its value at σ = 1)."""
+        assert self.short.unit is not None
+        return tuple(self.long.schedule(first[0][0] / self.short.unit[0][0]))
+
+
+def second_rung(setup: PlanSetup, pool: Pool, n: int, pairs: Pairs) -> SecondRung | None:
+    """The pool's second rung (None: the spec promotes none, or no release's T holds 2·T_t).
+
+    Raises:
+        InputError: on ``budget.promoted_trials`` where a tuning trial can draw several privacy
+            configurations (a promoted trial must add the noise of its first-rung trial, whichever).
+    """
+    factor = setup.factor(pairs)
+    if factor == 1:
+        return None
+    longer = {m: tuple((e, t * factor) for e, t in pairs[m]) for m in pool}
+    short, long = setup.schedules(pool, n, pairs), setup.schedules(pool, n, longer)
+    if len(short) != 1 or len(long) != 1 or short[0].unit is None or long[0].unit is None:
+        raise InputError(
+            "budget.promoted_trials",
+            f"needs one privacy configuration for the tuning trials of {', '.join(pool)} (a promoted trial "
+            "adds its first-rung trial's noise): fix every knob that changes the noise, or drop it",
+        )
+    return SecondRung(setup.promoted, factor, short[0], long[0])
+
+
+def promotion_of(
+    rung: SecondRung | None, first: Sequence[HistoryEntry], delta: float, accountant: str
+) -> dict[str, Any]:
+    """The second rung's fields of a tuning ``Phase`` whose first-rung ledger is ``first``: the promoted
+    trial's ledger and its per-run ε by the stage's ``accountant`` (a promoted trial calibrates to it, so
+    adds no less noise than planned: ε decreases in σ); none without a rung."""
+    if rung is None:
+        return {}
+    ledger = rung.ledger(first)
+    epsilon = (
+        pld_epsilon(ledger, delta) if accountant == PLD else rdp_to_epsilon(worst_curve([ledger]), delta)
+    )
+    return {
+        "promoted": rung.promoted,
+        "factor": rung.factor,
+        "promoted_ledger": ledger,
+        "promoted_epsilon": epsilon,
+    }
+
+
+@dataclass(frozen=True)
 class RdpTuning:
     """A tuning stage planned in RDP: its per-run ε_t, the worst ledger of each privacy configuration at it,
-    K, and its RDP on the data (amplified by the subset)."""
+    its RDP on the subset it trains on (``raw``: K trials per method and any promoted ones) and on the data
+    (``curve``: amplified by the subset), and its second rung."""
 
     per_run: float
     ledgers: tuple[tuple[HistoryEntry, ...], ...]
-    trials: int
+    raw: np.ndarray
     curve: np.ndarray
+    rung: SecondRung | None
 
 
 def rdp_tuning(
@@ -77,16 +141,23 @@ def rdp_tuning(
     if tuned_floor is None:
         return None
     schedules, trials = setup.schedules(pool, n, pairs), int(setup.trials.mean) * len(pool)
+    rung = second_rung(setup, pool, n, pairs)
+
+    def stage(e: float) -> np.ndarray:
+        ledgers = ledgers_at(schedules, e, delta)
+        curve = trials * worst_curve(ledgers)
+        if rung is not None:
+            curve = curve + rung.promoted * len(pool) * worst_curve([rung.ledger(ledgers[0])])
+        return np.asarray(curve, dtype=float)
 
     def tuning_fits(e: float) -> bool:
-        tuning = amplified_rdp(trials * curve_at(schedules, e, delta), fraction)
-        return rdp_to_epsilon(tuning, delta) <= setup.tuning_share * total
+        return rdp_to_epsilon(amplified_rdp(stage(e), fraction), delta) <= setup.tuning_share * total
 
     if not tuning_fits(tuned_floor):
         return None
     per_run = largest_fitting(tuning_fits, tuned_floor, total)
-    ledgers = ledgers_at(schedules, per_run, delta)
-    return RdpTuning(per_run, ledgers, trials, amplified_rdp(trials * worst_curve(ledgers), fraction))
+    raw = stage(per_run)
+    return RdpTuning(per_run, ledgers_at(schedules, per_run, delta), raw, amplified_rdp(raw, fraction), rung)
 
 
 def rdp_candidates(
@@ -115,6 +186,7 @@ def _tune_stage(setup: PlanSetup, tuning: RdpTuning, fraction: float, epsilon: f
         ledgers=tuning.ledgers,
         epsilon=epsilon,
         delta=delta,
+        **promotion_of(tuning.rung, tuning.ledgers[0], setup.delta, RDP),
     )
 
 
@@ -158,7 +230,7 @@ def _basic_candidate(
     release at (total − ε_A, δ/2)."""
     delta = setup.delta
     subset_delta = delta / (2 * fraction)
-    on_subset = rdp_to_epsilon(tuning.trials * worst_curve(tuning.ledgers), subset_delta)
+    on_subset = rdp_to_epsilon(tuning.raw, subset_delta)
     epsilon_a, delta_a = amplified_by_subset(on_subset, subset_delta, fraction)
     release_epsilon, release_delta = total - epsilon_a, delta - delta_a
     if release_epsilon < floor:
@@ -196,9 +268,12 @@ def pld_candidates(
         return []
     (tune_schedule,), (release_schedule,) = tuned, released
     trials = int(setup.trials.mean) * len(pool)
+    rung = second_rung(setup, pool, n, pairs)
+    promoted = rung.promoted * len(pool) if rung is not None else 0
 
     def tuning(sigma: float) -> list[HistoryEntry]:
-        return list(tune_schedule.probe(sigma)) * trials
+        longer = list(rung.long.probe(sigma)) if rung is not None else []
+        return list(tune_schedule.probe(sigma)) * trials + longer * promoted
 
     subset_epsilon, subset_delta = on_subset(setup.tuning_share * total, delta, fraction)
     tuning_found = least_noise(tuning, subset_epsilon, subset_delta)
@@ -206,7 +281,8 @@ def pld_candidates(
         return []
     sigma_t, tuning_grid = tuning_found
     tune_ledger = tuple(tune_schedule.schedule(sigma_t))
-    searched = list(tune_ledger) * trials
+    promotion = promotion_of(rung, tune_ledger, delta, PLD)
+    searched = list(tune_ledger) * trials + list(promotion.get("promoted_ledger", ())) * promoted
     release_found = least_noise(release_schedule.probe, total, delta, searched, fraction)
     if release_found is None:
         return []
@@ -226,6 +302,7 @@ def pld_candidates(
                 epsilon=on_data,
                 delta=delta,
                 accountant=PLD,
+                **promotion,
             ),
             Phase.one_run(release_alone, delta, (release_ledger,), release_alone, PLD),
             PLD_COMPOSITION if fraction == 1 else AMPLIFIED_PLD_COMPOSITION,

@@ -18,7 +18,7 @@ from dptune.privacy.plans import RDP
 from dptune.privacy.tuning import TrialCount, worst_curve
 from dptune.sweep.bound import configuration_schedules, lowest_sigma
 from dptune.sweep.space import Dist, MethodSpace
-from dptune.sweep.spec_keys import TUNING_COMPUTE, TUNING_SHARE
+from dptune.sweep.spec_keys import PROMOTION_FACTOR, TUNING_COMPUTE, TUNING_SHARE
 from dptune.training.config import RunConfig
 
 PER_RUN_FLOOR = 0.01
@@ -44,6 +44,8 @@ class PlanSetup:
     one_model: bool = False
     """Whether each total releases one model chosen across the methods (``privacy.release: one``): their
     tuning trials one stage, its selection released once; else each method its own."""
+    promoted: int = 0
+    """Each method's promoted trials (``budget.promoted_trials``: successive halving's second rung)."""
     calibrated: dict[tuple[object, ...], tuple[Schedule, ...]] = field(
         default_factory=dict, compare=False, repr=False
     )
@@ -69,6 +71,22 @@ class PlanSetup:
     ) -> float | None:
         """The least per-run ε every configuration of the pool can be calibrated to (``lowest_target``)."""
         return lowest_of(self.schedules(pool, n, pairs), self.delta, high, start)
+
+    def factor(self, pairs: Mapping[str, Sequence[tuple[int, int]]]) -> int:
+        """r: how many times a first-rung trial's epochs T_t a promoted trial runs, ``PROMOTION_FACTOR``
+        or the most that fits in every release's T (r·T_t ≤ T); 1 where that is under 2 or the spec
+        promotes none: then there is no second rung."""
+        if not self.promoted:
+            return 1
+        fits = min(e // t for p in pairs.values() for e, t in p)
+        return min(PROMOTION_FACTOR, fits) if fits >= 2 else 1
+
+    def tuning_units(self, pool: Sequence[str], pairs: Mapping[str, Sequence[tuple[int, int]]]) -> int:
+        """The tuning's compute in first-rung trials: K trials per method and, with a second rung, r for
+        each promoted trial."""
+        factor = self.factor(pairs)
+        promoted = self.promoted if factor > 1 else 0
+        return (int(self.trials.mean) + factor * promoted) * len(pool)
 
     def pools(self) -> list[tuple[str, ...]]:
         """The methods of each model a total releases: all of them together, or each alone."""

@@ -138,6 +138,7 @@ def pipeline_release(
     epsilon, delta = released_privacy(pool, counts)
     accuracy = 100 * float(result["test_accuracy"])
     searched = sum(counts[m].searched for m in plans)
+    promoted = sum(counts[m].promoted for m in plans)
     trials = (
         f"a secret number of tuning trials ({plan.tuning.count.describe()})"
         if plan.tuning.count.random
@@ -146,6 +147,10 @@ def pipeline_release(
         else f"{searched} tuning trials across {', '.join(plans)} ("
         + ", ".join(f"{m} {counts[m].searched}" for m in plans)
         + ")"
+    ) + (
+        f" and {promoted} promoted ones ({plan.tuning.factor}× as long, the best by validation)"
+        if promoted
+        else ""
     )
     subset = (
         f"on a secret Poisson subset keeping each training sample with probability {plan.tuning.fraction:g}"

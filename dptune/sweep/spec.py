@@ -157,8 +157,9 @@ class SweepSpec:
         can run (a final-test score is on other records, one per re-run: fewer)."""
         finals = 1 if self.includes_tuning is not None else self.reruns
         proxy = self.proxy.trials if self.proxy is not None else 0
+        promoted = self.includes_tuning.promoted if self.includes_tuning is not None else 0
         per_epsilon = sum(
-            (int(self.trials.mean) + proxy + finals) * int(self.knob_range(method, "epochs")[1])
+            (int(self.trials.mean) + proxy + promoted + finals) * int(self.knob_range(method, "epochs")[1])
             for method in self.methods
         )
         return len(self.epsilons) * per_epsilon
@@ -423,7 +424,9 @@ def parse_spec(raw: Any, base: Path | None = None) -> SweepSpec:
         storage_path=storage if "://" in storage else str((base / storage).resolve()),
         methods=spaces,
         source=doc,
-        includes_tuning=parse_includes_tuning(privacy, settings["budget.tuning_compute"]),
+        includes_tuning=parse_includes_tuning(
+            privacy, settings["budget.tuning_compute"], settings["budget.promoted_trials"]
+        ),
         validation=parse_validation(privacy, factory),
     )
     check_rules(spec)

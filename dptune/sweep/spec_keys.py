@@ -24,6 +24,10 @@ TUNING_COMPUTE = 2.0
 """Full runs' worth of compute the tuning of one method and total may use unless the spec says
 (``budget.tuning_compute``)."""
 """Re-runs of each method's selected configuration, with fresh randomness, scored on the final test."""
+PROMOTION_FACTOR = 3
+"""How many times a first-rung tuning trial's epochs a promoted trial runs (``budget.promoted_trials``;
+fewer where the release's epochs do not hold that many): bench/short_trials.py measured trials 3× longer
+ranking releases far better than the first rung's."""
 DEFAULT_WAIT_SECONDS = 600.0
 """How long a sweep on a cluster that can grow waits for a node that fits a trial (``resources.wait``)."""
 
@@ -147,6 +151,16 @@ SPEC_KEYS: tuple[SpecKey, ...] = (
         "a number > 0",
         "with privacy.includes_tuning: the compute, in full runs, each method's tuning may use per total ε",
         f"{TUNING_COMPUTE:g} full runs",
+    ),
+    SpecKey(
+        "budget.promoted_trials",
+        None,
+        _optional(_at_least(1)),
+        "an integer >= 1, fewer than budget.trials_per_method",
+        "with privacy.includes_tuning: successive halving, the best m of each method's tuning trials by "
+        f"validation trained again {PROMOTION_FACTOR}× as long at the same noise, the release chosen "
+        "among them",
+        "none: one rung",
     ),
     SpecKey("resources.cpu", 1, _number_where(lambda v: v > 0), "a number > 0", "CPUs per trial"),
     SpecKey(

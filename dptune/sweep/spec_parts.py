@@ -95,6 +95,7 @@ class IncludesTuning:
     share: float = TUNING_SHARE
     compute: float = TUNING_COMPUTE
     release: str = ONE_MODEL
+    promoted: int = 0  # ``budget.promoted_trials``: a second rung of m trials per method (0: none)
 
     @property
     def one_model(self) -> bool:
@@ -288,9 +289,12 @@ def parse_validation(privacy: Mapping[str, Any], factory: bool) -> str:
 """The ``privacy`` section's keys besides its run knobs."""
 
 
-def parse_includes_tuning(privacy: Mapping[str, Any], compute: float | None) -> IncludesTuning | None:
-    """``privacy.includes_tuning: true`` (with ``privacy.tuning_share`` ρ in (0, 1) and the tuning's
-    ``compute``, ``budget.tuning_compute``): every ε of the spec is the total of a released model."""
+def parse_includes_tuning(
+    privacy: Mapping[str, Any], compute: float | None, promoted: int | None = None
+) -> IncludesTuning | None:
+    """``privacy.includes_tuning: true`` (with ``privacy.tuning_share`` ρ in (0, 1), the tuning's
+    ``compute``, ``budget.tuning_compute``, and its second rung's trials, ``budget.promoted_trials``): every
+    ε of the spec is the total of a released model."""
     flag = privacy.get("includes_tuning", False)
     if not isinstance(flag, bool):
         raise InputError("privacy.includes_tuning", f"must be true or false, got {flag!r}")
@@ -300,6 +304,7 @@ def parse_includes_tuning(privacy: Mapping[str, Any], compute: float | None) -> 
             for path, present in (
                 ("privacy.tuning_share", "tuning_share" in privacy),
                 ("budget.tuning_compute", compute is not None),
+                ("budget.promoted_trials", promoted is not None),
                 ("privacy.release", "release" in privacy),
             )
             if present
@@ -315,7 +320,7 @@ def parse_includes_tuning(privacy: Mapping[str, Any], compute: float | None) -> 
     release = privacy.get("release", ONE_MODEL)
     if release not in RELEASES:
         raise InputError("privacy.release", f"must be one of {', '.join(RELEASES)}, got {release!r}")
-    return IncludesTuning(share, TUNING_COMPUTE if compute is None else compute, str(release))
+    return IncludesTuning(share, TUNING_COMPUTE if compute is None else compute, str(release), promoted or 0)
 
 
 def parse_epsilons(value: Any) -> tuple[float, ...]:

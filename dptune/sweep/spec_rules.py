@@ -179,6 +179,22 @@ def _one_model(spec: SweepSpec) -> Iterator[Conflict]:
         )
 
 
+def _promoted(spec: SweepSpec) -> Iterator[Conflict]:
+    promoted = spec.includes_tuning.promoted if spec.includes_tuning is not None else 0
+    if not promoted:
+        return
+    if spec.trials.random:
+        yield "budget.promoted_trials", "needs a fixed budget.trials_per_method: drop it, or give a number"
+    elif promoted >= spec.trials.mean:
+        yield (
+            "budget.promoted_trials",
+            f"must be fewer than budget.trials_per_method ({int(spec.trials.mean)}): the second rung "
+            "trains again the best of the first",
+        )
+    elif spec.scheduler != "none":
+        yield "budget.promoted_trials", "is early stopping of its own: set scheduler.name: none"
+
+
 def _carried_starts(spec: SweepSpec) -> Iterator[Conflict]:
     """Carrying a start point raises where it leaves its space; a total's are carried by its plan."""
     if spec.includes_tuning is None:
@@ -225,6 +241,11 @@ SPEC_RULES: tuple[SpecRule, ...] = (
         "one model",
         "`privacy.release: one` (the default) with several methods only with a fixed trial count",
         _one_model,
+    ),
+    SpecRule(
+        "successive halving",
+        "`budget.promoted_trials` fewer than a fixed `budget.trials_per_method`, with `scheduler: none`",
+        _promoted,
     ),
     SpecRule(
         "carried start points",

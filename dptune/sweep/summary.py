@@ -14,7 +14,7 @@ from dptune.base.randomness import SEEDED_NO_GUARANTEE
 from dptune.engine.data import Dataset
 from dptune.privacy.filter import RenyiFilter
 from dptune.privacy.heldout import PrivateHeldOut
-from dptune.privacy.plans import BASIC_COMPOSITION, MethodPlan
+from dptune.privacy.plans import BASIC_COMPOSITION, MethodPlan, Phase, promoted_note
 from dptune.privacy.tuning import TrialCount
 from dptune.sweep.bound import SweepTuningCost, format_costs
 from dptune.sweep.releases import ReleasedModel
@@ -73,10 +73,17 @@ def pipeline_opening_lines(spec: SweepSpec, plan: MethodPlan, data: Dataset, del
         else "the best of the methods' selections by validation accuracy released once on the whole "
         "data: one model, its card covering every method's trials"
     )
+    tuning = plan.tuning
+    promoted = (
+        f"the best {tuning.promoted} of each method's trained again {tuning.factor}× as long (successive "
+        "halving), "
+        if tuning.promoted
+        else ""
+    )
     return [
         f"sweep {spec.name}: {', '.join(spec.methods)} on {shared.dataset} (n={n}) / {shared.model}, "
         f"total ε={spec.epsilons[0]:g} (tuning included), δ={delta:g}: {plan.tuning.count.describe()} "
-        f"tuning trials per method on {subset}, then {released}",
+        f"tuning trials per method on {subset}, {promoted}then {released}",
         randomness_line(spec),
         f"selection: trials scored and selected on a validation part ({len(data.val_y)} held-out "
         f"images); the release scored on the final-test part ({len(data.test_y)} images)",
@@ -279,6 +286,12 @@ def tuning_runs(count: TrialCount) -> str:
     return f"K~{'P' if count.distribution == 'poisson' else 'NB'}({count.mean:g})"
 
 
+def tuning_column(tuning: Phase) -> str:
+    """A tuning stage's runs as the plan's table shows them: ``tuning_runs``, ``8+2`` with a second rung."""
+    runs = tuning_runs(tuning.count)
+    return f"{runs}+{tuning.promoted}" if tuning.promoted else runs
+
+
 def epochs_text(plan: MethodPlan) -> str:
     """``4/40``: a tuning trial's epochs of the release's (each value of a searched epochs knob)."""
     return ",".join(f"{t}/{e}" for e, t in plan.epochs)
@@ -307,8 +320,8 @@ def spending_line(plan: MethodPlan) -> str:
         f"{where}, "
         f"{length} epochs ({steps} noisy steps) each, at the release's step; each ranks configurations "
         f"as a full run at ε ≈ γ·ε_t = {plan.tuning_quality:.3g} would (a plan below {MIN_TUNING_EPSILON:g} "
-        f"is refused: its trials would rank noise); γ makes that largest within the tuning compute "
-        f"(here {plan.run_equivalents - 1:.2g} in full runs)"
+        f"is refused: its trials would rank noise){second_rung_text(tuning)}; γ makes that largest within "
+        f"the tuning compute (here {plan.run_equivalents - 1:.2g} in full runs)"
     )
     if steps < MIN_RANKING_STEPS:
         line += (
@@ -319,6 +332,16 @@ def spending_line(plan: MethodPlan) -> str:
     return line + ")"
 
 
+def second_rung_text(tuning: Phase) -> str:
+    """What the spending line says of successive halving's second rung (empty without one)."""
+    if not tuning.promoted:
+        return ""
+    return (
+        f"; then successive halving: {promoted_note(tuning)}, counted in 'its ε', the release chosen among "
+        "them: longer trials rank steps the release will take better than short ones"
+    )
+
+
 def format_plan(plans: list[MethodPlan]) -> str:
     """The plan as the first table of ``dptune run``: per method and total, each stage's share."""
     lines = [
@@ -327,7 +350,7 @@ def format_plan(plans: list[MethodPlan]) -> str:
     ]
     for p in plans:
         lines.append(
-            f"{p.method:<15} {p.total_epsilon:>7g} │ {tuning_runs(p.tuning.count):>6} "
+            f"{p.method:<15} {p.total_epsilon:>7g} │ {tuning_column(p.tuning):>6} "
             f"{p.tuning.per_run_epsilon:>6.3f} "
             f"{p.tuning.fraction:>8g} {p.tuning.epsilon:>6.3f} │ {p.release.per_run_epsilon:>11.3f} "
             f"{epochs_text(p):>8} │ {p.epsilon:>8.3f} {p.run_equivalents:>5.2f}  "
@@ -335,7 +358,8 @@ def format_plan(plans: list[MethodPlan]) -> str:
         )
     delta = plans[0].delta
     lines.append(
-        f"(δ = {delta:g}; tuning: trials per method, each at ε_t on a secret subset of rate γ, 'its ε' their "
+        f"(δ = {delta:g}; tuning: trials per method (+m: promoted ones), each at ε_t on a secret subset of "
+        "rate γ, 'its ε' their "
         "whole stage's; the release: one run at ε_B; 'epochs': a tuning trial's T_t of the release's T, "
         "the rule's r_B/r_t = ε_B/ε_t carried in steps; 'composed': the released model's (ε, δ), tuning "
         "included; 'runs': the compute in full runs, the tuning's K·γ·T_t/T and the release's 1)"

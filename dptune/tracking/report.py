@@ -91,7 +91,8 @@ def stage_lines(plans: Sequence[Mapping[str, Any]]) -> tuple[str, ...]:
     """What each stage of the stored plans (``MethodPlan.as_dict``) spent, a line per total:
     ``total 1: 8 × ε_t 0.0806 (ε 0.25), then ε_B 0.955`` (the tuning stage's trials, each at ε_t,
     composing to ε on the data; then the release's run at ε_B; one model across methods:
-    ``total 2: 3 methods × 4 × ε_t 0.135 (ε 0.5), then one model at ε_B 1.92``); plans that differ at a
+    ``total 2: 3 methods × 4 × ε_t 0.135 (ε 0.5), then one model at ε_B 1.92``; a second rung of
+    successive halving: ``8 × ε_t 0.126 + 2 × 0.22 (ε 0.5)``); plans that differ at a
     total are told apart by method, a line each. A random count reads as its mean (K itself is secret)."""
     parts: dict[float, dict[str, list[str]]] = {}
     for plan in plans:
@@ -102,8 +103,10 @@ def stage_lines(plans: Sequence[Mapping[str, Any]]) -> tuple[str, ...]:
         if len(among) > 1:  # one model across methods: every method's trials, one release
             count = f"{len(among)} methods × {count}"
         released = "then one model at ε_B" if len(among) > 1 else "then ε_B"
+        promoted = tuning.get("promoted")  # a second rung: its runs per method, each at its own ε
+        longer = f" + {promoted['runs']} × {promoted['per_run_epsilon']:.3g}" if promoted else ""
         text = (
-            f"{count} × ε_t {tuning['per_run_epsilon']:.3g} (ε {tuning['epsilon']:.3g}), "
+            f"{count} × ε_t {tuning['per_run_epsilon']:.3g}{longer} (ε {tuning['epsilon']:.3g}), "
             f"{released} {release['per_run_epsilon']:.3g}"
         )
         parts.setdefault(plan["total_epsilon"], {}).setdefault(text, []).append(plan["method"])

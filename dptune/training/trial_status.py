@@ -27,7 +27,11 @@ this knob of the trial's config (the run configuration's own ``method``) says wh
 RERUN_OF = "rerun_of"
 """In the config of a re-run of a selected configuration: the id of the search trial it repeats. Not a
 knob: the trainable scores a trial that has it on the final-test part."""
-ROUTING_KEYS = (METHOD_KEY, RERUN_OF)
+PROMOTED_FROM = "promoted_from"
+"""In the config of a promoted trial (a pipeline's second rung of successive halving): the id of the
+first-rung trial whose configuration it trains again, longer. Not a knob: it is scored on validation, as
+every tuning trial."""
+ROUTING_KEYS = (METHOD_KEY, RERUN_OF, PROMOTED_FROM)
 """The keys of a trial's config that say whose trial it is rather than how it trains."""
 
 
@@ -47,10 +51,12 @@ def is_rerun(config: Mapping[str, Any]) -> bool:
 
 
 class Route(NamedTuple):
-    """Whose trial a sweep trial is: its method, and for a re-run the search trial it repeats."""
+    """Whose trial a sweep trial is: its method, for a re-run the search trial it repeats, for a promoted
+    trial the first-rung trial it trains again."""
 
     method: str
     rerun_of: str | None
+    promoted_from: str | None = None
 
     @property
     def rerun(self) -> bool:
@@ -60,8 +66,12 @@ class Route(NamedTuple):
 def route(config: Mapping[str, Any]) -> Route:
     """The one place a sweep trial's config is read for whose trial it is (``ROUTING_KEYS``): the
     trainable, the searcher, the scheduler and the callbacks of a sweep all route by it."""
-    rerun_of = config.get(RERUN_OF)
-    return Route(str(config.get(METHOD_KEY, "")), None if rerun_of is None else str(rerun_of))
+    rerun_of, promoted_from = config.get(RERUN_OF), config.get(PROMOTED_FROM)
+    return Route(
+        str(config.get(METHOD_KEY, "")),
+        None if rerun_of is None else str(rerun_of),
+        None if promoted_from is None else str(promoted_from),
+    )
 
 
 class TrialStatus(StrEnum):
@@ -94,11 +104,22 @@ def select_trial(
     best validation score after its last epoch (None if none finished); of tied ones, the one of highest
     ``rank``, a secret random draw (``dptune.base.randomness.tie_rank``), never an order the trials ran in.
     The sweep's searcher selects with it (``dptune.tune.stage_searcher``)."""
-    return max(
-        (t for t in trials if status(t) is TrialStatus.FINISHED),
-        key=lambda t: (score(t), rank(t)),
-        default=None,
-    )
+    best = best_trials(trials, status, score, rank, 1)
+    return best[0] if best else None
+
+
+def best_trials(
+    trials: Iterable[T],
+    status: Callable[[T], TrialStatus],
+    score: Callable[[T], float],
+    rank: Callable[[T], Any],
+    count: int,
+) -> list[T]:
+    """The ``count`` trials ``select_trial`` would pick one after another, best first: the finished ones
+    by validation score, ties by ``rank``. Successive halving promotes them
+    (``dptune.tune.stage_searcher``)."""
+    finished = [t for t in trials if status(t) is TrialStatus.FINISHED]
+    return sorted(finished, key=lambda t: (score(t), rank(t)), reverse=True)[:count]
 
 
 def select_keeping_start(

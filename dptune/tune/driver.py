@@ -365,7 +365,13 @@ def record(
     ]
     tuning = SweepTuningCost(costs, delta, sweep.filter, prepared.warm_prior, spec.shared.proxy_fraction)
     state.keep("tuning_cost", tuning.as_dict(private=True))
-    counts = {plan.method: Ran(*ledger_counts(state.trials(plan.method)), plan.trials) for plan in searches}
+    started = {plan.method: ledger_counts(state.trials(plan.method)) for plan in searches}
+    counts = {
+        p.method: Ran(
+            started[p.method].searched, started[p.method].finals, p.trials, started[p.method].promoted
+        )
+        for p in searches
+    }
     public = mode.record(tuning, counts)
     chosen = {plan.method: state.selected(plan.method) for plan in searches}
     selected = {method: found["trial_id"] for method, found in chosen.items() if found}

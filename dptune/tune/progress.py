@@ -28,7 +28,14 @@ from ray.tune.experiment import Trial
 
 from dptune.methods.filters import DrawnFilter
 from dptune.sweep.space import FILTER_PREFIX
-from dptune.training.trial_status import FINAL_SCORE, OBJECTIVE, ROUTING_KEYS, TrialStatus, fell_back_to_cpu
+from dptune.training.trial_status import (
+    FINAL_SCORE,
+    OBJECTIVE,
+    ROUTING_KEYS,
+    TrialStatus,
+    fell_back_to_cpu,
+    route,
+)
 from dptune.tune.callbacks import trial_error_reason
 from dptune.tune.step_board import EpochStep
 
@@ -328,7 +335,10 @@ class TrialProgress(Callback):
             and k not in ROUTING_KEYS
         )
         of = f"/{self.total}" if self.total else ""  # none: a secret count, or one model's unknown release
-        kind = self.rerun_names[0] if self.final else "trial"
+        kind = f"{self.rerun_names[0] if self.final else 'trial'} {self.done}{of}"
+        if route(trial.config).promoted_from is not None:  # a second rung's: numbered apart from the search's
+            self.done -= 1
+            kind = "promoted"
         if fell_back_to_cpu(result):
             outcome += "  on CPU (its node shows no CUDA device; gpu_fallback: cpu)"
 
@@ -343,7 +353,7 @@ class TrialProgress(Callback):
 
         self.progress.update(self.method, finished)
         if self.final or self.total is not None:
-            self.progress(f"  {self.method:<15} {kind} {self.done}{of}  {outcome}  ({seconds:.0f}s)  {knobs}")
+            self.progress(f"  {self.method:<15} {kind}  {outcome}  ({seconds:.0f}s)  {knobs}")
 
     def on_trial_complete(self, iteration: int, trials: list, trial: Any, **info: Any) -> None:
         result = trial.last_result or {}

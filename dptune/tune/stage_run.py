@@ -102,7 +102,8 @@ class SweepRun:
         """Trials at once: ``concurrency``, or every search trial and re-run of ``plans``, a secret trial
         count taken at its public mean (the number reaches the autoscaler: K must not)."""
         trials = [math.ceil(self.spec.trials.mean) if p.secret_count else p.trials for p in plans if p.trials]
-        return max(1, self.concurrency or sum(trials) + self.spec.reruns * len(trials))
+        later = self.spec.reruns + self.mode.promoted  # each method's re-runs and promoted trials
+        return max(1, self.concurrency or sum(trials) + later * len(trials))
 
 
 def _trainable(sweep: SweepRun, plans: list[BoundedSearch]) -> Any:
@@ -206,6 +207,8 @@ def _tuner(sweep: SweepRun, plans: list[BoundedSearch], groups: CallbackGroups) 
         },
         validation_size=len(sweep.data.val_y),
         one_model=sweep.mode.one_model,
+        promoted=sweep.mode.promoted,
+        promote=sweep.mode.promotion(),
     )
     return tune.Tuner(
         trainable,

@@ -42,12 +42,14 @@ from ray.tune.experiment import Trial
 from ray.tune.search import Searcher
 
 from dptune.base.randomness import tie_rank, trial_seed
-from dptune.sweep.ledger import FINAL, PrivateSweepState
+from dptune.sweep.ledger import FINAL, PROMOTED, PrivateSweepState
 from dptune.training.trial_status import (
     METHOD_KEY,
     OBJECTIVE,
+    PROMOTED_FROM,
     RERUN_OF,
     TrialStatus,
+    best_trials,
     route,
     select_keeping_start,
     select_trial,
@@ -57,6 +59,10 @@ from dptune.tune.searcher import AccountedSearcher
 
 RERUN_SEED_OFFSET = 1_000_000
 """Trial numbers from here on seed a seeded sweep's re-runs: no search trial has that many."""
+PROMOTION_SEED_OFFSET = 2_000_000
+"""Trial numbers from here on seed a seeded sweep's promoted trials."""
+SEARCH, PROMOTION, RERUN = "search", "promotion", "rerun"
+"""What a trial of the stage is: a search trial (the first rung), a promoted trial (the second), a re-run."""
 _ENDED: dict[str, queue.SimpleQueue[str]] = {}
 
 
@@ -79,6 +85,10 @@ class MethodView:
     repeated: set[str] = field(default_factory=set)  # the trial ids its re-runs repeat (``RERUN_OF``)
     ended: list[tuple[str, dict[str, Any], dict[str, Any]]] = field(default_factory=list)
     """(trial id, config, last result) of every search trial that ended without an error."""
+    promoted: set[str] = field(default_factory=set)  # the search trials its promoted trials train again
+    promoting: int = 0  # its promoted trials not ended
+    promoted_ended: list[tuple[str, dict[str, Any], dict[str, Any]]] = field(default_factory=list)
+    """(trial id, config, last result) of every promoted trial that ended without an error."""
 
 
 class SweepSearcher(Searcher):
@@ -94,7 +104,10 @@ class SweepSearcher(Searcher):
     ``kept_starts`` holds the start points (the search's parameter values) of each method whose selection
     keeps them (``select_keeping_start``, on ``validation_size`` examples); ``one_model``: the methods
     release one model together, the selection of the method whose selected trial scores best on
-    validation once every search has ended (``winner``), and no other method re-runs."""
+    validation once every search has ended (``winner``), and no other method re-runs; ``promoted``:
+    each method's trials of successive halving's second rung (0: none), the best that many of its finished
+    search trials by validation, each trained again with the knobs ``promote`` maps its configuration to
+    (longer, at the same noise), its selection then made among them (``_candidates``)."""
 
     def __init__(
         self,
@@ -112,6 +125,8 @@ class SweepSearcher(Searcher):
         kept_starts: Mapping[str, list[dict[str, Any]]] | None = None,
         validation_size: int = 0,
         one_model: bool = False,
+        promoted: int = 0,
+        promote: Mapping[str, Callable[[dict[str, Any]], dict[str, Any]]] | None = None,
         metric: str = OBJECTIVE,
         mode: str = "max",
     ) -> None:
@@ -132,13 +147,18 @@ class SweepSearcher(Searcher):
         }
         self.validation_size = validation_size
         self.one_model = one_model
+        self.promoted = promoted
+        self.promote = dict(promote or {})
+        if promoted and set(self.promote) != set(searchers):
+            raise ValueError("successive halving needs every method's promoted knobs")
         if self.kept_starts and validation_size < 1:
             raise ValueError("a selection that keeps start points needs the validation part's size")
         self._views: dict[str, MethodView] = {m: MethodView() for m in searchers}
-        self._owners: dict[str, tuple[str, bool]] = {}  # trial id -> (method, whether a re-run)
+        self._owners: dict[str, tuple[str, str]] = {}  # trial id -> (method, SEARCH, PROMOTION or RERUN)
         self._spent: set[str] = set()  # methods whose searcher said FINISHED with none of its trials live
         self._refused: set[str] = set()  # methods whose next re-run the privacy filter refused
         self._announced: set[str] = set()  # methods whose search's end this driver has announced
+        self._promotions_announced: set[str] = set()  # methods whose second rung this driver has announced
         self._winner_announced = False
 
     def set_search_properties(self, metric: str | None, mode: str | None, config: dict, **spec: Any) -> bool:
@@ -160,23 +180,35 @@ class SweepSearcher(Searcher):
                 continue
             ended = trial.is_finished()
             view.live += not ended
-            self._owners[trial.trial_id] = (whose.method, whose.rerun)
             if whose.rerun_of is not None:
+                self._owners[trial.trial_id] = (whose.method, RERUN)
                 view.reruns += 1
                 view.repeated.add(whose.rerun_of)
                 continue
+            if whose.promoted_from is not None:
+                self._owners[trial.trial_id] = (whose.method, PROMOTION)
+                view.promoted.add(whose.promoted_from)
+                view.promoting += not ended
+                if trial.status == Trial.TERMINATED and trial.last_result:
+                    view.promoted_ended.append((trial.trial_id, trial.config, trial.last_result))
+                continue
+            self._owners[trial.trial_id] = (whose.method, SEARCH)
             view.started += 1
             view.searching += not ended
             if trial.status == Trial.TERMINATED and trial.last_result:
                 view.ended.append((trial.trial_id, trial.config, trial.last_result))
         self._views = views
         for method in self.searchers:
-            if method not in self._announced and self._search_ended(method):
+            if self.promoted and method not in self._promotions_announced and self._search_ended(method):
+                self._promotions_announced.add(method)
+                self._announce_promotions(method)
+            if method not in self._announced and self._tuning_ended(method):
                 self._announced.add(method)
                 ended_searches(self.sweep).put(method)
                 selected = self._selected(method)
                 if selected is not None:
-                    self.state.select(method, selected[0], released_settings(selected[1]))
+                    drawn = self._drawn(method, selected)[1]
+                    self.state.select(method, selected[0], released_settings(drawn))
                 if self.reruns:
                     self._announce(method)
         if self.one_model and not self._winner_announced and self._all_ended():
@@ -184,7 +216,7 @@ class SweepSearcher(Searcher):
             self._announce_winner()
 
     def _all_ended(self) -> bool:
-        return all(self._search_ended(m) for m in self.searchers)
+        return all(self._tuning_ended(m) for m in self.searchers)
 
     def winner(self) -> str | None:
         """With one model across methods, the method whose selection is released: the one whose re-run
@@ -220,6 +252,38 @@ class SweepSearcher(Searcher):
         done = method in self._spent or view.started >= self.budgets[method]
         return done and view.searching == 0
 
+    def _tuning_ended(self, method: str) -> bool:
+        """Whether the method's tuning has ended: its search, and every trial it promotes."""
+        if not self._search_ended(method):
+            return False
+        return not self.promoted or (not self._to_promote(method) and self._views[method].promoting == 0)
+
+    def _promotable(self, method: str) -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
+        """The search trials the second rung trains again: the best ``promoted`` finished ones by
+        validation, ties by the secret rank (``best_trials``), the same after a resume."""
+        return best_trials(
+            self._views[method].ended,
+            lambda t: TrialStatus.of_ended(t[2]),
+            lambda t: t[2][OBJECTIVE],
+            lambda t: tie_rank(self.tie_key, t[0]),
+            self.promoted,
+        )
+
+    def _to_promote(self, method: str) -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
+        """The trials of ``_promotable`` not promoted yet."""
+        return [t for t in self._promotable(method) if t[0] not in self._views[method].promoted]
+
+    def _announce_promotions(self, method: str) -> None:
+        chosen = self._promotable(method)
+        scores = ", ".join(f"{100 * t[2][OBJECTIVE]:.2f}%" for t in chosen)
+        line = (
+            f"promoting its best {len(chosen)} trials by validation ({scores}): each trained again, longer, "
+            "at the same noise"
+            if chosen
+            else "no trial finished every epoch: nothing to promote"
+        )
+        console(self.sweep)(f"  {method:<15} {line}")
+
     def _selected(self, method: str) -> tuple[str, dict[str, Any], dict[str, Any]] | None:
         """The trial whose configuration the method's re-runs repeat: the one its re-runs in Tune's list
         already repeat, else ``select_trial``'s choice (``select_keeping_start``'s where the method keeps
@@ -227,11 +291,12 @@ class SweepSearcher(Searcher):
         same trial after a resume, whatever order Tune restores its list in, and never the order the
         trials ran in)."""
         view = self._views[method]
-        repeated = [t for t in view.ended if t[0] in view.repeated]
+        candidates = self._candidates(method)
+        repeated = [t for t in candidates if t[0] in view.repeated]
         if repeated:
             return repeated[0]
         scored = (
-            view.ended,
+            candidates,
             lambda t: TrialStatus.of_ended(t[2]),
             lambda t: t[2][OBJECTIVE],
             lambda t: tie_rank(self.tie_key, t[0]),
@@ -239,6 +304,23 @@ class SweepSearcher(Searcher):
         if method not in self.kept_starts:
             return select_trial(*scored)
         return select_keeping_start(*scored, lambda t: self._is_start(method, t[1]), self.validation_size)
+
+    def _candidates(self, method: str) -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
+        """The trials the selection reads: with a second rung its promoted trials (where one finished
+        every epoch), else the search's."""
+        view = self._views[method]
+        finished = [t for t in view.promoted_ended if TrialStatus.of_ended(t[2]) is TrialStatus.FINISHED]
+        return view.promoted_ended if self.promoted and finished else view.ended
+
+    def _drawn(
+        self, method: str, selected: tuple[str, dict[str, Any], dict[str, Any]]
+    ) -> tuple[str, dict[str, Any], dict[str, Any]]:
+        """The search trial behind a selection: a promoted trial's first-rung trial (its knobs as drawn,
+        at the first rung's epochs, which the release's carry reads), else the selection itself."""
+        first = route(selected[1]).promoted_from
+        if first is None:
+            return selected
+        return next(t for t in self._views[method].ended if t[0] == first)
 
     def _is_start(self, method: str, config: Mapping[str, Any]) -> bool:
         """Whether ``config`` is the trial of a start point the method's selection keeps."""
@@ -250,9 +332,7 @@ class SweepSearcher(Searcher):
             return ""
         if self._is_start(method, selected[1]):
             return "; the start point, kept"
-        finished = [
-            t for t in self._views[method].ended if TrialStatus.of_ended(t[2]) is TrialStatus.FINISHED
-        ]
+        finished = [t for t in self._candidates(method) if TrialStatus.of_ended(t[2]) is TrialStatus.FINISHED]
         if any(self._is_start(method, t[1]) for t in finished):
             return "; it beat the start point by more than the validation's noise"
         return "; no start point's trial finished"
@@ -298,10 +378,14 @@ class SweepSearcher(Searcher):
         if sum(view.live for view in self._views.values()) >= self.limit:
             return None
         for method in self._order():
-            config = self._suggest_search(method, trial_id) or self._suggest_rerun(method, trial_id)
+            config = (
+                self._suggest_search(method, trial_id)
+                or self._suggest_promotion(method, trial_id)
+                or self._suggest_rerun(method, trial_id)
+            )
             if config is not None:
                 return config
-        finished = all(self._search_ended(m) and self._reruns_done(m) for m in self.searchers)
+        finished = all(self._tuning_ended(m) and self._reruns_done(m) for m in self.searchers)
         return Searcher.FINISHED if finished else None
 
     def _suggest_search(self, method: str, trial_id: str) -> dict | None:
@@ -316,10 +400,35 @@ class SweepSearcher(Searcher):
         view.started += 1
         view.searching += 1
         view.live += 1
-        self._owners[trial_id] = (method, False)
+        self._owners[trial_id] = (method, SEARCH)
         if method in self.tune:  # a pipeline's tuning trial: its step at the tuning's ε
             config = self.tune[method](config)
         return {**config, METHOD_KEY: method}
+
+    def _suggest_promotion(self, method: str, trial_id: str) -> dict | None:
+        """The next promoted trial, once the method's search has ended: the next of ``_to_promote``, its
+        configuration trained again with the knobs ``promote`` maps it to, written ahead in the private
+        state (``role: promoted``); fresh randomness (a seeded sweep's i-th promoted trial written ahead is
+        seeded ``trial_seed(seed, method, PROMOTION_SEED_OFFSET + i)``)."""
+        if not self.promoted or not self._search_ended(method):
+            return None
+        waiting = self._to_promote(method)
+        if not waiting:
+            return None
+        first, drawn, _ = waiting[0]
+        view = self._views[method]
+        written = sum(r.role == PROMOTED for r in self.state.trials(method))
+        self.state.start(method, trial_id, role=PROMOTED)
+        self._owners[trial_id] = (method, PROMOTION)
+        view.promoted.add(first)
+        view.promoting += 1
+        view.live += 1
+        knobs = {k: v for k, v in drawn.items() if k != "seed"}
+        config = self.promote[method](knobs) | {PROMOTED_FROM: first}
+        seed = self.seeds[method]
+        if seed is not None:
+            config["seed"] = trial_seed(seed, method, PROMOTION_SEED_OFFSET + written)
+        return config
 
     def _suggest_rerun(self, method: str, trial_id: str) -> dict | None:
         """The next re-run of the method's selected configuration, once its search has ended: the
@@ -328,7 +437,7 @@ class SweepSearcher(Searcher):
         ``trial_seed(seed, method, RERUN_SEED_OFFSET + i)``, never a search trial's); where ``carry`` has the
         method (a pipeline whose ε includes the tuning), the knobs it carries the configuration to."""
         view = self._views[method]
-        if not self._search_ended(method) or view.reruns >= self.reruns or method in self._refused:
+        if not self._tuning_ended(method) or view.reruns >= self.reruns or method in self._refused:
             return None
         if self.one_model and method != self.winner():
             return None
@@ -344,10 +453,11 @@ class SweepSearcher(Searcher):
             return None
         written = sum(r.role == FINAL for r in self.state.trials(method))
         self.state.start(method, trial_id, role=FINAL)
-        self._owners[trial_id] = (method, True)
+        self._owners[trial_id] = (method, RERUN)
         view.reruns += 1
         view.live += 1
-        config = {k: v for k, v in selected[1].items() if k != "seed"} | {RERUN_OF: selected[0]}
+        drawn = self._drawn(method, selected)[1]
+        config = {k: v for k, v in drawn.items() if k != "seed"} | {RERUN_OF: selected[0]}
         if method in self.carry:  # a release: the selected configuration carried to the plan's ε
             config = self.carry[method](config)
         seed = self.seeds[method]
@@ -356,16 +466,16 @@ class SweepSearcher(Searcher):
         return config
 
     def on_trial_result(self, trial_id: str, result: dict) -> None:
-        method, rerun = self._owners[trial_id]
-        if not rerun:
+        method, kind = self._owners[trial_id]
+        if kind == SEARCH:
             self.searchers[method].on_trial_result(trial_id, result)
 
     def on_trial_complete(self, trial_id: str, result: dict | None = None, error: bool = False) -> None:
-        method, rerun = self._owners[trial_id]
-        if rerun:  # a re-run counts its whole plan: nothing to give back
-            self.state.end(method, trial_id, None)
-        else:
+        method, kind = self._owners[trial_id]
+        if kind == SEARCH:
             self.searchers[method].on_trial_complete(trial_id, result=result, error=error)
+        else:  # a promoted trial or a re-run counts its whole plan: nothing to give back
+            self.state.end(method, trial_id, None)
 
     def save(self, checkpoint_path: str) -> None:
         """Every method's searcher: the state of each wrapper (``get_state``) and the base searcher's
@@ -380,6 +490,7 @@ class SweepSearcher(Searcher):
             _restore_chain(searcher, states[method])
         self._views = {m: MethodView() for m in self.searchers}
         self._owners, self._spent, self._refused, self._announced = {}, set(), set(), set()
+        self._promotions_announced = set()
         self._winner_announced = False
 
 
@@ -395,7 +506,7 @@ def released_settings(config: dict[str, Any]) -> dict[str, Any]:
     return {
         k: v
         for k, v in config.items()
-        if isinstance(v, bool | int | float | str) and k not in (METHOD_KEY, RERUN_OF, "seed")
+        if isinstance(v, bool | int | float | str) and k not in (METHOD_KEY, RERUN_OF, PROMOTED_FROM, "seed")
     }
 
 
