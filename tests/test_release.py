@@ -202,7 +202,7 @@ def test_a_pipeline_with_a_second_rung_releases_the_best_promoted_trial_within_i
     )
     assert factor >= 2
     (chosen,) = [t for t in promoted if t.trial_id == route(rerun.config).rerun_of]
-    assert chosen.last_result[OBJECTIVE] == max(t.last_result[OBJECTIVE] for t in promoted)  # ties: a secret key
+    assert chosen.last_result[OBJECTIVE] == max(t.last_result[OBJECTIVE] for t in promoted)  # ties: secret
     assert rerun.config["lr"] == chosen.config["lr"]
     assert rerun.config["epochs"] == 2  # the release's T, carried from the first rung's T_t
 
