@@ -303,6 +303,19 @@ def test_the_trials_flag_sets_each_methods_trial_count_and_a_bad_one_is_refused(
     assert code == 2 and out == "" and err.startswith("dptune: error: budget.trials_per_method: "), err
 
 
+def test_the_promoted_trials_flag_plans_a_second_rung_and_a_bad_one_is_refused(
+    local_machine: Path, capsys
+) -> None:
+    """``--promoted-trials M`` is ``budget.promoted_trials: M``: the plan's tuning column says ``K+M``; M not
+    below the trial count is refused naming the field."""
+    spec = str(quickstart_spec(local_machine))
+    flags = ["--includes-tuning", "--release", "per_method", "--method", "dpsgd", "--trials", "4"]
+    code, out, _ = run(["validate", spec, *flags, "--promoted-trials", "2"], capsys)
+    assert code == 0 and out.splitlines()[1].split()[3] == "4+2", out
+    code, out, err = run(["validate", spec, *flags, "--promoted-trials", "4"], capsys)
+    assert code == 2 and out == "" and err.startswith("dptune: error: budget.promoted_trials: "), err
+
+
 def test_validate_refuses_an_existing_sweep_unless_resumed(local_machine: Path, capsys) -> None:
     spec = str(quickstart_spec(local_machine))
     (local_machine / "ray_results" / "quickstart").mkdir(parents=True)

@@ -16,7 +16,7 @@ import pytest
 from dptune.base.errors import InputError
 from dptune.privacy.plans import AMPLIFIED_PLD_COMPOSITION, BASIC_COMPOSITION, PLD_COMPOSITION, MethodPlan
 from dptune.sweep.pipeline import plan_setup, promoted_knobs, tuning_run
-from dptune.sweep.plan import plan_pool, plan_sweep
+from dptune.sweep.plan import fewest_spread, plan_pool, plan_spread, plan_sweep, ranks
 from dptune.sweep.spec import parse_spec
 from dptune.sweep.spec_keys import PROMOTION_FACTOR
 from dptune.training.calibrated_run import calibrated_run
@@ -127,3 +127,20 @@ def test_a_space_of_several_privacy_configurations_cannot_promote() -> None:
     doc["methods"]["dpsgd"]["batch_size"] = {"choice": [1024, 2048]}
     with pytest.raises(InputError, match=r"budget\.promoted_trials.*one privacy configuration"):
         plan_sweep(plan_setup(parse_spec(doc), 1e-5), N_FASHION)
+
+
+def test_one_model_spreads_its_trials_by_the_promoted_trials_length_and_keeps_more_than_it_promotes() -> None:
+    """Across methods (one model), the spread reads the trials the selection reads: with a second rung,
+    the promoted ones (the first rung only screens, and may be short); it never gives a method as few
+    trials as it promotes (a rung that promotes every trial halves nothing)."""
+    doc = halving_doc("scatter-linear", 3.0)
+    doc["methods"] |= {"innerouter": {"k": 1, "beta": 0.0, "lr": {"loguniform": [0.1, 4.0]}}}  # trains alike
+    doc["privacy"]["release"] = "one"
+    doc["budget"]["trials_per_method"] = 4
+    setup = plan_setup(parse_spec(doc), 1e-5)
+    assert fewest_spread(setup) == 3
+    plans = plan_spread(setup, 3.0, N_FASHION)
+    assert plans is not None and all(p.tuning.promoted == 2 for p in plans)
+    assert all(p.selection_steps == PROMOTION_FACTOR * p.tuning_steps for p in plans)
+    assert plans[0].tuning.count.mean in (3, 4)
+    assert ranks(plans) or plans[0].tuning.count.mean == 3

@@ -63,6 +63,13 @@ def _add_sweep_args(parser: argparse.ArgumentParser) -> None:
         help="override budget.trials_per_method (a fixed number of trials per method)",
     )
     parser.add_argument(
+        "--promoted-trials",
+        type=int,
+        default=None,
+        help="override budget.promoted_trials (with includes_tuning): successive halving, each method's best "
+        "m tuning trials trained again 3× as long, the release chosen among them",
+    )
+    parser.add_argument(
         "--includes-tuning",
         action="store_true",
         help="set privacy.includes_tuning: each ε is the total of the model a method releases, its tuning "

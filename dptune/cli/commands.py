@@ -195,6 +195,8 @@ def _sweep_spec(args: argparse.Namespace) -> tuple[SweepSpec, list[MethodPlan] |
         overrides["privacy.release"] = args.release
     if args.trials is not None:
         overrides["budget.trials_per_method"] = args.trials
+    if args.promoted_trials is not None:
+        overrides["budget.promoted_trials"] = args.promoted_trials
     if args.epsilon:
         overrides["privacy.epsilon"] = args.epsilon if len(args.epsilon) > 1 else args.epsilon[0]
     if args.tracking_uri is not None:

@@ -254,6 +254,15 @@ class MethodPlan:
         return min(sum(steps for _, _, steps in ledger) for ledger in self.tuning.ledgers)
 
     @property
+    def selection_steps(self) -> int:
+        """The noisy steps of the trials the selection reads: the promoted trials' where the plan has a
+        second rung (it chooses the release among them; the first rung only screens), else
+        ``tuning_steps``."""
+        if self.tuning.promoted:
+            return sum(steps for _, _, steps in self.tuning.promoted_ledger)
+        return self.tuning_steps
+
+    @property
     def tuning_spent(self) -> float:
         """γ·ε_t with ε_t as the plan spends it: by the tuning stage's own accountant (PLD for a PLD plan,
         whose ε_t RDP cannot certify below about 0.1 at δ = 1e-5, whatever the noise). What the guard of

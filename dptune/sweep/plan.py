@@ -288,20 +288,21 @@ def useful(plans: list[MethodPlan] | None) -> bool:
 
 
 def ranks(plans: list[MethodPlan] | None) -> bool:
-    """Whether a plan is ``useful`` and its tuning trials make at least ``MIN_RANKING_STEPS`` noisy steps."""
-    return useful(plans) and all(p.tuning_steps >= MIN_RANKING_STEPS for p in plans or [])
+    """Whether a plan is ``useful`` and the trials its selection reads make at least ``MIN_RANKING_STEPS``
+    noisy steps (``MethodPlan.selection_steps``: with a second rung, the promoted trials')."""
+    return useful(plans) and all(p.selection_steps >= MIN_RANKING_STEPS for p in plans or [])
 
 
 def fewest_spread(setup: PlanSetup) -> int:
-    """The fewest trials per method ``plan_spread`` may give: ``MIN_SPREAD_TRIALS``, or the spec's count
-    where that is fewer."""
-    return min(MIN_SPREAD_TRIALS, int(setup.trials.mean))
+    """The fewest trials per method ``plan_spread`` may give: ``MIN_SPREAD_TRIALS`` (with a second rung of m,
+    m + 1: a rung that promotes every trial halves nothing), or the spec's count where that is fewer."""
+    return min(max(MIN_SPREAD_TRIALS, setup.promoted + 1), int(setup.trials.mean))
 
 
 def plan_spread(setup: PlanSetup, total: float, n: int) -> list[MethodPlan] | None:
     """``plan_total`` at the trials per method the plan runs (module docstring): the spec's K; for one model
-    across methods whose plan at K does not ``rank``, the largest k in [``MIN_SPREAD_TRIALS``, K) whose
-    plan does (by bisection: fewer trials make longer ones), or, where none does, ``MIN_SPREAD_TRIALS``
+    across methods whose plan at K does not ``rank``, the largest k in [``fewest_spread``, K) whose
+    plan does (by bisection: fewer trials make longer ones), or, where none does, ``fewest_spread``
     (the longest trials it allows; the spending line notes them). The k chosen is the plan's tuning
     count (``Phase.count``), which the total's sweep runs (``dptune.sweep.pipeline.pipeline``)."""
     plans = plan_total(setup, total, n)

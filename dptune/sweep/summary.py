@@ -306,12 +306,17 @@ def spending_line(plan: MethodPlan) -> str:
 
     tuning = plan.tuning
     steps = plan.tuning_steps
+    ranking = plan.selection_steps
     length = ", ".join(f"{t} of {e}" for e, t in plan.epochs)
     where = f"a secret subset of rate γ = {tuning.fraction:g}" if tuning.fraction < 1 else "the whole data"
     pooled = len(plan.pool) > 1
+    fewest, read = (
+        max(MIN_SPREAD_TRIALS, tuning.promoted + 1),
+        "promoted trials" if tuning.promoted else "trials",
+    )
     spread = (
-        f" (the planner's spread: the spec's count, or the most from {MIN_SPREAD_TRIALS} up whose trials "
-        f"make at least {MIN_RANKING_STEPS} noisy steps)"
+        f" (the planner's spread: the spec's count, or the most from {fewest} up whose {read} make at least "
+        f"{MIN_RANKING_STEPS} noisy steps)"
         if pooled
         else ""
     )
@@ -323,9 +328,9 @@ def spending_line(plan: MethodPlan) -> str:
         f"is refused: its trials would rank noise){second_rung_text(tuning)}; γ makes that largest within "
         f"the tuning compute (here {plan.run_equivalents - 1:.2g} in full runs)"
     )
-    if steps < MIN_RANKING_STEPS:
+    if ranking < MIN_RANKING_STEPS:
         line += (
-            f"; note: {steps} steps rank only large differences of step: "
+            f"; note: {ranking} steps rank only large differences of step: "
             + ("" if pooled else "fewer trials (a larger ε_t, longer trials), ")
             + "a smaller batch or a larger total rank finer"
         )
