@@ -10,6 +10,9 @@ whose last stdout line is a JSON object with the released model's ``final_test_a
     one model          dptune run sweeps/total/MODEL.yaml --epsilon E --release one   (every method's
                        tuning, as many trials per method as the planner spreads, the best selection
                        on validation released once: one card for all)
+    one model, halving the same with --promoted-trials 2 (each method's best 2 trials trained again 3×
+                       as long, the release chosen among them; at totals 3 and 8: at 1 the planner
+                       refuses it, its smallest total being 1.6)
     no_tuning          dptune train … --json    (Tramèr & Boneh's published setting, one run at E)
     no_tuning_ema      the same with --ema μ    (where the spec's training sets ema μ: what tuning adds)
     repeat_and_select  dptune run sweeps/total/MODEL-repeat-and-select.yaml --epsilon E
@@ -94,6 +97,8 @@ def pipelines(model: str, epsilon: float) -> dict[str, list[str]]:
     kinds = {f"methods/{m}": [*run, "--method", m] for m in spec(model)["methods"]}
     if model in ONE_MODEL_GOALS:  # every method of the spec, one model per total (privacy.release: one)
         kinds["one_model/one model"] = [*run, "--release", "one"]
+        if epsilon > 1:
+            kinds["one_model/one model, halving"] = [*run, "--release", "one", "--promoted-trials", "2"]
     kinds["baselines/no_tuning"] = no_tuning_args(model, epsilon)
     if (ema := spec_ema(model)) is not None:
         kinds["baselines/no_tuning_ema"] = [*no_tuning_args(model, epsilon), "--ema", f"{ema:g}"]
@@ -223,11 +228,12 @@ def verdict(model: str, total: str, cell: dict[str, Any]) -> str | None:
                 )
         lines.append("- " + "; ".join(parts))
     groups = ("methods", "one_model", "baselines")
-    one = cell.get("one_model", {}).get("one model")
-    if one and one.get("executions"):
+    for name, one in cell.get("one_model", {}).items():
+        if name not in ("one model", "one model, halving") or not one.get("executions"):
+            continue
         want = ONE_MODEL_GOALS[model][int(float(total))]
         lines.append(
-            f"- {model}, total ε = {total}, one model across the methods: {one['mean']:.2f}; goal {want}: "
+            f"- {model}, total ε = {total}, {name} across the methods: {one['mean']:.2f}; goal {want}: "
             f"{'met' if one['mean'] >= want else 'not met'}; its card's ε {one['epsilon']:.3f} covers every "
             "method's trials"
         )
@@ -261,6 +267,10 @@ def plan_text(plan: dict[str, Any] | None, setting: dict[str, Any] | None = None
         return f"one run, {(setting or {}).get('accountant', 'rdp').upper()}" if setting else ""
     tune, release = plan["stages"]
     runs = tune["runs"] if isinstance(tune["runs"], int) else f"secret K (mean {tune['runs']['mean']:g})"
+    if "promoted" in tune:  # a second rung: its runs, each r times as long at its own ε
+        promoted = tune["promoted"]
+        longer = f"{promoted['epochs_factor']} as long at {promoted['per_run_epsilon']:.3g}"
+        runs = f"{runs} (+{promoted['runs']} × {longer})"
     carry = (
         "T " + ", ".join(f"{e['tuning']}/{e['release']}" + scaled(e) for e in plan["epochs"])
         if "epochs" in plan
@@ -351,8 +361,10 @@ def section() -> str:
         "most that make 20; the count stands in its plan); 'one model, 8 trials per method', the spec's 8 "
         "at every total that planned them (before c72424f; at total 1, which refused 8, both ran 4 per "
         "method, the same plan, so that row was not run again); 'one model, step scaled', the release's "
-        "step scaled for T_t's rounding (before f05f212). Their goal: the best per-method pipeline's mean "
-        "before them.",
+        "step scaled for T_t's rounding (before f05f212); 'one model, halving', with a second rung of "
+        "successive halving (`--promoted-trials 2`: each method's best 2 first-rung trials by validation "
+        "trained again 3× as long at the same noise, the release chosen among them; chosen before its "
+        "runs). Their goal: the best per-method pipeline's mean before them.",
         "",
         "| model | total ε | pipeline | final test % | ε (δ) | tuning: trials × ε_t on γ → release ε_B "
         "(carry) | wall min | trial-hours | goal |",

@@ -214,6 +214,9 @@ def test_a_pipeline_with_a_second_rung_releases_the_best_promoted_trial_within_i
     assert release["epsilon"] == pytest.approx(plan["epsilon"])
     first, *_ = tracker_for(f"sqlite:///{tmp_path / 'mlflow.db'}").plot_context("halving").stages
     assert first.startswith("total 3: 4 × ε_t ") and " + 2 × " in first  # the plot's title counts both rungs
+    _, children = runs(f"sqlite:///{tmp_path / 'mlflow.db'}", "halving")
+    marked = {r.data.tags.get("dptune.promoted_from") for r in children} - {None}
+    assert marked == {route(t.config).promoted_from for t in promoted}  # each promoted run names its trial
 
 
 def test_one_model_across_methods_is_released_once_with_a_card_covering_every_methods_trials(

@@ -26,6 +26,9 @@ ROLE_TAG = "dptune.role"
 SEARCH_ROLE: Final = "search"
 FINAL_ROLE: Final = "final"
 SELECTED_TRIAL_TAG = "dptune.selected_trial"
+PROMOTED_FROM_TAG = "dptune.promoted_from"
+"""On a promoted trial (a pipeline's second rung of successive halving): the first-rung trial it trains
+again, longer."""
 SELECTED_TAG = "dptune.selected"
 RELEASED_MODEL_TAG = "dptune.released_model"  # a re-run's registered model, models:/NAME/VERSION
 """On the search trial that its sweep's searcher selected (``"true"``): the selection, as made, with its

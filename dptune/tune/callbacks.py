@@ -13,8 +13,8 @@ from ray.tune.experiment import Trial
 
 from dptune.sweep.results import trial_settings
 from dptune.tracking import TrialKey, TrialSink
-from dptune.tracking.names import FINAL_ROLE, SEARCH_ROLE, SELECTED_TRIAL_TAG
-from dptune.training.trial_status import RERUN_OF, TrialStatus, route
+from dptune.tracking.names import FINAL_ROLE, PROMOTED_FROM_TAG, SEARCH_ROLE, SELECTED_TRIAL_TAG
+from dptune.training.trial_status import TrialStatus, route
 
 
 def trial_error_reason(trial: Any) -> str:
@@ -85,8 +85,10 @@ class TrialRecorder(Callback):
         if trial.trial_id not in self._opened:
             self._opened.add(trial.trial_id)
             settings = trial_settings(self.settings, trial.config)
-            selected = trial.config.get(RERUN_OF)
-            tags = {SELECTED_TRIAL_TAG: selected} if selected is not None else {}
+            whose = route(trial.config)
+            tags = {SELECTED_TRIAL_TAG: whose.rerun_of} if whose.rerun_of is not None else {}
+            if whose.promoted_from is not None:
+                tags[PROMOTED_FROM_TAG] = whose.promoted_from
             self.tracker.open_trial(
                 self._key(trial), self.method, self.noise_source, settings, self.role, tags
             )
