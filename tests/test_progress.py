@@ -137,7 +137,7 @@ def test_a_restored_run_that_had_ended_counts_its_trials_and_best_score() -> Non
     def ended(score: float, status: TrialStatus) -> SimpleNamespace:
         """What the callback reads of a Tune trial that ended."""
         result = {"validation_accuracy": score, STATUS_KEY: status}
-        return SimpleNamespace(status=Trial.TERMINATED, last_result=result)
+        return SimpleNamespace(status=Trial.TERMINATED, last_result=result, config={})
 
     search = TrialProgress("restored", "dpsgd", 3)
     search.setup()

@@ -290,7 +290,11 @@ class TrialProgress(Callback):
         validation score among them."""
         if self.done is not None:
             return
-        ended = [t for t in trials if t.status in (Trial.TERMINATED, Trial.ERROR)]
+        ended = [
+            t
+            for t in trials
+            if t.status in (Trial.TERMINATED, Trial.ERROR) and route(t.config).promoted_from is None
+        ]
         self.done = len(ended)
         scores = [
             t.last_result[OBJECTIVE]
@@ -336,7 +340,8 @@ class TrialProgress(Callback):
         )
         of = f"/{self.total}" if self.total else ""  # none: a secret count, or one model's unknown release
         kind = f"{self.rerun_names[0] if self.final else 'trial'} {self.done}{of}"
-        if route(trial.config).promoted_from is not None:  # a second rung's: numbered apart from the search's
+        promoted = route(trial.config).promoted_from is not None  # a second rung's: not one of the K
+        if promoted:
             self.done -= 1
             kind = "promoted"
         if fell_back_to_cpu(result):
@@ -347,7 +352,7 @@ class TrialProgress(Callback):
         self.progress.forget(trial.trial_id)
 
         def finished(method: MethodProgress) -> None:
-            self._count(method, 1, -1 if was_running else 0)
+            self._count(method, 0 if promoted else 1, -1 if was_running else 0)
             if score is not None and not self.final:
                 method.best = score if method.best is None else max(method.best, score)
 
