@@ -207,7 +207,7 @@ def _plan_at(
     tuning, release, composition, composed = max(candidates, key=lambda c: c[1].rdp_epsilon)
     if composed > total * (1 + 1e-9):
         raise AssertionError(f"a plan of {', '.join(pool)} composes to {composed} > {total}")
-    trials = setup.tuning_units(pool, pairs)
+    trials = (tuning.runs + tuning.factor * tuning.promoted) * len(pool)  # in first-rung trials' lengths
     compute = trials * fraction * max(t / e for p in pairs.values() for e, t in p) + 1.0
     return [
         MethodPlan(
@@ -293,10 +293,16 @@ def ranks(plans: list[MethodPlan] | None) -> bool:
     return useful(plans) and all(p.selection_steps >= MIN_RANKING_STEPS for p in plans or [])
 
 
+def fewest_kept(promoted: int) -> int:
+    """The fewest trials per method a spread gives: ``MIN_SPREAD_TRIALS``, or with a second rung of
+    ``promoted`` trials one more than it promotes (a rung that promotes every trial halves nothing)."""
+    return max(MIN_SPREAD_TRIALS, promoted + 1)
+
+
 def fewest_spread(setup: PlanSetup) -> int:
-    """The fewest trials per method ``plan_spread`` may give: ``MIN_SPREAD_TRIALS`` (with a second rung of m,
-    m + 1: a rung that promotes every trial halves nothing), or the spec's count where that is fewer."""
-    return min(max(MIN_SPREAD_TRIALS, setup.promoted + 1), int(setup.trials.mean))
+    """The fewest trials per method ``plan_spread`` may give: ``fewest_kept``, or the spec's count where
+    that is fewer."""
+    return min(fewest_kept(setup.promoted), int(setup.trials.mean))
 
 
 def plan_spread(setup: PlanSetup, total: float, n: int) -> list[MethodPlan] | None:

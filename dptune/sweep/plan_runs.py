@@ -81,13 +81,6 @@ class PlanSetup:
         fits = min(e // t for p in pairs.values() for e, t in p)
         return min(PROMOTION_FACTOR, fits) if fits >= 2 else 1
 
-    def tuning_units(self, pool: Sequence[str], pairs: Mapping[str, Sequence[tuple[int, int]]]) -> int:
-        """The tuning's compute in first-rung trials: K trials per method and, with a second rung, r for
-        each promoted trial."""
-        factor = self.factor(pairs)
-        promoted = self.promoted if factor > 1 else 0
-        return (int(self.trials.mean) + factor * promoted) * len(pool)
-
     def pools(self) -> list[tuple[str, ...]]:
         """The methods of each model a total releases: all of them together, or each alone."""
         return [tuple(self.methods)] if self.one_model else [(m,) for m in self.methods]

@@ -73,13 +73,7 @@ def pipeline_opening_lines(spec: SweepSpec, plan: MethodPlan, data: Dataset, del
         else "the best of the methods' selections by validation accuracy released once on the whole "
         "data: one model, its card covering every method's trials"
     )
-    tuning = plan.tuning
-    promoted = (
-        f"the best {tuning.promoted} of each method's trained again {tuning.factor}× as long (successive "
-        "halving), "
-        if tuning.promoted
-        else ""
-    )
+    promoted = f"then {promoted_note(plan.tuning)} (successive halving), " if plan.tuning.promoted else ""
     return [
         f"sweep {spec.name}: {', '.join(spec.methods)} on {shared.dataset} (n={n}) / {shared.model}, "
         f"total ε={spec.epsilons[0]:g} (tuning included), δ={delta:g}: {plan.tuning.count.describe()} "
@@ -302,7 +296,7 @@ def spending_line(plan: MethodPlan) -> str:
     the ε a full run whose ranking they resemble would spend (γ·ε_t, by RDP; a plan below
     ``MIN_TUNING_EPSILON`` is refused before it runs), and the compute; a note where a trial makes fewer
     than ``MIN_RANKING_STEPS`` steps."""
-    from dptune.sweep.plan import MIN_RANKING_STEPS, MIN_SPREAD_TRIALS, MIN_TUNING_EPSILON
+    from dptune.sweep.plan import MIN_RANKING_STEPS, MIN_TUNING_EPSILON, fewest_kept
 
     tuning = plan.tuning
     steps = plan.tuning_steps
@@ -310,10 +304,7 @@ def spending_line(plan: MethodPlan) -> str:
     length = ", ".join(f"{t} of {e}" for e, t in plan.epochs)
     where = f"a secret subset of rate γ = {tuning.fraction:g}" if tuning.fraction < 1 else "the whole data"
     pooled = len(plan.pool) > 1
-    fewest, read = (
-        max(MIN_SPREAD_TRIALS, tuning.promoted + 1),
-        "promoted trials" if tuning.promoted else "trials",
-    )
+    fewest, read = fewest_kept(tuning.promoted), "promoted trials" if tuning.promoted else "trials"
     spread = (
         f" (the planner's spread: the spec's count, or the most from {fewest} up whose {read} make at least "
         f"{MIN_RANKING_STEPS} noisy steps)"
