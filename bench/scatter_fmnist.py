@@ -71,10 +71,12 @@ LONG = Variant(
 PUBLISHED = "Tramèr & Boneh (ICLR 2021), ε = 3: ScatterNet + linear 89.7%, ScatterNet + CNN 89.0%, cnn5 86.0%"
 
 
-def dptune(*args: str, cwd: Path, log: Path | None = None, env: dict[str, str] | None = None) -> str:
-    """``dptune ARGS`` in ``cwd`` with this interpreter (and ``env``, if given); its stdout (also kept in
-    ``log``)."""
-    done = subprocess.run(
+def dptune_process(
+    *args: str, cwd: Path, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """``dptune ARGS`` in ``cwd``, a process of its own with this interpreter (and ``env``, if given), its
+    output captured and its exit status left to the caller."""
+    return subprocess.run(
         [sys.executable, "-m", "dptune.cli", *args],
         cwd=cwd,
         capture_output=True,
@@ -82,6 +84,12 @@ def dptune(*args: str, cwd: Path, log: Path | None = None, env: dict[str, str] |
         check=False,
         env=env,
     )
+
+
+def dptune(*args: str, cwd: Path, log: Path | None = None, env: dict[str, str] | None = None) -> str:
+    """``dptune ARGS`` in ``cwd`` (``dptune_process``); its stdout (also kept in ``log``), or the campaign
+    exits where it failed."""
+    done = dptune_process(*args, cwd=cwd, env=env)
     if log is not None:
         log.write_text(done.stdout + done.stderr)
     if done.returncode != 0:

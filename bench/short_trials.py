@@ -30,8 +30,6 @@ import datetime as dt
 import json
 import math
 import os
-import subprocess
-import sys
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
@@ -39,6 +37,7 @@ from typing import Any
 
 import numpy as np
 from results import cpu_name, fresh_process_env, write_section  # bench/ is on the path
+from scatter_fmnist import dptune_process
 from scipy.stats import spearmanr
 
 from dptune.privacy.accounting import HistoryEntry, pld_epsilon
@@ -121,15 +120,7 @@ def arguments(
 
 def validation(args: list[str]) -> dict[str, Any]:
     """One ``dptune train`` run in a fresh process: its validation accuracy (%), ε and σ."""
-    env = fresh_process_env(ROOT) | {"OMP_NUM_THREADS": "1"}
-    done = subprocess.run(
-        [sys.executable, "-m", "dptune.cli", *args],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    done = dptune_process(*args, cwd=ROOT, env=fresh_process_env(ROOT) | {"OMP_NUM_THREADS": "1"})
     if done.returncode != 0:
         return {"error": done.stderr.strip().splitlines()[-1] if done.stderr.strip() else "failed"}
     result = json.loads(done.stdout.strip().splitlines()[-1])
