@@ -388,6 +388,19 @@ def test_a_spec_that_gives_none_of_the_plain_settings_gets_the_documented_defaul
     assert spec.experiment == BASE["name"] and spec.storage_path == str(tmp_path.resolve() / "ray_results")
 
 
+def test_a_spec_file_without_a_name_is_named_by_its_file(tmp_path: Path) -> None:
+    unnamed = {key: BASE[key] for key in ("dataset", "model", "privacy", "methods")}
+    path = tmp_path / "my sweep.yaml"
+    path.write_text(yaml.safe_dump(unnamed))
+    spec = load_spec(path, base=tmp_path)
+    assert spec.name == spec.experiment == "my-sweep"
+    path.write_text(yaml.safe_dump({"name": "given", **unnamed}))
+    assert load_spec(path, base=tmp_path).name == "given"
+    with pytest.raises(InputError) as info:
+        parse_spec(unnamed, base=tmp_path)  # a document without its file has no name to take
+    assert info.value.field == "name"
+
+
 @pytest.mark.parametrize("section", ["budget", "resources", "scheduler", "search", "selection", "tracking"])
 def test_an_unknown_key_names_its_section_and_the_keys_it_takes(section: str) -> None:
     from dptune.sweep.spec_keys import SPEC_KEYS, section_keys

@@ -2,7 +2,7 @@
 
 The top-level keys (see ``sweeps/quickstart.yaml`` and docs/reference.md):
 
-    name, dataset {name, subset, root} | {factory, args, subset}, model {name} | {factory, args},
+    name (default: the file's name), dataset {name, subset, root} | {factory, args, subset}, model {name} | {factory, args},
     privacy {epsilon: ε | [ε, ...], delta, accountant, sampling, total_epsilon},
     training {epochs, lr, clip, batch_size, physical_batch_size, engine, seed, noise_generator},
     budget {trials_per_method: N | {distribution, mean, shape}, max_concurrent},
@@ -32,6 +32,7 @@ with ``args``; ``dptune.base.factories``), imported with the spec's folder first
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -499,7 +500,15 @@ def load_spec(
     folder = str(file.resolve().parent)  # a factory's module may sit beside the spec
     if folder not in sys.path:
         sys.path.insert(0, folder)
-    return parse_spec(only_methods(apply_overrides(raw, overrides or {}), methods), base)
+    return parse_spec(only_methods(apply_overrides(named(raw, file), overrides or {}), methods), base)
+
+
+def named(doc: Any, file: Path) -> Any:
+    """The spec document with its ``name``: as given, or else the file's name without its extension (its
+    spaces as dashes)."""
+    if not isinstance(doc, dict) or "name" in doc:
+        return doc
+    return {"name": re.sub(r"\s+", "-", file.stem)} | doc
 
 
 def only_methods(doc: Any, methods: Sequence[str]) -> Any:
