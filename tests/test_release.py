@@ -27,7 +27,14 @@ from dptune.methods.registry import METHODS
 from dptune.sweep.plan import PLAN_ARTIFACT
 from dptune.sweep.results import PLACE_KNOBS, UNRECORDED, run_settings
 from dptune.tracking import tracker_for
-from dptune.tracking.names import ALL_RELEASES_ARTIFACT, FINAL_ROLE, PARENT_TAG, ROLE_TAG, SEARCH_ROLE
+from dptune.tracking.names import (
+    ALL_RELEASES_ARTIFACT,
+    FINAL_ROLE,
+    PARENT_TAG,
+    ROLE_TAG,
+    SEARCH_ROLE,
+    TUNING_COST_ARTIFACT,
+)
 from dptune.training.config import KNOBS, RunConfig
 from dptune.training.trial_status import OBJECTIVE, route
 from dptune.tune.stage_run import STAGE_EXPERIMENT
@@ -217,6 +224,24 @@ def test_a_pipeline_with_a_second_rung_releases_the_best_promoted_trial_within_i
     _, children = runs(f"sqlite:///{tmp_path / 'mlflow.db'}", "halving")
     marked = {r.data.tags.get("dptune.promoted_from") for r in children} - {None}
     assert marked == {route(t.config).promoted_from for t in promoted}  # each promoted run names its trial
+
+    # A later per-run sweep that starts from this one's results adds the figure of everything it ran (its
+    # plan, both rungs and the release, recomposed by dp-accounting), not promoted runs and a release
+    # counted as first-rung trials.
+    later = write_spec(
+        tmp_path,
+        "later",
+        {"dpsgd": {"lr": {"loguniform": [0.1, 2.0]}}},
+        search={"sampler": "tpe", "warm_start": {"sweep": "halving", "top": 1}},
+    )
+    done = dptune_run(later)
+    assert done.returncode == 0, done.stderr[-3000:]
+    (parent,), _ = runs(f"sqlite:///{tmp_path / 'mlflow.db'}", "later")
+    cost = json.loads(Path(client.download_artifacts(parent.info.run_id, TUNING_COST_ARTIFACT)).read_text())
+    assert cost["warm_start"]["sweep"] == "halving"
+    assert cost["warm_start"]["epsilon"] >= recomposed(plan) / (1 + DP_ACCOUNTING_SLACK)
+    assert cost["warm_start"]["epsilon"] == pytest.approx(release["epsilon"])
+    assert cost["epsilon_including_tuning"] > cost["warm_start"]["epsilon"]
 
 
 def test_one_model_across_methods_is_released_once_with_a_card_covering_every_methods_trials(

@@ -127,6 +127,13 @@ class SweepMode(ABC):
     def record(self, tuning: SweepTuningCost, counts: Mapping[str, Ran]) -> dict[str, Any]:
         """The sweep's public privacy record (per method and for every model it releases)."""
 
+    def kept_cost(self, tuning: SweepTuningCost, record: Mapping[str, Any]) -> dict[str, Any]:
+        """The privacy cost the sweep keeps in its private state, which a later sweep that starts from its
+        results reads (``dptune.sweep.preflight.earlier_cost``): per method its search bound (whether its
+        trials' scores may be read), and the (ε, δ) of everything the sweep ran, which every figure of that
+        later sweep adds. Here the search bound's own figures, every trial and re-run counted."""
+        return tuning.as_dict(private=True)
+
     def best(self, rows: list[TradeOff]) -> list[TradeOff]:
         """The rows of the selected configurations, as the sweep's table shows them."""
         return rows
@@ -249,6 +256,22 @@ class PipelineSweep(SweepMode):
 
     def record(self, tuning: SweepTuningCost, counts: Mapping[str, Ran]) -> dict[str, Any]:
         return plan_record(self.plans, counts)
+
+    def kept_cost(self, tuning: SweepTuningCost, record: Mapping[str, Any]) -> dict[str, Any]:
+        """The search bound's rows, with the figures of the plans as they ran (``plan_record``'s: every
+        tuning trial of both rungs and every release), not the search bound's, which count a release at
+        ε_B as one more tuning trial at ε_t."""
+        planned = {row["method"]: row for row in record["methods"]}
+        from_plan = ("note", "epsilon_including_tuning", "delta", "epsilon_all_trials")  # last: a fixed K's
+
+        def as_planned(row: Mapping[str, Any]) -> dict[str, Any]:
+            plan = planned[row["method"]]
+            kept = {k: v for k, v in row.items() if k not in from_plan}
+            return kept | {k: plan[k] for k in from_plan if k in plan}
+
+        searched = {k: v for k, v in tuning.as_dict(private=True).items() if k not in from_plan}
+        whole = {key: record[key] for key in ("epsilon_including_tuning", "delta")}
+        return searched | whole | {"methods": [as_planned(row) for row in searched["methods"]]}
 
     def best(self, rows: list[TradeOff]) -> list[TradeOff]:
         """A pipeline's row stands for its total, not its tuning trials' ε_t."""

@@ -2,7 +2,8 @@
 
 The top-level keys (see ``sweeps/quickstart.yaml`` and docs/reference.md):
 
-    name (default: the file's name), dataset {name, subset, root} | {factory, args, subset}, model {name} | {factory, args},
+    name (default: the file's name), dataset {name, subset, root} | {factory, args, subset},
+    model {name} | {factory, args},
     privacy {epsilon: ε | [ε, ...], delta, accountant, sampling, total_epsilon},
     training {epochs, lr, clip, batch_size, physical_batch_size, engine, seed, noise_generator},
     budget {trials_per_method: N | {distribution, mean, shape}, max_concurrent},

@@ -364,7 +364,6 @@ def record(
         for plan in searches
     ]
     tuning = SweepTuningCost(costs, delta, sweep.filter, prepared.warm_prior, spec.shared.proxy_fraction)
-    state.keep("tuning_cost", tuning.as_dict(private=True))
     started = {plan.method: ledger_counts(state.trials(plan.method)) for plan in searches}
     counts = {
         p.method: Ran(
@@ -373,6 +372,7 @@ def record(
         for p in searches
     }
     public = mode.record(tuning, counts)
+    state.keep("tuning_cost", mode.kept_cost(tuning, public))
     chosen = {plan.method: state.selected(plan.method) for plan in searches}
     selected = {method: found["trial_id"] for method, found in chosen.items() if found}
     rows = selected_tradeoffs(results, selected, settings, public["methods"], prepared.noise_source)
