@@ -12,11 +12,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from mlflow.tracking import MlflowClient
 
 import dptune.engine.data as data_module
 from dptune.base.errors import InputError
 from dptune.cli import _build_parser, main
+from dptune.sweep.ledger import PrivateSweepState
+from dptune.sweep.preflight import differing, resumable_identity
+from dptune.sweep.spec import load_spec
 from dptune.sweep.spec_parts import resolve_tracking_uri
 from tests.sweep_helpers import quickstart_spec
 
@@ -323,6 +327,36 @@ def test_validate_refuses_an_existing_sweep_unless_resumed(local_machine: Path, 
     assert code == 2 and err.startswith("dptune: error: name: ") and "--resume" in err
     assert run(["validate", spec, "--resume"], capsys)[0] == 0
     assert run(["validate", spec, "--storage-path", "elsewhere"], capsys)[0] == 0
+
+
+def test_a_resume_with_other_settings_is_refused_naming_them(local_machine: Path, capsys) -> None:
+    """A sweep keeps what it started as (its spec with its flags applied); a resume that changes any of it
+    but where its files and records are and what a trial asks of a node (``MAY_CHANGE_ON_RESUME``) is
+    refused, naming what changed: its figures would count another sweep than the one that ran."""
+    path = quickstart_spec(local_machine)
+    spec = load_spec(path)
+    assert PrivateSweepState(spec.storage_path, spec.name).started_as(resumable_identity(spec, None)) is None
+    assert run(["validate", str(path), "--resume"], capsys)[0] == 0
+    for flags, changed in [
+        (["--epsilon", "1.5"], "privacy.epsilon: 1.0 then, 1.5 now"),
+        (["--trials", "7"], "budget.trials_per_method: 3 then, 7 now"),
+        (["--method", "dpsgd"], "methods."),
+    ]:
+        code, out, err = run(["validate", str(path), "--resume", *flags], capsys)
+        assert code == 2 and out == "" and err.startswith("dptune: error: --resume: "), err
+        assert changed in err and "resume it with the spec and flags it started with" in err, err
+    doc = yaml.safe_load(path.read_text())
+    doc["resources"] = {"cpu": 2}
+    doc["tracking"]["uri"] = f"sqlite:///{local_machine / 'moved.db'}"
+    path.write_text(yaml.safe_dump(doc))
+    assert run(["validate", str(path), "--resume"], capsys)[0] == 0
+
+
+def test_two_json_documents_differ_where_a_value_does() -> None:
+    then = {"a": {"b": 1, "c": [1, 2]}, "d": "x"}
+    assert differing(then, then) == []
+    now = {"a": {"b": 1, "c": [1, 3]}, "e": 0}
+    assert differing(then, now) == [("a.c", [1, 2], [1, 3]), ("d", "x", None), ("e", None, 0)]
 
 
 def test_resuming_a_sweep_an_earlier_dptune_ran_per_method_is_refused(local_machine: Path, capsys) -> None:

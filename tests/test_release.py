@@ -61,9 +61,9 @@ def pipeline_spec(folder: Path, name: str, methods: dict[str, Any], **sections: 
     return write_spec(folder, name, methods, **(PIPELINE | sections))
 
 
-def dptune_run(spec: Path) -> subprocess.CompletedProcess[str]:
+def dptune_run(spec: Path, *flags: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "dptune.cli", "run", str(spec)],
+        [sys.executable, "-m", "dptune.cli", "run", str(spec), *flags],
         cwd=spec.parent,
         capture_output=True,
         text=True,
@@ -183,6 +183,26 @@ def test_a_pipeline_releases_a_registered_model_within_its_total(tmp_path: Path)
     trials = ExperimentAnalysis(str(tmp_path / "ray_results" / "total" / STAGE_EXPERIMENT)).trials
     asked = {bool(route(t.config).rerun): t.placement_group_factory.bundles[0]["CPU"] for t in trials}
     assert asked == {False: 1.0, True: float(ray._private.utils.get_num_cpus())}
+
+    # A resume is the sweep that ran: at another total its figures would count a plan that did not run
+    # (a release at ε_B of total 3 stated at 1.5), so it is refused before anything starts; and a sweep
+    # planned differently now than when it started (here: its kept plan altered) once it plans.
+    state = tmp_path / "ray_results" / "total" / "private_state.json"
+    before = state.read_bytes()
+    refused = dptune_run(spec, "--resume", "--epsilon", "1.5")
+    assert refused.returncode == 2 and refused.stdout == "", refused.stdout
+    assert refused.stderr.startswith("dptune: error: --resume: sweep 'total' started with other settings")
+    assert "privacy.epsilon: 3.0 then, 1.5 now" in refused.stderr and state.read_bytes() == before
+    kept = json.loads(before)
+    kept["started_as"]["plan"][0]["stages"][0]["runs"] = 3
+    state.write_text(json.dumps(kept))
+    replanned = dptune_run(spec, "--resume")
+    assert replanned.returncode == 2, replanned.stderr[-2000:]
+    assert replanned.stderr.strip().splitlines()[-1] == (
+        "dptune: error: --resume: sweep 'total' is planned differently now than when it started (another "
+        "dptune version?): finish it with the dptune that started it, or start a new sweep under another name"
+    )
+    assert json.loads(state.read_text()) == kept  # nothing written
 
 
 def test_a_pipeline_with_a_second_rung_releases_the_best_promoted_trial_within_its_total(

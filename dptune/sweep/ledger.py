@@ -33,6 +33,8 @@ import numpy as np
 import pyarrow.fs
 
 FILE_NAME = "private_state.json"
+STARTED_AS = "started_as"
+"""The private state's key for what the sweep was when it started (``PrivateSweepState.started_as``)."""
 _LOCKS: dict[str, threading.RLock] = {}
 _LOCKS_GUARD = threading.Lock()
 RUNNING = "running"
@@ -140,6 +142,16 @@ class PrivateSweepState:
             if "tie_key" not in doc:
                 doc["tie_key"] = int(draw())
         return int(doc["tie_key"])
+
+    def started_as(self, identity: dict[str, Any]) -> dict[str, Any] | None:
+        """What the sweep was when it started (``dptune.sweep.preflight.resumable_identity``): read back, or
+        ``identity`` kept on its first start (None then, and for a sweep started by a dptune that kept
+        none, which is kept from now on)."""
+        with self._changing() as doc:
+            kept: dict[str, Any] | None = doc.get(STARTED_AS)
+            if kept is None:
+                doc[STARTED_AS] = identity
+        return kept
 
     def select(self, method: str, trial_id: str, params: dict[str, Any]) -> None:
         """Record the method's selected search trial and its drawn settings (what a later sweep's warm

@@ -3,7 +3,7 @@
 
 * no sweep of the spec's name (each ε's) already exists in ``storage_path``, unless resumed; a resumed
   one exists there (``refuse_nothing_to_resume``) and was not started by a dptune that ran one Tune run
-  per method (``refuse_per_method_runs``);
+  per method (``refuse_per_method_runs``), with the settings it started with (``refuse_changed``);
 * the training set holds every batch size a trial can draw (``spec.check_batch_sizes``), its size that
   of the data loaded for the models' check below (a missing local copy is a one-line error); and δ is
   below 1/n (``calibrated_run.check_delta``);
@@ -22,6 +22,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import tempfile
@@ -71,6 +72,69 @@ def refuse_nothing_to_resume(spec: SweepSpec, stages: list[SweepSpec]) -> None:
             "--resume",
             f"no sweep {spec.name!r} in {spec.storage_path} to resume; start it without --resume",
         )
+
+
+MAY_CHANGE_ON_RESUME = ("storage_path", "tracking.uri", "resources", "budget.max_concurrent")
+"""The settings a resumed sweep may be given anew: where its files and records are reached from and what a
+trial asks of a node. Every other setting, flags included, fixed the sweep's mechanisms and plan when it
+started: changed on a resume, its figures would count a sweep other than the one that ran."""
+
+
+def resumable_identity(spec: SweepSpec, plan: str | None) -> dict[str, Any]:
+    """What a sweep is, as its private state keeps it when it starts: its spec document with its flags
+    applied, less ``MAY_CHANGE_ON_RESUME``, and the plan of a sweep whose ε includes its tuning (its
+    ``plan_text``; None for others), both as JSON reads them back."""
+    doc = json.loads(json.dumps(spec.source, default=str))
+    for dotted in MAY_CHANGE_ON_RESUME:
+        *parents, last = dotted.split(".")
+        node = doc
+        for key in parents:
+            node = node.get(key) if isinstance(node, dict) else None
+        if isinstance(node, dict):
+            node.pop(last, None)
+    return {"spec": doc, "plan": None if plan is None else json.loads(plan)}
+
+
+def differing(then: Any, now: Any, path: str = "") -> list[tuple[str, Any, Any]]:
+    """The dotted paths where two JSON documents differ, with their values (None where absent)."""
+    if isinstance(then, dict) and isinstance(now, dict):
+        return [
+            found
+            for key in sorted(set(then) | set(now))
+            for found in differing(then.get(key), now.get(key), f"{path}.{key}" if path else str(key))
+        ]
+    return [] if then == now else [(path, then, now)]
+
+
+def refuse_changed(name: str, kept: Mapping[str, Any] | None, now: Mapping[str, Any]) -> None:
+    """A resumed sweep is the sweep that started (``kept``: its ``resumable_identity`` then; None for a
+    sweep started by a dptune that kept none), with the settings ``now`` gives it, or it is refused."""
+    if kept is None:
+        return
+    changed = differing(kept["spec"], now["spec"])
+    if changed:
+        said = "; ".join(f"{path}: {then!r} then, {value!r} now" for path, then, value in changed[:3])
+        raise InputError(
+            "--resume",
+            f"sweep {name!r} started with other settings ({said}): resume it with the spec and flags it "
+            "started with, or start a new sweep under another name",
+        )
+    if kept["plan"] != now["plan"]:
+        raise InputError(
+            "--resume",
+            f"sweep {name!r} is planned differently now than when it started (another dptune version?): "
+            "finish it with the dptune that started it, or start a new sweep under another name",
+        )
+
+
+def refuse_changed_spec(stage: SweepSpec) -> None:
+    """``refuse_changed`` on the spec alone, before anything starts (the plan is compared once made,
+    ``dptune.tune.driver.prepare``)."""
+    from dptune.sweep.ledger import STARTED_AS, PrivateSweepState
+
+    kept = PrivateSweepState(stage.storage_path, stage.name).read().get(STARTED_AS)
+    if kept is not None:
+        refuse_changed(stage.name, kept | {"plan": None}, resumable_identity(stage, None))
 
 
 def refuse_per_method_runs(spec: SweepSpec) -> None:
@@ -264,6 +328,8 @@ def preflight(spec: SweepSpec, resume: bool) -> int:
     stages = [stage for index in range(len(spec.epsilons)) for stage in spec.stages(index)]
     for stage in stages:
         (refuse_per_method_runs if resume else refuse_existing)(stage)
+        if resume:
+            refuse_changed_spec(stage)
     if resume:
         refuse_nothing_to_resume(spec, stages)
     shared = spec.shared

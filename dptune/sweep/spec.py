@@ -520,4 +520,7 @@ def only_methods(doc: Any, methods: Sequence[str]) -> Any:
     for method in methods:
         if method not in given:
             raise InputError("--method", f"{method} is not a method of the spec; it has {', '.join(given)}")
+    listed = doc["methods"]
+    if isinstance(listed, list):
+        return doc | {"methods": [m for m in listed if m in methods]}
     return doc | {"methods": {m: v for m, v in given.items() if m in methods}}

@@ -38,7 +38,7 @@ from dptune.sweep.bound import (
 from dptune.sweep.ledger import PrivateSweepState, ledger_counts
 from dptune.sweep.modes import PerRunSweep, StageResults, SweepMode, SweepOutcome, spec_mode
 from dptune.sweep.plan import PLAN_ARTIFACT
-from dptune.sweep.preflight import refuse_existing
+from dptune.sweep.preflight import refuse_changed, refuse_existing, resumable_identity
 from dptune.sweep.releases import ReleasedModel
 from dptune.sweep.results import TradeOff, recorded_spec, run_settings, selected_tradeoffs
 from dptune.sweep.spec import SweepSpec
@@ -224,6 +224,8 @@ def prepare(mode: SweepMode, spec_text: str, resume: bool, began: Started) -> Pr
     warm_points, prior = warm_start(spec, spec.warm_start) if spec.warm_start else ({}, None)
     delta = resolved_delta(shared, n)
     state = PrivateSweepState(spec.storage_path, spec.name)
+    identity = resumable_identity(spec, mode.plan_text())
+    refuse_changed(spec.name, state.started_as(identity), identity)
     setup = spec.search_setup()
     searches = bounded_searches(setup, n, delta, state)
     filter_ = sweep_filter(setup, searches, delta)
