@@ -75,6 +75,8 @@ class SweepMode(ABC):
     """What the console calls a run of a selected configuration (singular, plural)."""
     release_holds_node: bool = False
     """Whether a released run trains alone on its node (every CPU of a trial slot)."""
+    bound_by_search: bool = True
+    """Whether the sweep's figures are its search bound's (``SweepTuningCost``), not a plan's."""
     one_model: bool = False
     """Whether the sweep releases one model chosen across its methods (its searcher re-runs one method's
     selection: ``dptune.tune.stage_searcher.SweepSearcher.winner``)."""
@@ -209,6 +211,7 @@ class PipelineSweep(SweepMode):
 
     rerun_names = RELEASE_NAMES
     release_holds_node = True
+    bound_by_search = False
 
     def __init__(self, spec: SweepSpec, plans: Mapping[str, MethodPlan]) -> None:
         super().__init__(spec)
@@ -307,7 +310,9 @@ class PipelineSweep(SweepMode):
 class SweepOutcome:
     """What one sweep left: the selected configuration per method (``best``), its tracked run, its time and
     trials, every trial's last report with its method (``results``), its search bound's figures
-    (``tuning_cost``), the models it released, and its public privacy record (a pipeline's: its plans')."""
+    (``tuning_cost``; None for a sweep whose ε includes its tuning, whose figures are its plans', in
+    ``record``: a search bound counts its release as one more tuning trial), the models it released, and
+    its public privacy record."""
 
     best: list[TradeOff]
     parent_run_id: str
@@ -315,7 +320,7 @@ class SweepOutcome:
     trial_seconds: float
     trials: int
     results: list[dict[str, Any]]
-    tuning_cost: SweepTuningCost
+    tuning_cost: SweepTuningCost | None
     releases: list[ReleasedModel] = field(default_factory=list)
     record: dict[str, Any] = field(default_factory=dict)
 
@@ -370,7 +375,8 @@ class PerRunSweeps(SpecMode):
             return [], None
         full = [o for one, o in zip(sweeps, outcomes, strict=True) if one.spec.shared.proxy_fraction is None]
         rows = sorted((row for o in full for row in o.best), key=lambda r: (r.method, r.epsilon_target))
-        costs = {one.spec.name: o.tuning_cost for one, o in zip(sweeps, outcomes, strict=True)}
+        pairs = zip(sweeps, outcomes, strict=True)
+        costs = {one.spec.name: o.tuning_cost for one, o in pairs if o.tuning_cost is not None}  # per run
         epsilon, delta = curve_cost(costs)
         return [
             f"\naccuracy vs ε of {self.spec.name} ({', '.join(s.spec.name for s in sweeps)}):\n"

@@ -485,7 +485,7 @@ def run_sweep(
         times.trial_seconds,
         times.trials,
         results,
-        recorded.tuning,
+        recorded.tuning if prepared.sweep.mode.bound_by_search else None,
         releases,
         recorded.record,
     )
