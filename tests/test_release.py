@@ -24,6 +24,7 @@ from ray.tune import ExperimentAnalysis
 
 from dptune.engine.data import load_dataset
 from dptune.methods.registry import METHODS
+from dptune.privacy.plans import PLD_COMPOSITION
 from dptune.sweep.plan import PLAN_ARTIFACT
 from dptune.sweep.results import PLACE_KNOBS, UNRECORDED, run_settings
 from dptune.tracking import tracker_for
@@ -40,7 +41,7 @@ from dptune.training.trial_status import OBJECTIVE, route
 from dptune.tune.stage_run import STAGE_EXPERIMENT
 from dptune.tune.trainable import PRIVATE_NONFINITE_KEY
 from tests.sweep_helpers import released_model_holds_only_its_weights, runs, write_spec
-from tests.test_plan import DP_ACCOUNTING_SLACK, recomposed
+from tests.test_plan import DP_ACCOUNTING_SLACK, pld_recomposed, recomposed
 
 pytestmark = pytest.mark.slow
 
@@ -311,6 +312,42 @@ def test_one_model_across_methods_is_released_once_with_a_card_covering_every_me
         whole = plan | {"stages": [tuning | {"runs": tuning["runs"] * 2}, stage_release]}
         assert recomposed(whole) <= TOTAL * (1 + DP_ACCOUNTING_SLACK)
     assert not undocumented(release_outputs(client, released.info.run_id, release["model_uri"]))
+
+
+def test_models_per_method_state_the_figure_of_publishing_them_all(tmp_path: Path) -> None:
+    """``privacy.release: per_method`` at one total: each method's model has its own pipeline's card, and
+    the card, the registry's description, the closing lines and the last line's JSON all give the figure
+    of publishing both, which dp-accounting's composition of both plans' runs does not exceed, and say that
+    a pick between them by a score is covered by that figure alone."""
+    space = {"lr": {"loguniform": [0.1, 2.0]}}
+    methods = {"dpsgd": space, "dpsgd-momentum": space}
+    privacy = PIPELINE["privacy"] | {"release": "per_method"}
+    done = dptune_run(pipeline_spec(tmp_path, "each", methods, privacy=privacy))
+    assert done.returncode == 0, done.stderr[-3000:]
+    lines = done.stdout.strip().splitlines()
+    last = json.loads(lines[-1])
+    assert sorted(r["method"] for r in last["releases"]) == ["dpsgd", "dpsgd-momentum"]
+    figure = last["all_releases"]
+    assert max(r["epsilon"] for r in last["releases"]) < figure["epsilon"] < TOTAL * 2
+    (said,) = [line for line in lines if line.startswith(f"total ε = {TOTAL:g}: one model per method")]
+    assert (
+        f"publishing all of them: ε ≤ {figure['epsilon']:.3f}" in said
+        and "not covered by its own card" in said
+    )
+
+    uri = f"sqlite:///{tmp_path / 'mlflow.db'}"
+    client = MlflowClient(uri)
+    (parent,), children = runs(uri, "each")
+    plans = json.loads(Path(client.download_artifacts(parent.info.run_id, PLAN_ARTIFACT)).read_text())
+    assert {plan["composition"] for plan in plans} == {PLD_COMPOSITION}
+    both = pld_recomposed([p["stages"][0] for p in plans], [p["stages"][1] for p in plans], figure["delta"])
+    assert both <= figure["epsilon"] * (1 + DP_ACCOUNTING_SLACK)
+    for run in (c for c in children if c.data.tags.get("dptune.role") == "final"):
+        card = json.loads(Path(client.download_artifacts(run.info.run_id, "privacy_card.json")).read_text())
+        assert card["epsilon"] <= TOTAL
+        assert card["published_with_the_others"]["epsilon"] == pytest.approx(figure["epsilon"])
+        version = client.get_model_version_by_alias(f"each.{card['method']}", "total-3")
+        assert f"{figure['epsilon']:.4g}" in version.description
 
 
 CANARY_CODE = textwrap.dedent(

@@ -416,7 +416,8 @@ def covers_lines(releases: Sequence[ReleasedModel], outcomes: Sequence[SweepOutc
 class TotalEpsilonSweeps(SpecMode):
     """``privacy.includes_tuning``: the plan of every method at every total (``plans``, fixed before the
     data is touched), then one pipeline sweep per total (``SweepSpec.pipeline``); the closing lines name
-    every released model, and with several totals the (ε, δ) of releasing them all (``curve_privacy``)."""
+    every released model, and where it releases several the (ε, δ) of releasing them all (with several
+    totals ``curve_privacy``; at one, its sweep's record), which its last line's JSON carries too."""
 
     def __init__(self, spec: SweepSpec, plans: list[MethodPlan]) -> None:
         super().__init__(spec)
@@ -444,8 +445,10 @@ class TotalEpsilonSweeps(SpecMode):
         released = [release for outcome in outcomes for release in outcome.releases]
         lines = ["\nreleased models, accuracy at each total ε (tuning included):", *release_lines(released)]
         lines += covers_lines(released, outcomes)
-        if len(sweeps) == 1:
-            return lines, None
+        if len(sweeps) == 1:  # one total: releasing several models (one per method) is its record's figure
+            (record,) = [o.record for o in outcomes]
+            several = len(released) > 1
+            return lines, (record["epsilon_including_tuning"], record["delta"]) if several else None
         plans = [list(plans_at(self.plans, total).values()) for total in self.spec.epsilons]
         curve = curve_privacy(plans, [o.record for o in outcomes])
         lines.append(

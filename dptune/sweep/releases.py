@@ -252,7 +252,7 @@ def release_lines(releases: Sequence[ReleasedModel]) -> list[str]:
 def release_json(releases: Sequence[ReleasedModel], curve: tuple[float, float] | None = None) -> str:
     """The last line of a run whose ε includes the tuning: its releases as one JSON object; with a single
     release its ``final_test_accuracy`` (%), ``epsilon`` and ``delta`` at the top level too; with several
-    totals the (ε, δ) of releasing them all (``curve``)."""
+    releases (several totals, or one model per method) the (ε, δ) of releasing them all (``curve``)."""
     doc: dict[str, Any] = {"releases": [r.as_dict() for r in releases]}
     if len(releases) == 1:
         doc = releases[0].as_dict() | doc
