@@ -106,6 +106,7 @@ class Stage:
         validation_size: int = 0,
         one_model: bool = False,
         promoted: int = 0,
+        fixed_runs: bool = False,
     ):
         self.lines: list[str] = []
         self.name = tmp_path.name
@@ -127,16 +128,21 @@ class Stage:
             one_model=one_model,
             promoted=promoted,
             promote=dict.fromkeys(budgets, lambda c: {**c, "epochs": 3}) if promoted else None,
+            fixed_runs=fixed_runs,
         )
         self.observer = SearchObserver(self.searcher)
         self.trials: list[FakeTrial] = []
 
     def ask(self) -> FakeTrial | str | None:
+        """Tune's step; a search trial written ahead in the private state, as its method's searcher
+        (``AccountedSearcher``) writes it."""
         self.observer.on_step_begin(iteration=0, trials=self.trials)
         trial_id = next(TRIAL_IDS)
         config = self.searcher.suggest(trial_id)
         if not isinstance(config, dict):
             return config
+        if RERUN_OF not in config and PROMOTED_FROM not in config:
+            self.state.start(config[METHOD_KEY], trial_id)
         trial = FakeTrial(trial_id, config)
         self.trials.append(trial)
         return trial
@@ -400,6 +406,73 @@ def test_a_restored_run_continues_its_re_runs_and_counts_the_ones_it_lost(tmp_pa
     assert "continue from the saved Tune run (1 of 2 there)" in after.lines[0]
     kept.status = Trial.RUNNING
     assert after.ask() == Searcher.FINISHED
+
+
+def test_a_re_run_lost_with_the_driver_is_not_run_again_where_held_out_scores_are_counted(
+    tmp_path: Path,
+) -> None:
+    """As ``test_a_restored_run_continues_its_re_runs_and_counts_the_ones_it_lost``, with private held-out
+    data (``fixed_runs``): no re-run in place of the lost one; the sweep ends with the one kept."""
+    before = Stage(tmp_path, {"dpsgd": 2}, fixed_runs=True)
+    for _ in range(2):
+        before.ask()
+    best, other = before.of("dpsgd")
+    best.end(0.9)
+    other.end(0.8)
+    kept = before.ask()
+    before.ask()  # written ahead, then lost with the driver
+    after = Stage(tmp_path, {"dpsgd": 2}, fixed_runs=True)
+    after.trials = [*before.of("dpsgd"), kept]
+    kept.end(0.85)
+    assert after.ask() == Searcher.FINISHED
+    assert len(after.final_records("dpsgd")) == 2 and any("not run again" in line for line in after.lines)
+
+
+@pytest.mark.parametrize("fixed_runs", [False, True], ids=["public-held-out", "private-held-out"])
+def test_a_run_lost_with_the_driver_is_run_again_only_where_held_out_scores_are_not_counted(
+    tmp_path: Path, fixed_runs: bool
+) -> None:
+    """A driver killed after writing ahead a second search trial (lost) and a second promoted trial (lost):
+    a new driver runs one in place of each, unless every run's scores count against private held-out data's
+    guarantee (``fixed_runs``): then it runs none, says so once, and the sweep still ends, the selection
+    and the release made of the runs that finished; every run written ahead keeps counting."""
+    before = Stage(tmp_path, {"dpsgd": 3}, reruns=1, promoted=2, fixed_runs=fixed_runs)
+    first, lost_search = before.ask(), before.ask()
+    third = before.ask()
+    first.end(0.9)
+    third.end(0.7)
+    saved = [first, third]
+    after = Stage(tmp_path, {"dpsgd": 3}, reruns=1, promoted=2, fixed_runs=fixed_runs)
+    after.trials = list(saved)
+    promoted = after.ask()
+    if not fixed_runs:  # a search trial in place of the lost one, then the second rung
+        assert RERUN_OF not in promoted.config and PROMOTED_FROM not in promoted.config
+        promoted.end(0.5)
+        promoted = after.ask()
+    assert promoted.config[PROMOTED_FROM] == first.trial_id
+    if fixed_runs:
+        assert [line for line in after.lines if "not run again" in line] == [
+            "  dpsgd           a run lost with an earlier driver is not run again: every run's scores on the "
+            "private held-out data count against their guarantee, and one in its place would score more"
+        ]
+    lost_promotion = after.ask()  # written ahead, then lost with this driver too
+    assert lost_promotion.config[PROMOTED_FROM] == third.trial_id
+    promoted.end(0.95)
+    last = Stage(tmp_path, {"dpsgd": 3}, reruns=1, promoted=2, fixed_runs=fixed_runs)
+    last.trials = [t for t in after.trials if t is not lost_promotion]
+    again = last.ask()
+    if fixed_runs:
+        assert again.config[RERUN_OF] == promoted.trial_id  # no promoted trial in place of the lost one
+    else:
+        assert again.config[PROMOTED_FROM] == third.trial_id
+        again.end(0.6)
+        again = last.ask()
+        assert again.config[RERUN_OF] == promoted.trial_id
+    again.end(0.9)
+    assert last.ask() == Searcher.FINISHED
+    roles = [r.role for r in last.state.trials("dpsgd")]
+    assert roles.count("search") == 3 + (not fixed_runs) and roles.count("promoted") == 2 + (not fixed_runs)
+    assert lost_search.trial_id in {r.trial_id for r in last.state.trials("dpsgd")}
 
 
 def test_results_reach_their_own_methods_searcher_and_a_re_run_ends_at_its_whole_plan(tmp_path: Path) -> None:

@@ -209,6 +209,7 @@ def _tuner(sweep: SweepRun, plans: list[BoundedSearch], groups: CallbackGroups) 
         one_model=sweep.mode.one_model,
         promoted=sweep.mode.promoted,
         promote=sweep.mode.promotion(),
+        fixed_runs=spec.held_out is not None,
     )
     return tune.Tuner(
         trainable,

@@ -32,6 +32,7 @@ from __future__ import annotations
 import pickle
 import queue
 import tempfile
+from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,6 +44,7 @@ from ray.tune.search import Searcher
 
 from dptune.base.randomness import tie_rank, trial_seed
 from dptune.sweep.ledger import FINAL, PROMOTED, PrivateSweepState
+from dptune.sweep.ledger import SEARCH as LEDGER_SEARCH
 from dptune.training.trial_status import (
     METHOD_KEY,
     OBJECTIVE,
@@ -63,6 +65,8 @@ PROMOTION_SEED_OFFSET = 2_000_000
 """Trial numbers from here on seed a seeded sweep's promoted trials."""
 SEARCH, PROMOTION, RERUN = "search", "promotion", "rerun"
 """What a trial of the stage is: a search trial (the first rung), a promoted trial (the second), a re-run."""
+LEDGER_ROLES = {SEARCH: LEDGER_SEARCH, PROMOTION: PROMOTED, RERUN: FINAL}
+"""The private state's role of each kind of trial."""
 _ENDED: dict[str, queue.SimpleQueue[str]] = {}
 
 
@@ -89,6 +93,8 @@ class MethodView:
     promoting: int = 0  # its promoted trials not ended
     promoted_ended: list[tuple[str, dict[str, Any], dict[str, Any]]] = field(default_factory=list)
     """(trial id, config, last result) of every promoted trial that ended without an error."""
+    written: Counter[str] = field(default_factory=Counter)
+    """Its runs written ahead in the private state, by role (read where no run may replace a lost one)."""
 
 
 class SweepSearcher(Searcher):
@@ -107,7 +113,10 @@ class SweepSearcher(Searcher):
     validation once every search has ended (``winner``), and no other method re-runs; ``promoted``:
     each method's trials of successive halving's second rung (0: none), the best that many of its finished
     search trials by validation, each trained again with the knobs ``promote`` maps its configuration to
-    (longer, at the same noise), its selection then made among them (``_candidates``)."""
+    (longer, at the same noise), its selection then made among them (``_candidates``); ``fixed_runs``: no
+    run starts in place of one written ahead and lost with a killed driver (a search trial, a promoted trial
+    or a re-run), as where the held-out data is private: every run's scores on it are among those its
+    guarantee counts (``SweepSpec.held_out_queries``), and a run in place of a lost one would score more."""
 
     def __init__(
         self,
@@ -127,6 +136,7 @@ class SweepSearcher(Searcher):
         one_model: bool = False,
         promoted: int = 0,
         promote: Mapping[str, Callable[[dict[str, Any]], dict[str, Any]]] | None = None,
+        fixed_runs: bool = False,
         metric: str = OBJECTIVE,
         mode: str = "max",
     ) -> None:
@@ -149,6 +159,7 @@ class SweepSearcher(Searcher):
         self.one_model = one_model
         self.promoted = promoted
         self.promote = dict(promote or {})
+        self.fixed_runs = fixed_runs
         if promoted and set(self.promote) != set(searchers):
             raise ValueError("successive halving needs every method's promoted knobs")
         if self.kept_starts and validation_size < 1:
@@ -159,6 +170,7 @@ class SweepSearcher(Searcher):
         self._refused: set[str] = set()  # methods whose next re-run the privacy filter refused
         self._announced: set[str] = set()  # methods whose search's end this driver has announced
         self._promotions_announced: set[str] = set()  # methods whose second rung this driver has announced
+        self._withheld: set[str] = set()  # methods with a lost run that ``fixed_runs`` did not replace
         self._winner_announced = False
 
     def set_search_properties(self, metric: str | None, mode: str | None, config: dict, **spec: Any) -> bool:
@@ -197,7 +209,19 @@ class SweepSearcher(Searcher):
             view.searching += not ended
             if trial.status == Trial.TERMINATED and trial.last_result:
                 view.ended.append((trial.trial_id, trial.config, trial.last_result))
+        if self.fixed_runs:
+            for method, view in views.items():
+                view.written = Counter(record.role for record in self.state.trials(method))
         self._views = views
+        for method in self.searchers:
+            lost = any(self._started(method, kind) > self._listed(method, kind) for kind in LEDGER_ROLES)
+            if lost and method not in self._withheld:
+                self._withheld.add(method)
+                console(self.sweep)(
+                    f"  {method:<15} a run lost with an earlier driver is not run again: every run's scores "
+                    "on the private held-out data count against their guarantee, and one in its place would "
+                    "score more"
+                )
         for method in self.searchers:
             if self.promoted and method not in self._promotions_announced and self._search_ended(method):
                 self._promotions_announced.add(method)
@@ -247,9 +271,21 @@ class SweepSearcher(Searcher):
             )
         console(self.sweep)(f"  {'one model':<15} {line}")
 
+    def _listed(self, method: str, kind: str) -> int:
+        """The method's runs of a kind in Tune's list and suggested since."""
+        view = self._views[method]
+        return {SEARCH: view.started, PROMOTION: len(view.promoted), RERUN: view.reruns}[kind]
+
+    def _started(self, method: str, kind: str) -> int:
+        """The method's runs of a kind (``SEARCH``, ``PROMOTION``, ``RERUN``) that count against its budget
+        of them: those in Tune's list and suggested since, or with ``fixed_runs`` every one written ahead
+        (a lost run too), where that is more."""
+        listed = self._listed(method, kind)
+        return max(listed, self._views[method].written[LEDGER_ROLES[kind]]) if self.fixed_runs else listed
+
     def _search_ended(self, method: str) -> bool:
         view = self._views[method]
-        done = method in self._spent or view.started >= self.budgets[method]
+        done = method in self._spent or self._started(method, SEARCH) >= self.budgets[method]
         return done and view.searching == 0
 
     def _tuning_ended(self, method: str) -> bool:
@@ -270,7 +306,9 @@ class SweepSearcher(Searcher):
         )
 
     def _to_promote(self, method: str) -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
-        """The trials of ``_promotable`` not promoted yet."""
+        """The trials of ``_promotable`` not promoted yet (none once ``promoted`` have started)."""
+        if self._started(method, PROMOTION) >= self.promoted:
+            return []
         return [t for t in self._promotable(method) if t[0] not in self._views[method].promoted]
 
     def _announce_promotions(self, method: str) -> None:
@@ -369,7 +407,7 @@ class SweepSearcher(Searcher):
         if self.one_model and method != self.winner():
             return True
         return (
-            self._views[method].reruns >= self.reruns
+            self._started(method, RERUN) >= self.reruns
             or method in self._refused
             or self._selected(method) is None
         )
@@ -390,7 +428,7 @@ class SweepSearcher(Searcher):
 
     def _suggest_search(self, method: str, trial_id: str) -> dict | None:
         view = self._views[method]
-        if method in self._spent or view.started >= self.budgets[method]:
+        if method in self._spent or self._started(method, SEARCH) >= self.budgets[method]:
             return None
         config = self.searchers[method].suggest(trial_id)
         if config == Searcher.FINISHED and view.searching == 0:  # else its running trials may give back
@@ -437,7 +475,11 @@ class SweepSearcher(Searcher):
         ``trial_seed(seed, method, RERUN_SEED_OFFSET + i)``, never a search trial's); where ``carry`` has the
         method (a pipeline whose ε includes the tuning), the knobs it carries the configuration to."""
         view = self._views[method]
-        if not self._tuning_ended(method) or view.reruns >= self.reruns or method in self._refused:
+        if (
+            not self._tuning_ended(method)
+            or self._started(method, RERUN) >= self.reruns
+            or method in self._refused
+        ):
             return None
         if self.one_model and method != self.winner():
             return None
