@@ -355,8 +355,11 @@ def test_a_resume_with_other_settings_is_refused_naming_them(local_machine: Path
 def test_two_json_documents_differ_where_a_value_does() -> None:
     then = {"a": {"b": 1, "c": [1, 2]}, "d": "x"}
     assert differing(then, then) == []
-    now = {"a": {"b": 1, "c": [1, 3]}, "e": 0}
-    assert differing(then, now) == [("a.c", [1, 2], [1, 3]), ("d", "x", None), ("e", None, 0)]
+    now = {"a": {"b": 1.0, "c": [1, 3]}, "e": 0}
+    assert differing(then, now) == [("a.c[1]", 2, 3), ("d", "x", None), ("e", None, 0)]
+    assert differing([{"s": 2.0}], [{"s": 2.0 * (1 + 1e-12)}], tolerance=1e-9) == []
+    assert differing([{"s": 2.0}], [{"s": 2.0 * (1 + 1e-6)}], tolerance=1e-9) == [("[0].s", 2.0, 2.000002)]
+    assert differing([1, 2], [1, 2, 3]) == [("", [1, 2], [1, 2, 3])]
 
 
 def test_resuming_a_sweep_an_earlier_dptune_ran_per_method_is_refused(local_machine: Path, capsys) -> None:

@@ -23,6 +23,7 @@
 from __future__ import annotations
 
 import json
+import math
 import os
 import socket
 import tempfile
@@ -95,14 +96,31 @@ def resumable_identity(spec: SweepSpec, plan: str | None) -> dict[str, Any]:
     return {"spec": doc, "plan": None if plan is None else json.loads(plan)}
 
 
-def differing(then: Any, now: Any, path: str = "") -> list[tuple[str, Any, Any]]:
-    """The dotted paths where two JSON documents differ, with their values (None where absent)."""
+PLAN_TOLERANCE = 1e-9
+"""The relative difference of two plans' numbers taken as the same number: a plan made again on another
+machine (another BLAS, another FFT) may differ in the last bits of its σ and ε, never by this much."""
+
+
+def differing(then: Any, now: Any, path: str = "", tolerance: float = 0.0) -> list[tuple[str, Any, Any]]:
+    """The paths (``a.b[2].c``) where two JSON documents differ, with their values (None where absent);
+    numbers within a relative ``tolerance`` of each other are the same."""
     if isinstance(then, dict) and isinstance(now, dict):
         return [
             found
             for key in sorted(set(then) | set(now))
-            for found in differing(then.get(key), now.get(key), f"{path}.{key}" if path else str(key))
+            for found in differing(
+                then.get(key), now.get(key), f"{path}.{key}" if path else str(key), tolerance
+            )
         ]
+    if isinstance(then, list) and isinstance(now, list) and len(then) == len(now):
+        return [
+            found
+            for index, (a, b) in enumerate(zip(then, now, strict=True))
+            for found in differing(a, b, f"{path}[{index}]", tolerance)
+        ]
+    numbers = all(isinstance(v, int | float) and not isinstance(v, bool) for v in (then, now))
+    if numbers and math.isclose(then, now, rel_tol=tolerance):
+        return []
     return [] if then == now else [(path, then, now)]
 
 
@@ -119,7 +137,7 @@ def refuse_changed(name: str, kept: Mapping[str, Any] | None, now: Mapping[str, 
             f"sweep {name!r} started with other settings ({said}): resume it with the spec and flags it "
             "started with, or start a new sweep under another name",
         )
-    if kept["plan"] != now["plan"]:
+    if differing(kept["plan"], now["plan"], tolerance=PLAN_TOLERANCE):
         raise InputError(
             "--resume",
             f"sweep {name!r} is planned differently now than when it started (another dptune version?): "
