@@ -98,7 +98,7 @@ def resumable_identity(spec: SweepSpec, plan: str | None) -> dict[str, Any]:
 
 PLAN_TOLERANCE = 1e-9
 """The relative difference of two plans' numbers taken as the same number: a plan made again on another
-machine (another BLAS, another FFT) may differ in the last bits of its σ and ε, never by this much."""
+machine (another BLAS, another FFT) may differ in the last bits of its σ and ε, far below this."""
 
 
 def differing(then: Any, now: Any, path: str = "", tolerance: float = 0.0) -> list[tuple[str, Any, Any]]:
