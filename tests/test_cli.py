@@ -4,6 +4,7 @@ option, and ``validate`` refusing what ``run`` would refuse before it starts."""
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 import socket
 import subprocess
@@ -18,7 +19,10 @@ from mlflow.tracking import MlflowClient
 import dptune.engine.data as data_module
 from dptune.base.errors import InputError
 from dptune.cli import _build_parser, main
+from dptune.engine.data import train_size
 from dptune.sweep.ledger import PrivateSweepState
+from dptune.sweep.modes import spec_mode
+from dptune.sweep.pipeline import planned
 from dptune.sweep.preflight import differing, resumable_identity
 from dptune.sweep.spec import load_spec
 from dptune.sweep.spec_parts import resolve_tracking_uri
@@ -350,6 +354,70 @@ def test_a_resume_with_other_settings_is_refused_naming_them(local_machine: Path
     doc["tracking"]["uri"] = f"sqlite:///{local_machine / 'moved.db'}"
     path.write_text(yaml.safe_dump(doc))
     assert run(["validate", str(path), "--resume"], capsys)[0] == 0
+
+
+def test_a_resume_that_gives_the_same_settings_another_way_is_accepted(
+    local_machine: Path, monkeypatch: pytest.MonkeyPatch, capsys
+) -> None:
+    """What the spec reads, not how it is written: a store named by ``--tracking-uri`` where the spec has
+    no ``tracking`` section, a ``budget`` section that held only what may change, a default written out,
+    ``1e-5`` (which YAML reads as text), a relative data folder given from another working folder; a
+    different seed is still refused."""
+    doc = yaml.safe_load(quickstart_spec(local_machine).read_text())
+    del doc["tracking"]
+    doc |= {"budget": {"max_concurrent": 2}, "search": {"seed": 0}}
+    doc["dataset"]["root"] = "data"
+    (local_machine / "data").mkdir()
+    started = local_machine / "started.yaml"
+    started.write_text(yaml.safe_dump(doc))
+    spec = load_spec(started)
+    assert PrivateSweepState(spec.storage_path, spec.name).started_as(resumable_identity(spec, None)) is None
+    elsewhere = local_machine / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    again = copy.deepcopy(doc)
+    del again["budget"]
+    again["search"]["sampler"] = "tpe"
+    again["dataset"]["root"] = "../data"
+    again["storage_path"] = str(local_machine / "ray_results")
+    resumed = elsewhere / "resumed.yaml"
+    resumed.write_text(yaml.safe_dump(again).replace("1.0e-05", "1e-5"))
+    assert "delta: 1e-5" in resumed.read_text()
+    store = ["--tracking-uri", f"sqlite:///{local_machine / 'mlflow.db'}"]
+    code, _, err = run(["validate", str(resumed), "--resume", *store], capsys)
+    assert code == 0, err
+    again["search"]["seed"] = 1
+    resumed.write_text(yaml.safe_dump(again))
+    code, _, err = run(["validate", str(resumed), "--resume", *store], capsys)
+    assert code == 2 and "search.seed: 0 then, 1 now" in err, err
+    again |= {"search": {"seed": 0}, "dataset": doc["dataset"]}  # "data" now names another folder
+    (elsewhere / "data").mkdir()
+    resumed.write_text(yaml.safe_dump(again))
+    code, _, err = run(["validate", str(resumed), "--resume", *store], capsys)
+    assert code == 2 and f"dataset.root: '{local_machine / 'data'}' then" in err, err
+
+
+def test_a_pipeline_resumed_with_its_methods_in_another_order_is_accepted(
+    local_machine: Path, capsys
+) -> None:
+    """The plans of a sweep whose ε includes its tuning compared method by method: the spec's order of
+    methods is not part of what the sweep is."""
+    path = quickstart_spec(
+        local_machine, **{"privacy.includes_tuning": True, "privacy.release": "per_method"}
+    )
+    spec = load_spec(path)
+    (sweep,) = spec_mode(spec, planned(spec, train_size(spec.shared.dataset, None, 10000))).sweeps()
+    kept = PrivateSweepState(spec.storage_path, sweep.spec.name)
+    assert kept.started_as(resumable_identity(sweep.spec, sweep.plan_text())) is None
+    doc = yaml.safe_load(path.read_text())
+    doc["methods"] = dict(reversed(doc["methods"].items()))
+    path.write_text(yaml.safe_dump(doc, sort_keys=False))
+    code, _, err = run(["validate", str(path), "--resume"], capsys)
+    assert code == 0, err
+    doc["privacy"]["tuning_share"] = 0.3
+    path.write_text(yaml.safe_dump(doc, sort_keys=False))
+    code, _, err = run(["validate", str(path), "--resume"], capsys)
+    assert code == 2 and "privacy.tuning_share: 0.25 then, 0.3 now" in err, err
 
 
 def test_two_json_documents_differ_where_a_value_does() -> None:

@@ -195,7 +195,7 @@ def test_a_pipeline_releases_a_registered_model_within_its_total(tmp_path: Path)
     assert refused.stderr.startswith("dptune: error: --resume: sweep 'total' started with other settings")
     assert "privacy.epsilon: 3.0 then, 1.5 now" in refused.stderr and state.read_bytes() == before
     kept = json.loads(before)
-    kept["started_as"]["plan"][0]["stages"][0]["runs"] = 3
+    kept["started_as"]["plan"]["dpsgd"]["stages"][0]["runs"] = 3
     state.write_text(json.dumps(kept))
     replanned = dptune_run(spec, "--resume")
     assert replanned.returncode == 2, replanned.stderr[-2000:]

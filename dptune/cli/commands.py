@@ -205,7 +205,23 @@ def _sweep_spec(args: argparse.Namespace) -> tuple[SweepSpec, list[MethodPlan] |
         args.spec, overrides={k: v for k, v in overrides.items() if v is not None}, methods=args.method or ()
     )
     n = preflight(spec, args.resume)
-    return spec.with_held_out(resolved_delta(spec.shared, n)), planned(spec, n)
+    plans = planned(spec, n)
+    if args.resume:
+        _refuse_changed_sweeps(spec, plans)
+    return spec.with_held_out(resolved_delta(spec.shared, n)), plans
+
+
+def _refuse_changed_sweeps(spec: SweepSpec, plans: list[MethodPlan] | None) -> None:
+    """``--resume``: each of the spec's sweeps that started is resumed as it started, its spec and plan
+    (``dptune.sweep.preflight.refuse_changed``), checked before anything starts (a sweep's driver checks
+    it again when it prepares)."""
+    from dptune.sweep.ledger import STARTED_AS, PrivateSweepState
+    from dptune.sweep.modes import spec_mode
+    from dptune.sweep.preflight import refuse_changed, resumable_identity
+
+    for one in spec_mode(spec, plans).sweeps():
+        kept = PrivateSweepState(one.spec.storage_path, one.spec.name).read().get(STARTED_AS)
+        refuse_changed(one.spec.name, kept, resumable_identity(one.spec, one.plan_text()))
 
 
 def _validate(args: argparse.Namespace) -> None:

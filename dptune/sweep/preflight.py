@@ -3,7 +3,8 @@
 
 * no sweep of the spec's name (each ε's) already exists in ``storage_path``, unless resumed; a resumed
   one exists there (``refuse_nothing_to_resume``) and was not started by a dptune that ran one Tune run
-  per method (``refuse_per_method_runs``), with the settings it started with (``refuse_changed``);
+  per method (``refuse_per_method_runs``); its settings and plan, once planned, are those it started
+  with (``refuse_changed``, checked by ``dptune.cli``);
 * the training set holds every batch size a trial can draw (``spec.check_batch_sizes``), its size that
   of the data loaded for the models' check below (a missing local copy is a one-line error); and δ is
   below 1/n (``calibrated_run.check_delta``);
@@ -30,6 +31,7 @@ import tempfile
 import urllib.error
 import urllib.request
 from collections.abc import Mapping
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -39,6 +41,7 @@ from dptune.base.factories import is_import_path
 from dptune.engine.data import load_dataset, train_size
 from dptune.models import build_model
 from dptune.sweep.spec import SweepSpec, check_batch_sizes
+from dptune.sweep.spec_keys import SPEC_KEYS, read_spec_keys
 from dptune.training.calibrated_run import check_delta
 from dptune.training.config import RunConfig
 
@@ -79,21 +82,68 @@ MAY_CHANGE_ON_RESUME = ("storage_path", "tracking.uri", "resources", "budget.max
 """The settings a resumed sweep may be given anew: where its files and records are reached from and what a
 trial asks of a node. Every other setting, flags included, fixed the sweep's mechanisms and plan when it
 started: changed on a resume, its figures would count a sweep other than the one that ran."""
+READ_APART = (
+    "privacy.epsilon",
+    "privacy.delta",
+    "privacy.includes_tuning",
+    "privacy.tuning_share",
+    "privacy.release",
+    "privacy.validation",
+    "budget.trials_per_method",
+    "dataset.root",
+    *(key.path for key in SPEC_KEYS),
+)
+"""The spec's paths an identity holds as the spec reads them (a default given or left out, ``1e-5`` that
+YAML reads as text, a relative folder resolved), not as written."""
+
+
+def _pop(doc: dict[str, Any], dotted: str) -> None:
+    """Remove a dotted path from a document, and each section it leaves empty."""
+    *parents, last = dotted.split(".")
+    nodes = [doc]
+    for key in parents:
+        node = nodes[-1].get(key)
+        if not isinstance(node, dict):
+            return
+        nodes.append(node)
+    nodes[-1].pop(last, None)
+    for parent, key, node in reversed(list(zip(nodes[:-1], parents, nodes[1:], strict=True))):
+        if not node:
+            parent.pop(key)
 
 
 def resumable_identity(spec: SweepSpec, plan: str | None) -> dict[str, Any]:
     """What a sweep is, as its private state keeps it when it starts: its spec document with its flags
-    applied, less ``MAY_CHANGE_ON_RESUME``, and the plan of a sweep whose ε includes its tuning (its
-    ``plan_text``; None for others), both as JSON reads them back."""
+    applied (``spec``), less ``MAY_CHANGE_ON_RESUME`` and the paths of ``READ_APART``, which ``read`` holds
+    as the spec read them, by path; and the plan of a sweep whose ε includes its tuning (its ``plan_text``
+    by method, each plan's methods released among as a set; None for others); as JSON reads them back."""
     doc = json.loads(json.dumps(spec.source, default=str))
-    for dotted in MAY_CHANGE_ON_RESUME:
-        *parents, last = dotted.split(".")
-        node = doc
-        for key in parents:
-            node = node.get(key) if isinstance(node, dict) else None
-        if isinstance(node, dict):
-            node.pop(last, None)
-    return {"spec": doc, "plan": None if plan is None else json.loads(plan)}
+    for dotted in READ_APART:
+        _pop(doc, dotted)
+    settings = read_spec_keys(spec.source)
+    tuning, trials = spec.includes_tuning, spec.trials
+    read = {path: value for path, value in settings.items() if not _may_change(path)} | {
+        "privacy.epsilon": spec.epsilons[0] if len(spec.epsilons) == 1 else list(spec.epsilons),
+        "privacy.delta": spec.shared.delta,
+        "privacy.includes_tuning": tuning is not None,
+        "privacy.tuning_share": None if tuning is None else tuning.share,
+        "privacy.release": None if tuning is None else tuning.release,
+        "privacy.validation": spec.validation,
+        "budget.trials_per_method": trials.mean if trials.distribution == "fixed" else asdict(trials),
+        "dataset.root": spec.shared.data_root,
+    }
+    plans = None if plan is None else {p["method"]: _as_set(p, "released_among") for p in json.loads(plan)}
+    identity: dict[str, Any] = json.loads(json.dumps({"spec": doc, "read": read, "plan": plans}, default=str))
+    return identity
+
+
+def _may_change(path: str) -> bool:
+    return any(path == key or path.startswith(f"{key}.") for key in MAY_CHANGE_ON_RESUME)
+
+
+def _as_set(doc: dict[str, Any], key: str) -> dict[str, Any]:
+    """``doc`` with its list ``key`` in one order (the spec's order of methods is not the plan's)."""
+    return doc | {key: sorted(doc.get(key, []))}
 
 
 PLAN_TOLERANCE = 1e-9
@@ -129,7 +179,7 @@ def refuse_changed(name: str, kept: Mapping[str, Any] | None, now: Mapping[str, 
     sweep started by a dptune that kept none), with the settings ``now`` gives it, or it is refused."""
     if kept is None:
         return
-    changed = differing(kept["spec"], now["spec"])
+    changed = differing({**kept["spec"], **kept["read"]}, {**now["spec"], **now["read"]})
     if changed:
         said = "; ".join(f"{path}: {then!r} then, {value!r} now" for path, then, value in changed[:3])
         raise InputError(
@@ -143,16 +193,6 @@ def refuse_changed(name: str, kept: Mapping[str, Any] | None, now: Mapping[str, 
             f"sweep {name!r} is planned differently now than when it started (another dptune version?): "
             "finish it with the dptune that started it, or start a new sweep under another name",
         )
-
-
-def refuse_changed_spec(stage: SweepSpec) -> None:
-    """``refuse_changed`` on the spec alone, before anything starts (the plan is compared once made,
-    ``dptune.tune.driver.prepare``)."""
-    from dptune.sweep.ledger import STARTED_AS, PrivateSweepState
-
-    kept = PrivateSweepState(stage.storage_path, stage.name).read().get(STARTED_AS)
-    if kept is not None:
-        refuse_changed(stage.name, kept | {"plan": None}, resumable_identity(stage, None))
 
 
 def refuse_per_method_runs(spec: SweepSpec) -> None:
@@ -346,8 +386,6 @@ def preflight(spec: SweepSpec, resume: bool) -> int:
     stages = [stage for index in range(len(spec.epsilons)) for stage in spec.stages(index)]
     for stage in stages:
         (refuse_per_method_runs if resume else refuse_existing)(stage)
-        if resume:
-            refuse_changed_spec(stage)
     if resume:
         refuse_nothing_to_resume(spec, stages)
     shared = spec.shared
