@@ -428,6 +428,20 @@ def test_two_json_documents_differ_where_a_value_does() -> None:
     assert differing([{"s": 2.0}], [{"s": 2.0 * (1 + 1e-12)}], tolerance=1e-9) == []
     assert differing([{"s": 2.0}], [{"s": 2.0 * (1 + 1e-6)}], tolerance=1e-9) == [("[0].s", 2.0, 2.000002)]
     assert differing([1, 2], [1, 2, 3]) == [("", [1, 2], [1, 2, 3])]
+    assert differing({"a": float("nan")}, {"a": float("nan")}) == []
+
+
+def test_a_resume_with_another_list_of_totals_is_refused(local_machine: Path, capsys) -> None:
+    """Each ε's sweep keeps the spec's whole list of targets: the held-out noise and a warm start from the
+    previous ε depend on it, so a sweep of the list [1, 3] is not resumed as one of [1, 3, 8] or [1, 8]."""
+    path = quickstart_spec(local_machine, **{"privacy.epsilon": [1.0, 3.0]})
+    for sweep in spec_mode(load_spec(path)).sweeps():
+        kept = PrivateSweepState(sweep.spec.storage_path, sweep.spec.name)
+        assert kept.started_as(resumable_identity(sweep.spec, None)) is None
+    assert run(["validate", str(path), "--resume"], capsys)[0] == 0
+    for totals in (["1", "3", "8"], ["1", "8"]):
+        code, _, err = run(["validate", str(path), "--resume", *(f"--epsilon={e}" for e in totals)], capsys)
+        assert code == 2 and "started with other settings (privacy.epsilon" in err, err
 
 
 def test_resuming_a_sweep_an_earlier_dptune_ran_per_method_is_refused(local_machine: Path, capsys) -> None:

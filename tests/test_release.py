@@ -201,7 +201,7 @@ def test_a_pipeline_releases_a_registered_model_within_its_total(tmp_path: Path)
     assert replanned.returncode == 2, replanned.stderr[-2000:]
     assert replanned.stderr.strip().splitlines()[-1] == (
         "dptune: error: --resume: sweep 'total' is planned differently now than when it started (another "
-        "dptune version?): finish it with the dptune that started it, or start a new sweep under another name"
+        "dptune version, or other data?): finish it as it started, or start a new sweep under another name"
     )
     assert json.loads(state.read_text()) == kept  # nothing written
 

@@ -408,6 +408,22 @@ def test_a_restored_run_continues_its_re_runs_and_counts_the_ones_it_lost(tmp_pa
     assert after.ask() == Searcher.FINISHED
 
 
+@pytest.mark.parametrize("fixed_runs", [False, True], ids=["public-held-out", "private-held-out"])
+def test_lost_runs_count_however_many_trials_tune_asks_for_in_one_step(
+    tmp_path: Path, fixed_runs: bool
+) -> None:
+    """Tune asks for as many trials as it has room for in one step, after one look at its list: of a budget
+    of 4, 3 written ahead and 2 of them lost with the driver, the 2 are run again with the last one on a
+    public split; on a private one only the last runs."""
+    before = Stage(tmp_path, {"dpsgd": 4}, fixed_runs=fixed_runs)
+    kept, *_ = [before.ask() for _ in range(3)]
+    after = Stage(tmp_path, {"dpsgd": 4}, fixed_runs=fixed_runs)
+    after.observer.on_step_begin(iteration=0, trials=[kept])
+    asked = [after.searcher.suggest(next(TRIAL_IDS)) for _ in range(5)]
+    searched = [c for c in asked if isinstance(c, dict) and RERUN_OF not in c]
+    assert len(searched) == (1 if fixed_runs else 3)
+
+
 def test_a_re_run_lost_with_the_driver_is_not_run_again_where_held_out_scores_are_counted(
     tmp_path: Path,
 ) -> None:
@@ -452,8 +468,8 @@ def test_a_run_lost_with_the_driver_is_run_again_only_where_held_out_scores_are_
     assert promoted.config[PROMOTED_FROM] == first.trial_id
     if fixed_runs:
         assert [line for line in after.lines if "not run again" in line] == [
-            "  dpsgd           a run lost with an earlier driver is not run again: every run's scores on the "
-            "private held-out data count against their guarantee, and one in its place would score more"
+            "  dpsgd           1 run(s) lost with an earlier driver not run again: every run's scores on "
+            "the private held-out data count against their guarantee, and one in its place would score more"
         ]
     lost_promotion = after.ask()  # written ahead, then lost with this driver too
     assert lost_promotion.config[PROMOTED_FROM] == third.trial_id

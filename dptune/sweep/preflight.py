@@ -40,7 +40,7 @@ from dptune.base.errors import InputError
 from dptune.base.factories import is_import_path
 from dptune.engine.data import load_dataset, train_size
 from dptune.models import build_model
-from dptune.sweep.spec import SweepSpec, check_batch_sizes
+from dptune.sweep.spec import SweepSpec, check_batch_sizes, methods_section
 from dptune.sweep.spec_keys import SPEC_KEYS, read_spec_keys
 from dptune.training.calibrated_run import check_delta
 from dptune.training.config import RunConfig
@@ -83,7 +83,6 @@ MAY_CHANGE_ON_RESUME = ("storage_path", "tracking.uri", "resources", "budget.max
 trial asks of a node. Every other setting, flags included, fixed the sweep's mechanisms and plan when it
 started: changed on a resume, its figures would count a sweep other than the one that ran."""
 READ_APART = (
-    "privacy.epsilon",
     "privacy.delta",
     "privacy.includes_tuning",
     "privacy.tuning_share",
@@ -91,10 +90,13 @@ READ_APART = (
     "privacy.validation",
     "budget.trials_per_method",
     "dataset.root",
+    "methods",
     *(key.path for key in SPEC_KEYS),
 )
 """The spec's paths an identity holds as the spec reads them (a default given or left out, ``1e-5`` that
-YAML reads as text, a relative folder resolved), not as written."""
+YAML reads as text, a relative folder resolved, methods named in a list with their default spaces), not as
+written. The others, the whole list of ε targets among them (each total's sweep, its held-out noise and a
+warm start from the previous ε depend on it), as written."""
 
 
 def _pop(doc: dict[str, Any], dotted: str) -> None:
@@ -117,13 +119,12 @@ def resumable_identity(spec: SweepSpec, plan: str | None) -> dict[str, Any]:
     applied (``spec``), less ``MAY_CHANGE_ON_RESUME`` and the paths of ``READ_APART``, which ``read`` holds
     as the spec read them, by path; and the plan of a sweep whose ε includes its tuning (its ``plan_text``
     by method, each plan's methods released among as a set; None for others); as JSON reads them back."""
-    doc = json.loads(json.dumps(spec.source, default=str))
+    doc = json.loads(json.dumps(_plain(spec.source), default=str))
     for dotted in READ_APART:
         _pop(doc, dotted)
     settings = read_spec_keys(spec.source)
     tuning, trials = spec.includes_tuning, spec.trials
     read = {path: value for path, value in settings.items() if not _may_change(path)} | {
-        "privacy.epsilon": spec.epsilons[0] if len(spec.epsilons) == 1 else list(spec.epsilons),
         "privacy.delta": spec.shared.delta,
         "privacy.includes_tuning": tuning is not None,
         "privacy.tuning_share": None if tuning is None else tuning.share,
@@ -131,10 +132,20 @@ def resumable_identity(spec: SweepSpec, plan: str | None) -> dict[str, Any]:
         "privacy.validation": spec.validation,
         "budget.trials_per_method": trials.mean if trials.distribution == "fixed" else asdict(trials),
         "dataset.root": spec.shared.data_root,
+        "methods": methods_section(spec.source),
     }
     plans = None if plan is None else {p["method"]: _as_set(p, "released_among") for p in json.loads(plan)}
     identity: dict[str, Any] = json.loads(json.dumps({"spec": doc, "read": read, "plan": plans}, default=str))
     return identity
+
+
+def _plain(value: Any) -> Any:
+    """A loaded YAML value with every mapping's keys as text (YAML may key by a number or a date)."""
+    if isinstance(value, dict):
+        return {str(key): _plain(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(item) for item in value]
+    return value
 
 
 def _may_change(path: str) -> bool:
@@ -169,7 +180,7 @@ def differing(then: Any, now: Any, path: str = "", tolerance: float = 0.0) -> li
             for found in differing(a, b, f"{path}[{index}]", tolerance)
         ]
     numbers = all(isinstance(v, int | float) and not isinstance(v, bool) for v in (then, now))
-    if numbers and math.isclose(then, now, rel_tol=tolerance):
+    if numbers and (math.isclose(then, now, rel_tol=tolerance) or (math.isnan(then) and math.isnan(now))):
         return []
     return [] if then == now else [(path, then, now)]
 
@@ -190,8 +201,8 @@ def refuse_changed(name: str, kept: Mapping[str, Any] | None, now: Mapping[str, 
     if differing(kept["plan"], now["plan"], tolerance=PLAN_TOLERANCE):
         raise InputError(
             "--resume",
-            f"sweep {name!r} is planned differently now than when it started (another dptune version?): "
-            "finish it with the dptune that started it, or start a new sweep under another name",
+            f"sweep {name!r} is planned differently now than when it started (another dptune version, or "
+            "other data?): finish it as it started, or start a new sweep under another name",
         )
 
 

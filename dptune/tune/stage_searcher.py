@@ -93,8 +93,6 @@ class MethodView:
     promoting: int = 0  # its promoted trials not ended
     promoted_ended: list[tuple[str, dict[str, Any], dict[str, Any]]] = field(default_factory=list)
     """(trial id, config, last result) of every promoted trial that ended without an error."""
-    written: Counter[str] = field(default_factory=Counter)
-    """Its runs written ahead in the private state, by role (read where no run may replace a lost one)."""
 
 
 class SweepSearcher(Searcher):
@@ -117,6 +115,11 @@ class SweepSearcher(Searcher):
     run starts in place of one written ahead and lost with a killed driver (a search trial, a promoted trial
     or a re-run), as where the held-out data is private: every run's scores on it are among those its
     guarantee counts (``SweepSpec.held_out_queries``), and a run in place of a lost one would score more."""
+
+    fixed_runs = False
+    _lost: dict[str, Counter[str]] | None = None
+    """Where ``__init__`` sets them; a searcher Tune unpickles from a sweep an earlier dptune started lacks
+    them, and keeps these."""
 
     def __init__(
         self,
@@ -170,7 +173,7 @@ class SweepSearcher(Searcher):
         self._refused: set[str] = set()  # methods whose next re-run the privacy filter refused
         self._announced: set[str] = set()  # methods whose search's end this driver has announced
         self._promotions_announced: set[str] = set()  # methods whose second rung this driver has announced
-        self._withheld: set[str] = set()  # methods with a lost run that ``fixed_runs`` did not replace
+        self._lost: dict[str, Counter[str]] | None = None  # with ``fixed_runs``: ``_lost_runs``, once read
         self._winner_announced = False
 
     def set_search_properties(self, metric: str | None, mode: str | None, config: dict, **spec: Any) -> bool:
@@ -209,19 +212,9 @@ class SweepSearcher(Searcher):
             view.searching += not ended
             if trial.status == Trial.TERMINATED and trial.last_result:
                 view.ended.append((trial.trial_id, trial.config, trial.last_result))
-        if self.fixed_runs:
-            for method, view in views.items():
-                view.written = Counter(record.role for record in self.state.trials(method))
         self._views = views
-        for method in self.searchers:
-            lost = any(self._started(method, kind) > self._listed(method, kind) for kind in LEDGER_ROLES)
-            if lost and method not in self._withheld:
-                self._withheld.add(method)
-                console(self.sweep)(
-                    f"  {method:<15} a run lost with an earlier driver is not run again: every run's scores "
-                    "on the private held-out data count against their guarantee, and one in its place would "
-                    "score more"
-                )
+        if self.fixed_runs and self._lost is None:
+            self._lost = {m: self._lost_runs(m) for m in self.searchers}
         for method in self.searchers:
             if self.promoted and method not in self._promotions_announced and self._search_ended(method):
                 self._promotions_announced.add(method)
@@ -271,6 +264,22 @@ class SweepSearcher(Searcher):
             )
         console(self.sweep)(f"  {'one model':<15} {line}")
 
+    def _lost_runs(self, method: str) -> Counter[str]:
+        """The method's runs written ahead in the private state that Tune's list lacks (lost with an earlier
+        driver), by kind, as this driver first sees the list (a run can only be lost with a driver); said
+        once on the console where there is one."""
+        written = Counter(record.role for record in self.state.trials(method))
+        lost = Counter(
+            {kind: max(0, written[LEDGER_ROLES[kind]] - self._listed(method, kind)) for kind in LEDGER_ROLES}
+        )
+        if sum(lost.values()):
+            console(self.sweep)(
+                f"  {method:<15} {sum(lost.values())} run(s) lost with an earlier driver not run again: "
+                "every run's scores on the private held-out data count against their guarantee, and one in "
+                "its place would score more"
+            )
+        return lost
+
     def _listed(self, method: str, kind: str) -> int:
         """The method's runs of a kind in Tune's list and suggested since."""
         view = self._views[method]
@@ -278,10 +287,10 @@ class SweepSearcher(Searcher):
 
     def _started(self, method: str, kind: str) -> int:
         """The method's runs of a kind (``SEARCH``, ``PROMOTION``, ``RERUN``) that count against its budget
-        of them: those in Tune's list and suggested since, or with ``fixed_runs`` every one written ahead
-        (a lost run too), where that is more."""
-        listed = self._listed(method, kind)
-        return max(listed, self._views[method].written[LEDGER_ROLES[kind]]) if self.fixed_runs else listed
+        of them: those in Tune's list and suggested since, and with ``fixed_runs`` those lost with an earlier
+        driver (``_lost_runs``)."""
+        lost = self._lost[method][kind] if self._lost is not None else 0
+        return self._listed(method, kind) + lost
 
     def _search_ended(self, method: str) -> bool:
         view = self._views[method]
@@ -534,6 +543,7 @@ class SweepSearcher(Searcher):
         self._owners, self._spent, self._refused, self._announced = {}, set(), set(), set()
         self._promotions_announced = set()
         self._winner_announced = False
+        self._lost = None
 
 
 def is_point(config: Mapping[str, Any], point: Mapping[str, Any]) -> bool:
