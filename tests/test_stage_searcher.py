@@ -383,11 +383,12 @@ def test_a_method_with_no_finished_trial_re_runs_nothing(tmp_path: Path) -> None
     assert "nothing to select or re-run" in stage.lines[0]
 
 
-def test_a_restored_run_continues_its_re_runs_and_counts_the_ones_it_lost(tmp_path: Path) -> None:
-    """A driver killed after writing two re-runs ahead, with one of them in Tune's saved state: the new
-    driver's searcher (fresh, as Tune restores it) selects the same trial from the restored list, starts
-    one re-run in place of the lost one, and all three re-runs count."""
-    before = Stage(tmp_path, {"dpsgd": 2})
+def re_run_lost_with_the_driver(
+    tmp_path: Path, fixed_runs: bool = False
+) -> tuple[FakeTrial, FakeTrial, list[FakeTrial]]:
+    """A driver killed after writing two re-runs ahead of the best of two search trials, one of them in
+    Tune's saved state: (the best trial, the re-run kept, Tune's saved list)."""
+    before = Stage(tmp_path, {"dpsgd": 2}, fixed_runs=fixed_runs)
     for _ in range(2):
         before.ask()
     best, other = before.of("dpsgd")
@@ -395,8 +396,14 @@ def test_a_restored_run_continues_its_re_runs_and_counts_the_ones_it_lost(tmp_pa
     other.end(0.8)
     kept = before.ask()
     before.ask()  # written ahead, then lost with the driver
-    saved = [*before.of("dpsgd"), kept]
+    return best, kept, [*before.of("dpsgd"), kept]
 
+
+def test_a_restored_run_continues_its_re_runs_and_counts_the_ones_it_lost(tmp_path: Path) -> None:
+    """A driver killed after writing two re-runs ahead, with one of them in Tune's saved state: the new
+    driver's searcher (fresh, as Tune restores it) selects the same trial from the restored list, starts
+    one re-run in place of the lost one, and all three re-runs count."""
+    best, kept, saved = re_run_lost_with_the_driver(tmp_path)
     after = Stage(tmp_path, {"dpsgd": 2})
     after.trials = saved
     again = after.ask()
@@ -429,16 +436,9 @@ def test_a_re_run_lost_with_the_driver_is_not_run_again_where_held_out_scores_ar
 ) -> None:
     """As ``test_a_restored_run_continues_its_re_runs_and_counts_the_ones_it_lost``, with private held-out
     data (``fixed_runs``): no re-run in place of the lost one; the sweep ends with the one kept."""
-    before = Stage(tmp_path, {"dpsgd": 2}, fixed_runs=True)
-    for _ in range(2):
-        before.ask()
-    best, other = before.of("dpsgd")
-    best.end(0.9)
-    other.end(0.8)
-    kept = before.ask()
-    before.ask()  # written ahead, then lost with the driver
+    _, kept, saved = re_run_lost_with_the_driver(tmp_path, fixed_runs=True)
     after = Stage(tmp_path, {"dpsgd": 2}, fixed_runs=True)
-    after.trials = [*before.of("dpsgd"), kept]
+    after.trials = saved
     kept.end(0.85)
     assert after.ask() == Searcher.FINISHED
     assert len(after.final_records("dpsgd")) == 2 and any("not run again" in line for line in after.lines)

@@ -215,12 +215,12 @@ def _refuse_changed_sweeps(spec: SweepSpec, plans: list[MethodPlan] | None) -> N
     """``--resume``: each of the spec's sweeps that started is resumed as it started, its spec and plan
     (``dptune.sweep.preflight.refuse_changed``), checked before anything starts (a sweep's driver checks
     it again when it prepares)."""
-    from dptune.sweep.ledger import STARTED_AS, PrivateSweepState
+    from dptune.sweep.ledger import PrivateSweepState
     from dptune.sweep.modes import spec_mode
     from dptune.sweep.preflight import refuse_changed, resumable_identity
 
     for one in spec_mode(spec, plans).sweeps():
-        kept = PrivateSweepState(one.spec.storage_path, one.spec.name).read().get(STARTED_AS)
+        kept = PrivateSweepState(one.spec.storage_path, one.spec.name).kept_start()
         refuse_changed(one.spec.name, kept, resumable_identity(one.spec, one.plan_text()))
 
 

@@ -143,6 +143,12 @@ class PrivateSweepState:
                 doc["tie_key"] = int(draw())
         return int(doc["tie_key"])
 
+    def kept_start(self) -> dict[str, Any] | None:
+        """What the sweep was when it started, as ``started_as`` kept it (None: not started, or started by
+        a dptune that kept none); read only."""
+        kept: dict[str, Any] | None = self.read().get(STARTED_AS)
+        return kept
+
     def started_as(self, identity: dict[str, Any]) -> dict[str, Any] | None:
         """What the sweep was when it started (``dptune.sweep.preflight.resumable_identity``): read back, or
         ``identity`` kept on its first start (None then, and for a sweep started by a dptune that kept
