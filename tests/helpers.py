@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import uuid
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
+import pytest
 import torch
 from dp_accounting import dp_event
 from dp_accounting.rdp.rdp_privacy_accountant import RdpAccountant
@@ -72,3 +75,14 @@ def dp_accounting_epsilon(events: dp_event.DpEvent | list[dp_event.DpEvent], del
     orders: an accountant independent of dptune's own."""
     event = dp_event.ComposedDpEvent(events) if isinstance(events, list) else events
     return RdpAccountant(list(RDP_ORDERS)).compose(event).get_epsilon(delta)
+
+
+def fresh_module(folder: Path, source: str, prefix: str, monkeypatch: pytest.MonkeyPatch) -> str:
+    """A module of ``source`` under a new name (``PREFIX_…``: nothing cached in ``sys.modules``) in
+    ``folder/code``, put on the path; its name."""
+    name = f"{prefix}_{uuid.uuid4().hex[:8]}"
+    code = folder / "code"
+    code.mkdir()
+    (code / f"{name}.py").write_text(source)
+    monkeypatch.syspath_prepend(str(code))
+    return name

@@ -19,12 +19,12 @@ from mlflow.tracking import MlflowClient
 import dptune.engine.data as data_module
 from dptune.base.errors import InputError
 from dptune.cli import _build_parser, main
-from dptune.engine.data import train_size
+from dptune.engine.data import Dataset, load_dataset, train_size
 from dptune.sweep.ledger import PrivateSweepState
 from dptune.sweep.modes import spec_mode
 from dptune.sweep.pipeline import planned
-from dptune.sweep.preflight import differing, resumable_identity
-from dptune.sweep.spec import load_spec
+from dptune.sweep.resume import differing, resumable_identity
+from dptune.sweep.spec import SweepSpec, load_spec
 from dptune.sweep.spec_parts import resolve_tracking_uri
 from tests.sweep_helpers import quickstart_spec
 
@@ -43,6 +43,12 @@ TRAIN = [
     "--lr",
     "1",
 ]
+
+
+def data_of(spec: SweepSpec) -> Dataset:
+    """The data a sweep of ``spec`` runs on (what its driver loads)."""
+    shared = spec.shared
+    return load_dataset(shared.dataset, shared.data_root, shared.subset, shared.dataset_args)
 
 
 def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
@@ -297,7 +303,8 @@ def test_the_trials_flag_sets_each_methods_trial_count_and_a_bad_one_is_refused(
     local_machine: Path, capsys
 ) -> None:
     """``--trials N`` is ``budget.trials_per_method: N``: the plan's tuning column and the valid line say N
-    (and, where one model's trials would be too short to rank, the fewer its plan runs); a count below 1 is
+    (and, where one model's trials would be too short to rank, the fewer its plan runs, as the trials it
+    runs); a count below 1 is
     refused naming the field, before anything starts."""
     spec = str(quickstart_spec(local_machine))
     code, out, _ = run(["validate", spec, "--includes-tuning", "--trials", "2"], capsys)
@@ -306,7 +313,8 @@ def test_the_trials_flag_sets_each_methods_trial_count_and_a_bad_one_is_refused(
     assert "; 2 trials per method;" in out
     wide = str(quickstart_spec(local_machine, **{"training.batch_size": 2000}))  # 4 steps an epoch
     code, out, _ = run(["validate", wide, "--includes-tuning", "--trials", "8"], capsys)
-    assert code == 0 and "; 8 trials per method (the plan runs 2: see its lines);" in out, out
+    said = "; 2 trials per method, as planned (the spec asks 8: see the plan's lines);"
+    assert code == 0 and said in out, out
     code, out, err = run(["validate", spec, "--trials", "0"], capsys)
     assert code == 2 and out == "" and err.startswith("dptune: error: budget.trials_per_method: "), err
 
@@ -339,7 +347,8 @@ def test_a_resume_with_other_settings_is_refused_naming_them(local_machine: Path
     refused, naming what changed: its figures would count another sweep than the one that ran."""
     path = quickstart_spec(local_machine)
     spec = load_spec(path)
-    assert PrivateSweepState(spec.storage_path, spec.name).started_as(resumable_identity(spec, None)) is None
+    kept = PrivateSweepState(spec.storage_path, spec.name)
+    assert kept.started_as(resumable_identity(spec, None, data_of(spec))) is None
     assert run(["validate", str(path), "--resume"], capsys)[0] == 0
     for flags, changed in [
         (["--epsilon", "1.5"], "privacy.epsilon: 1.0 then, 1.5 now"),
@@ -371,7 +380,8 @@ def test_a_resume_that_gives_the_same_settings_another_way_is_accepted(
     started = local_machine / "started.yaml"
     started.write_text(yaml.safe_dump(doc))
     spec = load_spec(started)
-    assert PrivateSweepState(spec.storage_path, spec.name).started_as(resumable_identity(spec, None)) is None
+    kept = PrivateSweepState(spec.storage_path, spec.name)
+    assert kept.started_as(resumable_identity(spec, None, data_of(spec))) is None
     elsewhere = local_machine / "elsewhere"
     elsewhere.mkdir()
     monkeypatch.chdir(elsewhere)
@@ -408,7 +418,7 @@ def test_a_pipeline_resumed_with_its_methods_in_another_order_is_accepted(
     spec = load_spec(path)
     (sweep,) = spec_mode(spec, planned(spec, train_size(spec.shared.dataset, None, 10000))).sweeps()
     kept = PrivateSweepState(spec.storage_path, sweep.spec.name)
-    assert kept.started_as(resumable_identity(sweep.spec, sweep.plan_text())) is None
+    assert kept.started_as(resumable_identity(sweep.spec, sweep.plan_text(), data_of(sweep.spec))) is None
     doc = yaml.safe_load(path.read_text())
     doc["methods"] = dict(reversed(doc["methods"].items()))
     path.write_text(yaml.safe_dump(doc, sort_keys=False))
@@ -437,7 +447,7 @@ def test_a_resume_with_another_list_of_totals_is_refused(local_machine: Path, ca
     path = quickstart_spec(local_machine, **{"privacy.epsilon": [1.0, 3.0]})
     for sweep in spec_mode(load_spec(path)).sweeps():
         kept = PrivateSweepState(sweep.spec.storage_path, sweep.spec.name)
-        assert kept.started_as(resumable_identity(sweep.spec, None)) is None
+        assert kept.started_as(resumable_identity(sweep.spec, None, data_of(sweep.spec))) is None
     assert run(["validate", str(path), "--resume"], capsys)[0] == 0
     for totals in (["1", "3", "8"], ["1", "8"]):
         code, _, err = run(["validate", str(path), "--resume", *(f"--epsilon={e}" for e in totals)], capsys)

@@ -17,7 +17,14 @@ from scipy import integrate, stats
 
 from dptune.base.errors import InputError
 from dptune.engine.data import Dataset, load_dataset
-from dptune.privacy.heldout import PrivateHeldOut, gaussian_delta, heldout_epsilon, heldout_noise
+from dptune.privacy.heldout import (
+    HeldOutScores,
+    PrivateHeldOut,
+    gaussian_delta,
+    heldout_epsilon,
+    heldout_noise,
+)
+from dptune.sweep.held_out import held_out_scores, with_held_out
 from dptune.sweep.spec import parse_spec
 from dptune.training.config import RunConfig
 from dptune.training.train import Trainer
@@ -79,17 +86,24 @@ def test_a_factorys_held_out_split_is_private_unless_the_spec_says_it_is_public(
         assert refused.value.field == "privacy.validation"
 
 
-def test_every_score_a_private_spec_can_make_is_counted_and_noised_to_its_smallest_target() -> None:
-    """Per ε (2) and method: 3 trials and 2 re-runs, each for its most epochs (dpsgd searches 2–6, dp-pmlf
-    runs 4), one score an epoch: 2·(5·6 + 5·4) = 100 counts, at the smallest target ε = 1."""
+def test_every_score_a_private_spec_can_make_is_counted_where_a_decision_reads_it() -> None:
+    """Per ε (2) and method (2): 3 trials, each scored on the validation part once, at its end (no
+    scheduler reads its rungs), and 2 re-runs scored on the final-test part alone, with the sweep's
+    majority-class baseline: 12 validation and 2·(4 + 1) = 10 final-test scores, the noise calibrated to
+    the larger count at the smallest target ε = 1. With ASHA a trial is scored at every epoch of its
+    longest plan (dpsgd searches 2–6 epochs, dp-pmlf runs 4): 2·3·(6 + 4)."""
     spec = parse_spec(spec_doc({"name": "digits"}, validation="private"))
-    assert spec.held_out_queries() == 100
-    private = spec.with_held_out(1e-5)
-    assert private.held_out == PrivateHeldOut.calibrated(100, 1.0, 1e-5)
+    assert held_out_scores(spec, None) == HeldOutScores(validation=12, final_test=10)
+    private = with_held_out(spec, None, 1e-5)
+    assert private.held_out == PrivateHeldOut.calibrated(HeldOutScores(12, 10), 1.0, 1e-5)
     assert {run.heldout_noise for run in private.runs.values()} == {private.held_out.noise}
-    assert pld_epsilon_of_counts(100, private.held_out.noise, 1e-5) == pytest.approx(1.0, rel=2e-3)
+    assert not any(run.validation_every_epoch for run in private.runs.values())
+    assert pld_epsilon_of_counts(12, private.held_out.noise, 1e-5) == pytest.approx(1.0, rel=2e-3)
+    asha = parse_spec(spec_doc({"name": "digits"}, validation="private") | {"scheduler": {"name": "asha"}})
+    assert held_out_scores(asha, None) == HeldOutScores(validation=60, final_test=10)
+    assert all(run.validation_every_epoch for run in with_held_out(asha, None, 1e-5).runs.values())
     public = parse_spec(spec_doc({"name": "digits"}))
-    assert public.with_held_out(1e-5) is public
+    assert with_held_out(public, None, 1e-5) is public
 
 
 @pytest.fixture(scope="module")

@@ -9,7 +9,6 @@ import importlib
 import json
 import subprocess
 import sys
-import uuid
 from pathlib import Path
 
 import numpy as np
@@ -24,6 +23,7 @@ from dptune.sweep.preflight import check_models, preflight
 from dptune.sweep.spec import parse_spec
 from dptune.training.config import RunConfig
 from dptune.training.train import Trainer
+from tests.helpers import fresh_module
 from tests.local_cluster import BIN
 from tests.sweep_helpers import write_spec
 
@@ -92,12 +92,7 @@ def bad_data():
 @pytest.fixture
 def user_module(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
     """A fresh module (a new name per test: nothing cached in ``sys.modules``) on the path."""
-    name = f"usercode_{uuid.uuid4().hex[:8]}"
-    folder = tmp_path / "code"
-    folder.mkdir()
-    (folder / f"{name}.py").write_text(SOURCE)
-    monkeypatch.syspath_prepend(str(folder))
-    return name
+    return fresh_module(tmp_path, SOURCE, "usercode", monkeypatch)
 
 
 def run_config(module: str, **overrides: object) -> RunConfig:

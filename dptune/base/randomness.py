@@ -98,6 +98,15 @@ class Randomness:
         held_out = trial_seed(self.seed, HELD_OUT_STREAM, 0)
         return StreamSeeds(self.seed, 2 * self.seed + 1, 2 * self.seed + 2, subset, held_out)
 
+    def restored_held_out_seed(self, epoch: int) -> int:
+        """The seed of the held-out scores' noise of a run restored from its checkpoint after ``epoch``
+        epochs: fresh secret entropy, or in a seeded run a seed hashed from N and the epoch. Never the
+        checkpoint's own stream: an epoch redone after a restore (on another device its training noise is
+        fresh) must not reuse a draw, or two of its scores would differ by a noise-free amount."""
+        if self.seed is None:
+            return secrets.randbits(SEED_BITS)
+        return trial_seed(self.seed, HELD_OUT_STREAM, epoch + 1)
+
     def label(self) -> dict[str, Any]:
         """What every output of a run says about its randomness: the source, and the seed if seeded."""
         if self.seed is None:

@@ -7,7 +7,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from dptune.sweep.spec_parts import RELEASES
+from dptune.sweep.spec_parts import RELEASES, VALIDATION_MODES
 from dptune.training.config import KNOB_OPTIONS, KNOBS, required
 
 if TYPE_CHECKING:
@@ -94,6 +94,29 @@ def _add_method_args(parser: argparse.ArgumentParser) -> None:
 
 
 ARGUMENT_TYPES = {"float": float, "int": int}
+BATCH_SHARE = 4
+"""``dptune train`` without ``--batch-size``: at most a 1/``BATCH_SHARE`` share of the training set."""
+
+
+def default_batch_size(n: int) -> int:
+    """``dptune train``'s batch size B on ``n`` training examples where ``--batch-size`` is not given:
+    min(the knob's default, n // ``BATCH_SHARE``), at least 1 (1000 on Fashion-MNIST's 60,000; 99 on a
+    table of 398 rows, where 1000 would be refused)."""
+    return max(1, min(int(KNOBS["batch_size"].default), n // BATCH_SHARE))
+
+
+TRAIN_DEFAULTS = {
+    "batch_size": f"min({KNOBS['batch_size'].default}, n // {BATCH_SHARE}) for n training examples",
+    "heldout_noise": "with --validation private, the least noise that keeps the run's scores (ε, δ)-DP for "
+    "the held-out examples; none with a public split",
+}
+"""What ``dptune train --help`` says of a knob whose default there depends on the data."""
+TRAIN_HELP = {
+    "heldout_noise": "private held-out data: every score on the held-out split (validation, final test) is "
+    "its count of correct predictions plus Gaussian noise of this std, divided by its size, and no loss is "
+    "computed on it",
+}
+"""``dptune train``'s own help of a knob whose table help speaks of a sweep."""
 
 
 def cli_field(knob: str) -> str:
@@ -101,13 +124,17 @@ def cli_field(knob: str) -> str:
     return knob.replace("_", "-")
 
 
-def _add_knob(parser: argparse.ArgumentParser, name: str, **overrides: Any) -> None:
+def _add_knob(
+    parser: argparse.ArgumentParser, name: str, shown: Any = None, **overrides: Any
+) -> None:
     """``--NAME`` for the run knob ``name``, help and requirement from ``RunConfig``'s table; absent
-    flags are left out of the namespace, so the table's defaults apply."""
+    flags are left out of the namespace, so the table's defaults apply (or what the command makes of an
+    absent flag: its help says ``shown``)."""
     param = KNOBS[name]
     default = overrides.pop("default", argparse.SUPPRESS)
     needed = overrides.pop("required", required(name))
-    shown = param.default if default is argparse.SUPPRESS else default
+    if shown is None:
+        shown = param.default if default is argparse.SUPPRESS else default
     notes = [] if name in KNOB_OPTIONS else [param.valid]  # argparse lists the options itself
     notes += [] if needed or shown is None else [f"default {shown}"]
     text = overrides.pop("help", param.help) + (f" ({'; '.join(notes)})" if notes else "")
@@ -138,10 +165,23 @@ def _build_parser() -> argparse.ArgumentParser:
 
 
 def _add_train(train: argparse.ArgumentParser) -> None:
-    """``dptune train``: every run knob, the method's parameters, a factory's arguments."""
+    """``dptune train``: every run knob, the method's parameters, a factory's arguments, the held-out
+    split."""
     for name in KNOBS:
-        _add_knob(train, name)
+        own = {"help": TRAIN_HELP[name]} if name in TRAIN_HELP else {}
+        _add_knob(train, name, TRAIN_DEFAULTS.get(name), **own)
     _add_method_args(train)
+    train.add_argument(
+        "--validation",
+        choices=VALIDATION_MODES,
+        default=None,
+        help="the held-out split, as a spec's privacy.validation: public (the default for a built-in "
+        "dataset, whose held-out split is its published test set: exact scores after every epoch) or private "
+        "(the default for a dataset factory, whose held-out examples are the user's own: the validation part "
+        "scored after the last epoch only and the final-test part once, each score a count with Gaussian "
+        "noise calibrated so that they are (ε, δ)-DP for those examples, no loss on them computed; "
+        "--heldout-noise sets that noise instead)",
+    )
     for part in ("model", "dataset"):
         train.add_argument(
             f"--{part}-arg",

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import json
+import math
 import os
 import sys
 import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import fields
+from dataclasses import fields, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -17,19 +19,28 @@ import yaml
 
 from dptune.base.errors import InputError
 from dptune.base.factories import is_import_path
+from dptune.engine.data import train_size
 from dptune.methods import METHODS, Hyper, get_method
 from dptune.methods.params import parse_assignments
 from dptune.privacy.calibration import calibrate_noise, method_schedule
+from dptune.sweep.spec_parts import parse_validation
 from dptune.training.calibrated_run import check_delta
 from dptune.training.config import KNOBS, RunConfig
 
 if TYPE_CHECKING:
+    from dptune.privacy.heldout import PrivateHeldOut
     from dptune.privacy.plans import MethodPlan
     from dptune.sweep.results import TradeOff
     from dptune.sweep.spec import SweepSpec
     from dptune.tracking import ResultsReader
 
-from dptune.cli.arguments import EXIT_CLAIM_REFUTED, EXIT_NO_RESULT, _build_parser, cli_field
+from dptune.cli.arguments import (
+    EXIT_CLAIM_REFUTED,
+    EXIT_NO_RESULT,
+    _build_parser,
+    cli_field,
+    default_batch_size,
+)
 
 
 class StepProgress:
@@ -70,8 +81,14 @@ def yaml_value(text: str, flag: str, name: str) -> Any:
 
 
 def train_config(argv: list[str]) -> RunConfig:
-    """The run ``dptune train ARGV`` trains (``ARGV`` without ``train``), validated as that command does."""
-    return _train_config(_build_parser().parse_args(["train", *argv]))
+    """The run ``dptune train ARGV`` trains (``ARGV`` without ``train``), validated as that command does,
+    its defaults that depend on the data resolved (``_train_run``): the size of a built-in dataset read
+    from its local copy, a factory's data loaded (and kept for a run in this process)."""
+    args = _build_parser().parse_args(["train", *argv])
+    config = _train_config(args)
+    return _train_run(
+        args, config, lambda: train_size(config.dataset, config.data_root, config.subset, config.dataset_args)
+    )[0]
 
 
 def _train_config(args: argparse.Namespace) -> RunConfig:
@@ -90,21 +107,71 @@ def _train_config(args: argparse.Namespace) -> RunConfig:
     return RunConfig.parse(given | factory_args | {"params": parse_assignments(args.param)}, cli_field)
 
 
+def _train_run(
+    args: argparse.Namespace, config: RunConfig, train_size: Callable[[], int]
+) -> tuple[RunConfig, PrivateHeldOut | None]:
+    """``config`` with ``dptune train``'s defaults that depend on the data (``train_size()``: n, asked
+    only where one is needed), and the held-out split's guarantee where it is private:
+
+    - without ``--batch-size``, B = ``default_batch_size(n)``: min(1000, n // 4);
+    - the held-out split as ``dptune run`` takes it (``parse_validation``, a spec's ``privacy.validation``):
+      public for a built-in dataset, private for a factory's, unless ``--validation`` says; private, the
+      validation part is scored after the last epoch only and the final-test part once, each score with the
+      least noise that keeps them (ε, δ)-DP for the held-out examples (ε the run's, δ its δ on n), or with
+      ``--heldout-noise`` (then its ε is stated)."""
+    from dptune.privacy.heldout import HeldOutScores, PrivateHeldOut, heldout_epsilon
+    from dptune.training.calibrated_run import resolved_delta
+
+    n = functools.cache(train_size)
+    changes: dict[str, Any] = {}
+    if "batch_size" not in vars(args):
+        changes["batch_size"] = default_batch_size(n())
+    noise = config.heldout_noise
+    if args.validation == "public" and noise is not None:
+        raise InputError(
+            "--validation", "public takes the held-out scores as exact: drop --heldout-noise or use private"
+        )
+    chosen = {} if args.validation is None else {"validation": args.validation}
+    if noise is None and parse_validation(chosen, is_import_path(config.dataset)) == "public":
+        return replace(config, **changes), None
+    delta = resolved_delta(config, n())
+    scores = HeldOutScores(validation=1, final_test=1)
+    held_out = (
+        PrivateHeldOut.calibrated(scores, config.epsilon, delta)
+        if noise is None
+        else PrivateHeldOut(scores, noise, heldout_epsilon(scores.most, noise, delta), delta)
+    )
+    changes |= {"heldout_noise": held_out.noise, "validation_every_epoch": False}
+    return replace(config, **changes), held_out
+
+
 def _train(args: argparse.Namespace) -> None:
-    config = _train_config(args)
+    from dptune.engine.data import load_dataset
     from dptune.training.train import EpochResult, Trainer
 
+    config = _train_config(args)
     try:
-        trainer = Trainer(config)
+        data = load_dataset(config.dataset, config.data_root, config.subset, config.dataset_args)
+        config, held_out = _train_run(args, config, lambda: len(data.train_y))
+        trainer = Trainer(config, data)
     except InputError as exc:
         raise InputError(cli_field(exc.field), exc.problem) from None
     calib = trainer.calibration
     print(
         f"{config.method} on {config.dataset}/{config.model}: n={len(trainer.train_y)}, "
-        f"q={trainer.sample_rate:.5g}, {trainer.total_steps} steps, σ={calib.noise_multiplier:.4f} "
-        f"for ε={config.epsilon} at δ={trainer.delta:g} ({config.accountant}, {config.sampling})",
+        f"B={config.batch_size}, q={trainer.sample_rate:.5g}, {trainer.total_steps} steps, "
+        f"σ={calib.noise_multiplier:.4f} for ε={config.epsilon} at δ={trainer.delta:g} ({config.accountant}, "
+        f"{config.sampling})",
         flush=True,
     )
+    if held_out is not None:
+        print(
+            f"held-out split: private (--validation private): the validation part scored after the last "
+            f"epoch, the final-test part once, each score a count with Gaussian noise of std "
+            f"{held_out.noise:.3g}, ({held_out.epsilon:.3g}, {held_out.delta:g})-DP for its examples (no "
+            "loss on them is computed)",
+            flush=True,
+        )
     if config.seed is not None:
         print(
             f"seeded research mode (--seed {config.seed}): anyone who knows the seed can regenerate this "
@@ -113,18 +180,25 @@ def _train(args: argparse.Namespace) -> None:
         )
 
     def report(result: EpochResult) -> None:
+        scored = (
+            f"validation_accuracy {result.validation_accuracy:.4f}"
+            if math.isfinite(result.validation_accuracy)
+            else "validation not scored (private held-out split: after the last epoch only)"
+        )
+        if math.isfinite(result.validation_loss):
+            scored += f"  validation_loss {result.validation_loss:.4f}"
         print(
-            f"epoch {result.epoch}/{config.epochs}  validation_accuracy {result.validation_accuracy:.4f}  "
-            f"validation_loss {result.validation_loss:.4f}  epsilon_spent {result.epsilon_spent:.4f}  "
+            f"epoch {result.epoch}/{config.epochs}  {scored}  epsilon_spent {result.epsilon_spent:.4f}  "
             f"({result.seconds:.1f}s)",
             flush=True,
         )
 
     trainer.fit(report, StepProgress(config.epochs, lambda: trainer.epoch + 1))
     summary = trainer.summary()
+    loss = f"  loss {summary['test_loss']:.4f}" if math.isfinite(summary["test_loss"]) else ""
     print(
-        f"final test (the held-out part no epoch was scored on): accuracy {summary['test_accuracy']:.4f}  "
-        f"loss {summary['test_loss']:.4f}",
+        f"final test (the held-out part no epoch was scored on): accuracy {summary['test_accuracy']:.4f}"
+        f"{loss}",
         flush=True,
     )
     if args.json:
@@ -182,6 +256,8 @@ def _sweep_spec(args: argparse.Namespace) -> tuple[SweepSpec, list[MethodPlan] |
     """The spec ``run`` and ``validate`` are given, with their flags' overrides, checked as ``run`` checks
     it before it starts anything (``dptune.sweep.preflight``), and where its ε includes the tuning, the
     plan of what it releases."""
+    from dptune.engine.data import load_dataset
+    from dptune.sweep.held_out import check_noise, held_out_records, with_held_out
     from dptune.sweep.pipeline import planned
     from dptune.sweep.preflight import preflight
     from dptune.sweep.spec import load_spec
@@ -208,20 +284,31 @@ def _sweep_spec(args: argparse.Namespace) -> tuple[SweepSpec, list[MethodPlan] |
     plans = planned(spec, n)
     if args.resume:
         _refuse_changed_sweeps(spec, plans)
-    return spec.with_held_out(resolved_delta(spec.shared, n)), plans
+    if spec.validation == "public":
+        return spec, plans
+    shared = spec.shared
+    data = load_dataset(shared.dataset, shared.data_root, shared.subset, shared.dataset_args)
+    private = with_held_out(spec, plans, resolved_delta(shared, n), held_out_records(data))
+    warning = check_noise(private)
+    if warning is not None:
+        print(warning, file=sys.stderr)
+    return private, plans
 
 
 def _refuse_changed_sweeps(spec: SweepSpec, plans: list[MethodPlan] | None) -> None:
-    """``--resume``: each of the spec's sweeps that started is resumed as it started, its spec and plan
-    (``dptune.sweep.preflight.refuse_changed``), checked before anything starts (a sweep's driver checks
-    it again when it prepares)."""
+    """``--resume``: each of the spec's sweeps that started is resumed as it started, its spec, plan and
+    data (``dptune.sweep.resume``), checked before anything starts (a sweep's driver checks it again when
+    it prepares)."""
+    from dptune.engine.data import load_dataset
     from dptune.sweep.ledger import PrivateSweepState
     from dptune.sweep.modes import spec_mode
-    from dptune.sweep.preflight import refuse_changed, resumable_identity
+    from dptune.sweep.resume import refuse_changed, resumable_identity
 
+    shared = spec.shared
+    data = load_dataset(shared.dataset, shared.data_root, shared.subset, shared.dataset_args)
     for one in spec_mode(spec, plans).sweeps():
         kept = PrivateSweepState(one.spec.storage_path, one.spec.name).kept_start()
-        refuse_changed(one.spec.name, kept, resumable_identity(one.spec, one.plan_text()))
+        refuse_changed(one.spec.name, kept, resumable_identity(one.spec, one.plan_text(), data))
 
 
 def _validate(args: argparse.Namespace) -> None:
@@ -240,14 +327,15 @@ def _validate(args: argparse.Namespace) -> None:
         else ""
     )
     counts = sorted({p.tuning.runs for p in plans or [] if not p.tuning.count.random})
-    spread = (
-        f" (the plan runs {', '.join(map(str, counts))}: see its lines)"
+    trials = (
+        f"{', '.join(map(str, counts))} trials per method, as planned (the spec asks "
+        f"{spec.trials.describe()}: see the plan's lines)"
         if counts and counts != [int(spec.trials.mean)]
-        else ""
+        else f"{spec.trials.describe()} trials per method"
     )
     print(
-        f"{args.spec}: valid ({', '.join(spec.methods)}; {first}{spec.trials.describe()} trials per method"
-        f"{spread}; {spec.describe_epsilon()})\n{held_out_line(spec.held_out)}"
+        f"{args.spec}: valid ({', '.join(spec.methods)}; {first}{trials}; {spec.describe_epsilon()})\n"
+        f"{held_out_line(spec.held_out)}"
     )
 
 

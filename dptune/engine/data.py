@@ -1,19 +1,22 @@
 """Datasets as in-memory tensors, resolved from local copies first.
 
-Every dataset's held-out images (the published test set; digits' fixed 20%) are split once, by a fixed
-public permutation (``HELD_OUT_SPLIT_SEED``, chosen without looking at any data), into a **validation**
-part, which trials are scored and selected on, and a **final-test** part, which only the re-runs of a
-selected configuration are evaluated on. Neither part is training data, so neither score costs privacy
-of the training set; keeping them apart keeps the reported accuracy free of the selection's bias.
+Every dataset's held-out examples (the published test set; digits' fixed 20%; a factory's held-out part)
+are split once, by a fixed public permutation (``HELD_OUT_SPLIT_SEED``, chosen without looking at any
+data), into a **validation** part, which trials are scored and selected on, and a **final-test** part,
+which only the re-runs of a selected configuration are evaluated on. Neither part is training data, so
+neither score costs privacy of the training set; keeping them apart keeps the reported accuracy free of
+the selection's bias.
 
-Resolution order for every image dataset: the configured root (``--data-root`` or ``DPTUNE_DATA``),
-the system copy (Debian's ``dataset-fashion-mnist`` puts Fashion-MNIST in
+Resolution order for every built-in image dataset: the configured root (``--data-root`` or
+``DPTUNE_DATA``), the system copy (Debian's ``dataset-fashion-mnist`` puts Fashion-MNIST in
 ``/usr/share/datasets/fashion-mnist``), then a torchvision download into ``~/.cache/dptune``. If all
 fail, a ``DataUnavailableError`` says in one line how to get the data. ``digits`` ships with
 scikit-learn and is always offline.
 
 A dataset factory (``package.module:function``, ``dptune.base.factories``) gives the user's own data:
-``factory_dataset`` states what it returns; its held-out part is split as every dataset's is.
+``factory_dataset`` states what it returns and refuses, in one line naming ``dataset`` and the fix, what
+would otherwise crash or train to nothing (inputs that are not finite numbers, labels outside 0…K−1 or of
+a single class); its held-out part is split as every dataset's is.
 
 ``DATASETS`` names every dataset. Each can say how many training samples a run would get
 (``train_size``) without loading it or importing torch, from the same local copy ``load_dataset`` would
@@ -22,11 +25,13 @@ read: ``dptune validate`` checks a spec's batch sizes against it.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import functools
 import gzip
 import hashlib
 import io
+import logging
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
@@ -45,16 +50,23 @@ if TYPE_CHECKING:
 SUBSET_ORDER_SEED = 0
 """Seed of the public permutation that ``--subset`` cuts: a data-independent choice, not run noise."""
 HELD_OUT_SPLIT_SEED = 1
-"""Seed of the public permutation that splits the held-out images into validation and final test."""
+"""Seed of the public permutation that splits the held-out examples into validation and final test."""
 VALIDATION_FRACTION = 0.5
-"""The share of the held-out images that the validation part gets (Fashion-MNIST: 5,000 and 5,000)."""
+"""The share of the held-out examples that the validation part gets (Fashion-MNIST: 5,000 and 5,000)."""
+LARGE_INPUT = 50.0
+"""A factory's inputs whose largest magnitude is above this are far from a normalised range:
+``factory_dataset`` warns (it does not refuse: the scale may be intended)."""
 CACHE_ROOT = Path(os.environ.get("DPTUNE_CACHE", Path.home() / ".cache" / "dptune"))
+
+log = logging.getLogger("dptune.data")
 
 
 @dataclass(frozen=True)
 class Dataset:
-    """Normalised images ``[n, c, h, w]`` (float32) and integer labels: training, validation and
-    final-test parts (the last two from the held-out images, ``held_out``)."""
+    """Normalised inputs (float32; a built-in dataset's images ``[n, c, h, w]``, a factory's ``[n, …]``) and
+    integer labels 0…K−1: training, validation and final-test parts (the last two from the held-out
+    examples, ``held_out``). ``label_names``: where a factory gave its labels as strings, the name of
+    each class index (sorted: ``factory_dataset``)."""
 
     name: str
     train_x: torch.Tensor
@@ -64,7 +76,8 @@ class Dataset:
     test_x: torch.Tensor
     test_y: torch.Tensor
     num_classes: int
-    features: str | None = None  # what the inputs are when not the images (``dptune.engine.features``)
+    features: str | None = None  # what the inputs are when not the data's own (``dptune.engine.features``)
+    label_names: tuple[str, ...] | None = None
 
     @functools.cached_property
     def inputs_digest(self) -> str:
@@ -86,7 +99,7 @@ class Dataset:
         held: tuple[torch.Tensor, torch.Tensor],
         num_classes: int,
     ) -> Dataset:
-        """The training images, and the held-out ones split by the fixed public permutation: its first
+        """The training examples, and the held-out ones split by the fixed public permutation: its first
         ``VALIDATION_FRACTION`` is the validation part, the rest the final-test part."""
         import torch
 
@@ -359,36 +372,205 @@ DATASETS: dict[str, DataSource] = {
 """Every dataset by name (the names are ``dptune train --dataset``'s choices)."""
 
 
-def _part(value: Any, path: str) -> tuple[torch.Tensor, torch.Tensor]:
-    """A factory's ``(inputs, labels)`` pair of tensors or arrays, or a torch dataset of ``(input,
-    label)`` items, as float32 inputs ``[n, …]`` and int64 labels ``[n]``."""
+def _refusal(path: str, part: str, problem: str) -> InputError:
+    """A one-line refusal of ``part`` (``training``, ``held-out``) of the factory ``path``'s data."""
+    return InputError("dataset", f"{path}'s {part} {problem}")
+
+
+def _pairs(value: Any, path: str, part: str) -> tuple[Any, Any]:
+    """A factory part as ``(inputs, labels)``: the pair itself, or a torch dataset's ``(input, label)``
+    items gathered (inputs stacked, labels as a list)."""
     import torch
 
     if isinstance(value, torch.utils.data.Dataset):
-        items = [value[i] for i in range(len(value))]  # type: ignore[arg-type]
-        value = (
-            torch.stack([torch.as_tensor(x) for x, _ in items]) if items else torch.zeros(0),
-            torch.tensor([int(y) for _, y in items], dtype=torch.int64),
-        )
+        try:
+            items = [value[i] for i in range(len(value))]  # type: ignore[arg-type]
+            inputs, labels = zip(*items, strict=True) if items else ((), ())
+        except (TypeError, ValueError):
+            raise _refusal(path, part, "dataset's items must be (input, label) pairs") from None
+        as_tensors = all(torch.is_tensor(x) for x in inputs)
+        stacked = torch.stack(list(inputs)) if as_tensors and inputs else [np.asarray(x) for x in inputs]
+        return stacked, [y.item() if torch.is_tensor(y) and y.numel() == 1 else y for y in labels]
     if not isinstance(value, (tuple, list)) or len(value) != 2:
         raise InputError(
             "dataset",
             f"{path}: each part must be (inputs, labels) or a dataset of (input, label) items",
         )
-    x, y = (torch.as_tensor(np.asarray(v)) if not torch.is_tensor(v) else v for v in value)
-    if y.ndim != 1 or y.is_floating_point() or len(y) != len(x) or len(x) == 0:
-        raise InputError(
-            "dataset",
-            f"{path}: needs one integer label per input, got {tuple(x.shape)} and {tuple(y.shape)}",
+    return value[0], value[1]
+
+
+def _inputs(value: Any, path: str, part: str) -> torch.Tensor:
+    """A factory part's inputs as float32 ``[n, …]`` (a tensor stays on its device): numbers only (an
+    array or tensor of them, or an object array of them), every one finite."""
+    import torch
+
+    if torch.is_tensor(value):
+        x = value
+        if x.is_complex():
+            raise _refusal(path, part, "inputs are complex numbers; give real numbers [n, …]")
+    else:
+        try:
+            array = np.asarray(value)
+        except ValueError:  # rows of different lengths
+            raise _refusal(path, part, "inputs must be one array [n, …] whose rows have one shape") from None
+        if array.dtype.kind == "O" and not any(isinstance(v, (str, bytes)) for v in array.flat):
+            with contextlib.suppress(TypeError, ValueError):  # refused below as not numbers
+                array = array.astype(np.float32)
+        if array.dtype.kind not in "biuf":
+            raise _refusal(
+                path,
+                part,
+                f"inputs are not numbers (dtype {array.dtype}); encode every feature as a number in the "
+                "factory (a category as one-hot columns or an index from a fixed public list)",
+            )
+        x = torch.from_numpy(np.ascontiguousarray(array))
+    x = x.float().contiguous()
+    if x.ndim == 0 or len(x) == 0:
+        raise _refusal(path, part, f"inputs must be an array [n, …] of n >= 1 examples, got {tuple(x.shape)}")
+    finite = torch.isfinite(x)
+    if not bool(finite.all()):
+        nan = int(torch.isnan(x).sum())
+        rows = torch.nonzero(~finite.reshape(len(x), -1).all(1)).squeeze(1)
+        raise _refusal(
+            path,
+            part,
+            f"inputs hold {nan} NaN and {int((~finite).sum()) - nan} infinite values (or values beyond "
+            f"float32), in {len(rows)} of {len(x)} examples, the first at row {int(rows[0])}; fill them in "
+            "the factory with a public constant (e.g. 0 for a missing value) or drop those examples",
         )
-    return x.float().contiguous(), y.long()
+    return x
+
+
+_NAMES = "names"
+_INTEGERS = "integers"
+
+
+def _labels(value: Any, path: str, part: str, n: int) -> tuple[np.ndarray, str]:
+    """A factory part's labels as a numpy array ``[n]``, and their kind: integers (bool too), or names
+    (strings; an object array of strings). Floats, mixed types and other shapes are refused."""
+    import torch
+
+    try:
+        array = value.detach().cpu().numpy() if torch.is_tensor(value) else np.asarray(value)
+    except ValueError:
+        raise _refusal(path, part, "labels must be one label per example, shape [n]") from None
+    if array.ndim != 1 or len(array) != n:
+        fix = " (e.g. y.ravel())" if array.ndim == 2 and array.shape[1:] == (1,) else ""
+        raise _refusal(
+            path, part, f"labels must be one per example, shape [{n}], got {tuple(array.shape)}{fix}"
+        )
+    if array.dtype.kind == "O":
+        if all(isinstance(v, (int, np.integer)) for v in array):
+            array = array.astype(np.int64)
+        elif all(isinstance(v, str) for v in array):
+            array = array.astype(str)
+        else:
+            kinds = ", ".join(sorted({type(v).__name__ for v in array}))
+            raise _refusal(
+                path, part, f"labels mix types ({kinds}); give integers 0…K−1 or every label as a string"
+            )
+    if array.dtype.kind in "biu":
+        return array.astype(np.int64), _INTEGERS
+    if array.dtype.kind in "US":
+        return array.astype(str), _NAMES
+    if array.dtype.kind == "f":
+        raise _refusal(
+            path,
+            part,
+            f"labels are floats ({array.dtype}); give integers 0…K−1 (e.g. y.astype(int)) or the classes' "
+            "names as strings",
+        )
+    raise _refusal(path, part, f"labels are of dtype {array.dtype}; give integers 0…K−1 or strings")
+
+
+def _shown(names: np.ndarray, most: int = 10) -> str:
+    """``'a' → 0, 'b' → 1, …``: the first ``most`` of a mapping from names to class indices."""
+    pairs = [f"{name!r} → {index}" for index, name in enumerate(names[:most].tolist())]
+    return ", ".join(pairs) + (f", … ({len(names)} classes)" if len(names) > most else "")
+
+
+def _class_indices(
+    labels: dict[str, tuple[np.ndarray, str]], path: str, classes: int
+) -> tuple[dict[str, np.ndarray], tuple[str, ...] | None]:
+    """Each part's labels as class indices 0…K−1, and the classes' names where the labels were strings:
+    the K distinct names of the training and held-out labels together, sorted, are classes 0…K−1. Integer
+    labels must lie in 0…K−1. The training labels must hold two classes or more."""
+    kinds = {kind for _, kind in labels.values()}
+    if len(kinds) > 1:
+        raise InputError(
+            "dataset", f"{path}'s labels are strings in one part and integers in the other; give one kind"
+        )
+    names: tuple[str, ...] | None = None
+    if kinds == {_NAMES}:
+        found, inverse = np.unique(np.concatenate([v for v, _ in labels.values()]), return_inverse=True)
+        if len(found) != classes:
+            raise InputError(
+                "dataset",
+                f"{path}'s labels name {len(found)} classes ({_shown(found)}) but num_classes is {classes}; "
+                f"return num_classes={len(found)}, or integer labels 0…{classes - 1}",
+            )
+        cuts = np.cumsum([len(v) for v, _ in labels.values()])[:-1]
+        indices = dict(zip(labels, np.split(inverse.reshape(-1), cuts), strict=True))
+        names = tuple(found.tolist())
+        log.warning(
+            "dptune: note: dataset: %s's labels are strings, mapped to classes in sorted order: %s (the "
+            "model's class scores follow this order)",
+            path,
+            _shown(found),
+        )
+    else:
+        indices = {part: values for part, (values, _) in labels.items()}
+        for part, values in indices.items():
+            low, high = int(values.min()), int(values.max())
+            if low < 0 or high >= classes:
+                raise _refusal(
+                    path,
+                    part,
+                    f"labels run from {low} to {high}, but must lie in 0…{classes - 1} (num_classes "
+                    f"{classes}); relabel them (e.g. y - 1 for labels 1…{classes}), raise num_classes, or "
+                    "return the classes' names as strings (mapped to 0…K−1 in sorted order)",
+                )
+    present = np.unique(indices["training"])
+    if len(present) < 2:
+        shown = names[int(present[0])] if names is not None else int(present[0])
+        raise _refusal(
+            path,
+            "training",
+            f"labels are all one class ({shown!r}); a classifier needs training examples of two classes "
+            "or more",
+        )
+    return indices, names
+
+
+def _warn_if_far_from_normalised(path: str, parts: list[torch.Tensor]) -> None:
+    """One warning where an input's magnitude is above ``LARGE_INPUT``: DP training clips each example's
+    gradient to a fixed norm, and a few features on a scale of thousands swamp it (a model then learns
+    little more than the majority class)."""
+    largest = max(float(x.abs().max()) for x in parts)
+    if largest > LARGE_INPUT:
+        log.warning(
+            "dptune: warning: dataset: %s's inputs reach |x| = %.4g, far outside a normalised range "
+            "(|x| <= %g), where a few features dominate every clipped gradient; scale each feature in the "
+            "factory by fixed public bounds such as its documented range (statistics of the private data, "
+            "its mean, std, min or max, would need their own privacy)",
+            path,
+            largest,
+            LARGE_INPUT,
+        )
 
 
 def factory_dataset(path: str, args: dict[str, Any]) -> Dataset:
     """The data a dataset factory returns: a mapping ``{"train": T, "held_out": H, "num_classes": K}``,
     T and H each ``(inputs, labels)`` (tensors or arrays, inputs ``[n, …]`` already normalised) or a
-    torch dataset of ``(input, label)`` items, labels in 0…K−1. The held-out part is split into
-    validation and final test as every dataset's is (``Dataset.held_out``)."""
+    torch dataset of ``(input, label)`` items. The held-out part is split into validation and final test
+    as every dataset's is (``Dataset.held_out``).
+
+    Inputs must be numbers (numeric arrays or tensors, or object arrays of numbers), every one finite:
+    text or NaN/inf is refused. Inputs whose largest magnitude is above ``LARGE_INPUT`` (50) are taken,
+    with a warning, as not normalised. Labels are integers in 0…K−1, or strings: then the K distinct
+    strings of both parts, sorted, are classes 0…K−1 (stated in a warning line and kept as
+    ``Dataset.label_names``; K names must appear). The training labels must hold two classes or more.
+    Every refusal is one ``InputError`` naming ``dataset`` and the fix."""
     result = call_factory(path, args, "dataset")
     if not isinstance(result, Mapping) or set(result) != {"train", "held_out", "num_classes"}:
         raise InputError(
@@ -397,15 +579,24 @@ def factory_dataset(path: str, args: dict[str, Any]) -> Dataset:
             f"{type(result).__name__}",
         )
     classes = result["num_classes"]
-    if not isinstance(classes, int) or classes < 2:
+    if not isinstance(classes, int) or isinstance(classes, bool) or classes < 2:
         raise InputError("dataset", f"{path}'s num_classes must be an integer >= 2, got {classes!r}")
-    train, held = _part(result["train"], path), _part(result["held_out"], path)
-    if train[0].shape[1:] != held[0].shape[1:]:
+    inputs, labels = {}, {}
+    for part, key in (("training", "train"), ("held-out", "held_out")):
+        x, y = _pairs(result[key], path, part)
+        inputs[part] = _inputs(x, path, part)
+        labels[part] = _labels(y, path, part, len(inputs[part]))
+    if inputs["training"].shape[1:] != inputs["held-out"].shape[1:]:
         raise InputError("dataset", f"{path}'s training and held-out inputs differ in shape")
-    for _, labels in (train, held):
-        if int(labels.min()) < 0 or int(labels.max()) >= classes:
-            raise InputError("dataset", f"{path}'s labels must lie in 0…{classes - 1}")
-    return Dataset.held_out(path, train, held, classes)
+    indices, names = _class_indices(labels, path, classes)
+    _warn_if_far_from_normalised(path, list(inputs.values()))
+    import torch
+
+    train, held = (
+        (inputs[part], torch.from_numpy(indices[part].astype(np.int64)).to(inputs[part].device))
+        for part in ("training", "held-out")
+    )
+    return replace(Dataset.held_out(path, train, held, classes), label_names=names)
 
 
 def check_dataset_name(name: str, field: str = "dataset") -> str:

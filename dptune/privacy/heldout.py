@@ -4,7 +4,7 @@ A score of a model on the held-out records (a validation or a final-test accurac
 c = Σ_{j ∈ H} 1[model(x_j) = y_j] over those records divided by their number |H| (taken as public, as the
 training set's size is). Adding or removing one held-out record moves c by at most 1, whatever the
 model, so the score released as (c + N(0, σ_v²))/|H| is the Gaussian mechanism with sensitivity 1. A
-sweep makes m such releases on the same records (every epoch of every trial, every release run); they
+sweep makes m such releases on the same records (counted before it runs: ``dptune.sweep.held_out``); they
 compose to one Gaussian mechanism of sensitivity √m, i.e. of noise multiplier s = σ_v/√m, whose exact
 privacy profile is the analytic Gaussian's (Balle & Wang, ICML 2018, "Improving the Gaussian Mechanism
 for Differential Privacy", Thm. 8):
@@ -62,28 +62,69 @@ def heldout_noise(queries: int, epsilon: float, delta: float) -> float:
 
 
 @dataclass(frozen=True)
-class PrivateHeldOut:
-    """A sweep's scores on private held-out data: at most ``queries`` noisy counts on the same records,
-    each with noise std ``noise`` (σ_v), (``epsilon``, ``delta``)-DP for the held-out records together."""
+class HeldOutScores:
+    """A number for each part of a held-out split, ``validation`` and ``final_test``: the most scores a
+    sweep makes on it (a record is in one part, so it sees only its part's scores: ``most`` of them), or
+    its records."""
 
-    queries: int
+    validation: int
+    final_test: int
+
+    @property
+    def most(self) -> int:
+        return max(self.validation, self.final_test, 1)
+
+
+@dataclass(frozen=True)
+class PrivateHeldOut:
+    """A sweep's scores on private held-out data (``scores``: at most that many noisy counts on each part),
+    each with noise std ``noise`` (σ_v), (``epsilon``, ``delta``)-DP for every held-out record."""
+
+    scores: HeldOutScores
     noise: float
     epsilon: float
     delta: float
+    records: HeldOutScores | None = None
+    """Each part's number of records (public, as the training set's size is), where known."""
+
+    @property
+    def queries(self) -> int:
+        """The most noisy counts any one held-out record is in (its part's)."""
+        return self.scores.most
 
     @classmethod
-    def calibrated(cls, queries: int, epsilon: float, delta: float) -> PrivateHeldOut:
-        """The least noise whose ``queries`` counts compose to (``epsilon``, ``delta``)."""
-        return cls(queries, heldout_noise(queries, epsilon, delta), epsilon, delta)
+    def calibrated(
+        cls, scores: HeldOutScores, epsilon: float, delta: float, records: HeldOutScores | None = None
+    ) -> PrivateHeldOut:
+        """The least noise whose counts on either part compose to (``epsilon``, ``delta``)."""
+        return cls(scores, heldout_noise(scores.most, epsilon, delta), epsilon, delta, records)
+
+    def score_std(self, records: int) -> float:
+        """The standard deviation of a score's noise on a part of ``records`` records: σ_v / records, a
+        share as the score is (before the clamp to [0, 1], which can only narrow it)."""
+        return self.noise / max(records, 1)
 
     def as_card(self) -> dict[str, Any]:
         """What a released model's card states of the held-out records' guarantee."""
         return {
             "epsilon": self.epsilon,
             "delta": self.delta,
+            "scores": {"validation": self.scores.validation, "final_test": self.scores.final_test},
+            "noise_std": self.noise,
+            **(
+                {
+                    "score_std": {
+                        "validation": self.score_std(self.records.validation),
+                        "final_test": self.score_std(self.records.final_test),
+                    }
+                }
+                if self.records is not None
+                else {}
+            ),
             "covers": (
-                f"every score on the held-out records (validation and final test): at most {self.queries} "
-                f"counts of correct predictions, each with Gaussian noise of std {self.noise:.4g} "
-                "(sensitivity 1), composed exactly (analytic Gaussian); no loss on them is released"
+                f"every score on the held-out records: at most {self.scores.validation} on the validation "
+                f"part and {self.scores.final_test} on the final-test part (a record is in one part), counts "
+                f"of correct predictions, each with Gaussian noise of std {self.noise:.4g} (sensitivity 1), "
+                "composed exactly (analytic Gaussian); no loss on them is released"
             ),
         }

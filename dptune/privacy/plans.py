@@ -272,13 +272,21 @@ class MethodPlan:
     def as_dict(self) -> dict[str, Any]:
         """The plan as stored with the sweep: every mechanism written out, so that an independent accountant
         can recompose it (``tests/test_plan.py`` does, with dp-accounting), and each stage's compute in
-        full runs (``compute_runs``: the tuning's K·γ·T_t/T, the release's 1)."""
+        full runs (``compute_runs``: the tuning's K·γ·T_t/T, the release's 1). The tuning stage's ``runs``
+        are one method's (``runs_per_method``): one model across ``methods`` methods runs that many of
+        each method's, the stage's mechanisms the worst of them."""
+        tuning = self.tuning.as_dict()
         return {
             "method": self.method,
             "total_epsilon": self.total_epsilon,
             "delta": self.delta,
             "stages": [
-                self.tuning.as_dict() | {"compute_runs": self.run_equivalents - 1.0},
+                tuning
+                | {
+                    "runs_per_method": tuning["runs"],
+                    "methods": len(self.pool),
+                    "compute_runs": self.run_equivalents - 1.0,
+                },
                 self.release.as_dict() | {"compute_runs": 1.0},
             ],
             "composition": self.composition,

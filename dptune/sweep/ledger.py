@@ -135,6 +135,16 @@ class PrivateSweepState:
                 doc["proxy_subset_seed"] = int(draw())
         return int(doc["proxy_subset_seed"])
 
+    def kept_draw(self, key: str, draw: Callable[[], float]) -> float:
+        """A secret draw of the sweep's (the noise of its majority-class baseline on private held-out
+        data): read back, or drawn by ``draw`` and kept, so that a resume releases the same value, not a
+        second draw that no count covers."""
+        with self._changing() as doc:
+            draws = doc.setdefault("draws", {})
+            if key not in draws:
+                draws[key] = float(draw())
+        return float(doc["draws"][key])
+
     def tie_key(self, draw: Callable[[], int]) -> int:
         """The sweep's secret key for breaking ties of a selection (``dptune.base.randomness.tie_rank``): read
         back, or drawn by ``draw`` and kept (a resume selects the same trial)."""
@@ -150,7 +160,7 @@ class PrivateSweepState:
         return kept
 
     def started_as(self, identity: dict[str, Any]) -> dict[str, Any] | None:
-        """What the sweep was when it started (``dptune.sweep.preflight.resumable_identity``): read back, or
+        """What the sweep was when it started (``dptune.sweep.resume.resumable_identity``): read back, or
         ``identity`` kept on its first start (None then, and for a sweep started by a dptune that kept
         none, which is kept from now on)."""
         with self._changing() as doc:

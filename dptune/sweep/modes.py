@@ -13,6 +13,7 @@ it is; a new mode is a new class. Two levels:
   or a privacy filter as ``dptune.sweep.bound`` chose it before the search, counts the search and every
   re-run of its selection, each re-run a released model) or ``PipelineSweep`` (the plan's stages count
   the tuning trials and the one release of each method's selection, the released model).
+What a mode states of its privacy its ``disclosure`` decides (a seeded sweep's: no (ε, δ)).
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ from dptune.engine.data import Dataset, train_size
 from dptune.privacy.filter import RenyiFilter
 from dptune.privacy.plans import MethodPlan, Ran, curve_privacy, plan_record, pools, what_ran
 from dptune.sweep.bound import SweepTuningCost, curve_cost
+from dptune.sweep.disclosure import seed_disclosure
+from dptune.sweep.held_out import Baseline
 from dptune.sweep.pipeline import carried, pipeline, planned, plans_at, promoted_knobs, tuning_knobs
 from dptune.sweep.releases import (
     ReleasedModel,
@@ -42,6 +45,7 @@ from dptune.sweep.results import TradeOff
 from dptune.sweep.spec import SweepSpec, unused_with_total
 from dptune.sweep.summary import (
     closing_lines,
+    covers_lines,
     format_plan,
     pipeline_closing_lines,
     pipeline_opening_lines,
@@ -66,6 +70,7 @@ class StageResults:
     settings: Mapping[str, Mapping[str, Any]]
     counts: Mapping[str, Ran]
     noise_source: str
+    baseline: Baseline | None = None  # the final-test part's majority-class rate (``majority_baseline``)
 
 
 class SweepMode(ABC):
@@ -83,19 +88,33 @@ class SweepMode(ABC):
 
     def __init__(self, spec: SweepSpec) -> None:
         self.spec = spec
+        self.disclosure = seed_disclosure(spec.shared.seed)
 
     @property
     def role(self) -> str:
         """What the sweep is among a spec's, as its heading says (a tuning proxy's, or nothing)."""
         return " (tuning proxy)" if self.spec.shared.proxy_fraction is not None else ""
 
+    @property
+    def heading(self) -> str:
+        """What the sweep's heading says of it among a spec's sweeps: its ε target and role."""
+        return f"ε = {self.spec.epsilons[0]:g}{self.role}"
+
     def record_privacy(self, privacy: dict[str, Any]) -> dict[str, Any]:
         """The sweep record's privacy settings (params and tags of its run)."""
         return privacy
 
     def plan_text(self) -> str | None:
-        """The plan stored with the sweep before any trial (None: it has none)."""
+        """The plan of the sweep, fixed before any trial (None: it has none); a resume finds it unchanged."""
         return None
+
+    def stored_plan(self) -> str | None:
+        """The plan stored with the sweep's run before any trial (None: none, or seeded: no figure)."""
+        return self.disclosure.stated(self.plan_text())
+
+    def tracked_record(self, record: dict[str, Any]) -> dict[str, Any] | None:
+        """The public ``record`` as the sweep's run keeps it (metrics, tags, tuning cost; None: not kept)."""
+        return record
 
     def carry(self) -> dict[str, Knobs]:
         """Per method, the knobs of its release from its selected configuration (none: as selected)."""
@@ -143,7 +162,9 @@ class SweepMode(ABC):
     def releases(self, ran: StageResults, record: Mapping[str, Any]) -> list[ReleasedModel]:
         """Every model the sweep releases, each with its card (``release_of``)."""
         release_of = self.release_of(ran, record)
-        return sweep_releases(ran.results, self.spec.runs, ran.settings, release_of, self.spec.held_out)
+        return sweep_releases(
+            ran.results, self.spec.runs, ran.settings, release_of, self.spec.held_out, ran.baseline
+        )
 
     @abstractmethod
     def release_of(self, ran: StageResults, record: Mapping[str, Any]) -> ReleaseOf:
@@ -222,6 +243,10 @@ class PipelineSweep(SweepMode):
     def role(self) -> str:
         return ""  # its trials run on the plan's subset, not a proxy's
 
+    @property
+    def heading(self) -> str:
+        return self.disclosure.total(self.spec.epsilons[0], "ε")
+
     def record_privacy(self, privacy: dict[str, Any]) -> dict[str, Any]:
         return privacy | {"epsilon": self.spec.epsilons[0], "includes_tuning": True}
 
@@ -255,10 +280,15 @@ class PipelineSweep(SweepMode):
         filter_: RenyiFilter | None,
         warm_points: Mapping[str, Sequence[Any]],
     ) -> list[str]:
-        return pipeline_opening_lines(self.spec, next(iter(self.plans.values())), data, delta)
+        plan, disclosure = next(iter(self.plans.values())), self.disclosure
+        return pipeline_opening_lines(self.spec, plan, data, delta, disclosure)
 
     def record(self, tuning: SweepTuningCost, counts: Mapping[str, Ran]) -> dict[str, Any]:
         return plan_record(self.plans, counts)
+
+    def tracked_record(self, record: dict[str, Any]) -> dict[str, Any] | None:
+        """The plan's figures, kept where the sweep's figures are stated (a seeded sweep's run keeps none)."""
+        return self.disclosure.stated(record)
 
     def kept_cost(self, tuning: SweepTuningCost, record: Mapping[str, Any]) -> dict[str, Any]:
         """The search bound's rows, with the figures of the plans as they ran (``plan_record``'s: every
@@ -277,8 +307,9 @@ class PipelineSweep(SweepMode):
         return searched | whole | {"methods": [as_planned(row) for row in searched["methods"]]}
 
     def best(self, rows: list[TradeOff]) -> list[TradeOff]:
-        """A pipeline's row stands for its total, not its tuning trials' ε_t."""
-        return [replace(row, epsilon_target=self.spec.epsilons[0]) for row in rows]
+        """A pipeline's row stands for its total, not its tuning trials' ε_t (``Disclosure.tradeoff``'s)."""
+        total = self.spec.epsilons[0]
+        return [self.disclosure.tradeoff(replace(row, epsilon_target=total)) for row in rows]
 
     def release_of(self, ran: StageResults, record: Mapping[str, Any]) -> ReleaseOf:
         """Each method's release, its card its pool's plans (one model across methods: every method's)
@@ -303,7 +334,8 @@ class PipelineSweep(SweepMode):
         releases: Sequence[ReleasedModel],
         record: Mapping[str, Any],
     ) -> list[str]:
-        return pipeline_closing_lines(self.spec, table, releases, record, compute, self.one_model)
+        one_model, disclosure = self.one_model, self.disclosure
+        return pipeline_closing_lines(self.spec, table, releases, record, compute, one_model, disclosure)
 
 
 @dataclass(frozen=True)
@@ -330,6 +362,7 @@ class SpecMode(ABC):
 
     def __init__(self, spec: SweepSpec) -> None:
         self.spec = spec
+        self.disclosure = seed_disclosure(spec.shared.seed)
 
     @abstractmethod
     def sweeps(self) -> list[SweepMode]:
@@ -386,33 +419,6 @@ class PerRunSweeps(SpecMode):
         ], None
 
 
-def covers_lines(releases: Sequence[ReleasedModel], outcomes: Sequence[SweepOutcome]) -> list[str]:
-    """What each total's (ε, δ) covers: one model across methods, every method's tuning and the choice
-    of the method; models per method, only their own pipeline, with the figure of publishing them all
-    and that a pick among them by a score is covered by that figure alone."""
-    lines = []
-    for outcome in outcomes:
-        record = outcome.record
-        total = record["total_epsilon"]
-        mine = [r for r in releases if r.total_epsilon == total]
-        pooled = [r for r in mine if r.released_among]
-        if pooled:
-            one = pooled[0]
-            lines.append(
-                f"total ε = {total:g}: one model, {one.method}'s configuration (the best on validation of "
-                f"{', '.join(one.released_among)}); its (ε, δ) = ({one.epsilon:.3f}, {one.delta:g}) covers "
-                "every method's tuning trials, the choice of the method and of its settings, and its release"
-            )
-        elif len(record["methods"]) > 1:
-            lines.append(
-                f"total ε = {total:g}: one model per method (privacy.release: per_method); each card covers "
-                f"its own pipeline; publishing all of them: ε ≤ {record['epsilon_including_tuning']:.3f}, "
-                f"δ ≤ {record['delta']:g}; picking one of them by its final-test score (or any score) is not "
-                "covered by its own card, only by that figure"
-            )
-    return lines
-
-
 class TotalEpsilonSweeps(SpecMode):
     """``privacy.includes_tuning``: the plan of every method at every total (``plans``, fixed before the
     data is touched), then one pipeline sweep per total (``SweepSpec.pipeline``); the closing lines name
@@ -432,8 +438,9 @@ class TotalEpsilonSweeps(SpecMode):
 
     def opening_lines(self) -> list[str]:
         return [
-            "plan of every released model, fixed before the data is touched (each total ε includes the "
-            "tuning):\n" + format_plan(self.plans) + unused_with_total(self.spec)
+            f"plan of every released model, fixed before the data is touched ({self.disclosure.plan_note}):\n"
+            + format_plan(self.plans)
+            + unused_with_total(self.spec)
         ]
 
     def closing_lines(
@@ -444,19 +451,23 @@ class TotalEpsilonSweeps(SpecMode):
     ) -> tuple[list[str], tuple[float, float] | None]:
         released = [release for outcome in outcomes for release in outcome.releases]
         lines = ["\nreleased models, accuracy at each total ε (tuning included):", *release_lines(released)]
-        lines += covers_lines(released, outcomes)
+        lines += covers_lines(released, [o.record for o in outcomes], self.disclosure)
         if len(sweeps) == 1:  # one total: releasing several models (one per method) is its record's figure
             (record,) = [o.record for o in outcomes]
             several = len(released) > 1
-            return lines, (record["epsilon_including_tuning"], record["delta"]) if several else None
+            figure = (record["epsilon_including_tuning"], record["delta"])
+            return lines, self.disclosure.stated(figure) if several else None
         plans = [list(plans_at(self.plans, total).values()) for total in self.spec.epsilons]
         curve = curve_privacy(plans, [o.record for o in outcomes])
         lines.append(
-            f"releasing them all (every method at every total: the accuracy-vs-total-ε curve, as the "
-            f"last sweep's plot draws it): ε ≤ {curve[0]:.3f}, δ ≤ {curve[1]:g} (every total's stage on "
-            "the same data, the stages composed; a stage that tunes on a subset draws its own)"
+            "releasing them all (every method at every total: the accuracy-vs-total-ε curve, as the last "
+            "sweep's plot draws it): "
+            + self.disclosure.figure(
+                f"ε ≤ {curve[0]:.3f}, δ ≤ {curve[1]:g} (every total's stage on the same data, the stages "
+                "composed; a stage that tunes on a subset draws its own)"
+            )
         )
-        return lines, curve
+        return lines, self.disclosure.stated(curve)
 
     def last_line(self, releases: Sequence[ReleasedModel], curve: tuple[float, float] | None) -> list[str]:
         return [release_json(releases, curve)]

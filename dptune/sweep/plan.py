@@ -116,7 +116,8 @@ MIN_TUNING_EPSILON = 0.05
 
 
 PLAN_ARTIFACT = "plan.json"
-"""The plan of a pipeline stage as its sweep record stores it (every mechanism written out)."""
+"""The plan of a pipeline stage as its sweep record stores it (every mechanism written out); a seeded sweep
+stores none (``SweepMode.stored_plan``: its figures are no guarantee)."""
 
 
 MIN_RANKING_STEPS = 20

@@ -3,8 +3,8 @@
 
 * no sweep of the spec's name (each ε's) already exists in ``storage_path``, unless resumed; a resumed
   one exists there (``refuse_nothing_to_resume``) and was not started by a dptune that ran one Tune run
-  per method (``refuse_per_method_runs``); its settings and plan, once planned, are those it started
-  with (``refuse_changed``, checked by ``dptune.cli``);
+  per method (``refuse_per_method_runs``), in a local folder or behind a URI alike; its settings, plan
+  and data are those it started with (``dptune.sweep.resume``, checked by ``dptune.cli``);
 * the training set holds every batch size a trial can draw (``spec.check_batch_sizes``), its size that
   of the data loaded for the models' check below (a missing local copy is a one-line error); and δ is
   below 1/n (``calibrated_run.check_delta``);
@@ -23,25 +23,24 @@
 
 from __future__ import annotations
 
-import json
-import math
 import os
 import socket
 import tempfile
 import urllib.error
 import urllib.request
 from collections.abc import Mapping
-from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
+
+import pyarrow
+import pyarrow.fs
 
 from dptune.base.errors import InputError
 from dptune.base.factories import is_import_path
 from dptune.engine.data import load_dataset, train_size
 from dptune.models import build_model
-from dptune.sweep.spec import SweepSpec, check_batch_sizes, methods_section
-from dptune.sweep.spec_keys import SPEC_KEYS, read_spec_keys
+from dptune.sweep.spec import SweepSpec, check_batch_sizes
 from dptune.training.calibrated_run import check_delta
 from dptune.training.config import RunConfig
 
@@ -56,10 +55,24 @@ def local_sweep_dir(spec: SweepSpec) -> Path | None:
     return Path(spec.storage_path) / spec.name if "://" not in spec.storage_path else None
 
 
+def sweep_exists(spec: SweepSpec) -> bool:
+    """Whether ``storage_path`` holds a sweep of the spec's name: a local folder, or one behind a URI that
+    pyarrow reaches (``file://``, ``s3://``, ``gs://``); storage it cannot reach is refused in one line."""
+    local = local_sweep_dir(spec)
+    if local is not None:
+        return local.exists()
+    try:
+        fs, folder = pyarrow.fs.FileSystem.from_uri(f"{spec.storage_path}/{spec.name}")
+        return bool(fs.get_file_info(folder).type != pyarrow.fs.FileType.NotFound)
+    except (OSError, pyarrow.ArrowException) as error:
+        raise InputError(
+            "storage_path", f"cannot read {spec.storage_path} ({error}); give storage this machine reaches"
+        ) from None
+
+
 def refuse_existing(spec: SweepSpec) -> None:
     """A sweep of that name already in ``storage_path`` is continued with --resume, never overwritten."""
-    local_dir = local_sweep_dir(spec)
-    if local_dir is not None and local_dir.exists():
+    if sweep_exists(spec):
         raise InputError(
             "name",
             f"a sweep {spec.name!r} already exists in {spec.storage_path}; continue it with "
@@ -68,141 +81,12 @@ def refuse_existing(spec: SweepSpec) -> None:
 
 
 def refuse_nothing_to_resume(spec: SweepSpec, stages: list[SweepSpec]) -> None:
-    """``--resume`` of a sweep none of whose stages exists in a local ``storage_path`` is refused: it
-    would start a fresh sweep without a word (storage behind a URI is not looked at)."""
-    folders = [local_sweep_dir(stage) for stage in stages]
-    if all(folder is not None and not folder.exists() for folder in folders):
+    """``--resume`` of a sweep none of whose stages exists in ``storage_path`` (a local folder or a URI) is
+    refused: it would start a fresh sweep, and a fresh private state, without a word."""
+    if not any(sweep_exists(stage) for stage in stages):
         raise InputError(
             "--resume",
             f"no sweep {spec.name!r} in {spec.storage_path} to resume; start it without --resume",
-        )
-
-
-MAY_CHANGE_ON_RESUME = ("storage_path", "tracking.uri", "resources", "budget.max_concurrent")
-"""The settings a resumed sweep may be given anew: where its files and records are reached from and what a
-trial asks of a node. Every other setting, flags included, fixed the sweep's mechanisms and plan when it
-started: changed on a resume, its figures would count a sweep other than the one that ran."""
-READ_APART = (
-    "privacy.delta",
-    "privacy.includes_tuning",
-    "privacy.tuning_share",
-    "privacy.release",
-    "privacy.validation",
-    "budget.trials_per_method",
-    "dataset.root",
-    "methods",
-    *(key.path for key in SPEC_KEYS),
-)
-"""The spec's paths an identity holds as the spec reads them (a default given or left out, ``1e-5`` that
-YAML reads as text, a relative folder resolved, methods named in a list with their default spaces), not as
-written. The others, the whole list of ε targets among them (each total's sweep, its held-out noise and a
-warm start from the previous ε depend on it), as written."""
-
-
-def _pop(doc: dict[str, Any], dotted: str) -> None:
-    """Remove a dotted path from a document, and each section it leaves empty."""
-    *parents, last = dotted.split(".")
-    nodes = [doc]
-    for key in parents:
-        node = nodes[-1].get(key)
-        if not isinstance(node, dict):
-            return
-        nodes.append(node)
-    nodes[-1].pop(last, None)
-    for parent, key, node in reversed(list(zip(nodes[:-1], parents, nodes[1:], strict=True))):
-        if not node:
-            parent.pop(key)
-
-
-def resumable_identity(spec: SweepSpec, plan: str | None) -> dict[str, Any]:
-    """What a sweep is, as its private state keeps it when it starts: its spec document with its flags
-    applied (``spec``), less ``MAY_CHANGE_ON_RESUME`` and the paths of ``READ_APART``, which ``read`` holds
-    as the spec read them, by path; and the plan of a sweep whose ε includes its tuning (its ``plan_text``
-    by method, each plan's methods released among as a set; None for others); as JSON reads them back."""
-    doc = json.loads(json.dumps(_plain(spec.source), default=str))
-    for dotted in READ_APART:
-        _pop(doc, dotted)
-    settings = read_spec_keys(spec.source)
-    tuning, trials = spec.includes_tuning, spec.trials
-    read = {path: value for path, value in settings.items() if not _may_change(path)} | {
-        "privacy.delta": spec.shared.delta,
-        "privacy.includes_tuning": tuning is not None,
-        "privacy.tuning_share": None if tuning is None else tuning.share,
-        "privacy.release": None if tuning is None else tuning.release,
-        "privacy.validation": spec.validation,
-        "budget.trials_per_method": trials.mean if trials.distribution == "fixed" else asdict(trials),
-        "dataset.root": spec.shared.data_root,
-        "methods": methods_section(spec.source),
-    }
-    plans = None if plan is None else {p["method"]: _as_set(p, "released_among") for p in json.loads(plan)}
-    identity: dict[str, Any] = json.loads(json.dumps({"spec": doc, "read": read, "plan": plans}, default=str))
-    return identity
-
-
-def _plain(value: Any) -> Any:
-    """A loaded YAML value with every mapping's keys as text (YAML may key by a number or a date)."""
-    if isinstance(value, dict):
-        return {str(key): _plain(item) for key, item in value.items()}
-    if isinstance(value, list | tuple):
-        return [_plain(item) for item in value]
-    return value
-
-
-def _may_change(path: str) -> bool:
-    return any(path == key or path.startswith(f"{key}.") for key in MAY_CHANGE_ON_RESUME)
-
-
-def _as_set(doc: dict[str, Any], key: str) -> dict[str, Any]:
-    """``doc`` with its list ``key`` in one order (the spec's order of methods is not the plan's)."""
-    return doc | {key: sorted(doc.get(key, []))}
-
-
-PLAN_TOLERANCE = 1e-9
-"""The relative difference of two plans' numbers taken as the same number: a plan made again on another
-machine (another BLAS, another FFT) may differ in the last bits of its σ and ε, far below this."""
-
-
-def differing(then: Any, now: Any, path: str = "", tolerance: float = 0.0) -> list[tuple[str, Any, Any]]:
-    """The paths (``a.b[2].c``) where two JSON documents differ, with their values (None where absent);
-    numbers within a relative ``tolerance`` of each other are the same."""
-    if isinstance(then, dict) and isinstance(now, dict):
-        return [
-            found
-            for key in sorted(set(then) | set(now))
-            for found in differing(
-                then.get(key), now.get(key), f"{path}.{key}" if path else str(key), tolerance
-            )
-        ]
-    if isinstance(then, list) and isinstance(now, list) and len(then) == len(now):
-        return [
-            found
-            for index, (a, b) in enumerate(zip(then, now, strict=True))
-            for found in differing(a, b, f"{path}[{index}]", tolerance)
-        ]
-    numbers = all(isinstance(v, int | float) and not isinstance(v, bool) for v in (then, now))
-    if numbers and (math.isclose(then, now, rel_tol=tolerance) or (math.isnan(then) and math.isnan(now))):
-        return []
-    return [] if then == now else [(path, then, now)]
-
-
-def refuse_changed(name: str, kept: Mapping[str, Any] | None, now: Mapping[str, Any]) -> None:
-    """A resumed sweep is the sweep that started (``kept``: its ``resumable_identity`` then; None for a
-    sweep started by a dptune that kept none), with the settings ``now`` gives it, or it is refused."""
-    if kept is None:
-        return
-    changed = differing({**kept["spec"], **kept["read"]}, {**now["spec"], **now["read"]})
-    if changed:
-        said = "; ".join(f"{path}: {then!r} then, {value!r} now" for path, then, value in changed[:3])
-        raise InputError(
-            "--resume",
-            f"sweep {name!r} started with other settings ({said}): resume it with the spec and flags it "
-            "started with, or start a new sweep under another name",
-        )
-    if differing(kept["plan"], now["plan"], tolerance=PLAN_TOLERANCE):
-        raise InputError(
-            "--resume",
-            f"sweep {name!r} is planned differently now than when it started (another dptune version, or "
-            "other data?): finish it as it started, or start a new sweep under another name",
         )
 
 

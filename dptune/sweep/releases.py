@@ -4,8 +4,9 @@ the tuning, its one release run), with the privacy card that says what the model
 A card is public and states only what the sweep's public record states: ε and δ including the tuning
 (the plan's, or the search bound's row, which withholds a secret trial count), the plan, the method,
 accountant, data and model, the run's settings and its final-test accuracy. No seed and no generator
-state is ever on it. A seeded run (research mode) has no guarantee, and its card says so in place of an
-(ε, δ): whoever has the seed regenerates the noise.
+state is ever on it. A seeded run (research mode) has no guarantee: whoever has the seed regenerates the
+noise, so its card, its JSON and its alias state no (ε, δ) (``dptune.sweep.disclosure`` decides what they
+state instead).
 """
 
 from __future__ import annotations
@@ -15,11 +16,15 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from dptune.base.randomness import SEEDED, SEEDED_NO_GUARANTEE
+from dptune.base.factories import is_import_path
+from dptune.base.randomness import SECURE, SEEDED_NO_GUARANTEE
 from dptune.privacy.heldout import PrivateHeldOut
 from dptune.privacy.plans import MethodPlan, Ran, released_privacy
+from dptune.sweep.disclosure import Disclosure, disclosure
+from dptune.sweep.held_out import Baseline
 from dptune.sweep.results import finished_reruns, trial_settings
 from dptune.training.config import RunConfig
+from dptune.training.trial_status import FINAL_SCORE, SCORE_STD, shown_score
 
 
 @dataclass(frozen=True)
@@ -38,6 +43,10 @@ class ReleasedModel:
     model_uri: str | None = None
     released_among: tuple[str, ...] = ()
     """The methods it was chosen among (one model across methods); empty: its method's own."""
+    baseline: Baseline | None = None
+    """The majority-class rate of the final-test part it is scored on (``majority_baseline``)."""
+    accuracy_std: float | None = None
+    """The standard deviation of its final-test score's noise in points (private held-out data)."""
 
     def registered_name(self, experiment: str) -> str:
         """Its name in the Model Registry: ``EXPERIMENT`` for one model across methods (whichever method
@@ -48,21 +57,48 @@ class ReleasedModel:
         return replace(self, model_uri=uri)
 
     @property
-    def seeded(self) -> bool:
-        """Whether the model comes from a seeded run (research mode): then it has no privacy guarantee,
-        and its ε and δ (what the runs would spend with a secret seed) are never shown as one."""
-        return bool(self.card.get("noise_source") == SEEDED)
+    def disclosure(self) -> Disclosure:
+        """What its outputs state of its privacy (``dptune.sweep.disclosure``): a model of a seeded run
+        (research mode) has no privacy guarantee, and its ε and δ (what the runs would spend with secret
+        randomness) are never shown as one."""
+        return disclosure(str(self.card.get("noise_source", SECURE)))
+
+    @property
+    def alias(self) -> str | None:
+        """Its registered version's alias, of the total it was planned at (``Disclosure.alias``:
+        ``total-3``, seeded ``seeded-total-3``); None for a per-run sweep's re-run."""
+        return None if self.total_epsilon is None else self.disclosure.alias(self.total_epsilon)
 
     def as_dict(self) -> dict[str, Any]:
-        """The release as ``dptune run`` prints it last (JSON); a seeded one without ε and δ."""
+        """The release as ``dptune run`` prints it last (JSON); a seeded one with its ε, δ and total ε null
+        (``Disclosure.release``)."""
+        figures = {"epsilon": self.epsilon, "delta": self.delta, "total_epsilon": self.total_epsilon}
         return {
             "method": self.method,
             "final_test_accuracy": self.final_test_accuracy,
-            "epsilon": None if self.seeded else self.epsilon,
-            "delta": None if self.seeded else self.delta,
-            "total_epsilon": self.total_epsilon,
+            "final_test_accuracy_std": self.accuracy_std,
+            "majority_baseline": None if self.baseline is None else 100 * self.baseline.rate,
+            **self.disclosure.release(figures),
             "model_uri": self.model_uri,
         }
+
+    @property
+    def shown_accuracy(self) -> str:
+        """Its final-test accuracy as a line shows it, with its noise where it has any (``72.10% ± 4.3``)."""
+        std = None if self.accuracy_std is None else self.accuracy_std / 100
+        return shown_score(self.final_test_accuracy / 100, std)
+
+    def baseline_warning(self) -> str | None:
+        """A line where its final-test accuracy is not above the majority-class rate: it predicts no better
+        than always answering the most frequent class."""
+        if self.baseline is None or not self.baseline.below(self.final_test_accuracy / 100):
+            return None
+        return (
+            f"warning: {self.method}'s release scores {self.shown_accuracy} on the final test, not above "
+            f"the majority-class rate of that part ({shown_score(self.baseline.rate, self.baseline.std)}): "
+            "it predicts no better than always answering the most frequent class; a larger total ε, more "
+            "training records or a smaller model may help"
+        )
 
 
 CARD_PRIVACY = ("method", "dataset", "model", "epsilon", "delta", "accountant", "proxy_fraction")
@@ -91,6 +127,12 @@ def held_out_statement(held_out: PrivateHeldOut | None) -> dict[str, Any]:
     return {"held_out": PUBLIC_HELD_OUT if held_out is None else held_out.as_card()}
 
 
+def records_word(dataset: str) -> str:
+    """What a dataset's examples are called: ``images`` for a built-in dataset, ``records`` for a factory's
+    (a user's table, text or signals as often as images)."""
+    return "records" if is_import_path(dataset) else "images"
+
+
 def _card(
     run: RunConfig,
     settings: Mapping[str, Any],
@@ -98,15 +140,16 @@ def _card(
     noise_source: str,
     guarantee: Mapping[str, Any],
 ) -> dict[str, Any]:
-    """What every card states: the method, data, model, accountant, randomness, final-test accuracy, the
-    run's other settings (the release's: its step as carried) and what its guarantee takes as public; its
-    ``guarantee`` ((ε, δ) and what they cover), or of a seeded run ``SEEDED_NO_GUARANTEE`` in its place."""
-    stated = {"guarantee": SEEDED_NO_GUARANTEE} if noise_source == SEEDED else dict(guarantee)
-    return stated | {
+    """What every card states: its ``guarantee`` ((ε, δ) and what they cover), the method, data, model,
+    accountant, randomness, final-test accuracy, the run's other settings (the release's: its step as
+    carried) and what its guarantee takes as public (a seeded run's card is made from it by
+    ``sweep_releases``)."""
+    return dict(guarantee) | {
         "assumes": PUBLIC_INPUTS,
         "method": run.method,
         "dataset": run.dataset,
         "model": run.model,
+        "inputs": records_word(run.dataset),
         "accountant": run.accountant,
         "noise_source": noise_source,
         "final_test_accuracy": accuracy,
@@ -218,18 +261,21 @@ def rerun_release(
     return ReleasedModel(run.method, str(result["trial_id"]), accuracy, epsilon, delta, card)
 
 
-def total_alias(total: float) -> str:
-    """The registered version's alias naming the total ε its model was planned at: ``total-3``,
-    ``total-0_5`` (an alias takes letters, digits, ``_`` and ``-``), so that ``models:/NAME@total-3`` loads
-    the model published at that total (the latest, where a sweep of the same name ran again)."""
-    return f"total-{total:g}".replace(".", "_")
+def card_alias(card: Mapping[str, Any]) -> str | None:
+    """The registered version's alias of the model whose card is ``card``, naming the total ε it was planned
+    at (``Disclosure.alias``: ``total-3``, a seeded one's ``seeded-total-3``), so that
+    ``models:/NAME@total-3`` loads the model published at that total (the latest, where a sweep of the same
+    name ran again); None for a per-run sweep's re-run, planned at no total."""
+    stated = disclosure(str(card.get("noise_source", SECURE)))
+    total = card.get(stated.total_key)
+    return None if total is None else stated.alias(total)
 
 
 def loading_uri(release: ReleasedModel) -> str | None:
     """Where a released model loads from: by its total's alias where it has one, else by its version."""
-    if release.model_uri is None or release.total_epsilon is None:
+    if release.model_uri is None or release.alias is None:
         return release.model_uri
-    return f"{release.model_uri.rsplit('/', 1)[0]}@{total_alias(release.total_epsilon)}"
+    return f"{release.model_uri.rsplit('/', 1)[0]}@{release.alias}"
 
 
 def release_lines(releases: Sequence[ReleasedModel]) -> list[str]:
@@ -237,22 +283,25 @@ def release_lines(releases: Sequence[ReleasedModel]) -> list[str]:
     lines = []
     for r in sorted(releases, key=lambda r: (r.method, r.total_epsilon or 0.0, r.trial_id)):
         where = r.model_uri or "not logged yet (the store did not answer)"
-        guarantee = (
-            f"({SEEDED_NO_GUARANTEE})"
-            if r.seeded
-            else f"at ε = {r.epsilon:.3f}, δ = {r.delta:g} (tuning included)"
+        stated = r.disclosure.stated(f"at ε = {r.epsilon:.3f}, δ = {r.delta:g} (tuning included)")
+        guarantee = stated or f"({SEEDED_NO_GUARANTEE})"
+        baseline = (
+            "" if r.baseline is None else f" (majority class {shown_score(r.baseline.rate, r.baseline.std)})"
         )
-        lines.append(f"  {r.final_test_accuracy:6.2f}% final test {guarantee}  {r.method:<15} {where}")
+        lines.append(f"  {r.shown_accuracy:>7} final test{baseline} {guarantee}  {r.method:<15} {where}")
+    lines += [warning for r in releases if (warning := r.baseline_warning()) is not None]
     logged = next((loading_uri(r) for r in releases if r.model_uri), None)
     if logged:
-        lines.append(f'load one with: mlflow.pytorch.load_model("{logged}") (images in, class scores out)')
+        what = releases[0].card.get("inputs", "images")
+        lines.append(f'load one with: mlflow.pytorch.load_model("{logged}") ({what} in, class scores out)')
     return lines
 
 
 def release_json(releases: Sequence[ReleasedModel], curve: tuple[float, float] | None = None) -> str:
     """The last line of a run whose ε includes the tuning: its releases as one JSON object; with a single
     release its ``final_test_accuracy`` (%), ``epsilon`` and ``delta`` at the top level too; with several
-    releases (several totals, or one model per method) the (ε, δ) of releasing them all (``curve``)."""
+    releases (several totals, or one model per method) the (ε, δ) of releasing them all (``curve``; a seeded
+    run has none to state: ``Disclosure.stated``)."""
     doc: dict[str, Any] = {"releases": [r.as_dict() for r in releases]}
     if len(releases) == 1:
         doc = releases[0].as_dict() | doc
@@ -272,17 +321,25 @@ def sweep_releases(
     settings: Mapping[str, Mapping[str, Any]],
     release_of: ReleaseOf,
     held_out: PrivateHeldOut | None = None,
+    baseline: Baseline | None = None,
 ) -> list[ReleasedModel]:
     """Every finished re-run of a sweep (``results``: the trials' last reports with ``trial_id``,
     ``method`` and ``config``) as its mode releases it (``release_of``: ``pipeline_release`` or
     ``rerun_release``); each card says what covers the held-out records (``held_out``: private, else
-    public)."""
+    public), and is published as its run's randomness allows (``Disclosure.card``: a seeded run's states
+    no (ε, δ))."""
     statement = held_out_statement(held_out)
+    if baseline is not None:
+        statement["baseline"] = baseline.as_card()
     releases = []
     for result in finished_reruns(results):
         method, config = result["method"], result["config"]
         shown = trial_settings(settings.get(method, {}), config)
         released = release_of(method, result, runs[method].with_knobs(config), shown)
         if released is not None:
-            releases.append(replace(released, card={**released.card, **statement}))
+            std = result.get(SCORE_STD[FINAL_SCORE])
+            scored = {} if std is None else {"final_test_accuracy_std": 100 * float(std)}
+            card = released.disclosure.card({**released.card, **statement, **scored})
+            accuracy_std = None if std is None else 100 * float(std)
+            releases.append(replace(released, card=card, baseline=baseline, accuracy_std=accuracy_std))
     return releases

@@ -70,6 +70,7 @@ from dptune.sweep.spec_parts import (
     method_space,
     parse_epsilons,
     parse_includes_tuning,
+    parse_noisy_scores,
     parse_proxy,
     parse_trial_count,
     parse_validation,
@@ -137,7 +138,8 @@ class SweepSpec:
     source: dict[str, Any] = field(default_factory=dict, compare=False)
     includes_tuning: IncludesTuning | None = None  # each ε the total of a released model, tuning included
     validation: str = "public"  # ``privacy.validation``: the held-out split public, or private
-    held_out: PrivateHeldOut | None = None  # its noisy scores' guarantee, once δ is known (``with_held_out``)
+    noisy_scores: str = "refuse"  # ``privacy.noisy_scores``: a private split's noise that swamps it
+    held_out: PrivateHeldOut | None = None  # its noisy scores' guarantee (``dptune.sweep.held_out``)
 
     @property
     def one_model(self) -> bool:
@@ -152,30 +154,6 @@ class SweepSpec:
         given = isinstance(search, Mapping) and "startup_trials" in search
         startup = self.startup_trials if given else startup_trials(count)
         return replace(self, trials=count, startup_trials=startup)
-
-    def held_out_queries(self) -> int:
-        """The most scores a run of this spec makes on the held-out split: for every ε and method, each
-        trial (a tuning proxy's too) and each re-run or release, one score an epoch for the most epochs it
-        can run (a final-test score is on other records, one per re-run: fewer)."""
-        finals = 1 if self.includes_tuning is not None else self.reruns
-        proxy = self.proxy.trials if self.proxy is not None else 0
-        promoted = self.includes_tuning.promoted if self.includes_tuning is not None else 0
-        per_epsilon = sum(
-            (int(self.trials.mean) + proxy + promoted + finals) * int(self.knob_range(method, "epochs")[1])
-            for method in self.methods
-        )
-        return len(self.epsilons) * per_epsilon
-
-    def with_held_out(self, delta: float) -> SweepSpec:
-        """With ``privacy.validation: private``, this spec with every run's held-out scores noisy
-        (``RunConfig.heldout_noise``): the least noise whose scores, every one a run of the spec can make,
-        compose to (ε, ``delta``) for the held-out records, ε the smallest target (each total's model then
-        covers them at its own ε or better); with a public split, this spec."""
-        if self.validation == "public":
-            return self
-        held_out = PrivateHeldOut.calibrated(self.held_out_queries(), min(self.epsilons), delta)
-        runs = {m: replace(run, heldout_noise=held_out.noise) for m, run in self.runs.items()}
-        return replace(self, runs=runs, held_out=held_out)
 
     def search_setup(self) -> SearchSetup:
         """What this sweep's privacy bound depends on (``dptune.sweep.bound``)."""
@@ -430,6 +408,7 @@ def parse_spec(raw: Any, base: Path | None = None) -> SweepSpec:
             privacy, settings["budget.tuning_compute"], settings["budget.promoted_trials"]
         ),
         validation=parse_validation(privacy, factory),
+        noisy_scores=parse_noisy_scores(privacy),
     )
     check_rules(spec)
     return spec

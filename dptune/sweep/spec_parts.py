@@ -271,7 +271,15 @@ def parse_proxy(value: Any, trials: TrialCount) -> Proxy | None:
     return Proxy(fraction, count, top)
 
 
-PRIVACY_EXTRAS = ("total_epsilon", "includes_tuning", "tuning_share", "validation", "release")
+PRIVACY_EXTRAS = (
+    "total_epsilon",
+    "includes_tuning",
+    "tuning_share",
+    "validation",
+    "noisy_scores",
+    "release",
+)
+"""The ``privacy`` section's keys besides its run knobs."""
 VALIDATION_MODES = ("public", "private")
 """``privacy.validation``: whether the held-out split (validation and final test) is taken as public, or is
 private and every score on it noisy and counted (``dptune.privacy.heldout``)."""
@@ -286,7 +294,18 @@ def parse_validation(privacy: Mapping[str, Any], factory: bool) -> str:
     return str(mode)
 
 
-"""The ``privacy`` section's keys besides its run knobs."""
+NOISY_SCORES = ("refuse", "warn")
+"""``privacy.noisy_scores``: what ``validate`` and ``run`` do with a private held-out split whose noise
+would swamp the selection (``dptune.sweep.held_out.SWAMPED``): refuse the spec (the default), or warn
+and go on."""
+
+
+def parse_noisy_scores(privacy: Mapping[str, Any]) -> str:
+    """``privacy.noisy_scores`` (``NOISY_SCORES``), ``refuse`` unless the spec opts in to ``warn``."""
+    choice = privacy.get("noisy_scores", NOISY_SCORES[0])
+    if choice not in NOISY_SCORES:
+        raise InputError("privacy.noisy_scores", f"must be one of {', '.join(NOISY_SCORES)}, got {choice!r}")
+    return str(choice)
 
 
 def parse_includes_tuning(

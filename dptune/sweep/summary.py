@@ -17,7 +17,8 @@ from dptune.privacy.heldout import PrivateHeldOut
 from dptune.privacy.plans import BASIC_COMPOSITION, MethodPlan, Phase, promoted_note
 from dptune.privacy.tuning import TrialCount
 from dptune.sweep.bound import SweepTuningCost, format_costs
-from dptune.sweep.releases import ReleasedModel
+from dptune.sweep.disclosure import STATED, Disclosure
+from dptune.sweep.releases import ReleasedModel, records_word
 from dptune.sweep.spec import SweepSpec
 from dptune.sweep.spec_keys import MODEL_BASED_SAMPLERS
 
@@ -39,31 +40,46 @@ def randomness_line(spec: SweepSpec) -> str:
 
 def selection_line(spec: SweepSpec, data: Dataset) -> str:
     """How a result is selected and what it is reported on, and whether the held-out split is public."""
-    scored = f"trials scored and selected on a validation part ({len(data.val_y)} held-out images)"
+    what = records_word(spec.shared.dataset)
+    scored = f"trials scored and selected on a validation part ({len(data.val_y)} held-out {what})"
     if not spec.reruns:
         line = f"selection: {scored}; no re-runs (selection.reruns: 0), so no final-test score"
     else:
         line = (
             f"selection: {scored}; each method's selected configuration re-run {spec.reruns}× with fresh "
-            f"randomness and scored on the final-test part ({len(data.test_y)} images), counted in ε"
+            f"randomness and scored on the final-test part ({len(data.test_y)} {what}), counted in ε"
         )
     return f"{line}\n{held_out_line(spec.held_out)}"
 
 
-def held_out_line(held_out: PrivateHeldOut | None) -> str:
-    """What the held-out split's records are given: taken as public, or their own guarantee."""
+def held_out_line(held_out: PrivateHeldOut | None, disclosure: Disclosure = STATED) -> str:
+    """What the held-out split's records are given: taken as public, or their own guarantee (none in a
+    seeded sweep, whose held-out scores' noise comes from the seed too: ``disclosure``)."""
     if held_out is None:
         return "held-out split: taken as public (privacy.validation: public); its scores are exact"
+    records = held_out.records
+    points = (
+        ""
+        if records is None
+        else f" (± {100 * held_out.score_std(records.validation):.2g} points on a validation score, "
+        f"± {100 * held_out.score_std(records.final_test):.2g} on a final-test one)"
+    )
     return (
         f"held-out split: private (privacy.validation: private): every score a count with Gaussian noise "
-        f"of std {held_out.noise:.3g}, at most {held_out.queries} of them, ({held_out.epsilon:g}, "
-        f"{held_out.delta:g})-DP for its records (no loss on them is computed)"
+        f"of std {held_out.noise:.3g}{points}, at most {held_out.scores.validation} on the validation part "
+        f"(each trial where a decision reads it) and {held_out.scores.final_test} on the final-test part "
+        "(the releases and the majority-class baseline), "
+        + disclosure.figure(f"({held_out.epsilon:g}, {held_out.delta:g})-DP for its records")
+        + " (no loss on them is computed)"
     )
 
 
-def pipeline_opening_lines(spec: SweepSpec, plan: MethodPlan, data: Dataset, delta: float) -> list[str]:
+def pipeline_opening_lines(
+    spec: SweepSpec, plan: MethodPlan, data: Dataset, delta: float, disclosure: Disclosure = STATED
+) -> list[str]:
     """The lines before a pipeline sweep's first trial (``plan``: one of its methods' plans, all on one
-    subset rate): what it tunes and releases, its randomness, selection and held-out split."""
+    subset rate): what it tunes and releases, its randomness, selection and held-out split (their figures
+    as ``disclosure`` states them)."""
     shared, n = spec.shared, len(data.train_y)
     fraction = plan.tuning.fraction
     subset = f"a secret subset of rate {fraction:g}" if fraction < 1 else "all data"
@@ -76,12 +92,13 @@ def pipeline_opening_lines(spec: SweepSpec, plan: MethodPlan, data: Dataset, del
     promoted = f"then {promoted_note(plan.tuning)} (successive halving), " if plan.tuning.promoted else ""
     return [
         f"sweep {spec.name}: {', '.join(spec.methods)} on {shared.dataset} (n={n}) / {shared.model}, "
-        f"total ε={spec.epsilons[0]:g} (tuning included), δ={delta:g}: {plan.tuning.count.describe()} "
-        f"tuning trials per method on {subset}, {promoted}then {released}",
+        f"{disclosure.total(spec.epsilons[0])} ({disclosure.figure(f'tuning included, δ={delta:g}')}): "
+        f"{plan.tuning.count.describe()} tuning trials per method on {subset}, {promoted}then {released}",
         randomness_line(spec),
         f"selection: trials scored and selected on a validation part ({len(data.val_y)} held-out "
-        f"images); the release scored on the final-test part ({len(data.test_y)} images)",
-        held_out_line(spec.held_out),
+        f"{records_word(shared.dataset)}); the release scored on the final-test part ({len(data.test_y)} "
+        f"{records_word(shared.dataset)})",
+        held_out_line(spec.held_out, disclosure),
     ]
 
 
@@ -179,20 +196,23 @@ def pipeline_closing_lines(
     record: Mapping[str, Any],
     compute: str,
     one_model: bool = False,
+    disclosure: Disclosure = STATED,
 ) -> list[str]:
     """The lines after a pipeline sweep (ε includes the tuning): the methods whose release did not finish
     (one model across methods: whether it did), the selected tuning trials (``table``), what the sweep
-    spent, the randomness and the compute used. The released models themselves are the run's last block,
-    once for every total (``run_sweeps``)."""
+    spent (as ``disclosure`` states it: a seeded sweep states no figure), the randomness and the compute
+    used. The released models themselves are the run's last block, once for every total
+    (``run_sweeps``)."""
     total = record["total_epsilon"]
     released = {r.method for r in releases}
     unfinished = "its release run did not finish (the tuning still spent its part of that ε)"
+    at = disclosure.total(total)
     if one_model:
-        lines = [] if releases else [f"\nno model released at total ε = {total:g}: {unfinished}"]
+        lines = [] if releases else [f"\nno model released at {at}: {unfinished}"]
         whole = "its one model (every method's tuning, the choice of the method, the release)"
     else:
         lines = [
-            f"\n{row['method']}: no model released at total ε = {total:g}: {unfinished}"
+            f"\n{row['method']}: no model released at {at}: {unfinished}"
             for row in record["methods"]
             if row["method"] not in released
         ]
@@ -200,20 +220,58 @@ def pipeline_closing_lines(
     lines += [
         "\nthe tuning trials each release carried (validation accuracy; final test: the release):\n" + table,
         f"\nprivacy of this sweep: {len(record['methods'])} methods' pipelines on the same data; releasing "
-        f"{whole}: ε ≤ {record['epsilon_including_tuning']:.3f}, δ ≤ {record['delta']:g}",
+        f"{whole}: "
+        + disclosure.figure(f"ε ≤ {record['epsilon_including_tuning']:.3f}, δ ≤ {record['delta']:g}"),
     ]
-    lines += [
+    per_method = [
         f"  {row['method']:<15} ε = {row['epsilon_including_tuning']:.3f}: {row['note']}"
         for row in record["methods"]
     ]
-    lines += [
+    per_method += [
         f"note: {row['method']}'s model is at ε = {row['epsilon_including_tuning']:.3f}, above the total "
         f"{total:g}: a run lost with a stopped driver ran again (one more run on the data); its card "
         "states that ε"
         for row in record["methods"]
         if row["epsilon_including_tuning"] > total * (1 + 1e-9)
     ]
+    lines += disclosure.stated(per_method) or []
     return [*lines, randomness_line(spec), compute]
+
+
+def covers_lines(
+    releases: Sequence[ReleasedModel], records: Sequence[Mapping[str, Any]], disclosure: Disclosure = STATED
+) -> list[str]:
+    """What each total's (ε, δ) covers (``records``: each total's sweep's public record): one model across
+    methods, every method's tuning and the choice of the method; models per method, only their own
+    pipeline, with the figure of publishing them all and that a pick among them by a score is covered by
+    that figure alone. A seeded sweep's (``disclosure``): what each total released, and that no (ε, δ)
+    holds."""
+    lines = []
+    for record in records:
+        total = record["total_epsilon"]
+        mine = [r for r in releases if r.total_epsilon == total]
+        pooled = [r for r in mine if r.released_among]
+        if pooled:
+            one = pooled[0]
+            lines.append(
+                f"{disclosure.total(total)}: one model, {one.method}'s configuration (the best on validation "
+                f"of {', '.join(one.released_among)}); "
+                + disclosure.figure(
+                    f"its (ε, δ) = ({one.epsilon:.3f}, {one.delta:g}) covers every method's tuning trials, "
+                    "the choice of the method and of its settings, and its release"
+                )
+            )
+        elif len(record["methods"]) > 1:
+            lines.append(
+                f"{disclosure.total(total)}: one model per method (privacy.release: per_method); "
+                + disclosure.figure(
+                    "each card covers its own pipeline; publishing all of them: "
+                    f"ε ≤ {record['epsilon_including_tuning']:.3f}, δ ≤ {record['delta']:g}; picking one "
+                    "of them by its final-test score (or any score) is not covered by its own card, only by "
+                    "that figure"
+                )
+            )
+    return lines
 
 
 @dataclass(frozen=True)

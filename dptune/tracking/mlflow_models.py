@@ -18,7 +18,7 @@ from mlflow.exceptions import MlflowException
 from mlflow.tracking import MlflowClient
 
 from dptune.base.randomness import SEEDED, SEEDED_NO_GUARANTEE
-from dptune.sweep.releases import total_alias
+from dptune.sweep.releases import card_alias
 
 CARD_ARTIFACT = "privacy_card.json"
 MODEL_NAME = "model"
@@ -76,7 +76,8 @@ def log_released_model(
 ) -> str:
     """Log ``model`` (a ``torch.nn.Module``) as the MLflow model of run ``run_id`` in the store at
     ``uri``, register it as a new version of ``registered_name`` with ``card`` (as the run's
-    ``CARD_ARTIFACT``, the version's tags and description); returns ``models:/NAME/VERSION``."""
+    ``CARD_ARTIFACT``, the version's tags and description) and, for a pipeline's model, the alias of its
+    total (``card_alias``); returns ``models:/NAME/VERSION``."""
     import torch
 
     mlflow.set_tracking_uri(uri)
@@ -105,6 +106,7 @@ def log_released_model(
         if key in full:
             client.set_model_version_tag(registered_name, version, f"dptune.{key}", str(full[key]))
     client.update_model_version(registered_name, version, description=card_text(full))
-    if card.get("total_epsilon") is not None:  # a pipeline's model: the alias of the total it was planned at
-        client.set_registered_model_alias(registered_name, total_alias(card["total_epsilon"]), version)
+    alias = card_alias(card)  # a pipeline's model: the total it was planned at (seeded: ``seeded-total-E``)
+    if alias is not None:
+        client.set_registered_model_alias(registered_name, alias, version)
     return f"models:/{registered_name}/{version}"

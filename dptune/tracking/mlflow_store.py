@@ -312,11 +312,13 @@ class MlflowTracker(MlflowReader):
     def _name_releases(self, best: list[TradeOff], reruns: dict[str, list[Run]]) -> None:
         """A pipeline's release runs named for their final-test accuracy at the ε including the tuning
         (``released_name``; a seeded sweep's: no ε, since no guarantee holds), as the model's page shows
-        its source run. A seeded sweep's selected runs carry no ε including the tuning either."""
+        its source run. A seeded sweep's selected runs carry no ε including the tuning either (nor does its
+        run: ``dptune.sweep.disclosure``)."""
         for row in best:
-            if row.epsilon_including_tuning is None:
-                continue
-            guarantee = None if row.noise_source == SEEDED else row.epsilon_including_tuning
+            seeded = row.noise_source == SEEDED
+            if row.epsilon_including_tuning is None and not seeded:
+                continue  # its sweep's figures are not recorded yet
+            guarantee = None if seeded else row.epsilon_including_tuning
             for run in reruns.get(row.run_id, []):
                 score = run.data.metrics.get(FINAL_SCORE)
                 if score is not None:

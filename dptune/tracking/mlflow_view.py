@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dptune.sweep.results import TradeOff
 from dptune.tracking import names
 from dptune.tracking.report import format_test, format_tuning, significant
-from dptune.training.trial_status import FINAL_SCORE, OBJECTIVE
+from dptune.training.trial_status import FINAL_SCORE, OBJECTIVE, SCORE_STD, shown_score
 
 VIEW_VERSIONS = ((3, 17),)
 """MLflow (major, minor) versions whose saved-view format is known (checked against their UI)."""
@@ -51,17 +51,22 @@ def column(kind: str, name: str) -> str:
     return f"{kind}.`{name}`"
 
 
-def shown_value(metric: str, value: float) -> str:
+def shown_value(metric: str, value: float, std: float | None = None) -> str:
     """A metric as the view shows it, to about 4 significant digits: an accuracy in percent with two
-    decimals, ε with 4 significant digits (``93.81%``, ``70.80%``, ``0.9939``)."""
+    decimals, and its noise's standard deviation on private held-out data (``shown_score``), ε with 4
+    significant digits (``93.81%``, ``70.80% ± 4.3``, ``0.9939``)."""
     if metric in ACCURACY_COLUMNS:
-        return f"{100 * value:.2f}%"
+        return shown_score(value, std)
     return f"{value:.4g}"
 
 
 def shown_tags(metrics: Mapping[str, float]) -> dict[str, str]:
     """The display tags of those of ``metrics`` the view shows first (``SHOWN``)."""
-    return {SHOWN[name]: shown_value(name, value) for name, value in metrics.items() if name in SHOWN}
+    return {
+        SHOWN[name]: shown_value(name, value, metrics.get(SCORE_STD.get(name, "")))
+        for name, value in metrics.items()
+        if name in SHOWN
+    }
 
 
 def view_state(searched: Iterable[str]) -> dict:

@@ -11,6 +11,8 @@ the readers in tests and ``bench/`` use these names.
 
 from typing import Final
 
+from dptune.training.trial_status import FINAL_SCORE, OBJECTIVE, SCORE_STD
+
 PARENT_TAG = "mlflow.parentRunId"
 SWEEP_TAG = "dptune.tune"
 STORAGE_TAG = "dptune.storage_path"
@@ -60,11 +62,12 @@ INCLUDES_TUNING_PARAM = "includes_tuning"  # a pipeline's sweep: its ε is its r
 
 CHILD_METRICS = ("validation_accuracy", "validation_loss", "epsilon_spent")
 """Per-epoch metrics of a trial's run (step = epoch)."""
-TRIAL_END_METRICS = ("noise_multiplier", "steps")
+TRIAL_END_METRICS = ("noise_multiplier", "steps", SCORE_STD[OBJECTIVE])
 """Logged once when a trial ends: σ (calibrated in the trial, to its drawn batch size and epochs) and the
-steps taken. They vary from trial to trial, so the runs table sorts by them and a chart shows one bar per
+steps taken (on private held-out data, the standard deviation of its validation score's noise, in the
+score's units). They vary from trial to trial, so the runs table sorts by them and a chart shows one bar per
 trial; the trial's constants (ε target, δ, …) are params."""
-FINAL_TEST_METRICS = ("test_accuracy", "test_loss")
+FINAL_TEST_METRICS = (FINAL_SCORE, "test_loss", SCORE_STD[FINAL_SCORE])
 END_METRICS = (*TRIAL_END_METRICS, *FINAL_TEST_METRICS)
 """Logged once when a trial ends (the final-test scores: re-runs of a selected configuration only)."""
 TUNING_METRICS = ("epsilon_including_tuning", "epsilon_all_trials", "epsilon_used", "total_epsilon")
@@ -81,6 +84,8 @@ and its re-runs' mean final-test score."""
 SPEC_ARTIFACT = "spec.yaml"
 TUNING_COST_ARTIFACT = "tuning_cost.json"
 ALL_RELEASES_ARTIFACT = "all_releases.json"  # a list of totals: (ε, δ) of releasing every model
+"""A sweep's privacy figures as JSON, beside ``TUNING_METRICS``; a seeded pipeline's run has neither, nor
+the plan (``dptune.sweep.disclosure``: its figures are no guarantee)."""
 BEST_TABLE_ARTIFACT = "best_configurations.txt"
 BEST_JSON_ARTIFACT = "best_configurations.json"
 PARETO_JSON_ARTIFACT = "pareto_front.json"

@@ -242,8 +242,23 @@ class Trainer:
         return self.theta if self.average is None else self.average
 
     # -- epochs -----------------------------------------------------------------------------------
-    def train_epoch(self, on_step: Callable[[int, int], None] | None = None) -> EpochResult:
-        """One epoch of accounted steps; ``on_step(i, steps)`` after the i-th of its ``steps``."""
+    def scores_validation(self, epoch: int, final_test: bool = False) -> bool:
+        """Whether the run scores its validation part after ``epoch``: always on a public split; on private
+        held-out data (``heldout_noise``) only where a decision reads the score, so that a sweep counts
+        every score before it runs (``dptune.sweep.held_out``): a search trial after its last epoch, or
+        after every epoch with ``validation_every_epoch`` (a scheduler's rungs); a re-run or release
+        (``final_test``) never, its one score being on the final-test part."""
+        if self.config.heldout_noise is None:
+            return True
+        if final_test:
+            return False
+        return self.config.validation_every_epoch or epoch == self.config.epochs
+
+    def train_epoch(
+        self, on_step: Callable[[int, int], None] | None = None, final_test: bool = False
+    ) -> EpochResult:
+        """One epoch of accounted steps; ``on_step(i, steps)`` after the i-th of its ``steps``; the
+        validation part scored where ``scores_validation`` says (NaN elsewhere)."""
         start = time.perf_counter()
         batches = self._batches()
         for i, indices in enumerate(batches, 1):
@@ -253,7 +268,8 @@ class Trainer:
         if not bool(torch.isfinite(self.theta).all()):
             raise TrainingDivergedError(f"parameters became non-finite at step {self.steps_taken}")
         self.epoch += 1
-        loss, accuracy = self.evaluate(self.data.val_x, self.data.val_y)
+        scored = self.scores_validation(self.epoch, final_test)
+        loss, accuracy = self.evaluate(self.data.val_x, self.data.val_y) if scored else (math.nan, math.nan)
         if self.config.heldout_noise is None and not math.isfinite(loss):
             raise TrainingDivergedError(f"validation loss is {loss} after epoch {self.epoch}")
         result = EpochResult(
@@ -371,7 +387,8 @@ class Trainer:
 
     def state_dict(self) -> dict[str, Any]:
         """Everything needed to continue exactly: parameters, their average, iterates, stage states,
-        ledger, RNGs.
+        ledger, the batches' and the training noise's RNGs (the held-out scores' noise is drawn afresh on
+        a restore: ``load_state_dict``).
 
         Private state, like the training data: the generator states predict every later batch and
         noise draw of the run, so a checkpoint must never be published.
@@ -386,7 +403,6 @@ class Trainer:
             "accountant": self.accountant.state_dict(),
             "sampler": self.sampler.get_state(),
             "noise": self.noise.get_state() if isinstance(self.noise, TorchNoise) else None,
-            "held_out_noise": self.held_out_noise.get_state(),
             "noise_device": self.device.type,
             "history": [asdict(r) for r in self.history],
             "noise_multiplier": self.calibration.noise_multiplier,
@@ -397,7 +413,9 @@ class Trainer:
         state tensor (θ, iterates, post-processing states) moves to this run's device, and the generator
         states stay CPU byte tensors, as ``set_state`` takes them. A noise stream saved on another kind
         of device (a GPU's Philox pair, a CPU's Mersenne Twister) cannot continue here: the rest of the
-        run draws from the fresh secret stream this run was given, as secret and independent."""
+        run draws from the fresh secret stream this run was given, as secret and independent. The held-out
+        scores' noise never continues the checkpoint's stream (``Randomness.restored_held_out_seed``): a
+        score of an epoch redone after the restore is a fresh draw."""
         if abs(state["noise_multiplier"] - self.calibration.noise_multiplier) > 1e-12:
             raise ValueError("checkpoint was calibrated for a different run configuration")
         self.theta = state["theta"].to(self.device)
@@ -407,7 +425,7 @@ class Trainer:
         self.steps_taken, self.epoch = state["step"], state["epoch"]
         self.accountant = Accountant.from_state_dict(state["accountant"])
         self.sampler.set_state(state["sampler"].cpu())
-        self.held_out_noise.set_state(state["held_out_noise"].cpu())
+        self.held_out_noise = cpu_generator(self.randomness.restored_held_out_seed(self.epoch))
         same_kind = state.get("noise_device", "cpu") == self.device.type
         if isinstance(self.noise, TorchNoise) and state["noise"] is not None and same_kind:
             self.noise.set_state([s.cpu() for s in state["noise"]])

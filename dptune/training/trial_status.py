@@ -13,9 +13,25 @@ T = TypeVar("T")
 
 STATUS_KEY = "status"
 OBJECTIVE = "validation_accuracy"
-"""What a search maximises and selects on: accuracy on the validation part of the held-out images."""
+"""What a search maximises and selects on: accuracy on the validation part of the held-out records."""
 FINAL_SCORE = "test_accuracy"
 """What a re-run of a selected configuration reports: accuracy on the final-test part."""
+SCORE_STD = {OBJECTIVE: "validation_accuracy_std", FINAL_SCORE: "test_accuracy_std"}
+"""Each score's key, and the key of its noise's standard deviation on private held-out data (σ_v over the
+part's records, a share as the score is; absent on a public split)."""
+
+
+def shown_score(score: float, std: float | None = None) -> str:
+    """A score in percent, with its noise's standard deviation in points where it has one (private
+    held-out data): ``93.81%``, ``72.10% ± 4.3``."""
+    return f"{100 * score:.2f}%" + ("" if std is None else f" ± {100 * std:.2g}")
+
+
+def validation_shown(result: Mapping[str, Any]) -> str:
+    """A trial's reported validation score as a line shows it, with its noise (``shown_score``)."""
+    return shown_score(result[OBJECTIVE], result.get(SCORE_STD[OBJECTIVE]))
+
+
 PLAN_SHARE = "plan_share"
 """The share of its planned epochs a trial has trained (epoch / epochs): ASHA's clock in a sweep."""
 NODE_KEY = "node_id"

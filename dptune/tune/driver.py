@@ -24,8 +24,8 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from dptune.base.randomness import Randomness
-from dptune.engine.data import poisson_rows, train_size
+from dptune.base.randomness import Randomness, secret_rng
+from dptune.engine.data import load_dataset, poisson_rows
 from dptune.privacy.plans import MethodPlan, Ran
 from dptune.sweep.bound import (
     BoundedSearch,
@@ -35,12 +35,15 @@ from dptune.sweep.bound import (
     method_tuning_cost,
     sweep_filter,
 )
+from dptune.sweep.held_out import check_noise, held_out_records, majority_baseline, with_held_out
 from dptune.sweep.ledger import PrivateSweepState, ledger_counts
 from dptune.sweep.modes import PerRunSweep, StageResults, SweepMode, SweepOutcome, spec_mode
+from dptune.sweep.pipeline import planned
 from dptune.sweep.plan import PLAN_ARTIFACT
-from dptune.sweep.preflight import refuse_changed, refuse_existing, resumable_identity
+from dptune.sweep.preflight import refuse_existing
 from dptune.sweep.releases import ReleasedModel
 from dptune.sweep.results import TradeOff, recorded_spec, run_settings, selected_tradeoffs
+from dptune.sweep.resume import refuse_changed, resumable_identity
 from dptune.sweep.spec import SweepSpec
 from dptune.sweep.summary import Restarts, compute_line
 from dptune.tracking import StoreUnavailableError, Tracker, tracker_for
@@ -85,6 +88,16 @@ STUDY_PLOTS_FOLDER = "optuna"
 """Where a sweep's run keeps each method's Optuna page (``dptune.tune.study_plots``)."""
 TRACKING_CATCH_UP_SECONDS = 300.0
 """How long the end of a sweep waits for the tracker to record what it queued (a server that was down)."""
+
+
+BASELINE_DRAW = "majority_baseline"
+"""The private state's key of the noise draw of a sweep's majority-class baseline (drawn once: a resume
+states the same baseline)."""
+
+
+def standard_normal() -> float:
+    """A standard normal from secret OS entropy."""
+    return float(secret_rng().standard_normal())
 
 
 SECRET_FAILURE = "withheld: the trial count is secret, and whether or why a trial failed would tell it"
@@ -153,11 +166,16 @@ def run_sweeps(
     one per per-run ε, each after its tuning proxy's; or, where the ε includes the tuning, one pipeline
     per total, after its ``plans``, made here if not given); then what the mode says of all of them.
     With private held-out data every run's scores on it are noisy, the noise fixed here for every
-    score the spec can make (``SweepSpec.with_held_out``)."""
+    score the spec can make (``dptune.sweep.held_out``)."""
     shared = spec.shared
     if spec.validation == "private" and spec.held_out is None:  # not yet (``dptune run`` fixed it)
-        n = train_size(shared.dataset, shared.data_root, shared.subset, shared.dataset_args)
-        spec = spec.with_held_out(resolved_delta(shared, n))
+        data = load_dataset(shared.dataset, shared.data_root, shared.subset, shared.dataset_args)
+        n = len(data.train_y)
+        plans = plans if plans is not None else planned(spec, n)
+        spec = with_held_out(spec, plans, resolved_delta(shared, n), held_out_records(data))
+        warning = check_noise(spec)
+        if warning is not None:
+            echo(warning)
     mode = spec_mode(spec, plans)
     for line in mode.opening_lines():
         echo(line)
@@ -168,7 +186,7 @@ def run_sweeps(
     outcomes = []
     for one in sweeps:
         if len(sweeps) > 1:
-            echo(f"\n=== {one.spec.name}: ε = {one.spec.epsilons[0]:g}{one.role} ===")
+            echo(f"\n=== {one.spec.name}: {one.heading} ===")
         outcomes.append(run_sweep(one.spec, spec_text, resume=resume, echo=echo, mode=one))
     lines, curve = mode.closing_lines(sweeps, outcomes, format_table)
     for line in lines:
@@ -224,7 +242,7 @@ def prepare(mode: SweepMode, spec_text: str, resume: bool, began: Started) -> Pr
     warm_points, prior = warm_start(spec, spec.warm_start) if spec.warm_start else ({}, None)
     delta = resolved_delta(shared, n)
     state = PrivateSweepState(spec.storage_path, spec.name)
-    identity = resumable_identity(spec, mode.plan_text())
+    identity = resumable_identity(spec, mode.plan_text(), began.data)
     refuse_changed(spec.name, state.started_as(identity), identity)
     setup = spec.search_setup()
     searches = bounded_searches(setup, n, delta, state)
@@ -234,7 +252,7 @@ def prepare(mode: SweepMode, spec_text: str, resume: bool, began: Started) -> Pr
     if parent is None:
         tags, params = sweep_record(spec, mode, began.data, delta, noise_source)
         parent = began.tracker.start_sweep(spec.experiment, spec.name, tags, params, recorded_spec(spec_text))
-        plan_text = mode.plan_text()
+        plan_text = mode.stored_plan()  # a seeded sweep's none: its figures are no guarantee
         if plan_text is not None:
             began.tracker.attach(parent, {PLAN_ARTIFACT: plan_text})
     opening = mode.opening_lines(
@@ -379,7 +397,10 @@ def record(
     selected = {method: found["trial_id"] for method, found in chosen.items() if found}
     rows = selected_tradeoffs(results, selected, settings, public["methods"], prepared.noise_source)
     best = mode.best(rows)
-    releases = mode.releases(StageResults(results, settings, counts, prepared.noise_source), public)
+    baseline = majority_baseline(
+        sweep.data.test_y.tolist(), spec.held_out, lambda: state.kept_draw(BASELINE_DRAW, standard_normal)
+    )
+    releases = mode.releases(StageResults(results, settings, counts, prepared.noise_source, baseline), public)
     return Recorded(tuning, public, best, releases, selected)
 
 
@@ -395,7 +416,9 @@ def track(
     try:
         if not tracker.flush(timeout=TRACKING_CATCH_UP_SECONDS):
             raise StoreUnavailableError(f"still unreachable after {TRACKING_CATCH_UP_SECONDS:g}s")
-        tracker.log_tuning_cost(parent, recorded.record)
+        tracked = prepared.sweep.mode.tracked_record(recorded.record)  # a seeded pipeline's: none
+        if tracked is not None:
+            tracker.log_tuning_cost(parent, tracked)
         shape = tuple(began.data.train_x.shape[1:])
         releases = log_releases(tracker, spec.experiment, parent, releases, results, shape)
         pages = {f"{one.method}.html": one.page for one in searched if one.page}

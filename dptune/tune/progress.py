@@ -32,9 +32,11 @@ from dptune.training.trial_status import (
     FINAL_SCORE,
     OBJECTIVE,
     ROUTING_KEYS,
+    SCORE_STD,
     TrialStatus,
     fell_back_to_cpu,
     route,
+    shown_score,
 )
 from dptune.tune.callbacks import trial_error_reason
 from dptune.tune.step_board import EpochStep
@@ -368,8 +370,10 @@ class TrialProgress(Callback):
         elif status is TrialStatus.FAILED:  # reported by the trainable (it diverged)
             self._line(trial, f"FAILED: {str(result.get('reason', ''))[:160]}")
         else:
-            score = result.get(FINAL_SCORE if self.final else OBJECTIVE, 0.0)
-            shown = f"final test {100 * score:.2f}%" if self.final else f"validation {100 * score:.2f}%"
+            key = FINAL_SCORE if self.final else OBJECTIVE
+            score = result.get(key, 0.0)
+            part = "final test" if self.final else "validation"
+            shown = f"{part} {shown_score(score, result.get(SCORE_STD[key]))}"
             self._line(
                 trial,
                 f"{shown}  ε {result.get('epsilon_spent', 0):.3f}  epochs {result.get('epoch', 0)}",

@@ -60,7 +60,8 @@ TRIAL_RETRIES = 2
 """Times Tune restarts a trial that failed (its code raised; or its actor died, an OOM kill, once
 ``node_loss.NODE_LOSS_RETRIES`` losses of its node or process are spent). From its last checkpoint
 a restart restores the trainer's random states with its weights, so the epochs it runs again draw the
-same noise as the lost attempt; a trial lost before its first checkpoint starts afresh with fresh secret
+same training noise as the lost attempt (its held-out scores' noise afresh: ``Trainer.load_state_dict``);
+a trial lost before its first checkpoint starts afresh with fresh secret
 randomness. Either way the lost attempt released nothing (a trial reports only with a checkpoint) and
 its loss does not depend on the data, so the trial's ledger is unchanged. A trial that diverges is not
 retried (``dptune.tune.trainable``)."""

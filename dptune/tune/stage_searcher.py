@@ -55,6 +55,7 @@ from dptune.training.trial_status import (
     route,
     select_keeping_start,
     select_trial,
+    validation_shown,
 )
 from dptune.tune.progress import console
 from dptune.tune.searcher import AccountedSearcher
@@ -114,7 +115,7 @@ class SweepSearcher(Searcher):
     (longer, at the same noise), its selection then made among them (``_candidates``); ``fixed_runs``: no
     run starts in place of one written ahead and lost with a killed driver (a search trial, a promoted trial
     or a re-run), as where the held-out data is private: every run's scores on it are among those its
-    guarantee counts (``SweepSpec.held_out_queries``), and a run in place of a lost one would score more."""
+    guarantee counts (``dptune.sweep.held_out``), and a run in place of a lost one would score more."""
 
     fixed_runs = False
     _lost: dict[str, Counter[str]] | None = None
@@ -257,9 +258,9 @@ class SweepSearcher(Searcher):
         if selected is None:
             line = "no method's trial finished every epoch: nothing to release"
         else:
-            score = 100 * selected[2][OBJECTIVE]
+            score = validation_shown(selected[2])
             line = (
-                f"{method}'s selection has the best validation accuracy of the methods' ({score:.2f}%); "
+                f"{method}'s selection has the best validation accuracy of the methods' ({score}); "
                 "releasing it: trained once on the whole data at the plan's ε, for all its epochs"
             )
         console(self.sweep)(f"  {'one model':<15} {line}")
@@ -322,7 +323,7 @@ class SweepSearcher(Searcher):
 
     def _announce_promotions(self, method: str) -> None:
         chosen = self._promotable(method)
-        scores = ", ".join(f"{100 * t[2][OBJECTIVE]:.2f}%" for t in chosen)
+        scores = ", ".join(validation_shown(t[2]) for t in chosen)
         line = (
             f"promoting its best {len(chosen)} trials by validation ({scores}): each trained again, longer, "
             "at the same noise"
@@ -400,7 +401,7 @@ class SweepSearcher(Searcher):
                 else f"re-running it {self.reruns}× with fresh randomness, scored on the final test"
             )
             which = "a trial" if method in self.secret else f"trial {selected[0]}"
-            score = f"validation {100 * selected[2][OBJECTIVE]:.2f}%{self._kept(method, selected)}"
+            score = f"validation {validation_shown(selected[2])}{self._kept(method, selected)}"
             line = f"selected {which} ({score}); {doing}"
         console(self.sweep)(f"  {method:<15} {line}")
 

@@ -34,9 +34,12 @@ from dptune.training.config import RunConfig
 from dptune.training.train import EpochResult, Trainer
 from dptune.training.trial_status import (
     DEVICE_KEY,
+    FINAL_SCORE,
     GPU_SHARE_KEY,
     NODE_KEY,
+    OBJECTIVE,
     PLAN_SHARE,
+    SCORE_STD,
     STATUS_KEY,
     TrialStatus,
     route,
@@ -99,7 +102,9 @@ def epoch_report(trainer: Trainer, epoch: EpochResult, place: TrialPlace) -> dic
     non-finite count under its private key (Tune's results only)."""
     config = trainer.config
     last = trainer.epoch == config.epochs
-    return {
+    noise = config.heldout_noise
+    std = {SCORE_STD[OBJECTIVE]: noise / len(trainer.data.val_y)} if noise else {}
+    return std | {
         "validation_accuracy": epoch.validation_accuracy,
         "validation_loss": epoch.validation_loss,
         "epsilon_spent": epoch.epsilon_spent,
@@ -136,6 +141,8 @@ def report_epoch(trainer: Trainer, epoch: EpochResult, place: TrialPlace, final_
     released = final_test and trainer.epoch == trainer.config.epochs
     if released:
         metrics["test_loss"], metrics["test_accuracy"] = trainer.final_test()
+        if trainer.config.heldout_noise:
+            metrics[SCORE_STD[FINAL_SCORE]] = trainer.config.heldout_noise / len(trainer.data.test_y)
     metrics["trial_end"] = time.time()  # the final test is the trial's work too
     with tempfile.TemporaryDirectory() as folder:
         torch.save(trainer.state_dict(), Path(folder) / STATE_FILE)
@@ -196,7 +203,7 @@ def run_trial(
     place = TrialPlace(node, device, gpus, started)
     while trainer.epoch < trainer.config.epochs:
         try:
-            epoch = trainer.train_epoch(poster)
+            epoch = trainer.train_epoch(poster, final_test)
         except TrainingDivergedError as error:
             reason = f"TrainingDivergedError: {error}"
             end_without_model(TrialStatus.FAILED, reason, trainer.epoch, started, node)
