@@ -45,8 +45,10 @@ def runs(uri: str, experiment: str) -> tuple[list, list]:
 
 
 QUICKSTART = yaml.safe_load((Path(__file__).parents[1] / "sweeps" / "per-run.yaml").read_text()) | {
-    "name": "quickstart"
+    "name": "quickstart",
+    "storage_path": "./ray_results",
 }
+QUICKSTART["tracking"]["uri"] = "sqlite:///mlflow.db"  # beside the spec each test writes
 """The README's per-run example (``sweeps/per-run.yaml``: three methods at a per-run ε, two re-runs of each
 selection), named as the quickstart was when it was the per-run sweep: the tests' base sweep."""
 
@@ -74,9 +76,11 @@ MODEL_FILES = {
     "serving_input_example.json",
     "registered_model_meta",
     "data/model.pt2",
+    "classes.json",
+    "code/dptune_released_model.py",
 }
 """What MLflow's ``pt2`` model of a release holds: the exported graph and its metadata (the input example
-is zeros of the images' shape)."""
+is zeros of the images' shape), and its pyfunc's loader with the classes and input shape it reads."""
 
 
 def numbers(value: Any) -> list[float]:

@@ -13,13 +13,41 @@ from dptune.cli import main
 from dptune.sweep.spec import load_spec, parse_spec
 
 SWEEPS = sorted((Path(__file__).parents[1] / "sweeps").rglob("*.yaml"))
-BASE = yaml.safe_load((Path(__file__).parents[1] / "sweeps" / "per-run.yaml").read_text())
+BASE = yaml.safe_load((Path(__file__).parents[1] / "sweeps" / "per-run.yaml").read_text()) | {
+    "storage_path": "./ray_results"
+}
+BASE["tracking"]["uri"] = "sqlite:///mlflow.db"  # the spec's folder, not the repository's root
 
 
 @pytest.mark.parametrize("path", SWEEPS, ids=lambda p: p.parent.name + "/" + p.name)
 def test_shipped_specs_validate(path: Path) -> None:
     spec = load_spec(path)
     assert spec.methods and spec.trials.mean >= 1
+
+
+def test_a_specs_relative_paths_are_beside_it_whatever_folder_it_is_read_from(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As a factory's module is found beside the spec, so are its store, its storage and its data folder:
+    validated from another folder, it writes where it would from its own."""
+    folder, elsewhere = tmp_path / "project", tmp_path / "elsewhere"
+    (folder / "data").mkdir(parents=True)
+    elsewhere.mkdir()
+    doc = copy.deepcopy(BASE) | {"storage_path": "ray_results"}
+    doc["tracking"]["uri"] = "sqlite:///mlflow.db"
+    doc["dataset"] = {"name": "digits", "root": "data"}
+    path = folder / "spec.yaml"
+    path.write_text(yaml.safe_dump(doc))
+    for cwd in (folder, elsewhere):
+        monkeypatch.chdir(cwd)
+        spec = load_spec(path)
+        assert spec.tracking_uri == f"sqlite:///{folder / 'mlflow.db'}"
+        assert spec.storage_path == str(folder / "ray_results")
+        assert spec.shared.data_root == str(folder / "data")
+    repo = Path(__file__).parents[1]
+    quickstart = load_spec(repo / "sweeps" / "quickstart.yaml")  # the README's: the repository's root
+    assert quickstart.tracking_uri == f"sqlite:///{repo / 'mlflow.db'}"
+    assert quickstart.storage_path == str(repo / "ray_results")
 
 
 def test_paper_specs_compare_all_seven_methods_with_equal_budgets() -> None:

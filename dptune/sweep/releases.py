@@ -293,7 +293,11 @@ def release_lines(releases: Sequence[ReleasedModel]) -> list[str]:
     logged = next((loading_uri(r) for r in releases if r.model_uri), None)
     if logged:
         what = releases[0].card.get("inputs", "images")
-        lines.append(f'load one with: mlflow.pytorch.load_model("{logged}") ({what} in, class scores out)')
+        lines.append(
+            f'load one with: mlflow.pytorch.load_model("{logged}") ({what} in, class scores out), or '
+            f'mlflow.pyfunc.load_model("{logged}").predict(rows) (any numeric array, frame or list of rows '
+            "in, classes out)"
+        )
     return lines
 
 

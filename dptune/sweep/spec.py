@@ -360,7 +360,7 @@ def parse_total_epsilon(privacy: Mapping[str, Any], epsilon: float) -> float | N
 def parse_spec(raw: Any, base: Path | None = None) -> SweepSpec:
     """Validate a loaded YAML document: its plain settings by their table (``spec_keys``), its runs, ε
     targets and spaces, then every cross-field rule (``spec_rules``); relative paths resolve against
-    ``base`` (the working dir)."""
+    ``base`` (the working dir; ``load_spec`` gives the spec's folder)."""
     base = (base or Path.cwd()).resolve()
     doc = mapping(raw, "spec")
     only(doc, section_keys(""), "")
@@ -462,7 +462,9 @@ def load_spec(
     methods: Sequence[str] = (),
 ) -> SweepSpec:
     """Read and validate a YAML spec file, with optional dotted-path overrides, and only ``methods`` of
-    its methods where given (``dptune run --method``)."""
+    its methods where given (``dptune run --method``); its relative paths (``storage_path``, a SQLite
+    ``tracking.uri``, ``dataset.root``) resolved beside it, as its factories' modules are found (``base``:
+    another folder to resolve them from)."""
     file = Path(path)
     if not file.is_file():
         raise InputError("spec", f"no such file: {file}")
@@ -477,10 +479,11 @@ def load_spec(
         raise InputError("spec", f"{file} is not valid YAML{where}") from None
     finally:
         loader.dispose()
-    folder = str(file.resolve().parent)  # a factory's module may sit beside the spec
-    if folder not in sys.path:
-        sys.path.insert(0, folder)
-    return parse_spec(only_methods(apply_overrides(named(raw, file), overrides or {}), methods), base)
+    folder = file.resolve().parent  # a factory's module may sit beside the spec, as its relative paths do
+    if str(folder) not in sys.path:
+        sys.path.insert(0, str(folder))
+    doc = only_methods(apply_overrides(named(raw, file), overrides or {}), methods)
+    return parse_spec(doc, base or folder)
 
 
 def named(doc: Any, file: Path) -> Any:

@@ -209,7 +209,7 @@ SPEC_KEYS: tuple[SpecKey, ...] = (
         "sqlite:///mlflow.db",
         _text,
         "a URI such as sqlite:///mlflow.db",
-        "the MLflow store (relative paths: from the working folder)",
+        "the MLflow store (relative paths: beside the spec)",
     ),
     SpecKey(
         "tracking.experiment",
@@ -224,7 +224,7 @@ SPEC_KEYS: tuple[SpecKey, ...] = (
         "ray_results",
         _text,
         "a path or URI",
-        "where Ray Tune keeps trials, checkpoints and the sweep's private state",
+        "where Ray Tune keeps trials, checkpoints and the sweep's private state (relative: beside the spec)",
     ),
 )
 """Every plain setting of a spec outside its runs' knobs, in one table: ``parse_spec`` reads them, the

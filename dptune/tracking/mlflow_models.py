@@ -4,21 +4,30 @@ the Model Registry, with a privacy card (what its (ε, δ) covers) beside it.
 The model is logged in MLflow's ``pt2`` format (an exported graph: it loads with
 ``mlflow.pytorch.load_model`` wherever torch is, without dptune), traced on an input of zeros of the
 images' shape: nothing of the data goes with it, and nothing of the run but its parameters (never a
-generator state: the caller hands over ``Trainer.released_module``'s module alone).
+generator state: the caller hands over ``Trainer.released_module``'s module alone). As a pyfunc
+(``mlflow.pyfunc.load_model``) it takes what a user has, any numeric array, a pandas frame or a list of
+rows, and returns each row's class, by name where the data's labels were names
+(``dptune.tracking.dptune_released_model``, shipped with the model).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import mlflow
 import numpy as np
 from mlflow.exceptions import MlflowException
+from mlflow.models import Model, ModelSignature
+from mlflow.models.model import MLMODEL_FILE_NAME
 from mlflow.tracking import MlflowClient
+from mlflow.types import ColSpec, Schema
 
 from dptune.base.randomness import SEEDED, SEEDED_NO_GUARANTEE
 from dptune.sweep.releases import card_alias
+from dptune.tracking import dptune_released_model as released_model_loader
 
 CARD_ARTIFACT = "privacy_card.json"
 MODEL_NAME = "model"
@@ -66,6 +75,39 @@ def card_text(card: Mapping[str, Any]) -> str:
     )
 
 
+class ReleasedFlavor:
+    """What ``mlflow.models.Model.log`` saves a released module with: MLflow's ``pytorch`` flavor (the
+    exported graph; ``mlflow.pytorch.load_model`` gives the module, class scores out) and, as its pyfunc,
+    ``dptune_released_model`` (shipped in the model's ``code``: any numeric input in, classes out), with
+    the ``classes`` (names, or None for indices) and the ``shape`` of one input row in ``classes.json``."""
+
+    __name__ = "pytorch"
+
+    def __init__(self, classes: Sequence[str] | None, shape: tuple[int, ...]) -> None:
+        self.classes = None if classes is None else list(classes)
+        self.shape = shape
+
+    def save_model(self, path: str, mlflow_model: Model, **kwargs: Any) -> None:
+        mlflow.pytorch.save_model(
+            path=path, mlflow_model=mlflow_model, code_paths=[released_model_loader.__file__], **kwargs
+        )
+        described = {"classes": self.classes, "shape": list(self.shape)}
+        Path(path, released_model_loader.CLASSES_FILE).write_text(json.dumps(described))
+        pyfunc = mlflow_model.flavors["python_function"]
+        pyfunc["loader_module"] = released_model_loader.__name__.rsplit(".", 1)[-1]
+        pyfunc.pop("data", None)  # the loader reads the whole model folder
+        mlflow_model.signature = released_signature(self.classes)
+        mlflow_model.save(str(Path(path, MLMODEL_FILE_NAME)))
+
+
+def released_signature(classes: Sequence[str] | None) -> ModelSignature:
+    """The pyfunc's signature as the model keeps it: its output, one class a row (a name, or an index). Its
+    inputs' tensor spec (float32 rows, which the ``pt2`` export is traced with) is left out of it: MLflow
+    enforces a spec to the exact dtype (a float64 array refused), while the loader takes any numeric rows
+    of the input's shape (``classes.json``) and converts them."""
+    return ModelSignature(inputs=None, outputs=Schema([ColSpec("string" if classes else "long")]))
+
+
 def log_released_model(
     uri: str,
     run_id: str,
@@ -73,6 +115,7 @@ def log_released_model(
     image_shape: tuple[int, ...],
     card: Mapping[str, Any],
     registered_name: str,
+    classes: Sequence[str] | None = None,
 ) -> str:
     """Log ``model`` (a ``torch.nn.Module``) as the MLflow model of run ``run_id`` in the store at
     ``uri``, register it as a new version of ``registered_name`` with ``card`` (as the run's
@@ -85,8 +128,13 @@ def log_released_model(
     full = {**card, "run_id": run_id}
     requirement = f"torch=={torch.__version__.split('+')[0]}"  # what the exported graph needs, not inferred
     with mlflow.start_run(run_id=run_id):
-        info = mlflow.pytorch.log_model(
-            model, name=MODEL_NAME, input_example=example, pip_requirements=[requirement]
+        info = Model.log(
+            artifact_path=None,
+            name=MODEL_NAME,
+            flavor=ReleasedFlavor(classes, image_shape),
+            pytorch_model=model,
+            input_example=example,
+            pip_requirements=[requirement],
         )
         mlflow.log_dict(full, CARD_ARTIFACT)
     client = MlflowClient(tracking_uri=uri)

@@ -199,6 +199,7 @@ class MlflowTracker(MlflowReader):
         image_shape: tuple[int, ...],
         card: Mapping[str, Any],
         registered_name: str,
+        classes: Sequence[str] | None = None,
     ) -> str:
         """The released ``model`` of the trial ``key`` as its run's MLflow model, registered with its
         privacy ``card`` (``dptune.tracking.mlflow_models``); returns its ``models:/`` URI."""
@@ -212,7 +213,9 @@ class MlflowTracker(MlflowReader):
         run = found[0]
         if names.RELEASED_MODEL_TAG in run.data.tags:  # logged by an earlier driver of this sweep
             return str(run.data.tags[names.RELEASED_MODEL_TAG])
-        uri = log_released_model(self.uri, run.info.run_id, model, image_shape, card, registered_name)
+        uri = log_released_model(
+            self.uri, run.info.run_id, model, image_shape, card, registered_name, classes
+        )
         self.client.set_tag(run.info.run_id, names.RELEASED_MODEL_TAG, uri)
         return uri
 

@@ -100,8 +100,10 @@ class SweepRecord(TrialSink, Protocol):
         image_shape: tuple[int, ...],
         card: Mapping[str, Any],
         registered_name: str,
+        classes: Sequence[str] | None = None,
     ) -> str:
-        """A re-run's released ``model`` (a ``torch.nn.Module`` taking images of ``image_shape``) logged
+        """A re-run's released ``model`` (a ``torch.nn.Module`` taking inputs of ``image_shape``; its
+        ``classes`` named where the data's labels were names) logged
         with the trial's run and registered under ``registered_name`` with its privacy ``card``; returns
         where it loads from (``models:/NAME/VERSION``)."""
         ...

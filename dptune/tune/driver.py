@@ -420,7 +420,8 @@ def track(
         if tracked is not None:
             tracker.log_tuning_cost(parent, tracked)
         shape = tuple(began.data.train_x.shape[1:])
-        releases = log_releases(tracker, spec.experiment, parent, releases, results, shape)
+        classes = began.data.label_names
+        releases = log_releases(tracker, spec.experiment, parent, releases, results, shape, classes)
         pages = {f"{one.method}.html": one.page for one in searched if one.page}
         tracker.attach(parent, pages, STUDY_PLOTS_FOLDER)
         tracker.log_sweep_summary(spec.experiment, parent, recorded.selected)

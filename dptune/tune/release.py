@@ -40,6 +40,7 @@ def log_releases(
     releases: Sequence[ReleasedModel],
     results: Sequence[Mapping[str, Any]],
     image_shape: tuple[int, ...],
+    classes: Sequence[str] | None = None,
 ) -> list[ReleasedModel]:
     """Each release's model logged with its trial's run and registered under its name
     (``ReleasedModel.registered_name``: ``EXPERIMENT.METHOD``, or ``EXPERIMENT`` for one model across
@@ -55,7 +56,7 @@ def log_releases(
             continue
         key = TrialKey(experiment, sweep_id, release.trial_id)
         uri = tracker.release_model(
-            key, module, image_shape, release.card, release.registered_name(experiment)
+            key, module, image_shape, release.card, release.registered_name(experiment), classes
         )
         logged.append(release.logged(uri))
     return logged
