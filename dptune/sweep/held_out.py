@@ -67,7 +67,7 @@ def held_out_scores(spec: SweepSpec, plans: Sequence[MethodPlan] | None) -> Held
             final_test += spec.reruns * len(spec.methods)
         else:
             final_test += 1 if spec.one_model else len(spec.methods)
-        final_test += 1  # the sweep's majority-class baseline (``majority_baseline``)
+        final_test += 1  # the ε's sweep's majority-class baseline (``majority_baseline``; a proxy's: none)
     return HeldOutScores(validation, final_test)
 
 

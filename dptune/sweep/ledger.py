@@ -14,7 +14,10 @@ holds, per method:
   the same way before Tune receives it: each is one more release of a full run, counted at the worst
   plan even once it ended;
 * a write-ahead record of every promoted trial of a pipeline's second rung (``role: promoted``), made the
-  same way: a tuning trial counted at its whole plan.
+  same way: a tuning trial counted at its whole plan;
+* what the sweep started as (``started_as``: its spec, plan and data, ``dptune.sweep.resume``), and its
+  secret draws (``kept_draw``: the noise of its majority-class baseline), so that a resume neither
+  changes the sweep nor draws a second value that no count covers.
 
 Only the sweep driver writes it, one whole-file replace per change (a few per trial), and every
 read-modify-write holds the file's lock.

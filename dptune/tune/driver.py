@@ -397,8 +397,12 @@ def record(
     selected = {method: found["trial_id"] for method, found in chosen.items() if found}
     rows = selected_tradeoffs(results, selected, settings, public["methods"], prepared.noise_source)
     best = mode.best(rows)
-    baseline = majority_baseline(
-        sweep.data.test_y.tolist(), spec.held_out, lambda: state.kept_draw(BASELINE_DRAW, standard_normal)
+    baseline = (  # drawn only by a sweep that releases (a tuning proxy's runs no re-run)
+        majority_baseline(
+            sweep.data.test_y.tolist(), spec.held_out, lambda: state.kept_draw(BASELINE_DRAW, standard_normal)
+        )
+        if spec.reruns
+        else None
     )
     releases = mode.releases(StageResults(results, settings, counts, prepared.noise_source, baseline), public)
     return Recorded(tuning, public, best, releases, selected)
