@@ -162,7 +162,9 @@ def test_a_private_trial_scores_its_validation_part_where_a_decision_reads_it(di
     assert [math.isfinite(release.train_epoch(final_test=True).validation_accuracy) for _ in range(3)] == [
         False
     ] * 3
-    every = Trainer(RunConfig(**base, epochs=2, batch_size=256, heldout_noise=2.0), digits)
+    every = Trainer(
+        RunConfig(**base, epochs=2, batch_size=256, heldout_noise=2.0, validation_every_epoch=True), digits
+    )
     assert all(math.isfinite(r.validation_accuracy) for r in every.fit())
     public = Trainer(RunConfig(**base, epochs=2, batch_size=256, validation_every_epoch=False), digits)
     assert all(math.isfinite(r.validation_accuracy) for r in public.fit())

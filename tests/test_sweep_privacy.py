@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from pathlib import Path
 
 import numpy as np
@@ -25,6 +26,7 @@ from dptune.privacy.accounting import RDP_ORDERS
 from dptune.sweep.bound import bounded_searches
 from dptune.sweep.ledger import PrivateSweepState
 from dptune.sweep.spec import load_spec
+from dptune.tracking.names import TUNING_COST_ARTIFACT
 from dptune.tune import run_sweep
 from tests.helpers import subsampled_gaussian
 from tests.sweep_helpers import runs, write_spec
@@ -84,6 +86,11 @@ def test_a_seeded_sweep_seeds_each_trial_apart_and_says_so_everywhere(
     stored = Path(client.download_artifacts(parents[0].info.run_id, "spec.yaml", str(tmp_path)))
     assert "seed" not in yaml.safe_load(stored.read_text())["training"]
     assert sum("SEEDED" in line for line in lines) == 2  # the summary's first and last lines
+    closing = lines[next(i for i, line in enumerate(lines) if "best trade-offs" in line) :]
+    stated = [line for line in closing if re.search(r"ε\s*[=≤]\s*[0-9]|δ\s*[=≤]", line)]
+    assert not stated, stated  # no (ε, δ) of the search or its re-runs: none holds with a known seed
+    assert "epsilon_including_tuning" not in parents[0].data.metrics
+    assert TUNING_COST_ARTIFACT not in {a.path for a in client.list_artifacts(parents[0].info.run_id)}
     assert main(["report", "--tracking-uri", spec.tracking_uri, "--json"]) == 0
     report = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert {row["noise_source"] for row in report["best_tradeoffs"]} == {"seeded"}

@@ -202,7 +202,19 @@ def _train(args: argparse.Namespace) -> None:
         flush=True,
     )
     if args.json:
-        print(json.dumps(summary))
+        print(json.dumps(finite_json(summary), allow_nan=False))
+
+
+def finite_json(value: Any) -> Any:
+    """``value`` with every non-finite number as None: JSON has no NaN (a loss on private held-out data is
+    never computed), and a script reading the line parses it with any JSON reader."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {key: finite_json(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [finite_json(item) for item in value]
+    return value
 
 
 def _calibrate(args: argparse.Namespace) -> None:
@@ -313,6 +325,7 @@ def _refuse_changed_sweeps(spec: SweepSpec, plans: list[MethodPlan] | None) -> N
 
 def _validate(args: argparse.Namespace) -> None:
     spec, plans = _sweep_spec(args)
+    from dptune.sweep.disclosure import seed_disclosure
     from dptune.sweep.summary import held_out_line
 
     if plans is not None:
@@ -335,7 +348,7 @@ def _validate(args: argparse.Namespace) -> None:
     )
     print(
         f"{args.spec}: valid ({', '.join(spec.methods)}; {first}{trials}; {spec.describe_epsilon()})\n"
-        f"{held_out_line(spec.held_out)}"
+        f"{held_out_line(spec.held_out, seed_disclosure(spec.shared.seed))}"
     )
 
 

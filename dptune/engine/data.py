@@ -547,14 +547,13 @@ def _warn_if_far_from_normalised(path: str, parts: list[torch.Tensor]) -> None:
     gradient to a fixed norm, and a few features on a scale of thousands swamp it (a model then learns
     little more than the majority class)."""
     largest = max(float(x.abs().max()) for x in parts)
-    if largest > LARGE_INPUT:
+    if largest > LARGE_INPUT:  # said as above the threshold only: the private maximum itself is not shown
         log.warning(
-            "dptune: warning: dataset: %s's inputs reach |x| = %.4g, far outside a normalised range "
-            "(|x| <= %g), where a few features dominate every clipped gradient; scale each feature in the "
-            "factory by fixed public bounds such as its documented range (statistics of the private data, "
-            "its mean, std, min or max, would need their own privacy)",
+            "dptune: warning: dataset: %s's inputs reach beyond |x| = %g, far outside a normalised range, "
+            "where a few features dominate every clipped gradient; scale each feature in the factory by "
+            "fixed public bounds such as its documented range (statistics of the private data, its mean, "
+            "std, min or max, would need their own privacy)",
             path,
-            largest,
             LARGE_INPUT,
         )
 
@@ -588,6 +587,14 @@ def factory_dataset(path: str, args: dict[str, Any]) -> Dataset:
         labels[part] = _labels(y, path, part, len(inputs[part]))
     if inputs["training"].shape[1:] != inputs["held-out"].shape[1:]:
         raise InputError("dataset", f"{path}'s training and held-out inputs differ in shape")
+    held_rows = len(labels["held-out"])
+    if min(round(VALIDATION_FRACTION * held_rows), held_rows - round(VALIDATION_FRACTION * held_rows)) < 1:
+        raise _refusal(
+            path,
+            "held-out",
+            f"part has {held_rows} rows: it is split into a validation and a final-test part, so give at "
+            "least 2 (a useful selection needs hundreds)",
+        )
     indices, names = _class_indices(labels, path, classes)
     _warn_if_far_from_normalised(path, list(inputs.values()))
     import torch

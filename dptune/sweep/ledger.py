@@ -165,11 +165,13 @@ class PrivateSweepState:
     def started_as(self, identity: dict[str, Any]) -> dict[str, Any] | None:
         """What the sweep was when it started (``dptune.sweep.resume.resumable_identity``): read back, or
         ``identity`` kept on its first start (None then, and for a sweep started by a dptune that kept
-        none, which is kept from now on)."""
+        none, which is kept from now on; an entry an earlier dptune did not keep is added the same way)."""
         with self._changing() as doc:
             kept: dict[str, Any] | None = doc.get(STARTED_AS)
             if kept is None:
                 doc[STARTED_AS] = identity
+            else:  # what an earlier dptune did not keep (the data) is kept from this start on
+                doc[STARTED_AS] = identity | kept
         return kept
 
     def select(self, method: str, trial_id: str, params: dict[str, Any]) -> None:

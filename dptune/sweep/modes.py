@@ -113,8 +113,9 @@ class SweepMode(ABC):
         return self.disclosure.stated(self.plan_text())
 
     def tracked_record(self, record: dict[str, Any]) -> dict[str, Any] | None:
-        """The public ``record`` as the sweep's run keeps it (metrics, tags, tuning cost; None: not kept)."""
-        return record
+        """The public ``record`` as the sweep's run keeps it (metrics, tags, tuning cost; None: not kept, as
+        for a seeded sweep, whose figures hold no guarantee)."""
+        return self.disclosure.stated(record)
 
     def carry(self) -> dict[str, Knobs]:
         """Per method, the knobs of its release from its selected configuration (none: as selected)."""
@@ -156,8 +157,9 @@ class SweepMode(ABC):
         return tuning.as_dict(private=True)
 
     def best(self, rows: list[TradeOff]) -> list[TradeOff]:
-        """The rows of the selected configurations, as the sweep's table shows them."""
-        return rows
+        """The rows of the selected configurations, as the sweep's table shows them (``Disclosure.tradeoff``:
+        a seeded sweep's without ε including tuning)."""
+        return [self.disclosure.tradeoff(row) for row in rows]
 
     def releases(self, ran: StageResults, record: Mapping[str, Any]) -> list[ReleasedModel]:
         """Every model the sweep releases, each with its card (``release_of``)."""
@@ -411,11 +413,14 @@ class PerRunSweeps(SpecMode):
         pairs = zip(sweeps, outcomes, strict=True)
         costs = {one.spec.name: o.tuning_cost for one, o in pairs if o.tuning_cost is not None}  # per run
         epsilon, delta = curve_cost(costs)
+        figure = seed_disclosure(self.spec.shared.seed).figure(
+            f"ε ≤ {epsilon:.3f}, δ ≤ {delta:g} (basic composition of the sweeps on the same data)"
+        )
         return [
             f"\naccuracy vs ε of {self.spec.name} ({', '.join(s.spec.name for s in sweeps)}):\n"
             + table(rows)
-            + f"\nreleasing the whole curve (every ε's sweep and each earlier sweep they read, once): "
-            f"ε ≤ {epsilon:.3f}, δ ≤ {delta:g} (basic composition of the sweeps on the same data)"
+            + "\nreleasing the whole curve (every ε's sweep and each earlier sweep they read, once): "
+            + figure
         ], None
 
 

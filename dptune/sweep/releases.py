@@ -107,8 +107,10 @@ its ``settings``."""
 
 
 PUBLIC_INPUTS = (
-    "the spec (its search ranges, start points and fixed settings), the data's fixed split and the "
-    "training set's size are taken as public inputs: whatever chose them is outside this ε; a start point "
+    "the spec (its search ranges, start points and fixed settings), the data's fixed split, the "
+    "training set's and each held-out part's size and, where a factory's labels are names, the class names "
+    "(the released model answers with them) are taken as public inputs: whatever chose them is outside "
+    "this ε; a start point "
     "that is a published setting its authors tuned on this data carries their choice, which no dptune "
     "figure counts"
 )

@@ -17,7 +17,7 @@ from dptune.privacy.heldout import PrivateHeldOut
 from dptune.privacy.plans import BASIC_COMPOSITION, MethodPlan, Phase, promoted_note
 from dptune.privacy.tuning import TrialCount
 from dptune.sweep.bound import SweepTuningCost, format_costs
-from dptune.sweep.disclosure import STATED, Disclosure
+from dptune.sweep.disclosure import STATED, Disclosure, seed_disclosure
 from dptune.sweep.releases import ReleasedModel, records_word
 from dptune.sweep.spec import SweepSpec
 from dptune.sweep.spec_keys import MODEL_BASED_SAMPLERS
@@ -49,7 +49,7 @@ def selection_line(spec: SweepSpec, data: Dataset) -> str:
             f"selection: {scored}; each method's selected configuration re-run {spec.reruns}× with fresh "
             f"randomness and scored on the final-test part ({len(data.test_y)} {what}), counted in ε"
         )
-    return f"{line}\n{held_out_line(spec.held_out)}"
+    return f"{line}\n{held_out_line(spec.held_out, seed_disclosure(spec.shared.seed))}"
 
 
 def held_out_line(held_out: PrivateHeldOut | None, disclosure: Disclosure = STATED) -> str:
@@ -152,15 +152,20 @@ def search_opening_lines(
     return lines
 
 
-def registered_line(releases: Sequence[ReleasedModel]) -> list[str]:
+CARD_FIGURE = "its method's ε including tuning"
+"""What a per-run sweep's re-run's card states."""
+
+
+def registered_line(releases: Sequence[ReleasedModel], disclosure: Disclosure = STATED) -> list[str]:
     """Where a per-run sweep's re-runs are registered as models (none: no line)."""
     logged = [r.model_uri for r in releases if r.model_uri]
     if not logged:
         return []
     names = sorted({uri.rsplit("/", 1)[0].removeprefix("models:/") for uri in logged})
     return [
-        f"re-runs registered as models ({', '.join(names)}; each card states its method's ε including "
-        f'tuning): load one with mlflow.pytorch.load_model("{logged[0]}")'
+        f"re-runs registered as models ({', '.join(names)}; each card: {disclosure.figure(CARD_FIGURE)}): "
+        "load one with "
+        f'mlflow.pytorch.load_model("{logged[0]}")'
     ]
 
 
@@ -175,11 +180,12 @@ def closing_lines(
     """The lines after the last trial: the best trade-offs (``table``), where its re-runs are registered
     (``releases``), the privacy of the search, where a secret count is kept (``private_state``), the
     randomness and the compute used (``compute``)."""
+    disclosure = seed_disclosure(spec.shared.seed)
     lines = [
         "\nbest trade-offs of this sweep:\n" + table,
-        *registered_line(releases),
+        *registered_line(releases, disclosure),
         "\nprivacy of the search itself (each trial spends at most ε; choosing among them costs more):",
-        format_costs(tuning),
+        disclosure.figure(format_costs(tuning)),
     ]
     if tuning.secret_count:
         lines.append(

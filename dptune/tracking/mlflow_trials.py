@@ -124,8 +124,8 @@ def ended_name(run: KnownRun, status: TrialStatus, scores: Mapping[str, float]) 
     final-test accuracy) and ε spent, e.g. ``dpsgd #3 · 72.4% · ε 0.99``; else how it ended."""
     base = trial_name(run.method, run.role, run.number)
     score = scores.get(FINAL_SCORE if run.role == names.FINAL_ROLE else OBJECTIVE)
-    if not status.trained or score is None or "epsilon_spent" not in scores:
-        return f"{base} · {status}"
+    if not status.trained or score is None or not math.isfinite(score) or "epsilon_spent" not in scores:
+        return f"{base} · {status}"  # a private trial stopped before its scored epoch has no score
     return f"{base} · {100 * score:.1f}% · ε {scores['epsilon_spent']:.2f}"
 
 

@@ -15,6 +15,7 @@ versions get no view (``view_supported``) and a log line says so.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterable, Mapping, Sequence
 
 from dptune.sweep.results import TradeOff
@@ -65,7 +66,7 @@ def shown_tags(metrics: Mapping[str, float]) -> dict[str, str]:
     return {
         SHOWN[name]: shown_value(name, value, metrics.get(SCORE_STD.get(name, "")))
         for name, value in metrics.items()
-        if name in SHOWN
+        if name in SHOWN and math.isfinite(value)  # a part a private run never scored: no tag
     }
 
 

@@ -165,11 +165,12 @@ class RunConfig:
         "of correct predictions plus Gaussian noise of this std, divided by its size, and no loss is "
         "computed on it (a sweep with privacy.validation: private sets it; default: the split is public)",
     )
-    validation_every_epoch: bool = True
+    validation_every_epoch: bool = False
     """With private held-out data (``heldout_noise``): whether a search trial scores its validation part
     after every epoch (a scheduler such as ASHA reads its rungs) or only after its last (what the
-    selection reads); a re-run or release never scores it (``Trainer.scores_validation``). A sweep sets
-    it (``dptune.sweep.held_out``); a public split is scored after every epoch."""
+    selection reads: the default, the fewest scores); a re-run or release never scores it
+    (``Trainer.scores_validation``). A sweep sets it (``dptune.sweep.held_out``); a public split is scored
+    after every epoch."""
     params: dict[str, Any] = field(default_factory=dict)
     subset: int | None = knob(
         "int",

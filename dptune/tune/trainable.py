@@ -16,6 +16,7 @@ ledger counts.
 
 from __future__ import annotations
 
+import math
 import tempfile
 import time
 from dataclasses import dataclass
@@ -102,8 +103,8 @@ def epoch_report(trainer: Trainer, epoch: EpochResult, place: TrialPlace) -> dic
     non-finite count under its private key (Tune's results only)."""
     config = trainer.config
     last = trainer.epoch == config.epochs
-    noise = config.heldout_noise
-    std = {SCORE_STD[OBJECTIVE]: noise / len(trainer.data.val_y)} if noise else {}
+    noise, scored = config.heldout_noise, math.isfinite(epoch.validation_accuracy)
+    std = {SCORE_STD[OBJECTIVE]: noise / len(trainer.data.val_y)} if noise and scored else {}
     return std | {
         "validation_accuracy": epoch.validation_accuracy,
         "validation_loss": epoch.validation_loss,
