@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -232,3 +233,73 @@ def test_a_resume_on_other_data_is_refused_naming_what_changed(tmp_path: Path, u
     factory_spec(tmp_path, storage, keep=1500, shift=1)
     code, err = validate(path, "--resume")
     assert code == 2 and "started on other data (the labels differ)" in err, err
+
+
+KILLED_MODEL = """
+import os
+from pathlib import Path
+
+from torch import nn
+
+
+
+class KilledOnce(nn.Module):
+    \"\"\"digits' 64 features to 10 scores; its process killed at its ``kill_at``-th call, once.\"\"\"
+
+    def __init__(self, kill_at, mark):
+        super().__init__()
+        self.net = nn.Sequential(nn.Linear(64, 10))
+        self.kill_at = kill_at
+        self.mark = Path(mark)
+        self.calls = 0
+
+    def forward(self, x):
+        self.calls += 1
+        if self.calls == self.kill_at and not self.mark.exists():
+            self.mark.write_text("killed")
+            os._exit(1)
+        return self.net(x)
+
+
+def model(kill_at=0, mark=""):
+    return KilledOnce(kill_at, mark)
+"""
+
+
+KILL_AT = 20
+"""The model's call its process is killed at: 2 checks and 12 steps an epoch (1,438 records, batch 128),
+so the 6th step of its second epoch."""
+
+
+@pytest.mark.slow
+def test_a_trial_killed_mid_epoch_reports_each_scored_epoch_once(tmp_path: Path) -> None:
+    """A private trial's process killed in the middle of its second epoch: Tune restarts it from its first
+    epoch's checkpoint, it redoes the second epoch, and the held-out split is scored where the count says,
+    once: its last epoch's validation score alone reaches Tune and MLflow (each epoch appears once), and
+    the restart drew its held-out noise afresh (``test_an_epoch_redone_after_a_restore_...``)."""
+    (tmp_path / "killed_model.py").write_text(KILLED_MODEL)
+    mark = tmp_path / "killed"
+    shutil.copy(EXAMPLES / "own_code.py", tmp_path / "own_code.py")
+    spec = write_spec(
+        tmp_path,
+        "killed",
+        {"dpsgd": {}},
+        dataset={"factory": "own_code:digits_vectors"},
+        model={"factory": "killed_model:model", "args": {"kill_at": KILL_AT, "mark": str(mark)}},
+        training={"epochs": 3, "batch_size": 128, "lr": 1.0, "physical_batch_size": 256},
+        budget={"trials_per_method": 1, "max_concurrent": 1},
+        search={"sampler": "random"},
+        privacy={"epsilon": 2.0, "delta": 1e-4, "validation": "private"},
+    )
+    done = dptune_run(spec)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert mark.exists()  # the process was killed
+    (trial,) = ExperimentAnalysis(str(tmp_path / "ray_results" / "killed" / STAGE_EXPERIMENT)).trials
+    assert trial.num_failures >= 1  # restarted from its checkpoint
+    history = trial.last_result["history"]
+    assert [e["epoch"] for e in history] == [1, 2, 3]
+    assert [math.isfinite(e["validation_accuracy"]) for e in history] == [False, False, True]
+    client = MlflowClient(f"sqlite:///{tmp_path / 'mlflow.db'}")
+    (child,) = runs(client.tracking_uri, "killed")[1]
+    scores = client.get_metric_history(child.info.run_id, "validation_accuracy")
+    assert [(s.step, s.value) for s in scores] == [(3, history[-1]["validation_accuracy"])]
