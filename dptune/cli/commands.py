@@ -147,6 +147,7 @@ def _train_run(
 
 def _train(args: argparse.Namespace) -> None:
     from dptune.engine.data import load_dataset
+    from dptune.sweep.disclosure import seed_disclosure
     from dptune.training.train import EpochResult, Trainer
 
     config = _train_config(args)
@@ -165,11 +166,13 @@ def _train(args: argparse.Namespace) -> None:
         flush=True,
     )
     if held_out is not None:
+        stated = seed_disclosure(config.seed).figure(
+            f"({held_out.epsilon:.3g}, {held_out.delta:g})-DP for its examples"
+        )
         print(
             f"held-out split: private (--validation private): the validation part scored after the last "
             f"epoch, the final-test part once, each score a count with Gaussian noise of std "
-            f"{held_out.noise:.3g}, ({held_out.epsilon:.3g}, {held_out.delta:g})-DP for its examples (no "
-            "loss on them is computed)",
+            f"{held_out.noise:.3g}, {stated} (no loss on them is computed)",
             flush=True,
         )
     if config.seed is not None:
