@@ -364,14 +364,20 @@ CANARY_CODE = textwrap.dedent(
         train, held = np.split(order, [1437])
         train_x = x[train].copy()
         if NAN_RECORD:
-            train_x[::20] = np.nan  # every gradient of these records is NaN; one in 20, so that the secret
-            # tuning subset holds some of them and a trial samples one whatever the randomness
+            train_x[5::20] = 0.0  # every gradient of these records is NaN (the model divides by their sum);
+            # one in 20, so that the secret tuning subset holds some and a trial samples one whatever the
+            # randomness (inputs that are NaN themselves the data's checks refuse before anything runs)
         held_out = (x[held], data.target[held])
         return {"train": (train_x, data.target[train]), "held_out": held_out, "num_classes": 10}
 
 
+    class ShareOfInk(nn.Module):
+        def forward(self, x):
+            return x / x.sum(dim=1, keepdim=True)  # 0/0 for an empty record: NaN, whatever the parameters
+
+
     def mlp():
-        return nn.Sequential(nn.Linear(64, 32), nn.Tanh(), nn.Linear(32, 10))
+        return nn.Sequential(ShareOfInk(), nn.Linear(64, 32), nn.Tanh(), nn.Linear(32, 10))
     """
 )
 
@@ -380,7 +386,8 @@ def canary_release(
     folder: Path, nan_record: bool, validation: str = "public"
 ) -> tuple[dict[tuple[str, str], Any], int]:
     """A pipeline's release on digits (a factory: its held-out split as ``validation`` says) with one
-    training record in 20 NaN (or as they are): what its release run and registered version show, and the
+    training record in 20 whose gradients are NaN (or none): what its release run and registered version
+    show, and the
     private count of signals its trials zeroed."""
     folder.mkdir()
     (folder / "canary.py").write_text(f"NAN_RECORD = {nan_record}\n" + CANARY_CODE)  # the spec alike

@@ -134,7 +134,7 @@ def test_a_small_table_sweep_shows_its_noise_and_its_baseline_and_its_card_recom
         line for line in done.stdout.splitlines() if re.search(r"(trial \d+/\d+|selected trial) ", line)
     ]
     assert scored and all(re.search(r"validation [0-9.]+% ± [0-9.]+", line) for line in scored), scored
-    assert re.search(r"% ± [0-9.]+ final test \(majority class [0-9.]+% ± [0-9.]+\)", done.stdout), (
+    assert re.search(r"% ± [0-9.]+ final test at ε = .*; majority class [0-9.]+% ± [0-9.]+", done.stdout), (
         done.stdout
     )
     release = json.loads(done.stdout.strip().splitlines()[-1])
@@ -158,7 +158,7 @@ def test_a_small_table_sweep_shows_its_noise_and_its_baseline_and_its_card_recom
     finally:
         sys.path.remove(str(public))
     exact = 100 * max(Counter(data.test_y.tolist()).values()) / len(data.test_y)
-    assert f"(majority class {exact:.2f}%)" in done.stdout, done.stdout
+    assert f"; majority class {exact:.2f}%" in done.stdout, done.stdout
     release = json.loads(done.stdout.strip().splitlines()[-1])
     assert release["majority_baseline"] == pytest.approx(exact) and release["final_test_accuracy_std"] is None
     below = release["final_test_accuracy"] <= exact

@@ -288,9 +288,9 @@ def release_lines(releases: Sequence[ReleasedModel]) -> list[str]:
         stated = r.disclosure.stated(f"at ε = {r.epsilon:.3f}, δ = {r.delta:g} (tuning included)")
         guarantee = stated or f"({SEEDED_NO_GUARANTEE})"
         baseline = (
-            "" if r.baseline is None else f" (majority class {shown_score(r.baseline.rate, r.baseline.std)})"
+            "" if r.baseline is None else f"; majority class {shown_score(r.baseline.rate, r.baseline.std)}"
         )
-        lines.append(f"  {r.shown_accuracy:>7} final test{baseline} {guarantee}  {r.method:<15} {where}")
+        lines.append(f"  {r.shown_accuracy:>7} final test {guarantee}{baseline}  {r.method:<15} {where}")
     lines += [warning for r in releases if (warning := r.baseline_warning()) is not None]
     logged = next((loading_uri(r) for r in releases if r.model_uri), None)
     if logged:
