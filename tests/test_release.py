@@ -387,8 +387,7 @@ def canary_release(
 ) -> tuple[dict[tuple[str, str], Any], int]:
     """A pipeline's release on digits (a factory: its held-out split as ``validation`` says) with one
     training record in 20 whose gradients are NaN (or none): what its release run and registered version
-    show, and the
-    private count of signals its trials zeroed."""
+    show, and the private count of signals its trials zeroed."""
     folder.mkdir()
     (folder / "canary.py").write_text(f"NAN_RECORD = {nan_record}\n" + CANARY_CODE)  # the spec alike
     spec = write_spec(
