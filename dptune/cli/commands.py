@@ -28,6 +28,7 @@ from dptune.training.calibrated_run import check_delta
 from dptune.training.config import KNOBS, RunConfig
 
 if TYPE_CHECKING:
+    from dptune.engine.data import Dataset
     from dptune.privacy.heldout import PrivateHeldOut
     from dptune.privacy.plans import MethodPlan
     from dptune.sweep.results import TradeOff
@@ -297,12 +298,14 @@ def _sweep_spec(args: argparse.Namespace) -> tuple[SweepSpec, list[MethodPlan] |
     )
     n = preflight(spec, args.resume)
     plans = planned(spec, n)
-    if args.resume:
-        _refuse_changed_sweeps(spec, plans)
-    if spec.validation == "public":
+    if not args.resume and spec.validation == "public":
         return spec, plans
     shared = spec.shared
-    data = load_dataset(shared.dataset, shared.data_root, shared.subset, shared.dataset_args)
+    data = load_dataset(shared.dataset, shared.data_root, shared.subset, shared.dataset_args)  # once
+    if args.resume:
+        _refuse_changed_sweeps(spec, plans, data)
+    if spec.validation == "public":
+        return spec, plans
     private = with_held_out(spec, plans, resolved_delta(shared, n), held_out_records(data))
     warning = check_noise(private)
     if warning is not None:
@@ -310,17 +313,14 @@ def _sweep_spec(args: argparse.Namespace) -> tuple[SweepSpec, list[MethodPlan] |
     return private, plans
 
 
-def _refuse_changed_sweeps(spec: SweepSpec, plans: list[MethodPlan] | None) -> None:
+def _refuse_changed_sweeps(spec: SweepSpec, plans: list[MethodPlan] | None, data: Dataset) -> None:
     """``--resume``: each of the spec's sweeps that started is resumed as it started, its spec, plan and
     data (``dptune.sweep.resume``), checked before anything starts (a sweep's driver checks it again when
-    it prepares)."""
-    from dptune.engine.data import load_dataset
+    it prepares; ``data``: what the sweep runs on)."""
     from dptune.sweep.ledger import PrivateSweepState
     from dptune.sweep.modes import spec_mode
     from dptune.sweep.resume import refuse_changed, resumable_identity
 
-    shared = spec.shared
-    data = load_dataset(shared.dataset, shared.data_root, shared.subset, shared.dataset_args)
     for one in spec_mode(spec, plans).sweeps():
         kept = PrivateSweepState(one.spec.storage_path, one.spec.name).kept_start()
         refuse_changed(one.spec.name, kept, resumable_identity(one.spec, one.plan_text(), data))
