@@ -4,6 +4,7 @@ offline) loaded once; a local Ray. And the test tiers: a test on a real Ray is e
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,8 @@ import dptune.engine.features
 from dptune.engine.data import Dataset, load_dataset
 
 torch.set_num_threads(2)
+os.environ["HF_HUB_OFFLINE"] = "1"  # no hub from tests: models and data they load are ones they made
+os.environ["HF_DATASETS_OFFLINE"] = "1"
 
 
 @pytest.fixture(autouse=True)

@@ -124,9 +124,7 @@ def cli_field(knob: str) -> str:
     return knob.replace("_", "-")
 
 
-def _add_knob(
-    parser: argparse.ArgumentParser, name: str, shown: Any = None, **overrides: Any
-) -> None:
+def _add_knob(parser: argparse.ArgumentParser, name: str, shown: Any = None, **overrides: Any) -> None:
     """``--NAME`` for the run knob ``name``, help and requirement from ``RunConfig``'s table; absent
     flags are left out of the namespace, so the table's defaults apply (or what the command makes of an
     absent flag: its help says ``shown``)."""
@@ -164,6 +162,14 @@ def _build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+ARG_TAKERS = {
+    "model": "or a pretrained model (--model hf:NAME: task, revision, lora_targets)",
+    "dataset": "or text data (--dataset text: train, held_out, text, text_pair, label, num_classes, "
+    "max_length; a GLUE task: max_length)",
+}
+"""What besides a factory takes ``--model-arg`` and ``--dataset-arg``."""
+
+
 def _add_train(train: argparse.ArgumentParser) -> None:
     """``dptune train``: every run knob, the method's parameters, a factory's arguments, the held-out
     split."""
@@ -182,13 +188,13 @@ def _add_train(train: argparse.ArgumentParser) -> None:
         "noise calibrated so that they are (ε, δ)-DP for those examples, no loss on them computed; "
         "--heldout-noise sets that noise instead)",
     )
-    for part in ("model", "dataset"):
+    for part, also in ARG_TAKERS.items():
         train.add_argument(
             f"--{part}-arg",
             action="append",
             metavar="NAME=VALUE",
-            help=f"keyword argument of a {part} factory (--{part} package.module:function), repeatable; "
-            "VALUE is read as YAML (64, 0.5, [1, 2], text)",
+            help=f"keyword argument of a {part} factory (--{part} package.module:function), {also}, "
+            "repeatable; VALUE is read as YAML (64, 0.5, [1, 2], text)",
         )
     train.add_argument("--json", action="store_true", help="last stdout line: a JSON summary")
 

@@ -19,7 +19,7 @@ import yaml
 
 from dptune.base.errors import InputError
 from dptune.base.factories import is_import_path
-from dptune.engine.data import train_size
+from dptune.engine.data import train_size, users_own
 from dptune.methods import METHODS, Hyper, get_method
 from dptune.methods.params import parse_assignments
 from dptune.privacy.calibration import calibrate_noise, method_schedule
@@ -133,7 +133,7 @@ def _train_run(
             "--validation", "public takes the held-out scores as exact: drop --heldout-noise or use private"
         )
     chosen = {} if args.validation is None else {"validation": args.validation}
-    if noise is None and parse_validation(chosen, is_import_path(config.dataset)) == "public":
+    if noise is None and parse_validation(chosen, users_own(config.dataset)) == "public":
         return replace(config, **changes), None
     delta = resolved_delta(config, n())
     scores = HeldOutScores(validation=1, final_test=1)

@@ -63,7 +63,8 @@ log = logging.getLogger("dptune.data")
 
 @dataclass(frozen=True)
 class Dataset:
-    """Normalised inputs (float32; a built-in dataset's images ``[n, c, h, w]``, a factory's ``[n, …]``) and
+    """Normalised inputs (float32; a built-in dataset's images ``[n, c, h, w]``, a factory's ``[n, …]``; a
+    text dataset's token ids, attention masks and token types, int64 ``[n, 3, T]``) and
     integer labels 0…K−1: training, validation and final-test parts (the last two from the held-out
     examples, ``held_out``). ``label_names``: where a factory gave its labels as strings, the name of
     each class index (sorted: ``factory_dataset``)."""
@@ -369,7 +370,36 @@ DATASETS: dict[str, DataSource] = {
     ),
     "digits": DigitsSource(),
 }
-"""Every dataset by name (the names are ``dptune train --dataset``'s choices)."""
+"""Every image dataset by name (with ``TEXT_DATASETS``, ``dptune train --dataset``'s choices)."""
+
+GLUE_TASKS: dict[str, tuple[str, tuple[str, str | None], str, int]] = {
+    "glue-sst2": ("sst2", ("sentence", None), "validation", 2),
+    "glue-qnli": ("qnli", ("question", "sentence"), "validation", 2),
+    "glue-mnli": ("mnli", ("premise", "hypothesis"), "validation_matched", 3),
+    "glue-qqp": ("qqp", ("question1", "question2"), "validation", 2),
+}
+"""GLUE tasks by name: the task, its text column(s), the labelled split held out, its classes."""
+TEXT_DATASETS = (*GLUE_TASKS, "text")
+"""Text datasets (``dptune.engine.text``): the GLUE tasks, and the user's files (``text``)."""
+TEXT_ARGS = (
+    "train",
+    "held_out",
+    "text",
+    "text_pair",
+    "label",
+    "num_classes",
+    "max_length",
+    "tokenizer",
+    "tokenizer_revision",
+)
+"""What ``dataset.args`` of ``text`` may give (``tokenizer`` and its revision: the model's, filled in)."""
+ALL_DATASETS = (*DATASETS, *TEXT_DATASETS)
+
+
+def users_own(name: str) -> bool:
+    """Whether the dataset ``name`` is the user's own records (a factory's, or text files), whose held-out
+    part is as private as its training part by default; a built-in's held-out part is a published split."""
+    return is_import_path(name) or name == "text"
 
 
 def _refusal(path: str, part: str, problem: str) -> InputError:
@@ -607,10 +637,11 @@ def factory_dataset(path: str, args: dict[str, Any]) -> Dataset:
 
 
 def check_dataset_name(name: str, field: str = "dataset") -> str:
-    if name not in DATASETS and not is_import_path(name):
+    if name not in ALL_DATASETS and not is_import_path(name):
         raise InputError(
             field,
-            f"unknown dataset {name!r}; valid: {', '.join(DATASETS)}, or a factory package.module:function",
+            f"unknown dataset {name!r}; valid: {', '.join(ALL_DATASETS)}, or a factory "
+            "package.module:function",
         )
     return name
 
@@ -634,6 +665,10 @@ def load_dataset(
     ``subset`` keeps that many training samples."""
     check_dataset_name(name)
     directory = _root(root, subset)
+    if name in TEXT_DATASETS:
+        from dptune.engine.text import load_text
+
+        return load_text(name, directory, args or {}).subset(subset)
     data = _factory_data(name, args or {}) if is_import_path(name) else DATASETS[name].load(directory)
     return data.subset(subset)
 
@@ -663,5 +698,10 @@ def train_size(
     if is_import_path(name):
         return len(load_dataset(name, root, subset, args).train_y)
     check_dataset_name(name)
-    n = DATASETS[name].train_size(_root(root, subset))
+    if name in TEXT_DATASETS:
+        from dptune.engine.text import text_train_size
+
+        n = text_train_size(name, _root(root, subset), args or {})
+    else:
+        n = DATASETS[name].train_size(_root(root, subset))
     return n if subset is None else min(subset, n)

@@ -25,6 +25,8 @@ from collections.abc import Callable
 
 import torch
 
+from dptune.base.errors import InputError
+
 PROBE = 16
 """Samples in the smaller probe chunk (the larger holds twice as many)."""
 SAFETY = 0.8
@@ -126,4 +128,21 @@ def measured_physical_batch(
         torch.cuda.synchronize(device)
         peaks.append(torch.cuda.max_memory_allocated(device) - before)
     per_sample = (peaks[1] - peaks[0]) / PROBE
-    return chunk_that_fits(budget, peaks[0] - PROBE * per_sample, per_sample, largest)
+    fixed = peaks[0] - PROBE * per_sample
+    refuse_if_unfit(budget, torch.cuda.memory_allocated(device) + fixed + per_sample)
+    return chunk_that_fits(budget, fixed, per_sample, largest)
+
+
+GIB = 2**30
+
+
+def refuse_if_unfit(budget: int, needed: float) -> None:
+    """``InputError`` on ``resources.gpu`` where a trial's model, its state and one sample's signals
+    (``needed`` bytes, measured before its first step) exceed what its share of the GPU allows."""
+    if needed > budget:
+        raise InputError(
+            "resources.gpu",
+            f"a trial needs about {needed / GIB:.1f} GiB (the model, its optimiser state and one sample's "
+            f"per-sample signals), its share of the GPU allows {max(budget, 0) / GIB:.1f} GiB; give each "
+            "trial a larger share, or train fewer parameters (training.trains: lora)",
+        )

@@ -414,7 +414,31 @@ LAYER_RULES: dict[type[nn.Module], LayerRule] = {
 (a standardised weight, a weight used outside ``forward``), so it is not covered by its base's rule."""
 
 
+def _vit_embeddings_others(layer: nn.Module, a: torch.Tensor, g: torch.Tensor) -> dict[str, torch.Tensor]:
+    """A ViT's embeddings (Dosovitskiy et al. 2021, Eq. 1): z_0 = [x_class; x_p^1 E; …; x_p^N E] + E_pos, so
+    ∂f_i/∂x_class = g_i[0] and ∂f_i/∂E_pos = g_i (the patch projection E is its own Conv2d layer)."""
+    b = g.shape[0]
+    return {"cls_token": g[:, 0, :], "position_embeddings": g.reshape(b, -1)}
+
+
+def _plain_vit_embeddings(layer: nn.Module) -> bool:
+    """No mask token (a masked-image-modelling variant replaces patches by it)."""
+    return getattr(layer, "mask_token", None) is None
+
+
+NAMED_RULES: dict[str, LayerRule] = {
+    "transformers.models.vit.modeling_vit.ViTEmbeddings": LayerRule(
+        _plain_vit_embeddings, None, _vit_embeddings_others
+    ),
+}
+"""Rules of layers from other libraries, by their class's full name (no import of the library here):
+``transformers``' ViT embeddings, whose class token and position embeddings are parameters of their own.
+Interpolated position embeddings (``interpolate_pos_encoding``) are not covered: the engine's check
+(``persample.ghost_check``) then fails and the vmap engine runs."""
+
+
 def layer_rule(layer: nn.Module) -> LayerRule | None:
     """The rule of ``layer``'s exact type, if there is one and it supports this instance."""
-    rule = LAYER_RULES.get(type(layer))
+    kind = type(layer)
+    rule = LAYER_RULES.get(kind) or NAMED_RULES.get(f"{kind.__module__}.{kind.__qualname__}")
     return rule if rule is not None and rule.supports(layer) else None

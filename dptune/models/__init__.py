@@ -12,10 +12,13 @@ from typing import TYPE_CHECKING, Any
 
 from dptune.base.errors import InputError
 from dptune.base.factories import call_factory, is_import_path
+from dptune.models.pretrained_names import PRETRAINED_PREFIX, is_pretrained
 
 if TYPE_CHECKING:
     import torch
     from torch import nn
+
+    from dptune.models.trained_parts import Trained
 
 MODELS: dict[str, str] = {
     "cnn5": "cnn5",
@@ -34,29 +37,43 @@ MODEL_FEATURES: dict[str, str] = {"scatter-linear": "scattering", "scatter-cnn":
 
 
 def check_model_name(name: str, field: str = "model") -> str:
-    if name not in MODELS and not is_import_path(name):
+    if name not in MODELS and not is_import_path(name) and not is_pretrained(name):
         raise InputError(
-            field, f"unknown model {name!r}; valid: {', '.join(MODELS)}, or a factory package.module:function"
+            field,
+            f"unknown model {name!r}; valid: {', '.join(MODELS)}, a factory package.module:function, or a "
+            f"pretrained model {PRETRAINED_PREFIX}NAME",
         )
     return name
 
 
-def build_model(name: str, args: dict[str, Any], sample: torch.Tensor, num_classes: int) -> nn.Module:
-    """The named model, or a factory's (``package.module:function`` called with ``args``), for inputs
-    like ``sample`` (a few training inputs) and ``num_classes`` outputs; ``InputError`` naming the field
-    where it does not fit: a built-in needs images ``[n, c, h, h]``; a factory must return a
-    ``torch.nn.Module`` whose layers the per-sample engines support (Opacus's ``ModuleValidator``: no
-    BatchNorm and other layers that mix the samples of a batch); every model must map the sample to
-    ``[len(sample), num_classes]`` scores."""
+def build_model(
+    name: str, args: dict[str, Any], sample: torch.Tensor, num_classes: int, trained: Trained | None = None
+) -> nn.Module:
+    """The named model, a factory's (``package.module:function`` called with ``args``) or a pretrained
+    one (``hf:NAME``, ``dptune.models.pretrained``), with what of it trains (``trained``, default all:
+    ``dptune.models.trained_parts``), for inputs like ``sample`` (a few training inputs) and
+    ``num_classes`` outputs; ``InputError`` naming the field where it does not fit: a built-in needs
+    images ``[n, c, h, h]``; a factory must return a ``torch.nn.Module`` whose layers the per-sample
+    engines support (Opacus's ``ModuleValidator``: no BatchNorm and other layers that mix the samples of a
+    batch); every model must map the sample to ``[len(sample), num_classes]`` scores."""
     import torch
 
-    if is_import_path(name):
+    from dptune.models.trained_parts import Trained, select_trained
+
+    if is_pretrained(name):
+        from dptune.models.pretrained import pretrained_classifier
+
+        model = pretrained_classifier(name, args, num_classes)
+        _check_layers(name, model)
+    elif is_import_path(name):
         model = call_factory(name, args, "model")
         if not isinstance(model, torch.nn.Module):
             raise InputError("model", f"{name} must return a torch.nn.Module, got {type(model).__name__}")
         _check_layers(name, model)
     else:
         model = _built_in(name, sample, num_classes)
+    given = trained or Trained()
+    model = select_trained(model, Trained(given.what, given.rank, given.alpha, args.get("lora_targets")))
     try:
         with torch.no_grad():
             scores = model(sample)

@@ -263,15 +263,19 @@ def check_models(run: RunConfig, models: tuple[str, ...] = ()) -> int:
     run on two of its training inputs (their features, for a ScatterNet model): ``models.build_model``
     refuses what does not fit, naming the field. The number of training samples."""
     from dptune.engine.features import sample_inputs  # torch: the data and the models are built here
+    from dptune.models.trained_parts import Trained
 
     try:
         if not is_import_path(run.dataset):
-            train_size(run.dataset, run.data_root, run.subset)  # a local copy, found without loading it
+            # a local copy, found without loading it
+            train_size(run.dataset, run.data_root, run.subset, run.dataset_args)
         data = load_dataset(run.dataset, run.data_root, run.subset, run.dataset_args)
     except InputError as exc:
         raise InputError(SPEC_FIELDS.get(exc.field, exc.field), exc.problem) from None
+    trained = Trained(run.trains, run.lora_rank, run.lora_alpha)
     for model in models or (run.model,):
-        build_model(model, run.model_args, sample_inputs(model, data.train_x[:2]), data.num_classes)
+        inputs = sample_inputs(model, data.train_x[:2])
+        build_model(model, run.model_args, inputs, data.num_classes, trained)
     return len(data.train_y)
 
 

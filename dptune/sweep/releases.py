@@ -18,6 +18,8 @@ from typing import Any
 
 from dptune.base.factories import is_import_path
 from dptune.base.randomness import SECURE, SEEDED_NO_GUARANTEE
+from dptune.engine.data import TEXT_DATASETS
+from dptune.models.pretrained_names import stated_weights
 from dptune.privacy.heldout import PrivateHeldOut
 from dptune.privacy.plans import MethodPlan, Ran, released_privacy
 from dptune.sweep.disclosure import Disclosure, disclosure
@@ -115,6 +117,12 @@ PUBLIC_INPUTS = (
     "figure counts"
 )
 """What a card's guarantee assumes public: it covers the runs dptune made, not how its spec came to be."""
+PUBLIC_WEIGHTS = (
+    "the pretrained weights the model starts from (the card's pretrained: their name and revision or file "
+    "hash) are public and taken as chosen and trained without these records: a record in their training "
+    "data is outside this ε"
+)
+"""What a card of a fine-tuned model adds to what it assumes public."""
 PUBLIC_HELD_OUT = (
     "taken as public (privacy.validation: public): the selection reads the validation part's records and "
     "the final-test score the final-test part's without noise, so no ε here covers them; with a held-out "
@@ -130,8 +138,10 @@ def held_out_statement(held_out: PrivateHeldOut | None) -> dict[str, Any]:
 
 
 def records_word(dataset: str) -> str:
-    """What a dataset's examples are called: ``images`` for a built-in dataset, ``records`` for a factory's
-    (a user's table, text or signals as often as images)."""
+    """What a dataset's examples are called: ``texts`` for text data, ``images`` for a built-in image
+    dataset, ``records`` for a factory's (a user's table, text or signals as often as images)."""
+    if dataset in TEXT_DATASETS:
+        return "texts"
     return "records" if is_import_path(dataset) else "images"
 
 
@@ -146,21 +156,28 @@ def _card(
     accountant, randomness, final-test accuracy, the run's other settings (the release's: its step as
     carried) and what its guarantee takes as public (a seeded run's card is made from it by
     ``sweep_releases``)."""
-    return dict(guarantee) | {
-        "assumes": PUBLIC_INPUTS,
-        "method": run.method,
-        "dataset": run.dataset,
-        "model": run.model,
-        "inputs": records_word(run.dataset),
-        "accountant": run.accountant,
-        "noise_source": noise_source,
-        "final_test_accuracy": accuracy,
-        "settings": {
-            k: v
-            for k, v in settings.items()
-            if isinstance(v, bool | int | float | str) and k not in CARD_PRIVACY
-        },
-    }
+    weights = stated_weights(run.model, run.model_args)
+    pretrained = {} if weights is None else {"pretrained": weights}
+    assumes = PUBLIC_INPUTS if weights is None else f"{PUBLIC_INPUTS}; {PUBLIC_WEIGHTS}"
+    return (
+        dict(guarantee)
+        | pretrained
+        | {
+            "assumes": assumes,
+            "method": run.method,
+            "dataset": run.dataset,
+            "model": run.model,
+            "inputs": records_word(run.dataset),
+            "accountant": run.accountant,
+            "noise_source": noise_source,
+            "final_test_accuracy": accuracy,
+            "settings": {
+                k: v
+                for k, v in settings.items()
+                if isinstance(v, bool | int | float | str) and k not in CARD_PRIVACY
+            },
+        }
+    )
 
 
 def pipeline_release(
@@ -293,7 +310,12 @@ def release_lines(releases: Sequence[ReleasedModel]) -> list[str]:
         lines.append(f"  {r.shown_accuracy:>7} final test {guarantee}{baseline}  {r.method:<15} {where}")
     lines += [warning for r in releases if (warning := r.baseline_warning()) is not None]
     logged = next((loading_uri(r) for r in releases if r.model_uri), None)
-    if logged:
+    if logged and releases[0].card.get("inputs") == "texts":
+        lines.append(
+            f'load one with: mlflow.pyfunc.load_model("{logged}").predict(["a text", …]) (raw text in, '
+            "tokenized as in training, classes out; text pairs as a frame of two columns)"
+        )
+    elif logged:
         what = releases[0].card.get("inputs", "images")
         lines.append(
             f'load one with: mlflow.pytorch.load_model("{logged}") ({what} in, class scores out), or '

@@ -3,7 +3,7 @@
 The top-level keys (see ``sweeps/quickstart.yaml`` and docs/reference.md):
 
     name (default: the file's name), dataset {name, subset, root} | {factory, args, subset},
-    model {name} | {factory, args},
+    model {name} | {factory, args} | {hf, task, revision, lora_targets},
     privacy {epsilon: ε | [ε, ...], delta, accountant, sampling, total_epsilon},
     training {epochs, lr, clip, batch_size, physical_batch_size, engine, seed, noise_generator},
     budget {trials_per_method: N | {distribution, mean, shape}, max_concurrent},
@@ -43,6 +43,7 @@ from typing import Any
 import yaml
 
 from dptune.base.errors import InputError
+from dptune.engine.data import users_own
 from dptune.methods import METHODS, get_method
 from dptune.privacy.heldout import PrivateHeldOut
 from dptune.privacy.tuning import TrialCount
@@ -62,6 +63,7 @@ from dptune.sweep.spec_keys import (
     section_keys,
 )
 from dptune.sweep.spec_parts import (
+    PRETRAINED_KEYS,
     PRIVACY_EXTRAS,
     IncludesTuning,
     Proxy,
@@ -75,9 +77,11 @@ from dptune.sweep.spec_parts import (
     parse_trial_count,
     parse_validation,
     parse_warm_start,
+    pretrained_value,
     resolve_tracking_uri,
     search_seed,
     startup_trials,
+    text_files_beside,
 )
 from dptune.sweep.spec_rules import check_rules
 from dptune.training.config import KNOBS, RunConfig
@@ -296,13 +300,17 @@ def run_values(doc: Mapping[str, Any], base: Path) -> tuple[dict[str, Any], set[
     factories: set[str] = set()
     for section, keys in RUN_SECTIONS.items():
         given = mapping(doc[section], section)
-        extra = {"privacy": PRIVACY_EXTRAS, "dataset": ("factory",), "model": ("factory",)}
+        extra = {"privacy": PRIVACY_EXTRAS, "dataset": ("factory",), "model": ("factory", *PRETRAINED_KEYS)}
         only(given, tuple(keys) + extra.get(section, ()), section)
         if "factory" in given:
             given = factory_value(given, section)
             factories.add(section)
+        if "hf" in given:
+            given = pretrained_value(given, base)
         if "args" in given:
             given["args"] = mapping(given["args"], f"{section}.args")
+        if section == "dataset" and given.get("name") == "text":
+            given["args"] = text_files_beside(given.get("args", {}), base)
         values |= {knob: given[key] for key, knob in keys.items() if key in given}
     if "epsilon" not in values:
         raise InputError("privacy.epsilon", "required: the fixed privacy budget ε > 0")
@@ -330,7 +338,7 @@ def methods_section(doc: Mapping[str, Any]) -> dict[str, Any]:
 
 def parse_runs(doc: Mapping[str, Any], base: Path) -> tuple[dict[str, RunConfig], tuple[float, ...], bool]:
     """Each method's run (its first ε target's; ``at_epsilon`` gives each target its own), the ε targets
-    and whether the dataset is the user's factory."""
+    and whether the dataset is the user's own (a factory's, or text files: ``users_own``)."""
     values, factories = run_values(doc, base)
     epsilons = parse_epsilons(values["epsilon"])
     methods = methods_section(doc)
@@ -344,7 +352,7 @@ def parse_runs(doc: Mapping[str, Any], base: Path) -> tuple[dict[str, RunConfig]
 
     first = values | {"epsilon": epsilons[0]}
     runs = {method: RunConfig.parse(first | {"method": method}, where) for method in methods}
-    return runs, epsilons, "dataset" in factories
+    return runs, epsilons, users_own(values["dataset"])
 
 
 def parse_total_epsilon(privacy: Mapping[str, Any], epsilon: float) -> float | None:

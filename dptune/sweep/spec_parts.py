@@ -18,6 +18,7 @@ from dptune.base.factories import is_import_path
 from dptune.methods import get_method
 from dptune.methods.filter_families import PRESET, get_family
 from dptune.methods.params import Param
+from dptune.models.pretrained_names import MODEL_ARGS, PRETRAINED_PREFIX
 from dptune.privacy.tuning import TRIAL_DISTRIBUTIONS, TrialCount
 from dptune.sweep.space import (
     KEEP_START,
@@ -392,3 +393,30 @@ def factory_value(given: dict[str, Any], section: str) -> dict[str, Any]:
             f"{section}.factory", f"must be an import path package.module:function, got {path!r}"
         )
     return given | {"name": path}
+
+
+PRETRAINED_KEYS = ("hf", *MODEL_ARGS)
+"""A spec's ``model`` of a pretrained Hugging Face model: ``{hf: NAME, task, revision, lora_targets}``."""
+
+
+def pretrained_value(given: dict[str, Any], base: Path) -> dict[str, Any]:
+    """``{hf: NAME, task, revision, lora_targets}`` as the run's ``model`` (``hf:NAME``) and its
+    ``model_args``. A NAME that is a folder beside the spec is that folder (a local checkpoint)."""
+    if "name" in given or "factory" in given:
+        raise InputError("model.hf", "give hf (a pretrained model) alone, not with name or factory")
+    name = given.pop("hf")
+    if not isinstance(name, str) or not name:
+        raise InputError("model.hf", f"must be a Hugging Face model name or a local folder, got {name!r}")
+    if (base / name).is_dir():
+        name = str((base / name).resolve())
+    args = {key: given.pop(key) for key in MODEL_ARGS if key in given}
+    return given | {"name": f"{PRETRAINED_PREFIX}{name}", "args": args}
+
+
+def text_files_beside(args: Any, base: Path) -> dict[str, Any]:
+    """``dataset.args`` of ``text`` with its files (``train``, ``held_out``) resolved beside the spec."""
+    given = dict(mapping(args, "dataset.args"))
+    for key in ("train", "held_out"):
+        if isinstance(given.get(key), str):
+            given[key] = str((base / given[key]).resolve())
+    return given

@@ -6,6 +6,11 @@ each row's class: its name where the data's labels were names (``classes.json``)
 It imports numpy, torch and MLflow only (the model's requirements), never dptune: a released model loads
 wherever torch is. Its ``pytorch`` flavor is MLflow's own (``mlflow.pytorch.load_model`` gives the module,
 class scores out).
+
+A fine-tuned text model (``classes.json``'s ``kind`` is ``text``) is kept as ``transformers`` keeps it, its
+weights and tokenizer in the folder ``TEXT_FOLDER``: its pyfunc takes raw text (a list of strings, a
+pandas frame of one text column, or of two for text pairs) and tokenizes it as training did; it needs
+``transformers`` beside torch.
 """
 
 from __future__ import annotations
@@ -17,7 +22,10 @@ from typing import Any
 import numpy as np
 
 CLASSES_FILE = "classes.json"
-"""Beside the model's ``MLmodel``: the class names (or null) and the shape of one input row."""
+"""Beside the model's ``MLmodel``: the class names (or null) and the shape of one input row (a text model:
+its kind, ``text``, and ``max_length``)."""
+TEXT_FOLDER = "transformers"
+"""A text model's weights and tokenizer (``save_pretrained``), beside its ``MLmodel``."""
 
 
 class ReleasedClassifier:
@@ -47,11 +55,54 @@ class ReleasedClassifier:
         return np.asarray(self.classes, dtype=object)[index] if self.classes else index
 
 
-def _load_pyfunc(path: str, model_config: dict[str, Any] | None = None) -> ReleasedClassifier:
-    """MLflow's pyfunc loader: the model at ``path`` (its folder) through MLflow's pytorch flavor."""
-    import mlflow.pytorch
+class ReleasedTextClassifier:
+    """A released text classifier behind MLflow's pyfunc interface: raw text in (pairs as two columns),
+    tokenized as in training (``max_length``, truncated), the class of the largest score out."""
 
+    def __init__(self, model: Any, tokenizer: Any, classes: list[str] | None, max_length: int) -> None:
+        self.model, self.tokenizer, self.classes, self.max_length = model, tokenizer, classes, max_length
+
+    @staticmethod
+    def texts(data: Any) -> tuple[list[str], list[str] | None]:
+        """The text (and the pair's second text) of every row of ``data``."""
+        if hasattr(data, "columns"):
+            columns = [[str(v) for v in data[c].tolist()] for c in data.columns]
+            return columns[0], columns[1] if len(columns) > 1 else None
+        values = np.asarray(data, dtype=object)
+        if values.ndim == 2:
+            return [str(v) for v in values[:, 0]], [str(v) for v in values[:, 1]] if values.shape[
+                1
+            ] > 1 else None
+        return [str(v) for v in values.reshape(-1)], None
+
+    def predict(self, data: Any, params: dict[str, Any] | None = None) -> np.ndarray:
+        import torch
+
+        first, second = self.texts(data)
+        encoded = self.tokenizer(
+            first, second, max_length=self.max_length, truncation=True, padding=True, return_tensors="pt"
+        )
+        with torch.no_grad():
+            scores = self.model(**encoded).logits
+        index = scores.argmax(dim=1).cpu().numpy()
+        return np.asarray(self.classes, dtype=object)[index] if self.classes else index
+
+
+def _load_pyfunc(
+    path: str, model_config: dict[str, Any] | None = None
+) -> ReleasedClassifier | ReleasedTextClassifier:
+    """MLflow's pyfunc loader: the model at ``path`` (its folder) through MLflow's pytorch flavor, or a
+    text model through ``transformers``."""
     with open(os.path.join(path, CLASSES_FILE)) as file:
         described = json.load(file)
+    if described.get("kind") == "text":
+        from transformers import AutoModelForSequenceClassification, AutoTokenizer
+
+        folder = os.path.join(path, TEXT_FOLDER)
+        model = AutoModelForSequenceClassification.from_pretrained(folder).eval()
+        tokenizer = AutoTokenizer.from_pretrained(folder)
+        return ReleasedTextClassifier(model, tokenizer, described["classes"], int(described["max_length"]))
+    import mlflow.pytorch
+
     module = mlflow.pytorch.load_model(path, map_location="cpu")
     return ReleasedClassifier(module, described["classes"], tuple(described["shape"]))

@@ -100,6 +100,39 @@ class ReleasedFlavor:
         mlflow_model.save(str(Path(path, MLMODEL_FILE_NAME)))
 
 
+class ReleasedTextFlavor:
+    """What a released fine-tuned text model is saved with: its ``transformers`` weights and tokenizer
+    (``save_pretrained``, in ``TEXT_FOLDER``) and, as its pyfunc, ``dptune_released_model`` (raw text in,
+    classes out), with ``classes.json`` (``kind: text`` and the ``max_length`` training tokenized to)."""
+
+    __name__ = "transformers_text"
+
+    def __init__(self, classes: Sequence[str] | None, max_length: int) -> None:
+        self.classes = None if classes is None else list(classes)
+        self.max_length = max_length
+
+    def save_model(self, path: str, mlflow_model: Model, pytorch_model: Any, **kwargs: Any) -> None:
+        import shutil
+
+        from mlflow.pyfunc import add_to_model
+        from transformers.utils import logging as hf_logging
+
+        folder = Path(path)
+        hf_logging.disable_progress_bar()  # the sweep's terminal shows its own lines
+        pytorch_model.backbone.save_pretrained(folder / released_model_loader.TEXT_FOLDER)
+        pytorch_model.tokenizer.save_pretrained(folder / released_model_loader.TEXT_FOLDER)
+        (folder / "code").mkdir(parents=True, exist_ok=True)
+        shutil.copy(released_model_loader.__file__, folder / "code")
+        described = {"classes": self.classes, "kind": "text", "max_length": self.max_length}
+        (folder / released_model_loader.CLASSES_FILE).write_text(json.dumps(described))
+        (folder / "requirements.txt").write_text("\n".join(kwargs.get("pip_requirements") or []) + "\n")
+        add_to_model(
+            mlflow_model, loader_module=released_model_loader.__name__.rsplit(".", 1)[-1], code="code"
+        )
+        mlflow_model.signature = released_signature(self.classes)
+        mlflow_model.save(str(folder / MLMODEL_FILE_NAME))
+
+
 def released_signature(classes: Sequence[str] | None) -> ModelSignature:
     """The pyfunc's signature as the model keeps it: its output, one class a row (a name, or an index). Its
     inputs' tensor spec (float32 rows, which the ``pt2`` export is traced with) is left out of it: MLflow
@@ -124,17 +157,25 @@ def log_released_model(
     import torch
 
     mlflow.set_tracking_uri(uri)
-    example = np.zeros((2, *image_shape), dtype=np.float32)  # two rows: the batch size stays free
     full = {**card, "run_id": run_id}
-    requirement = f"torch=={torch.__version__.split('+')[0]}"  # what the exported graph needs, not inferred
+    requirements = [f"torch=={torch.__version__.split('+')[0]}"]  # what the exported graph needs
+    text = getattr(model, "tokenizer", None) is not None
+    if text:
+        import tokenizers
+        import transformers
+
+        requirements += [f"transformers=={transformers.__version__}", f"tokenizers=={tokenizers.__version__}"]
+    flavor = ReleasedTextFlavor(classes, model.max_length) if text else ReleasedFlavor(classes, image_shape)
+    # two rows of zeros, the batch size free (a text model takes raw text: no example)
+    example = None if text else np.zeros((2, *image_shape), dtype=np.float32)
     with mlflow.start_run(run_id=run_id):
         info = Model.log(
             artifact_path=None,
             name=MODEL_NAME,
-            flavor=ReleasedFlavor(classes, image_shape),
+            flavor=flavor,
             pytorch_model=model,
             input_example=example,
-            pip_requirements=[requirement],
+            pip_requirements=requirements,
         )
         mlflow.log_dict(full, CARD_ARTIFACT)
     client = MlflowClient(tracking_uri=uri)

@@ -21,10 +21,12 @@ from typing import Any
 from dptune.base.errors import InputError
 from dptune.base.factories import is_import_path, load_factory
 from dptune.base.randomness import NOISE_GENERATORS, SEED_LIMIT
-from dptune.engine.data import DATASETS
+from dptune.engine.data import ALL_DATASETS, TEXT_DATASETS
 from dptune.methods import METHODS, Hyper, get_method
 from dptune.methods.params import Param
 from dptune.models import MODELS
+from dptune.models.pretrained_names import PRETRAINED_PREFIX, check_model_args, is_pretrained
+from dptune.models.trained_parts import TRAINS
 from dptune.privacy.accounting import ACCOUNTANTS
 
 KNOB = "dptune.knob"
@@ -77,10 +79,19 @@ def choice(options: tuple[str, ...], default: Any, help: str, **flags: Any) -> A
     return knob("str", default, check, valid, help, options=options, **flags)
 
 
-def built_in_or_factory(names: tuple[str, ...], default: str, help: str, **flags: Any) -> Any:
-    """A knob whose value is one of ``names`` or the import path of the user's factory."""
+def built_in_or_factory(
+    names: tuple[str, ...], default: str, help: str, pretrained: bool = False, **flags: Any
+) -> Any:
+    """A knob whose value is one of ``names`` or the import path of the user's factory (``pretrained``:
+    or a pretrained model ``hf:NAME``)."""
     valid = f"one of {', '.join(names)}, or a factory package.module:function"
-    return knob("str", default, lambda v: v in names or is_import_path(v), valid, help, **flags)
+    if pretrained:
+        valid += f", or a pretrained model {PRETRAINED_PREFIX}NAME"
+
+    def check(v: str) -> bool:
+        return v in names or is_import_path(v) or (pretrained and is_pretrained(v))
+
+    return knob("str", default, check, valid, help, **flags)
 
 
 @dataclass(frozen=True)
@@ -97,15 +108,18 @@ class RunConfig:
         changes_noise=True,
     )
     dataset: str = built_in_or_factory(
-        tuple(DATASETS),
+        ALL_DATASETS,
         "fashion-mnist",
-        "training data (local copy first), or the user's from a factory (its arguments: dataset_args)",
+        "training data (local copy first), or the user's from a factory or text files (their arguments: "
+        "dataset_args)",
         changes_noise=True,
     )
     model: str = built_in_or_factory(
         tuple(MODELS),
         "cnn5",
-        "the model, or the user's from a factory (its arguments: model_args)",
+        "the model, the user's from a factory, or a pretrained Hugging Face model hf:NAME (their arguments: "
+        "model_args)",
+        pretrained=True,
         searchable=True,
     )
     dataset_args: dict[str, Any] = field(default_factory=dict)  # a dataset factory's keyword arguments
@@ -147,6 +161,22 @@ class RunConfig:
         searchable=True,
     )
     clip: float = knob("float", 1.0, _positive, "a number > 0", "clip bound C", searchable=True)
+    trains: str = choice(
+        TRAINS,
+        "all",
+        "what of the model trains: every parameter; the head only; the bias terms and the head (BitFit); "
+        "LoRA adapters and the head (a pretrained model); frozen parameters take no clipping and no noise",
+        searchable=True,
+    )
+    lora_rank: int = knob("int", 8, _at_least_one, "an integer >= 1", "LoRA's rank r", searchable=True)
+    lora_alpha: float = knob(
+        "float",
+        16.0,
+        _positive,
+        "a number > 0",
+        "LoRA's α (the adapters' product scaled by α/r)",
+        searchable=True,
+    )
     ema: float | None = knob(
         "float",
         None,
@@ -235,15 +265,41 @@ class RunConfig:
         for name in ("dataset", "model"):  # a factory is importable, or the run is refused now
             if is_import_path(getattr(self, name)):
                 load_factory(getattr(self, name), name)
-            elif getattr(self, f"{name}_args"):
+            elif getattr(self, f"{name}_args") and not self._takes_args(name):
                 raise InputError(
-                    f"{name}_args", f"only a {name} factory (package.module:function) takes arguments"
+                    f"{name}_args",
+                    f"only a {name} factory (package.module:function), text data or a pretrained model "
+                    "takes arguments",
                 )
+        self._pretrained_parts()
         if self.proxy_fraction is not None and self.sampling != "poisson":
             raise InputError(
                 "proxy_fraction", "needs Poisson sampling (the subset's privacy amplification assumes it)"
             )
         _ = self.method_params
+
+    def _takes_args(self, name: str) -> bool:
+        return self.dataset in TEXT_DATASETS if name == "dataset" else is_pretrained(self.model)
+
+    def _pretrained_parts(self) -> None:
+        """A pretrained model's arguments checked; text data given the model's tokenizer (its
+        ``dataset_args.tokenizer``, set here: the data is tokenized as the model reads); ``trains``
+        beyond ``all``/``bias`` refused for a model without a known head."""
+        if is_pretrained(self.model):
+            check_model_args(self.model, self.model_args)
+        if self.dataset in TEXT_DATASETS:
+            if not is_pretrained(self.model):
+                raise InputError(
+                    "model",
+                    f"{self.dataset} is text: give a pretrained model (model: {{hf: NAME}}) whose "
+                    "tokenizer reads it",
+                )
+            tokenizer = {"tokenizer": self.model, "tokenizer_revision": self.model_args.get("revision")}
+            object.__setattr__(self, "dataset_args", {**self.dataset_args, **tokenizer})
+        if self.trains in ("head", "lora") and not is_pretrained(self.model):
+            raise InputError(
+                "trains", f"{self.trains} needs a pretrained model (model: {{hf: NAME}}); use all or bias"
+            )
 
     @cached_property
     def method_params(self) -> dict[str, Any]:

@@ -43,10 +43,13 @@ from dptune.engine.data import Dataset, load_dataset, poisson_rows
 from dptune.engine.features import model_inputs
 from dptune.engine.gpu_memory import CPU_PHYSICAL_BATCH, measured_physical_batch, memory_budget
 from dptune.engine.persample import FlatModel, check_inputs, clipped_sum_engine
+from dptune.engine.text import DEFAULT_MAX_LENGTH
 from dptune.methods import get_method
 from dptune.methods.release import NoiseSampler, OsCsprngNoise, Released, TorchNoise, clipped_sum, release
 from dptune.models import build_model
+from dptune.models.pretrained import TextClassifier, load_tokenizer, pretrained_weights
 from dptune.models.scattering import COEFFICIENTS, SCALES, ScatteringFeatures
+from dptune.models.trained_parts import Trained, merged, trained_count
 from dptune.privacy.accounting import Accountant
 from dptune.privacy.calibration import Calibration
 from dptune.training.calibrated_run import calibrated_run
@@ -138,9 +141,12 @@ class Trainer:
         config = self.config
         with torch.random.fork_rng(devices=[]):
             torch.random.default_generator.set_state(cpu_generator(init_seed).get_state())
-            model = build_model(config.model, config.model_args, self.data.train_x[:2], self.data.num_classes)
+            trained = Trained(config.trains, config.lora_rank, config.lora_alpha)
+            model = build_model(
+                config.model, config.model_args, self.data.train_x[:2], self.data.num_classes, trained
+            )
         self.flat = FlatModel(model.to(self.device))
-        example = check_inputs(self.data.train_x[:2], self.data.num_classes, self.device)
+        example = check_inputs(self.data.train_x[:2], self.data.num_classes, self.device, model)
         self.engine = clipped_sum_engine(
             self.flat, config.physical_batch_size or CPU_PHYSICAL_BATCH, config.engine, example
         )
@@ -335,7 +341,11 @@ class Trainer:
         ``ScatteringFeatures``): what a release publishes. It holds those parameters and the architecture
         only; no generator state, no sample."""
         self.flat.load(self.released_parameters)
-        model = copy.deepcopy(self.flat.model).cpu().eval()
+        model = merged(copy.deepcopy(self.flat.model).cpu().eval())
+        if isinstance(model, TextClassifier):  # it reads raw text as training did
+            args = self.config.dataset_args
+            tokenizer = load_tokenizer(args["tokenizer"], args.get("tokenizer_revision"))
+            return model.with_tokenizer(tokenizer, int(args.get("max_length", DEFAULT_MAX_LENGTH)))
         if self.data.features is None:
             return model
         per_channel, side_h, side_w = self.data.train_x.shape[1:]
@@ -381,6 +391,9 @@ class Trainer:
             **self.randomness.label(),
             "noise_generator": self.config.noise_generator,
             "engine": self.engine.choice,
+            "trains": self.config.trains,
+            **trained_count(self.flat.model),
+            **pretrained_weights(self.config.model, self.flat.model),
             "epochs_history": [asdict(r) for r in self.history],
         }
         info.update(self.method.info)

@@ -1,0 +1,223 @@
+"""Public pretrained Hugging Face models, fine-tuned with DP: loaded by name, wrapped to take one input
+tensor, and what of them trains (``dptune.models.trained_parts``).
+
+A model ``hf:NAME`` (a spec's ``model: {hf: FacebookAI/roberta-base, task: sequence-classification,
+revision: …}``) is ``transformers``' ``from_pretrained(NAME, revision=…)``: a local folder where NAME is
+one (``save_pretrained``'s), else the Hugging Face cache (``HF_HOME``), else the hub where the network
+reaches it. Its classification head is sized to the data's K classes (a checkpoint whose head has another
+size is refused). Dropout is switched off: the model is one fixed function of its parameters, as the
+per-sample engines' check assumes (``dptune.engine.persample.ghost_check``, in eval mode), and no
+randomness outside the run's secret streams enters it.
+
+The weights are public: taken as independent of the private data, which is what lets fine-tuning spend
+the whole budget on the task. ``WeightsIdentity`` names what was loaded (the hub's commit, or a hash of a
+folder's weight files), which a released model's card states among what it assumes public.
+
+A text model takes ``[b, 3, T]`` token ids (``TextClassifier``: the ids, the attention mask and the
+token types, as ``dptune.engine.text`` tokenizes them, padded on the right): every position past a
+sample's length is masked out of attention, so it reaches no output of that sample and its gradient is
+exactly zero; the model reads only the batch's longest sequence. An image model takes pixel values
+``[b, c, h, w]`` (``ImageClassifier``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from dptune.base.errors import InputError
+from dptune.models.pretrained_names import (
+    TASKS,
+    TEXT_TASK,
+    WeightsIdentity,
+    folder_identity,
+    is_pretrained,
+    pretrained_source,
+    task_of,
+)
+
+DROPOUT_SETTINGS = (
+    "hidden_dropout_prob",
+    "attention_probs_dropout_prob",
+    "classifier_dropout",
+    "attention_dropout",
+    "hidden_dropout",
+    "dropout",
+    "activation_dropout",
+    "summary_first_dropout",
+    "resid_pdrop",
+    "embd_pdrop",
+    "attn_pdrop",
+)
+"""Configuration fields that set a dropout rate in ``transformers``' models: set to 0 where present."""
+
+
+def weights_identity(name: str, model: nn.Module) -> WeightsIdentity:
+    """What ``model`` was loaded from: a local folder's file hash, or the hub commit its configuration
+    records (a hub or cache load)."""
+    if Path(name).is_dir():
+        return folder_identity(name)
+    config = getattr(model, "config", None)
+    return WeightsIdentity(name, getattr(config, "_commit_hash", None), None)
+
+
+def pretrained_weights(name: str, model: nn.Module) -> dict[str, dict[str, str]]:
+    """``{"pretrained": {name, revision or sha256}}`` for a run of the pretrained model ``name`` (its
+    module ``model``, the backbone holding the loaded configuration), else nothing."""
+    if not is_pretrained(name):
+        return {}
+    backbone = getattr(model, "backbone", model)
+    inner = getattr(backbone, "get_base_model", lambda: backbone)()
+    return {"pretrained": weights_identity(pretrained_source(name), inner).as_dict()}
+
+
+@contextlib.contextmanager
+def _quiet_transformers() -> Iterator[None]:
+    """``transformers``' warnings about a newly initialised head (expected: the head is the task's)."""
+    from transformers.utils import logging as hf_logging
+
+    level = hf_logging.get_verbosity()
+    hf_logging.set_verbosity_error()
+    hf_logging.disable_progress_bar()
+    try:
+        yield
+    finally:
+        hf_logging.set_verbosity(level)
+        hf_logging.enable_progress_bar()
+
+
+def _unavailable(name: str, what: str) -> InputError:
+    home = os.environ.get("HF_HOME", str(Path.home() / ".cache" / "huggingface"))
+    return InputError(
+        "model",
+        f"hf:{name}: {what} not found in a local folder or the Hugging Face cache ({home}), and the hub is "
+        f"unreachable from here; download it where the hub is reachable (`hf download {name}`, into "
+        "HF_HOME) or save it with save_pretrained and give that folder as model.hf",
+    )
+
+
+def load_pretrained(name: str, args: dict[str, Any], num_classes: int) -> nn.Module:
+    """The ``transformers`` model NAME for ``args``' task with a K-class head, dropout off, in eval mode
+    (module docstring); ``InputError`` on ``model`` where it cannot be found or its head has another
+    size."""
+    import transformers
+
+    source = pretrained_source(name)
+    revision = args.get("revision")
+    auto = getattr(transformers, TASKS[task_of(args)])
+    try:
+        with _quiet_transformers():
+            config = transformers.AutoConfig.from_pretrained(
+                source, revision=revision, num_labels=num_classes
+            )
+    except (OSError, ValueError):
+        raise _unavailable(source, "its configuration") from None
+    for setting in DROPOUT_SETTINGS:
+        if isinstance(getattr(config, setting, None), float):
+            setattr(config, setting, 0.0)
+    try:
+        with _quiet_transformers():
+            model = auto.from_pretrained(source, revision=revision, config=config)
+    except OSError:
+        raise _unavailable(source, "its weights") from None
+    except (RuntimeError, ValueError) as exc:
+        if "size mismatch" in str(exc) or "mismatched" in str(exc):
+            raise InputError(
+                "model",
+                f"{name}'s checkpoint has a classification head of another size than the data's "
+                f"{num_classes} classes; give the checkpoint of its body (without the head), or data with "
+                "its classes",
+            ) from None
+        raise
+    for module in model.modules():
+        if isinstance(module, nn.Dropout):
+            module.p = 0.0
+    return model.eval()
+
+
+def load_tokenizer(name: str, revision: str | None) -> Any:
+    """The tokenizer of the pretrained model NAME (``hf:`` stripped), from where its weights come."""
+    from transformers import AutoTokenizer
+
+    source = pretrained_source(name) if is_pretrained(name) else name
+    try:
+        with _quiet_transformers():
+            return AutoTokenizer.from_pretrained(source, revision=revision)
+    except (OSError, ValueError):
+        raise _unavailable(source, "its tokenizer") from None
+
+
+def longest_positions(config: Any) -> int | None:
+    """The most token positions the model reads (its position table's size, less RoBERTa's offset of
+    padding index + 1), or None where it has no such limit."""
+    positions = getattr(config, "max_position_embeddings", None)
+    if not isinstance(positions, int):
+        return None
+    offset = config.pad_token_id + 1 if getattr(config, "model_type", "") in ("roberta", "xlm-roberta") else 0
+    return positions - offset
+
+
+class TextClassifier(nn.Module):
+    """A ``transformers`` sequence classifier on one input tensor ``[b, 3, T]``: token ids, attention mask
+    (1 for a token, 0 for padding, on the right) and token types; class scores ``[b, K]`` out."""
+
+    def __init__(self, backbone: nn.Module, vocabulary: int) -> None:
+        super().__init__()
+        self.backbone = backbone
+        self.vocabulary = vocabulary
+        self.tokenizer: Any = None
+        """The tokenizer training read its text with, set on a released model (``with_tokenizer``)."""
+        self.max_length: int | None = None
+
+    def with_tokenizer(self, tokenizer: Any, max_length: int) -> TextClassifier:
+        """This model with the tokenizer and the length its training data was tokenized with: what a
+        released model needs to read raw text."""
+        self.tokenizer, self.max_length = tokenizer, max_length
+        return self
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        ids, mask, types = x[:, 0], x[:, 1], x[:, 2]
+        if not torch._C._functorch.is_batchedtensor(x):  # under vmap a length would be data-dependent
+            longest = max(int(mask.sum(dim=1).max()), 1)  # right padding: no sample has more tokens
+            ids, mask, types = ids[:, :longest], mask[:, :longest], types[:, :longest]
+        return self.backbone(input_ids=ids, attention_mask=mask, token_type_ids=types).logits
+
+    def synthetic_inputs(self, count: int, length: int) -> torch.Tensor:
+        """``count`` inputs of ``length`` positions made from the model alone (token ids from a fixed
+        seed, the second input's last quarter padding): the engine check's inputs, no record read."""
+        ids = torch.randint(self.vocabulary, (count, length), generator=torch.Generator().manual_seed(0))
+        mask = torch.ones_like(ids)
+        if count > 1 and length > 1:
+            mask[1, length - max(length // 4, 1) :] = 0
+        return torch.stack([ids, mask, torch.zeros_like(ids)], dim=1)
+
+
+class ImageClassifier(nn.Module):
+    """A ``transformers`` image classifier (a ViT) on pixel values ``[b, c, h, w]``, resized (bilinear, each
+    image on its own) to the square side its position embeddings were pretrained at (CIFAR's 32 to a
+    ViT-B/16's 224)."""
+
+    def __init__(self, backbone: nn.Module) -> None:
+        super().__init__()
+        self.backbone = backbone
+        self.side = int(getattr(backbone.config, "image_size", 0)) or None
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        if self.side is not None and tuple(x.shape[-2:]) != (self.side, self.side):
+            x = F.interpolate(x, size=(self.side, self.side), mode="bilinear", align_corners=False)
+        return self.backbone(pixel_values=x).logits
+
+
+def pretrained_classifier(name: str, args: dict[str, Any], num_classes: int) -> nn.Module:
+    """The pretrained model NAME wrapped for its task (``TextClassifier`` or ``ImageClassifier``)."""
+    backbone = load_pretrained(name, args, num_classes)
+    if task_of(args) == TEXT_TASK:
+        return TextClassifier(backbone, int(backbone.config.vocab_size))
+    return ImageClassifier(backbone)

@@ -1,0 +1,96 @@
+"""Pretrained models' names and arguments, without torch (read by a run's configuration and a spec's
+checks; ``dptune.models.pretrained`` loads them)."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from dptune.base.errors import InputError
+
+PRETRAINED_PREFIX = "hf:"
+"""A model's name ``hf:NAME``: the Hugging Face model NAME (a hub name or a local folder)."""
+
+TASKS: dict[str, str] = {
+    "sequence-classification": "AutoModelForSequenceClassification",
+    "image-classification": "AutoModelForImageClassification",
+}
+"""The tasks a pretrained model is fine-tuned for, each by the ``transformers`` auto class that loads it."""
+
+TEXT_TASK = "sequence-classification"
+MODEL_ARGS = ("task", "revision", "lora_targets")
+"""What ``model_args`` of a pretrained model may give (``model.args`` of a spec)."""
+
+
+def is_pretrained(name: str) -> bool:
+    return isinstance(name, str) and name.startswith(PRETRAINED_PREFIX) and len(name) > len(PRETRAINED_PREFIX)
+
+
+def pretrained_source(name: str) -> str:
+    """NAME of ``hf:NAME``."""
+    return name[len(PRETRAINED_PREFIX) :]
+
+
+def check_model_args(name: str, args: dict[str, Any], field: str = "model.args") -> None:
+    """A pretrained model's arguments: known keys, a known task."""
+    for key in args:
+        if key not in MODEL_ARGS:
+            raise InputError(
+                f"{field}.{key}", f"not an argument of a pretrained model; valid: {', '.join(MODEL_ARGS)}"
+            )
+    task = args.get("task", TEXT_TASK)
+    if task not in TASKS:
+        raise InputError(f"{field}.task", f"must be one of {', '.join(TASKS)}, got {task!r}")
+    targets = args.get("lora_targets")
+    if targets is not None and (
+        not isinstance(targets, list) or not targets or not all(isinstance(t, str) for t in targets)
+    ):
+        raise InputError(
+            f"{field}.lora_targets", f"must be a list of module names, e.g. [query, value], got {targets!r}"
+        )
+
+
+def task_of(args: dict[str, Any]) -> str:
+    return str(args.get("task", TEXT_TASK))
+
+
+WEIGHT_FILES = ("*.safetensors", "*.bin", "*.pt", "*.pth")
+
+
+@dataclass(frozen=True)
+class WeightsIdentity:
+    """What pretrained weights a run loaded: the name it gave, and the hub's commit (a hub or cache load)
+    or the SHA-256 of the folder's weight files (a local folder), 16 hex digits."""
+
+    name: str
+    revision: str | None
+    sha256: str | None
+
+    def as_dict(self) -> dict[str, str]:
+        found = {"revision": self.revision, "sha256": self.sha256}
+        return {"name": self.name, **{key: value for key, value in found.items() if value is not None}}
+
+
+def folder_identity(name: str) -> WeightsIdentity:
+    """A local checkpoint folder's weights by the SHA-256 of their files (names and bytes, in order)."""
+    digest = hashlib.sha256()
+    for file in sorted({f for pattern in WEIGHT_FILES for f in Path(name).glob(pattern)}):
+        digest.update(file.name.encode())
+        with open(file, "rb") as handle:
+            for block in iter(lambda: handle.read(1 << 20), b""):
+                digest.update(block)
+    return WeightsIdentity(name, None, digest.hexdigest()[:16])
+
+
+def stated_weights(model: str, args: dict[str, Any]) -> dict[str, str] | None:
+    """What a card names as the pretrained weights of ``model`` (None: not pretrained): a folder's hash,
+    or the hub name with the revision the spec pins (else the default branch's at load time, which the
+    run records)."""
+    if not is_pretrained(model):
+        return None
+    source = pretrained_source(model)
+    if Path(source).is_dir():
+        return folder_identity(source).as_dict()
+    return WeightsIdentity(source, str(args.get("revision") or "main (unpinned)"), None).as_dict()

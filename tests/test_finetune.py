@@ -1,0 +1,333 @@
+"""Fine-tuning a pretrained Transformers model with DP, offline: a small RoBERTa and its tokenizer built
+here (``tests.text_models``), saved with ``save_pretrained`` and loaded by name (``hf:FOLDER``) with
+``HF_HUB_OFFLINE=1``; sentiment sentences written as CSV and read through ``datasets``.
+
+The per-sample engine is checked against an independent float64 reference: each sample's gradient by
+autograd on that sample alone, cut to its own tokens (no padding, no mask), at every iterate."""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import torch
+import torch.nn.functional as F
+from torch.func import functional_call
+
+from dptune.base.errors import InputError
+from dptune.cli import main
+from dptune.engine.data import load_dataset
+from dptune.engine.persample import FlatModel, GhostEngine, check_inputs, clipped_sum_engine
+from dptune.methods import METHODS
+from dptune.models import build_model
+from dptune.models.trained_parts import Trained
+from dptune.training.config import RunConfig
+from dptune.training.train import Trainer
+from tests.text_models import sentences, tiny_roberta, write_csv
+
+HIDDEN, LAYERS, CLASSES = 16, 2, 2
+
+
+@pytest.fixture(scope="module")
+def roberta(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tiny_roberta(tmp_path_factory.mktemp("roberta"), hidden=HIDDEN, layers=LAYERS)
+
+
+@pytest.fixture(scope="module")
+def reviews(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
+    """``dataset_args`` of 400 training and 200 held-out sentences."""
+    folder = tmp_path_factory.mktemp("reviews")
+    train = write_csv(folder / "train.csv", sentences(400, 1))
+    held = write_csv(folder / "held.csv", sentences(200, 2))
+    return {"train": str(train), "held_out": str(held), "num_classes": CLASSES, "max_length": 16}
+
+
+def text_run(roberta: Path, reviews: dict[str, object], **knobs: object) -> RunConfig:
+    values = {
+        "method": "dpsgd",
+        "epsilon": 8.0,
+        "dataset": "text",
+        "dataset_args": dict(reviews),
+        "model": f"hf:{roberta}",
+        "epochs": 1,
+        "batch_size": 100,
+        "seed": 3,
+    }
+    return RunConfig(**(values | knobs))
+
+
+def trained_model(run: RunConfig) -> tuple[torch.nn.Module, torch.Tensor, torch.Tensor]:
+    data = load_dataset(run.dataset, None, None, run.dataset_args)
+    trained = Trained(run.trains, run.lora_rank, run.lora_alpha)
+    model = build_model(run.model, run.model_args, data.train_x[:2], data.num_classes, trained)
+    return model, data.train_x, data.train_y
+
+
+def test_the_text_model_reads_each_sample_as_its_own_tokens_whatever_the_padding(roberta, reviews) -> None:
+    """The wrapper's scores of a padded batch equal the transformers model's on each sample alone, cut to
+    its tokens: padding changes no output."""
+    model, x, _ = trained_model(text_run(roberta, reviews))
+    model = model.double()
+    batch = x[:6]
+    lengths = batch[:, 1].sum(dim=1)
+    assert len(set(lengths.tolist())) > 1  # samples of different lengths, padded to 16
+    with torch.no_grad():
+        together = model(batch)
+        for i, length in enumerate(lengths.tolist()):
+            alone = model.backbone(input_ids=batch[i : i + 1, 0, :length]).logits
+            torch.testing.assert_close(together[i : i + 1], alone, rtol=1e-10, atol=1e-12)
+
+
+def reference_clipped_sum(
+    flat: FlatModel,
+    iterates: list[torch.Tensor],
+    weights: list[float],
+    x: torch.Tensor,
+    y: torch.Tensor,
+    clip: float,
+) -> torch.Tensor:
+    """Σ_i clip(Σ_j w_j ∇f_i(θ_j), C): each ∇f_i by autograd on sample i alone, cut to its own tokens."""
+    total = torch.zeros_like(iterates[0])
+    for i in range(len(y)):
+        length = int(x[i, 1].sum())
+        alone = x[i : i + 1, :, :length]
+        signal = torch.zeros_like(total)
+        for w, theta in zip(weights, iterates, strict=True):
+            leaf = theta.detach().clone().requires_grad_(True)
+            loss = F.cross_entropy(functional_call(flat.model, flat.unflatten(leaf), (alone,)), y[i : i + 1])
+            (gradient,) = torch.autograd.grad(loss, [leaf])
+            signal += w * gradient
+        total += signal * min(1.0, clip / float(signal.norm()))
+    return total
+
+
+@pytest.mark.parametrize("trains", ["all", "lora", "bias", "head"])
+@pytest.mark.parametrize("weights", [[1.0], [0.7, 0.3]])
+def test_the_ghost_engines_clipped_sum_is_exact_on_roberta(roberta, reviews, trains, weights) -> None:
+    """On float64, at one iterate (SGD, Adam) and at two (DP-PMLF's per-sample momentum): the ghost
+    engine's clipped sum over a padded batch, with trained and frozen parameters, equals the reference to
+    1e-9 relative; its dimension is the trained parameters'."""
+    model, x, y = trained_model(text_run(roberta, reviews, trains=trains))
+    flat = FlatModel(model.double())
+    assert flat.size == sum(p.numel() for p in model.parameters() if p.requires_grad)
+    generator = torch.Generator().manual_seed(0)
+    start = flat.flatten()
+    iterates = [
+        start + 0.05 * j * torch.randn(start.shape, generator=generator, dtype=start.dtype)
+        for j in range(len(weights))
+    ]
+    batch, labels = x[:7], y[:7]
+    norms = reference_clipped_sum(flat, iterates, weights, batch, labels, math.inf)
+    clip = 0.5 * float(norms.norm()) / 7  # some samples clipped, some not
+    expected = reference_clipped_sum(flat, iterates, weights, batch, labels, clip)
+    got = GhostEngine(flat, 4).clipped_sum(
+        iterates, torch.tensor(weights, dtype=torch.float64), batch, labels, clip
+    )
+    assert float((got - expected).norm()) <= 1e-9 * float(expected.norm())
+
+
+def test_lora_trains_the_adapters_and_the_head_only(roberta, reviews) -> None:
+    """LoRA of rank r on query and value: 2·r·d per target layer, and the head (dense d×d + d, out d×K +
+    K) whole; the engine is the ghost one, checked; frozen weights stay the pretrained ones."""
+    run = text_run(
+        roberta, reviews, trains="lora", lora_rank=4, model_args={"lora_targets": ["query", "value"]}
+    )
+    trainer = Trainer(run)
+    d, r = HIDDEN, 4
+    assert trainer.flat.size == LAYERS * 2 * (2 * r * d) + (d * d + d) + (d * CLASSES + CLASSES)
+    assert trainer.engine.choice.startswith("ghost") and "checked" in trainer.engine.choice
+    frozen = {n: p.detach().clone() for n, p in trainer.flat.model.named_parameters() if not p.requires_grad}
+    trainer.fit()
+    after = dict(trainer.flat.model.named_parameters())
+    assert all(torch.equal(after[n], value) for n, value in frozen.items())
+    summary = trainer.summary()
+    assert summary["trained_parameters"] == trainer.flat.size and summary["trains"] == "lora"
+    assert summary["pretrained"]["name"] == str(roberta) and len(summary["pretrained"]["sha256"]) == 16
+
+
+@pytest.mark.parametrize("method", sorted(METHODS))
+def test_every_method_fine_tunes_with_lora(roberta, reviews, method) -> None:
+    run = text_run(roberta, reviews, method=method, trains="lora", lr=0.01)
+    trainer = Trainer(run)
+    start = trainer.theta.clone()
+    trainer.fit()
+    assert bool(torch.isfinite(trainer.theta).all()) and not torch.equal(trainer.theta, start)
+    assert trainer.accountant.epsilon(trainer.delta) <= 8.0 + 1e-9
+
+
+def test_the_engine_check_inputs_of_a_text_model_are_token_ids_with_padding(roberta, reviews) -> None:
+    model, x, _ = trained_model(text_run(roberta, reviews))
+    inputs, labels = check_inputs(x[:2], CLASSES, None, model)
+    assert inputs.dtype == torch.long and inputs.shape == (2, 3, 16)
+    assert int(inputs[:, 0].max()) < model.vocabulary and int(inputs[1, 1].sum()) < 16
+    engine = clipped_sum_engine(FlatModel(model), 8, "auto", (inputs, labels))
+    assert engine.choice.startswith("ghost")
+
+
+def test_the_released_text_model_reads_raw_text_through_mlflow(roberta, reviews, tmp_path) -> None:
+    """A LoRA run's release: the adapters merged into the pretrained architecture, logged with its
+    tokenizer; the registered model's pyfunc takes raw strings and returns the labels the run's own model
+    gives."""
+    import mlflow
+
+    from dptune.tracking.mlflow_models import log_released_model
+
+    trainer = Trainer(text_run(roberta, reviews, trains="lora", method="dp-adambc", lr=0.01, epochs=2))
+    trainer.fit()
+    module = trainer.released_module()
+    assert not any("lora" in name for name, _ in module.named_parameters())
+    uri = f"sqlite:///{tmp_path / 'mlflow.db'}"
+    mlflow.set_tracking_uri(uri)
+    run_id = mlflow.MlflowClient().create_run(mlflow.MlflowClient().create_experiment("text")).info.run_id
+    card = {
+        "method": "dp-adambc",
+        "dataset": "text",
+        "model": "hf:tiny",
+        "epsilon": 8.0,
+        "delta": 1e-5,
+        "covers": "the run",
+        "final_test_accuracy": 50.0,
+        "assumes": "—",
+        "held_out": "public",
+        "noise_source": "secure",
+    }
+    loaded = mlflow.pyfunc.load_model(log_released_model(uri, run_id, module, (3, 16), card, "reviews"))
+    texts = ["a gripping well acted film", "dull", "superb cast and a tender ending"]
+    predicted = loaded.predict(texts)
+    encoded = module.tokenizer(
+        texts,
+        max_length=16,
+        truncation=True,
+        padding="max_length",
+        return_tensors="pt",
+        return_token_type_ids=True,
+    )
+    x = torch.stack([encoded["input_ids"], encoded["attention_mask"], encoded["token_type_ids"]], 1)
+    with torch.no_grad():
+        expected = module(x).argmax(dim=1).tolist()
+    assert list(predicted) == expected
+
+
+def test_dptune_train_fine_tunes_a_pretrained_model_on_csv(roberta, reviews, capsys) -> None:
+    argv = [
+        "train",
+        "--method",
+        "dp-adambc",
+        "--epsilon",
+        "8",
+        "--dataset",
+        "text",
+        "--model",
+        f"hf:{roberta}",
+    ]
+    argv += [f"--dataset-arg={key}={value}" for key, value in reviews.items()]
+    argv += ["--trains", "lora", "--lora-rank", "2", "--epochs", "1", "--lr", "0.01", "--json"]
+    assert main(argv) == 0
+    summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert summary["trains"] == "lora" and summary["dataset"] == "text" and summary["pretrained"]["sha256"]
+
+
+def write_labels(path: Path, labels: list[object]) -> Path:
+    rows = [(text, label) for (text, _), label in zip(sentences(len(labels), 5), labels, strict=True)]
+    return write_csv(path, rows)
+
+
+@pytest.mark.parametrize(
+    ("change", "field", "words"),
+    [
+        ({"model": "hf:FacebookAI/roberta-base"}, "model", "FacebookAI/roberta-base"),
+        ({"dataset_args": {"text": "review"}}, "dataset.args.text", "no column 'review'"),
+        ({"dataset_args": {"label": "stars"}}, "dataset.args.label", "no column 'stars'"),
+        ({"dataset_args": {"max_length": 64}}, "dataset.args.max_length", "at most 32"),
+        ({"model_args": {"lora_targets": ["q_proj"]}, "trains": "lora"}, "model.args.lora_targets", "q_proj"),
+        ({"model_args": {"task": "translation"}}, "model.args.task", "sequence-classification"),
+        ({"dataset_args": {"num_classes": 1}}, "dataset.args.num_classes", ">= 2"),
+        ({"model": "cnn5"}, "model", "pretrained model"),
+        (
+            {"dataset": "digits", "dataset_args": {}, "model": "cnn5", "trains": "lora"},
+            "trains",
+            "pretrained",
+        ),
+    ],
+)
+def test_bad_fine_tuning_input_is_refused_in_one_line_naming_the_field(
+    roberta, reviews, change, field, words
+) -> None:
+    values = dict(change)
+    if values.get("dataset_args"):
+        values["dataset_args"] = dict(reviews) | values["dataset_args"]
+    with pytest.raises(InputError) as caught:
+        Trainer(text_run(roberta, reviews, **values))
+    assert caught.value.field == field and words in caught.value.problem
+    assert "\n" not in str(caught.value)
+
+
+def test_labels_outside_the_classes_and_a_head_of_another_size_are_refused(
+    roberta, reviews, tmp_path
+) -> None:
+    outside = write_labels(tmp_path / "outside.csv", [0, 1, 2, 1] * 10)
+    with pytest.raises(InputError, match=r"0…1"):
+        Trainer(text_run(roberta, reviews, dataset_args=dict(reviews) | {"train": str(outside)}))
+    from transformers import RobertaForSequenceClassification
+
+    three = tmp_path / "three-way"
+    RobertaForSequenceClassification.from_pretrained(roberta, num_labels=3).save_pretrained(three)
+    (three / "tokenizer.json").write_bytes((roberta / "tokenizer.json").read_bytes())
+    (three / "tokenizer_config.json").write_bytes((roberta / "tokenizer_config.json").read_bytes())
+    with pytest.raises(InputError, match="head of another size") as caught:
+        Trainer(text_run(roberta, reviews, model=f"hf:{three}"))
+    assert caught.value.field == "model"
+
+
+@pytest.mark.slow
+def test_a_total_epsilon_sweep_fine_tunes_with_lora_and_registers_a_model_that_reads_raw_text(
+    roberta, tmp_path
+) -> None:
+    """``dptune run`` of a spec naming a pretrained model by folder and text files beside it: one model
+    across two methods at total ε 8, LoRA; the registered model at alias total-8 takes raw strings and
+    answers labels; its card names the pretrained weights by their file hash among what it assumes public."""
+    import shutil
+
+    import mlflow
+    import yaml
+
+    shutil.copytree(roberta, tmp_path / "tiny-roberta")
+    write_csv(tmp_path / "train.csv", sentences(1500, 11))
+    write_csv(tmp_path / "held.csv", sentences(1000, 12))
+    spec = {
+        "name": "reviews",
+        "dataset": {
+            "name": "text",
+            "args": {"train": "train.csv", "held_out": "held.csv", "num_classes": 2, "max_length": 16},
+        },
+        "model": {"hf": "tiny-roberta", "task": "sequence-classification"},
+        "privacy": {"epsilon": 8.0, "includes_tuning": True},
+        "training": {"epochs": 3, "batch_size": 150, "trains": "lora"},
+        "methods": ["dpsgd", "dp-adambc"],
+        "tracking": {"uri": "mlflow.db"},
+    }
+    path = tmp_path / "reviews.yaml"
+    path.write_text(yaml.safe_dump(spec))
+    done = subprocess.run(
+        [sys.executable, "-m", "dptune.cli", "run", str(path)],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "raw text in" in done.stdout and "images" not in done.stdout
+    mlflow.set_tracking_uri(f"sqlite:///{tmp_path / 'mlflow.db'}")
+    model = mlflow.pyfunc.load_model("models:/reviews@total-8")
+    predicted = model.predict(["a gripping, well acted film", "dull"])
+    assert len(predicted) == 2 and set(predicted.tolist()) <= {0, 1}
+    version = mlflow.MlflowClient().get_model_version_by_alias("reviews", "total-8")
+    card = json.loads(
+        Path(mlflow.artifacts.download_artifacts(f"runs:/{version.run_id}/privacy_card.json")).read_text()
+    )
+    assert card["pretrained"]["sha256"] and "pretrained weights" in card["assumes"]
+    assert card["settings"]["trains"] == "lora"
