@@ -331,3 +331,40 @@ def test_a_total_epsilon_sweep_fine_tunes_with_lora_and_registers_a_model_that_r
     )
     assert card["pretrained"]["sha256"] and "pretrained weights" in card["assumes"]
     assert card["settings"]["trains"] == "lora"
+
+
+def test_a_spec_names_a_pretrained_model_and_text_files_beside_it_and_searches_fine_tuning_spaces(
+    roberta, reviews, tmp_path
+) -> None:
+    """``model: {hf: FOLDER}`` and the text files resolve beside the spec; methods named without a space
+    search fine-tuning's steps (Adam's 1e-4 to 1e-2 with LoRA, LoRA's rank 4 to 16; 1e-5 to 1e-3 in full);
+    ``trains`` is searchable; the user's own text makes the held-out split private by default."""
+    import shutil
+
+    from dptune.sweep.spec import parse_spec
+
+    shutil.copytree(roberta, tmp_path / "tiny")
+    for key in ("train", "held_out"):
+        shutil.copy(reviews[key], tmp_path / Path(str(reviews[key])).name)
+    doc = {
+        "name": "reviews",
+        "dataset": {"name": "text", "args": {"train": "train.csv", "held_out": "held.csv", "num_classes": 2}},
+        "model": {"hf": "tiny", "lora_targets": ["query", "value"]},
+        "privacy": {"epsilon": 8.0},
+        "training": {"trains": "lora", "epochs": 1, "batch_size": 100},
+        "methods": ["dp-adambc", "dpsgd"],
+    }
+    spec = parse_spec(doc, tmp_path)
+    run = spec.shared
+    assert run.model == f"hf:{(tmp_path / 'tiny').resolve()}" and run.model_args == {
+        "lora_targets": ["query", "value"]
+    }
+    assert run.dataset_args["train"] == str((tmp_path / "train.csv").resolve())
+    assert spec.validation == "private"
+    adam = spec.methods["dp-adambc"].knobs
+    assert adam["effective_lr"].args == (1e-4, 1e-2) and adam["lora_rank"].args == (4, 16)
+    full = parse_spec(doc | {"training": {"trains": "all", "epochs": 1, "batch_size": 100}}, tmp_path)
+    assert full.methods["dp-adambc"].knobs["effective_lr"].args == (1e-5, 1e-3)
+    assert "lora_rank" not in full.methods["dp-adambc"].knobs
+    searched = parse_spec(doc | {"methods": {"dp-adambc": {"trains": {"choice": ["all", "lora"]}}}}, tmp_path)
+    assert searched.methods["dp-adambc"].knobs["trains"].values() == ["all", "lora"]

@@ -16,7 +16,8 @@ from typing import Any
 
 import pytest
 
-from dptune.engine.data import train_size
+from dptune.base.errors import DataUnavailableError
+from dptune.engine.data import published_train_size, train_size
 from dptune.privacy.accounting import rdp_to_epsilon
 from dptune.sweep.bound import bounded_searches
 from dptune.sweep.ledger import PrivateSweepState
@@ -42,7 +43,12 @@ def plans_and_bounds(path: Path) -> dict[str, Any]:
     """A total ε's plans, or a per-run spec's bound of each method in each of its sweeps."""
     spec = load_spec(path)
     shared = spec.shared
-    n = train_size(shared.dataset, shared.data_root, shared.subset, shared.dataset_args)
+    try:
+        n = train_size(shared.dataset, shared.data_root, shared.subset, shared.dataset_args)
+    except DataUnavailableError:  # GLUE or CIFAR where no copy is (CI): the size they are published with
+        published = published_train_size(shared.dataset)
+        assert published is not None, f"{path}: no local copy of {shared.dataset} and no published size"
+        n = published
     delta = shared.delta if shared.delta is not None else default_delta(n)
     if spec.includes_tuning is not None:
         return {"plans": rounded([plan.as_dict() for plan in planned(spec, n) or []])}

@@ -36,7 +36,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 import numpy as np
 
@@ -372,13 +372,24 @@ DATASETS: dict[str, DataSource] = {
 }
 """Every image dataset by name (with ``TEXT_DATASETS``, ``dptune train --dataset``'s choices)."""
 
-GLUE_TASKS: dict[str, tuple[str, tuple[str, str | None], str, int]] = {
-    "glue-sst2": ("sst2", ("sentence", None), "validation", 2),
-    "glue-qnli": ("qnli", ("question", "sentence"), "validation", 2),
-    "glue-mnli": ("mnli", ("premise", "hypothesis"), "validation_matched", 3),
-    "glue-qqp": ("qqp", ("question1", "question2"), "validation", 2),
+class GlueTask(NamedTuple):
+    """A GLUE task (Wang et al. 2019) as ``datasets`` holds it (``nyu-mll/glue``)."""
+
+    task: str
+    columns: tuple[str, str | None]
+    held_out_split: str
+    classes: int
+    published_train_size: int
+
+
+GLUE_TASKS: dict[str, GlueTask] = {
+    "glue-sst2": GlueTask("sst2", ("sentence", None), "validation", 2, 67_349),
+    "glue-qnli": GlueTask("qnli", ("question", "sentence"), "validation", 2, 104_743),
+    "glue-mnli": GlueTask("mnli", ("premise", "hypothesis"), "validation_matched", 3, 392_702),
+    "glue-qqp": GlueTask("qqp", ("question1", "question2"), "validation", 2, 363_846),
 }
-"""GLUE tasks by name: the task, its text column(s), the labelled split held out, its classes."""
+"""GLUE tasks by name: the task, its text column(s), the labelled split held out, its classes, and its
+published training size."""
 TEXT_DATASETS = (*GLUE_TASKS, "text")
 """Text datasets (``dptune.engine.text``): the GLUE tasks, and the user's files (``text``)."""
 TEXT_ARGS = (
@@ -394,6 +405,15 @@ TEXT_ARGS = (
 )
 """What ``dataset.args`` of ``text`` may give (``tokenizer`` and its revision: the model's, filled in)."""
 ALL_DATASETS = (*DATASETS, *TEXT_DATASETS)
+
+
+def published_train_size(name: str) -> int | None:
+    """The training size a built-in dataset is published with (GLUE's tasks, CIFAR's), None for the
+    others: what a plan of a spec on it is made for where no local copy is (``tests``' records)."""
+    if name in GLUE_TASKS:
+        return GLUE_TASKS[name].published_train_size
+    source = DATASETS.get(name)
+    return source.TRAIN_SIZE if isinstance(source, CifarSource) else None
 
 
 def users_own(name: str) -> bool:

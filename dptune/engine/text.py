@@ -153,8 +153,11 @@ def _read_files(args: dict[str, Any]) -> RawText:
 
 def _read_glue(name: str, root: Path | None) -> RawText:
     datasets = _datasets()
+    from huggingface_hub.utils import logging as hub_logging
 
-    task, (first, second), held_split, classes = GLUE_TASKS[name]
+    task, (first, second), held_split, classes, _ = GLUE_TASKS[name]
+    level = hub_logging.get_verbosity()
+    hub_logging.set_verbosity_error()  # its lines about each unanswered request: the refusal says it once
     try:
         loaded = datasets.load_dataset("nyu-mll/glue", task, cache_dir=None if root is None else str(root))
     except Exception as exc:  # offline and not cached: datasets raises one of several errors
@@ -166,6 +169,8 @@ def _read_glue(name: str, root: Path | None) -> RawText:
             f"(datasets.load_dataset('nyu-mll/glue', '{task}')), or give its files as dataset: {{name: text, "
             "args: {train: …, held_out: …}}",
         ) from None
+    finally:
+        hub_logging.set_verbosity(level)
     texts, labels = {}, {}
     for part, split in (("training", "train"), ("held-out", held_split)):
         table = loaded[split]

@@ -48,7 +48,7 @@ from dptune.methods import METHODS, get_method
 from dptune.privacy.heldout import PrivateHeldOut
 from dptune.privacy.tuning import TrialCount
 from dptune.sweep.bound import SearchSetup
-from dptune.sweep.default_spaces import default_space
+from dptune.sweep.default_spaces import default_space, fine_tuning_space
 from dptune.sweep.space import (
     MethodSpace,
     carried_start_point,
@@ -327,12 +327,16 @@ def run_values(doc: Mapping[str, Any], base: Path) -> tuple[dict[str, Any], set[
 def methods_section(doc: Mapping[str, Any]) -> dict[str, Any]:
     """``methods``: each method with its space (``{dpsgd: {lr: …}}``; an empty one fixes every knob), or a
     list of method names (``[dpsgd, dp-pmlf]``), each then searching its default space
-    (``dptune.sweep.default_spaces``)."""
+    (``dptune.sweep.default_spaces``; fine-tuning's where ``model`` is a pretrained one)."""
     methods = doc["methods"]
     if not isinstance(methods, list):
         return mapping(methods, "methods")
     for index, method in enumerate(methods):
         get_method(method, f"methods[{index}]")
+    model, training = doc.get("model"), doc.get("training")
+    if isinstance(model, Mapping) and "hf" in model:
+        trains = training.get("trains", "all") if isinstance(training, Mapping) else "all"
+        return {method: fine_tuning_space(method, str(trains)) for method in methods}
     return {method: default_space(method) for method in methods}
 
 
