@@ -368,3 +368,66 @@ def test_a_spec_names_a_pretrained_model_and_text_files_beside_it_and_searches_f
     assert "lora_rank" not in full.methods["dp-adambc"].knobs
     searched = parse_spec(doc | {"methods": {"dp-adambc": {"trains": {"choice": ["all", "lora"]}}}}, tmp_path)
     assert searched.methods["dp-adambc"].knobs["trains"].values() == ["all", "lora"]
+
+
+@pytest.fixture(scope="module")
+def tiny_vit(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A ViT for digits' 1×8×8 images (patches of 4), random weights, saved as a pretrained body."""
+    from transformers import ViTConfig, ViTModel
+
+    folder = tmp_path_factory.mktemp("vit")
+    config = ViTConfig(
+        image_size=8,
+        patch_size=4,
+        num_channels=1,
+        hidden_size=16,
+        num_hidden_layers=2,
+        num_attention_heads=2,
+        intermediate_size=32,
+    )
+    torch.manual_seed(0)
+    ViTModel(config, add_pooling_layer=False).save_pretrained(folder)
+    return folder
+
+
+@pytest.mark.parametrize("trains", ["all", "lora"])
+def test_the_ghost_engine_is_exact_on_a_vits_patches_class_token_and_positions(
+    tiny_vit, digits, trains
+) -> None:
+    """A ViT fine-tuned on digits: the class token and position embeddings have their own rule, so the
+    ghost engine runs (checked), and its clipped sum on float64 equals each image's own autograd gradient,
+    clipped and summed, to 1e-9."""
+    run = RunConfig(
+        method="dpsgd",
+        epsilon=8.0,
+        dataset="digits",
+        model=f"hf:{tiny_vit}",
+        model_args={"task": "image-classification", "lora_targets": ["q_proj", "v_proj"]},
+        trains=trains,
+        epochs=1,
+        batch_size=200,
+    )
+    trained = Trained(run.trains, run.lora_rank, run.lora_alpha)
+    model = build_model(run.model, run.model_args, digits.train_x[:2], digits.num_classes, trained)
+    if trains == "all":
+        names = {n for n, p in model.named_parameters() if p.requires_grad}
+        assert {"backbone.vit.embeddings.cls_token", "backbone.vit.embeddings.position_embeddings"} <= names
+    flat = FlatModel(model.double())
+    x, y = digits.train_x[:6].double(), digits.train_y[:6]
+    engine = clipped_sum_engine(flat, 6, "auto", check_inputs(x, digits.num_classes, None, flat.model))
+    assert engine.choice.startswith("ghost")
+    theta = flat.flatten()
+    expected = torch.zeros_like(theta)
+    gradients = []
+    for i in range(len(y)):
+        leaf = theta.detach().clone().requires_grad_(True)
+        loss = F.cross_entropy(
+            functional_call(flat.model, flat.unflatten(leaf), (x[i : i + 1],)), y[i : i + 1]
+        )
+        gradients.append(torch.autograd.grad(loss, [leaf])[0])
+    clip = float(torch.stack([g.norm() for g in gradients]).median())
+    for gradient in gradients:
+        expected += gradient * min(1.0, clip / float(gradient.norm()))
+    got = engine.clipped_sum([theta], torch.ones(1, dtype=torch.float64), x, y, clip)
+    assert float((got - expected).norm()) <= 1e-9 * float(expected.norm())
+    Trainer(run).fit()

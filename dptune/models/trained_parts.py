@@ -88,10 +88,11 @@ def with_lora(model: nn.Module, rank: int, alpha: float, targets: list[str] | No
         with warnings.catch_warnings():  # peft asks transformers' deprecated checkpointing flag
             warnings.simplefilter("ignore", FutureWarning)
             model.backbone = get_peft_model(backbone, config)
-    except ValueError as exc:
-        shown = str(exc).splitlines()[0][:200]
+    except ValueError:
         raise InputError(
-            "model.args.lora_targets", f"{shown}; name the linear layers to adapt (e.g. [query, value])"
+            "model.args.lora_targets",
+            f"peft has no default LoRA targets for this architecture; name the linear layers to adapt (its "
+            f"linear layers: {', '.join(linear)}), e.g. [query, value]",
         ) from None
     return model
 
