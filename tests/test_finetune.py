@@ -431,3 +431,18 @@ def test_the_ghost_engine_is_exact_on_a_vits_patches_class_token_and_positions(
     got = engine.clipped_sum([theta], torch.ones(1, dtype=torch.float64), x, y, clip)
     assert float((got - expected).norm()) <= 1e-9 * float(expected.norm())
     Trainer(run).fit()
+
+
+def test_the_vmap_engine_agrees_with_the_ghost_engine_on_roberta(roberta, reviews) -> None:
+    """The two engines, one materialising every per-sample gradient by ``torch.func.vmap`` (the model
+    given an additive attention mask there), the other from layer inputs and output gradients, give the
+    same clipped sum over a padded batch in float64."""
+    from dptune.engine.persample import VmapEngine
+
+    model, x, y = trained_model(text_run(roberta, reviews, trains="lora"))
+    flat = FlatModel(model.double())
+    theta = [flat.flatten()]
+    ones = torch.ones(1, dtype=torch.float64)
+    ghost = GhostEngine(flat, 8).clipped_sum(theta, ones, x[:8], y[:8], 0.05)
+    vmapped = VmapEngine(flat, 8).clipped_sum(theta, ones, x[:8], y[:8], 0.05)
+    assert float((ghost - vmapped).norm()) <= 1e-9 * float(ghost.norm())

@@ -184,10 +184,20 @@ class TextClassifier(nn.Module):
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         ids, mask, types = x[:, 0], x[:, 1], x[:, 2]
-        if not torch._C._functorch.is_batchedtensor(x):  # under vmap a length would be data-dependent
-            longest = max(int(mask.sum(dim=1).max()), 1)  # right padding: no sample has more tokens
-            ids, mask, types = ids[:, :longest], mask[:, :longest], types[:, :longest]
+        if torch._C._functorch.is_functorch_wrapped_tensor(x):  # under vmap: no data-dependent length
+            return self.backbone(
+                input_ids=ids, attention_mask=self._additive(mask), token_type_ids=types
+            ).logits
+        longest = max(int(mask.sum(dim=1).max()), 1)  # right padding: no sample has more tokens
+        ids, mask, types = ids[:, :longest], mask[:, :longest], types[:, :longest]
         return self.backbone(input_ids=ids, attention_mask=mask, token_type_ids=types).logits
+
+    def _additive(self, mask: torch.Tensor) -> torch.Tensor:
+        """The attention mask as the additive ``[b, 1, 1, T]`` one attention applies (0 for a token, the
+        dtype's lowest number for padding), which ``transformers`` takes as given: its own conversion of a
+        0/1 mask branches on the data, which ``torch.func.vmap`` (the vmap engine) cannot trace."""
+        dtype = next(self.backbone.parameters()).dtype
+        return (1.0 - mask[:, None, None, :].to(dtype)) * torch.finfo(dtype).min
 
     def synthetic_inputs(self, count: int, length: int) -> torch.Tensor:
         """``count`` inputs of ``length`` positions made from the model alone (token ids from a fixed
