@@ -372,6 +372,7 @@ DATASETS: dict[str, DataSource] = {
 }
 """Every image dataset by name (with ``TEXT_DATASETS``, ``dptune train --dataset``'s choices)."""
 
+
 class GlueTask(NamedTuple):
     """A GLUE task (Wang et al. 2019) as ``datasets`` holds it (``nyu-mll/glue``)."""
 

@@ -228,6 +228,7 @@ class ImageClassifier(nn.Module):
 def pretrained_classifier(name: str, args: dict[str, Any], num_classes: int) -> nn.Module:
     """The pretrained model NAME wrapped for its task (``TextClassifier`` or ``ImageClassifier``)."""
     backbone = load_pretrained(name, args, num_classes)
+    config: Any = backbone.config
     if task_of(args) == TEXT_TASK:
-        return TextClassifier(backbone, int(backbone.config.vocab_size))
+        return TextClassifier(backbone, int(config.vocab_size))
     return ImageClassifier(backbone)

@@ -32,7 +32,7 @@ class Trained:
 
     what: str = "all"
     rank: int = 8
-    alpha: float = 16.0
+    alpha: int = 16
     targets: list[str] | None = None
 
 
@@ -63,7 +63,7 @@ def select_trained(model: nn.Module, trained: Trained) -> nn.Module:
     return model
 
 
-def with_lora(model: nn.Module, rank: int, alpha: float, targets: list[str] | None) -> nn.Module:
+def with_lora(model: nn.Module, rank: int, alpha: int, targets: list[str] | None) -> nn.Module:
     """``model``'s backbone with LoRA adapters of rank r and scale α/r on ``targets`` (the head trained
     whole, peft's ``modules_to_save``); the rest frozen."""
     from peft import LoraConfig, get_peft_model

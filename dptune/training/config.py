@@ -169,11 +169,11 @@ class RunConfig:
         searchable=True,
     )
     lora_rank: int = knob("int", 8, _at_least_one, "an integer >= 1", "LoRA's rank r", searchable=True)
-    lora_alpha: float = knob(
-        "float",
-        16.0,
-        _positive,
-        "a number > 0",
+    lora_alpha: int = knob(
+        "int",
+        16,
+        _at_least_one,
+        "an integer >= 1",
         "LoRA's α (the adapters' product scaled by α/r)",
         searchable=True,
     )
