@@ -446,3 +446,33 @@ def test_the_vmap_engine_agrees_with_the_ghost_engine_on_roberta(roberta, review
     ghost = GhostEngine(flat, 8).clipped_sum(theta, ones, x[:8], y[:8], 0.05)
     vmapped = VmapEngine(flat, 8).clipped_sum(theta, ones, x[:8], y[:8], 0.05)
     assert float((ghost - vmapped).norm()) <= 1e-9 * float(ghost.norm())
+
+
+def test_a_released_vit_resizes_inside_the_model_and_answers_as_it_does(tiny_vit, digits, tmp_path) -> None:
+    """A pretrained ViT at 8×8 given 4×4 images (digits cut down) resizes them inside the model; its
+    release, MLflow's exported graph, answers the pyfunc's rows as the module does."""
+    import mlflow
+
+    from dptune.tracking.mlflow_models import log_released_model
+
+    small = digits.train_x[:5, :, ::2, ::2].contiguous()
+    model = build_model(f"hf:{tiny_vit}", {"task": "image-classification"}, small, digits.num_classes).eval()
+    uri = f"sqlite:///{tmp_path / 'mlflow.db'}"
+    client = mlflow.MlflowClient(tracking_uri=uri)
+    run_id = client.create_run(client.create_experiment("vit")).info.run_id
+    card = {
+        "method": "dpsgd",
+        "dataset": "digits",
+        "model": "hf:tiny-vit",
+        "epsilon": 8.0,
+        "delta": 1e-5,
+        "covers": "the run",
+        "final_test_accuracy": 50.0,
+        "assumes": "—",
+        "held_out": "public",
+        "noise_source": "secure",
+    }
+    loaded = mlflow.pyfunc.load_model(log_released_model(uri, run_id, model, (1, 4, 4), card, "vit"))
+    with torch.no_grad():
+        expected = model(small).argmax(dim=1).tolist()
+    assert list(loaded.predict(small.reshape(5, -1).numpy())) == expected

@@ -17,11 +17,12 @@ from typing import Any
 
 import pytest
 
+from dptune.base.errors import InputError
 from dptune.engine.data import Dataset
 from dptune.methods import METHODS
 from dptune.methods.filters import PRESETS
 from dptune.methods.params import Param
-from dptune.training.config import SEARCHABLE_KNOBS, RunConfig
+from dptune.training.config import KNOB_OPTIONS, SEARCHABLE_KNOBS, RunConfig
 from dptune.training.train import Trainer
 
 BASE = {"epsilon": 1.0, "dataset": "digits", "model": "mlp", "delta": 1e-4, "epochs": 1}
@@ -46,12 +47,23 @@ def other_value(param: Param, base: Any) -> dict[str, Any]:
         if param.kind == "filter":
             return {param.name: name}
         return PRESETS[name].as_dict()
+    if param.name in KNOB_OPTIONS:  # a choice: another that this run takes (trains: bias, on an mlp)
+        return {param.name: next(v for v in KNOB_OPTIONS[param.name] if v != base and takes(param.name, v))}
     if param.kind == "str":  # the model: another that fits 8×8 digits
         return {param.name: next(v for v in ("vit", "mlp") if v != base)}
     start = base if base is not None else 1
     candidates = [start + 1, 2 * start, 2, 3] if param.kind == "int" else [start / 2, start * 0.9, 0.5, 0.25]
     value = next(v for v in candidates if v != base and param.check(v))
     return {param.name: value}
+
+
+def takes(name: str, value: Any) -> bool:
+    """Whether the base run takes ``value`` of the knob ``name``."""
+    try:
+        RunConfig(method="dpsgd", **(BASE | {name: value}))
+    except InputError:
+        return False
+    return True
 
 
 def same_schedule(a: list[tuple[float, float, int]], b: list[tuple[float, float, int]]) -> bool:
