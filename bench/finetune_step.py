@@ -252,7 +252,7 @@ def measured(step: Callable[[], None], device: torch.device) -> tuple[float, flo
 
 
 def _short(exc: BaseException) -> str:
-    text = " ".join(str(exc).split())
+    text = " ".join(str(exc).split()).replace("|", "/")  # a table cell
     return f"{type(exc).__name__}: {text[:160]}"
 
 
