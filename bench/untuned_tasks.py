@@ -78,10 +78,12 @@ def commands(task: str, epsilon: float) -> dict[str, list[str]]:
 
 def execute(args: list[str], folder: Path) -> list[dict[str, Any]]:
     """One execution in a fresh ``folder``: the released model's accuracy and (ε, δ) (the oracle: each
-    re-run of its selection, from ``dptune report``), and its wall time."""
+    re-run of its selection, the best on validation across methods, from ``dptune report``), and its
+    wall time. A spec is copied into ``folder``
+    first, so that its store and Tune results (beside it) are the execution's own."""
     shutil.rmtree(folder, ignore_errors=True)
     folder.mkdir(parents=True)
-    located = [str(ROOT / a) if a.startswith("bench/") else a for a in args]
+    located = [shutil.copy(ROOT / a, folder) if a.endswith(".yaml") else a for a in args]
     started = time.time()
     stdout = dptune(*located, cwd=folder, log=folder / "output.log", env=fresh_process_env(ROOT))
     wall = round(time.time() - started, 1)
@@ -89,7 +91,8 @@ def execute(args: list[str], folder: Path) -> list[dict[str, Any]]:
         last = json.loads(stdout.strip().splitlines()[-1])
         return [{k: last[k] for k in ("final_test_accuracy", "epsilon", "delta")} | {"wall_seconds": wall}]
     report = json.loads(dptune("report", "--json", cwd=folder, env=fresh_process_env(ROOT)))
-    (row,) = [r for r in report["best_tradeoffs"] if r["test_accuracies"]]
+    rerun = [r for r in report["best_tradeoffs"] if r["test_accuracies"]]
+    row = max(rerun, key=lambda r: r["validation_accuracy"])  # across methods, on validation
     return [
         {
             "final_test_accuracy": 100 * a if a <= 1 else a,
@@ -103,36 +106,41 @@ def execute(args: list[str], folder: Path) -> list[dict[str, Any]]:
     ]
 
 
-def code_version() -> str:
-    """The commit a row's executions run: the tree but this campaign's record and results clean, so that
-    a row runs what is committed."""
-    mine = [f":!{RECORD.relative_to(ROOT)}", ":!bench/RESULTS.md"]
+def code_version(record: Path) -> str:
+    """The commit a row's executions run: the tree but the campaign's ``record`` and results clean, so
+    that a row runs what is committed."""
+    mine = [f":!{record.relative_to(ROOT)}", ":!bench/RESULTS.md"]
     status = ["git", "status", "--porcelain", "--untracked-files=no", "--", ".", *mine]
     if subprocess.run(status, cwd=ROOT, capture_output=True, text=True, check=True).stdout.strip():
-        raise SystemExit("untuned_tasks: commit the working tree first: a row records the commit it ran")
+        raise SystemExit("bench: commit the working tree first: a row records the commit it ran")
     head = ["git", "rev-parse", "--short", "HEAD"]
     return subprocess.run(head, cwd=ROOT, capture_output=True, text=True, check=True).stdout.strip()
 
 
-def run_cell(task: str, epsilon: float, executions: int) -> None:
-    record = json.loads(RECORD.read_text()) if RECORD.exists() else {}
+def run_cell(
+    record_file: Path, task: str, epsilon: float, rows: dict[str, list[str]], executions: int, scratch: Path
+) -> None:
+    """Each of the cell's ``rows`` (a name and its dptune command) executed ``executions`` times, each
+    finished execution's released results kept in ``record_file`` at once (an interrupted one left nothing
+    and runs again whole, with fresh randomness); each execution runs in a fresh folder under ``scratch``."""
+    record = json.loads(record_file.read_text()) if record_file.exists() else {}
     cell = record.setdefault(task, {}).setdefault(f"{epsilon:g}", {})
-    for name, args in commands(task, epsilon).items():
+    for name, args in rows.items():
         if name not in cell:
-            cell[name] = {"executions": [], "code": code_version()}
+            cell[name] = {"executions": [], "code": code_version(record_file)}
         entry = cell[name]
         entry["command"] = ".venv/bin/dptune " + " ".join(args)
         while len(entry["executions"]) < executions:
             index = len(entry["executions"])
             print(f"{task} ε={epsilon:g} {name} execution {index + 1}/{executions} …", flush=True)
-            results = execute(args, SCRATCH / f"{task}-eps{epsilon:g}" / f"{name}-{index}")
+            results = execute(args, scratch / f"{task}-eps{epsilon:g}" / f"{name}-{index}")
             entry["executions"] += results
             accuracies = [e["final_test_accuracy"] for e in entry["executions"]]
             entry |= {
                 "mean": statistics.fmean(accuracies),
                 "sd": statistics.stdev(accuracies) if len(accuracies) > 1 else None,
             }
-            RECORD.write_text(json.dumps(record, indent=1) + "\n")
+            record_file.write_text(json.dumps(record, indent=1) + "\n")
             print("  " + ", ".join(f"{r['final_test_accuracy']:.2f}%" for r in results), flush=True)
 
 
@@ -175,24 +183,13 @@ def verdict(cell: dict[str, Any], row: str) -> str:
     return "; ".join(parts)
 
 
-def table(record: dict[str, Any]) -> str:
+def result_rows(record: dict[str, Any]) -> list[str]:
+    """A Markdown table of every execution in ``record`` (task → total → row), a line per row."""
     lines = [
-        TITLE,
-        "",
-        f"- date: {dt.date.today()}; machine: {cpu_name()}, 2 cores, Python {platform.python_version()}; "
-        "command: `python bench/untuned_tasks.py --task TASK --epsilon E --write` (each row's command "
-        "below); tasks, spaces and defaults chosen before any run (the script's docstring)",
-        f"- goals: {GOALS}",
-        "- pipeline_scaled_step: the pipeline as it ran up to commit 49d64c4, whose release took the "
-        "selected trial's step times (ε_B/ε_t)·(T_t/T) for the rounding of T_t (by the plans: ×1.03 "
-        "and ×1.5 for cnn5 at totals 2 and 8, ×1.11 and ×0.79 for mlp); pipeline: the release takes the "
-        "step its trial was scored at (docs/privacy.md says why), from commit f05f212 on",
-        "",
         "| task | total ε | row | final test % (executions) | mean ± sd | ε (δ) of the model | command | "
         "commit |",
         "|---|---|---|---|---|---|---|---|",
     ]
-    verdicts = []
     for task, cells in record.items():
         for total, cell in cells.items():
             for name, entry in cell.items():
@@ -207,7 +204,30 @@ def table(record: dict[str, Any]) -> str:
                     f"| {task} | {total} | {name} | {accuracies} | {entry['mean']:.2f}{sd} | {bound} | "
                     f"`{entry['command']}` | {entry.get('code', '')} |"
                 )
-            verdicts += [f"- {task}, total ε = {total}, {row}: {verdict(cell, row)}" for row in PIPELINES]
+    return lines
+
+
+def table(record: dict[str, Any]) -> str:
+    lines = [
+        TITLE,
+        "",
+        f"- date: {dt.date.today()}; machine: {cpu_name()}, 2 cores, Python {platform.python_version()}; "
+        "command: `python bench/untuned_tasks.py --task TASK --epsilon E --write` (each row's command "
+        "below); tasks, spaces and defaults chosen before any run (the script's docstring)",
+        f"- goals: {GOALS}",
+        "- pipeline_scaled_step: the pipeline as it ran up to commit 49d64c4, whose release took the "
+        "selected trial's step times (ε_B/ε_t)·(T_t/T) for the rounding of T_t (by the plans: ×1.03 "
+        "and ×1.5 for cnn5 at totals 2 and 8, ×1.11 and ×0.79 for mlp); pipeline: the release takes the "
+        "step its trial was scored at (docs/privacy.md says why), from commit f05f212 on",
+        "",
+        *result_rows(record),
+    ]
+    verdicts = [
+        f"- {task}, total ε = {total}, {row}: {verdict(cell, row)}"
+        for task, cells in record.items()
+        for total, cell in cells.items()
+        for row in PIPELINES
+    ]
     return "\n".join([*lines, "", *verdicts]) + "\n"
 
 
@@ -218,7 +238,7 @@ def main() -> None:
     parser.add_argument("--executions", type=int, default=EXECUTIONS)
     parser.add_argument("--write", action="store_true", help="write the table into bench/RESULTS.md")
     args = parser.parse_args()
-    run_cell(args.task, args.epsilon, args.executions)
+    run_cell(RECORD, args.task, args.epsilon, commands(args.task, args.epsilon), args.executions, SCRATCH)
     record = json.loads(RECORD.read_text())
     print(table(record))
     if args.write:

@@ -370,6 +370,28 @@ def test_a_spec_names_a_pretrained_model_and_text_files_beside_it_and_searches_f
     assert searched.methods["dp-adambc"].knobs["trains"].values() == ["all", "lora"]
 
 
+def test_a_specs_paths_may_start_from_the_home_folder(roberta, reviews, tmp_path, monkeypatch) -> None:
+    """``~`` in ``model.hf`` and the text files is the user's home folder, whatever folder the spec is in."""
+    import os
+
+    from dptune.sweep.spec import parse_spec
+
+    home = Path(os.path.commonpath([roberta, str(reviews["train"])]))
+    monkeypatch.setenv("HOME", str(home))
+    files = {key: f"~/{Path(str(reviews[key])).relative_to(home)}" for key in ("train", "held_out")}
+    doc = {
+        "name": "reviews",
+        "dataset": {"name": "text", "args": files | {"num_classes": 2}},
+        "model": {"hf": f"~/{Path(roberta).relative_to(home)}"},
+        "privacy": {"epsilon": 8.0},
+        "training": {"epochs": 1, "batch_size": 100},
+        "methods": ["dpsgd"],
+    }
+    run = parse_spec(doc, tmp_path).shared
+    assert run.model == f"hf:{Path(roberta).resolve()}"
+    assert run.dataset_args["held_out"] == str(Path(str(reviews["held_out"])).resolve())
+
+
 @pytest.fixture(scope="module")
 def tiny_vit(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A ViT for digits' 1×8×8 images (patches of 4), random weights, saved as a pretrained body."""

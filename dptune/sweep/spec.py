@@ -68,6 +68,7 @@ from dptune.sweep.spec_parts import (
     IncludesTuning,
     Proxy,
     WarmStart,
+    beside,
     factory_value,
     method_space,
     parse_epsilons,
@@ -318,7 +319,7 @@ def run_values(doc: Mapping[str, Any], base: Path) -> tuple[dict[str, Any], set[
         if knob not in values:
             raise InputError(f"{knob}.name", "required")
     if values.get("data_root") is not None:
-        values["data_root"] = str((base / str(values["data_root"])).resolve())
+        values["data_root"] = str(beside(base, str(values["data_root"])))
     training = mapping(doc.get("training"), "training")
     only(training, TRAINING_KEYS, "training")
     return values | training, factories
@@ -413,7 +414,7 @@ def parse_spec(raw: Any, base: Path | None = None) -> SweepSpec:
         reruns=settings["selection.reruns"],
         tracking_uri=resolve_tracking_uri(settings["tracking.uri"], base),
         experiment=settings["tracking.experiment"] or name,
-        storage_path=storage if "://" in storage else str((base / storage).resolve()),
+        storage_path=storage if "://" in storage else str(beside(base, storage)),
         methods=spaces,
         source=doc,
         includes_tuning=parse_includes_tuning(

@@ -357,6 +357,12 @@ def parse_epsilons(value: Any) -> tuple[float, ...]:
     return epsilons
 
 
+def beside(base: Path, path: str) -> Path:
+    """A path a spec gives, absolute: ``~`` is the user's home folder, a relative path is beside the spec
+    (``base``)."""
+    return (base / Path(path).expanduser()).resolve()
+
+
 def resolve_tracking_uri(uri: str, base: Path, field: str = "tracking.uri") -> str:
     """An absolute SQLite URI for a relative one or a plain path (Tune runs trials in their own
     directories); other URIs unchanged.
@@ -401,14 +407,15 @@ PRETRAINED_KEYS = ("hf", *MODEL_ARGS)
 
 def pretrained_value(given: dict[str, Any], base: Path) -> dict[str, Any]:
     """``{hf: NAME, task, revision, lora_targets}`` as the run's ``model`` (``hf:NAME``) and its
-    ``model_args``. A NAME that is a folder beside the spec is that folder (a local checkpoint)."""
+    ``model_args``. A NAME that is a folder (beside the spec, or from ``~``) is that folder (a local
+    checkpoint)."""
     if "name" in given or "factory" in given:
         raise InputError("model.hf", "give hf (a pretrained model) alone, not with name or factory")
     name = given.pop("hf")
     if not isinstance(name, str) or not name:
         raise InputError("model.hf", f"must be a Hugging Face model name or a local folder, got {name!r}")
-    if (base / name).is_dir():
-        name = str((base / name).resolve())
+    if beside(base, name).is_dir():
+        name = str(beside(base, name))
     args = {key: given.pop(key) for key in MODEL_ARGS if key in given}
     return given | {"name": f"{PRETRAINED_PREFIX}{name}", "args": args}
 
@@ -418,5 +425,5 @@ def text_files_beside(args: Any, base: Path) -> dict[str, Any]:
     given = dict(mapping(args, "dataset.args"))
     for key in ("train", "held_out"):
         if isinstance(given.get(key), str):
-            given[key] = str((base / given[key]).resolve())
+            given[key] = str(beside(base, given[key]))
     return given
