@@ -69,6 +69,22 @@ class LocalCluster:
         )
         subprocess.run([sys.executable, "-c", probe], env=self.env, timeout=180, check=True)
 
+    def head_node_id(self) -> str:
+        """The Ray node ID of the head (what a trial's ``dptune.node`` tag names where it ran there)."""
+        probe = (
+            "import ray\n"
+            "ray.init(logging_level='ERROR')\n"
+            "print(next(n['NodeID'] for n in ray.nodes() if 'node:__internal_head__' in n['Resources']))\n"
+        )
+        return subprocess.run(
+            [sys.executable, "-c", probe],
+            env=self.env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=True,
+        ).stdout.strip()
+
     def running(self) -> bool:
         return bool(cluster_processes(self.temp_dir))
 

@@ -12,7 +12,6 @@ import shlex
 import shutil
 import signal
 import subprocess
-import sys
 import tempfile
 import tomllib
 from datetime import datetime
@@ -179,17 +178,6 @@ def test_head_postgres_setup_makes_a_password_protected_database_on_loopback() -
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def head_node_id(env: dict[str, str]) -> str:
-    probe = (
-        "import ray\n"
-        "ray.init(logging_level='ERROR')\n"
-        "print(next(n['NodeID'] for n in ray.nodes() if 'node:__internal_head__' in n['Resources']))\n"
-    )
-    return subprocess.run(
-        [sys.executable, "-c", probe], env=env, capture_output=True, text=True, timeout=120, check=True
-    ).stdout.strip()
-
-
 USER_MODEL = """
 from torch import nn
 
@@ -211,7 +199,7 @@ def test_sweep_of_a_users_model_on_a_cluster_runs_trials_on_workers_and_logs_to_
     cluster = LocalCluster(cpus=0)  # as cluster.yaml's head: no trial resources
     try:
         cluster.add_worker(cpus=2)
-        head = head_node_id(cluster.env)
+        head = cluster.head_node_id()
         with MlflowServer(f"sqlite:///{tmp_path / 'server.db'}", tmp_path / "server") as server:
             path = write_spec(
                 tmp_path,
@@ -277,7 +265,7 @@ def test_a_node_lost_while_it_holds_trials_costs_no_trial(tmp_path: Path) -> Non
     try:
         cluster.add_worker(cpus=2)
         cluster.add_worker(cpus=2)
-        head = head_node_id(cluster.env)
+        head = cluster.head_node_id()
         path = write_spec(
             tmp_path,
             "nodeloss",

@@ -284,16 +284,21 @@ def test_labels_outside_the_classes_and_a_head_of_another_size_are_refused(
 
 
 @pytest.mark.slow
-def test_a_total_epsilon_sweep_fine_tunes_with_lora_and_registers_a_model_that_reads_raw_text(
+def test_a_total_epsilon_sweep_fine_tunes_with_lora_on_a_cluster_and_registers_a_model_that_reads_raw_text(
     roberta, tmp_path
 ) -> None:
-    """``dptune run`` of a spec naming a pretrained model by folder and text files beside it: one model
-    across two methods at total ε 8, LoRA; the registered model at alias total-8 takes raw strings and
+    """``dptune run`` of a spec naming a pretrained model by folder and text files beside it, on the
+    cluster rehearsal (a head that offers trials nothing, as cluster.yaml's, and a worker): one model
+    across two methods at total ε 8, LoRA. Every trial runs on the worker, which reads the weights from
+    the folder and the text tokenized once into the feature cache on shared storage (``DPTUNE_CACHE``,
+    ``HF_HOME``, as cluster.yaml sets them). The registered model at alias total-8 takes raw strings and
     answers labels; its card names the pretrained weights by their file hash among what it assumes public."""
     import shutil
 
     import mlflow
     import yaml
+
+    from tests.local_cluster import LocalCluster
 
     shutil.copytree(roberta, tmp_path / "tiny-roberta")
     write_csv(tmp_path / "train.csv", sentences(1500, 11))
@@ -312,15 +317,24 @@ def test_a_total_epsilon_sweep_fine_tunes_with_lora_and_registers_a_model_that_r
     }
     path = tmp_path / "reviews.yaml"
     path.write_text(yaml.safe_dump(spec))
-    done = subprocess.run(
-        [sys.executable, "-m", "dptune.cli", "run", str(path)],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=900,
-    )
+    shared = tmp_path / "shared"
+    cluster = LocalCluster(cpus=0)
+    try:
+        cluster.add_worker(cpus=2)
+        head = cluster.head_node_id()
+        done = subprocess.run(
+            [sys.executable, "-m", "dptune.cli", "run", str(path)],
+            cwd=tmp_path,
+            env=cluster.env | {"DPTUNE_CACHE": str(shared / "cache"), "HF_HOME": str(shared / "huggingface")},
+            capture_output=True,
+            text=True,
+            timeout=900,
+        )
+    finally:
+        cluster.stop()
     assert done.returncode == 0, done.stderr[-3000:]
     assert "raw text in" in done.stdout and "images" not in done.stdout
+    assert len(list((shared / "cache" / "text").iterdir())) == 1  # tokenized once, for every trial
     mlflow.set_tracking_uri(f"sqlite:///{tmp_path / 'mlflow.db'}")
     model = mlflow.pyfunc.load_model("models:/reviews@total-8")
     predicted = model.predict(["a gripping, well acted film", "dull"])
@@ -331,6 +345,8 @@ def test_a_total_epsilon_sweep_fine_tunes_with_lora_and_registers_a_model_that_r
     )
     assert card["pretrained"]["sha256"] and "pretrained weights" in card["assumes"]
     assert card["settings"]["trains"] == "lora"
+    children = mlflow.search_runs(experiment_names=["reviews"], filter_string="tags.`dptune.node` != ''")
+    assert len(children) and head not in set(children["tags.dptune.node"])  # every trial ran on the worker
 
 
 def test_a_spec_names_a_pretrained_model_and_text_files_beside_it_and_searches_fine_tuning_spaces(
