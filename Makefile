@@ -53,7 +53,8 @@ checks: setup
 test: checks
 	$(BIN)/python -m pytest -q
 
-# The fast tier, for development: every unit and property test, no end-to-end sweep on real servers.
+# The fast tier, for development: the unit and property tests that take well under a second or two each; no
+# end-to-end sweep, no full-size cross-check (those are `slow`, in `make test`).
 test-fast: checks
 	$(BIN)/python -m pytest -q -m "not slow"
 

@@ -85,6 +85,7 @@ def test_prv_calibration_matches_opacus_prv() -> None:
     assert sigma < calibrated("dpsgd", {}, eps, delta, q, steps)
 
 
+@pytest.mark.slow
 def test_pld_calibration_matches_opacus_prv_and_dp_accountings_own_pld() -> None:
     """The PLD accountant's σ spends its ε by dp-accounting's PLD accountant on the event built here, and
     by Opacus's PRV accountant (another numerical method) within PRV's own error; it needs less noise
@@ -115,8 +116,8 @@ def test_pld_merges_equal_entries_wherever_they_sit_and_bounds_a_finer_grid() ->
 GRID_SETTINGS = [  # (σ, q, steps): one run to ten thousand steps, small and large ε
     (3.3, 8192 / 60000, 40),
     (2.5, 1024 / 60000, 354),
-    (0.9, 2048 / 60000, 1200),
-    (1.0, 256 / 60000, 10000),
+    pytest.param(0.9, 2048 / 60000, 1200, marks=pytest.mark.slow),
+    pytest.param(1.0, 256 / 60000, 10000, marks=pytest.mark.slow),
     (6.0, 0.5, 10),
 ]
 
@@ -170,6 +171,7 @@ def test_ledger_equals_opacus_on_same_history() -> None:
     assert restored.steps == 50
 
 
+@pytest.mark.slow
 def test_a_ledger_of_more_distinct_noise_multipliers_than_a_pld_composes_is_bounded_from_above() -> None:
     """A clip that decays every step (z from 1 to 2 over 120 steps, each its own): the PLD rounds each z
     down onto the lattice 2^(k/32), an upper bound on dp-accounting's composition of all 120 steps on the
@@ -189,7 +191,9 @@ def decaying_clip(sigma: float, steps: int, q: float) -> list[tuple[float, float
     return [(sigma * 2 / (2 - t / steps), q, 1) for t in range(steps)]
 
 
-@pytest.mark.parametrize("sigma", [0.8, 1.5, 4.0])
+@pytest.mark.parametrize(
+    "sigma", [pytest.param(0.8, marks=pytest.mark.slow), pytest.param(1.5, marks=pytest.mark.slow), 4.0]
+)
 def test_the_rdp_curve_bound_of_a_decaying_clip_is_above_opacus_and_within_1e_3(sigma: float) -> None:
     """``rdp_curve_above`` (chords on a lattice of z): its ε is at least Opacus's RDP accountant's on the
     same 400 distinct steps, and within 1e-3 of it."""
@@ -199,7 +203,7 @@ def test_the_rdp_curve_bound_of_a_decaying_clip_is_above_opacus_and_within_1e_3(
     assert opacus * (1 - 1e-9) <= above <= opacus * (1 + 1e-3)
 
 
-@pytest.mark.parametrize("sigma", [0.9, 2.0])
+@pytest.mark.parametrize("sigma", [pytest.param(0.9, marks=pytest.mark.slow), 2.0])
 def test_the_pld_bracket_of_a_decaying_clip_holds_dp_accounting_s_composition(sigma: float) -> None:
     """``pld_bracket``'s two histories: dp-accounting's PLD of all 150 distinct steps (its own accountant,
     the same grid) lies between their figures, and the bounds ``pld_epsilon_bounds`` gives first are
@@ -245,6 +249,7 @@ def test_calibration_ends_where_epsilon_jumps_over_its_window() -> None:
     assert epsilon_of(just_below, 1e-5, "rdp") > 2.0
 
 
+@pytest.mark.slow
 def test_the_lowest_sigma_spends_at_least_its_target_and_is_within_its_window() -> None:
     """``lowest_sigma`` of a decaying clip: Opacus's RDP of its ledger is at least the target (so every run
     calibrated to the target has at least its σ), and at most (1 + ``LOWEST_WINDOW``) times it."""
@@ -253,7 +258,10 @@ def test_the_lowest_sigma_spends_at_least_its_target_and_is_within_its_window() 
     assert 1.5 <= opacus_rdp(schedule(sigma), 1e-5) <= 1.5 * (1 + LOWEST_WINDOW) * (1 + 1e-6)
 
 
-@pytest.mark.parametrize("interval", PLD_INTERVALS)
+@pytest.mark.parametrize(  # the finest grid is the costly one
+    "interval",
+    [pytest.param(i, marks=pytest.mark.slow) if i == min(PLD_INTERVALS) else i for i in PLD_INTERVALS],
+)
 def test_the_self_composition_window_by_powers_is_dp_accountings(interval: float) -> None:
     """``chernoff_window`` against dp-accounting's ``compute_self_convolve_bounds`` on the PMFs a plan
     self-composes (one Poisson-subsampled Gaussian step, both neighbouring directions, on every grid the

@@ -341,6 +341,7 @@ def test_validate_refuses_an_existing_sweep_unless_resumed(local_machine: Path, 
     assert run(["validate", spec, "--storage-path", "elsewhere"], capsys)[0] == 0
 
 
+@pytest.mark.slow
 def test_a_resume_with_other_settings_is_refused_naming_them(local_machine: Path, capsys) -> None:
     """A sweep keeps what it started as (its spec with its flags applied); a resume that changes any of it
     but where its files and records are and what a trial asks of a node (``MAY_CHANGE_ON_RESUME``) is
@@ -365,6 +366,7 @@ def test_a_resume_with_other_settings_is_refused_naming_them(local_machine: Path
     assert run(["validate", str(path), "--resume"], capsys)[0] == 0
 
 
+@pytest.mark.slow
 def test_a_resume_that_gives_the_same_settings_another_way_is_accepted(
     local_machine: Path, monkeypatch: pytest.MonkeyPatch, capsys
 ) -> None:
@@ -407,6 +409,7 @@ def test_a_resume_that_gives_the_same_settings_another_way_is_accepted(
     assert code == 2 and f"dataset.root: '{local_machine / 'data'}' then" in err, err
 
 
+@pytest.mark.slow
 def test_a_pipeline_resumed_with_its_methods_in_another_order_is_accepted(
     local_machine: Path, capsys
 ) -> None:
@@ -441,6 +444,7 @@ def test_two_json_documents_differ_where_a_value_does() -> None:
     assert differing({"a": float("nan")}, {"a": float("nan")}) == []
 
 
+@pytest.mark.slow
 def test_a_resume_with_another_list_of_totals_is_refused(local_machine: Path, capsys) -> None:
     """Each ε's sweep keeps the spec's whole list of targets: the held-out noise and a warm start from the
     previous ε depend on it, so a sweep of the list [1, 3] is not resumed as one of [1, 3, 8] or [1, 8]."""

@@ -168,6 +168,7 @@ def test_the_engine_check_inputs_of_a_text_model_are_token_ids_with_padding(robe
     assert engine.choice.startswith("ghost")
 
 
+@pytest.mark.slow
 def test_the_released_text_model_reads_raw_text_through_mlflow(roberta, reviews, tmp_path) -> None:
     """A LoRA run's release: the adapters merged into the pretrained architecture, logged with its
     tokenizer; the registered model's pyfunc takes raw strings and returns the labels the run's own model
@@ -428,6 +429,29 @@ def tiny_vit(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
+def assert_exact_on_images(model: torch.nn.Module, digits) -> str:
+    """The engine ``auto`` picks for ``model`` on float64: its clipped sum of 6 images equals each image's
+    own autograd gradient, clipped and summed, to 1e-9 relative; which engine ran."""
+    flat = FlatModel(model.double())
+    x, y = digits.train_x[:6].double(), digits.train_y[:6]
+    engine = clipped_sum_engine(flat, 6, "auto", check_inputs(x, digits.num_classes, None, flat.model))
+    theta = flat.flatten()
+    expected = torch.zeros_like(theta)
+    gradients = []
+    for i in range(len(y)):
+        leaf = theta.detach().clone().requires_grad_(True)
+        loss = F.cross_entropy(
+            functional_call(flat.model, flat.unflatten(leaf), (x[i : i + 1],)), y[i : i + 1]
+        )
+        gradients.append(torch.autograd.grad(loss, [leaf])[0])
+    clip = float(torch.stack([g.norm() for g in gradients]).median())
+    for gradient in gradients:
+        expected += gradient * min(1.0, clip / float(gradient.norm()))
+    got = engine.clipped_sum([theta], torch.ones(1, dtype=torch.float64), x, y, clip)
+    assert float((got - expected).norm()) <= 1e-9 * float(expected.norm())
+    return engine.choice
+
+
 @pytest.mark.parametrize("trains", ["all", "lora"])
 def test_the_ghost_engine_is_exact_on_a_vits_patches_class_token_and_positions(
     tiny_vit, digits, trains
@@ -450,25 +474,76 @@ def test_the_ghost_engine_is_exact_on_a_vits_patches_class_token_and_positions(
     if trains == "all":
         names = {n for n, p in model.named_parameters() if p.requires_grad}
         assert {"backbone.vit.embeddings.cls_token", "backbone.vit.embeddings.position_embeddings"} <= names
-    flat = FlatModel(model.double())
-    x, y = digits.train_x[:6].double(), digits.train_y[:6]
-    engine = clipped_sum_engine(flat, 6, "auto", check_inputs(x, digits.num_classes, None, flat.model))
-    assert engine.choice.startswith("ghost")
-    theta = flat.flatten()
-    expected = torch.zeros_like(theta)
-    gradients = []
-    for i in range(len(y)):
-        leaf = theta.detach().clone().requires_grad_(True)
-        loss = F.cross_entropy(
-            functional_call(flat.model, flat.unflatten(leaf), (x[i : i + 1],)), y[i : i + 1]
-        )
-        gradients.append(torch.autograd.grad(loss, [leaf])[0])
-    clip = float(torch.stack([g.norm() for g in gradients]).median())
-    for gradient in gradients:
-        expected += gradient * min(1.0, clip / float(gradient.norm()))
-    got = engine.clipped_sum([theta], torch.ones(1, dtype=torch.float64), x, y, clip)
-    assert float((got - expected).norm()) <= 1e-9 * float(expected.norm())
+    engine = assert_exact_on_images(model, digits)
+    assert engine.startswith("ghost")
     Trainer(run).fit()
+
+
+@pytest.fixture(scope="module")
+def tiny_timm(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """timm's ViT for digits' 1×8×8 images (patches of 4), random weights and a 1000-class head, saved as
+    timm saves a model for the hub (``save_for_hf``)."""
+    import timm
+    from timm.models import save_for_hf
+
+    folder = tmp_path_factory.mktemp("timm-vit")
+    shape = {"img_size": 8, "patch_size": 4, "in_chans": 1, "embed_dim": 16, "depth": 2, "num_heads": 2}
+    torch.manual_seed(0)
+    model = timm.create_model("vit_tiny_patch16_224", pretrained=False, num_classes=1000, **shape)
+    save_for_hf(model, folder, model_args=shape, safe_serialization=True)
+    return folder
+
+
+@pytest.mark.parametrize("trains", ["all", "lora"])
+def test_a_timm_vit_loads_by_its_folder_and_fine_tunes_exactly(tiny_timm, digits, trains) -> None:
+    """A timm model by the same path as a hub name (``hf:FOLDER``, its task images by default): its
+    pretrained weights loaded, its 1000-class head replaced by one of the data's 10. Trained whole, its
+    class token and positions are the whole network's own parameters, so ``auto`` picks the vmap engine;
+    with LoRA on its ``qkv`` they are frozen and the ghost engine runs; either's clipped sum on float64
+    equals each image's own autograd gradient, clipped and summed."""
+    from safetensors.torch import load_file
+
+    run = RunConfig(
+        method="dpsgd",
+        epsilon=8.0,
+        dataset="digits",
+        model=f"hf:{tiny_timm}",
+        model_args={"lora_targets": ["qkv"]},
+        trains=trains,
+        epochs=1,
+        batch_size=200,
+    )
+    trained = Trained(run.trains, run.lora_rank, run.lora_alpha)
+    model = build_model(run.model, run.model_args, digits.train_x[:2], digits.num_classes, trained)
+    saved = load_file(str(tiny_timm / "model.safetensors"))
+    loaded = {n.removeprefix("backbone."): p for n, p in model.named_parameters()}
+    if trains == "all":
+        assert torch.equal(loaded["pos_embed"], saved["pos_embed"]) and loaded["head.weight"].shape[0] == 10
+    else:
+        assert {n for n, p in model.named_parameters() if p.requires_grad} >= {
+            "backbone.base_model.model.blocks.0.attn.qkv.lora_A.default.weight"
+        }
+    assert assert_exact_on_images(model, digits).startswith("vmap" if trains == "all" else "ghost")
+    Trainer(run).fit()
+
+
+def test_a_timm_model_is_an_image_model_and_its_hub_name_offline_is_refused_in_one_line(tiny_timm) -> None:
+    """Text for a timm model's task, and a timm hub name neither cached nor reachable: one line each,
+    naming the field (and, offline, ``HF_HOME`` and how to fetch it)."""
+    with pytest.raises(InputError) as caught:
+        RunConfig(
+            method="dpsgd",
+            epsilon=8.0,
+            dataset="digits",
+            model=f"hf:{tiny_timm}",
+            model_args={"task": "sequence-classification"},
+        )
+    assert caught.value.field == "model.args.task" and "image-classification" in caught.value.problem
+    with pytest.raises(InputError) as caught:
+        build_model("hf:timm/vit_tiny_patch16_224.augreg_in21k", {}, torch.zeros(2, 3, 8, 8), 10)
+    assert caught.value.field == "model" and "HF_HOME" in caught.value.problem
+    assert "hf download timm/vit_tiny_patch16_224.augreg_in21k" in caught.value.problem
+    assert "\n" not in str(caught.value)
 
 
 def test_the_vmap_engine_agrees_with_the_ghost_engine_on_roberta(roberta, reviews) -> None:
@@ -486,15 +561,20 @@ def test_the_vmap_engine_agrees_with_the_ghost_engine_on_roberta(roberta, review
     assert float((ghost - vmapped).norm()) <= 1e-9 * float(ghost.norm())
 
 
-def test_a_released_vit_resizes_inside_the_model_and_answers_as_it_does(tiny_vit, digits, tmp_path) -> None:
-    """A pretrained ViT at 8×8 given 4×4 images (digits cut down) resizes them inside the model; its
-    release, MLflow's exported graph, answers the pyfunc's rows as the module does."""
+@pytest.mark.slow
+@pytest.mark.parametrize("vit", ["tiny_vit", "tiny_timm"])
+def test_a_released_vit_resizes_inside_the_model_and_answers_as_it_does(
+    vit, digits, tmp_path, request
+) -> None:
+    """A pretrained ViT (transformers', timm's) at 8×8 given 4×4 images (digits cut down) resizes them
+    inside the model; its release, MLflow's exported graph, answers the pyfunc's rows as the module does."""
     import mlflow
 
     from dptune.tracking.mlflow_models import log_released_model
 
     small = digits.train_x[:5, :, ::2, ::2].contiguous()
-    model = build_model(f"hf:{tiny_vit}", {"task": "image-classification"}, small, digits.num_classes).eval()
+    folder = request.getfixturevalue(vit)
+    model = build_model(f"hf:{folder}", {"task": "image-classification"}, small, digits.num_classes).eval()
     uri = f"sqlite:///{tmp_path / 'mlflow.db'}"
     client = mlflow.MlflowClient(tracking_uri=uri)
     run_id = client.create_run(client.create_experiment("vit")).info.run_id

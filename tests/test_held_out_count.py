@@ -114,6 +114,7 @@ def digits() -> Dataset:
     return load_dataset("digits")
 
 
+@pytest.mark.slow
 def test_an_epoch_redone_after_a_restore_draws_fresh_held_out_noise(digits: Dataset) -> None:
     """A trial killed mid-epoch restarts from its last checkpoint: the epoch it redoes is scored with a
     fresh draw of the held-out noise, not the draw the lost attempt made (or would have made) from the

@@ -82,8 +82,15 @@ def one_model_recomposed(doc: dict[str, Any]) -> float:
     return recomposed(doc | {"stages": [tuning | {"runs": tuning["runs"] * methods}, release]})
 
 
-@pytest.mark.parametrize("methods", [ALIKE, APART], ids=["alike", "apart"])
-@pytest.mark.parametrize("trials", [2, 4])
+@pytest.mark.parametrize(
+    ("trials", "methods"),
+    [
+        pytest.param(2, ALIKE, id="2-alike", marks=pytest.mark.slow),
+        pytest.param(2, APART, id="2-apart", marks=pytest.mark.slow),
+        pytest.param(4, ALIKE, id="4-alike", marks=pytest.mark.slow),
+        pytest.param(4, APART, id="4-apart"),
+    ],
+)
 def test_a_one_model_plan_recomposed_by_dp_accounting_stays_within_its_total(
     methods: dict[str, Any], trials: int
 ) -> None:
@@ -103,6 +110,7 @@ def test_a_one_model_plan_recomposed_by_dp_accounting_stays_within_its_total(
         assert by_pld == (methods is ALIKE)
 
 
+@pytest.mark.slow
 def test_one_model_costs_less_than_publishing_one_per_method_and_each_card_says_what_it_covers() -> None:
     """At one total, the one model's card is the plan's (ε, δ) within the total, covering every method's
     tuning trials; the same spec released per method has each card within the total but publishing all
@@ -157,7 +165,7 @@ def ledger_steps(plan: MethodPlan) -> int:
     return sum(m["steps"] for m in mechanisms)
 
 
-@pytest.mark.parametrize("total", [3.0, 8.0])
+@pytest.mark.parametrize("total", [3.0, pytest.param(8.0, marks=pytest.mark.slow)])
 def test_one_model_runs_the_most_trials_per_method_whose_trials_make_enough_steps(total: float) -> None:
     """``plan_spread`` against plans made by hand at each count: the one model's k per method is the
     largest up to the spec's 8 whose trials make at least ``MIN_RANKING_STEPS`` noisy steps (the plan at
@@ -215,6 +223,7 @@ def test_the_one_models_rdp_release_is_dp_accountings_worst_at_every_order() -> 
     assert math.isfinite(epsilon)
 
 
+@pytest.mark.slow
 def test_the_plan_says_how_each_total_spends_its_tuning_and_when_trials_are_too_short_to_rank() -> None:
     """A line per total: trials, their epochs and noisy steps, γ·ε_t (what they rank like) and the
     compute; where a trial makes fewer than ``MIN_RANKING_STEPS`` steps, what would rank finer."""
@@ -237,6 +246,7 @@ def test_the_plan_says_how_each_total_spends_its_tuning_and_when_trials_are_too_
     assert f"note: {2 * short[0].epochs[0][1]} steps rank only large differences" in format_plan(short)
 
 
+@pytest.mark.slow
 def test_releasing_the_one_model_of_every_total_counts_one_release_a_total() -> None:
     """A list of totals, one model each: the figure of publishing all of them composes each total's stage
     (every method's trials, amplified by its own subset) with one release, recomposed here in RDP by
@@ -265,6 +275,7 @@ def test_releasing_the_one_model_of_every_total_counts_one_release_a_total() -> 
     assert epsilon < dp_rdp.compute_epsilon(RDP_ORDERS, curve(len(ALIKE)), 1e-5)[0]  # not one per method
 
 
+@pytest.mark.slow
 def test_a_total_too_small_for_one_model_at_two_trials_is_refused_with_the_smallest_that_works() -> None:
     """Below a useful plan at ``MIN_SPREAD_TRIALS`` per method the refusal says so and names the smallest
     total whose spread plan is useful, which then plans."""

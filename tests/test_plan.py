@@ -301,7 +301,10 @@ def test_plans_across_a_grid_of_settings_recomposed_by_dp_accounting_stay_within
         assert used <= compute + 1e-9 or tuning["subset_fraction"] == 0.0625, (used, compute)
 
 
-@pytest.mark.parametrize("fraction", [0.0625, 0.25, 0.5])
+@pytest.mark.parametrize(
+    "fraction",
+    [pytest.param(0.0625, marks=pytest.mark.slow), 0.25, pytest.param(0.5, marks=pytest.mark.slow)],
+)
 def test_the_amplified_tuning_of_composed_runs_is_zhu_and_wangs_bound(fraction: float) -> None:
     """K = 8 composed runs (dp-accounting's curve) on a secret subset: dptune's amplified curve equals
     Thm. 6 written out by hand wherever its orders hold every integer below α (α ≤ 10), lies above it
@@ -466,7 +469,10 @@ def test_the_plans_of_the_shipped_specs_recomposed_by_dp_accounting_stay_within_
         assert again <= plan.total_epsilon * (1 + CURVE_SLACK), (path.name, plan.method, again)
 
 
-@pytest.mark.parametrize("fraction", [0.0625, 0.25, 0.5])
+@pytest.mark.parametrize(
+    "fraction",
+    [pytest.param(0.0625, marks=pytest.mark.slow), 0.25, pytest.param(0.5, marks=pytest.mark.slow)],
+)
 def test_the_subset_stage_pld_is_balle_barthe_and_gaboardis_profile(fraction: float) -> None:
     """K = 4 runs of cnn5's tuning on a secret subset: the PLD of the subset stage's dominating pair (Zhu,
     Dong & Wang) bounds Balle, Barthe & Gaboardi's profile of it, γ·δ_X(log(1 + (e^ε − 1)/γ)), with δ_X
@@ -496,6 +502,7 @@ def test_the_pld_divergence_in_numpy_is_dp_accountings_own() -> None:
     assert amplified_pld(pld, 1.0, 1e-4) is pld
 
 
+@pytest.mark.slow
 def test_a_plan_tuning_on_a_subset_composes_by_pld_within_its_total_and_tighter_than_rdp() -> None:
     """cnn5's cell with 0.3 runs of tuning compute tunes on a secret subset: the plan composes the K runs'
     amplified PLD with the release's, recomposed from its record another way (Balle et al.'s profile by
@@ -594,6 +601,7 @@ def test_a_start_point_tuned_at_an_epsilon_starts_the_tuning_as_the_release_it_w
     assert info.value.field == "methods.innerouter.start[0].tuned_at"
 
 
+@pytest.mark.slow
 def test_a_carried_start_point_is_recognised_in_its_tuning_trial_as_optuna_hands_it_over() -> None:
     """``keep_start`` on the heavy-ball method of the cnn5 evidence spec (its start carried from ε 3): the
     plan states the rule, and the searcher recognises the start point's tuning trial in the config Ray's
@@ -619,6 +627,7 @@ def test_a_carried_start_point_is_recognised_in_its_tuning_trial_as_optuna_hands
     assert first["effective_lr"] == point["effective_lr"] != 4.0  # the carried step, not the published
 
 
+@pytest.mark.slow
 def test_a_searched_epochs_knob_tunes_each_value_for_its_share_and_releases_it_whole() -> None:
     """Each epochs value T of a space tunes for its own T_t; the release of a trial that ran T_t runs the
     T it stands for, values that would round to the same T_t included (their tuning runs longer)."""
@@ -707,6 +716,7 @@ def test_releasing_every_method_of_a_repeat_and_select_stage_keeps_its_delta() -
     assert record["epsilon_including_tuning"] < sum(p.epsilon for p in plans)
 
 
+@pytest.mark.slow
 def test_a_lost_trial_run_again_is_counted_and_the_plan_holds_otherwise() -> None:
     spec = parse_spec(spec_doc("cnn5", [3.0], 4, {"epochs": 5, "batch_size": 2048}))
     plan: MethodPlan = plan_sweep(plan_setup(spec, 1e-5), N_FASHION)[0]

@@ -231,6 +231,7 @@ def test_one_target_draws_a_strip_plot_by_method() -> None:
     assert not series(figure, "selected:doppler") and not series(figure, "tuning:dpsgd")
 
 
+@pytest.mark.slow
 def test_plot_tradeoffs_writes_a_300_dpi_png_and_a_pdf(tmp_path: Path) -> None:
     rows, trials = sweep_of_two_targets()
     png, pdf = plot_tradeoffs(rows, tmp_path / "pareto.png", trials, CONTEXT)

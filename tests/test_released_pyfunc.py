@@ -12,6 +12,7 @@ from pathlib import Path
 
 import mlflow
 import numpy as np
+import pytest
 import torch
 from mlflow.tracking import MlflowClient
 
@@ -52,6 +53,7 @@ print(json.dumps(answers))
 """
 
 
+@pytest.mark.slow
 def test_a_released_model_reads_what_a_user_has_and_names_its_classes(tmp_path: Path) -> None:
     uri = f"sqlite:///{tmp_path / 'mlflow.db'}"
     client = MlflowClient(uri)

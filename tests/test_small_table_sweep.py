@@ -63,6 +63,7 @@ def validate(spec: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow
 def test_the_noise_of_a_small_split_is_counted_as_planned_and_refused_where_it_swamps_the_selection(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

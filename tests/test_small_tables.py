@@ -177,6 +177,7 @@ def test_inputs_far_outside_a_normalised_range_are_trained_with_one_warning(
     assert [r for r in caplog.records if r.levelno == logging.WARNING] == []
 
 
+@pytest.mark.slow
 def test_dptune_train_on_a_small_table_with_string_labels_takes_defaults_that_fit_it(
     user_module: str, tmp_path: Path
 ) -> None:

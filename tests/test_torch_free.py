@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from opacus.accountants import RDPAccountant
 
 from dptune.engine import persample
@@ -33,6 +34,7 @@ def test_importing_the_cli_and_the_spec_loads_no_heavy_library(tmp_path: Path) -
     assert heavy_modules_after("import dptune.cli, dptune.sweep.spec", tmp_path) == []
 
 
+@pytest.mark.slow
 def test_help_loads_no_heavy_library_and_validate_only_torch(tmp_path: Path) -> None:
     """``validate`` builds every model on two inputs of the data (torch), and starts nothing else."""
     helps = (

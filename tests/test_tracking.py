@@ -78,6 +78,7 @@ def test_a_pickled_recorder_queues_on_the_process_tracker_of_its_store(tmp_path:
     assert restored.tracker is tracker_for(uri) is MlflowTracker.shared(uri)
 
 
+@pytest.mark.slow
 def test_a_sweep_is_named_described_and_viewed_as_a_new_user_reads_it(
     tmp_path: Path, monkeypatch, capsys
 ) -> None:

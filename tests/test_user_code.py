@@ -194,6 +194,7 @@ def test_what_does_not_fit_is_refused_in_one_line_naming_the_field(
     assert words in str(error.value) and "\n" not in str(error.value)
 
 
+@pytest.mark.slow
 def test_dptune_train_takes_factories_and_their_arguments_from_the_working_folder(
     user_module: str, tmp_path: Path
 ) -> None:
@@ -274,6 +275,7 @@ def test_a_sweep_calls_its_dataset_factory_once(user_module: str, tmp_path: Path
     assert log.read_text().splitlines() == ["called"]
 
 
+@pytest.mark.slow
 def test_the_shipped_example_spec_validates() -> None:
     done = subprocess.run(
         [str(BIN / "dptune"), "validate", str(ROOT / "sweeps" / "examples" / "own-code.yaml")],

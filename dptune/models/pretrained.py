@@ -4,10 +4,13 @@ tensor, and what of them trains (``dptune.models.trained_parts``).
 A model ``hf:NAME`` (a spec's ``model: {hf: FacebookAI/roberta-base, task: sequence-classification,
 revision: …}``) is ``transformers``' ``from_pretrained(NAME, revision=…)``: a local folder where NAME is
 one (``save_pretrained``'s), else the Hugging Face cache (``HF_HOME``), else the hub where the network
-reaches it. Its classification head is sized to the data's K classes (a checkpoint whose head has another
-size is refused). Dropout is switched off: the model is one fixed function of its parameters, as the
-per-sample engines' check assumes (``dptune.engine.persample.ghost_check``, in eval mode), and no
-randomness outside the run's secret streams enters it.
+reaches it. A ``timm`` image model (a hub name under ``timm/``, or a folder ``timm``'s ``save_for_hf``
+wrote) is ``timm.create_model`` of it, from the same places. The classification head is sized to the
+data's K classes (a ``transformers`` checkpoint whose head has another size is refused; a timm
+checkpoint's head, of its pretraining's classes, is left out). Dropout is switched off: the model is
+one fixed function of its parameters, as the per-sample engines' check assumes
+(``dptune.engine.persample.ghost_check``, in eval mode), and no randomness outside the run's secret
+streams enters it.
 
 The weights are public: taken as independent of the private data, which is what lets fine-tuning spend
 the whole budget on the task. ``WeightsIdentity`` names what was loaded (the hub's commit, or a hash of a
@@ -39,6 +42,7 @@ from dptune.models.pretrained_names import (
     WeightsIdentity,
     folder_identity,
     is_pretrained,
+    is_timm,
     pretrained_source,
     task_of,
 )
@@ -103,15 +107,41 @@ def _unavailable(name: str, what: str) -> InputError:
     )
 
 
-def load_pretrained(name: str, args: dict[str, Any], num_classes: int) -> nn.Module:
-    """The ``transformers`` model NAME for ``args``' task with a K-class head, dropout off, in eval mode
-    (module docstring); ``InputError`` on ``model`` where it cannot be found or its head has another
-    size."""
-    import transformers
+def load_timm(source: str, revision: str | None, num_classes: int) -> nn.Module:
+    """``timm``'s image model ``source`` (a folder ``save_for_hf`` wrote, or a hub name under ``timm/``, at
+    ``revision``) with a new K-class head (its pretrained head, of the pretraining's classes, is left out),
+    every dropout and stochastic depth off, in eval mode; ``InputError`` on ``model`` where it cannot be
+    found."""
+    import timm
 
+    where = f"local-dir:{source}" if Path(source).is_dir() else f"hf-hub:{source}"
+    if revision and not Path(source).is_dir():
+        where += f"@{revision}"
+    try:
+        model = timm.create_model(
+            where, pretrained=True, num_classes=num_classes, drop_rate=0.0, drop_path_rate=0.0
+        )
+    except OSError:
+        raise _unavailable(source, "its weights") from None
+    for module in model.modules():
+        if isinstance(module, nn.Dropout):  # attention's and projections' too
+            module.p = 0.0
+        if hasattr(module, "fused_attn"):  # the same function, as products vmap batches (no fused kernel)
+            setattr(module, "fused_attn", False)  # noqa: B010 (a timm attribute outside nn.Module's type)
+    return model.eval()
+
+
+def load_pretrained(name: str, args: dict[str, Any], num_classes: int) -> nn.Module:
+    """The model NAME for ``args``' task with a K-class head, dropout off, in eval mode (module
+    docstring): ``transformers``' auto class of the task, or ``load_timm`` for a timm model; ``InputError``
+    on ``model`` where it cannot be found or its head has another size."""
     source = pretrained_source(name)
     revision = args.get("revision")
-    auto = getattr(transformers, TASKS[task_of(args)])
+    if is_timm(source):
+        return load_timm(source, revision, num_classes)
+    import transformers
+
+    auto = getattr(transformers, TASKS[task_of(name, args)])
     try:
         with _quiet_transformers():
             config = transformers.AutoConfig.from_pretrained(
@@ -210,25 +240,36 @@ class TextClassifier(nn.Module):
 
 
 class ImageClassifier(nn.Module):
-    """A ``transformers`` image classifier (a ViT) on pixel values ``[b, c, h, w]``, resized (bilinear, each
-    image on its own) to the square side its position embeddings were pretrained at (CIFAR's 32 to a
-    ViT-B/16's 224)."""
+    """A pretrained image classifier (``transformers``' ViT, or a ``timm`` model) on pixel values
+    ``[b, c, h, w]``, resized (bilinear, each image on its own) to the square ``side`` its position
+    embeddings were pretrained at (CIFAR's 32 to a ViT-B/16's 224; None: as given)."""
 
-    def __init__(self, backbone: nn.Module) -> None:
+    def __init__(self, backbone: nn.Module, side: int | None) -> None:
         super().__init__()
         self.backbone = backbone
-        self.side = int(getattr(backbone.config, "image_size", 0)) or None
+        self.side = side
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         if self.side is not None and tuple(x.shape[-2:]) != (self.side, self.side):
             x = F.interpolate(x, size=(self.side, self.side), mode="bilinear", align_corners=False)
-        return self.backbone(pixel_values=x).logits
+        scores = self.backbone(x)
+        return scores if isinstance(scores, torch.Tensor) else scores.logits
+
+
+def image_side(backbone: nn.Module) -> int | None:
+    """The square side a pretrained image model reads: its configuration's ``image_size``
+    (``transformers``), or its pretrained input size (``timm``, when fixed)."""
+    config = getattr(backbone, "config", None)
+    if config is not None:
+        return int(getattr(config, "image_size", 0)) or None
+    cfg = getattr(backbone, "pretrained_cfg", {})
+    return int(cfg["input_size"][-1]) if cfg.get("fixed_input_size") and cfg.get("input_size") else None
 
 
 def pretrained_classifier(name: str, args: dict[str, Any], num_classes: int) -> nn.Module:
     """The pretrained model NAME wrapped for its task (``TextClassifier`` or ``ImageClassifier``)."""
     backbone = load_pretrained(name, args, num_classes)
-    config: Any = backbone.config
-    if task_of(args) == TEXT_TASK:
+    if task_of(name, args) == TEXT_TASK:
+        config: Any = backbone.config
         return TextClassifier(backbone, int(config.vocab_size))
-    return ImageClassifier(backbone)
+    return ImageClassifier(backbone, image_side(backbone))

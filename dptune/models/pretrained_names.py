@@ -4,6 +4,7 @@ checks; ``dptune.models.pretrained`` loads them)."""
 from __future__ import annotations
 
 import hashlib
+import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -13,6 +14,9 @@ from dptune.base.errors import InputError
 PRETRAINED_PREFIX = "hf:"
 """A model's name ``hf:NAME``: the Hugging Face model NAME (a hub name or a local folder)."""
 
+TIMM_HUB = "timm/"
+"""Hub names under this organisation are ``timm``'s image models, which ``timm`` loads."""
+
 TASKS: dict[str, str] = {
     "sequence-classification": "AutoModelForSequenceClassification",
     "image-classification": "AutoModelForImageClassification",
@@ -20,6 +24,7 @@ TASKS: dict[str, str] = {
 """The tasks a pretrained model is fine-tuned for, each by the ``transformers`` auto class that loads it."""
 
 TEXT_TASK = "sequence-classification"
+IMAGE_TASK = "image-classification"
 MODEL_ARGS = ("task", "revision", "lora_targets")
 """What ``model_args`` of a pretrained model may give (``model.args`` of a spec)."""
 
@@ -33,16 +38,32 @@ def pretrained_source(name: str) -> str:
     return name[len(PRETRAINED_PREFIX) :]
 
 
+def is_timm(source: str) -> bool:
+    """Whether the pretrained model ``source`` is ``timm``'s: a hub name under ``timm/``, or a folder whose
+    ``config.json`` is timm's (``save_for_hf``'s: an ``architecture``, no ``transformers`` ``model_type``)."""
+    if not Path(source).is_dir():
+        return source.startswith(TIMM_HUB)
+    try:
+        config = json.loads((Path(source) / "config.json").read_text())
+    except (OSError, ValueError):
+        return False
+    return isinstance(config, dict) and "architecture" in config and "model_type" not in config
+
+
 def check_model_args(name: str, args: dict[str, Any], field: str = "model.args") -> None:
-    """A pretrained model's arguments: known keys, a known task."""
+    """A pretrained model's arguments: known keys, a known task (a timm model's: images)."""
     for key in args:
         if key not in MODEL_ARGS:
             raise InputError(
                 f"{field}.{key}", f"not an argument of a pretrained model; valid: {', '.join(MODEL_ARGS)}"
             )
-    task = args.get("task", TEXT_TASK)
+    task = task_of(name, args)
     if task not in TASKS:
         raise InputError(f"{field}.task", f"must be one of {', '.join(TASKS)}, got {task!r}")
+    if task != IMAGE_TASK and is_timm(pretrained_source(name)):
+        raise InputError(
+            f"{field}.task", f"{pretrained_source(name)} is a timm image model: give {IMAGE_TASK}"
+        )
     targets = args.get("lora_targets")
     if targets is not None and (
         not isinstance(targets, list) or not targets or not all(isinstance(t, str) for t in targets)
@@ -52,8 +73,10 @@ def check_model_args(name: str, args: dict[str, Any], field: str = "model.args")
         )
 
 
-def task_of(args: dict[str, Any]) -> str:
-    return str(args.get("task", TEXT_TASK))
+def task_of(name: str, args: dict[str, Any]) -> str:
+    """The task the pretrained model ``name`` is fine-tuned for: ``args``' ``task``, else a timm model's
+    images and any other model's text."""
+    return str(args.get("task", IMAGE_TASK if is_timm(pretrained_source(name)) else TEXT_TASK))
 
 
 WEIGHT_FILES = ("*.safetensors", "*.bin", "*.pt", "*.pth")

@@ -37,13 +37,17 @@ class Trained:
 
 
 def head_names(model: nn.Module) -> set[str]:
-    """The parameters of a pretrained ``transformers`` model's task head (``model.backbone``): those
-    outside its body (``base_model_prefix``, e.g. ``roberta``); none for any other model."""
+    """The parameters of a pretrained model's task head (``model.backbone``): a ``transformers`` model's
+    outside its body (``base_model_prefix``, e.g. ``roberta``), a ``timm`` model's classifier (the module
+    its ``pretrained_cfg`` names, e.g. ``head``); none for any other model."""
     backbone = getattr(model, "backbone", None)
     prefix = getattr(backbone, "base_model_prefix", None)
-    if not prefix:
+    if prefix:
+        return {name for name, _ in model.named_parameters() if not name.startswith(f"backbone.{prefix}.")}
+    classifier = (getattr(backbone, "pretrained_cfg", None) or {}).get("classifier")
+    if not isinstance(classifier, str):
         return set()
-    return {name for name, _ in model.named_parameters() if not name.startswith(f"backbone.{prefix}.")}
+    return {name for name, _ in model.named_parameters() if name.startswith(f"backbone.{classifier}.")}
 
 
 def select_trained(model: nn.Module, trained: Trained) -> nn.Module:
@@ -69,7 +73,7 @@ def with_lora(model: nn.Module, rank: int, alpha: int, targets: list[str] | None
     from peft import LoraConfig, get_peft_model
 
     backbone = getattr(model, "backbone", None)
-    if backbone is None or not hasattr(backbone, "base_model_prefix"):
+    if backbone is None or not head_names(model):
         raise InputError("trains", "lora needs a pretrained model (model: {hf: NAME})")
     linear = sorted(
         {name.rsplit(".", 1)[-1] for name, m in backbone.named_modules() if type(m).__name__ == "Linear"}
