@@ -43,7 +43,8 @@ import torch.nn.functional as F
 from results import cpu_name, write_section  # bench/ is on the path when this file runs as a script
 
 from dptune.base.errors import DataUnavailableError
-from dptune.engine.data import Dataset, load_dataset
+from dptune.engine.data import load_dataset
+from dptune.engine.dataset import Dataset
 from dptune.methods import METHODS
 from dptune.models import build_model
 from dptune.training.config import RunConfig

@@ -12,7 +12,8 @@ import ray
 import torch
 
 import dptune.engine.features
-from dptune.engine.data import Dataset, load_dataset
+from dptune.engine.data import load_dataset
+from dptune.engine.dataset import Dataset
 
 torch.set_num_threads(2)
 os.environ["HF_HUB_OFFLINE"] = "1"  # no hub from tests: models and data they load are ones they made

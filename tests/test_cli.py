@@ -19,7 +19,8 @@ from mlflow.tracking import MlflowClient
 import dptune.engine.data as data_module
 from dptune.base.errors import InputError
 from dptune.cli import _build_parser, main
-from dptune.engine.data import Dataset, load_dataset, train_size
+from dptune.engine.data import load_dataset, train_size
+from dptune.engine.dataset import Dataset
 from dptune.sweep.ledger import PrivateSweepState
 from dptune.sweep.modes import spec_mode
 from dptune.sweep.pipeline import planned

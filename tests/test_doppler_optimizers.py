@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 import torch
 
-from dptune.engine.data import Dataset
+from dptune.engine.dataset import Dataset
 from dptune.engine.persample import ParamLayout
 from dptune.methods import METHODS, Hyper
 from dptune.methods.catalog.dp_galore import find_projector, galore

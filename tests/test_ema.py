@@ -7,7 +7,7 @@ import pytest
 import torch
 
 from dptune.base.errors import InputError
-from dptune.engine.data import Dataset
+from dptune.engine.dataset import Dataset
 from dptune.training.config import RunConfig
 from tests.helpers import digits_trainer
 

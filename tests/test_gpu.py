@@ -10,7 +10,7 @@ import pytest
 import torch
 
 from dptune.engine import gpu_memory
-from dptune.engine.data import Dataset
+from dptune.engine.dataset import Dataset
 from dptune.engine.gpu_memory import (
     CPU_PHYSICAL_BATCH,
     SAFETY,

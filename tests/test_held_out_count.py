@@ -19,7 +19,8 @@ from mlflow.tracking import MlflowClient
 from ray.tune import ExperimentAnalysis
 from scipy import stats
 
-from dptune.engine.data import Dataset, load_dataset
+from dptune.engine.data import load_dataset
+from dptune.engine.dataset import Dataset
 from dptune.sweep.held_out import held_out_scores, with_held_out
 from dptune.sweep.ledger import PrivateSweepState
 from dptune.sweep.pipeline import planned

@@ -16,7 +16,8 @@ from dp_accounting.rdp import rdp_privacy_accountant
 from scipy import integrate, stats
 
 from dptune.base.errors import InputError
-from dptune.engine.data import Dataset, load_dataset
+from dptune.engine.data import load_dataset
+from dptune.engine.dataset import Dataset
 from dptune.privacy.heldout import (
     HeldOutScores,
     PrivateHeldOut,

@@ -7,7 +7,7 @@ from dataclasses import replace
 import pytest
 import torch
 
-from dptune.engine.data import Dataset
+from dptune.engine.dataset import Dataset
 from dptune.methods import METHODS, PostProcessing, Release, StageOrderError, Update, chain
 from dptune.methods.release import gaussian_release
 from dptune.methods.signal import per_sample_gradient

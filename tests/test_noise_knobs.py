@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from dptune.base.errors import InputError
-from dptune.engine.data import Dataset
+from dptune.engine.dataset import Dataset
 from dptune.methods import METHODS
 from dptune.methods.filters import PRESETS
 from dptune.methods.params import Param

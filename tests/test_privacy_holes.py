@@ -17,7 +17,7 @@ from dp_accounting.rdp.rdp_privacy_accountant import RdpAccountant
 
 from dptune.base.errors import InputError
 from dptune.base.randomness import MT_STATE_WORDS, Randomness, cpu_generator, poisson_mask, poisson_threshold
-from dptune.engine.data import Dataset, poisson_rows
+from dptune.engine.dataset import Dataset, poisson_rows
 from dptune.privacy.accounting import RDP_ORDERS
 from dptune.sweep.bound import MethodTuningCost, PriorSweep, SweepTuningCost
 from dptune.sweep.modes import SweepOutcome, spec_mode

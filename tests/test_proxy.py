@@ -12,7 +12,7 @@ from dp_accounting.pld.pld_privacy_accountant import PLDAccountant
 from dp_accounting.rdp.rdp_privacy_accountant import RdpAccountant
 
 from dptune.base.errors import InputError
-from dptune.engine.data import Dataset
+from dptune.engine.dataset import Dataset
 from dptune.privacy.accounting import RDP_ORDERS
 from dptune.privacy.amplification import amplified_by_subset
 from dptune.training.train import Trainer

@@ -14,7 +14,7 @@ import pytest
 import torch
 
 from dptune.cli import main
-from dptune.engine.data import Dataset
+from dptune.engine.dataset import Dataset
 from dptune.methods.release import OsCsprngNoise
 from dptune.training.audit import AuditConfig, run_audit
 from dptune.training.train import Trainer

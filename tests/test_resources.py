@@ -13,7 +13,7 @@ import torch
 from ray import cloudpickle
 from ray.tune import ExperimentAnalysis
 
-from dptune.engine.data import Dataset
+from dptune.engine.dataset import Dataset
 from dptune.sweep.bound import BoundedSearch
 from dptune.sweep.ledger import PrivateSweepState
 from dptune.sweep.modes import PipelineSweep

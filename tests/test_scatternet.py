@@ -13,7 +13,7 @@ import torch
 from kymatio.scattering2d.frontend.torch_frontend import ScatteringTorch2D
 
 import dptune.engine.features as features
-from dptune.engine.data import Dataset
+from dptune.engine.dataset import Dataset
 from dptune.engine.persample import ghost_supported
 from dptune.models import build_model
 from dptune.sweep.spec import load_spec

@@ -18,7 +18,8 @@ from sklearn.datasets import load_breast_cancer
 
 from dptune.base.errors import InputError
 from dptune.cli import main, train_config
-from dptune.engine.data import LARGE_INPUT, factory_dataset, load_dataset
+from dptune.engine.data import load_dataset
+from dptune.engine.user_data import LARGE_INPUT, factory_dataset
 from dptune.privacy.heldout import heldout_epsilon
 from dptune.sweep.spec import parse_spec
 from dptune.training.calibrated_run import default_delta

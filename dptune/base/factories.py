@@ -2,10 +2,10 @@
 
 A spec's ``model: {factory: "pkg.mod:build", args: {width: 64}}`` (``dptune train --model pkg.mod:build
 --model-arg width=64``) calls ``pkg.mod.build(width=64)`` for a ``torch.nn.Module``; a ``dataset``
-factory returns the training and held-out data (``dptune.engine.data.factory_dataset`` states the contract).
-``load_factory`` imports the function, with a one-line error naming the field; ``local_source`` is the
-file or folder of the user's code that the workers of a Ray cluster must be sent (Ray's runtime
-environment ``py_modules``), or None for code installed in the environment.
+factory returns the training and held-out data (``dptune.engine.user_data.factory_dataset`` states the
+contract). ``load_factory`` imports the function, with a one-line error naming the field;
+``local_source`` is the file or folder of the user's code that the workers of a Ray cluster must be sent
+(Ray's runtime environment ``py_modules``), or None for code installed in the environment.
 """
 
 from __future__ import annotations

@@ -28,7 +28,7 @@ from dptune.training.calibrated_run import check_delta
 from dptune.training.config import KNOBS, RunConfig
 
 if TYPE_CHECKING:
-    from dptune.engine.data import Dataset
+    from dptune.engine.dataset import Dataset
     from dptune.privacy.heldout import PrivateHeldOut
     from dptune.privacy.plans import MethodPlan
     from dptune.sweep.results import TradeOff

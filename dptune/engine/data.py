@@ -1,11 +1,5 @@
-"""Datasets as in-memory tensors, resolved from local copies first.
-
-Every dataset's held-out examples (the published test set; digits' fixed 20%; a factory's held-out part)
-are split once, by a fixed public permutation (``HELD_OUT_SPLIT_SEED``, chosen without looking at any
-data), into a **validation** part, which trials are scored and selected on, and a **final-test** part,
-which only the re-runs of a selected configuration are evaluated on. Neither part is training data, so
-neither score costs privacy of the training set; keeping them apart keeps the reported accuracy free of
-the selection's bias.
+"""Datasets by name, resolved from local copies first, as ``Dataset``s (``dptune.engine.dataset``: the
+training part, and the held-out examples split into validation and final test).
 
 Resolution order for every built-in image dataset: the configured root (``--data-root`` or
 ``DPTUNE_DATA``), the system copy (Debian's ``dataset-fashion-mnist`` puts Fashion-MNIST in
@@ -13,10 +7,8 @@ Resolution order for every built-in image dataset: the configured root (``--data
 fail, a ``DataUnavailableError`` says in one line how to get the data. ``digits`` ships with
 scikit-learn and is always offline.
 
-A dataset factory (``package.module:function``, ``dptune.base.factories``) gives the user's own data:
-``factory_dataset`` states what it returns and refuses, in one line naming ``dataset`` and the fix, what
-would otherwise crash or train to nothing (inputs that are not finite numbers, labels outside 0…K−1 or of
-a single class); its held-out part is split as every dataset's is.
+A dataset factory (``package.module:function``) gives the user's own data (``dptune.engine.user_data``);
+text, the GLUE tasks' or the user's files, is tokenized by ``dptune.engine.text``.
 
 ``DATASETS`` names every dataset. Each can say how many training samples a run would get
 (``train_size``) without loading it or importing torch, from the same local copy ``load_dataset`` would
@@ -25,110 +17,24 @@ read: ``dptune validate`` checks a spec's batch sizes against it.
 
 from __future__ import annotations
 
-import contextlib
-import copy
-import functools
 import gzip
-import hashlib
 import io
-import logging
 import os
-from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 import numpy as np
 
 from dptune.base.errors import DataUnavailableError, InputError
-from dptune.base.factories import call_factory, is_import_path
-from dptune.base.randomness import cpu_generator, poisson_mask
+from dptune.base.factories import is_import_path
+from dptune.engine.dataset import Dataset
+from dptune.engine.user_data import cached_factory_dataset
 
 if TYPE_CHECKING:
     import torch
 
-SUBSET_ORDER_SEED = 0
-"""Seed of the public permutation that ``--subset`` cuts: a data-independent choice, not run noise."""
-HELD_OUT_SPLIT_SEED = 1
-"""Seed of the public permutation that splits the held-out examples into validation and final test."""
-VALIDATION_FRACTION = 0.5
-"""The share of the held-out examples that the validation part gets (Fashion-MNIST: 5,000 and 5,000)."""
-LARGE_INPUT = 50.0
-"""A factory's inputs whose largest magnitude is above this are far from a normalised range:
-``factory_dataset`` warns (it does not refuse: the scale may be intended)."""
 CACHE_ROOT = Path(os.environ.get("DPTUNE_CACHE", Path.home() / ".cache" / "dptune"))
-
-log = logging.getLogger("dptune.data")
-
-
-@dataclass(frozen=True)
-class Dataset:
-    """Normalised inputs (float32; a built-in dataset's images ``[n, c, h, w]``, a factory's ``[n, …]``; a
-    text dataset's token ids, attention masks and token types, int64 ``[n, 3, T]``) and
-    integer labels 0…K−1: training, validation and final-test parts (the last two from the held-out
-    examples, ``held_out``). ``label_names``: where a factory gave its labels as strings, the name of
-    each class index (sorted: ``factory_dataset``)."""
-
-    name: str
-    train_x: torch.Tensor
-    train_y: torch.Tensor
-    val_x: torch.Tensor
-    val_y: torch.Tensor
-    test_x: torch.Tensor
-    test_y: torch.Tensor
-    num_classes: int
-    features: str | None = None  # what the inputs are when not the data's own (``dptune.engine.features``)
-    label_names: tuple[str, ...] | None = None
-
-    @functools.cached_property
-    def inputs_digest(self) -> str:
-        """SHA-256 of every input tensor (training, validation, final test) with its shape, 16 hex digits:
-        the name a fixed transform of them is cached under (``dptune.engine.features``). Computed once per
-        object and pickled with it, so the trials of a sweep whose driver computed it do not hash again."""
-        digest = hashlib.sha256()
-        for part in (self.train_x, self.val_x, self.test_x):
-            digest.update(str(tuple(part.shape)).encode())
-            # a factory's tensors may live on a GPU
-            digest.update(part.detach().cpu().contiguous().numpy().data)
-        return digest.hexdigest()[:16]
-
-    @classmethod
-    def held_out(
-        cls,
-        name: str,
-        train: tuple[torch.Tensor, torch.Tensor],
-        held: tuple[torch.Tensor, torch.Tensor],
-        num_classes: int,
-    ) -> Dataset:
-        """The training examples, and the held-out ones split by the fixed public permutation: its first
-        ``VALIDATION_FRACTION`` is the validation part, the rest the final-test part."""
-        import torch
-
-        held_x, held_y = held
-        order = torch.randperm(len(held_y), generator=torch.Generator().manual_seed(HELD_OUT_SPLIT_SEED))
-        cut = round(VALIDATION_FRACTION * len(held_y))
-        val, test = order[:cut], order[cut:]
-        return cls(name, *train, held_x[val], held_y[val], held_x[test], held_y[test], num_classes)
-
-    def subset(self, size: int | None) -> Dataset:
-        """The first ``size`` training samples of a fixed, public permutation (the test set is kept
-        whole): every run and trial of a sweep trains on the same subset, chosen independently of the
-        data and of every run's (secret) randomness."""
-        import torch
-
-        if size is None or size >= len(self.train_y):
-            return self
-        order = torch.randperm(len(self.train_y), generator=torch.Generator().manual_seed(SUBSET_ORDER_SEED))
-        keep = order[:size]
-        return replace(self, train_x=self.train_x[keep], train_y=self.train_y[keep])
-
-
-def poisson_rows(n: int, fraction: float, seed: int) -> torch.Tensor:
-    """The rows of a Poisson subset of ``n`` training samples: each kept independently with probability
-    ``fraction`` (a tuning proxy's subset; the seed is secret, and so are the rows and their number)."""
-    import torch
-
-    return torch.nonzero(poisson_mask(n, fraction, cpu_generator(seed))).squeeze(1)
 
 
 def _tensors(
@@ -423,240 +329,6 @@ def users_own(name: str) -> bool:
     return is_import_path(name) or name == "text"
 
 
-def _refusal(path: str, part: str, problem: str) -> InputError:
-    """A one-line refusal of ``part`` (``training``, ``held-out``) of the factory ``path``'s data."""
-    return InputError("dataset", f"{path}'s {part} {problem}")
-
-
-def _pairs(value: Any, path: str, part: str) -> tuple[Any, Any]:
-    """A factory part as ``(inputs, labels)``: the pair itself, or a torch dataset's ``(input, label)``
-    items gathered (inputs stacked, labels as a list)."""
-    import torch
-
-    if isinstance(value, torch.utils.data.Dataset):
-        try:
-            items = [value[i] for i in range(len(value))]  # type: ignore[arg-type]
-            inputs, labels = zip(*items, strict=True) if items else ((), ())
-        except (TypeError, ValueError):
-            raise _refusal(path, part, "dataset's items must be (input, label) pairs") from None
-        as_tensors = all(torch.is_tensor(x) for x in inputs)
-        stacked = torch.stack(list(inputs)) if as_tensors and inputs else [np.asarray(x) for x in inputs]
-        return stacked, [y.item() if torch.is_tensor(y) and y.numel() == 1 else y for y in labels]
-    if not isinstance(value, (tuple, list)) or len(value) != 2:
-        raise InputError(
-            "dataset",
-            f"{path}: each part must be (inputs, labels) or a dataset of (input, label) items",
-        )
-    return value[0], value[1]
-
-
-def _inputs(value: Any, path: str, part: str) -> torch.Tensor:
-    """A factory part's inputs as float32 ``[n, …]`` (a tensor stays on its device): numbers only (an
-    array or tensor of them, or an object array of them), every one finite."""
-    import torch
-
-    if torch.is_tensor(value):
-        x = value
-        if x.is_complex():
-            raise _refusal(path, part, "inputs are complex numbers; give real numbers [n, …]")
-    else:
-        try:
-            array = np.asarray(value)
-        except ValueError:  # rows of different lengths
-            raise _refusal(path, part, "inputs must be one array [n, …] whose rows have one shape") from None
-        if array.dtype.kind == "O" and not any(isinstance(v, (str, bytes)) for v in array.flat):
-            with contextlib.suppress(TypeError, ValueError):  # refused below as not numbers
-                array = array.astype(np.float32)
-        if array.dtype.kind not in "biuf":
-            raise _refusal(
-                path,
-                part,
-                f"inputs are not numbers (dtype {array.dtype}); encode every feature as a number in the "
-                "factory (a category as one-hot columns or an index from a fixed public list)",
-            )
-        x = torch.from_numpy(np.ascontiguousarray(array))
-    x = x.float().contiguous()
-    if x.ndim == 0 or len(x) == 0:
-        raise _refusal(path, part, f"inputs must be an array [n, …] of n >= 1 examples, got {tuple(x.shape)}")
-    finite = torch.isfinite(x)
-    if not bool(finite.all()):
-        nan = int(torch.isnan(x).sum())
-        rows = torch.nonzero(~finite.reshape(len(x), -1).all(1)).squeeze(1)
-        raise _refusal(
-            path,
-            part,
-            f"inputs hold {nan} NaN and {int((~finite).sum()) - nan} infinite values (or values beyond "
-            f"float32), in {len(rows)} of {len(x)} examples, the first at row {int(rows[0])}; fill them in "
-            "the factory with a public constant (e.g. 0 for a missing value) or drop those examples",
-        )
-    return x
-
-
-_NAMES = "names"
-_INTEGERS = "integers"
-
-
-def _labels(value: Any, path: str, part: str, n: int) -> tuple[np.ndarray, str]:
-    """A factory part's labels as a numpy array ``[n]``, and their kind: integers (bool too), or names
-    (strings; an object array of strings). Floats, mixed types and other shapes are refused."""
-    import torch
-
-    try:
-        array = value.detach().cpu().numpy() if torch.is_tensor(value) else np.asarray(value)
-    except ValueError:
-        raise _refusal(path, part, "labels must be one label per example, shape [n]") from None
-    if array.ndim != 1 or len(array) != n:
-        fix = " (e.g. y.ravel())" if array.ndim == 2 and array.shape[1:] == (1,) else ""
-        raise _refusal(
-            path, part, f"labels must be one per example, shape [{n}], got {tuple(array.shape)}{fix}"
-        )
-    if array.dtype.kind == "O":
-        if all(isinstance(v, (int, np.integer)) for v in array):
-            array = array.astype(np.int64)
-        elif all(isinstance(v, str) for v in array):
-            array = array.astype(str)
-        else:
-            kinds = ", ".join(sorted({type(v).__name__ for v in array}))
-            raise _refusal(
-                path, part, f"labels mix types ({kinds}); give integers 0…K−1 or every label as a string"
-            )
-    if array.dtype.kind in "biu":
-        return array.astype(np.int64), _INTEGERS
-    if array.dtype.kind in "US":
-        return array.astype(str), _NAMES
-    if array.dtype.kind == "f":
-        raise _refusal(
-            path,
-            part,
-            f"labels are floats ({array.dtype}); give integers 0…K−1 (e.g. y.astype(int)) or the classes' "
-            "names as strings",
-        )
-    raise _refusal(path, part, f"labels are of dtype {array.dtype}; give integers 0…K−1 or strings")
-
-
-def _shown(names: np.ndarray, most: int = 10) -> str:
-    """``'a' → 0, 'b' → 1, …``: the first ``most`` of a mapping from names to class indices."""
-    pairs = [f"{name!r} → {index}" for index, name in enumerate(names[:most].tolist())]
-    return ", ".join(pairs) + (f", … ({len(names)} classes)" if len(names) > most else "")
-
-
-def _class_indices(
-    labels: dict[str, tuple[np.ndarray, str]], path: str, classes: int
-) -> tuple[dict[str, np.ndarray], tuple[str, ...] | None]:
-    """Each part's labels as class indices 0…K−1, and the classes' names where the labels were strings:
-    the K distinct names of the training and held-out labels together, sorted, are classes 0…K−1. Integer
-    labels must lie in 0…K−1. The training labels must hold two classes or more."""
-    kinds = {kind for _, kind in labels.values()}
-    if len(kinds) > 1:
-        raise InputError(
-            "dataset", f"{path}'s labels are strings in one part and integers in the other; give one kind"
-        )
-    names: tuple[str, ...] | None = None
-    if kinds == {_NAMES}:
-        found, inverse = np.unique(np.concatenate([v for v, _ in labels.values()]), return_inverse=True)
-        if len(found) != classes:
-            raise InputError(
-                "dataset",
-                f"{path}'s labels name {len(found)} classes ({_shown(found)}) but num_classes is {classes}; "
-                f"return num_classes={len(found)}, or integer labels 0…{classes - 1}",
-            )
-        cuts = np.cumsum([len(v) for v, _ in labels.values()])[:-1]
-        indices = dict(zip(labels, np.split(inverse.reshape(-1), cuts), strict=True))
-        names = tuple(found.tolist())
-        log.warning(
-            "dptune: note: dataset: %s's labels are strings, mapped to classes in sorted order: %s (the "
-            "model's class scores follow this order)",
-            path,
-            _shown(found),
-        )
-    else:
-        indices = {part: values for part, (values, _) in labels.items()}
-        for part, values in indices.items():
-            low, high = int(values.min()), int(values.max())
-            if low < 0 or high >= classes:
-                raise _refusal(
-                    path,
-                    part,
-                    f"labels run from {low} to {high}, but must lie in 0…{classes - 1} (num_classes "
-                    f"{classes}); relabel them (e.g. y - 1 for labels 1…{classes}), raise num_classes, or "
-                    "return the classes' names as strings (mapped to 0…K−1 in sorted order)",
-                )
-    present = np.unique(indices["training"])
-    if len(present) < 2:
-        shown = names[int(present[0])] if names is not None else int(present[0])
-        raise _refusal(
-            path,
-            "training",
-            f"labels are all one class ({shown!r}); a classifier needs training examples of two classes "
-            "or more",
-        )
-    return indices, names
-
-
-def _warn_if_far_from_normalised(path: str, parts: list[torch.Tensor]) -> None:
-    """One warning where an input's magnitude is above ``LARGE_INPUT``: DP training clips each example's
-    gradient to a fixed norm, and a few features on a scale of thousands swamp it (a model then learns
-    little more than the majority class)."""
-    largest = max(float(x.abs().max()) for x in parts)
-    if largest > LARGE_INPUT:  # said as above the threshold only: the private maximum itself is not shown
-        log.warning(
-            "dptune: warning: dataset: %s's inputs reach beyond |x| = %g, far outside a normalised range, "
-            "where a few features dominate every clipped gradient; scale each feature in the factory by "
-            "fixed public bounds such as its documented range (statistics of the private data, its mean, "
-            "std, min or max, would need their own privacy)",
-            path,
-            LARGE_INPUT,
-        )
-
-
-def factory_dataset(path: str, args: dict[str, Any]) -> Dataset:
-    """The data a dataset factory returns: a mapping ``{"train": T, "held_out": H, "num_classes": K}``,
-    T and H each ``(inputs, labels)`` (tensors or arrays, inputs ``[n, …]`` already normalised) or a
-    torch dataset of ``(input, label)`` items. The held-out part is split into validation and final test
-    as every dataset's is (``Dataset.held_out``).
-
-    Inputs must be numbers (numeric arrays or tensors, or object arrays of numbers), every one finite:
-    text or NaN/inf is refused. Inputs whose largest magnitude is above ``LARGE_INPUT`` (50) are taken,
-    with a warning, as not normalised. Labels are integers in 0…K−1, or strings: then the K distinct
-    strings of both parts, sorted, are classes 0…K−1 (stated in a warning line and kept as
-    ``Dataset.label_names``; K names must appear). The training labels must hold two classes or more.
-    Every refusal is one ``InputError`` naming ``dataset`` and the fix."""
-    result = call_factory(path, args, "dataset")
-    if not isinstance(result, Mapping) or set(result) != {"train", "held_out", "num_classes"}:
-        raise InputError(
-            "dataset",
-            f"{path} must return {{'train': (x, y), 'held_out': (x, y), 'num_classes': K}}, got "
-            f"{type(result).__name__}",
-        )
-    classes = result["num_classes"]
-    if not isinstance(classes, int) or isinstance(classes, bool) or classes < 2:
-        raise InputError("dataset", f"{path}'s num_classes must be an integer >= 2, got {classes!r}")
-    inputs, labels = {}, {}
-    for part, key in (("training", "train"), ("held-out", "held_out")):
-        x, y = _pairs(result[key], path, part)
-        inputs[part] = _inputs(x, path, part)
-        labels[part] = _labels(y, path, part, len(inputs[part]))
-    if inputs["training"].shape[1:] != inputs["held-out"].shape[1:]:
-        raise InputError("dataset", f"{path}'s training and held-out inputs differ in shape")
-    held_rows = len(labels["held-out"])
-    if min(round(VALIDATION_FRACTION * held_rows), held_rows - round(VALIDATION_FRACTION * held_rows)) < 1:
-        raise _refusal(
-            path,
-            "held-out",
-            f"part has {held_rows} rows: it is split into a validation and a final-test part, so give at "
-            "least 2 (a useful selection needs hundreds)",
-        )
-    indices, names = _class_indices(labels, path, classes)
-    _warn_if_far_from_normalised(path, list(inputs.values()))
-    import torch
-
-    train, held = (
-        (inputs[part], torch.from_numpy(indices[part].astype(np.int64)).to(inputs[part].device))
-        for part in ("training", "held-out")
-    )
-    return replace(Dataset.held_out(path, train, held, classes), label_names=names)
-
-
 def check_dataset_name(name: str, field: str = "dataset") -> str:
     if name not in ALL_DATASETS and not is_import_path(name):
         raise InputError(
@@ -690,24 +362,10 @@ def load_dataset(
         from dptune.engine.text import load_text
 
         return load_text(name, directory, args or {}).subset(subset)
-    data = _factory_data(name, args or {}) if is_import_path(name) else DATASETS[name].load(directory)
+    if is_import_path(name):
+        return cached_factory_dataset(name, args or {}).subset(subset)
+    data = DATASETS[name].load(directory)
     return data.subset(subset)
-
-
-_LAST_FACTORY_DATA: list[tuple[str, dict[str, Any], Dataset]] = []
-"""The last (factory, a copy of its arguments, its data) of ``_factory_data``: at most one."""
-
-
-def _factory_data(path: str, args: dict[str, Any]) -> Dataset:
-    """``factory_dataset(path, args)``, kept for the next call with the same factory and equal arguments:
-    a sweep loads the user's data in the CLI's checks (``dptune.sweep.preflight``) and again for its
-    trials, and a factory may download or preprocess for minutes. The arguments reach the factory as
-    given (any values, compared by equality); only the last result is kept, and an error is not."""
-    if _LAST_FACTORY_DATA and _LAST_FACTORY_DATA[0][:2] == (path, args):
-        return _LAST_FACTORY_DATA[0][2]
-    data = factory_dataset(path, args)
-    _LAST_FACTORY_DATA[:] = [(path, copy.deepcopy(args), data)]
-    return data
 
 
 def train_size(

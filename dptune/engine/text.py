@@ -32,7 +32,9 @@ import numpy as np
 import torch
 
 from dptune.base.errors import DataUnavailableError, InputError
-from dptune.engine.data import CACHE_ROOT, GLUE_TASKS, TEXT_ARGS, Dataset, _class_indices, _labels
+from dptune.engine.data import CACHE_ROOT, GLUE_TASKS, TEXT_ARGS
+from dptune.engine.dataset import Dataset
+from dptune.engine.user_data import class_indices, read_labels
 
 DEFAULT_MAX_LENGTH = 128
 FILE_KINDS = {".csv": "csv", ".tsv": "csv", ".json": "json", ".jsonl": "json", ".parquet": "parquet"}
@@ -240,8 +242,8 @@ def load_text(name: str, root: Path | None, args: dict[str, Any]) -> Dataset:
     if path.is_file():
         return torch.load(path, weights_only=False)
     inputs = {part: _encoded(tokenizer, texts, length) for part, texts in raw.texts.items()}
-    read = {part: _labels(values, name, part, len(inputs[part])) for part, values in raw.labels.items()}
-    indices, names = _class_indices(read, name, raw.classes)
+    read = {part: read_labels(values, name, part, len(inputs[part])) for part, values in raw.labels.items()}
+    indices, names = class_indices(read, name, raw.classes)
     train, held = (
         (inputs[part], torch.from_numpy(np.asarray(indices[part], dtype=np.int64)))
         for part in ("training", "held-out")

@@ -33,7 +33,7 @@ from dptune.privacy.plans import MethodPlan
 from dptune.sweep.spec import SweepSpec
 
 if TYPE_CHECKING:
-    from dptune.engine.data import Dataset
+    from dptune.engine.dataset import Dataset
 
 
 def scored_every_epoch(spec: SweepSpec) -> bool:

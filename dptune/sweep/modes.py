@@ -25,7 +25,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from dptune.engine.data import Dataset, train_size
+from dptune.engine.data import train_size
+from dptune.engine.dataset import Dataset
 from dptune.privacy.filter import RenyiFilter
 from dptune.privacy.plans import MethodPlan, Ran, curve_privacy, plan_record, pools, what_ran
 from dptune.sweep.bound import SweepTuningCost, curve_cost

@@ -24,7 +24,7 @@ from dptune.sweep.spec import SweepSpec, methods_section
 from dptune.sweep.spec_keys import SPEC_KEYS, read_spec_keys
 
 if TYPE_CHECKING:
-    from dptune.engine.data import Dataset
+    from dptune.engine.dataset import Dataset
 
 DATA_KEY = "data"
 """The identity's entry for the data a sweep runs on (``data_identity``)."""

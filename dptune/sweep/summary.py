@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from dptune.base.randomness import SEEDED_NO_GUARANTEE
-from dptune.engine.data import Dataset
+from dptune.engine.dataset import Dataset
 from dptune.privacy.filter import RenyiFilter
 from dptune.privacy.heldout import PrivateHeldOut
 from dptune.privacy.plans import BASIC_COMPOSITION, MethodPlan, Phase, promoted_note

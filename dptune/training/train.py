@@ -22,7 +22,7 @@ a proxy's ranking extrapolates to (``bench/proxy_rank.py`` measures how well). I
 full run's. Every reported ε is the accountant's ε of the steps actually taken. Metrics use only
 released parameters and held-out images: each epoch is scored on the validation part (what a sweep
 selects on), and ``final_test`` scores the final-test part (what a selected configuration's re-runs
-report; ``dptune.engine.data`` splits the two).
+report; ``dptune.engine.dataset`` splits the two).
 """
 
 from __future__ import annotations
@@ -39,7 +39,8 @@ import torch.nn.functional as F
 
 from dptune.base.errors import InputError, TrainingDivergedError
 from dptune.base.randomness import Randomness, StreamSeeds, cpu_generator, poisson_mask, stream_generators
-from dptune.engine.data import Dataset, load_dataset, poisson_rows
+from dptune.engine.data import load_dataset
+from dptune.engine.dataset import Dataset, poisson_rows
 from dptune.engine.features import model_inputs
 from dptune.engine.gpu_memory import CPU_PHYSICAL_BATCH, measured_physical_batch, memory_budget
 from dptune.engine.persample import FlatModel, check_inputs, clipped_sum_engine

@@ -7,7 +7,7 @@ on the validation part of the held-out images; when a method's search ends, its 
 (the finished trial with the best validation accuracy, or its start point unless a trial beats it
 clearly where the method says ``keep_start``) is run again ``selection.reruns`` times with
 fresh randomness in the same Tune run, and those re-runs alone are scored on the final-test part
-(``dptune.engine.data``, ``dptune.tune.stage_searcher``).
+(``dptune.engine.dataset``, ``dptune.tune.stage_searcher``).
 
 Ctrl+C or SIGTERM while the trials train raises ``SweepInterrupted`` (``dptune.tune.interrupt``): the
 tracker records what it queued, and the process is to end as a killed driver would.
@@ -25,7 +25,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from dptune.base.randomness import Randomness, secret_rng
-from dptune.engine.data import load_dataset, poisson_rows
+from dptune.engine.data import load_dataset
+from dptune.engine.dataset import poisson_rows
 from dptune.privacy.plans import MethodPlan, Ran
 from dptune.sweep.bound import (
     BoundedSearch,

@@ -7,7 +7,7 @@ on the validation part of the held-out images; when a method's search ends, its 
 (the finished trial with the best validation accuracy, or its start point unless a trial beats it
 clearly where the method says ``keep_start``) is run again in the same Tune run, as the sweep's mode
 says (``dptune.sweep.modes``: ``selection.reruns`` re-runs, or a pipeline's one release), and those runs
-alone are scored on the final-test part (``dptune.engine.data``, ``dptune.tune.stage_searcher``).
+alone are scored on the final-test part (``dptune.engine.dataset``, ``dptune.tune.stage_searcher``).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from ray import tune
 from ray.tune.search.optuna import OptunaSearch
 
 from dptune.base.randomness import TIE_BREAK_STREAM, secret_key, trial_seed
-from dptune.engine.data import Dataset
+from dptune.engine.dataset import Dataset
 from dptune.privacy.filter import RenyiFilter
 from dptune.sweep.bound import BoundedSearch
 from dptune.sweep.ledger import PrivateSweepState

@@ -22,7 +22,8 @@ import ray
 
 import dptune
 from dptune.base.factories import is_import_path, local_source
-from dptune.engine.data import Dataset, load_dataset
+from dptune.engine.data import load_dataset
+from dptune.engine.dataset import Dataset
 from dptune.engine.features import model_inputs
 from dptune.sweep.modes import SweepMode
 from dptune.sweep.spec import SweepSpec, check_batch_sizes

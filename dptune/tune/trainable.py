@@ -28,7 +28,7 @@ import torch
 from ray import tune
 
 from dptune.base.errors import TrainingDivergedError
-from dptune.engine.data import Dataset
+from dptune.engine.dataset import Dataset
 from dptune.engine.gpu_memory import prepare_gpu
 from dptune.methods.filters import DrawnFilter
 from dptune.training.config import RunConfig
