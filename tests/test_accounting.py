@@ -101,6 +101,7 @@ def test_pld_calibration_matches_opacus_prv_and_dp_accountings_own_pld() -> None
     assert sigma < calibrated("dpsgd", {}, eps, delta, q, steps)
 
 
+@pytest.mark.slow
 def test_pld_merges_equal_entries_wherever_they_sit_and_bounds_a_finer_grid() -> None:
     """A history whose equal (σ, q) entries are apart composes as dp-accounting's accountant composes each
     entry in order (to its grid's pessimism: the coarser grid's ε is an upper bound on the finer's)."""
@@ -191,9 +192,8 @@ def decaying_clip(sigma: float, steps: int, q: float) -> list[tuple[float, float
     return [(sigma * 2 / (2 - t / steps), q, 1) for t in range(steps)]
 
 
-@pytest.mark.parametrize(
-    "sigma", [pytest.param(0.8, marks=pytest.mark.slow), pytest.param(1.5, marks=pytest.mark.slow), 4.0]
-)
+@pytest.mark.slow
+@pytest.mark.parametrize("sigma", [0.8, 1.5, 4.0])
 def test_the_rdp_curve_bound_of_a_decaying_clip_is_above_opacus_and_within_1e_3(sigma: float) -> None:
     """``rdp_curve_above`` (chords on a lattice of z): its ε is at least Opacus's RDP accountant's on the
     same 400 distinct steps, and within 1e-3 of it."""
@@ -203,7 +203,8 @@ def test_the_rdp_curve_bound_of_a_decaying_clip_is_above_opacus_and_within_1e_3(
     assert opacus * (1 - 1e-9) <= above <= opacus * (1 + 1e-3)
 
 
-@pytest.mark.parametrize("sigma", [pytest.param(0.9, marks=pytest.mark.slow), 2.0])
+@pytest.mark.slow
+@pytest.mark.parametrize("sigma", [0.9, 2.0])
 def test_the_pld_bracket_of_a_decaying_clip_holds_dp_accounting_s_composition(sigma: float) -> None:
     """``pld_bracket``'s two histories: dp-accounting's PLD of all 150 distinct steps (its own accountant,
     the same grid) lies between their figures, and the bounds ``pld_epsilon_bounds`` gives first are
@@ -258,9 +259,8 @@ def test_the_lowest_sigma_spends_at_least_its_target_and_is_within_its_window() 
     assert 1.5 <= opacus_rdp(schedule(sigma), 1e-5) <= 1.5 * (1 + LOWEST_WINDOW) * (1 + 1e-6)
 
 
-@pytest.mark.parametrize(  # the finest grid is the costly one
-    "interval",
-    [pytest.param(i, marks=pytest.mark.slow) if i == min(PLD_INTERVALS) else i for i in PLD_INTERVALS],
+@pytest.mark.parametrize(  # the grids finer than 1e-4 are the costly ones
+    "interval", [i if i >= 1e-4 else pytest.param(i, marks=pytest.mark.slow) for i in PLD_INTERVALS]
 )
 def test_the_self_composition_window_by_powers_is_dp_accountings(interval: float) -> None:
     """``chernoff_window`` against dp-accounting's ``compute_self_convolve_bounds`` on the PMFs a plan

@@ -82,15 +82,9 @@ def one_model_recomposed(doc: dict[str, Any]) -> float:
     return recomposed(doc | {"stages": [tuning | {"runs": tuning["runs"] * methods}, release]})
 
 
-@pytest.mark.parametrize(
-    ("trials", "methods"),
-    [
-        pytest.param(2, ALIKE, id="2-alike", marks=pytest.mark.slow),
-        pytest.param(2, APART, id="2-apart", marks=pytest.mark.slow),
-        pytest.param(4, ALIKE, id="4-alike", marks=pytest.mark.slow),
-        pytest.param(4, APART, id="4-apart"),
-    ],
-)
+@pytest.mark.slow
+@pytest.mark.parametrize("methods", [ALIKE, APART], ids=["alike", "apart"])
+@pytest.mark.parametrize("trials", [2, 4])
 def test_a_one_model_plan_recomposed_by_dp_accounting_stays_within_its_total(
     methods: dict[str, Any], trials: int
 ) -> None:
@@ -147,6 +141,7 @@ def test_one_model_costs_less_than_publishing_one_per_method_and_each_card_says_
     )
 
 
+@pytest.mark.slow
 def test_the_plan_table_says_how_the_trials_are_spread_and_that_the_method_is_counted() -> None:
     plans = planned(parse_spec(spec_doc([3.0], 2, ALIKE)), N_FASHION)
     assert plans is not None
@@ -165,7 +160,8 @@ def ledger_steps(plan: MethodPlan) -> int:
     return sum(m["steps"] for m in mechanisms)
 
 
-@pytest.mark.parametrize("total", [3.0, pytest.param(8.0, marks=pytest.mark.slow)])
+@pytest.mark.slow
+@pytest.mark.parametrize("total", [3.0, 8.0])
 def test_one_model_runs_the_most_trials_per_method_whose_trials_make_enough_steps(total: float) -> None:
     """``plan_spread`` against plans made by hand at each count: the one model's k per method is the
     largest up to the spec's 8 whose trials make at least ``MIN_RANKING_STEPS`` noisy steps (the plan at

@@ -301,10 +301,7 @@ def test_plans_across_a_grid_of_settings_recomposed_by_dp_accounting_stay_within
         assert used <= compute + 1e-9 or tuning["subset_fraction"] == 0.0625, (used, compute)
 
 
-@pytest.mark.parametrize(
-    "fraction",
-    [pytest.param(0.0625, marks=pytest.mark.slow), 0.25, pytest.param(0.5, marks=pytest.mark.slow)],
-)
+@pytest.mark.parametrize("fraction", [0.0625, 0.25, 0.5])
 def test_the_amplified_tuning_of_composed_runs_is_zhu_and_wangs_bound(fraction: float) -> None:
     """K = 8 composed runs (dp-accounting's curve) on a secret subset: dptune's amplified curve equals
     Thm. 6 written out by hand wherever its orders hold every integer below α (α ≤ 10), lies above it
@@ -469,10 +466,8 @@ def test_the_plans_of_the_shipped_specs_recomposed_by_dp_accounting_stay_within_
         assert again <= plan.total_epsilon * (1 + CURVE_SLACK), (path.name, plan.method, again)
 
 
-@pytest.mark.parametrize(
-    "fraction",
-    [pytest.param(0.0625, marks=pytest.mark.slow), 0.25, pytest.param(0.5, marks=pytest.mark.slow)],
-)
+@pytest.mark.slow
+@pytest.mark.parametrize("fraction", [0.0625, 0.25, 0.5])
 def test_the_subset_stage_pld_is_balle_barthe_and_gaboardis_profile(fraction: float) -> None:
     """K = 4 runs of cnn5's tuning on a secret subset: the PLD of the subset stage's dominating pair (Zhu,
     Dong & Wang) bounds Balle, Barthe & Gaboardi's profile of it, γ·δ_X(log(1 + (e^ε − 1)/γ)), with δ_X
