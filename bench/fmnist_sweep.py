@@ -30,7 +30,7 @@ from results import cpu_name, write_section  # bench/ is on the path when this f
 from scatter_fmnist import dptune, knobs
 
 if TYPE_CHECKING:
-    from dptune.sweep.spec import SweepSpec
+    from dptune.sweep.sweep_spec import SweepSpec
 
 ROOT = Path(__file__).resolve().parents[1]
 SPEC = ROOT / "sweeps" / "fmnist.yaml"

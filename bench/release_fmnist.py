@@ -61,7 +61,7 @@ from scatter_fmnist import dptune
 if TYPE_CHECKING:
     import numpy as np
 
-    from dptune.sweep.spec import SweepSpec
+    from dptune.sweep.sweep_spec import SweepSpec
     from dptune.training.config import RunConfig
 
 RELEASE_RUNS = ROOT / "bench" / "fmnist_release_runs"

@@ -25,8 +25,9 @@ from dptune.sweep.ledger import PrivateSweepState
 from dptune.sweep.modes import spec_mode
 from dptune.sweep.pipeline import planned
 from dptune.sweep.resume import differing, resumable_identity
-from dptune.sweep.spec import SweepSpec, load_spec
+from dptune.sweep.spec import load_spec
 from dptune.sweep.spec_parts import resolve_tracking_uri
+from dptune.sweep.sweep_spec import SweepSpec
 from tests.sweep_helpers import quickstart_spec
 
 TRAIN = [

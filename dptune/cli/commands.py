@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from dptune.privacy.heldout import PrivateHeldOut
     from dptune.privacy.plans import MethodPlan
     from dptune.sweep.results import TradeOff
-    from dptune.sweep.spec import SweepSpec
+    from dptune.sweep.sweep_spec import SweepSpec
     from dptune.tracking import ResultsReader
 
 from dptune.cli.arguments import (
@@ -332,8 +332,8 @@ def _validate(args: argparse.Namespace) -> None:
     from dptune.sweep.summary import held_out_line
 
     if plans is not None:
-        from dptune.sweep.spec import unused_with_total
         from dptune.sweep.summary import format_plan
+        from dptune.sweep.sweep_spec import unused_with_total
 
         print(format_plan(plans) + unused_with_total(spec))
     proxy = spec.proxy

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 from dptune.base.errors import InputError
 from dptune.privacy.heldout import HeldOutScores, PrivateHeldOut
 from dptune.privacy.plans import MethodPlan
-from dptune.sweep.spec import SweepSpec
+from dptune.sweep.sweep_spec import SweepSpec
 
 if TYPE_CHECKING:
     from dptune.engine.dataset import Dataset

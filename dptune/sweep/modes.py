@@ -43,7 +43,6 @@ from dptune.sweep.releases import (
     sweep_releases,
 )
 from dptune.sweep.results import TradeOff
-from dptune.sweep.spec import SweepSpec, unused_with_total
 from dptune.sweep.summary import (
     closing_lines,
     covers_lines,
@@ -52,6 +51,7 @@ from dptune.sweep.summary import (
     pipeline_opening_lines,
     search_opening_lines,
 )
+from dptune.sweep.sweep_spec import SweepSpec, unused_with_total
 from dptune.training.config import RunConfig
 from dptune.training.trial_status import route
 

@@ -13,8 +13,8 @@ from typing import Any
 from dptune.privacy.plans import MethodPlan
 from dptune.sweep.plan import plan_sweep
 from dptune.sweep.plan_runs import PlanSetup, with_tuning_epochs
-from dptune.sweep.spec import SweepSpec
 from dptune.sweep.spec_parts import IncludesTuning
+from dptune.sweep.sweep_spec import SweepSpec
 from dptune.training.calibrated_run import resolved_delta
 from dptune.training.config import RunConfig
 

@@ -40,7 +40,8 @@ from dptune.base.errors import InputError
 from dptune.base.factories import is_import_path
 from dptune.engine.data import load_dataset, train_size
 from dptune.models import build_model
-from dptune.sweep.spec import SweepSpec, check_batch_sizes
+from dptune.sweep.spec import check_batch_sizes
+from dptune.sweep.sweep_spec import SweepSpec
 from dptune.training.calibrated_run import check_delta
 from dptune.training.config import RunConfig
 

@@ -20,8 +20,9 @@ from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
 from dptune.base.errors import InputError
-from dptune.sweep.spec import SweepSpec, methods_section
+from dptune.sweep.spec import methods_section
 from dptune.sweep.spec_keys import SPEC_KEYS, read_spec_keys
+from dptune.sweep.sweep_spec import SweepSpec
 
 if TYPE_CHECKING:
     from dptune.engine.dataset import Dataset

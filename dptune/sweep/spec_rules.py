@@ -15,7 +15,7 @@ from dptune.sweep.space import KEEP_START
 from dptune.sweep.spec_keys import MODEL_BASED_SAMPLERS
 
 if TYPE_CHECKING:
-    from dptune.sweep.spec import SweepSpec
+    from dptune.sweep.sweep_spec import SweepSpec
 
 Conflict = tuple[str, str]
 """A broken rule: the YAML field to change, and what is wrong and how to fix it."""

@@ -19,8 +19,8 @@ from dptune.privacy.tuning import TrialCount
 from dptune.sweep.bound import SweepTuningCost, format_costs
 from dptune.sweep.disclosure import STATED, Disclosure, seed_disclosure
 from dptune.sweep.releases import ReleasedModel, records_word
-from dptune.sweep.spec import SweepSpec
 from dptune.sweep.spec_keys import MODEL_BASED_SAMPLERS
+from dptune.sweep.sweep_spec import SweepSpec
 
 WITHHELD = "withheld: the trial count is secret (repeat-and-select), and counts or times would reveal it"
 """What the console and ``dptune report`` show in place of a secret count's compute (runs, hours, wall)."""

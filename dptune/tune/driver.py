@@ -45,8 +45,8 @@ from dptune.sweep.preflight import refuse_existing
 from dptune.sweep.releases import ReleasedModel
 from dptune.sweep.results import TradeOff, recorded_spec, run_settings, selected_tradeoffs
 from dptune.sweep.resume import refuse_changed, resumable_identity
-from dptune.sweep.spec import SweepSpec
 from dptune.sweep.summary import Restarts, compute_line
+from dptune.sweep.sweep_spec import SweepSpec
 from dptune.tracking import StoreUnavailableError, Tracker, tracker_for
 from dptune.tracking.names import (
     ALL_RELEASES_ARTIFACT,

@@ -28,7 +28,7 @@ from dptune.sweep.bound import BoundedSearch
 from dptune.sweep.ledger import PrivateSweepState
 from dptune.sweep.modes import SweepMode
 from dptune.sweep.space import start_points
-from dptune.sweep.spec import SweepSpec
+from dptune.sweep.sweep_spec import SweepSpec
 from dptune.training.trial_status import OBJECTIVE, route
 from dptune.tune.callbacks import PerMethod
 from dptune.tune.define_by_run import SAMPLERS, DefineByRun

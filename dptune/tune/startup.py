@@ -26,7 +26,8 @@ from dptune.engine.data import load_dataset
 from dptune.engine.dataset import Dataset
 from dptune.engine.features import model_inputs
 from dptune.sweep.modes import SweepMode
-from dptune.sweep.spec import SweepSpec, check_batch_sizes
+from dptune.sweep.spec import check_batch_sizes
+from dptune.sweep.sweep_spec import SweepSpec
 from dptune.tracking import SweepRecord, Tracker, tracker_for
 from dptune.tracking.mlflow_setup import quiet_mlflow
 from dptune.tracking.names import (

@@ -29,8 +29,8 @@ from dptune.sweep.bound import PriorSweep
 from dptune.sweep.ledger import PrivateSweepState
 from dptune.sweep.preflight import earlier_cost
 from dptune.sweep.space import FILTER_PREFIX, MethodSpace
-from dptune.sweep.spec import SweepSpec
 from dptune.sweep.spec_parts import WarmStart
+from dptune.sweep.sweep_spec import SweepSpec
 from dptune.tune.studies import journal_path, study_storage
 
 FIELD = "search.warm_start.sweep"
