@@ -71,7 +71,8 @@ import torch.nn.functional as F
 from results import cpu_name, write_section  # bench/ is on the path when this file runs as a script
 from torch import nn
 
-from dptune.engine.persample import FlatModel, check_inputs, clipped_sum_engine
+from dptune.engine.engine_choice import check_inputs, clipped_sum_engine
+from dptune.engine.persample import FlatModel
 from dptune.models.pretrained import ImageClassifier, TextClassifier
 from dptune.models.trained_parts import Trained, select_trained
 

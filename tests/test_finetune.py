@@ -21,7 +21,8 @@ from torch.func import functional_call
 from dptune.base.errors import InputError
 from dptune.cli import main
 from dptune.engine.data import load_dataset
-from dptune.engine.persample import FlatModel, GhostEngine, check_inputs, clipped_sum_engine
+from dptune.engine.engine_choice import check_inputs, clipped_sum_engine
+from dptune.engine.persample import FlatModel, GhostEngine
 from dptune.methods import METHODS
 from dptune.models import build_model
 from dptune.models.trained_parts import Trained

@@ -11,6 +11,7 @@ import torch
 
 from dptune.engine import gpu_memory
 from dptune.engine.dataset import Dataset
+from dptune.engine.engine_choice import clipped_sum_engine
 from dptune.engine.gpu_memory import (
     CPU_PHYSICAL_BATCH,
     SAFETY,
@@ -20,7 +21,7 @@ from dptune.engine.gpu_memory import (
     memory_budget,
     prepare_gpu,
 )
-from dptune.engine.persample import FlatModel, clipped_sum_engine
+from dptune.engine.persample import FlatModel
 from dptune.methods.release import clipped_sum
 from dptune.models import build_model
 from tests.helpers import digits_trainer

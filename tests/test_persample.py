@@ -14,17 +14,9 @@ import torch.nn.functional as F
 from torch import nn
 
 from dptune.base.errors import InputError
+from dptune.engine.engine_choice import check_inputs, clipped_sum_engine, ghost_check
 from dptune.engine.layer_grads import LinearOuter, ghost_is_cheaper
-from dptune.engine.persample import (
-    Chooser,
-    FlatModel,
-    GhostEngine,
-    VmapEngine,
-    check_inputs,
-    clipped_sum_engine,
-    ghost_check,
-    ghost_supported,
-)
+from dptune.engine.persample import Chooser, FlatModel, GhostEngine, VmapEngine, ghost_supported
 from dptune.models import build_model
 
 

@@ -21,7 +21,7 @@ clipping"), as ``ghost_is_cheaper`` does. Biases and the normalisations' affine 
 LayerNorm) are always formed per sample: they hold a few numbers per channel.
 
 Every rule assumes its layer's parameters are used only inside that layer's forward: a use elsewhere (a
-tied output head) is not in a and g. ``persample.ghost_check`` finds such a model before training.
+tied output head) is not in a and g. ``engine_choice.ghost_check`` finds such a model before training.
 
 ``LAYER_RULES`` holds one ``LayerRule`` per layer type; a new layer type is one entry.
 """
@@ -434,7 +434,7 @@ NAMED_RULES: dict[str, LayerRule] = {
 """Rules of layers from other libraries, by their class's full name (no import of the library here):
 ``transformers``' ViT embeddings, whose class token and position embeddings are parameters of their own.
 Interpolated position embeddings (``interpolate_pos_encoding``) are not covered: the engine's check
-(``persample.ghost_check``) then fails and the vmap engine runs."""
+(``engine_choice.ghost_check``) then fails and the vmap engine runs."""
 
 
 def layer_rule(layer: nn.Module) -> LayerRule | None:

@@ -9,7 +9,7 @@ wrote) is ``timm.create_model`` of it, from the same places. The classification 
 data's K classes (a ``transformers`` checkpoint whose head has another size is refused; a timm
 checkpoint's head, of its pretraining's classes, is left out). Dropout is switched off: the model is
 one fixed function of its parameters, as the per-sample engines' check assumes
-(``dptune.engine.persample.ghost_check``, in eval mode), and no randomness outside the run's secret
+(``dptune.engine.engine_choice.ghost_check``, in eval mode), and no randomness outside the run's secret
 streams enters it.
 
 The weights are public: taken as independent of the private data, which is what lets fine-tuning spend

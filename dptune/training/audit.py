@@ -50,7 +50,8 @@ from torch import nn
 
 from dptune.base.errors import InputError
 from dptune.base.randomness import Randomness, cpu_generator
-from dptune.engine.persample import ClippedSumEngine, FlatModel, clipped_sum_engine
+from dptune.engine.engine_choice import clipped_sum_engine
+from dptune.engine.persample import ClippedSumEngine, FlatModel
 from dptune.methods import Hyper, Method, get_method
 from dptune.methods.release import TorchNoise, release
 from dptune.privacy.accounting import HistoryEntry, epsilon_of

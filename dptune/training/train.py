@@ -41,9 +41,10 @@ from dptune.base.errors import InputError, TrainingDivergedError
 from dptune.base.randomness import Randomness, StreamSeeds, cpu_generator, poisson_mask, stream_generators
 from dptune.engine.data import load_dataset
 from dptune.engine.dataset import Dataset, poisson_rows
+from dptune.engine.engine_choice import check_inputs, clipped_sum_engine
 from dptune.engine.features import model_inputs
 from dptune.engine.gpu_memory import CPU_PHYSICAL_BATCH, measured_physical_batch, memory_budget
-from dptune.engine.persample import FlatModel, check_inputs, clipped_sum_engine
+from dptune.engine.persample import FlatModel
 from dptune.engine.text import DEFAULT_MAX_LENGTH
 from dptune.methods import get_method
 from dptune.methods.release import NoiseSampler, OsCsprngNoise, Released, TorchNoise, clipped_sum, release
