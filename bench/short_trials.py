@@ -40,7 +40,8 @@ from results import cpu_name, fresh_process_env, write_section  # bench/ is on t
 from scatter_fmnist import dptune_process
 from scipy.stats import spearmanr
 
-from dptune.privacy.accounting import HistoryEntry, pld_epsilon
+from dptune.privacy.history import HistoryEntry
+from dptune.privacy.pld import pld_epsilon
 from dptune.sweep.pipeline import planned, tuning_run
 from dptune.sweep.plan_runs import largest_fitting
 from dptune.sweep.preflight import check_models

@@ -12,20 +12,22 @@ from opacus.accountants.utils import get_noise_multiplier
 
 from dptune.methods import Hyper, get_method
 from dptune.privacy.accounting import (
-    PLD_DISTINCT,
-    PLD_INTERVALS,
-    PLD_TOLERANCE,
     Accountant,
-    _merged,
     epsilon_of,
-    pld_bracket,
-    pld_epsilon,
-    pld_epsilon_bounds,
     rdp_curve_above,
     rdp_to_epsilon,
     spends_at_least,
 )
 from dptune.privacy.calibration import calibrate_noise, method_schedule
+from dptune.privacy.pld import (
+    PLD_DISTINCT,
+    PLD_INTERVALS,
+    PLD_TOLERANCE,
+    _merged,
+    pld_bracket,
+    pld_epsilon,
+    pld_epsilon_bounds,
+)
 from dptune.sweep.bound import LOWEST_WINDOW, lowest_sigma
 
 

@@ -25,7 +25,7 @@ from opacus.accountants import PRVAccountant
 from ray.tune.search.optuna import OptunaSearch
 
 from dptune.base.errors import InputError
-from dptune.privacy.accounting import RDP_ORDERS, pld_of
+from dptune.privacy.accounting import RDP_ORDERS
 from dptune.privacy.amplification import amplified_by_subset, amplified_pld, amplified_rdp, divergence
 from dptune.privacy.plans import (
     AMPLIFIED_PLD_COMPOSITION,
@@ -40,6 +40,7 @@ from dptune.privacy.plans import (
     plan_record,
     released_privacy,
 )
+from dptune.privacy.pld import pld_of
 from dptune.sweep.pipeline import carried, pipeline, plan_setup, planned, tuning_knobs, tuning_run
 from dptune.sweep.plan import MIN_TUNING_EPSILON, plan_pool, plan_sweep, plan_total, smallest_total
 from dptune.sweep.plan_candidates import rdp_candidates

@@ -17,13 +17,13 @@ from dptune.privacy import accounting
 from dptune.privacy.accounting import (
     RDP_ORDERS,
     Accountant,
-    HistoryEntry,
     rdp_curve,
     rdp_epsilon,
     rdp_epsilon_bounds,
     rdp_to_epsilon,
 )
 from dptune.privacy.calibration import calibrate_noise, method_schedule
+from dptune.privacy.history import HistoryEntry
 from dptune.privacy.rdp import subsampled_gaussian_rdp
 
 ORDERS = list(RDP_ORDERS)

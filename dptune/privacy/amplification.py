@@ -26,7 +26,9 @@ from typing import Any
 
 import numpy as np
 
-from dptune.privacy.accounting import RDP_ORDERS, HistoryEntry, pld_of
+from dptune.privacy.accounting import RDP_ORDERS
+from dptune.privacy.history import HistoryEntry
+from dptune.privacy.pld import pld_of
 
 
 def amplified_by_subset(epsilon: float, delta: float, fraction: float) -> tuple[float, float]:

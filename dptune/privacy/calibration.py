@@ -22,7 +22,8 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from dptune.methods import Hyper, MethodDefinition
-from dptune.privacy.accounting import ACCOUNTANTS, EpsilonBounds, HistoryEntry, check_accountant, run_length
+from dptune.privacy.accounting import ACCOUNTANTS, check_accountant, run_length
+from dptune.privacy.history import EpsilonBounds, HistoryEntry
 
 NoiseSchedule = Callable[[float], Sequence[HistoryEntry]]
 """σ -> accountant history ``[(noise_multiplier, sample_rate, steps), ...]`` of the whole run."""
@@ -156,7 +157,7 @@ def _illinois(probe: Callable[[float], _Probe], lo: _Probe, hi: _Probe, log_cent
     """The Illinois variant of regula falsi on log ε(log σ) between ``lo`` and ``hi``, aimed at
     ``log_center``: the first probe in the window (at most 200; else the last ``hi``, within the target).
     It stops at ``hi`` once the two are within ``NARROWEST`` in log σ: there ε jumps over the window (a
-    ledger whose z are rounded onto a lattice is a step function of σ, ``accounting.PLD_DISTINCT``)."""
+    ledger whose z are rounded onto a lattice is a step function of σ, ``pld.PLD_DISTINCT``)."""
     f_lo, f_hi = lo.distance(log_center), hi.distance(log_center)
     side = 0
     for _ in range(200):

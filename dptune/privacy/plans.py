@@ -15,8 +15,10 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from dptune.privacy.accounting import HistoryEntry, pld_epsilon, pld_interval, rdp_to_epsilon
+from dptune.privacy.accounting import rdp_to_epsilon
 from dptune.privacy.amplification import amplified_by_subset, amplified_rdp, subset_pld_epsilon
+from dptune.privacy.history import HistoryEntry
+from dptune.privacy.pld import pld_epsilon, pld_interval
 from dptune.privacy.tuning import TrialCount, repeat_and_select_curve, worst_curve
 
 SELECTION_RULE = (

@@ -9,7 +9,7 @@ for each order λ in ±{1, …, 20}/n, with M(λ) = Σ_i p_i·e^{λi} the PMF's 
 where τ is the tail mass the composition may drop (which dp-accounting adds to the PLD's mass at
 infinity: the bound stays an upper bound whatever the window). dp-accounting evaluates each M(λ) by its
 own ``logsumexp`` over the n points, 40 exponentials of the whole PMF per composition: in a plan whose
-runs decay their clip (a different z at many steps, ``dptune.privacy.accounting.PLD_DISTINCT``) that was
+runs decay their clip (a different z at many steps, ``dptune.privacy.pld.PLD_DISTINCT``) that was
 most of its planning time. Here the orders are multiples of one u_i = e^{i/n} (or e^{−i/n}), so
 p_i·e^{λi} for the next order is the last one times u_i: one exponential of the PMF per sign, then a
 product and a sum per order. The terms stay within [e^{−20}, e^{20}]·p_i, far from float64's range, so

@@ -28,7 +28,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dptune.privacy.accounting import RDP_ORDERS, HistoryEntry, rdp_curve, rdp_curve_above
+from dptune.privacy.accounting import RDP_ORDERS, rdp_curve, rdp_curve_above
+from dptune.privacy.history import HistoryEntry
 
 TRIAL_DISTRIBUTIONS = ("fixed", "poisson", "truncated-negative-binomial")
 REPEAT_AND_SELECT = "repeat-and-select"

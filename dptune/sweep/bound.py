@@ -33,10 +33,11 @@ from typing import Any
 import numpy as np
 
 from dptune.base.randomness import secret_rng
-from dptune.privacy.accounting import HistoryEntry, rdp_to_epsilon, spends_at_least
+from dptune.privacy.accounting import rdp_to_epsilon, spends_at_least
 from dptune.privacy.amplification import amplified_by_subset
 from dptune.privacy.calibration import NoiseSchedule, calibrate_noise
 from dptune.privacy.filter import RenyiFilter
+from dptune.privacy.history import HistoryEntry
 from dptune.privacy.tuning import (
     COMPOSITION,
     REPEAT_AND_SELECT,

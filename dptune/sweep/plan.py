@@ -38,7 +38,7 @@ where it applies, which leaves their release less noise still (``plan_total``):
   chosen before the data is touched whatever the sampler picks from earlier scores, so the K + 1 runs
   compose adaptively as fixed mechanisms, and dp-accounting's privacy-loss-distribution accountant
   composes them at δ (Koskela, Jälkö & Honkela 2020; Doroshenko et al. 2022: tighter than RDP for many
-  Gaussian steps; ``dptune.privacy.accounting.pld_epsilon``). Tuning on a secret subset, the K runs'
+  Gaussian steps; ``dptune.privacy.pld.pld_epsilon``). Tuning on a secret subset, the K runs'
   PLD on X is amplified by the subset's dominating pair (Zhu, Dong & Wang 2022, Thm. 11,
   ``dptune.privacy.amplification.amplified_pld``: Balle, Barthe & Gaboardi's profile, every ε at once)
   before it composes with the release's. Its stages' runs calibrate by PLD to their per-run ε. The rule

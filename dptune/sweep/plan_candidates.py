@@ -13,9 +13,10 @@ from typing import Any
 import numpy as np
 
 from dptune.base.errors import InputError
-from dptune.privacy.accounting import HistoryEntry, pld_bracket, pld_epsilon, pld_interval, rdp_to_epsilon
+from dptune.privacy.accounting import rdp_to_epsilon
 from dptune.privacy.amplification import amplified_by_subset, amplified_rdp, on_subset
 from dptune.privacy.calibration import NoiseSchedule, calibrate_noise
+from dptune.privacy.history import HistoryEntry
 from dptune.privacy.plans import (
     AMPLIFIED_PLD_COMPOSITION,
     AMPLIFIED_RDP_COMPOSITION,
@@ -29,6 +30,7 @@ from dptune.privacy.plans import (
     Phase,
     after_subset,
 )
+from dptune.privacy.pld import pld_bracket, pld_epsilon, pld_interval
 from dptune.privacy.tuning import repeat_and_select_curve, worst_curve
 from dptune.sweep.plan_runs import (
     PlanSetup,
@@ -42,7 +44,7 @@ from dptune.sweep.plan_runs import (
 
 PLD_WINDOW = 1e-3
 """How far below its target ``least_noise``'s σ may spend (relative). Where a ledger's z are rounded onto
-``accounting.PLD_DISTINCT``'s lattice, ε moves with σ in steps that can be wider (up to 2e-3): then the
+``pld.PLD_DISTINCT``'s lattice, ε moves with σ in steps that can be wider (up to 2e-3): then the
 calibration ends just below the step (``calibration.NARROWEST``)."""
 PLD_BRACKET = 1.25  # PLD's σ is 5–10% below RDP's, where its search starts (``least_noise``)
 

@@ -12,8 +12,8 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from dptune.privacy.accounting import HistoryEntry
 from dptune.privacy.calibration import NoiseSchedule
+from dptune.privacy.history import HistoryEntry
 from dptune.privacy.plans import RDP
 from dptune.privacy.tuning import TrialCount, worst_curve
 from dptune.sweep.bound import configuration_schedules, lowest_sigma

@@ -54,8 +54,9 @@ from dptune.engine.engine_choice import clipped_sum_engine
 from dptune.engine.persample import ClippedSumEngine, FlatModel
 from dptune.methods import Hyper, Method, get_method
 from dptune.methods.release import TorchNoise, release
-from dptune.privacy.accounting import HistoryEntry, epsilon_of
+from dptune.privacy.accounting import epsilon_of
 from dptune.privacy.calibration import Calibration, calibrate_noise
+from dptune.privacy.history import HistoryEntry
 from dptune.training.config import KNOBS, RunConfig
 
 EngineFactory = Callable[[FlatModel, int], ClippedSumEngine]

@@ -13,8 +13,9 @@ from dataclasses import dataclass
 
 from dptune.base.errors import InputError
 from dptune.methods import Hyper, get_method
-from dptune.privacy.accounting import HistoryEntry, truncate
+from dptune.privacy.accounting import truncate
 from dptune.privacy.calibration import Calibration, NoiseSchedule, calibrate_noise, method_schedule
+from dptune.privacy.history import HistoryEntry
 from dptune.training.config import RunConfig
 
 
