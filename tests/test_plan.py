@@ -152,9 +152,9 @@ def recomposed(doc: dict[str, Any]) -> float:
     (or, for a plan composed the basic way, each stage converted apart and added; for a plan composed by
     PLD, its runs' events composed by dp-accounting's PLD accountant on a grid finer than the planner's)."""
     tuning, release = doc["stages"]
-    if doc["composition"] == PLD_COMPOSITION:
+    if doc["composition"] == PLD_COMPOSITION.sentence:
         return pld_recomposed([tuning], [release], doc["delta"])
-    if doc["composition"] == AMPLIFIED_PLD_COMPOSITION:
+    if doc["composition"] == AMPLIFIED_PLD_COMPOSITION.sentence:
         return subset_pld_recomposed(tuning, release, doc["delta"])
     if isinstance(tuning["runs"], dict):  # a secret K: dp-accounting's repeat-and-select event of one run
         (mechanisms,) = tuning["mechanisms"]
@@ -167,7 +167,7 @@ def recomposed(doc: dict[str, Any]) -> float:
         return both.get_epsilon(doc["delta"])
     worst_tuning, worst_release = stage_rdp(tuning), stage_rdp(release)
     delta, fraction = doc["delta"], tuning["subset_fraction"]
-    if doc["composition"] == BASIC_COMPOSITION:
+    if doc["composition"] == BASIC_COMPOSITION.sentence:
         subset_delta = delta / (2 * fraction)
         on_subset = dp_rdp.compute_epsilon(RDP_ORDERS, worst_tuning, subset_delta)[0]
         epsilon_a = math.log1p(fraction * math.expm1(on_subset))  # Balle, Barthe & Gaboardi, Thm. 8
@@ -366,7 +366,9 @@ def test_a_plan_composed_the_basic_way_is_recomposed_within_its_total_too() -> N
         "dpsgd", 3.0, 1e-5, tuning, release, composition, composed, 1.0, plan.epochs
     ).as_dict()
     record = json.loads(json.dumps(stored))
-    assert record["composition"] == BASIC_COMPOSITION and record["stages"][0]["subset_fraction"] == 0.25
+    assert (
+        record["composition"] == BASIC_COMPOSITION.sentence and record["stages"][0]["subset_fraction"] == 0.25
+    )
     assert [s["delta"] for s in record["stages"]] == pytest.approx([0.5e-5, 0.5e-5])
     basic_plan = MethodPlan("dpsgd", 3.0, 1e-5, tuning, release, composition, composed, 1.0, plan.epochs)
     assert "splits δ: δ/2 for the tuning" in format_plan([basic_plan])

@@ -339,7 +339,7 @@ def test_models_per_method_state_the_figure_of_publishing_them_all(tmp_path: Pat
     client = MlflowClient(uri)
     (parent,), children = runs(uri, "each")
     plans = json.loads(Path(client.download_artifacts(parent.info.run_id, PLAN_ARTIFACT)).read_text())
-    assert {plan["composition"] for plan in plans} == {PLD_COMPOSITION}
+    assert {plan["composition"] for plan in plans} == {PLD_COMPOSITION.sentence}
     both = pld_recomposed([p["stages"][0] for p in plans], [p["stages"][1] for p in plans], figure["delta"])
     assert both <= figure["epsilon"] * (1 + DP_ACCOUNTING_SLACK)
     for run in (c for c in children if c.data.tags.get("dptune.role") == "final"):

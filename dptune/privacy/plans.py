@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -53,45 +53,81 @@ PLAN_BOUND = "plan"
 """The bound of a pipeline's row in a sweep's privacy record: its plan (``plan_record``)."""
 
 
-RDP_COMPOSITION = "RDP: K·W_t + W_B composed order by order, converted once at δ"
-
-
-AMPLIFIED_RDP_COMPOSITION = (
-    "RDP: the tuning's K·W_t amplified by the subset (Zhu & Wang 2019, Thm. 6), + W_B, converted once at δ"
-)
-
-
-REPEAT_AND_SELECT_COMPOSITION = (
-    "RDP: repeat-and-select of W (Papernot & Steinke 2022), + W for the re-run released, converted once at δ"
-)
-
-
-ONE_RUN = TrialCount("fixed", 1)
-
-
-BASIC_COMPOSITION = (
-    "basic: tuning (ε_X, δ/2γ) on the subset amplified to (ε_A, δ/2) (Balle et al. 2018, Thm. 8), + the "
-    "release's (ε_B, δ/2)"
-)
-
-
-PLD_COMPOSITION = (
-    "PLD: K runs of the tuning's one mechanism and the release's, composed by dp-accounting's PLD "
-    "accountant at δ"
-)
-
-
-AMPLIFIED_PLD_COMPOSITION = (
-    "PLD: K runs of the tuning's one mechanism on the subset, their PLD amplified by it (Zhu, Dong & Wang "
-    "2022, Thm. 11), and the release's, composed by dp-accounting's PLD at δ"
-)
-
-
 RDP = "rdp"
 
 
 PLD = "pld"
 """The accountants a plan's runs calibrate with: each stage's own, the one its composition uses."""
+
+
+BASIC = "basic"
+"""A composition that adds the stages' (ε, δ) (``Composition.by``)."""
+
+
+@dataclass(frozen=True)
+class Composition:
+    """How a plan's tuning and release compose into its total, known by its short name ``key``: what
+    composes it (``by``: RDP order by order, dp-accounting's PLD, or ``basic``, adding (ε, δ)) and the
+    sentence a card and a plan's record state (``sentence``, compared by no code: two compositions are
+    equal when their keys are)."""
+
+    key: str
+    by: str
+    sentence: str = field(compare=False)
+
+    def __str__(self) -> str:
+        return self.sentence
+
+    @property
+    def label(self) -> str:
+        """What composes it, in a word: ``RDP``, ``PLD`` or ``basic`` (a plan table's column)."""
+        return self.by if self.by == BASIC else self.by.upper()
+
+
+RDP_COMPOSITION = Composition("rdp", RDP, "RDP: K·W_t + W_B composed order by order, converted once at δ")
+AMPLIFIED_RDP_COMPOSITION = Composition(
+    "amplified-rdp",
+    RDP,
+    "RDP: the tuning's K·W_t amplified by the subset (Zhu & Wang 2019, Thm. 6), + W_B, converted once at δ",
+)
+REPEAT_AND_SELECT_COMPOSITION = Composition(
+    "repeat-and-select",
+    RDP,
+    "RDP: repeat-and-select of W (Papernot & Steinke 2022), + W for the re-run released, converted once at δ",
+)
+BASIC_COMPOSITION = Composition(
+    "basic",
+    BASIC,
+    "basic: tuning (ε_X, δ/2γ) on the subset amplified to (ε_A, δ/2) (Balle et al. 2018, Thm. 8), + the "
+    "release's (ε_B, δ/2)",
+)
+PLD_COMPOSITION = Composition(
+    "pld",
+    PLD,
+    "PLD: K runs of the tuning's one mechanism and the release's, composed by dp-accounting's PLD "
+    "accountant at δ",
+)
+AMPLIFIED_PLD_COMPOSITION = Composition(
+    "amplified-pld",
+    PLD,
+    "PLD: K runs of the tuning's one mechanism on the subset, their PLD amplified by it (Zhu, Dong & Wang "
+    "2022, Thm. 11), and the release's, composed by dp-accounting's PLD at δ",
+)
+COMPOSITIONS = {
+    c.key: c
+    for c in (
+        RDP_COMPOSITION,
+        AMPLIFIED_RDP_COMPOSITION,
+        REPEAT_AND_SELECT_COMPOSITION,
+        BASIC_COMPOSITION,
+        PLD_COMPOSITION,
+        AMPLIFIED_PLD_COMPOSITION,
+    )
+}
+"""Every composition a plan may take, by its key."""
+
+
+ONE_RUN = TrialCount("fixed", 1)
 
 
 @dataclass(frozen=True)
@@ -220,7 +256,7 @@ class MethodPlan:
     delta: float
     tuning: Phase
     release: Phase
-    composition: str
+    composition: Composition
     epsilon: float
     run_equivalents: float
     epochs: tuple[tuple[int, int], ...]
@@ -291,7 +327,7 @@ class MethodPlan:
                 },
                 self.release.as_dict() | {"compute_runs": 1.0},
             ],
-            "composition": self.composition,
+            "composition": self.composition.sentence,
             "epsilon": self.epsilon,
             "released_among": list(self.pool),
             "selection_rule": self.selection_rule if len(self.pool) == 1 else ACROSS_METHODS_RULE,
@@ -451,7 +487,7 @@ def joint_privacy(
     ran = {p.method: counted(p, (counts or {}).get(p.method)) for p in plans}
     delta, fraction = plans[0].delta, plans[0].tuning.fraction
     grouped = pools(plans)
-    by_pld = all(p.composition in (PLD_COMPOSITION, AMPLIFIED_PLD_COMPOSITION) for p in plans)
+    by_pld = all(p.composition.by == PLD for p in plans)
     ledgers = [one_release_ledger(pool) for pool in grouped]
     if by_pld and all(ledger is not None for ledger in ledgers):
         searched = [e for p in plans for e in searched_history(p, ran[p.method])]
@@ -462,7 +498,7 @@ def joint_privacy(
         ]
         return after_subset(searched, fraction, released, delta), delta
     tuning = np.sum([tuning_curve_of(p, ran[p.method]) for p in plans], axis=0)
-    if any(p.composition == BASIC_COMPOSITION for p in plans):
+    if any(p.composition.by == BASIC for p in plans):
         subset_delta = delta / (2 * fraction)
         epsilon_a, delta_a = amplified_by_subset(rdp_to_epsilon(tuning, subset_delta), subset_delta, fraction)
         return (
@@ -493,7 +529,7 @@ def curve_privacy(
     way, or one that ran beyond its plan, makes the stages' own figures (``records``, ``plan_record``)
     add, ε and δ both."""
     plans = [p for stage in stages for p in stage]
-    if all(r["as_planned"] for r in records) and all(p.composition != BASIC_COMPOSITION for p in plans):
+    if all(r["as_planned"] for r in records) and all(p.composition.by != BASIC for p in plans):
         if all(p.composition == PLD_COMPOSITION for p in plans):
             history = pld_history(plans, {p.method: counted(p, None) for p in plans})
             return pld_epsilon(history, plans[0].delta), plans[0].delta

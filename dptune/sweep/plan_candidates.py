@@ -26,6 +26,7 @@ from dptune.privacy.plans import (
     RDP,
     RDP_COMPOSITION,
     REPEAT_AND_SELECT_COMPOSITION,
+    Composition,
     MethodPlan,
     Phase,
     after_subset,
@@ -49,7 +50,7 @@ calibration ends just below the step (``calibration.NARROWEST``)."""
 PLD_BRACKET = 1.25  # PLD's σ is 5–10% below RDP's, where its search starts (``least_noise``)
 
 
-Candidate = tuple[Phase, Phase, str, float]
+Candidate = tuple[Phase, Phase, Composition, float]
 """A plan's two stages, its composition's name and the figure it composes to."""
 Pairs = Mapping[str, tuple[tuple[int, int], ...]]
 """Per method of a pool, (T, T_t): the release's epochs and its tuning trials'."""

@@ -14,7 +14,7 @@ from dptune.base.randomness import SEEDED_NO_GUARANTEE
 from dptune.engine.dataset import Dataset
 from dptune.privacy.filter import RenyiFilter
 from dptune.privacy.heldout import PrivateHeldOut
-from dptune.privacy.plans import BASIC_COMPOSITION, MethodPlan, Phase, promoted_note
+from dptune.privacy.plans import BASIC, MethodPlan, Phase, promoted_note
 from dptune.privacy.tuning import TrialCount
 from dptune.sweep.bound import SweepTuningCost, format_costs
 from dptune.sweep.disclosure import STATED, Disclosure, seed_disclosure
@@ -414,7 +414,7 @@ def format_plan(plans: list[MethodPlan]) -> str:
             f"{p.tuning.per_run_epsilon:>6.3f} "
             f"{p.tuning.fraction:>8g} {p.tuning.epsilon:>6.3f} │ {p.release.per_run_epsilon:>11.3f} "
             f"{epochs_text(p):>8} │ {p.epsilon:>8.3f} {p.run_equivalents:>5.2f}  "
-            f"{p.composition.split(':')[0]}"
+            f"{p.composition.label}"
         )
     delta = plans[0].delta
     lines.append(
@@ -424,7 +424,7 @@ def format_plan(plans: list[MethodPlan]) -> str:
         "the rule's r_B/r_t = ε_B/ε_t carried in steps; 'composed': the released model's (ε, δ), tuning "
         "included; 'runs': the compute in full runs, the tuning's K·γ·T_t/T and the release's 1)"
     )
-    if any(p.composition == BASIC_COMPOSITION for p in plans):
+    if any(p.composition.by == BASIC for p in plans):
         lines.append(
             "(a plan composed the basic way splits δ: δ/2 for the tuning on the data, δ/2 for the release)"
         )
