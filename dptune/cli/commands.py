@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from dptune.sweep.results import TradeOff
     from dptune.sweep.sweep_spec import SweepSpec
     from dptune.tracking import ResultsReader
+    from dptune.training.train import EpochResult
 
 from dptune.cli.arguments import (
     EXIT_CLAIM_REFUTED,
@@ -146,10 +147,26 @@ def _train_run(
     return replace(config, **changes), held_out
 
 
+def epoch_line(result: EpochResult, epochs: int) -> str:
+    """``dptune train``'s line for one epoch: its validation score (where the held-out split is scored),
+    the ε spent so far and its time."""
+    scored = (
+        f"validation_accuracy {result.validation_accuracy:.4f}"
+        if math.isfinite(result.validation_accuracy)
+        else "validation not scored (private held-out split: after the last epoch only)"
+    )
+    if math.isfinite(result.validation_loss):
+        scored += f"  validation_loss {result.validation_loss:.4f}"
+    return (
+        f"epoch {result.epoch}/{epochs}  {scored}  epsilon_spent {result.epsilon_spent:.4f}  "
+        f"({result.seconds:.1f}s)"
+    )
+
+
 def _train(args: argparse.Namespace) -> None:
     from dptune.engine.data import load_dataset
     from dptune.sweep.disclosure import seed_disclosure
-    from dptune.training.train import EpochResult, Trainer
+    from dptune.training.train import Trainer
 
     config = _train_config(args)
     try:
@@ -184,18 +201,7 @@ def _train(args: argparse.Namespace) -> None:
         )
 
     def report(result: EpochResult) -> None:
-        scored = (
-            f"validation_accuracy {result.validation_accuracy:.4f}"
-            if math.isfinite(result.validation_accuracy)
-            else "validation not scored (private held-out split: after the last epoch only)"
-        )
-        if math.isfinite(result.validation_loss):
-            scored += f"  validation_loss {result.validation_loss:.4f}"
-        print(
-            f"epoch {result.epoch}/{config.epochs}  {scored}  epsilon_spent {result.epsilon_spent:.4f}  "
-            f"({result.seconds:.1f}s)",
-            flush=True,
-        )
+        print(epoch_line(result, config.epochs), flush=True)
 
     trainer.fit(report, StepProgress(config.epochs, lambda: trainer.epoch + 1))
     summary = trainer.summary()

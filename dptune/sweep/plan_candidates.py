@@ -248,6 +248,13 @@ def _basic_candidate(
     )
 
 
+def one_schedule_each(setup: PlanSetup, pool: Pool, n: int, pairs: Pairs) -> tuple[Schedule, Schedule] | None:
+    """The one schedule of ``pool``'s tuning trials and the one of its release, or None where its runs
+    take more than one (a knob that changes a run's noise is searched)."""
+    tuned, released = setup.schedules(pool, n, pairs), setup.schedules(pool, n)
+    return (tuned[0], released[0]) if len(tuned) == 1 and len(released) == 1 else None
+
+
 def pld_candidates(
     setup: PlanSetup, pool: Pool, total: float, fraction: float, n: int, pairs: Pairs
 ) -> list[Candidate]:
@@ -262,14 +269,9 @@ def pld_candidates(
     release's. The runs calibrate by PLD to the per-run ε their σ spends (a calibrated σ is at least it:
     ε decreases in σ), a tuning trial on the subset as a run on it. Every method of ``pool`` must train
     alike (one schedule for all their tuning trials, one for any release: ``pool_schedules``)."""
-    if setup.trials.random:
+    if setup.trials.random or (fixed := one_schedule_each(setup, pool, n, pairs)) is None:
         return []
-    delta = setup.delta
-    tuned = setup.schedules(pool, n, pairs)
-    released = setup.schedules(pool, n)
-    if len(tuned) != 1 or len(released) != 1:
-        return []
-    (tune_schedule,), (release_schedule,) = tuned, released
+    delta, (tune_schedule, release_schedule) = setup.delta, fixed
     trials = int(setup.trials.mean) * len(pool)
     rung = second_rung(setup, pool, n, pairs)
     promoted = rung.promoted * len(pool) if rung is not None else 0

@@ -180,6 +180,32 @@ def _card(
     )
 
 
+PUBLISHED_NOTE = (
+    "this sweep released one model per method at this total (privacy.release: per_method): publishing all of "
+    "them costs this (ε, δ), and a model picked among them by any score of the data (the final test "
+    "included) is covered by this figure, not by its own ε"
+)
+"""What a card of one model per method says of the figure that covers them all."""
+
+
+def tuning_trials_ran(plan: MethodPlan, pool: Sequence[MethodPlan], counts: Mapping[str, Ran]) -> str:
+    """The tuning trials the one model of ``pool`` (released by ``plan``'s method) was chosen among, as its
+    card states them: a secret count, or how many ran (by method, across several), and the promoted ones."""
+    methods = [p.method for p in pool]
+    searched = sum(counts[m].searched for m in methods)
+    promoted = sum(counts[m].promoted for m in methods)
+    if plan.tuning.count.random:
+        trials = f"a secret number of tuning trials ({plan.tuning.count.describe()})"
+    elif len(pool) == 1:
+        trials = f"{searched} tuning trials"
+    else:
+        each = ", ".join(f"{m} {counts[m].searched}" for m in methods)
+        trials = f"{searched} tuning trials across {', '.join(methods)} ({each})"
+    if promoted:
+        trials += f" and {promoted} promoted ones ({plan.tuning.factor}× as long, the best by validation)"
+    return trials
+
+
 def pipeline_release(
     pool: Sequence[MethodPlan],
     counts: Mapping[str, Ran],
@@ -199,21 +225,7 @@ def pipeline_release(
     plan = plans[method]
     epsilon, delta = released_privacy(pool, counts)
     accuracy = 100 * float(result["test_accuracy"])
-    searched = sum(counts[m].searched for m in plans)
-    promoted = sum(counts[m].promoted for m in plans)
-    trials = (
-        f"a secret number of tuning trials ({plan.tuning.count.describe()})"
-        if plan.tuning.count.random
-        else f"{searched} tuning trials"
-        if len(pool) == 1
-        else f"{searched} tuning trials across {', '.join(plans)} ("
-        + ", ".join(f"{m} {counts[m].searched}" for m in plans)
-        + ")"
-    ) + (
-        f" and {promoted} promoted ones ({plan.tuning.factor}× as long, the best by validation)"
-        if promoted
-        else ""
-    )
+    trials = tuning_trials_ran(plan, pool, counts)
     subset = (
         f"on a secret Poisson subset keeping each training sample with probability {plan.tuning.fraction:g}"
         if plan.tuning.fraction < 1
@@ -238,11 +250,7 @@ def pipeline_release(
         card["published_with_the_others"] = {
             "epsilon": published[0],
             "delta": published[1],
-            "note": (
-                "this sweep released one model per method at this total (privacy.release: per_method): "
-                "publishing all of them costs this (ε, δ), and a model picked among them by any score of "
-                "the data (the final test included) is covered by this figure, not by its own ε"
-            ),
+            "note": PUBLISHED_NOTE,
         }
     trial = str(result["trial_id"])
     return ReleasedModel(

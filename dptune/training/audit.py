@@ -197,6 +197,13 @@ def _canary_design(
     return member, points
 
 
+def correct_guesses(weight: torch.Tensor, member: torch.Tensor, k: int) -> int:
+    """The adversary's right guesses: each canary scored by the released weight's difference along it,
+    (w_1 − w_0)/√2, the k highest guessed in and the k lowest guessed out, checked against ``member``."""
+    order = torch.argsort((weight[1] - weight[0]) / math.sqrt(2.0))
+    return int(member[order[-k:]].sum()) + int((~member[order[:k]]).sum())
+
+
 def audit_release(
     method: Method,
     step: int,
@@ -240,10 +247,7 @@ def audit_release(
         replay = cpu_generator(Randomness(attack_seed).stream_seeds().init)
         _canary_design(replay, canaries, flat.size, snapshot_count, magnitude)
         released = released - TorchNoise((replay,)).gaussian(released, stage.noise_std(step))
-    weight = flat.unflatten(released)["weight"]
-    scores = (weight[1] - weight[0]) / math.sqrt(2.0)
-    order = torch.argsort(scores)
-    correct = int(member[order[-k:]].sum()) + int((~member[order[:k]]).sum())
+    correct = correct_guesses(flat.unflatten(released)["weight"], member, k)
     return AuditResult(
         epsilon_claimed=epsilon_of([(declared, 1.0, 1)], delta, accountant),
         epsilon_lower_bound=epsilon_lower_bound(canaries, 2 * k, correct, delta, confidence),
