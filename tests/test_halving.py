@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 
 from dptune.base.errors import InputError
-from dptune.privacy.plans import AMPLIFIED_PLD_COMPOSITION, BASIC_COMPOSITION, PLD_COMPOSITION, MethodPlan
+from dptune.privacy.compositions import AMPLIFIED_PLD_COMPOSITION, BASIC_COMPOSITION, PLD_COMPOSITION
+from dptune.privacy.plans import MethodPlan
 from dptune.sweep.pipeline import plan_setup, promoted_knobs, tuning_run
 from dptune.sweep.plan import fewest_spread, plan_pool, plan_spread, plan_sweep, ranks
 from dptune.sweep.spec import parse_spec

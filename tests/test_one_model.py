@@ -16,11 +16,8 @@ from dp_accounting.rdp import rdp_privacy_accountant as dp_rdp
 
 from dptune.base.errors import InputError
 from dptune.privacy.accounting import RDP_ORDERS
-from dptune.privacy.plans import (
-    ACROSS_METHODS_RULE,
-    AMPLIFIED_PLD_COMPOSITION,
-    PLD_COMPOSITION,
-    MethodPlan,
+from dptune.privacy.compositions import AMPLIFIED_PLD_COMPOSITION, PLD_COMPOSITION
+from dptune.privacy.plan_privacy import (
     Ran,
     curve_privacy,
     joint_privacy,
@@ -28,6 +25,7 @@ from dptune.privacy.plans import (
     released_privacy,
     worst_release,
 )
+from dptune.privacy.plans import ACROSS_METHODS_RULE, MethodPlan
 from dptune.privacy.tuning import TrialCount
 from dptune.sweep.pipeline import pipeline, plan_setup, planned
 from dptune.sweep.plan import MIN_RANKING_STEPS, MIN_SPREAD_TRIALS, plan_total

@@ -27,19 +27,9 @@ from ray.tune.search.optuna import OptunaSearch
 from dptune.base.errors import InputError
 from dptune.privacy.accounting import RDP_ORDERS
 from dptune.privacy.amplification import amplified_by_subset, amplified_pld, amplified_rdp, divergence
-from dptune.privacy.plans import (
-    AMPLIFIED_PLD_COMPOSITION,
-    BASIC_COMPOSITION,
-    KEEP_START_RULE,
-    PLD_COMPOSITION,
-    SELECTION_RULE,
-    MethodPlan,
-    Ran,
-    curve_privacy,
-    joint_privacy,
-    plan_record,
-    released_privacy,
-)
+from dptune.privacy.compositions import AMPLIFIED_PLD_COMPOSITION, BASIC_COMPOSITION, PLD_COMPOSITION
+from dptune.privacy.plan_privacy import Ran, curve_privacy, joint_privacy, plan_record, released_privacy
+from dptune.privacy.plans import KEEP_START_RULE, SELECTION_RULE, MethodPlan
 from dptune.privacy.pld import pld_of
 from dptune.sweep.pipeline import carried, pipeline, plan_setup, planned, tuning_knobs, tuning_run
 from dptune.sweep.plan import MIN_TUNING_EPSILON, plan_pool, plan_sweep, plan_total, smallest_total

@@ -24,7 +24,7 @@ from ray.tune import ExperimentAnalysis
 
 from dptune.engine.data import load_dataset
 from dptune.methods.registry import METHODS
-from dptune.privacy.plans import PLD_COMPOSITION
+from dptune.privacy.compositions import PLD_COMPOSITION
 from dptune.sweep.plan import PLAN_ARTIFACT
 from dptune.sweep.results import PLACE_KNOBS, UNRECORDED, run_settings
 from dptune.tracking import tracker_for

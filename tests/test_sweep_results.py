@@ -8,7 +8,7 @@ import statistics
 from dataclasses import replace
 from types import SimpleNamespace
 
-from dptune.privacy.plans import PLAN_BOUND
+from dptune.privacy.plan_privacy import PLAN_BOUND
 from dptune.sweep.releases import ReleasedModel, release_lines
 from dptune.sweep.results import TradeOff, selected_tradeoffs
 from dptune.tracking.mlflow_reader import _selected

@@ -28,7 +28,8 @@ from typing import Any
 from dptune.engine.data import train_size
 from dptune.engine.dataset import Dataset
 from dptune.privacy.filter import RenyiFilter
-from dptune.privacy.plans import MethodPlan, Ran, curve_privacy, plan_record, pools, what_ran
+from dptune.privacy.plan_privacy import Ran, curve_privacy, plan_record, pools, what_ran
+from dptune.privacy.plans import MethodPlan
 from dptune.sweep.bound import SweepTuningCost, curve_cost
 from dptune.sweep.disclosure import seed_disclosure
 from dptune.sweep.held_out import Baseline

@@ -16,8 +16,7 @@ from dptune.base.errors import InputError
 from dptune.privacy.accounting import rdp_to_epsilon
 from dptune.privacy.amplification import amplified_by_subset, amplified_rdp, on_subset
 from dptune.privacy.calibration import NoiseSchedule, calibrate_noise
-from dptune.privacy.history import HistoryEntry
-from dptune.privacy.plans import (
+from dptune.privacy.compositions import (
     AMPLIFIED_PLD_COMPOSITION,
     AMPLIFIED_RDP_COMPOSITION,
     BASIC_COMPOSITION,
@@ -27,10 +26,9 @@ from dptune.privacy.plans import (
     RDP_COMPOSITION,
     REPEAT_AND_SELECT_COMPOSITION,
     Composition,
-    MethodPlan,
-    Phase,
-    after_subset,
 )
+from dptune.privacy.history import HistoryEntry
+from dptune.privacy.plans import MethodPlan, Phase, after_subset
 from dptune.privacy.pld import pld_bracket, pld_epsilon, pld_interval
 from dptune.privacy.tuning import repeat_and_select_curve, worst_curve
 from dptune.sweep.plan_runs import (

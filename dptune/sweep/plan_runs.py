@@ -13,8 +13,8 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from dptune.privacy.calibration import NoiseSchedule
+from dptune.privacy.compositions import RDP
 from dptune.privacy.history import HistoryEntry
-from dptune.privacy.plans import RDP
 from dptune.privacy.tuning import TrialCount, worst_curve
 from dptune.sweep.bound import configuration_schedules, lowest_sigma
 from dptune.sweep.space import Dist, MethodSpace

@@ -21,7 +21,8 @@ from dptune.base.randomness import SECURE, SEEDED_NO_GUARANTEE
 from dptune.engine.data import TEXT_DATASETS
 from dptune.models.pretrained_names import stated_weights
 from dptune.privacy.heldout import PrivateHeldOut
-from dptune.privacy.plans import MethodPlan, Ran, released_privacy
+from dptune.privacy.plan_privacy import Ran, released_privacy
+from dptune.privacy.plans import MethodPlan
 from dptune.sweep.disclosure import Disclosure, disclosure
 from dptune.sweep.held_out import Baseline
 from dptune.sweep.results import finished_reruns, trial_settings

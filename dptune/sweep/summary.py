@@ -12,9 +12,11 @@ from typing import Any
 
 from dptune.base.randomness import SEEDED_NO_GUARANTEE
 from dptune.engine.dataset import Dataset
+from dptune.privacy.compositions import BASIC
 from dptune.privacy.filter import RenyiFilter
 from dptune.privacy.heldout import PrivateHeldOut
-from dptune.privacy.plans import BASIC, MethodPlan, Phase, promoted_note
+from dptune.privacy.plan_privacy import promoted_note
+from dptune.privacy.plans import MethodPlan, Phase
 from dptune.privacy.tuning import TrialCount
 from dptune.sweep.bound import SweepTuningCost, format_costs
 from dptune.sweep.disclosure import STATED, Disclosure, seed_disclosure

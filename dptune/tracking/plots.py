@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from dptune.privacy.plans import PLAN_BOUND
+from dptune.privacy.plan_privacy import PLAN_BOUND
 from dptune.sweep.results import TradeOff
 from dptune.tracking.report import PlotContext, TrialPoint, format_tuning
 

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from dptune.privacy.plans import PLAN_BOUND
+from dptune.privacy.plan_privacy import PLAN_BOUND
 from dptune.sweep.results import TradeOff
 from dptune.sweep.summary import WITHHELD
 from dptune.training.config import report_columns

@@ -27,7 +27,8 @@ from typing import TYPE_CHECKING, Any
 from dptune.base.randomness import Randomness, secret_rng
 from dptune.engine.data import load_dataset
 from dptune.engine.dataset import poisson_rows
-from dptune.privacy.plans import MethodPlan, Ran
+from dptune.privacy.plan_privacy import Ran
+from dptune.privacy.plans import MethodPlan
 from dptune.sweep.bound import (
     BoundedSearch,
     PriorSweep,
