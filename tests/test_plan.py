@@ -907,7 +907,7 @@ def test_a_pipeline_whose_release_failed_has_no_result_and_says_why() -> None:
     ``dptune run`` exits 1, as for any method without a result); a released one is not. One model across
     methods: the method whose release diverged is named, and no other."""
     from dptune.sweep.modes import SweepOutcome
-    from dptune.tune.driver import failed_methods
+    from dptune.tune.outcomes import failed_methods
 
     doc = spec_doc("mlp", [3.0], 2, {"epochs": 2, "batch_size": 128})
     doc["dataset"] = {"name": "digits"}
@@ -937,7 +937,7 @@ def test_a_trial_lost_after_its_retries_is_named_with_why_and_its_epsilon_still_
     statement that its ε still counts, and ``dptune run`` exits 1; under a secret trial count neither
     which trial nor how many is said."""
     from dptune.sweep.modes import SweepOutcome
-    from dptune.tune.driver import lost_trials
+    from dptune.tune.outcomes import lost_trials
     from dptune.tune.stage_run import LOST_KEY, lost_reason
 
     doc = spec_doc("mlp", [3.0], 2, {"epochs": 2, "batch_size": 128})

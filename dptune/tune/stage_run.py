@@ -307,7 +307,9 @@ def search_stage(sweep: SweepRun, plans: list[BoundedSearch], groups: CallbackGr
             "config": r.config or {},
             FAILED_ATTEMPTS_KEY: failed_attempts(r),
         }
-        if r.error is not None:  # ended in error after its retries: lost (``dptune.tune.driver.lost_trials``)
+        if (
+            r.error is not None
+        ):  # ended in error after its retries: lost (``dptune.tune.outcomes.lost_trials``)
             result[LOST_KEY] = lost_reason(r.error)
         results.append(result | ({CHECKPOINT_KEY: r.checkpoint} if whose.rerun else {}))
     if not any(LOST_KEY in r for r in results):  # a lost trial is run again on a resume
