@@ -13,7 +13,6 @@ from ray.tune import Result
 from ray.tune.experiment.trial import Trial
 
 from dptune.sweep.summary import Restarts
-from dptune.tune.driver import restarts_of
 from dptune.tune.node_loss import (
     NODE_LOSS_RETRIES,
     actor_losses,
@@ -21,6 +20,7 @@ from dptune.tune.node_loss import (
     declared_dead,
     failed_attempts,
 )
+from dptune.tune.outcomes import restarts_of
 from dptune.tune.stage_run import FAILED_ATTEMPTS_KEY, LOST_KEY
 
 

@@ -24,7 +24,7 @@ from dptune.sweep.modes import SweepOutcome, spec_mode
 from dptune.sweep.spec import parse_spec
 from dptune.tracking.report import format_table
 from dptune.tune.define_by_run import SAMPLERS, DefineByRun
-from dptune.tune.driver import SECRET_FAILURE, failed_methods
+from dptune.tune.outcomes import SECRET_FAILURE, failed_methods
 from tests.helpers import digits_trainer, noise_free_release, subsampled_gaussian
 
 REPEAT_AND_SELECT = {
