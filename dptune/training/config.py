@@ -117,8 +117,8 @@ class RunConfig:
     model: str = built_in_or_factory(
         tuple(MODELS),
         "cnn5",
-        "the model, the user's from a factory, or a pretrained Hugging Face model hf:NAME (their arguments: "
-        "model_args)",
+        "the model, the user's from a factory, or a pretrained Hugging Face model hf:NAME, Transformers' or "
+        "timm's (their arguments: model_args)",
         pretrained=True,
         searchable=True,
     )
