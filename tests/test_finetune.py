@@ -247,6 +247,8 @@ def write_labels(path: Path, labels: list[object]) -> Path:
         ({"dataset_args": {"max_length": 64}}, "dataset.args.max_length", "at most 32"),
         ({"model_args": {"lora_targets": ["q_proj"]}, "trains": "lora"}, "model.args.lora_targets", "q_proj"),
         ({"model_args": {"task": "translation"}}, "model.args.task", "sequence-classification"),
+        ({"model_args": {"task": "image-classification"}}, "model.args.task", "text is text"),
+        ({"dataset": "digits", "dataset_args": {}}, "model.args.task", "digits is images"),
         ({"dataset_args": {"num_classes": 1}}, "dataset.args.num_classes", ">= 2"),
         ({"model": "cnn5"}, "model", "pretrained model"),
         (

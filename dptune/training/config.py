@@ -25,7 +25,13 @@ from dptune.engine.data import ALL_DATASETS, TEXT_DATASETS
 from dptune.methods import METHODS, Hyper, get_method
 from dptune.methods.params import Param
 from dptune.models import MODELS
-from dptune.models.pretrained_names import PRETRAINED_PREFIX, check_model_args, is_pretrained
+from dptune.models.pretrained_names import (
+    PRETRAINED_PREFIX,
+    TEXT_TASK,
+    check_model_args,
+    is_pretrained,
+    task_of,
+)
 from dptune.models.trained_parts import TRAINS
 from dptune.privacy.accounting import ACCOUNTANTS
 
@@ -287,6 +293,14 @@ class RunConfig:
         beyond ``all``/``bias`` refused for a model without a known head."""
         if is_pretrained(self.model):
             check_model_args(self.model, self.model_args)
+            task = task_of(self.model, self.model_args)
+            if (task == TEXT_TASK) != (self.dataset in TEXT_DATASETS):
+                kind = "text" if self.dataset in TEXT_DATASETS else "images"
+                raise InputError(
+                    "model.args.task",
+                    f"{self.dataset} is {kind}, and {self.model}'s task is {task}: give a model and task "
+                    "that read it (sequence-classification for text, image-classification for images)",
+                )
         if self.dataset in TEXT_DATASETS:
             if not is_pretrained(self.model):
                 raise InputError(
