@@ -24,6 +24,9 @@ if TYPE_CHECKING:
 TRAINS = ("all", "head", "bias", "lora")
 """The ``trains`` knob's values."""
 
+LORA_KNOBS = ("lora_rank", "lora_alpha")
+"""The run knobs that shape LoRA's adapters: settings of a run only where ``trains`` is ``lora``."""
+
 
 @dataclass(frozen=True)
 class Trained:

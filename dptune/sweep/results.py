@@ -16,6 +16,7 @@ from typing import Any
 import yaml
 
 from dptune.methods.filters import DrawnFilter
+from dptune.models.trained_parts import LORA_KNOBS
 from dptune.training.config import RunConfig
 from dptune.training.trial_status import RERUN_OF, TrialStatus
 
@@ -43,8 +44,12 @@ def recorded_spec(spec_text: str) -> str:
 def run_settings(run: RunConfig, delta: float) -> dict[str, Any]:
     """The settings every trial of a method starts from: its whole run configuration (method, dataset,
     model, ε target, δ resolved, epochs, batch size, clip, lr, accountant, sampling, …, the method's fixed
-    parameters flattened), unset knobs left out; a trial's drawn knobs replace some of them."""
-    settings = {f.name: getattr(run, f.name) for f in fields(run) if f.name not in PLACE_KNOBS + UNRECORDED}
+    parameters flattened), unset knobs and LoRA's without LoRA left out; a trial's drawn knobs replace some
+    of them."""
+    unused = () if run.trains == "lora" else LORA_KNOBS  # no adapters: their rank and α shape nothing
+    settings = {
+        f.name: getattr(run, f.name) for f in fields(run) if f.name not in PLACE_KNOBS + UNRECORDED + unused
+    }
     kept = {k: v for k, v in settings.items() if v is not None and v != {}}  # no factory: no arguments
     return kept | {"delta": delta} | run.params
 
