@@ -60,7 +60,7 @@ wall, cpu = time.perf_counter(), time.process_time()
 plans = planned(spec, n)
 wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
 rows = [
-    [p.method, p.total_epsilon, p.composition.split(":")[0], p.tuning.fraction, p.tuning.per_run_epsilon,
+    [p.method, p.total_epsilon, str(p.composition).split(":")[0], p.tuning.fraction, p.tuning.per_run_epsilon,
      p.release.per_run_epsilon, p.epsilon]
     for p in plans or []
 ]

@@ -27,7 +27,7 @@ from ray.tune.search.optuna import OptunaSearch
 from dptune.base.errors import InputError
 from dptune.privacy.accounting import RDP_ORDERS
 from dptune.privacy.amplification import amplified_by_subset, amplified_pld, amplified_rdp, divergence
-from dptune.privacy.compositions import AMPLIFIED_PLD_COMPOSITION, BASIC_COMPOSITION, PLD_COMPOSITION
+from dptune.privacy.compositions import AMPLIFIED_PLD_COMPOSITION, BASIC_COMPOSITION, PLD, PLD_COMPOSITION
 from dptune.privacy.plan_privacy import Ran, curve_privacy, joint_privacy, plan_record, released_privacy
 from dptune.privacy.plans import KEEP_START_RULE, SELECTION_RULE, MethodPlan
 from dptune.privacy.pld import pld_of
@@ -876,7 +876,7 @@ def test_many_trials_at_a_small_total_are_refused_by_the_epsilon_their_plan_spen
         setup = plan_setup(parse_spec(doc), 1e-5)
         if trials == 50:
             (found,) = plan_total(setup, total, 10000) or [None]
-            assert found is not None and found.composition.startswith("PLD")
+            assert found is not None and found.composition.by == PLD
             assert found.tuning_spent < MIN_TUNING_EPSILON <= found.tuning_quality
         (tmp_path / "spec.yaml").write_text(yaml.safe_dump(doc))
         done = validate_in(tmp_path)
