@@ -48,7 +48,16 @@ from pathlib import Path
 from typing import Any
 
 from results import cpu_name, write_section  # bench/ is on the path
-from untuned_tasks import EXECUTIONS, ROOT, SCRATCH, result_rows, run_cell, standard_error
+from untuned_tasks import (
+    BASELINE_SPECS,
+    EXECUTIONS,
+    ROOT,
+    SCRATCH,
+    result_rows,
+    run_cell,
+    spec_runs,
+    standard_error,
+)
 
 RECORD = ROOT / "bench" / "text_evidence.json"
 TASK = "rotten-tomatoes"
@@ -85,13 +94,8 @@ def commands(epsilon: float) -> dict[str, list[str]]:
         str(TRAINING["epochs"]),
     ]
     train += ["--epsilon", f"{epsilon:g}", "--delta", "1e-5", "--accountant", "pld", "--json"]
-    return {
-        "pipeline": ["run", f"{spec}.yaml", "--epsilon", f"{epsilon:g}"],
-        "from_scratch": ["run", f"{spec}-scratch.yaml", "--epsilon", f"{epsilon:g}"],
-        "untuned_default": train,
-        "repeat_and_select": ["run", f"{spec}-repeat-and-select.yaml", "--epsilon", f"{epsilon:g}"],
-        "oracle": ["run", f"{spec}-oracle.yaml", "--epsilon", f"{epsilon:g}"],
-    }
+    runs = spec_runs(spec, epsilon, {"pipeline": "", "from_scratch": "-scratch"})
+    return runs | {"untuned_default": train} | spec_runs(spec, epsilon, BASELINE_SPECS)
 
 
 def verdict(cell: dict[str, Any]) -> str:

@@ -67,12 +67,19 @@ def commands(task: str, epsilon: float) -> dict[str, list[str]]:
     train = ["train", "--method", method, "--model", model, "--epsilon", f"{epsilon:g}", "--delta", "1e-5"]
     train += ["--subset", str(TRAINING["subset"]), "--batch-size", str(TRAINING["batch_size"])]
     train += ["--epochs", str(TRAINING["epochs"]), "--accountant", "pld", "--json"]
+    runs = spec_runs(spec, epsilon, {"pipeline": "", "pipeline_halving": "-halving"})
+    return runs | {"untuned_default": train} | spec_runs(spec, epsilon, BASELINE_SPECS)
+
+
+BASELINE_SPECS = {"repeat_and_select": "-repeat-and-select", "oracle": "-oracle"}
+"""The baselines' rows of a campaign, each the suffix of its spec's name."""
+
+
+def spec_runs(spec: str, epsilon: float, suffixes: dict[str, str]) -> dict[str, list[str]]:
+    """Each row's ``dptune run`` of the spec ``spec`` + its suffix (``.yaml``) at the total ``epsilon``."""
     return {
-        "pipeline": ["run", f"{spec}.yaml", "--epsilon", f"{epsilon:g}"],
-        "pipeline_halving": ["run", f"{spec}-halving.yaml", "--epsilon", f"{epsilon:g}"],
-        "untuned_default": train,
-        "repeat_and_select": ["run", f"{spec}-repeat-and-select.yaml", "--epsilon", f"{epsilon:g}"],
-        "oracle": ["run", f"{spec}-oracle.yaml", "--epsilon", f"{epsilon:g}"],
+        name: ["run", f"{spec}{suffix}.yaml", "--epsilon", f"{epsilon:g}"]
+        for name, suffix in suffixes.items()
     }
 
 

@@ -414,8 +414,8 @@ def pretrained_value(given: dict[str, Any], base: Path) -> dict[str, Any]:
     name = given.pop("hf")
     if not isinstance(name, str) or not name:
         raise InputError("model.hf", f"must be a Hugging Face model name or a local folder, got {name!r}")
-    if beside(base, name).is_dir():
-        name = str(beside(base, name))
+    if (folder := beside(base, name)).is_dir():
+        name = str(folder)
     args = {key: given.pop(key) for key in MODEL_ARGS if key in given}
     return given | {"name": f"{PRETRAINED_PREFIX}{name}", "args": args}
 
