@@ -73,7 +73,7 @@ from torch import nn
 
 from dptune.engine.engine_choice import check_inputs, clipped_sum_engine
 from dptune.engine.persample import FlatModel
-from dptune.models.pretrained import ImageClassifier, TextClassifier
+from dptune.models.pretrained import ImageClassifier, TextClassifier, image_side
 from dptune.models.trained_parts import Trained, select_trained
 
 ROWS = ("roberta-full", "roberta-lora", "vit")
@@ -134,7 +134,8 @@ def vit_row(batch: int, device: torch.device) -> Row:
         num_labels=10,
         **NO_DROPOUT,
     )
-    model = ImageClassifier(transformers.ViTForImageClassification(config))
+    backbone = transformers.ViTForImageClassification(config)
+    model = ImageClassifier(backbone, image_side(backbone))
     x, y = torch.randn(batch, 3, 32, 32), torch.randint(0, 10, (batch,))
     title = "ViT (6 layers × 192, patch 4, random weights), full, 3×32×32"
     return Row("vit", title, model.train().to(device), x.to(device), y.to(device), 10)

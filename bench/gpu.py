@@ -42,22 +42,31 @@ from typing import Any
 
 import torch
 import yaml
-from mlflow.tracking import MlflowClient
 from results import cpu_name, write_section  # bench/ is on the path when this file runs as a script
 from step_cost import BATCH, opacus_best, table, workload_cost, workloads
 
 from dptune.methods import METHODS
-from dptune.tracking import names
 from dptune.training.trial_status import TrialStatus
 
 ROOT = Path(__file__).resolve().parents[1]
 JSON = ROOT / "bench" / "gpu.json"
 SECTION = "## GPU: step cost against Opacus, and trials sharing a GPU"
 SHARES = (1.0, 0.5, 0.25)
+PARTS = {"step_cost": "step cost", "throughput": "trial throughput"}
+"""The benchmark's two parts, by their key in a result, with their names in the section."""
+
+
+def run_of(result: dict[str, Any]) -> str:
+    """Which command measured a result and when (a part published from an earlier run keeps its own)."""
+    return f"`{result['command']}`, {result['date']}"
 
 
 def finished_trials(tracking_uri: str, experiment: str) -> list[tuple[float, float]]:
     """(start, end) in seconds of every trial of ``experiment`` that finished (its MLflow run's status)."""
+    from mlflow.tracking import MlflowClient  # only the throughput part needs MLflow (and Ray)
+
+    from dptune.tracking import names
+
     client = MlflowClient(tracking_uri)
     found = client.get_experiment_by_name(experiment)
     runs = client.search_runs([found.experiment_id], max_results=10000) if found else []
@@ -144,7 +153,9 @@ def verdicts(result: dict[str, Any]) -> list[str]:
 
 
 def section(result: dict[str, Any]) -> str:
-    lines = [SECTION, "", f"`{result['command']}`, {result['date']}, {result['machine']}.", ""]
+    runs = result.get("runs") or {kind: run_of(result) for kind in PARTS}
+    lines = [SECTION, "", f"{result['machine']}.", ""]
+    lines += [f"- {PARTS[kind]}: {run}" for kind, run in runs.items()] + [""]
     measured = {w: result["step_cost"][w] for w in result["workloads"] if w in result["step_cost"]}
     missing = [w for w in result["workloads"] if w not in measured]
     if measured:
@@ -186,7 +197,7 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="small sizes, one method: check the script runs")
     parser.add_argument("--write", action="store_true", help="write bench/gpu.json and RESULTS.md")
     parser.add_argument("--json", type=Path, help="save the result in this file after each measurement")
-    parser.add_argument("--only", choices=("step_cost", "throughput"), help="measure one part alone")
+    parser.add_argument("--only", choices=tuple(PARTS), help="measure one part alone")
     parser.add_argument(
         "--publish",
         type=Path,
@@ -198,10 +209,10 @@ def main() -> None:
         parts = [json.loads(path.read_text()) for path in args.publish]
         if len({part["machine"] for part in parts}) > 1:
             sys.exit("--publish merges parts measured on one machine (card, torch, Python); these differ")
-        merged = parts[0] | {
-            "command": " and ".join(dict.fromkeys(part["command"] for part in parts)),
+        merged = parts[-1] | {
             "step_cost": {k: v for part in parts for k, v in part["step_cost"].items()},
             "throughput": {k: v for part in parts for k, v in part["throughput"].items()},
+            "runs": {kind: run_of(part) for part in parts for kind in PARTS if part[kind]},
         }
         publish(merged)
         return

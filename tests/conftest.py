@@ -8,7 +8,6 @@ import os
 from pathlib import Path
 
 import pytest
-import ray
 import torch
 
 import dptune.engine.features
@@ -47,7 +46,11 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 @pytest.fixture
 def local_ray():
     """A local Ray with 4 CPUs and one declared GPU (scheduling only: no GPU is used). One per test: tests
-    of their own Ray (other resources, a dead cluster left behind, a fresh driver) run between them."""
+    of their own Ray (other resources, a dead cluster left behind, a fresh driver) run between them. Ray is
+    imported here, not at the top, so that the CUDA tests run where only torch and dptune's lower layers
+    are installed (a lent GPU machine)."""
+    import ray
+
     ray.init(num_cpus=4, num_gpus=1, include_dashboard=False, log_to_driver=False)
     yield
     ray.shutdown()

@@ -24,6 +24,7 @@ from dptune.engine.gpu_memory import (
 from dptune.engine.persample import FlatModel
 from dptune.methods.release import clipped_sum
 from dptune.models import build_model
+from dptune.training.checkpoint import load_checkpoint, save_checkpoint
 from tests.helpers import digits_trainer
 
 CUDA = pytest.mark.skipif(
@@ -239,11 +240,10 @@ def test_a_checkpoint_is_read_onto_the_cpu_and_its_state_moved_to_the_runs_devic
     """``map_location="cpu"`` (a GPU checkpoint loads where no GPU is, and generator states stay CPU byte
     tensors for ``set_state``), then θ, the iterates and every post-processing state on the run's
     device; a noise stream saved on another kind of device leaves the run's fresh secret one in place."""
-    from dptune.tune.trainable import STATE_FILE, load_checkpoint
 
     trainer = digits_trainer(digits, "dp-adambc", seed=None)
     trainer.train_epoch()
-    torch.save(trainer.state_dict(), tmp_path / STATE_FILE)
+    save_checkpoint(trainer, tmp_path)
     seen = {}
     real_load = torch.load
 
@@ -275,11 +275,10 @@ def test_a_checkpoint_resumes_on_the_other_kind_of_device(
     digits: Dataset, tmp_path, saved: str, resumed: str
 ) -> None:
     """Saved on one kind of device, resumed on the other through the trial's own loader, then a step."""
-    from dptune.tune.trainable import STATE_FILE, load_checkpoint
 
     first = digits_trainer(digits, "dp-adambc", seed=None, device=saved)
     first.train_epoch()
-    torch.save(first.state_dict(), tmp_path / STATE_FILE)
+    save_checkpoint(first, tmp_path)
     again = digits_trainer(digits, "dp-adambc", seed=None, device=resumed)
     load_checkpoint(again, tmp_path)
     assert all(t.device.type == resumed for t in [again.theta, *_tensors(again.post_states)])

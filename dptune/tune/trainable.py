@@ -31,6 +31,7 @@ from dptune.base.errors import TrainingDivergedError
 from dptune.engine.dataset import Dataset
 from dptune.engine.gpu_memory import prepare_gpu
 from dptune.methods.filters import DrawnFilter
+from dptune.training.checkpoint import load_checkpoint, save_checkpoint
 from dptune.training.config import RunConfig
 from dptune.training.train import EpochResult, Trainer
 from dptune.training.trial_status import (
@@ -53,7 +54,6 @@ PRIVATE_NONFINITE_KEY = "private_nonfinite_signals_zeroed"
 (``dptune.engine.persample``): a count over private records, computed before any noise, so it stays in
 Tune's results (``ray_results/``, private state) and nothing released reads it (no tracking store, no
 card, no console)."""
-STATE_FILE = "trainer_state.pt"
 RELEASED_FILE = "released_model.pt"
 """Beside the last checkpoint of a re-run: the released model alone (``Trainer.released_module``), which
 the driver logs; the rest of the checkpoint (generator states) stays private."""
@@ -78,13 +78,6 @@ def no_cuda_reason(gpus: float) -> str:
         f"older than torch {torch.__version__}'s CUDA build needs, or a container started without the "
         "GPU); fix the node or image, or set resources.gpu_fallback: cpu to train such trials on the CPU"
     )
-
-
-def load_checkpoint(trainer: Trainer, folder: Path) -> None:
-    """Continue ``trainer`` from the checkpoint in ``folder``, saved on any device: every tensor is read
-    onto the CPU first (``map_location``), so a GPU checkpoint loads where no GPU is and the generator
-    states stay the CPU byte tensors ``set_state`` takes; ``Trainer.load_state_dict`` moves the rest."""
-    trainer.load_state_dict(torch.load(folder / STATE_FILE, map_location="cpu", weights_only=False))
 
 
 @dataclass(frozen=True)
@@ -146,7 +139,7 @@ def report_epoch(trainer: Trainer, epoch: EpochResult, place: TrialPlace, final_
             metrics[SCORE_STD[FINAL_SCORE]] = trainer.config.heldout_noise / len(trainer.data.test_y)
     metrics["trial_end"] = time.time()  # the final test is the trial's work too
     with tempfile.TemporaryDirectory() as folder:
-        torch.save(trainer.state_dict(), Path(folder) / STATE_FILE)
+        save_checkpoint(trainer, Path(folder))
         if released:
             torch.save(trainer.released_module(), Path(folder) / RELEASED_FILE)
         tune.report(metrics, checkpoint=tune.Checkpoint.from_directory(folder))
