@@ -15,7 +15,7 @@ from torch import nn
 
 from dptune.base.errors import InputError
 from dptune.engine.engine_choice import check_inputs, clipped_sum_engine, ghost_check
-from dptune.engine.layer_grads import LinearOuter, ghost_is_cheaper
+from dptune.engine.layer_grads import LinearOuter, OneHot, ghost_is_cheaper
 from dptune.engine.persample import Chooser, FlatModel, GhostEngine, VmapEngine, ghost_supported
 from dptune.models import build_model
 
@@ -237,6 +237,17 @@ def test_the_cheaper_path_by_bu_mao_and_xu() -> None:
     for positions, terms, ghost in [(1, 1, True), (2, 1, True), (3, 1, False), (2, 2, False)]:
         weight = LinearOuter(torch.zeros(1, positions, 4), torch.zeros(1, positions, 5))
         assert ghost_is_cheaper(weight, terms) == ghost
+
+
+def test_an_embedding_too_large_to_form_takes_the_ghost_norm() -> None:
+    """DP-PMLF's five terms on an embedding of 8,192 tokens × 128: forming costs fewer multiply-adds
+    (5·(64 + 8192)·128 against 15·64²·129), so two samples form it; 512 samples would hold
+    5·512·8192·128 float32 numbers formed (10 GiB) against 15·2·512·64² (252 MiB) of Gram matrices."""
+    for batch, ghost in [(2, False), (512, True)]:
+        ids = torch.zeros(batch, 64, dtype=torch.long)
+        weight = OneHot(ids, torch.zeros(batch, 64, 128), 8192)
+        assert 15 * weight.ghost_cost > 5 * weight.instantiation_cost
+        assert ghost_is_cheaper(weight, 5) == ghost
 
 
 class Shared(nn.Module):

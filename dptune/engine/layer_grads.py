@@ -71,6 +71,22 @@ class Factored(ABC):
     def instantiation_cost(self) -> int:
         """Multiply-adds (and writes) a sample for forming G_i."""
 
+    @property
+    @abstractmethod
+    def numel(self) -> int:
+        """The numbers in one sample's G_i."""
+
+    @property
+    def formed_bytes(self) -> int:
+        """What G_i formed for the whole chunk holds, ``[b, numel]``."""
+        return self.g.shape[0] * self.numel * self.g.element_size()
+
+    @property
+    def gram_bytes(self) -> int:
+        """What one ghost inner product holds for the whole chunk: the input and output Gram matrices,
+        ``[b, T, T]`` each."""
+        return 2 * self.g.shape[0] * self.positions**2 * self.g.element_size()
+
     @abstractmethod
     def input_gram(self, other: Factored) -> torch.Tensor:
         """(a_it·a'_it') for every sample and pair of positions, ``[b, T, T']``."""
@@ -111,6 +127,10 @@ class Outer(Factored):
     @property
     def instantiation_cost(self) -> int:
         return self.positions * self.width * self.g.shape[2]
+
+    @property
+    def numel(self) -> int:
+        return self.width * self.g.shape[2]
 
     def input_gram(self, other: Factored) -> torch.Tensor:
         if not isinstance(other, Outer):
@@ -270,6 +290,10 @@ class OneHot(Factored):
     def instantiation_cost(self) -> int:
         return (self.positions + self.vocabulary) * self.g.shape[2]
 
+    @property
+    def numel(self) -> int:
+        return self.vocabulary * self.g.shape[2]
+
     def input_gram(self, other: Factored) -> torch.Tensor:
         if not isinstance(other, OneHot):
             raise TypeError(f"{other!r} has no token ids")
@@ -287,11 +311,23 @@ class OneHot(Factored):
         out.view(self.vocabulary, p).index_add_(0, self.ids.reshape(-1), scaled, alpha=alpha)
 
 
+FORMED_BYTES = 2**30
+"""The most a chunk's formed per-sample gradients of one weight may hold (all its terms together) before
+the ghost norm is taken instead, where its Gram matrices hold less."""
+
+
 def ghost_is_cheaper(weight: Factored, terms: int) -> bool:
     """Bu, Mao & Xu (2022)'s choice for a weight whose per-sample signal is a sum of ``terms`` gradients
     Σ_j w_j G_ij (per-sample momentum): ghost norms of its J(J+1)/2 pairs cost J(J+1)/2·T²(d + p) a
-    sample, forming its J gradients J·T·d·p."""
-    return terms * (terms + 1) // 2 * weight.ghost_cost < terms * weight.instantiation_cost
+    sample, forming its J gradients J·T·d·p. Memory counts too: forming holds J·b·d·p numbers at once,
+    the ghost J(J+1)/2·2·b·T². Where forming would hold more than ``FORMED_BYTES`` and the ghost less, the
+    ghost is taken even at more multiply-adds: an embedding formed holds its whole vocabulary for each
+    sample (V·p: 154 MiB a sample for RoBERTa-base in float32), of which only T rows are not zero."""
+    pairs = terms * (terms + 1) // 2
+    if pairs * weight.ghost_cost < terms * weight.instantiation_cost:
+        return True
+    formed, ghost = terms * weight.formed_bytes, pairs * weight.gram_bytes
+    return formed > FORMED_BYTES and ghost < formed
 
 
 def _linear_weight(layer: nn.Module, a: torch.Tensor, g: torch.Tensor) -> Factored:
