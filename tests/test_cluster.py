@@ -256,49 +256,6 @@ def cluster_nodes(temp_dir: str) -> list[str]:
 
 
 @pytest.mark.slow
-def test_a_node_lost_while_it_holds_trials_costs_no_trial(tmp_path: Path) -> None:
-    """Two workers of 2 CPUs hold 4 trials; one worker's raylet is killed (SIGKILL) while its two trials
-    train. They restart from their checkpoints (a loss of their node spends none of their retries,
-    ``node_loss``): the sweep ends with every trial finished and recorded, exit code 0, and its compute
-    line counts the slots the cluster had when it had them."""
-    cluster = LocalCluster(cpus=0)
-    try:
-        cluster.add_worker(cpus=2)
-        cluster.add_worker(cpus=2)
-        head = cluster.head_node_id()
-        path = write_spec(
-            tmp_path,
-            "nodeloss",
-            {"dpsgd": {"lr": {"loguniform": [0.3, 2.0]}}},
-            training={"epochs": 600, "batch_size": 64, "lr": 1.0},  # about a minute a trial
-            budget={"trials_per_method": 4, "max_concurrent": 4},
-            resources={"cpu": 1, "gpu": 0},
-        )
-        driver = Watched([str(BIN / "dptune"), "run", str(path)], cwd=tmp_path, env=cluster.env)
-        trials = tmp_path / "ray_results" / "nodeloss" / "trials"
-        wait_for_checkpoints(trials, 4, driver, 300)
-        # every trial has run an epoch: each worker holds two (both are full)
-        victim = next(node for node in cluster_nodes(cluster.temp_dir) if node != head)
-        killed = datetime.now().replace(microsecond=0)
-        os.kill(raylet_of(victim, cluster.temp_dir), signal.SIGKILL)
-        code = driver.wait(timeout=900)
-        parents, children = runs(f"sqlite:///{tmp_path / 'mlflow.db'}", "nodeloss")
-    finally:
-        cluster.stop()
-    output = driver.output
-    assert code == 0, output[-3000:]
-    errors = [p.read_text() for p in trials.rglob("error.txt")]  # a trial's failures, as Tune wrote them
-    assert len(errors) == 2 and all("actor" in text for text in errors), errors  # the victim's two
-    failures = restarts(trials)
-    # one loss each, after the kill and counted apart: no retry spent on it, none placed on the dying node
-    assert all(len(f) == 1 and f[0][0] == 0 and f[0][1] >= killed for f in failures), errors
-    assert "2 trials restarted from their last checkpoint (2 after a lost node or process" in output
-    assert len(parents) == 1 and len(children) == 4, output[-3000:]
-    assert all(c.data.tags["dptune.status"] == "finished" for c in children), output[-3000:]
-    assert "on 2 to 4 slots of 1 CPU" in output  # the compute counts the slots the cluster had when
-
-
-@pytest.mark.slow
 def test_the_cluster_rehearsal_scales_from_zero_runs_a_submitted_job_and_loses_no_trial_with_a_node(
     tmp_path: Path,
 ) -> None:
