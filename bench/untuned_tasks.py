@@ -140,8 +140,11 @@ def run_cell(
         while len(entry["executions"]) < executions:
             index = len(entry["executions"])
             print(f"{task} ε={epsilon:g} {name} execution {index + 1}/{executions} …", flush=True)
+            code = code_version(record_file)
             results = execute(args, scratch / f"{task}-eps{epsilon:g}" / f"{name}-{index}")
-            entry["executions"] += results
+            first = entry["code"].split(", ")[0]  # executions recorded before each kept its own
+            entry["executions"] += [result | {"code": code} for result in results]
+            entry["code"] = ", ".join(dict.fromkeys(e.get("code", first) for e in entry["executions"]))
             accuracies = [e["final_test_accuracy"] for e in entry["executions"]]
             entry |= {
                 "mean": statistics.fmean(accuracies),
