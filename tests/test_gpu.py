@@ -240,7 +240,6 @@ def test_a_checkpoint_is_read_onto_the_cpu_and_its_state_moved_to_the_runs_devic
     """``map_location="cpu"`` (a GPU checkpoint loads where no GPU is, and generator states stay CPU byte
     tensors for ``set_state``), then θ, the iterates and every post-processing state on the run's
     device; a noise stream saved on another kind of device leaves the run's fresh secret one in place."""
-
     trainer = digits_trainer(digits, "dp-adambc", seed=None)
     trainer.train_epoch()
     save_checkpoint(trainer, tmp_path)
@@ -275,7 +274,6 @@ def test_a_checkpoint_resumes_on_the_other_kind_of_device(
     digits: Dataset, tmp_path, saved: str, resumed: str
 ) -> None:
     """Saved on one kind of device, resumed on the other through the trial's own loader, then a step."""
-
     first = digits_trainer(digits, "dp-adambc", seed=None, device=saved)
     first.train_epoch()
     save_checkpoint(first, tmp_path)
