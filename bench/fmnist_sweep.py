@@ -78,7 +78,7 @@ def sweep_alone_record(
     including tuning (the proxy, the search, the re-runs and the earlier ε it was warm-started from:
     every released run counted) and the compute used (trials by kind, trial-hours, the wall time of
     that ε's sweeps, which every method shares)."""
-    full = {stage.name for i in range(len(spec.epsilons)) for stage in spec.stages(i)[-1:]}
+    full = {sweep.name for i in range(len(spec.epsilons)) for sweep in spec.sweeps_at(i)[-1:]}
     compute = {(c["method"], c["epsilon_target"]): c for c in report["compute"]}
     cells: dict[str, dict[str, Any]] = {}
     for row in report["best_tradeoffs"]:

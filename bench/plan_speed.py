@@ -4,7 +4,7 @@ a commit before (``BEFORE`` by default), for every such spec in sweeps/ and the 
 dpsgd-momentum, whose clip decays every step; a release of 10,575 steps; the untuned tasks' pipelines).
 
 Each spec is planned in a fresh process (cold caches, as `dptune validate` starts): the spec loaded, n its
-subset or Fashion-MNIST's 60,000 training samples, and ``dptune.sweep.preflight.planned`` timed, which is
+subset or Fashion-MNIST's 60,000 training samples, and ``dptune.sweep.pipeline.planned`` timed, which is
 what `dptune validate` and `dptune run` call after their checks of the data and models (about 2 s here,
 not timed). ``--before [COMMIT]`` times the code of that commit the same way, extracted with
 ``git archive``, and writes both plans of every spec (composition, subset rate γ, ε_t, ε_B and the
@@ -77,7 +77,9 @@ def timed(code: Path, spec: str) -> dict | None:
     env = {**os.environ, "PYTHONPATH": str(code)}
     path = ROOT / spec
     parts = code / "dptune" / "sweep" / "spec_parts.py"
-    if not (parts.exists() and "PER_METHOD" in parts.read_text()):  # code from before the key
+    policies = code / "dptune" / "sweep" / "release_policies.py"
+    keyed = any(f.exists() and "PER_METHOD" in f.read_text() for f in (parts, policies))
+    if not keyed:  # code from before the key
         doc = yaml.safe_load(path.read_text())  # the spec without it, which meant what it did there
         if doc.get("privacy", {}).get("release") == "per_method":
             del doc["privacy"]["release"]
@@ -156,7 +158,7 @@ def main() -> None:
         f"{sys.version.split()[0]}; command: `python bench/plan_speed.py --rounds {args.rounds}"
         f"{f' --before {args.before}' if args.before else ''}`",
         f"- a shared machine, loaded by other work while this ran (load average {load[0]:.1f} at the end): "
-        "wall and CPU seconds of `dptune.sweep.preflight.planned` in a fresh process, medians over "
+        "wall and CPU seconds of `dptune.sweep.pipeline.planned` in a fresh process, medians over "
         f"{args.rounds} rounds that alternate the codes; before = commit {args.before}. `dptune validate` "
         "adds its checks of the data and models to each (2–6 s here, the ScatterNet specs building "
         "features). The issue's full-data spec (dpsgd-momentum, bench/specs/full-data-momentum.yaml) took "

@@ -99,7 +99,7 @@ PARTS: dict[str, dict[str, str]] = {
     },
     "quickstart data": {
         "setup": "from dptune.sweep.spec import load_spec\nfrom dptune.tune.startup import sweep_data\n"
-        "stage = load_spec('sweeps/quickstart.yaml').stages(0)[0]",
+        "stage = load_spec('sweeps/quickstart.yaml').sweeps_at(0)[0]",
         "timed": "sweep_data(stage)",
         "teardown": "",
     },

@@ -13,7 +13,7 @@ from dp_accounting import dp_event
 from dp_accounting.rdp.rdp_privacy_accountant import RdpAccountant
 
 from dptune.engine.dataset import Dataset
-from dptune.methods.release import clipped_sum
+from dptune.methods.privatize import clipped_sum
 from dptune.privacy.accounting import RDP_ORDERS
 from dptune.training.config import RunConfig
 from dptune.training.train import Trainer

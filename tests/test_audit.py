@@ -25,12 +25,12 @@ from scipy.special import logit
 from scipy.stats import beta
 
 from dptune.engine.persample import GhostEngine
-from dptune.methods import METHODS, Method, Release
+from dptune.methods import METHODS, Method, Privatize
 from dptune.privacy.accounting import RDP_ORDERS
 from dptune.training import audit
 from dptune.training.audit import (
     AuditConfig,
-    audit_release,
+    audit_step,
     audited_method,
     epsilon_lower_bound,
     p_value,
@@ -131,7 +131,7 @@ def test_per_snapshot_clipping_is_caught() -> None:
 
 
 @dataclass(frozen=True)
-class UnderNoisedRelease(Release):
+class UnderNoisedPrivatize(Privatize):
     """A release that declares ``declared(t)`` to the accountant, whatever noise it adds."""
 
     declared: Callable[[int], float]
@@ -142,9 +142,10 @@ class UnderNoisedRelease(Release):
 
 def halve_noise(method: Method) -> Method:
     """``method`` adding half its noise while still declaring the original σ."""
-    r = method.release
+    r = method.privatize
     return replace(
-        method, release=UnderNoisedRelease(r.name, r.clip, lambda t: 0.5 * r.noise_std(t), r.noise_multiplier)
+        method,
+        privatize=UnderNoisedPrivatize(r.name, r.clip, lambda t: 0.5 * r.noise_std(t), r.noise_multiplier),
     )
 
 
@@ -152,8 +153,8 @@ def halve_noise(method: Method) -> Method:
 def test_halved_noise_is_caught() -> None:
     config = AuditConfig("dpsgd", EPSILON, canaries=CANARIES_HALF_NOISE)
     method, _ = audited_method(config, config.check())
-    real = audit_release(method, config.audited_step, config.canaries, config.delta, seed=0)
-    broken = audit_release(halve_noise(method), config.audited_step, config.canaries, config.delta, seed=0)
+    real = audit_step(method, config.audited_step, config.canaries, config.delta, seed=0)
+    broken = audit_step(halve_noise(method), config.audited_step, config.canaries, config.delta, seed=0)
     assert broken.step_noise_multiplier == real.step_noise_multiplier  # it claims the original σ
     assert real.epsilon_lower_bound <= real.epsilon_claimed < broken.epsilon_lower_bound
 

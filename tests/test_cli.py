@@ -22,10 +22,10 @@ from dptune.cli import _build_parser, main
 from dptune.engine.data import load_dataset, train_size
 from dptune.engine.dataset import Dataset
 from dptune.sweep.ledger import PrivateSweepState
-from dptune.sweep.modes import spec_mode
 from dptune.sweep.pipeline import planned
 from dptune.sweep.resume import differing, resumable_identity
 from dptune.sweep.spec import load_spec
+from dptune.sweep.spec_modes import spec_mode
 from dptune.sweep.spec_parts import resolve_tracking_uri
 from dptune.sweep.sweep_spec import SweepSpec
 from tests.sweep_helpers import quickstart_spec
@@ -461,7 +461,7 @@ def test_a_resume_with_another_list_of_totals_is_refused(local_machine: Path, ca
 
 
 def test_resuming_a_sweep_an_earlier_dptune_ran_per_method_is_refused(local_machine: Path, capsys) -> None:
-    """Before every method shared one Tune run per stage, each had its own folder: resuming such a sweep
+    """Before every method shared one Tune run per sweep, each had its own folder: resuming such a sweep
     here would start every search anew, so it is refused, naming the methods found."""
     spec = str(quickstart_spec(local_machine))
     older = local_machine / "ray_results" / "quickstart" / "dpsgd"

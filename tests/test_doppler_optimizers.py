@@ -12,7 +12,7 @@ from dptune.engine.persample import ParamLayout
 from dptune.methods import METHODS, Hyper
 from dptune.methods.catalog.dp_galore import find_projector, galore
 from dptune.methods.filters import IIRCoefficients, filtered_adam
-from dptune.methods.release import TorchNoise, release
+from dptune.methods.privatize import TorchNoise, privatized_gradient
 from tests.helpers import digits_trainer, noise_free_release
 
 
@@ -149,7 +149,7 @@ def test_correction_subtracts_the_variance_seeded_releases_add(digits: Dataset, 
     chunk = [(trainer.train_x[batch], trainer.train_y[batch])]
     draws = torch.stack(
         [
-            release(
+            privatized_gradient(
                 trainer.method, trainer.engine, 0, [trainer.theta], chunk, trainer.expected_batch_size, noise
             ).vector
             for _ in range(200)

@@ -22,7 +22,7 @@ from dptune.engine.gpu_memory import (
     prepare_gpu,
 )
 from dptune.engine.persample import FlatModel
-from dptune.methods.release import clipped_sum
+from dptune.methods.privatize import clipped_sum
 from dptune.models import build_model
 from dptune.training.checkpoint import load_checkpoint, save_checkpoint
 from tests.helpers import digits_trainer

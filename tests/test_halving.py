@@ -2,7 +2,7 @@
 (each method's best m first-rung trials trained again r·T_t epochs at the first rung's σ), composes it by
 every accountant it plans with, and dp-accounting recomposes the record within the total; a promoted
 trial, calibrated as the trainer calibrates a run, adds no less noise than its written-out mechanism; a
-spec that cannot promote is refused naming the field (the searcher's second rung: test_stage_searcher;
+spec that cannot promote is refused naming the field (the searcher's second rung: test_searcher_chain;
 a sweep end to end: test_release)."""
 
 from __future__ import annotations
@@ -69,7 +69,7 @@ def test_a_halving_plan_by_pld_recomposed_by_dp_accounting_stays_within_its_tota
 def test_a_halving_plan_in_rdp_or_the_basic_way_recomposed_by_dp_accounting_stays_within_its_total(
     fraction: float,
 ) -> None:
-    """The same stages planned in RDP (amplified by Zhu & Wang's bound on a subset) or the basic way:
+    """The same phases planned in RDP (amplified by Zhu & Wang's bound on a subset) or the basic way:
     each promoted trial's curve added to the K trials', recomposed from the record alone."""
     setup = plan_setup(parse_spec(halving_doc("cnn5", 3.0)), 1e-5)
     (plan,) = plan_pool(setup, ("dpsgd",), 3.0, fraction, N_FASHION, floor_of(setup, 3.0)) or []

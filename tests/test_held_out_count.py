@@ -28,7 +28,7 @@ from dptune.sweep.resume import resumable_identity
 from dptune.sweep.spec import load_spec
 from dptune.training.config import RunConfig
 from dptune.training.train import Trainer
-from dptune.tune.stage_run import STAGE_EXPERIMENT
+from dptune.tune.sweep_run import TUNE_RUN_NAME
 from tests.sweep_helpers import runs, write_spec
 from tests.test_release import dptune_run
 
@@ -89,7 +89,7 @@ def test_every_score_a_pipeline_makes_on_private_held_out_data_is_within_its_sta
     of the larger true count at the stated noise."""
     done = dptune_run(long_tuning_spec(tmp_path))
     assert done.returncode == 0, done.stderr[-3000:]
-    trials = ExperimentAnalysis(str(tmp_path / "ray_results" / "long" / STAGE_EXPERIMENT)).trials
+    trials = ExperimentAnalysis(str(tmp_path / "ray_results" / "long" / TUNE_RUN_NAME)).trials
     validation = test = 0
     for trial in trials:
         history = trial.last_result["history"]
@@ -296,7 +296,7 @@ def test_a_trial_killed_mid_epoch_reports_each_scored_epoch_once(tmp_path: Path)
     done = dptune_run(spec)
     assert done.returncode == 0, done.stderr[-3000:]
     assert mark.exists()  # the process was killed
-    (trial,) = ExperimentAnalysis(str(tmp_path / "ray_results" / "killed" / STAGE_EXPERIMENT)).trials
+    (trial,) = ExperimentAnalysis(str(tmp_path / "ray_results" / "killed" / TUNE_RUN_NAME)).trials
     assert trial.num_failures >= 1  # restarted from its checkpoint
     history = trial.last_result["history"]
     assert [e["epoch"] for e in history] == [1, 2, 3]

@@ -8,8 +8,8 @@ import pytest
 import torch
 
 from dptune.engine.dataset import Dataset
-from dptune.methods import METHODS, PostProcessing, Release, StageOrderError, Update, chain
-from dptune.methods.release import gaussian_release
+from dptune.methods import METHODS, PostProcessing, Privatize, StageOrderError, Update, chain
+from dptune.methods.privatize import gaussian_privatize
 from dptune.methods.signal import per_sample_gradient
 from tests.helpers import digits_trainer, flat_grad, noise_free_release
 
@@ -60,7 +60,7 @@ def test_removing_one_sample_moves_the_release_by_at_most_c(digits: Dataset, met
     scale = trainer.expected_batch_size
     a = noise_free_release(trainer, with_outlier)
     b = noise_free_release(trainer, without)
-    bound = trainer.method.release.clip(trainer.steps_taken)
+    bound = trainer.method.privatize.clip(trainer.steps_taken)
     if method == "fo-dp-sgd":
         stage, state = trainer.method.post[0], trainer.post_states[0]
         a, _ = stage.update(a, state)
@@ -131,18 +131,18 @@ def test_checkpoint_resumes_exactly(digits: Dataset, method: str, tmp_path) -> N
 
 
 def test_chain_enforces_the_privacy_boundary() -> None:
-    signal, release = per_sample_gradient(), gaussian_release(1.0, 1.0)
+    signal, privatize = per_sample_gradient(), gaussian_privatize(1.0, 1.0)
     post = PostProcessing("identity", lambda p: {}, lambda d, s: (d, s), gain=1.0)
     update = Update(0.1)
-    chain("ok", signal, release, post, update)
-    with pytest.raises(StageOrderError, match="release must directly follow"):
-        chain("bad", signal, post, release, update)
-    with pytest.raises(StageOrderError, match="second release"):
-        chain("bad", signal, release, Release("again", lambda t: 1.0, lambda t: 1.0), update)
+    chain("ok", signal, privatize, post, update)
+    with pytest.raises(StageOrderError, match="privatize stage must directly follow"):
+        chain("bad", signal, post, privatize, update)
+    with pytest.raises(StageOrderError, match="second privatize stage"):
+        chain("bad", signal, privatize, Privatize("again", lambda t: 1.0, lambda t: 1.0), update)
     with pytest.raises(StageOrderError, match="first stage"):
-        chain("bad", release, signal, update)
+        chain("bad", privatize, signal, update)
     with pytest.raises(StageOrderError, match="last stage"):
-        chain("bad", signal, release, post)
+        chain("bad", signal, privatize, post)
 
 
 def test_shuffled_sampling_is_labelled(digits: Dataset) -> None:

@@ -21,7 +21,7 @@ from dptune.tune.node_loss import (
     failed_attempts,
 )
 from dptune.tune.outcomes import restarts_of
-from dptune.tune.stage_run import FAILED_ATTEMPTS_KEY, LOST_KEY
+from dptune.tune.sweep_run import FAILED_ATTEMPTS_KEY, LOST_KEY
 
 
 def tune_trial(folder: Path) -> Trial:

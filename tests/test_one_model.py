@@ -1,4 +1,4 @@
-"""One model per total across methods (``privacy.release: one``): the methods' tuning trials one stage on
+"""One model per total across methods (``privacy.release: one``): the methods' tuning trials one phase on
 one subset, the best selection on validation released once. Its plan, recomposed from its record alone by
 dp-accounting with the release taken as the worst of the methods' (it is chosen from the tuning's
 outputs), stays within the total; publishing one model per method instead costs more than any one card
@@ -25,10 +25,12 @@ from dptune.privacy.plan_privacy import (
     released_privacy,
     worst_release,
 )
-from dptune.privacy.plans import ACROSS_METHODS_RULE, MethodPlan
+from dptune.privacy.plans import MethodPlan
 from dptune.privacy.tuning import TrialCount
+from dptune.sweep.chain.selection import ACROSS_METHODS_RULE
 from dptune.sweep.pipeline import pipeline, plan_setup, planned
 from dptune.sweep.plan import MIN_RANKING_STEPS, MIN_SPREAD_TRIALS, plan_total
+from dptune.sweep.release_policies import ONE, PER_METHOD
 from dptune.sweep.releases import pipeline_release
 from dptune.sweep.spec import parse_spec
 from dptune.sweep.summary import format_plan
@@ -39,8 +41,8 @@ from tests.test_plan import (
     N_FASHION,
     amplified_by_hand,
     dp_curve,
+    phase_rdp,
     recomposed,
-    stage_rdp,
 )
 
 TRAINING = {"epochs": 20, "batch_size": 4096, "clip": 0.1}
@@ -71,9 +73,9 @@ APART = {  # the methods' batches differ: their mechanisms too, and the pool com
 
 
 def one_model_recomposed(doc: dict[str, Any]) -> float:
-    """ε of one model across methods from one method's written-out plan alone: the tuning stage's runs
+    """ε of one model across methods from one method's written-out plan alone: the tuning phase's runs
     are every method's (the spec's trials per method times the methods it was released among), each at
-    the per-order worst of the stage's mechanisms, and the release the worst of the methods' release
+    the per-order worst of the phase's mechanisms, and the release the worst of the methods' release
     mechanisms (``recomposed``, dp-accounting)."""
     tuning, release = doc["stages"]
     methods = len(doc["released_among"])
@@ -121,20 +123,21 @@ def test_one_model_costs_less_than_publishing_one_per_method_and_each_card_says_
     assert record["epsilon_including_tuning"] > 3.0 * 1.5
     run = RunConfig(method="dp-pmlf", dataset="fashion-mnist", model="scatter-linear", epsilon=3.0)
     result = {"trial_id": "t9", "test_accuracy": 0.88}
-    card = pipeline_release(one, counts, "dp-pmlf", result, run, {}, "os-entropy").card
+    card = pipeline_release(one, counts, "dp-pmlf", result, run, {}, "os-entropy", ONE).card
     assert card["epsilon"] == epsilon
     assert f"{3 * k} tuning trials across dpsgd, dp-pmlf, lp-dpsgd" in card["covers"]
     assert "the method included" in card["covers"] and "published_with_the_others" not in card
     whole = (record["epsilon_including_tuning"], record["delta"])
     (mine,) = [p for p in each if p.method == "dp-pmlf"]
+    published = PER_METHOD.published(record)
     separate = pipeline_release(
-        [mine], {"dp-pmlf": Ran(4, 1, 4)}, "dp-pmlf", result, run, {}, "os-entropy", whole
+        [mine], {"dp-pmlf": Ran(4, 1, 4)}, "dp-pmlf", result, run, {}, "os-entropy", PER_METHOD, published
     )
     assert separate.card["published_with_the_others"]["epsilon"] == whole[0]
     assert "not by its own ε" in separate.card["published_with_the_others"]["note"]
     assert separate.registered_name("exp") == "exp.dp-pmlf"
     assert (
-        pipeline_release(one, counts, "dp-pmlf", result, run, {}, "os-entropy").registered_name("exp")
+        pipeline_release(one, counts, "dp-pmlf", result, run, {}, "os-entropy", ONE).registered_name("exp")
         == "exp"
     )
 
@@ -242,26 +245,26 @@ def test_the_plan_says_how_each_total_spends_its_tuning_and_when_trials_are_too_
 
 @pytest.mark.slow
 def test_releasing_the_one_model_of_every_total_counts_one_release_a_total() -> None:
-    """A list of totals, one model each: the figure of publishing all of them composes each total's stage
+    """A list of totals, one model each: the figure of publishing all of them composes each total's phase
     (every method's trials, amplified by its own subset) with one release, recomposed here in RDP by
     dp-accounting from the written-out plans, not a release per method."""
     plans = planned(parse_spec(spec_doc([1.0, 3.0], 4, ALIKE)), N_FASHION)
     assert plans is not None
-    stages = [[p for p in plans if p.total_epsilon == total] for total in (1.0, 3.0)]
-    records = [plan_record({p.method: p for p in stage}, {}) for stage in stages]
-    epsilon, _ = curve_privacy(stages, records)
+    phases = [[p for p in plans if p.total_epsilon == total] for total in (1.0, 3.0)]
+    records = [plan_record({p.method: p for p in phase}, {}) for phase in phases]
+    epsilon, _ = curve_privacy(phases, records)
 
     def curve(releases: int) -> np.ndarray:
         total = np.zeros(len(RDP_ORDERS))
-        for stage in stages:
-            tuning, release = stage[0].as_dict()["stages"]
+        for phase in phases:
+            tuning, release = phase[0].as_dict()["stages"]
             runs = tuning | {"runs": tuning["runs"] * len(ALIKE)}
             fraction = tuning["subset_fraction"]
             if fraction < 1:
-                total += amplified_by_hand(stage_rdp(runs, INTEGERS), fraction)
+                total += amplified_by_hand(phase_rdp(runs, INTEGERS), fraction)
             else:
-                total += stage_rdp(runs)
-            total += releases * stage_rdp(release)
+                total += phase_rdp(runs)
+            total += releases * phase_rdp(release)
         return total
 
     once = dp_rdp.compute_epsilon(RDP_ORDERS, curve(1), 1e-5)[0]

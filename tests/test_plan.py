@@ -29,8 +29,10 @@ from dptune.privacy.accounting import RDP_ORDERS
 from dptune.privacy.amplification import amplified_by_subset, amplified_pld, amplified_rdp, divergence
 from dptune.privacy.compositions import AMPLIFIED_PLD_COMPOSITION, BASIC_COMPOSITION, PLD, PLD_COMPOSITION
 from dptune.privacy.plan_privacy import Ran, curve_privacy, joint_privacy, plan_record, released_privacy
-from dptune.privacy.plans import KEEP_START_RULE, SELECTION_RULE, MethodPlan
+from dptune.privacy.plans import MethodPlan
 from dptune.privacy.pld import pld_of
+from dptune.sweep.chain.selection import KEEP_START_RULE, SELECTION_RULE
+from dptune.sweep.chain.steps import is_point
 from dptune.sweep.pipeline import carried, pipeline, plan_setup, planned, tuning_knobs, tuning_run
 from dptune.sweep.plan import MIN_TUNING_EPSILON, plan_pool, plan_sweep, plan_total, smallest_total
 from dptune.sweep.plan_candidates import rdp_candidates
@@ -42,7 +44,6 @@ from dptune.sweep.summary import format_plan
 from dptune.training.calibrated_run import calibrated_run
 from dptune.training.trial_status import OBJECTIVE
 from dptune.tune.define_by_run import DefineByRun
-from dptune.tune.stage_searcher import is_point
 
 N_FASHION = 60000
 
@@ -125,21 +126,21 @@ def amplified_by_hand(at_integers: np.ndarray, fraction: float) -> np.ndarray:
     return np.asarray([at[max(2, math.ceil(a - 1e-9))] for a in RDP_ORDERS])
 
 
-def stage_rdp(stage: dict[str, Any], orders: Sequence[float] = RDP_ORDERS) -> np.ndarray:
-    """A written-out stage's RDP by dp-accounting: its runs × the per-order worst of its mechanisms, and its
+def phase_rdp(phase: dict[str, Any], orders: Sequence[float] = RDP_ORDERS) -> np.ndarray:
+    """A written-out phase's RDP by dp-accounting: its runs × the per-order worst of its mechanisms, and its
     promoted trials' (a second rung) each run the mechanism written out for them."""
-    curve = np.max([dp_curve(m, orders) for m in stage["mechanisms"]], axis=0) * stage["runs"]
-    if "promoted" in stage:
-        (promoted,) = stage["promoted"]["mechanisms"]
-        curve = curve + dp_curve(promoted, orders) * stage["promoted"]["runs"]
+    curve = np.max([dp_curve(m, orders) for m in phase["mechanisms"]], axis=0) * phase["runs"]
+    if "promoted" in phase:
+        (promoted,) = phase["promoted"]["mechanisms"]
+        curve = curve + dp_curve(promoted, orders) * phase["promoted"]["runs"]
     return np.asarray(curve)
 
 
 def recomposed(doc: dict[str, Any]) -> float:
-    """ε of a plan from its JSON record alone: each stage's runs × the per-order worst of its written-out
+    """ε of a plan from its JSON record alone: each phase's runs × the per-order worst of its written-out
     mechanisms (dp-accounting), the tuning amplified by its subset (Zhu & Wang's bound written out here,
     on dp-accounting's exact curve at every integer order), composed and converted at δ by dp-accounting
-    (or, for a plan composed the basic way, each stage converted apart and added; for a plan composed by
+    (or, for a plan composed the basic way, each phase converted apart and added; for a plan composed by
     PLD, its runs' events composed by dp-accounting's PLD accountant on a grid finer than the planner's)."""
     tuning, release = doc["stages"]
     if doc["composition"] == PLD_COMPOSITION.sentence:
@@ -155,7 +156,7 @@ def recomposed(doc: dict[str, Any]) -> float:
             dp_rdp.RdpAccountant(list(RDP_ORDERS)).compose(search).compose(events(release["mechanisms"][0]))
         )
         return both.get_epsilon(doc["delta"])
-    worst_tuning, worst_release = stage_rdp(tuning), stage_rdp(release)
+    worst_tuning, worst_release = phase_rdp(tuning), phase_rdp(release)
     delta, fraction = doc["delta"], tuning["subset_fraction"]
     if doc["composition"] == BASIC_COMPOSITION.sentence:
         subset_delta = delta / (2 * fraction)
@@ -164,20 +165,20 @@ def recomposed(doc: dict[str, Any]) -> float:
         return epsilon_a + dp_rdp.compute_epsilon(RDP_ORDERS, worst_release, release["per_run_delta"])[0]
     if fraction == 1:
         return dp_rdp.compute_epsilon(RDP_ORDERS, worst_tuning + worst_release, delta)[0]
-    curve = amplified_by_hand(stage_rdp(tuning, INTEGERS), fraction) + worst_release
+    curve = amplified_by_hand(phase_rdp(tuning, INTEGERS), fraction) + worst_release
     return dp_rdp.compute_epsilon(RDP_ORDERS, curve, delta)[0]
 
 
 def pld_recomposed(tunings: list[dict[str, Any]], releases: list[dict[str, Any]], delta: float) -> float:
-    """ε by dp-accounting's PLD accountant of written-out stages each of one mechanism: every tuning's runs
+    """ε by dp-accounting's PLD accountant of written-out phases each of one mechanism: every tuning's runs
     and every release once, at δ."""
     accountant = pld_privacy_accountant.PLDAccountant(value_discretization_interval=1e-4)
-    for stage in [*tunings, *releases]:
-        (ledger,) = stage["mechanisms"]
-        accountant.compose(events(ledger), stage["runs"])
-        if "promoted" in stage:
-            (promoted,) = stage["promoted"]["mechanisms"]
-            accountant.compose(events(promoted), stage["promoted"]["runs"])
+    for phase in [*tunings, *releases]:
+        (ledger,) = phase["mechanisms"]
+        accountant.compose(events(ledger), phase["runs"])
+        if "promoted" in phase:
+            (promoted,) = phase["promoted"]["mechanisms"]
+            accountant.compose(events(promoted), phase["promoted"]["runs"])
     return accountant.get_epsilon(delta)
 
 
@@ -209,7 +210,7 @@ def subset_pld_recomposed(tuning: dict[str, Any], release: dict[str, Any], delta
     negative = -np.expm1(-positive[:0:-1]) + np.exp(-positive[:0:-1]) * balle[:0:-1]
     profile = np.concatenate([negative, balle])
     steps = len(positive) - 1
-    stage = privacy_loss_distribution.PrivacyLossDistribution(
+    phase = privacy_loss_distribution.PrivacyLossDistribution(
         pld_pmf.create_pmf_pessimistic_connect_dots_fixed_gap(interval, -steps, steps, profile)
     )
     ((released,),) = release["mechanisms"]
@@ -218,7 +219,7 @@ def subset_pld_recomposed(tuning: dict[str, Any], release: dict[str, Any], delta
         value_discretization_interval=interval,
         sampling_prob=released["sample_rate"],
     ).self_compose(released["steps"])
-    return float(stage.compose(final).get_epsilon_for_delta(delta))
+    return float(phase.compose(final).get_epsilon_for_delta(delta))
 
 
 DP_ACCOUNTING_SLACK = 1e-3
@@ -338,7 +339,7 @@ def test_a_plan_composed_the_basic_way_is_recomposed_within_its_total_too() -> N
     # the planner keeps the tighter of its two compositions: rebuild the basic one's figures by hand
     plan = options[0]
     subset_delta = 1e-5 / (2 * 0.25)
-    worst = stage_rdp(plan.as_dict()["stages"][0])
+    worst = phase_rdp(plan.as_dict()["stages"][0])
     on_subset = dp_rdp.compute_epsilon(RDP_ORDERS, worst, subset_delta)[0]
     epsilon_a, delta_a = amplified_by_subset(on_subset, subset_delta, 0.25)
     assert epsilon_a == pytest.approx(math.log1p(0.25 * math.expm1(on_subset)), rel=1e-9)
@@ -379,10 +380,10 @@ def subsampled_randomized_responses(epsilons: Sequence[float], fraction: float) 
     return worst
 
 
-def test_stages_on_one_secret_subset_amplify_once_together_not_each_apart() -> None:
+def test_phases_on_one_secret_subset_amplify_once_together_not_each_apart() -> None:
     """Randomized response at ε = 1 for each of two methods, both on one subset of rate ½: the combined
-    stage's exact ε is 1.433 (Balle et al.'s bound of the combined 2, tight here), not the 1.240 of two
-    amplified apart; a stage's plans composed the basic way are jointly the combined tuning amplified
+    phase's exact ε is 1.433 (Balle et al.'s bound of the combined 2, tight here), not the 1.240 of two
+    amplified apart; a phase's plans composed the basic way are jointly the combined tuning amplified
     once, recomposed by dp-accounting, plus each release."""
     together = subsampled_randomized_responses([1.0, 1.0], 0.5)
     assert together == pytest.approx(1.433, abs=1e-3)
@@ -407,7 +408,7 @@ def test_stages_on_one_secret_subset_amplify_once_together_not_each_apart() -> N
     ]
     epsilon, delta = joint_privacy(plans)
     subset_delta = 1e-5 / (2 * 0.25)
-    combined = 2 * stage_rdp(plans[0].as_dict()["stages"][0])  # both methods' trials on the subset
+    combined = 2 * phase_rdp(plans[0].as_dict()["stages"][0])  # both methods' trials on the subset
     on_subset = dp_rdp.compute_epsilon(RDP_ORDERS, combined, subset_delta)[0]
     amplified = math.log1p(0.25 * math.expm1(on_subset))  # Balle, Barthe & Gaboardi 2018, Thm. 8
     by_hand = amplified + 2 * release.per_run_epsilon
@@ -470,11 +471,11 @@ def test_the_plans_of_the_shipped_specs_recomposed_by_dp_accounting_stay_within_
 
 @pytest.mark.slow
 @pytest.mark.parametrize("fraction", [0.0625, 0.25, 0.5])
-def test_the_subset_stage_pld_is_balle_barthe_and_gaboardis_profile(fraction: float) -> None:
-    """K = 4 runs of cnn5's tuning on a secret subset: the PLD of the subset stage's dominating pair (Zhu,
+def test_the_subset_phase_pld_is_balle_barthe_and_gaboardis_profile(fraction: float) -> None:
+    """K = 4 runs of cnn5's tuning on a secret subset: the PLD of the subset phase's dominating pair (Zhu,
     Dong & Wang) bounds Balle, Barthe & Gaboardi's profile of it, γ·δ_X(log(1 + (e^ε − 1)/γ)), with δ_X
     dp-accounting's PLD accountant on the subset at a grid of 1e-5 (an independent computation), at every
-    ε and in ε at δ, and is within 5e-5 of it; the unamplified stage is looser."""
+    ε and in ε at δ, and is within 5e-5 of it; the unamplified phase is looser."""
     q, sigma, steps = 2048 / N_FASHION, 1.5, 4 * 300
     ours = amplified_pld(pld_of([(sigma, q, steps)], 1e-4), fraction, 1e-4)
     fine = pld_privacy_accountant.PLDAccountant(value_discretization_interval=1e-5)
@@ -503,7 +504,7 @@ def test_the_pld_divergence_in_numpy_is_dp_accountings_own() -> None:
 def test_a_plan_tuning_on_a_subset_composes_by_pld_within_its_total_and_tighter_than_rdp() -> None:
     """cnn5's cell with 0.3 runs of tuning compute tunes on a secret subset: the plan composes the K runs'
     amplified PLD with the release's, recomposed from its record another way (Balle et al.'s profile by
-    dp-accounting, ``subset_pld_recomposed``) within its total; it spends it; its tuning stage's ε on the
+    dp-accounting, ``subset_pld_recomposed``) within its total; it spends it; its tuning phase's ε on the
     data is that profile's; its release and tuning trials are less noisy than the RDP plan's at the same
     subset rate, which Zhu & Wang's bound composes to more than the total for the same mechanisms."""
     doc = spec_doc("cnn5", [3.0], 4, CELLS["cnn5"])
@@ -544,7 +545,7 @@ def test_the_release_carries_the_total_step_by_the_linear_scaling_rule_in_the_le
     assert plan.composition == PLD_COMPOSITION
     written = plan.as_dict()["stages"]
     tuned, released = (
-        dp_rdp.compute_epsilon(RDP_ORDERS, stage_rdp(s | {"runs": 1}), s["per_run_delta"])[0] for s in written
+        dp_rdp.compute_epsilon(RDP_ORDERS, phase_rdp(s | {"runs": 1}), s["per_run_delta"])[0] for s in written
     )
     scale = released / tuned
     by_hand = max(1, round(40 / scale))
@@ -588,7 +589,7 @@ def test_a_start_point_tuned_at_an_epsilon_starts_the_tuning_as_the_release_it_w
     for index in range(3):
         (plan,) = [p for p in plans if p.total_epsilon == spec.epsilons[index]]
         release = plan.as_dict()["stages"][1]
-        by_hand = dp_rdp.compute_epsilon(RDP_ORDERS, stage_rdp(release), release["per_run_delta"])[0]
+        by_hand = dp_rdp.compute_epsilon(RDP_ORDERS, phase_rdp(release), release["per_run_delta"])[0]
         (start,) = pipeline(spec, index, plans).methods["innerouter"].start
         assert start["effective_lr"] == pytest.approx(4.0 * by_hand / 3, rel=DP_ACCOUNTING_SLACK)
         assert {k: v for k, v in start.items() if k != "effective_lr"} == {"outer_momentum": 0.9, "clip": 0.1}
@@ -644,33 +645,33 @@ def test_a_searched_epochs_knob_tunes_each_value_for_its_share_and_releases_it_w
 
 
 CURVE_SLACK = 5e-3
-"""dp-accounting's fractional-order overstatement (``DP_ACCOUNTING_SLACK``) over the stages of a curve,
+"""dp-accounting's fractional-order overstatement (``DP_ACCOUNTING_SLACK``) over the phases of a curve,
 whose large composed ε converts at low orders, where it is largest."""
 
 
 @pytest.mark.slow
 def test_releasing_every_method_at_every_total_is_recomposed_by_dp_accounting() -> None:
-    """Two methods at totals 2 and 8: each total's stage (its methods' tuning on one secret subset,
-    amplified once, and their releases) recomposed from the records alone, the stages composed, equals
-    the curve's figure; it is below the stages' sum and above each stage. A stage that ran beyond its
+    """Two methods at totals 2 and 8: each total's phase (its methods' tuning on one secret subset,
+    amplified once, and their releases) recomposed from the records alone, the phases composed, equals
+    the curve's figure; it is below the phases' sum and above each phase. A phase that ran beyond its
     plan is composed as it ran (every method's tuning trials, the one run again too, amplified once by the
-    subset, at the one δ), and then the stages' figures add, ε and δ both."""
+    subset, at the one δ), and then the phases' figures add, ε and δ both."""
     doc = spec_doc("cnn5", [2.0, 8.0], 8, CELLS["cnn5"])
     doc["methods"]["lp-dpsgd"] = {"lr": {"loguniform": [0.1, 4.0]}}
     doc["privacy"]["release"] = "per_method"  # a model per method (one across them: tests/test_one_model.py)
     doc["budget"]["tuning_compute"] = 0.5  # half a run: the tuning on a subset, amplified
     plans = plan_sweep(plan_setup(parse_spec(doc), 1e-5), N_FASHION)
     assert all(p.tuning.fraction < 1 for p in plans)
-    stages = [[p for p in plans if p.total_epsilon == total] for total in (2.0, 8.0)]
+    phases = [[p for p in plans if p.total_epsilon == total] for total in (2.0, 8.0)]
     as_planned = {p.method: Ran(p.tuning.runs, 1, p.tuning.runs) for p in plans}
-    records = [plan_record({p.method: p for p in stage}, as_planned) for stage in stages]
-    epsilon, delta = curve_privacy(stages, records)
+    records = [plan_record({p.method: p for p in phase}, as_planned) for phase in phases]
+    epsilon, delta = curve_privacy(phases, records)
     by_hand = []
-    for stage in stages:
-        docs = [json.loads(json.dumps(p.as_dict())) for p in stage]
+    for phase in phases:
+        docs = [json.loads(json.dumps(p.as_dict())) for p in phase]
         fraction = docs[0]["stages"][0]["subset_fraction"]
-        integer = sum(stage_rdp(d["stages"][0], INTEGERS) for d in docs)
-        releases = sum(stage_rdp(d["stages"][1]) for d in docs)
+        integer = sum(phase_rdp(d["stages"][0], INTEGERS) for d in docs)
+        releases = sum(phase_rdp(d["stages"][1]) for d in docs)
         by_hand.append(amplified_by_hand(integer, fraction) + releases)
     again = dp_rdp.compute_epsilon(RDP_ORDERS, np.sum(by_hand, axis=0), 1e-5)[0]
     assert again * (1 - CURVE_SLACK) <= epsilon <= again * (1 + DP_ACCOUNTING_SLACK) and delta == 1e-5
@@ -682,16 +683,16 @@ def test_releasing_every_method_at_every_total_is_recomposed_by_dp_accounting() 
     assert all(r["as_planned"] and r["delta"] == 1e-5 for r in records)
     one_more = as_planned | {"dpsgd": Ran(9, 1, 8)}  # a trial lost with a killed driver ran again
     planned_whole = records[1]["epsilon_including_tuning"]
-    records[1] = plan_record({p.method: p for p in stages[1]}, one_more)
+    records[1] = plan_record({p.method: p for p in phases[1]}, one_more)
     assert not records[1]["as_planned"] and records[1]["delta"] == 1e-5
-    assert records[1]["epsilon_including_tuning"] == joint_privacy(stages[1], one_more)[0] > planned_whole
-    assert curve_privacy(stages, records) == pytest.approx(
+    assert records[1]["epsilon_including_tuning"] == joint_privacy(phases[1], one_more)[0] > planned_whole
+    assert curve_privacy(phases, records) == pytest.approx(
         (sum(r["epsilon_including_tuning"] for r in records), sum(r["delta"] for r in records))
     )
 
 
 @pytest.mark.slow
-def test_releasing_every_method_of_a_repeat_and_select_stage_keeps_its_delta() -> None:
+def test_releasing_every_method_of_a_repeat_and_select_phase_keeps_its_delta() -> None:
     """Two repeat-and-select pipelines on the same data: their transforms and releases compose in RDP at
     the one δ (dp-accounting's own events agree); adding their ε would have needed δ twice."""
     doc = spec_doc("scatter-linear", [3.0], 4, CELLS["scatter-linear"])
@@ -731,11 +732,11 @@ def floor_of(setup: Any, total: float) -> float | None:
 
 
 @pytest.mark.parametrize("total", [1.0, 3.0, 8.0])
-def test_stages_that_repeat_one_mechanism_compose_by_pld_and_release_with_less_noise(total: float) -> None:
-    """ScatterNet's cell (batch and epochs fixed: one privacy configuration per stage) plans on the whole
+def test_phases_that_repeat_one_mechanism_compose_by_pld_and_release_with_less_noise(total: float) -> None:
+    """ScatterNet's cell (batch and epochs fixed: one privacy configuration per phase) plans on the whole
     data by PLD: recomposed from the record by dp-accounting's PLD and by Opacus's PRV accountant (another
     numerical method, within its error), it stays within the total and spends it; its release is less
-    noisy than the RDP plan's of the same stages, and its runs state their per-run ε by PLD."""
+    noisy than the RDP plan's of the same phases, and its runs state their per-run ε by PLD."""
     setup = plan_setup(parse_spec(spec_doc("scatter-linear", [total], 8, CELLS["scatter-linear"])), 1e-5)
     (plan,) = plan_sweep(setup, N_FASHION)
     assert plan.composition == PLD_COMPOSITION and plan.tuning.fraction == 1
@@ -753,22 +754,22 @@ def test_stages_that_repeat_one_mechanism_compose_by_pld_and_release_with_less_n
     in_rdp = plan_pool(setup, ("dpsgd",), total, 1.0, N_FASHION, floor_of(setup, total))[0]
     assert in_rdp is not None and in_rdp.composition != PLD_COMPOSITION
     assert released["noise_multiplier"] < 0.97 * in_rdp.release.ledgers[0][0][0]
-    by_rdp = dp_rdp.compute_epsilon(RDP_ORDERS, stage_rdp(release), 1e-5)[0]
-    assert release["per_run_epsilon"] < by_rdp  # the per-run ε a PLD stage states is PLD's
+    by_rdp = dp_rdp.compute_epsilon(RDP_ORDERS, phase_rdp(release), 1e-5)[0]
+    assert release["per_run_epsilon"] < by_rdp  # the per-run ε a PLD phase states is PLD's
 
 
 def test_the_runs_of_a_pld_plan_calibrate_by_pld_to_at_least_its_written_noise() -> None:
     """A tuning trial and the release run what the record writes out, or noisier: each calibrates by PLD
-    to its stage's per-run ε, and lands at a σ at least the record's."""
+    to its phase's per-run ε, and lands at a σ at least the record's."""
     spec = parse_spec(spec_doc("scatter-linear", [3.0], 8, CELLS["scatter-linear"]))
     (plan,) = plan_sweep(plan_setup(spec, 1e-5), N_FASHION)
     trial = tuning_run(spec.runs["dpsgd"], plan)
     release = trial.with_knobs(carried({"lr": 1.0}, trial, plan))
-    for run, stage in ((trial, plan.tuning), (release, plan.release)):
-        assert run.accountant == "pld" and run.epsilon == stage.per_run_epsilon
+    for run, phase in ((trial, plan.tuning), (release, plan.release)):
+        assert run.accountant == "pld" and run.epsilon == phase.per_run_epsilon
         calibration = calibrated_run(run, N_FASHION).calibration
-        assert calibration.noise_multiplier >= stage.ledgers[0][0][0] * (1 - 1e-9)
-        assert calibration.epsilon <= stage.per_run_epsilon
+        assert calibration.noise_multiplier >= phase.ledgers[0][0][0] * (1 - 1e-9)
+        assert calibration.epsilon <= phase.per_run_epsilon
 
 
 def test_a_lost_trial_of_a_pld_plan_run_again_is_recomposed_by_pld() -> None:
@@ -783,18 +784,18 @@ def test_a_lost_trial_of_a_pld_plan_run_again_is_recomposed_by_pld() -> None:
 
 @pytest.mark.slow
 def test_releasing_every_model_of_pld_plans_at_every_total_is_recomposed_by_pld() -> None:
-    """Two methods at totals 1 and 3, every stage by PLD: the curve's figure is dp-accounting's PLD of
+    """Two methods at totals 1 and 3, every phase by PLD: the curve's figure is dp-accounting's PLD of
     every run written out (each method's K tuning runs and its release, at each total); above each
-    stage's figure, below their sum."""
+    phase's figure, below their sum."""
     doc = spec_doc("scatter-linear", [1.0, 3.0], 8, CELLS["scatter-linear"])
     doc["methods"]["lp-dpsgd"] = {"lr": {"loguniform": [0.1, 4.0]}}
     doc["privacy"]["release"] = "per_method"  # a model per method (one across them: tests/test_one_model.py)
     plans = plan_sweep(plan_setup(parse_spec(doc), 1e-5), N_FASHION)
     assert all(p.composition == PLD_COMPOSITION for p in plans)
-    stages = [[p for p in plans if p.total_epsilon == total] for total in (1.0, 3.0)]
+    phases = [[p for p in plans if p.total_epsilon == total] for total in (1.0, 3.0)]
     as_planned = {p.method: Ran(p.tuning.runs, 1, p.tuning.runs) for p in plans}
-    records = [plan_record({p.method: p for p in stage}, as_planned) for stage in stages]
-    epsilon, delta = curve_privacy(stages, records)
+    records = [plan_record({p.method: p for p in phase}, as_planned) for phase in phases]
+    epsilon, delta = curve_privacy(phases, records)
     written = [p.as_dict()["stages"] for p in plans]
     again = pld_recomposed([w[0] for w in written], [w[1] for w in written], 1e-5)
     assert epsilon == pytest.approx(again, rel=2e-3) and delta == 1e-5
@@ -802,7 +803,7 @@ def test_releasing_every_model_of_pld_plans_at_every_total_is_recomposed_by_pld(
     assert epsilon < sum(r["epsilon_including_tuning"] for r in records)
 
 
-def test_a_release_stage_is_within_its_pld_figure_too() -> None:
+def test_a_release_phase_is_within_its_pld_figure_too() -> None:
     """PLD (tighter for many Gaussian steps) bounds the release at most where RDP did."""
     spec = parse_spec(spec_doc("scatter-linear", [3.0], 8, CELLS["scatter-linear"]))
     plan = plan_sweep(plan_setup(spec, 1e-5), N_FASHION)[0]
@@ -915,7 +916,7 @@ def test_a_pipeline_whose_release_failed_has_no_result_and_says_why() -> None:
     """Its tuning trained, its release diverged: the method is named with the release's reason (and
     ``dptune run`` exits 1, as for any method without a result); a released one is not. One model across
     methods: the method whose release diverged is named, and no other."""
-    from dptune.sweep.modes import SweepOutcome
+    from dptune.sweep.spec_modes import SweepOutcome
     from dptune.tune.outcomes import failed_methods
 
     doc = spec_doc("mlp", [3.0], 2, {"epochs": 2, "batch_size": 128})
@@ -945,9 +946,9 @@ def test_a_trial_lost_after_its_retries_is_named_with_why_and_its_epsilon_still_
     """A trial Tune ended in error (its node lost, its retries spent) is named with the reason and the
     statement that its ε still counts, and ``dptune run`` exits 1; under a secret trial count neither
     which trial nor how many is said."""
-    from dptune.sweep.modes import SweepOutcome
+    from dptune.sweep.spec_modes import SweepOutcome
     from dptune.tune.outcomes import lost_trials
-    from dptune.tune.stage_run import LOST_KEY, lost_reason
+    from dptune.tune.sweep_run import LOST_KEY, lost_reason
 
     doc = spec_doc("mlp", [3.0], 2, {"epochs": 2, "batch_size": 128})
     doc["dataset"] = {"name": "digits"}

@@ -1,4 +1,4 @@
-"""Every spec in ``sweeps/`` plans and bounds as recorded: a total ε's plans (every stage's mechanisms, ε
+"""Every spec in ``sweeps/`` plans and bounds as recorded: a total ε's plans (every phase's mechanisms, ε
 and δ, the composition, the epochs and compute) and a per-run spec's bound per method (its kind, trial
 count and worst run's ε), to six significant digits, against ``plans_recorded.json``. A change that moves
 any of them shows here; one made on purpose writes the record again, and says why in its commit:
@@ -54,7 +54,7 @@ def plans_and_bounds(path: Path) -> dict[str, Any]:
         return {"plans": rounded([plan.as_dict() for plan in planned(spec, n) or []])}
     rows = []
     for index in range(len(spec.epsilons)):
-        for sweep in spec.stages(index):
+        for sweep in spec.sweeps_at(index):
             with tempfile.TemporaryDirectory() as folder:
                 state = PrivateSweepState(folder, sweep.name)
                 for search in bounded_searches(sweep.search_setup(), n, delta, state):

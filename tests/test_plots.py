@@ -171,15 +171,15 @@ def test_a_released_model_is_drawn_at_its_total_epsilon_and_its_tuning_trial_at_
     assert not series(figure, "tuning:a") and not series(figure, "selected:a")
     legend_texts = [text.get_text() for legend in figure.legends for text in legend.get_texts()]
     assert any(text.startswith("released") for text in legend_texts)
-    assert "search trial (validation);\na tuning trial at its ε_t" in legend_texts  # the stages it shows
+    assert "search trial (validation);\na tuning trial at its ε_t" in legend_texts  # the phases it shows
     assert "a released model at its total ε" in figure.axes[0].get_xlabel()
     assert "releasing" not in figure.axes[0].get_title()
     releases = "releasing every model of totals 1, 3: ε ≤ 3.7, δ ≤ 1e-05"
     titled = tradeoff_figure(rows, trials, replace(CONTEXT, releases=releases)).axes[0].get_title()
     assert releases in titled.replace("\n", " ") and titled.index("10–40 epochs") < titled.index("releasing")
     first, second = "total 1: 8 × ε_t 0.0806 (ε 0.25), then ε_B 0.955", "total 3: 8 × ε_t 0.245 (ε 0.75)"
-    staged = tradeoff_figure(rows, trials, replace(CONTEXT, stages=(first, second))).axes[0].get_title()
-    assert first in staged.replace("\n", " ") and staged.endswith(f"\n{second}")  # each total from a new line
+    titled = tradeoff_figure(rows, trials, replace(CONTEXT, phases=(first, second))).axes[0].get_title()
+    assert first in titled.replace("\n", " ") and titled.endswith(f"\n{second}")  # each total from a new line
 
 
 def test_one_target_draws_a_strip_plot_by_method() -> None:

@@ -20,8 +20,8 @@ from dptune.base.randomness import MT_STATE_WORDS, Randomness, cpu_generator, po
 from dptune.engine.dataset import Dataset, poisson_rows
 from dptune.privacy.accounting import RDP_ORDERS
 from dptune.sweep.bound import MethodTuningCost, PriorSweep, SweepTuningCost
-from dptune.sweep.modes import SweepOutcome, spec_mode
 from dptune.sweep.spec import parse_spec
+from dptune.sweep.spec_modes import SweepOutcome, spec_mode
 from dptune.tracking.report import format_table
 from dptune.tune.define_by_run import SAMPLERS, DefineByRun
 from dptune.tune.outcomes import SECRET_FAILURE, failed_methods
@@ -64,7 +64,7 @@ def test_a_public_search_seed_is_refused_for_repeat_and_select_outside_research_
     assert first_configuration(doc) == first_configuration(doc)
 
 
-def _stage_cost(
+def _sweep_cost(
     sigma: float, q: float, steps: int, delta: float, prior: PriorSweep | None
 ) -> SweepTuningCost:
     """A sweep of one method whose whole search is one subsampled-Gaussian run (its RDP curve from
@@ -75,20 +75,20 @@ def _stage_cost(
     return SweepTuningCost([method], delta, None, prior)
 
 
-def test_the_whole_curve_counts_an_earlier_sweep_that_every_stage_warm_started_from_once() -> None:
-    """Two ε stages, each warm-started from the same earlier sweep (``warm_start.sweep``): the curve's
-    figure is at least that sweep's (ε, δ) plus each stage's own, by basic composition."""
+def test_the_whole_curve_counts_an_earlier_sweep_that_every_sweep_warm_started_from_once() -> None:
+    """Two ε sweeps, each warm-started from the same earlier sweep (``warm_start.sweep``): the curve's
+    figure is at least that sweep's (ε, δ) plus each sweep's own, by basic composition."""
     doc = copy.deepcopy(REPEAT_AND_SELECT)
     doc["privacy"] = {"epsilon": [1.0, 2.0], "delta": 1e-5}
     doc["budget"] = {"trials_per_method": 2}
     doc["search"] = {"sampler": "tpe", "warm_start": {"sweep": "earlier", "top": 1}}
     spec = parse_spec(doc)
     mode = spec_mode(spec)
-    stages = mode.sweeps()
+    sweeps = mode.sweeps()
     earlier = PriorSweep("earlier", 5.0, 1e-5)
     runs = [(1.2, 0.02, 400), (0.8, 0.02, 400)]
-    outcomes = [SweepOutcome([], "", 0.0, 0.0, 0, [], _stage_cost(*run, 1e-5, earlier)) for run in runs]
-    (text,), _ = mode.closing_lines(stages, outcomes, format_table)
+    outcomes = [SweepOutcome([], "", 0.0, 0.0, 0, [], _sweep_cost(*run, 1e-5, earlier)) for run in runs]
+    (text,), _ = mode.closing_lines(sweeps, outcomes, format_table)
     line = text.splitlines()[-1]
     epsilon, delta = (float(x) for x in re.search(r"ε ≤ ([\d.]+), δ ≤ ([\de.+-]+)", line).groups())
     own = [
@@ -96,7 +96,7 @@ def test_the_whole_curve_counts_an_earlier_sweep_that_every_stage_warm_started_f
     ]
     assert epsilon >= earlier.epsilon + sum(own) - 1e-3
     assert delta == pytest.approx(earlier.delta + 2 * 1e-5)
-    # the composed events, for contrast: more than either part, so no stage's figure can stand for all
+    # the composed events, for contrast: more than either part, so no sweep's figure can stand for all
     assert epsilon > max(o.tuning_cost.epsilon_including_tuning for o in outcomes)
 
 
@@ -177,7 +177,7 @@ def test_a_method_without_result_reads_alike_whether_its_secret_count_was_zero_o
     doc["methods"] = {"dpsgd": {}, "dp-pmlf": {}}
     spec = parse_spec(doc)
     failed = {"method": "dp-pmlf", "status": "failed", "reason": "TrainingDivergedError: non-finite"}
-    outcome = SweepOutcome([], "", 0.0, 0.0, 0, [failed], _stage_cost(1.0, 0.02, 10, 1e-5, None))
+    outcome = SweepOutcome([], "", 0.0, 0.0, 0, [failed], _sweep_cost(1.0, 0.02, 10, 1e-5, None))
     assert failed_methods(spec, [outcome]) == {"dpsgd": SECRET_FAILURE, "dp-pmlf": SECRET_FAILURE}
     doc["budget"] = {"trials_per_method": 1}
     doc["search"] = {"sampler": "random", "seed": 0}

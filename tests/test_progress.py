@@ -12,6 +12,7 @@ import pytest
 import ray
 from ray.tune.experiment import Trial
 
+from dptune.sweep.release_policies import RELEASE_NAMES
 from dptune.training.trial_status import FINAL_SCORE, STATUS_KEY, TrialStatus
 from dptune.tune import progress as progress_module
 from dptune.tune.progress import CLEAR, SweepProgress, TrialProgress, duration, register
@@ -71,9 +72,7 @@ def test_one_model_shows_no_release_before_one_starts_and_then_only_its_method_s
     releases = {}
     for method in ("dpsgd", "dp-pmlf"):
         sweep.track(method, 2)
-        releases[method] = TrialProgress(
-            "one-model", method, 0, final=True, rerun_names=progress_module.RELEASE_NAMES
-        )
+        releases[method] = TrialProgress("one-model", method, 0, final=True, rerun_names=RELEASE_NAMES)
         releases[method].on_step_begin(0, [])
         sweep.update(method, lambda m: setattr(m, "done", 2))
     assert "release" not in sweep.status()
@@ -158,7 +157,7 @@ def test_a_release_line_shows_the_knobs_it_trained_with_and_no_unset_one() -> No
     the step the rule carried and leaves out what is not set (it read ``proxy_fraction=None``)."""
     lines: list[str] = []
     register("release-line", SweepProgress(lines.append, None))
-    release = TrialProgress("release-line", "dpsgd", 1, final=True, rerun_names=progress_module.RELEASE_NAMES)
+    release = TrialProgress("release-line", "dpsgd", 1, final=True, rerun_names=RELEASE_NAMES)
     result = {FINAL_SCORE: 0.731, "epsilon_spent": 0.954, "epoch": 3, STATUS_KEY: TrialStatus.FINISHED}
     config = {"lr": 4.496, "epochs": 3, "epsilon": 0.962, "proxy_fraction": None, "method": "dpsgd"}
     trial = SimpleNamespace(trial_id="r1", config=config, last_result=result)
@@ -167,7 +166,7 @@ def test_a_release_line_shows_the_knobs_it_trained_with_and_no_unset_one() -> No
     assert "dpsgd" in line and "release 1/1" in line and "final test 73.10%" in line
     assert "lr=4.496" in line and "epochs=3" in line
     assert "None" not in line and "method=" not in line
-    names = progress_module.RELEASE_NAMES
+    names = RELEASE_NAMES
     one_model = TrialProgress("release-line", "dpsgd", 0, final=True, rerun_names=names)
     one_model.on_trial_complete(0, [], trial)  # one model: no method knew it would release
     assert "release 1  final test" in lines[-1], lines[-1]

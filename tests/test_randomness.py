@@ -15,7 +15,7 @@ import torch
 
 from dptune.cli import main
 from dptune.engine.dataset import Dataset
-from dptune.methods.release import OsCsprngNoise
+from dptune.methods.privatize import OsCsprngNoise
 from dptune.training.audit import AuditConfig, run_audit
 from dptune.training.train import Trainer
 from tests.helpers import digits_trainer, noise_free_release
@@ -34,7 +34,7 @@ def step_zero(trainer: Trainer) -> tuple[torch.Tensor, torch.Tensor, torch.Tenso
     mask[batch] = True
     clipped = noise_free_release(trainer, batch)
     released = trainer.step(batch).vector
-    std = trainer.method.release.noise_std(0)
+    std = trainer.method.privatize.noise_std(0)
     return theta, mask, (released - clipped) * trainer.expected_batch_size / std
 
 

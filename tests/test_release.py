@@ -38,7 +38,7 @@ from dptune.tracking.names import (
 )
 from dptune.training.config import KNOBS, RunConfig
 from dptune.training.trial_status import OBJECTIVE, route
-from dptune.tune.stage_run import STAGE_EXPERIMENT
+from dptune.tune.sweep_run import TUNE_RUN_NAME
 from dptune.tune.trainable import PRIVATE_NONFINITE_KEY
 from tests.sweep_helpers import released_model_holds_only_its_weights, runs, write_spec
 from tests.test_plan import DP_ACCOUNTING_SLACK, pld_recomposed, recomposed
@@ -171,7 +171,7 @@ def test_a_pipeline_releases_a_registered_model_within_its_total(tmp_path: Path)
     version = client.get_model_version("total.dpsgd", release["model_uri"].rsplit("/", 1)[1])
     assert float(version.tags["dptune.epsilon"]) == pytest.approx(release["epsilon"])
     assert f"Assumed: {card['assumes']}" in version.description
-    first, *_ = tracker_for(uri).plot_context("total").stages  # the plot's title: what each stage spent
+    first, *_ = tracker_for(uri).plot_context("total").phases  # the plot's title: what each phase spent
     assert first.startswith(f"total 3: 2 × ε_t {plans[0]['stages'][0]['per_run_epsilon']:.3g} (ε ")
     # the version carries the alias of its total: models:/NAME@total-3 loads the model published at it
     assert client.get_model_version_by_alias("total.dpsgd", "total-3").version == version.version
@@ -181,7 +181,7 @@ def test_a_pipeline_releases_a_registered_model_within_its_total(tmp_path: Path)
     assert not undocumented(release_outputs(client, released.info.run_id, release["model_uri"]))
 
     # the release trains after its tuning, alone: it held every CPU of the node, its trials one each
-    trials = ExperimentAnalysis(str(tmp_path / "ray_results" / "total" / STAGE_EXPERIMENT)).trials
+    trials = ExperimentAnalysis(str(tmp_path / "ray_results" / "total" / TUNE_RUN_NAME)).trials
     asked = {bool(route(t.config).rerun): t.placement_group_factory.bundles[0]["CPU"] for t in trials}
     assert asked == {False: 1.0, True: float(ray._private.utils.get_num_cpus())}
 
@@ -220,7 +220,7 @@ def test_a_pipeline_with_a_second_rung_releases_the_best_promoted_trial_within_i
     assert "promoting its best 2 trials by validation" in done.stdout
     release = json.loads(done.stdout.strip().splitlines()[-1])
     assert release["epsilon"] <= TOTAL
-    trials = ExperimentAnalysis(str(tmp_path / "ray_results" / "halving" / STAGE_EXPERIMENT)).trials
+    trials = ExperimentAnalysis(str(tmp_path / "ray_results" / "halving" / TUNE_RUN_NAME)).trials
     first = {t.trial_id: t for t in trials if not route(t.config).promoted_from and not route(t.config).rerun}
     promoted = [t for t in trials if route(t.config).promoted_from]
     (rerun,) = [t for t in trials if route(t.config).rerun]
@@ -240,7 +240,7 @@ def test_a_pipeline_with_a_second_rung_releases_the_best_promoted_trial_within_i
     assert plan["stages"][0]["promoted"]["runs"] == 2
     assert recomposed(plan) <= TOTAL * (1 + DP_ACCOUNTING_SLACK)
     assert release["epsilon"] == pytest.approx(plan["epsilon"])
-    first, *_ = tracker_for(f"sqlite:///{tmp_path / 'mlflow.db'}").plot_context("halving").stages
+    first, *_ = tracker_for(f"sqlite:///{tmp_path / 'mlflow.db'}").plot_context("halving").phases
     assert first.startswith("total 3: 4 × ε_t ") and " + 2 × " in first  # the plot's title counts both rungs
     _, children = runs(f"sqlite:///{tmp_path / 'mlflow.db'}", "halving")
     marked = {r.data.tags.get("dptune.promoted_from") for r in children} - {None}
@@ -271,7 +271,7 @@ def test_one_model_across_methods_is_released_once_with_a_card_covering_every_me
     """Two methods, one model at the total (``privacy.release: one``, the default): every method's tuning
     trials run, exactly one release (the method whose selected trial scored best on validation), registered
     as the experiment's model with the total's alias, its card within the total and covering both methods'
-    trials; the plan recomposed by dp-accounting as one stage of both methods' trials and the worst release
+    trials; the plan recomposed by dp-accounting as one phase of both methods' trials and the worst release
     stays within it."""
     spec = pipeline_spec(
         tmp_path,
@@ -308,8 +308,8 @@ def test_one_model_across_methods_is_released_once_with_a_card_covering_every_me
     assert version.tags["dptune.method"] == only["method"]
     (parent,) = parents
     for plan in json.loads(Path(client.download_artifacts(parent.info.run_id, PLAN_ARTIFACT)).read_text()):
-        tuning, stage_release = plan["stages"]
-        whole = plan | {"stages": [tuning | {"runs": tuning["runs"] * 2}, stage_release]}
+        tuning, phase_release = plan["stages"]
+        whole = plan | {"stages": [tuning | {"runs": tuning["runs"] * 2}, phase_release]}
         assert recomposed(whole) <= TOTAL * (1 + DP_ACCOUNTING_SLACK)
     assert not undocumented(release_outputs(client, released.info.run_id, release["model_uri"]))
 
@@ -408,7 +408,7 @@ def canary_release(
     client = MlflowClient(f"sqlite:///{folder / 'mlflow.db'}")
     _, children = runs(client.tracking_uri, "canary")
     (released,) = [r for r in children if r.data.tags.get("dptune.role") == "final"]
-    trials = ExperimentAnalysis(str(folder / "ray_results" / "canary" / STAGE_EXPERIMENT)).trials
+    trials = ExperimentAnalysis(str(folder / "ray_results" / "canary" / TUNE_RUN_NAME)).trials
     zeroed = sum(int(t.last_result[PRIVATE_NONFINITE_KEY]) for t in trials)
     return release_outputs(client, released.info.run_id, release["model_uri"]), zeroed
 
@@ -481,7 +481,7 @@ def test_a_seeded_pipeline_registers_its_model_without_a_guarantee_or_a_seed(tmp
 
 def test_a_list_of_totals_tunes_on_secret_subsets_as_planned_and_counts_every_release(tmp_path: Path) -> None:
     """Fashion-MNIST (10,000 images: a subset of a quarter keeps 2,500), totals 2 and 6, 4 trials within
-    one full run of tuning compute: each total's stage tunes on a secret subset of rate ¼; every tuning
+    one full run of tuning compute: each total's phase tunes on a secret subset of rate ¼; every tuning
     trial and every release trained with the σ and steps its stored plan writes out; the closing lines,
     the last JSON line and the last total's sweep run give the figure of releasing every model, between
     the largest release's and their sum."""

@@ -19,7 +19,7 @@ from dptune.sweep.ledger import PrivateSweepState
 from dptune.sweep.modes import PipelineSweep
 from dptune.sweep.spec import load_spec
 from dptune.tune.resources import SlotMeter, TrialResources, node_slots
-from dptune.tune.stage_run import SweepRun, _trainable
+from dptune.tune.sweep_run import SweepRun, _trainable
 from tests.local_cluster import BIN, LocalCluster, Watched
 from tests.sweep_helpers import write_spec
 

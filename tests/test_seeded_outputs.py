@@ -120,7 +120,7 @@ def test_a_seeded_sweep_states_no_epsilon_or_delta_anywhere(tmp_path: Path) -> N
                 assert "published_with_the_others" not in doc and "covers" not in doc
                 assert run.info.run_name.endswith(SEEDED_NO_GUARANTEE)  # the model's page names its run
     assert cards == 2 * len(TOTALS)
-    assert tracker_for(uri).plot_context("seeded").stages == ()  # the plot's title states no plan
+    assert tracker_for(uri).plot_context("seeded").phases == ()  # the plot's title states no plan
 
     # the Model Registry: aliases named as seeded, no figure in a tag or a description
     versions = client.search_model_versions("name LIKE 'seeded.%'")

@@ -113,8 +113,8 @@ def card_of(folder: Path, release: dict[str, Any]) -> dict[str, Any]:
 
 
 def card_recomposed(card: dict[str, Any]) -> float:
-    """ε of one model across methods from its card alone: the tuning stage's runs per method times its
-    methods, at the per-order worst of the stage's mechanisms, and the release, by dp-accounting."""
+    """ε of one model across methods from its card alone: the tuning phase's runs per method times its
+    methods, at the per-order worst of the phase's mechanisms, and the release, by dp-accounting."""
     plan = card["plan"]
     tuning, release = plan["stages"]
     runs = tuning["runs_per_method"] * tuning["methods"]

@@ -60,7 +60,7 @@ def test_paper_specs_compare_all_seven_methods_with_equal_budgets() -> None:
     # The protocol across ε: each ε's proxy runs the papers' settings; its search starts from the proxy's
     # best alone (the settings ran already), 20 + 4 configurations per method and ε.
     for index, epsilon in enumerate(spec.epsilons):
-        proxy, search = spec.stages(index)
+        proxy, search = spec.sweeps_at(index)
         assert proxy.shared.epsilon == search.shared.epsilon == epsilon
         assert all(space.start for space in proxy.methods.values())
         assert not any(space.start for space in search.methods.values())
@@ -287,7 +287,7 @@ def test_a_list_of_epsilons_is_one_sweep_per_target_with_equal_budgets() -> None
 def test_keeping_a_start_point_is_refused_where_its_trial_may_not_run_whole_in_the_search(
     section: str, value: dict
 ) -> None:
-    """ASHA may stop the start point's trial; a proxy stage runs the start points, not the search that
+    """ASHA may stop the start point's trial; a proxy sweep runs the start points, not the search that
     selects: either would leave ``keep_start`` keeping nothing, unsaid."""
     doc = with_change(section, value)
     doc["methods"]["dpsgd"]["keep_start"] = True
@@ -353,15 +353,15 @@ def test_a_proxy_puts_a_subset_sweep_before_each_epsilons_search() -> None:
         "proxy": {"fraction": 0.2, "trials": 9, "top": 4},
     }
     spec = parse_spec(doc)
-    stages = [stage for i in range(2) for stage in spec.stages(i)]
+    sweeps = [sweep for i in range(2) for sweep in spec.sweeps_at(i)]
     name = spec.name
-    assert [s.name for s in stages] == [
+    assert [s.name for s in sweeps] == [
         f"{name}.eps1.proxy",
         f"{name}.eps1",
         f"{name}.eps3.proxy",
         f"{name}.eps3",
     ]
-    proxies, searches = stages[0::2], stages[1::2]
+    proxies, searches = sweeps[0::2], sweeps[1::2]
     # The proxy: every run on the 0.2 subset, its own trial count (a third of it at random), no re-runs.
     assert all({r.proxy_fraction for r in s.runs.values()} == {0.2} for s in proxies)
     assert all(s.trials.mean == 9 and s.startup_trials == 3 and s.reruns == 0 for s in proxies)
@@ -372,7 +372,7 @@ def test_a_proxy_puts_a_subset_sweep_before_each_epsilons_search() -> None:
     assert all(p.methods == spec.methods for p in proxies)
     # Each ε's proxy starts where that ε's search would have: the previous ε's search (the first: nothing).
     assert [p.warm_start.sweep if p.warm_start else None for p in proxies] == [None, f"{name}.eps1"]
-    assert all(s.proxy is None for s in stages)
+    assert all(s.proxy is None for s in sweeps)
 
 
 @pytest.mark.parametrize(

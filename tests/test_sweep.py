@@ -71,7 +71,7 @@ def test_sweep_logs_parent_and_children_and_survives_a_diverging_method(
     children = [c for c in everything if c.data.tags["dptune.role"] == "search"]
     reruns = [c for c in everything if c.data.tags["dptune.role"] == "final"]
     assert len(parents) == 1 and len(children) == 6 and len(reruns) == 4
-    # one Tune run for the stage: its two trial actors (processes) ran every method's trials and re-runs
+    # one Tune run for the sweep: its two trial actors (processes) ran every method's trials and re-runs
     assert len(outcome.results) == 10 and len({r["pid"] for r in outcome.results}) <= 2
     parent = parents[0]
     for tag in ("dataset", "model", "epsilon", "delta", "accountant", "sampling", "code_version"):

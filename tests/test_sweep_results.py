@@ -14,7 +14,7 @@ from dptune.sweep.results import TradeOff, selected_tradeoffs
 from dptune.tracking.mlflow_reader import _selected
 from dptune.tracking.mlflow_view import summary_name
 from dptune.tracking.names import METHOD_TAG, STATUS_TAG
-from dptune.tracking.report import format_report, stage_lines
+from dptune.tracking.report import format_report, phase_lines
 from dptune.training.trial_status import OBJECTIVE, RERUN_OF, STATUS_KEY, TrialStatus
 
 
@@ -57,7 +57,7 @@ def test_the_selected_trial_its_finished_reruns_settings_and_search_privacy_make
 
 def test_a_report_of_released_models_lists_each_ones_plan() -> None:
     """A pipeline's row reads ``(plan)`` for its ε including the tuning, and the report lists each
-    release's plan, the stages and what each spent, under the table; a per-run row adds no plan."""
+    release's plan, the phases and what each spent, under the table; a per-run row adds no plan."""
     plan = "planned: 8 tuning trials at ε_t = 0.54 on a secret subset of rate 0.25, then … ε_B = 2.85"
 
     def row(method: str, spent: float, including: float, bound: str, note: str | None) -> TradeOff:
@@ -91,13 +91,13 @@ def test_each_released_model_is_said_in_one_line_leading_with_its_accuracy() -> 
     assert load.startswith('load one with: mlflow.pytorch.load_model("models:/total.')
 
 
-def test_the_stages_of_stored_plans_read_as_one_part_per_total() -> None:
-    """What a plot's title says of released models: per total what the tuning stage and the release
+def test_the_phases_of_stored_plans_read_as_one_part_per_total() -> None:
+    """What a plot's title says of released models: per total what the tuning phase and the release
     spent; methods planned alike share a part, a method planned otherwise gets its own, a secret count
     reads as its mean."""
 
-    def plan(method: str, total: float, runs: object, per_run: float, stage: float, release: float) -> dict:
-        tuning = {"runs": runs, "per_run_epsilon": per_run, "epsilon": stage}
+    def plan(method: str, total: float, runs: object, per_run: float, phase: float, release: float) -> dict:
+        tuning = {"runs": runs, "per_run_epsilon": per_run, "epsilon": phase}
         return {"method": method, "total_epsilon": total, "stages": [tuning, {"per_run_epsilon": release}]}
 
     plans = [
@@ -107,7 +107,7 @@ def test_the_stages_of_stored_plans_read_as_one_part_per_total() -> None:
         plan("innerouter", 8.0, {"distribution": "truncated-negative-binomial", "mean": 4}, 3.81, 7.0, 3.81),
         plan("dpsgd", 8.0, 8, 0.662, 2.0, 7.586),
     ]
-    assert stage_lines(plans) == (
+    assert phase_lines(plans) == (
         "total 1: 8 × ε_t 0.0806 (ε 0.25), then ε_B 0.955",
         "total 3: 8 × ε_t 0.245 (ε 0.75), then ε_B 2.86",
         "total 8, innerouter: secret K (mean 4) × ε_t 3.81 (ε 7), then ε_B 3.81",

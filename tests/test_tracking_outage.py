@@ -259,14 +259,14 @@ def test_a_sweep_whose_store_is_down_at_its_end_still_gives_its_answer(
         quick = MlflowTracker(spec.tracking_uri, wait_s=3, first_retry_s=0.2, max_retry_s=1)
         monkeypatch.setitem(MlflowTracker._shared, spec.tracking_uri, quick)
         monkeypatch.setattr(driver, "TRACKING_CATCH_UP_SECONDS", 3.0)
-        searched = driver.search_stage
+        searched = driver.run_searches
 
         def then_the_server_goes(*args: Any, **kwargs: Any) -> Any:
             ended = searched(*args, **kwargs)
             server.kill()
             return ended
 
-        monkeypatch.setattr(driver, "search_stage", then_the_server_goes)
+        monkeypatch.setattr(driver, "run_searches", then_the_server_goes)
         lines: list[str] = []
         outcome = run_sweep(spec, path.read_text(), echo=lines.append)
 

@@ -62,7 +62,7 @@ HELD_OUT_STREAM = "held-out"
 TIE_BREAK_STREAM = "tie-break"
 NOISE_GENERATORS = ("torch", "os-csprng")
 """``torch``: a torch generator seeded from OS entropy (or by the seed); ``os-csprng``: every noise
-draw from the OS CSPRNG itself (``dptune.methods.release.OsCsprngNoise``), slower, never seeded."""
+draw from the OS CSPRNG itself (``dptune.methods.privatize.OsCsprngNoise``), slower, never seeded."""
 
 
 @dataclass(frozen=True)

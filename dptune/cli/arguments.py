@@ -7,7 +7,8 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from dptune.sweep.spec_parts import RELEASES, VALIDATION_MODES
+from dptune.sweep.release_policies import PIPELINE_RELEASES
+from dptune.sweep.spec_parts import VALIDATION_MODES
 from dptune.training.config import KNOB_OPTIONS, KNOBS, required
 
 if TYPE_CHECKING:
@@ -15,7 +16,7 @@ if TYPE_CHECKING:
 
 DESCRIPTION = (
     "Differentially private training tuned under a fixed (ε, δ): run and validate sweep specs, report their "
-    "best trade-offs, train or calibrate one run, list the methods, audit a method's release."
+    "best trade-offs, train or calibrate one run, list the methods, audit a method's privatized step."
 )
 """What ``dptune --help`` says first."""
 
@@ -77,7 +78,7 @@ def _add_sweep_args(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--release",
-        choices=RELEASES,
+        choices=PIPELINE_RELEASES,
         default=None,
         help="override privacy.release (with includes_tuning): one model per total chosen across the "
         "methods, or each method's own",
@@ -158,7 +159,10 @@ def _build_parser() -> argparse.ArgumentParser:
     _add_sweep_args(sub.add_parser("run", help="run a sweep spec (validated first)"))
     _add_sweep_args(sub.add_parser("validate", help="check a sweep spec as `run` would, start nothing"))
     _add_report(sub.add_parser("report", help="best trade-offs per method and ε, from MLflow"))
-    _add_audit(sub.add_parser("audit", help="one-run privacy audit of a method's release: an ε lower bound"))
+    audit = sub.add_parser(
+        "audit", help="one-run privacy audit of a method's privatized step: an ε lower bound"
+    )
+    _add_audit(audit)
     return parser
 
 
@@ -206,7 +210,9 @@ def _add_calibrate(calibrate: argparse.ArgumentParser) -> None:
     calibrate.add_argument(
         "--sample-rate", type=float, required=True, help="Poisson sampling rate q = B/n, in (0, 1]"
     )
-    calibrate.add_argument("--steps", type=int, required=True, help="releases T of the run (epochs·⌈n/B⌉)")
+    calibrate.add_argument(
+        "--steps", type=int, required=True, help="privatized steps T of the run (epochs·⌈n/B⌉)"
+    )
     calibrate.add_argument(
         "--train-size",
         type=int,
@@ -245,7 +251,7 @@ def _add_audit(audit: argparse.ArgumentParser) -> None:
     """``dptune audit``: the method, its claimed (ε, δ), the canaries, the audited step, the seeds."""
     _add_knob(audit, "method")
     _add_method_args(audit)
-    _add_knob(audit, "epsilon", help="claimed ε of the audited release")
+    _add_knob(audit, "epsilon", help="claimed ε of the audited privatized step")
     _add_knob(audit, "delta", default=1e-5)
     _add_knob(audit, "clip", default=1.0)
     audit.add_argument("--canaries", type=int, default=50_000, help="m (run time grows as m²)")

@@ -324,8 +324,8 @@ def _refuse_changed_sweeps(spec: SweepSpec, plans: list[MethodPlan] | None, data
     data (``dptune.sweep.resume``), checked before anything starts (a sweep's driver checks it again when
     it prepares; ``data``: what the sweep runs on)."""
     from dptune.sweep.ledger import PrivateSweepState
-    from dptune.sweep.modes import spec_mode
     from dptune.sweep.resume import refuse_changed, resumable_identity
+    from dptune.sweep.spec_modes import spec_mode
 
     for one in spec_mode(spec, plans).sweeps():
         kept = PrivateSweepState(one.spec.storage_path, one.spec.name).kept_start()
@@ -474,7 +474,7 @@ def _audit(args: argparse.Namespace) -> None:
         print(json.dumps(result))
     else:
         print(
-            f"{result['method']} release at step {result['step']}: claimed ε {result['epsilon_claimed']:.4f} "
+            f"{result['method']} privatized step {result['step']}: claimed ε {result['epsilon_claimed']:.4f} "
             f"(z={result['step_noise_multiplier']:.4f}, δ={result['delta']:g}), lower bound "
             f"{result['epsilon_lower_bound']:.4f} at {result['confidence']:.0%} "
             f"({result['correct']}/{result['guesses']} guesses correct, {result['canaries']} canaries): "

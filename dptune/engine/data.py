@@ -22,19 +22,19 @@ import io
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
 from dptune.base.errors import DataUnavailableError, InputError
 from dptune.base.factories import is_import_path
+from dptune.engine.cache import CACHE_ROOT
 from dptune.engine.dataset import Dataset
+from dptune.engine.text_names import GLUE_TASKS, TEXT_DATASETS
 from dptune.engine.user_data import cached_factory_dataset
 
 if TYPE_CHECKING:
     import torch
-
-CACHE_ROOT = Path(os.environ.get("DPTUNE_CACHE", Path.home() / ".cache" / "dptune"))
 
 
 def _tensors(
@@ -279,38 +279,6 @@ DATASETS: dict[str, DataSource] = {
 """Every image dataset by name (with ``TEXT_DATASETS``, ``dptune train --dataset``'s choices)."""
 
 
-class GlueTask(NamedTuple):
-    """A GLUE task (Wang et al. 2019) as ``datasets`` holds it (``nyu-mll/glue``)."""
-
-    task: str
-    columns: tuple[str, str | None]
-    held_out_split: str
-    classes: int
-    published_train_size: int
-
-
-GLUE_TASKS: dict[str, GlueTask] = {
-    "glue-sst2": GlueTask("sst2", ("sentence", None), "validation", 2, 67_349),
-    "glue-qnli": GlueTask("qnli", ("question", "sentence"), "validation", 2, 104_743),
-    "glue-mnli": GlueTask("mnli", ("premise", "hypothesis"), "validation_matched", 3, 392_702),
-    "glue-qqp": GlueTask("qqp", ("question1", "question2"), "validation", 2, 363_846),
-}
-"""GLUE tasks by name: the task, its text column(s), the labelled split held out, its classes, and its
-published training size."""
-TEXT_DATASETS = (*GLUE_TASKS, "text")
-"""Text datasets (``dptune.engine.text``): the GLUE tasks, and the user's files (``text``)."""
-TEXT_ARGS = (
-    "train",
-    "held_out",
-    "text",
-    "text_pair",
-    "label",
-    "num_classes",
-    "max_length",
-    "tokenizer",
-    "tokenizer_revision",
-)
-"""What ``dataset.args`` of ``text`` may give (``tokenizer`` and its revision: the model's, filled in)."""
 ALL_DATASETS = (*DATASETS, *TEXT_DATASETS)
 
 

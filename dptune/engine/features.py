@@ -18,7 +18,7 @@ from pathlib import Path
 
 import torch
 
-from dptune.engine.data import CACHE_ROOT
+from dptune.engine.cache import CACHE_ROOT
 from dptune.engine.dataset import Dataset
 from dptune.models import MODEL_FEATURES
 from dptune.models.scattering import ANGLES, SCALES, scattering_features

@@ -1,6 +1,6 @@
 """Per-sample signals, their norms and the clipped sum Σ_i clip(v_i, C), for models without BatchNorm.
 
-The quantity every DP method releases (before noise) is
+The quantity every DP method privatizes (before noise) is
 
     S = Σ_i v_i · min(1, C / ‖v_i‖₂),    v_i = Σ_j w_j ∇f_i(θ_j)
 
@@ -27,7 +27,7 @@ checks the engine against autograd before training and picks the vmap engine whe
 A signal that is not finite (a NaN or infinite entry, or a squared norm that overflows: one record whose
 logits overflow) gets clip factor 0 and its row is zeroed before the sum (0·NaN would still be NaN), so
 every clipped sum moves by at most C when one record changes, whatever that record does. Engines count
-such signals (``nonfinite``): an internal figure of the run, never a released one.
+such signals (``nonfinite``): an internal figure of the run, never a published one.
 """
 
 from __future__ import annotations
@@ -149,7 +149,7 @@ class _ChunkedEngine:
 
     @property
     def nonfinite(self) -> int:
-        """Signals zeroed so far because they were not finite (internal: never released)."""
+        """Signals zeroed so far because they were not finite (internal: never published)."""
         return int(self._nonfinite)
 
     def _finite(self, squared_norms: torch.Tensor) -> torch.Tensor:

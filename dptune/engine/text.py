@@ -1,6 +1,6 @@
 """Text classification data, tokenized once with the model's tokenizer and cached.
 
-Two sources (``dptune.engine.data.TEXT_DATASETS``):
+Two sources (``dptune.engine.text_names.TEXT_DATASETS``):
 
 * ``glue-sst2``, ``glue-qnli``, ``glue-mnli``, ``glue-qqp``: the GLUE tasks (Wang et al. 2019) through
   ``datasets`` (``nyu-mll/glue``, from the local datasets cache first, else the hub): the training split
@@ -32,8 +32,9 @@ import numpy as np
 import torch
 
 from dptune.base.errors import DataUnavailableError, InputError
-from dptune.engine.data import CACHE_ROOT, GLUE_TASKS, TEXT_ARGS
+from dptune.engine.cache import CACHE_ROOT
 from dptune.engine.dataset import Dataset
+from dptune.engine.text_names import GLUE_TASKS, TEXT_ARGS
 from dptune.engine.user_data import class_indices, read_labels
 
 DEFAULT_MAX_LENGTH = 128

@@ -1,4 +1,4 @@
-"""DP methods as compositions of stages: per-sample signal -> release -> post-processing -> update."""
+"""DP methods as compositions of stages: per-sample signal -> privatize -> post-processing -> update."""
 
 from dptune.methods.definition import Hyper, MethodDefinition
 from dptune.methods.registry import METHODS, get_method
@@ -6,7 +6,7 @@ from dptune.methods.stages import (
     Method,
     PerSampleSignal,
     PostProcessing,
-    Release,
+    Privatize,
     StageOrderError,
     Update,
     chain,
@@ -19,7 +19,7 @@ __all__ = [
     "MethodDefinition",
     "PerSampleSignal",
     "PostProcessing",
-    "Release",
+    "Privatize",
     "StageOrderError",
     "Update",
     "chain",

@@ -1,8 +1,8 @@
 """What a method is to the rest of dptune: its name, parameters and composition, and what it is composed from.
 
 A method's composition ``(params, σ, hyper) -> Method`` builds its chain of stages (``stages.chain``).
-The release alone (what calibration, ``dptune calibrate`` and the audit need) depends on the clip and the
-number of steps; post-processing may also need the expected batch size L (DP-AdamBC's noise variance
+The privatize stage alone (what calibration, ``dptune calibrate`` and the audit need) depends on the clip
+and the number of steps; post-processing may also need the expected batch size L (DP-AdamBC's noise variance
 (σC/L)²) and the model's parameter tensors (GaLore's per-matrix projection). Those two are known only
 once a run is planned and its model built, so they are optional here and a stage that needs one refuses
 to start without it (``required``).
@@ -30,8 +30,8 @@ class Hyper:
     Attributes:
         clip: C.
         lr: η.
-        steps: T, the run's number of releases.
-        expected_batch_size: L = q·n, what the release divides the noisy sum by (None: not planned).
+        steps: T, the run's number of privatized steps.
+        expected_batch_size: L = q·n, what the privatize stage divides the noisy sum by (None: not planned).
         layout: names and shapes of the model's parameter tensors, in the order of the flat θ (None: no
             model built).
     """
@@ -45,7 +45,7 @@ class Hyper:
 
 def required(value: T | None, what: str, method: str) -> T:
     """``value``, or a ``ValueError`` saying that ``method``'s post-processing needs ``what`` (a run's
-    ``Trainer`` always gives it; only release-only compositions leave it out)."""
+    ``Trainer`` always gives it; only privatize-only compositions leave it out)."""
     if value is None:
         raise ValueError(f"{method}: its post-processing needs {what}, which this composition was not given")
     return value
@@ -76,9 +76,10 @@ class MethodDefinition:
         return self.compose(params, noise_multiplier, hyper)
 
     def noise_multipliers(self, params: dict[str, Any], hyper: Hyper, noise_multiplier: float) -> list[float]:
-        """z_0, …, z_{T−1} of a run of T = ``hyper.steps`` releases at σ: what the accountant composes."""
-        release = self.compose(params, noise_multiplier, hyper).release
-        return list(map(release.noise_multiplier, range(hyper.steps)))
+        """z_0, …, z_{T−1} of a run of T = ``hyper.steps`` privatized steps at σ: what the accountant
+        composes."""
+        privatize = self.compose(params, noise_multiplier, hyper).privatize
+        return list(map(privatize.noise_multiplier, range(hyper.steps)))
 
     @property
     def noise_params(self) -> tuple[str, ...]:

@@ -1,4 +1,4 @@
-"""IIR low-pass filters of released gradients (DOPPLER; DP-PMLF), their validation and presets.
+"""IIR low-pass filters of privatized gradients (DOPPLER; DP-PMLF), their validation and presets.
 
 The filter (Zhang et al. 2024, DOPPLER, Alg. 2; Xiao et al. DP-PMLF, Alg. 1 lines 9–11):
 
@@ -164,15 +164,15 @@ def preset(name: str, field: str = "filter") -> IIRCoefficients:
 
 
 def filter_step(
-    coeffs: IIRCoefficients, released: torch.Tensor, state: State
+    coeffs: IIRCoefficients, privatized: torch.Tensor, state: State
 ) -> tuple[torch.Tensor, torch.Tensor, State]:
     """One step of the recursion: (m_t unnormalised, c_t as a tensor scalar, new state)."""
     import torch
 
     a, b = coeffs.a, coeffs.b
     t: int = state["t"]
-    inputs = [released, *state["inputs"]]  # ĝ_t, ĝ_{t−1}, … (only those that exist)
-    m = b[0] * released
+    inputs = [privatized, *state["inputs"]]  # ĝ_t, ĝ_{t−1}, … (only those that exist)
+    m = b[0] * privatized
     for r in range(1, min(len(b) - 1, t) + 1):
         m = m + b[r] * inputs[r]
     for r in range(1, min(len(a), t) + 1):
@@ -186,7 +186,7 @@ def filter_step(
         "outputs": [m, *state["outputs"]][: len(a)],
         "corrections": [c, *state["corrections"]][: len(a)],
     }
-    return m, torch.tensor(c, dtype=released.dtype), new_state
+    return m, torch.tensor(c, dtype=privatized.dtype), new_state
 
 
 def filter_init(_params: torch.Tensor) -> State:
@@ -196,8 +196,8 @@ def filter_init(_params: torch.Tensor) -> State:
 def iir_filter(coeffs: IIRCoefficients) -> PostProcessing:
     """Post-processing stage: direction_t = m_t / c_t (see the module docstring for the recursion)."""
 
-    def update(released: torch.Tensor, state: State) -> tuple[torch.Tensor, State]:
-        m, c, new_state = filter_step(coeffs, released, state)
+    def update(privatized: torch.Tensor, state: State) -> tuple[torch.Tensor, State]:
+        m, c, new_state = filter_step(coeffs, privatized, state)
         return m / c, new_state
 
     return PostProcessing(
@@ -209,7 +209,7 @@ def filtered_adam(coeffs: IIRCoefficients, beta2: float, eps: float) -> PostProc
     """LP-DPAdam post-processing (DOPPLER Alg. 3 without GaLore): the filter is Adam's first moment.
 
         m̂_t = m_t / c_t                          (IIR filter of ĝ with bias correction)
-        v_t = β₂ v_{t−1} + (1 − β₂) ĝ_t²           (second moment of the raw release)
+        v_t = β₂ v_{t−1} + (1 − β₂) ĝ_t²           (second moment of the raw privatized gradient)
         v̂_t = v_t / (1 − β₂^{t+1})
         direction_t = m̂_t / max(√v̂_t, ε)          (DOPPLER L467: ε is a floor, not added)
 
@@ -222,10 +222,10 @@ def filtered_adam(coeffs: IIRCoefficients, beta2: float, eps: float) -> PostProc
 
         return {"filter": filter_init(params), "v": torch.zeros_like(params), "t": 0}
 
-    def update(released: torch.Tensor, state: State) -> tuple[torch.Tensor, State]:
-        m, c, filter_state = filter_step(coeffs, released, state["filter"])
+    def update(privatized: torch.Tensor, state: State) -> tuple[torch.Tensor, State]:
+        m, c, filter_state = filter_step(coeffs, privatized, state["filter"])
         t = state["t"]
-        v = beta2 * state["v"] + (1.0 - beta2) * released.square()
+        v = beta2 * state["v"] + (1.0 - beta2) * privatized.square()
         v_hat = v / (1.0 - beta2 ** (t + 1))
         direction = (m / c) / v_hat.sqrt().clamp(min=eps)
         return direction, {"filter": filter_state, "v": v, "t": t + 1}

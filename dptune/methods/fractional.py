@@ -1,17 +1,17 @@
 """FO-DP-SGD's fractional memory (Partohaghighi & Marcia, Alg. 1, eqs. (4)–(12)) as post-processing.
 
-The paper releases s̃_t = β·s_t + (1−β)·u_{t−1} + N(0, σ²C²I), with s_t the clipped sum and u_{t−1}
-a kernel-weighted mix of past releases. Only β·s_t depends on fresh data (sensitivity βC), so the
+The paper privatizes s̃_t = β·s_t + (1−β)·u_{t−1} + N(0, σ²C²I), with s_t the clipped sum and u_{t−1}
+a kernel-weighted mix of past privatized sums. Only β·s_t depends on fresh data (sensitivity βC), so the
 accountant sees noise multiplier σ/β (Thm B.2). Writing the noise as β·Z' with Z' ~ N(0, (σ/β)²C²I):
 
     s̃_t = β·(s_t + Z') + (1−β)·u_{t−1},
 
-i.e. the standard Gaussian release ŝ_t = s_t + Z' at multiplier σ/β followed by a deterministic map
-of released vectors. dptune implements it exactly that way: ``gaussian_release(C, σ/β)`` then this
+i.e. the standard Gaussian privatization ŝ_t = s_t + Z' at multiplier σ/β followed by a deterministic map
+of privatized vectors. dptune implements it exactly that way: ``gaussian_privatize(C, σ/β)`` then this
 stage, which is identical in distribution to the paper's mechanism and keeps the privacy boundary in
-the release stage. It works on ĝ = ŝ/L (L = q·n), so every vector is the paper's divided by L.
+the privatize stage. It works on ĝ = ŝ/L (L = q·n), so every vector is the paper's divided by L.
 
-With K_t = min(K, t+1), lags j = 1…K_t−1 and the buffer B[j] = s̃_{t−j} of past releases:
+With K_t = min(K, t+1), lags j = 1…K_t−1 and the buffer B[j] = s̃_{t−j} of past privatized sums:
 
     (4) EMA trend   s̄_1 = s̃_0,  s̄_{t+1} = γ·s̃_t + (1−γ)·s̄_t
     (5) ν_{t,j} = ‖s̃_{t−j} − s̄_t‖ / (max(‖s̄_t‖, κ) + ε)
@@ -78,14 +78,14 @@ def fractional_memory(
     def init(params: torch.Tensor) -> State:
         return {"t": 0, "buffer": [], "trend": None}
 
-    def update(released: torch.Tensor, state: State) -> tuple[torch.Tensor, State]:
+    def update(privatized: torch.Tensor, state: State) -> tuple[torch.Tensor, State]:
         t, buffer, trend = state["t"], state["buffer"], state["trend"]
         if buffer:
             weights = kernel_weights(buffer, trend, alpha, lam, tau, kappa * clip, zeta * clip)
             memory_state = sum(float(w) * past for w, past in zip(weights, buffer, strict=True))
-            query = beta * released + (1.0 - beta) * memory_state
+            query = beta * privatized + (1.0 - beta) * memory_state
         else:
-            query = beta * released
+            query = beta * privatized
         new_trend = query if t == 0 else gamma * query + (1.0 - gamma) * trend
         new_buffer = [query, *buffer][: memory - 1]
         return query, {"t": t + 1, "buffer": new_buffer, "trend": new_trend}

@@ -1,4 +1,4 @@
-"""Heavy-ball momentum of released vectors (post-processing)."""
+"""Heavy-ball momentum of privatized vectors (post-processing)."""
 
 from __future__ import annotations
 

@@ -5,8 +5,8 @@ Each method is one module there, a short composition of stages with its paramete
 lists them by name in alphabetical order; every other list of method names (CLI choices, spec
 validation, trainables, table-driven tests) is read from it.
 
-σ is always the paper's noise multiplier: noise std / C of the paper's release. For fo-dp-sgd that
-release is β·s_t + (1−β)·u + N(0, σ²C²), so the accountant sees σ/β (see ``fractional``).
+σ is always the paper's noise multiplier: noise std / C of the paper's privatized sum. For fo-dp-sgd that
+privatized sum is β·s_t + (1−β)·u + N(0, σ²C²), so the accountant sees σ/β (see ``fractional``).
 """
 
 from __future__ import annotations

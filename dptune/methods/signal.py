@@ -1,4 +1,4 @@
-"""Stage 1: per-sample signals, the vectors that the release clips.
+"""Stage 1: per-sample signals, the vectors that the privatize stage clips.
 
 * ``per_sample_gradient``: v_i = ∇f_i(x_t) (Abadi et al. 2016).
 * ``per_sample_momentum``: DP-PMLF (Xiao et al.), Alg. 1 line 5:

@@ -3,16 +3,16 @@
 A method's step is
 
     1. per-sample signal   v_i        (gradient, or per-sample momentum over past iterates)
-    2. release             ĝ = (Σ_i clip(v_i, C_t) + N(0, s_t² I)) / L        ← the only private part
+    2. privatize           ĝ = (Σ_i clip(v_i, C_t) + N(0, s_t² I)) / L        ← the only private part
     3. post-processing     d = P(ĝ, state)   (filters, momentum, Adam, fractional memory)
     4. update              x ← x − η·d
 
-Post-processing stages see released vectors only, so by the post-processing property of DP they cost
-no privacy. ``chain`` checks this boundary in code: exactly one release, after the signal, and only
+Post-processing stages see privatized vectors only, so by the post-processing property of DP they cost
+no privacy. ``chain`` checks this boundary in code: exactly one privatize stage, after the signal, and only
 post-processing stages after it (the style of optax's ``chain``, with the kinds made explicit).
 
 States are plain dicts of tensors and numbers so they go straight into a checkpoint. The modules of
-stages import torch inside the functions that compute with it: composing a method (its release schedule
+stages import torch inside the functions that compute with it: composing a method (its noise schedule
 for calibration, its parameters for the CLI and specs) needs no torch.
 """
 
@@ -47,7 +47,7 @@ class PerSampleSignal:
 
 
 @dataclass(frozen=True)
-class Release:
+class Privatize:
     """Stage 2: clip each sample's signal once to C_t, sum, add N(0, s_t² I), divide by L.
 
     The accountant sees noise multiplier z_t = s_t / C_t at step t.
@@ -68,11 +68,11 @@ class Release:
 
 @dataclass(frozen=True)
 class PostProcessing:
-    """Stage 3: a deterministic map of released vectors, with explicit state.
+    """Stage 3: a deterministic map of privatized vectors, with explicit state.
 
     Attributes:
         init: flat parameter vector -> initial state.
-        update: (released or already post-processed vector, state) -> (direction, new state).
+        update: (privatized or already post-processed vector, state) -> (direction, new state).
         gain: the stage's DC gain g: fed the same vector v at every step, its direction tends to g·v
             (heavy ball 1/(1−μ); a unit-DC-gain filter 1); None for a stage whose direction does not
             scale with its input (Adam's normalisation). What an effective step size is measured in.
@@ -95,16 +95,16 @@ class Update:
         return params - self.lr * direction
 
 
-Stage = PerSampleSignal | Release | PostProcessing | Update
+Stage = PerSampleSignal | Privatize | PostProcessing | Update
 
 
 @dataclass(frozen=True)
 class Method:
-    """A DP optimizer: one signal, one release, post-processing stages, one update."""
+    """A DP optimizer: one signal, one privatize stage, post-processing stages, one update."""
 
     name: str
     signal: PerSampleSignal
-    release: Release
+    privatize: Privatize
     post: tuple[PostProcessing, ...]
     update: Update
     info: dict[str, Any] = field(default_factory=dict)
@@ -112,7 +112,7 @@ class Method:
     @property
     def gain(self) -> float | None:
         """The post-processing's DC gain: the product of its stages' gains (1 without any), None when a
-        stage's direction does not scale with the release (then neither does the step)."""
+        stage's direction does not scale with the privatized gradient (then neither does the step)."""
         gain = 1.0
         for stage in self.post:
             if stage.gain is None:
@@ -128,23 +128,23 @@ class StageOrderError(TypeError):
 def chain(name: str, *stages: Stage, info: dict[str, Any] | None = None) -> Method:
     """Compose stages into a method, refusing any order that breaks the privacy boundary.
 
-    Valid: ``signal, release, post*, update``. Raises ``StageOrderError`` for post-processing before
-    the release, a second release, a missing signal/release/update, or anything after the update.
+    Valid: ``signal, privatize, post*, update``. Raises ``StageOrderError`` for post-processing before
+    the privatize stage, a second one, a missing signal/privatize/update, or anything after the update.
     """
     if len(stages) < 3:
-        raise StageOrderError(f"{name}: a method needs a signal, a release and an update")
-    signal, release, *middle, update = stages
+        raise StageOrderError(f"{name}: a method needs a signal, a privatize stage and an update")
+    signal, privatize, *middle, update = stages
     if not isinstance(signal, PerSampleSignal):
         raise StageOrderError(f"{name}: the first stage must be a per-sample signal, got {signal}")
-    if not isinstance(release, Release):
-        raise StageOrderError(f"{name}: the release must directly follow the signal, got {release}")
+    if not isinstance(privatize, Privatize):
+        raise StageOrderError(f"{name}: the privatize stage must directly follow the signal, got {privatize}")
     post: list[PostProcessing] = []
     for stage in middle:
-        if isinstance(stage, Release):
-            raise StageOrderError(f"{name}: a second release ({stage.name}) is not allowed")
+        if isinstance(stage, Privatize):
+            raise StageOrderError(f"{name}: a second privatize stage ({stage.name}) is not allowed")
         if not isinstance(stage, PostProcessing):
-            raise StageOrderError(f"{name}: only post-processing may follow the release, got {stage}")
+            raise StageOrderError(f"{name}: only post-processing may follow the privatize stage, got {stage}")
         post.append(stage)
     if not isinstance(update, Update):
         raise StageOrderError(f"{name}: the last stage must be the update, got {update}")
-    return Method(name, signal, release, tuple(post), update, dict(info or {}))
+    return Method(name, signal, privatize, tuple(post), update, dict(info or {}))

@@ -158,15 +158,15 @@ class _WideBlock(nn.Module):
 
 def wrn16_4(in_channels: int, image_size: int, num_classes: int) -> nn.Module:
     """WideResNet-16-4 (Zagoruyko & Komodakis 2016) with GroupNorm of 16 groups in place of BatchNorm, as
-    De et al. (2022) train it with DP-SGD: conv 3×3 (16) → 3 stages of 2 pre-activation blocks of widths
+    De et al. (2022) train it with DP-SGD: conv 3×3 (16) → 3 groups of 2 pre-activation blocks of widths
     64, 128, 256 (strides 1, 2, 2) → GN → ReLU → global average pool → fc; 2.75M parameters for CIFAR-10.
     (De et al. also standardise the convolutions' weights and augment each sample several times; neither
     is done here.)"""
     layers: list[nn.Module] = [nn.Conv2d(in_channels, 16, 3, padding=1, bias=False)]
     width = 16
-    for stage, channels in enumerate((64, 128, 256)):
+    for group, channels in enumerate((64, 128, 256)):
         for block in range(2):
-            stride = 2 if stage > 0 and block == 0 else 1
+            stride = 2 if group > 0 and block == 0 else 1
             layers.append(_WideBlock(width, channels, stride, groups=16))
             width = channels
     layers += [nn.GroupNorm(16, width), nn.ReLU(), nn.AdaptiveAvgPool2d(1), nn.Flatten()]

@@ -1,6 +1,6 @@
-"""ε spent by a run of subsampled Gaussian releases, on Opacus's accountants.
+"""ε spent by a run of subsampled Gaussian privatized steps, on Opacus's accountants.
 
-Every DP method in dptune releases, at step t, a clipped sum with sensitivity C_t plus Gaussian noise of
+Every DP method in dptune privatizes, at step t, a clipped sum of sensitivity C_t with Gaussian noise of
 standard deviation s_t, on a Poisson sample of rate q. For the accountant that step is a subsampled
 Gaussian mechanism with noise multiplier z_t = s_t / C_t (Abadi et al. 2016; Mironov et al. 2019).
 Steps with different z_t compose through the accountant's history of ``(z, q, steps)`` entries.
@@ -13,7 +13,7 @@ Three accountants are offered:
   its cost grows with the number of distinct (z, q) entries in the history.
 * ``pld``: dp-accounting's privacy-loss-distribution accountant (``dptune.privacy.pld``). As tight as
   ``prv``, and equal (z, q) entries anywhere in the history cost one self-composition: what a plan whose
-  stages repeat one mechanism composes with (``dptune.sweep.plan``).
+  phases repeat one mechanism composes with (``dptune.sweep.plan``).
 
 Under RDP, equal (z, q) entries are grouped wherever they sit in the history and the distinct z of a
 sampling rate are evaluated together (``dptune.privacy.rdp``). For noise calibration, which asks only
@@ -340,7 +340,7 @@ class Accountant:
         self.history: list[HistoryEntry] = [(float(z), float(q), int(n)) for z, q, n in history]
 
     def step(self, noise_multiplier: float, sample_rate: float) -> None:
-        """Record one release with noise multiplier z = noise std / sensitivity at rate q."""
+        """Record one privatized step with noise multiplier z = noise std / sensitivity at rate q."""
         if not (math.isfinite(noise_multiplier) and noise_multiplier > 0):
             raise ValueError(f"noise multiplier must be positive and finite, got {noise_multiplier}")
         last = self.history[-1] if self.history else None

@@ -99,13 +99,13 @@ def _subset_terms(fraction: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return at, constant, first
 
 
-def amplified_pld(stage: Any, fraction: float, interval: float) -> Any:
-    """The PLD on the whole data of a mechanism whose PLD on the subset is ``stage`` (dp-accounting's
+def amplified_pld(pld: Any, fraction: float, interval: float) -> Any:
+    """The PLD on the whole data of a mechanism whose PLD on the subset is ``pld`` (dp-accounting's
     ``PrivacyLossDistribution``, add-or-remove), run on a secret Poisson subset of rate γ = ``fraction``, on
-    the grid of ``interval`` (γ = 1: ``stage`` itself).
+    the grid of ``interval`` (γ = 1: ``pld`` itself).
 
     Let (P, Q) be a pair whose hockey-stick divergences H_α(P‖Q) and H_α(Q‖P) are at most δ_X(log α),
-    ``stage``'s larger direction, at every α > 0 (P = the mechanism on X ∪ {x}, Q = on X, for one record x).
+    ``pld``'s larger direction, at every α > 0 (P = the mechanism on X ∪ {x}, Q = on X, for one record x).
     Then (R, Q), R = γP + (1 − γ)Q, dominates it on the data for removal and (Q, R) for addition (Zhu, Dong
     & Wang, AISTATS 2022, "Optimal Accounting of Differential Privacy via Characteristic Function",
     Thm. 11: the Markov kernel that maps (P, Q) to the mechanism's pair maps (R, Q) to the subsampled
@@ -126,16 +126,16 @@ def amplified_pld(stage: Any, fraction: float, interval: float) -> Any:
     if not 0 < fraction <= 1:
         raise ValueError(f"a subset's fraction is in (0, 1], got {fraction}")
     if fraction == 1:
-        return stage
-    infinite = float(stage.get_delta_for_epsilon(math.inf))
-    top = math.log1p(fraction * math.expm1(stage.get_epsilon_for_delta(infinite + 1e-15)))
+        return pld
+    infinite = float(pld.get_delta_for_epsilon(math.inf))
+    top = math.log1p(fraction * math.expm1(pld.get_epsilon_for_delta(infinite + 1e-15)))
     low, high = math.floor(math.log1p(-fraction) / interval), math.ceil(top / interval)
 
     def bound(scale: np.ndarray, argument: np.ndarray) -> np.ndarray:
         """scale·δ_X(log argument) where the argument is positive, else 0."""
         values = np.zeros_like(scale)
         inside = argument > 0
-        values[inside] = scale[inside] * divergence(stage, np.log(argument[inside]))
+        values[inside] = scale[inside] * divergence(pld, np.log(argument[inside]))
         return values
 
     removal = np.arange(low, high + 1) * interval

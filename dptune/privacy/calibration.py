@@ -1,6 +1,6 @@
 """Noise calibration for a fixed privacy budget (ε, δ).
 
-A method's release stage gives, for a base noise multiplier σ, the noise multiplier the accountant sees
+A method's privatize stage gives, for a base noise multiplier σ, the noise multiplier the accountant sees
 at each of the T steps (its *noise schedule*): σ for DP-SGD; σ·C/C_t for the decreasing clip bound of
 dpsgd-momentum, whose noise std stays σ·C while the clip C_t shrinks; σ_paper/β for fo-dp-sgd. ε is
 strictly decreasing in σ, so we search σ on a log scale until

@@ -10,11 +10,11 @@ RDP = "rdp"
 
 
 PLD = "pld"
-"""The accountants a plan's runs calibrate with: each stage's own, the one its composition uses."""
+"""The accountants a plan's runs calibrate with: each phase's own, the one its composition uses."""
 
 
 BASIC = "basic"
-"""A composition that adds the stages' (ε, δ) (``Composition.by``)."""
+"""A composition that adds the phases' (ε, δ) (``Composition.by``)."""
 
 
 @dataclass(frozen=True)

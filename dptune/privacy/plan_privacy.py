@@ -24,7 +24,7 @@ PLAN_BOUND = "plan"
 
 
 class Ran(NamedTuple):
-    """What a pipeline stage ran of a method's plan, from the private ledger: the tuning trials started,
+    """What a pipeline ran of a method's plan, from the private ledger: the tuning trials started,
     the release runs started, the trial count K the search drew (secret for repeat-and-select), and the
     promoted trials started (successive halving's second rung)."""
 
@@ -140,7 +140,7 @@ def joint_privacy(
     """(ε, δ) of releasing every model of ``plans``, one sweep's pipelines, from what each ran (``counts``
     by method; tuning never less than planned, ``counted``; each pool's release runs, ``release_runs``).
     Every method's tuning trials ran on the one secret subset of the sweep, so the subset's whole tuning is
-    amplified **once**: the amplification of a combined stage is not the sum of its parts' (randomized
+    amplified **once**: the amplification of a combined phase is not the sum of its parts' (randomized
     response at ε = 1 twice on a subset of rate ½: log(1 + ½(e² − 1)) = 1.433 for the two together, against
     2·log(1 + ½(e − 1)) = 1.240 added). A pool that releases one model across methods releases its worst
     method's mechanism (which one is chosen from the tuning's outputs).
@@ -148,7 +148,7 @@ def joint_privacy(
     * every plan composed by PLD and every pool releasing one mechanism: PLD of every run at the plans'
       δ, the tuning trials of every method on the subset amplified once by its dominating pair
       (``subset_pld_epsilon``; γ = 1: as they are);
-    * any plan composed the basic way: the tuning stage of every method composed in RDP on the subset and
+    * any plan composed the basic way: the tuning phase of every method composed in RDP on the subset and
       converted at δ/2γ, amplified once (Balle, Barthe & Gaboardi 2018, Thm. 8) to (ε_A, δ/2); each
       release run's (ε_B, δ_B) adds, a pool's the largest of its methods';
     * otherwise in RDP: the subset's tuning amplified once (Zhu & Wang 2019, Thm. 6; γ = 1 as it is),
@@ -180,7 +180,7 @@ def joint_privacy(
     return rdp_to_epsilon(amplified_rdp(tuning, fraction) + releases, delta), delta
 
 
-def stage_curve(plans: Sequence[MethodPlan]) -> np.ndarray:
+def pipeline_curve(plans: Sequence[MethodPlan]) -> np.ndarray:
     """RDP of one sweep's pipelines on the same data, their tuning trials on one secret subset: the
     subset's whole tuning amplified once (γ = 1: as it is; repeat-and-select's transforms as they are),
     plus each pool's release (``worst_release``)."""
@@ -190,20 +190,20 @@ def stage_curve(plans: Sequence[MethodPlan]) -> np.ndarray:
 
 
 def curve_privacy(
-    stages: Sequence[Sequence[MethodPlan]], records: Sequence[Mapping[str, Any]]
+    phases: Sequence[Sequence[MethodPlan]], records: Sequence[Mapping[str, Any]]
 ) -> tuple[float, float]:
     """(ε, δ) of releasing every model of a list of totals (the accuracy-vs-total-ε curve): one sweep
-    stage per total on the same data, each tuning on the whole data or on its own secret subset (each
-    sweep draws its subset from fresh entropy), so a stage amplifies by its own and the stages compose in
-    RDP, converted once at δ (stages all composed by PLD: PLD of every run). A stage composed the basic
-    way, or one that ran beyond its plan, makes the stages' own figures (``records``, ``plan_record``)
+    phase per total on the same data, each tuning on the whole data or on its own secret subset (each
+    sweep draws its subset from fresh entropy), so a phase amplifies by its own and the phases compose in
+    RDP, converted once at δ (phases all composed by PLD: PLD of every run). A phase composed the basic
+    way, or one that ran beyond its plan, makes the phases' own figures (``records``, ``plan_record``)
     add, ε and δ both."""
-    plans = [p for stage in stages for p in stage]
+    plans = [p for phase in phases for p in phase]
     if all(r["as_planned"] for r in records) and all(p.composition.by != BASIC for p in plans):
         if all(p.composition == PLD_COMPOSITION for p in plans):
             history = pld_history(plans, {p.method: counted(p, None) for p in plans})
             return pld_epsilon(history, plans[0].delta), plans[0].delta
-        curve = np.sum([stage_curve(stage) for stage in stages], axis=0)
+        curve = np.sum([pipeline_curve(phase) for phase in phases], axis=0)
         return rdp_to_epsilon(curve, plans[0].delta), plans[0].delta
     return added(records)
 

@@ -20,34 +20,6 @@ from dptune.privacy.history import HistoryEntry
 from dptune.privacy.pld import pld_epsilon, pld_interval
 from dptune.privacy.tuning import TrialCount, repeat_and_select_curve, worst_curve
 
-SELECTION_RULE = (
-    "the tuning trial with the best validation accuracy (held-out part, not training data); ties by a "
-    "secret key"
-)
-
-
-KEEP_START_RULE = (
-    "the start point's tuning trial, unless the trial with the best validation accuracy (held-out part, "
-    "not training data) beats it by more than the standard error of the difference, √((a(1 − a) + "
-    "b(1 − b))/n) on the n validation examples, or that trial where no start point's trial finished; "
-    "ties by a secret key"
-)
-
-
-ACROSS_METHODS_RULE = (
-    "each method's tuning trials ranked as its own selection rule ranks them, then the selected trial of "
-    "every method compared by validation accuracy (held-out part, not training data), the best released; "
-    "ties by a secret key"
-)
-
-
-CARRY_RULE = (
-    "linear scaling rule in steps: r_B = r_t·ε_B/ε_t with r = η·T, carried in the length of training; tuning "
-    "trials run T_t = max(1, round(T·ε_t/ε_B)) epochs at a step η, the release T epochs at the same η "
-    "(Panda et al. 2024)"
-)
-
-
 ONE_RUN = TrialCount("fixed", 1)
 
 
@@ -78,7 +50,7 @@ class Phase:
     promoted_epsilon: float = 0.0
 
     def curve(self) -> np.ndarray:
-        """RDP of the stage on the data it trains on: runs × the per-order worst configuration W (and each
+        """RDP of the phase on the data it trains on: runs × the per-order worst configuration W (and each
         promoted trial's curve), or repeat-and-select's transform of W for a random count."""
         worst = worst_curve(self.ledgers)
         if self.count.random:
@@ -93,8 +65,8 @@ class Phase:
 
     @property
     def rdp_epsilon(self) -> float:
-        """The per-run ε of the stage's runs by RDP: its own for an RDP stage; for a PLD stage what RDP says
-        its written-out mechanism spends (more than PLD says). One measure of a run's noise for stages of
+        """The per-run ε of the phase's runs by RDP: its own for an RDP phase; for a PLD phase what RDP says
+        its written-out mechanism spends (more than PLD says). One measure of a run's noise for phases of
         either accountant: what the planner ranks tunings by and the linear scaling rule reads."""
         if self.accountant == RDP:
             return self.per_run_epsilon
@@ -168,7 +140,7 @@ def _mechanisms(ledger: Sequence[HistoryEntry]) -> list[dict[str, Any]]:
 
 @dataclass(frozen=True)
 class MethodPlan:
-    """One method's pipeline at one total: its stages, how they compose, the epochs its tuning trials run
+    """One method's pipeline at one total: its phases, how they compose, the epochs its tuning trials run
     for each epochs T its release can take (``epochs``: (T, T_t) pairs) and the compute in full runs
     (K·γ·T_t/T for the tuning, 1 for the release)."""
 
@@ -185,17 +157,17 @@ class MethodPlan:
     released_among: tuple[str, ...] = ()
     """The methods whose tuning trials one release is chosen among (``privacy.release: one``: every method
     of the spec, the method a dimension of the search); empty: this method's own release."""
+    selection_rule: str = ""
+    """How the release's configuration is chosen from the tuning trials' validation scores, as the card
+    states it: the sentence of the step that chooses it (``dptune.sweep.pipeline.planned`` sets it)."""
+    carry_rule: str = ""
+    """How the chosen configuration is carried to the release, as the card states it (the same)."""
 
     @property
     def pool(self) -> tuple[str, ...]:
         """The methods of the one model this plan's release may be: its own, or every method of one
         release across methods."""
         return self.released_among or (self.method,)
-
-    @property
-    def selection_rule(self) -> str:
-        """How the release's configuration is chosen from the tuning trials' validation scores."""
-        return KEEP_START_RULE if self.keep_start else SELECTION_RULE
 
     def released_epochs(self, tuned: int) -> int:
         """The release's epochs T of a tuning trial that ran ``tuned`` (T_t) of them."""
@@ -223,17 +195,17 @@ class MethodPlan:
 
     @property
     def tuning_spent(self) -> float:
-        """γ·ε_t with ε_t as the plan spends it: by the tuning stage's own accountant (PLD for a PLD plan,
+        """γ·ε_t with ε_t as the plan spends it: by the tuning phase's own accountant (PLD for a PLD plan,
         whose ε_t RDP cannot certify below about 0.1 at δ = 1e-5, whatever the noise). What the guard of
         a useful plan reads (``useful``)."""
         return self.tuning.fraction * self.tuning.per_run_epsilon
 
     def as_dict(self) -> dict[str, Any]:
         """The plan as stored with the sweep: every mechanism written out, so that an independent accountant
-        can recompose it (``tests/test_plan.py`` does, with dp-accounting), and each stage's compute in
-        full runs (``compute_runs``: the tuning's K·γ·T_t/T, the release's 1). The tuning stage's ``runs``
+        can recompose it (``tests/test_plan.py`` does, with dp-accounting), and each phase's compute in
+        full runs (``compute_runs``: the tuning's K·γ·T_t/T, the release's 1). The tuning phase's ``runs``
         are one method's (``runs_per_method``): one model across ``methods`` methods runs that many of
-        each method's, the stage's mechanisms the worst of them."""
+        each method's, the phase's mechanisms the worst of them."""
         tuning = self.tuning.as_dict()
         return {
             "method": self.method,
@@ -251,8 +223,8 @@ class MethodPlan:
             "composition": self.composition.sentence,
             "epsilon": self.epsilon,
             "released_among": list(self.pool),
-            "selection_rule": self.selection_rule if len(self.pool) == 1 else ACROSS_METHODS_RULE,
-            "carry_rule": CARRY_RULE,
+            "selection_rule": self.selection_rule,
+            "carry_rule": self.carry_rule,
             "epochs": [{"release": e, "tuning": t} for e, t in self.epochs],
             "run_equivalents": self.run_equivalents,
         }

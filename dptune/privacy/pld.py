@@ -49,7 +49,7 @@ PLD_DISTINCT = 32
 more (a clip bound that decays every step while the noise std stays: a new z every step) has each z
 rounded down onto the lattice 2^(k/``PLD_BINS_PER_OCTAVE``) (``_merged``): an upper bound, since a
 Poisson-subsampled Gaussian step with more noise is the same step with independent Gaussian noise added to
-its release (post-processing), so a step at the lattice's z dominates the step it stands for."""
+its output (post-processing), so a step at the lattice's z dominates the step it stands for."""
 PLD_BINS_PER_OCTAVE = 32
 """The lattice of ``PLD_DISTINCT``: each z moves by less than a factor 2^(1/32), 2.2%; a clip that halves
 over the run spans 33 of its points. One lattice for every σ, so that the ledgers of a calibration's probes

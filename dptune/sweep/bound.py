@@ -334,16 +334,16 @@ class SweepTuningCost:
         return doc
 
 
-def curve_cost(stages: Mapping[str, SweepTuningCost]) -> tuple[float, float]:
-    """(ε, δ) of releasing everything a list of sweeps on the same data released (``stages``: name ->
+def curve_cost(sweeps: Mapping[str, SweepTuningCost]) -> tuple[float, float]:
+    """(ε, δ) of releasing everything a list of sweeps on the same data released (``sweeps``: name ->
     figures), by basic composition: each sweep's own part (its figure less the earlier sweep it read)
     once, and each distinct earlier sweep outside the list once, its whole figure, however many of the
     list read it (``warm_start.sweep``) or reached it through ``previous_epsilon``. An earlier sweep that
     is itself in the list is its own part there. (Two earlier sweeps outside the list, one warm-started
     from the other, both count whole: the shared part twice, which only overstates.)"""
-    own_epsilon = sum(c.epsilon_including_tuning - c.prior_epsilon for c in stages.values())
-    own_delta = sum(c.own_delta for c in stages.values())
-    outside = {c.prior.name: c.prior for c in stages.values() if c.prior and c.prior.name not in stages}
+    own_epsilon = sum(c.epsilon_including_tuning - c.prior_epsilon for c in sweeps.values())
+    own_delta = sum(c.own_delta for c in sweeps.values())
+    outside = {c.prior.name: c.prior for c in sweeps.values() if c.prior and c.prior.name not in sweeps}
     return (
         own_epsilon + sum(p.epsilon for p in outside.values()),
         own_delta + sum(p.delta for p in outside.values()),

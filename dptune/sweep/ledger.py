@@ -45,6 +45,9 @@ ENDED = "ended"
 SEARCH = "search"
 FINAL = "final"
 PROMOTED = "promoted"
+TUNE_RUN_ENDED = "stage_ended"
+"""The private state's key that marks the sweep's Tune run ended whole (the name sweeps have stored it
+under since before the glossary kept "stage" for a method's step: a sweep written then still resumes)."""
 
 
 @dataclass(frozen=True)
@@ -209,15 +212,15 @@ class PrivateSweepState:
             for tid, r in entry["trials"].items()
         ]
 
-    def end_stage(self) -> None:
+    def end_tune_run(self) -> None:
         """Mark the sweep's Tune run ended whole: every search and re-run ended, none lost (then a resume
         reads its results back and starts nothing)."""
         with self._changing() as doc:
-            doc["stage_ended"] = True
+            doc[TUNE_RUN_ENDED] = True
 
-    def stage_ended(self) -> bool:
-        """Whether the sweep's Tune run ended whole (``end_stage``)."""
-        return bool(self.read().get("stage_ended", False))
+    def tune_run_ended(self) -> bool:
+        """Whether the sweep's Tune run ended whole (``end_tune_run``)."""
+        return bool(self.read().get(TUNE_RUN_ENDED, False))
 
     def keep(self, key: str, value: Any) -> None:
         """Store a private figure (e.g. ε of releasing every trial, which would reveal K)."""

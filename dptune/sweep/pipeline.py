@@ -18,6 +18,13 @@ from dptune.sweep.sweep_spec import SweepSpec
 from dptune.training.calibrated_run import resolved_delta
 from dptune.training.config import RunConfig
 
+CARRY_RULE = (
+    "linear scaling rule in steps: r_B = r_t·ε_B/ε_t with r = η·T, carried in the length of training; tuning "
+    "trials run T_t = max(1, round(T·ε_t/ε_B)) epochs at a step η, the release T epochs at the same η "
+    "(Panda et al. 2024)"
+)
+"""What a card says of how ``carried`` takes the selected configuration to its release."""
+
 
 def plan_setup(spec: SweepSpec, delta: float) -> PlanSetup:
     """What the planner of an ε that includes the tuning reads from ``spec`` (every ε a total)."""
@@ -30,7 +37,7 @@ def plan_setup(spec: SweepSpec, delta: float) -> PlanSetup:
         trials=spec.trials,
         tuning_share=settings.share,
         tuning_compute=settings.compute,
-        one_model=spec.one_model,
+        release=spec.release,
         promoted=settings.promoted,
     )
 
@@ -44,7 +51,7 @@ def pipeline(spec: SweepSpec, index: int, plans: Sequence[MethodPlan]) -> SweepS
     """The sweep of the ``index``-th total ε: every method's tuning trials (as many as its plan counts,
     ``dptune.sweep.plan.plan_spread``) at its plan's per-run ε_t (on the plan's secret subset,
     ``tuning_run``), then its release, once (the plan the re-run of the selected
-    configuration carries it to, ``dptune.sweep.plan.carried``, on the whole data). Its runs' epochs are
+    configuration carries it to, ``carried``, on the whole data). Its runs' epochs are
     the tuning's share: the searcher shortens a drawn epochs knob likewise (``tuning_knobs``). A start
     point stated at the ε it was tuned for is carried to its release's ε (by RDP, the measure the plan's
     linear scaling rule reads): it is a configuration of the released model, as every candidate is."""
@@ -66,7 +73,8 @@ def planned(spec: SweepSpec, n: int) -> list[MethodPlan] | None:
     plans = plan_sweep(plan_setup(spec, delta), n)
     for index in range(len(spec.epsilons)):
         pipeline(spec, index, plans)  # every start point carried to its release's ε fits its space
-    return plans
+    rule = spec.release.rule  # the card's sentences of the steps that choose and carry the release
+    return [replace(p, selection_rule=rule(p.keep_start), carry_rule=CARRY_RULE) for p in plans]
 
 
 def tuning_knobs(config: Mapping[str, Any], plan: MethodPlan) -> dict[str, Any]:
@@ -88,7 +96,7 @@ def promoted_knobs(config: Mapping[str, Any], run: RunConfig, plan: MethodPlan) 
 
 
 def tuning_run(run: RunConfig, plan: MethodPlan) -> RunConfig:
-    """The run a method's tuning trials start from: at the plan's per-run ε_t and δ by the stage's
+    """The run a method's tuning trials start from: at the plan's per-run ε_t and δ by the phase's
     accountant, on its subset (none for γ = 1), for the plan's T_t epochs of the spec's T."""
     fraction = plan.tuning.fraction
     return replace(
@@ -102,7 +110,7 @@ def tuning_run(run: RunConfig, plan: MethodPlan) -> RunConfig:
 
 def carried(config: Mapping[str, Any], run: RunConfig, plan: MethodPlan) -> dict[str, Any]:
     """The release's knobs: the selected trial's ``config`` on the whole data at the release's (ε, δ) by
-    its stage's accountant, for the epochs T its T_t stands for, at the step it was scored at (``lr``, or
+    its phase's accountant, for the epochs T its T_t stands for, at the step it was scored at (``lr``, or
     ``effective_lr`` where the run sets η by it): the linear scaling rule carried in the length of
     training alone (``CARRY_RULE``), so the release never takes a step no trial tested. Where T_t is
     rounded, the length T/T_t departs from the rule's ε_B/ε_t by that rounding; the step does not

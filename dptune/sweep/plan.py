@@ -1,7 +1,7 @@
-"""The plan of a sweep whose ε includes the tuning (``privacy.includes_tuning``): stages fixed before the
+"""The plan of a sweep whose ε includes the tuning (``privacy.includes_tuning``): phases fixed before the
 data is touched, whose composition is at most the (ε, δ) the user set for the model they publish.
 
-For each method and each total (ε, δ), two stages:
+For each method and each total (ε, δ), two phases:
 
 1. **tune**: K configurations of the method's space (the sweep's sampler), each trained at the per-run
    target ε_t with the proxy's plan (``RunConfig.proxy_fraction``) on one secret Poisson subset X that
@@ -10,7 +10,7 @@ For each method and each total (ε, δ), two stages:
    choice reads no training record; ties by a secret key), or, where the method says ``keep_start``, its
    start point unless a trial beats it by more than the standard error of the difference of the two
    validation accuracies (``KEEP_START_RULE``): a tuning trial is short and noisy, a start point a
-   setting tuned elsewhere. Either rule reads only the trials' scores, which the stage's bound counts.
+   setting tuned elsewhere. Either rule reads only the trials' scores, which the phase's bound counts.
    Every trial composes, whatever the sampler chose from earlier scores, because every trial's privacy
    parameters are fixed here (adaptive composition): RDP K·W_t, W_t the per-order maximum over the
    space's privacy configurations (``dptune.sweep.bound.worst_run``).
@@ -27,31 +27,31 @@ For each method and each total (ε, δ), two stages:
    rounds to 2, scaling the step by (ε_B/ε_t)·(T_t/T) would release 1.33 times the tested step).
    Shorter trials also cost less compute, which the planner spends on a larger tuning subset (below).
 
-The tuning's per-run ε_t is the largest whose stage converts to at most the share ρ of the total
+The tuning's per-run ε_t is the largest whose phase converts to at most the share ρ of the total
 (``privacy.tuning_share``); ε_B the largest that keeps the composition within the total, by the tightest
 of three compositions, all valid: the subset rate is chosen (below) with the plans composed in RDP and the
 basic way, the one whose release is least noisy, and the chosen rate's plans are then composed by PLD
 where it applies, which leaves their release less noise still (``plan_total``):
 
-* **PLD** (a fixed K, and one privacy configuration per stage: every knob that changes a run's noise
-  fixed, as in the shipped evidence specs): each stage repeats one Poisson-subsampled Gaussian schedule,
+* **PLD** (a fixed K, and one privacy configuration per phase: every knob that changes a run's noise
+  fixed, as in the shipped evidence specs): each phase repeats one Poisson-subsampled Gaussian schedule,
   chosen before the data is touched whatever the sampler picks from earlier scores, so the K + 1 runs
   compose adaptively as fixed mechanisms, and dp-accounting's privacy-loss-distribution accountant
   composes them at δ (Koskela, Jälkö & Honkela 2020; Doroshenko et al. 2022: tighter than RDP for many
   Gaussian steps; ``dptune.privacy.pld.pld_epsilon``). Tuning on a secret subset, the K runs'
   PLD on X is amplified by the subset's dominating pair (Zhu, Dong & Wang 2022, Thm. 11,
   ``dptune.privacy.amplification.amplified_pld``: Balle, Barthe & Gaboardi's profile, every ε at once)
-  before it composes with the release's. Its stages' runs calibrate by PLD to their per-run ε. The rule
-  above and the planner's ranking read every stage's ε by RDP (``Phase.rdp_epsilon``), one measure of
+  before it composes with the release's. Its phases' runs calibrate by PLD to their per-run ε. The rule
+  above and the planner's ranking read every phase's ε by RDP (``Phase.rdp_epsilon``), one measure of
   noise whatever the composition.
-* **RDP**: the tuning stage is one mechanism on X with RDP K·W_t; X is secret, so on the whole data it
+* **RDP**: the tuning phase is one mechanism on X with RDP K·W_t; X is secret, so on the whole data it
   is RDP with Zhu & Wang's bound for Poisson subsampling of any mechanism (ICML 2019, Thm. 6,
   ``dptune.privacy.amplification.amplified_rdp``; Koskela & Kulkarni, NeurIPS 2023, "Practical
   Differentially Private Hyperparameter Tuning with Subsampling", tune on such a subset). The release's
   W_B adds order by order and the sum converts once (Balle et al. 2020, Thm. 21). γ = 1 is plain RDP
   composition. Where W_t is a per-order maximum over several privacy configurations, no single pair of
-  distributions dominates the stage, and PLD does not apply.
-* **basic** (γ < 1): the tuning stage is (ε_X, δ/2γ)-DP on X by RDP; the subset amplifies it to
+  distributions dominates the phase, and PLD does not apply.
+* **basic** (γ < 1): the tuning phase is (ε_X, δ/2γ)-DP on X by RDP; the subset amplifies it to
   (ε_A, δ/2) = (log(1 + γ(e^{ε_X} − 1)), δ/2) on the data (Balle, Barthe & Gaboardi 2018, Thm. 8), and
   the release at (ε_B, δ/2) adds: ε = ε_A + ε_B.
 
@@ -63,9 +63,9 @@ with ε_r the largest that fits the total.
 
 With a second rung of successive halving (``budget.promoted_trials``: m), each method's best m finished
 tuning trials by validation train again for r·T_t epochs at the σ of the first rung (r = ``PROMOTION_FACTOR``,
-or the most with r·T_t ≤ T; no rung where that is under 2), and the selection reads them: the tuning stage is
+or the most with r·T_t ≤ T; no rung where that is under 2), and the selection reads them: the tuning phase is
 K runs of the first rung's mechanism and m of the promoted one's, both fixed here, calibrated to one σ whose
-stage fits the share (``dptune.sweep.plan_candidates.second_rung``), the promoted mechanism written out with
+phase fits the share (``dptune.sweep.plan_candidates.second_rung``), the promoted mechanism written out with
 the plan. Longer trials rank the steps a release takes better than short ones (bench/short_trials.py).
 
 A proxy trial at ε_t on a subset of rate γ moves its parameters with γ times the full run's signal and the
@@ -116,7 +116,7 @@ MIN_TUNING_EPSILON = 0.05
 
 
 PLAN_ARTIFACT = "plan.json"
-"""The plan of a pipeline stage as its sweep record stores it (every mechanism written out); a seeded sweep
+"""The plans of a pipeline as its sweep record stores them (every mechanism written out); a seeded sweep
 stores none (``SweepMode.stored_plan``: its figures are no guarantee)."""
 
 
@@ -155,7 +155,7 @@ def plan_pool(
     T_t = T·``start`` (1, or the share ε_t/ε_B a plan of the same pool found at another subset rate), each
     round plans with the T_t the last one's ε_t/ε_B gives, until T_t repeats (a round or a few); where
     T·ε_t/ε_B lies near a half and its rounding goes to and fro, the plan of the cycle's longest trials.
-    Every round's plan is valid as it stands (its stages are what it runs); the rounding left over moves
+    Every round's plan is valid as it stands (its phases are what it runs); the rounding left over moves
     the release's length of training off the rule's (T/T_t for ε_B/ε_t), never its step."""
     if setup.trials.random:
         if len(pool) > 1:
@@ -197,7 +197,7 @@ def _plan_at(
     """``plan_pool`` with the tuning trials' epochs fixed (``pairs``: (T, T_t) by method): composed by
     PLD, or of the compositions in RDP and the basic way (module docstring), the one whose release is
     least noisy (the largest ε_B by RDP, ``Phase.rdp_epsilon``); one plan per method of the pool, each
-    with the pool's stages (every configuration of any of its methods)."""
+    with the pool's phases (every configuration of any of its methods)."""
     candidates = (
         pld_candidates(setup, pool, total, fraction, n, pairs)
         if composed_by_pld
@@ -242,7 +242,7 @@ def plan_total(setup: PlanSetup, total: float, n: int) -> list[MethodPlan] | Non
     runs, every method; where none does, the one needing least), the rate whose worst method ranks at the
     largest γ·ε_t, least compute breaking ties; its plans then composed by PLD where that applies to every
     method and fits the compute as well (a tighter composition: a larger ε_t, a less noisy release); None
-    when no rate fits every method. One model across methods (``PlanSetup.one_model``) plans its methods
+    when no rate fits every method. One model across methods (``PlanSetup.pooled``) plans its methods
     as one pool (``plan_pool``)."""
     high = max((*setup.totals, total))
     pools = setup.pools()
@@ -315,7 +315,7 @@ def plan_spread(setup: PlanSetup, total: float, n: int) -> list[MethodPlan] | No
     plans = plan_total(setup, total, n)
     asked = int(setup.trials.mean)
     low = fewest_spread(setup)
-    if not setup.one_model or setup.trials.random or low == asked or ranks(plans):
+    if not setup.pooled or setup.trials.random or low == asked or ranks(plans):
         return plans
 
     def at(k: int) -> list[MethodPlan] | None:
@@ -363,7 +363,7 @@ def plan_sweep(setup: PlanSetup, n: int) -> list[MethodPlan]:
     for total in setup.totals:
         found = plan_spread(setup, total, n)
         if found is None or not useful(found):
-            trials = f"as few as {fewest_spread(setup)}" if setup.one_model else setup.trials.describe()
+            trials = f"as few as {fewest_spread(setup)}" if setup.pooled else setup.trials.describe()
             raise InputError(
                 "privacy.epsilon",
                 f"a total ε = {total:g} (tuning included) is too small for a useful plan with "

@@ -1,6 +1,6 @@
 """The candidate plans of one method at one total and subset rate, each a composition that is valid for
 it (``dptune.sweep.plan``'s docstring): in RDP (amplified by the subset) and the basic way
-(``rdp_candidates``), by PLD where one privacy configuration per stage makes it apply
+(``rdp_candidates``), by PLD where one privacy configuration per phase makes it apply
 (``pld_candidates``), and repeat-and-select for a random trial count (``repeat_and_select_plan``).
 """
 
@@ -49,12 +49,12 @@ PLD_BRACKET = 1.25  # PLD's σ is 5–10% below RDP's, where its search starts (
 
 
 Candidate = tuple[Phase, Phase, Composition, float]
-"""A plan's two stages, its composition's name and the figure it composes to."""
+"""A plan's two phases, its composition's name and the figure it composes to."""
 Pairs = Mapping[str, tuple[tuple[int, int], ...]]
 """Per method of a pool, (T, T_t): the release's epochs and its tuning trials'."""
 Pool = Sequence[str]
 """The methods of one released model: one method, or every method of a release across methods, whose
-tuning trials make one stage (K = the spec's trials per method times the methods) and whose release is
+tuning trials make one phase (K = the spec's trials per method times the methods) and whose release is
 the worst of theirs."""
 
 
@@ -102,7 +102,7 @@ def promotion_of(
     rung: SecondRung | None, first: Sequence[HistoryEntry], delta: float, accountant: str
 ) -> dict[str, Any]:
     """The second rung's fields of a tuning ``Phase`` whose first-rung ledger is ``first``: the promoted
-    trial's ledger and its per-run ε by the stage's ``accountant`` (a promoted trial calibrates to it, so
+    trial's ledger and its per-run ε by the phase's ``accountant`` (a promoted trial calibrates to it, so
     adds no less noise than planned: ε decreases in σ); none without a rung."""
     if rung is None:
         return {}
@@ -120,7 +120,7 @@ def promotion_of(
 
 @dataclass(frozen=True)
 class RdpTuning:
-    """A tuning stage planned in RDP: its per-run ε_t, the worst ledger of each privacy configuration at it,
+    """A tuning phase planned in RDP: its per-run ε_t, the worst ledger of each privacy configuration at it,
     its RDP on the subset it trains on (``raw``: K trials per method and any promoted ones) and on the data
     (``curve``: amplified by the subset), and its second rung."""
 
@@ -134,7 +134,7 @@ class RdpTuning:
 def rdp_tuning(
     setup: PlanSetup, pool: Pool, total: float, fraction: float, n: int, floor: float, pairs: Pairs
 ) -> RdpTuning | None:
-    """The tuning's per-run ε_t: the largest whose stage (every method of ``pool``'s trials, each bounded
+    """The tuning's per-run ε_t: the largest whose phase (every method of ``pool``'s trials, each bounded
     by the worst configuration of any), in RDP amplified by the subset, converts to at most ρ·total (None:
     not even the least ε_t its configurations calibrate to)."""
     delta = setup.delta
@@ -144,7 +144,7 @@ def rdp_tuning(
     schedules, trials = setup.schedules(pool, n, pairs), int(setup.trials.mean) * len(pool)
     rung = second_rung(setup, pool, n, pairs)
 
-    def stage(e: float) -> np.ndarray:
+    def tuning_rdp(e: float) -> np.ndarray:
         ledgers = ledgers_at(schedules, e, delta)
         curve = trials * worst_curve(ledgers)
         if rung is not None:
@@ -152,12 +152,12 @@ def rdp_tuning(
         return np.asarray(curve, dtype=float)
 
     def tuning_fits(e: float) -> bool:
-        return rdp_to_epsilon(amplified_rdp(stage(e), fraction), delta) <= setup.tuning_share * total
+        return rdp_to_epsilon(amplified_rdp(tuning_rdp(e), fraction), delta) <= setup.tuning_share * total
 
     if not tuning_fits(tuned_floor):
         return None
     per_run = largest_fitting(tuning_fits, tuned_floor, total)
-    raw = stage(per_run)
+    raw = tuning_rdp(per_run)
     return RdpTuning(per_run, ledgers_at(schedules, per_run, delta), raw, amplified_rdp(raw, fraction), rung)
 
 
@@ -177,7 +177,9 @@ def rdp_candidates(
     return [candidate for candidate in found if candidate is not None]
 
 
-def _tune_stage(setup: PlanSetup, tuning: RdpTuning, fraction: float, epsilon: float, delta: float) -> Phase:
+def _tuning_phase(
+    setup: PlanSetup, tuning: RdpTuning, fraction: float, epsilon: float, delta: float
+) -> Phase:
     return Phase(
         name="tune",
         count=setup.trials,
@@ -212,7 +214,7 @@ def _rdp_candidate(
     release_curve = worst_curve(release_ledgers)
     release = Phase.one_run(release_epsilon, delta, release_ledgers, rdp_to_epsilon(release_curve, delta))
     return (
-        _tune_stage(setup, tuning, fraction, rdp_to_epsilon(tuning.curve, delta), delta),
+        _tuning_phase(setup, tuning, fraction, rdp_to_epsilon(tuning.curve, delta), delta),
         release,
         RDP_COMPOSITION if fraction == 1 else AMPLIFIED_RDP_COMPOSITION,
         rdp_to_epsilon(tuning.curve + release_curve, delta),
@@ -239,7 +241,7 @@ def _basic_candidate(
     release_ledgers = ledgers_at(released, release_epsilon, release_delta)
     release = Phase.one_run(release_epsilon, release_delta, release_ledgers, release_epsilon)
     return (
-        _tune_stage(setup, tuning, fraction, epsilon_a, delta_a),
+        _tuning_phase(setup, tuning, fraction, epsilon_a, delta_a),
         release,
         BASIC_COMPOSITION,
         epsilon_a + release_epsilon,
@@ -257,7 +259,7 @@ def pld_candidates(
     setup: PlanSetup, pool: Pool, total: float, fraction: float, n: int, pairs: Pairs
 ) -> list[Candidate]:
     """The plan composed by PLD, where it applies: a fixed K, and one privacy configuration for the tuning
-    trials and one for the release (every knob that changes a run's noise fixed), so that each stage
+    trials and one for the release (every knob that changes a run's noise fixed), so that each phase
     repeats one Poisson-subsampled Gaussian schedule whatever the sampler chooses from earlier scores
     (adaptive composition of mechanisms fixed in advance). The tuning's σ_t is the smallest whose K runs
     spend at most ρ·total on the data: on the whole data by dp-accounting's PLD, on a secret subset of

@@ -17,6 +17,7 @@ from dptune.privacy.compositions import RDP
 from dptune.privacy.history import HistoryEntry
 from dptune.privacy.tuning import TrialCount, worst_curve
 from dptune.sweep.bound import configuration_schedules, lowest_sigma
+from dptune.sweep.release_policies import PER_METHOD, ReleasePolicy
 from dptune.sweep.space import Dist, MethodSpace
 from dptune.sweep.spec_keys import PROMOTION_FACTOR, TUNING_COMPUTE, TUNING_SHARE
 from dptune.training.config import RunConfig
@@ -41,9 +42,9 @@ class PlanSetup:
     trials: TrialCount
     tuning_share: float = TUNING_SHARE
     tuning_compute: float = TUNING_COMPUTE
-    one_model: bool = False
-    """Whether each total releases one model chosen across the methods (``privacy.release: one``): their
-    tuning trials one stage, its selection released once; else each method its own."""
+    release: ReleasePolicy = PER_METHOD
+    """How each total publishes (``dptune.sweep.release_policies``): its pools, the methods whose tuning
+    trials are one phase and whose selection is released once."""
     promoted: int = 0
     """Each method's promoted trials (``budget.promoted_trials``: successive halving's second rung)."""
     calibrated: dict[tuple[object, ...], tuple[Schedule, ...]] = field(
@@ -82,8 +83,13 @@ class PlanSetup:
         return min(PROMOTION_FACTOR, fits) if fits >= 2 else 1
 
     def pools(self) -> list[tuple[str, ...]]:
-        """The methods of each model a total releases: all of them together, or each alone."""
-        return [tuple(self.methods)] if self.one_model else [(m,) for m in self.methods]
+        """The methods of each model a total releases (the release policy's pools)."""
+        return self.release.pools(list(self.methods))
+
+    @property
+    def pooled(self) -> bool:
+        """Whether a model a total releases covers several methods' tuning (one model across methods)."""
+        return self.release.pooled(list(self.methods))
 
     def members(
         self, pool: Sequence[str], pairs: Mapping[str, Sequence[tuple[int, int]]] | None = None
@@ -189,7 +195,7 @@ class Schedule:
 
     def lowest(self, epsilon: float, delta: float) -> tuple[HistoryEntry, ...]:
         """The worst ledger of the configuration's runs at target (ε, δ), calibrated by RDP
-        (``lowest_sigma``; the accountant of every stage but a PLD-composed one's)."""
+        (``lowest_sigma``; the accountant of every phase but a PLD-composed one's)."""
         if (epsilon, delta) not in self.found:
             self.sigma = lowest_sigma(epsilon, delta, self.schedule, RDP, self.sigma, self.probe)
             self.found[epsilon, delta] = tuple(self.schedule(self.sigma))

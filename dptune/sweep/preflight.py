@@ -81,10 +81,10 @@ def refuse_existing(spec: SweepSpec) -> None:
         )
 
 
-def refuse_nothing_to_resume(spec: SweepSpec, stages: list[SweepSpec]) -> None:
-    """``--resume`` of a sweep none of whose stages exists in ``storage_path`` (a local folder or a URI) is
+def refuse_nothing_to_resume(spec: SweepSpec, sweeps: list[SweepSpec]) -> None:
+    """``--resume`` of a sweep none of whose sweeps exists in ``storage_path`` (a local folder or a URI) is
     refused: it would start a fresh sweep, and a fresh private state, without a word."""
-    if not any(sweep_exists(stage) for stage in stages):
+    if not any(sweep_exists(sweep) for sweep in sweeps):
         raise InputError(
             "--resume",
             f"no sweep {spec.name!r} in {spec.storage_path} to resume; start it without --resume",
@@ -283,11 +283,11 @@ def check_models(run: RunConfig, models: tuple[str, ...] = ()) -> int:
 def preflight(spec: SweepSpec, resume: bool) -> int:
     """Every check above (module docstring), in the order ``dptune run`` makes them; the number of
     training samples a trial gets."""
-    stages = [stage for index in range(len(spec.epsilons)) for stage in spec.stages(index)]
-    for stage in stages:
-        (refuse_per_method_runs if resume else refuse_existing)(stage)
+    sweeps = [sweep for index in range(len(spec.epsilons)) for sweep in spec.sweeps_at(index)]
+    for sweep in sweeps:
+        (refuse_per_method_runs if resume else refuse_existing)(sweep)
     if resume:
-        refuse_nothing_to_resume(spec, stages)
+        refuse_nothing_to_resume(spec, sweeps)
     shared = spec.shared
     n = check_models(shared, spec.models)
     check_batch_sizes(spec, n)

@@ -18,13 +18,14 @@ from typing import Any
 
 from dptune.base.factories import is_import_path
 from dptune.base.randomness import SECURE, SEEDED_NO_GUARANTEE
-from dptune.engine.data import TEXT_DATASETS
+from dptune.engine.text_names import TEXT_DATASETS
 from dptune.models.pretrained_names import stated_weights
 from dptune.privacy.heldout import PrivateHeldOut
 from dptune.privacy.plan_privacy import Ran, released_privacy
 from dptune.privacy.plans import MethodPlan
 from dptune.sweep.disclosure import Disclosure, disclosure
 from dptune.sweep.held_out import Baseline
+from dptune.sweep.release_policies import ReleasePolicy
 from dptune.sweep.results import finished_reruns, trial_settings
 from dptune.training.config import RunConfig
 from dptune.training.trial_status import FINAL_SCORE, SCORE_STD, shown_score
@@ -181,14 +182,6 @@ def _card(
     )
 
 
-PUBLISHED_NOTE = (
-    "this sweep released one model per method at this total (privacy.release: per_method): publishing all of "
-    "them costs this (ε, δ), and a model picked among them by any score of the data (the final test "
-    "included) is covered by this figure, not by its own ε"
-)
-"""What a card of one model per method says of the figure that covers them all."""
-
-
 def tuning_trials_ran(plan: MethodPlan, pool: Sequence[MethodPlan], counts: Mapping[str, Ran]) -> str:
     """The tuning trials the one model of ``pool`` (released by ``plan``'s method) was chosen among, as its
     card states them: a secret count, or how many ran (by method, across several), and the promoted ones."""
@@ -215,13 +208,15 @@ def pipeline_release(
     run: RunConfig,
     settings: Mapping[str, Any],
     noise_source: str,
-    published: tuple[float, float] | None = None,
+    release: ReleasePolicy,
+    published: Mapping[str, Any] | None = None,
 ) -> ReleasedModel:
     """The release run of ``method``'s pipeline whose ε includes the tuning (``dptune.sweep.plan``), the
-    one model of ``pool`` (its method alone, or every method of one model across methods): its card's
-    (ε, δ) is what the pool ran (``counts`` by method), composed the plan's way (``released_privacy``: the
-    plan's own figure unless a lost trial ran again); ``published``: the (ε, δ) of publishing every
-    model of the sweep, where it releases one per method."""
+    one model of ``pool`` (its method alone, or every method of one model across methods, as the release
+    policy ``release`` pools them): its card's (ε, δ) is what the pool ran (``counts`` by method), composed
+    the plan's way (``released_privacy``: the plan's own figure unless a lost trial ran again), what it
+    covers the policy's sentence; ``published``: what the card states of publishing every model of the
+    sweep (``ReleasePolicy.published``)."""
     plans = {p.method: p for p in pool}
     plan = plans[method]
     epsilon, delta = released_privacy(pool, counts)
@@ -232,27 +227,19 @@ def pipeline_release(
         if plan.tuning.fraction < 1
         else "on the whole training data"
     )
-    choice = "the choice among them" if len(pool) == 1 else "the choice among them, the method included"
     released = sum(counts[m].released for m in plans)
     guarantee = {
         "epsilon": epsilon,
         "delta": delta,
         "includes_tuning": True,
-        "covers": (
-            f"every run that touched the training data to choose and train this model: {trials} {subset}, "
-            f"{choice}, and the release run ({released}) on the whole data;"
-        ),
+        "covers": release.covers(trials, subset, released),
     }
     card = _card(run, settings, accuracy, noise_source, guarantee) | {
         "total_epsilon": plan.total_epsilon,
         "plan": plan.as_dict(),
     }
     if published is not None:
-        card["published_with_the_others"] = {
-            "epsilon": published[0],
-            "delta": published[1],
-            "note": PUBLISHED_NOTE,
-        }
+        card["published_with_the_others"] = dict(published)
     trial = str(result["trial_id"])
     return ReleasedModel(
         run.method,

@@ -87,7 +87,7 @@ class TradeOff:
     epsilon_including_tuning: float | None = None  # the method's whole search in its sweep
     delta_including_tuning: float | None = None  # its δ: ``delta``, or more after a warm start
     tuning_bound: str | None = None  # repeat-and-select, composition, filter or plan
-    tuning_note: str | None = None  # what the bound counts (a pipeline's: its plan's stages)
+    tuning_note: str | None = None  # what the bound counts (a pipeline's: its plan's phases)
     epsilon_all_trials: float | None = None  # releasing every trial of the search (None: private)
     noise_source: str = "secure"  # or "seeded" (research mode: no guarantee; the seeds are never logged)
 

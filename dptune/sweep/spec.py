@@ -28,7 +28,7 @@ previous ε's sweep released (and its privacy figures count that sweep's whole �
 ``dataset.factory`` and ``model.factory`` name the user's own code (``package.module:function``, called
 with ``args``; ``dptune.base.factories``), imported with the spec's folder first on the path.
 ``search.proxy`` puts a tuning proxy's sweep on a secret subset of the data before each ε's search
-(``SweepSpec.stages``), which then starts from the proxy's best configurations.
+(``SweepSpec.sweeps_at``), which then starts from the proxy's best configurations.
 """
 
 from __future__ import annotations

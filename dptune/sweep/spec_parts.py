@@ -20,6 +20,7 @@ from dptune.methods.filter_families import PRESET, get_family
 from dptune.methods.params import Param
 from dptune.models.pretrained_names import MODEL_ARGS, PRETRAINED_PREFIX
 from dptune.privacy.tuning import TRIAL_DISTRIBUTIONS, TrialCount
+from dptune.sweep.release_policies import ONE, PIPELINE_RELEASES
 from dptune.sweep.space import (
     KEEP_START,
     TUNED_AT,
@@ -79,14 +80,6 @@ class Proxy:
     top: int
 
 
-ONE_MODEL = "one"
-PER_METHOD = "per_method"
-RELEASES = (ONE_MODEL, PER_METHOD)
-"""``privacy.release`` with ``includes_tuning``: one model per total, chosen across the methods (the
-default), or each method's own model (research comparisons: their cards state the figure of publishing
-them all)."""
-
-
 @dataclass(frozen=True)
 class IncludesTuning:
     """``privacy.includes_tuning``: each ε is the total of the model a method releases, its tuning
@@ -95,13 +88,8 @@ class IncludesTuning:
 
     share: float = TUNING_SHARE
     compute: float = TUNING_COMPUTE
-    release: str = ONE_MODEL
+    release: str = ONE.name  # ``privacy.release``: a pipeline's policy (``dptune.sweep.release_policies``)
     promoted: int = 0  # ``budget.promoted_trials``: a second rung of m trials per method (0: none)
-
-    @property
-    def one_model(self) -> bool:
-        """Whether each total releases one model chosen across the methods (``privacy.release: one``)."""
-        return self.release == ONE_MODEL
 
 
 def parse_dist(value: Any, param: Param, path: str) -> Dist:
@@ -337,9 +325,9 @@ def parse_includes_tuning(
     share = number(
         privacy.get("tuning_share", TUNING_SHARE), "privacy.tuning_share", lambda v: 0 < v < 1, "in (0, 1)"
     )
-    release = privacy.get("release", ONE_MODEL)
-    if release not in RELEASES:
-        raise InputError("privacy.release", f"must be one of {', '.join(RELEASES)}, got {release!r}")
+    release = privacy.get("release", ONE.name)
+    if release not in PIPELINE_RELEASES:
+        raise InputError("privacy.release", f"must be one of {', '.join(PIPELINE_RELEASES)}, got {release!r}")
     return IncludesTuning(share, TUNING_COMPUTE if compute is None else compute, str(release), promoted or 0)
 
 

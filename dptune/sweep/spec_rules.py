@@ -171,7 +171,7 @@ def _total(spec: SweepSpec) -> Iterator[Conflict]:
 
 
 def _one_model(spec: SweepSpec) -> Iterator[Conflict]:
-    if spec.trials.random and spec.one_model:
+    if spec.trials.random and spec.release.pooled(list(spec.methods)):
         yield (
             "privacy.release",
             "one model across methods needs a fixed trial count (repeat-and-select releases each method's "

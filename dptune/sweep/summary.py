@@ -76,21 +76,43 @@ def held_out_line(held_out: PrivateHeldOut | None, disclosure: Disclosure = STAT
     )
 
 
+@dataclass(frozen=True)
+class Opening:
+    """What a sweep's opening lines read: its data, δ, each trial's GPU share, its privacy filter (None:
+    none) and each method's warm-start points."""
+
+    data: Dataset
+    delta: float
+    gpu: float
+    filter: RenyiFilter | None
+    warm_points: Mapping[str, Sequence[Any]]
+
+
+@dataclass(frozen=True)
+class Closing:
+    """What a sweep's closing lines read: its selected configurations as a table, its search bound's
+    figures, where its private state is kept, the compute it used, the models it released and its public
+    privacy record."""
+
+    table: str
+    tuning: SweepTuningCost
+    private_state: str
+    compute: str
+    releases: Sequence[ReleasedModel]
+    record: Mapping[str, Any]
+
+
 def pipeline_opening_lines(
-    spec: SweepSpec, plan: MethodPlan, data: Dataset, delta: float, disclosure: Disclosure = STATED
+    spec: SweepSpec, plan: MethodPlan, opening: Opening, disclosure: Disclosure = STATED
 ) -> list[str]:
     """The lines before a pipeline sweep's first trial (``plan``: one of its methods' plans, all on one
-    subset rate): what it tunes and releases, its randomness, selection and held-out split (their figures
-    as ``disclosure`` states them)."""
-    shared, n = spec.shared, len(data.train_y)
+    subset rate): what it tunes and releases (as its release policy says), its randomness, selection and
+    held-out split (their figures as ``disclosure`` states them)."""
+    shared, data = spec.shared, opening.data
+    n, delta = len(data.train_y), opening.delta
     fraction = plan.tuning.fraction
     subset = f"a secret subset of rate {fraction:g}" if fraction < 1 else "all data"
-    released = (
-        "each method's selection released once on the whole data"
-        if len(plan.pool) == 1
-        else "the best of the methods' selections by validation accuracy released once on the whole "
-        "data: one model, its card covering every method's trials"
-    )
+    released = spec.release.opening
     promoted = f"then {promoted_note(plan.tuning)} (successive halving), " if plan.tuning.promoted else ""
     return [
         f"sweep {spec.name}: {', '.join(spec.methods)} on {shared.dataset} (n={n}) / {shared.model}, "
@@ -104,17 +126,16 @@ def pipeline_opening_lines(
     ]
 
 
-def search_opening_lines(
-    spec: SweepSpec,
-    data: Dataset,
-    delta: float,
-    gpu: float,
-    filter_: RenyiFilter | None,
-    warm_points: Mapping[str, Sequence[Any]],
-) -> list[str]:
+def search_opening_lines(spec: SweepSpec, opening: Opening) -> list[str]:
     """The lines before a per-run sweep's first trial: what the sweep is, its randomness and selection, and
-    what its bound, sampler, filter or warm start mean for what it shows (``gpu``: each trial's GPU
-    share)."""
+    what its bound, sampler, filter or warm start mean for what it shows."""
+    data, delta, gpu, filter_, warm_points = (
+        opening.data,
+        opening.delta,
+        opening.gpu,
+        opening.filter,
+        opening.warm_points,
+    )
     shared, n = spec.shared, len(data.train_y)
     lines = [
         f"sweep {spec.name}: {', '.join(spec.methods)} on {shared.dataset} (n={n}) / {shared.model}, "
@@ -171,60 +192,35 @@ def registered_line(releases: Sequence[ReleasedModel], disclosure: Disclosure = 
     ]
 
 
-def closing_lines(
-    spec: SweepSpec,
-    table: str,
-    tuning: SweepTuningCost,
-    private_state: str,
-    compute: str,
-    releases: Sequence[ReleasedModel] = (),
-) -> list[str]:
-    """The lines after the last trial: the best trade-offs (``table``), where its re-runs are registered
-    (``releases``), the privacy of the search, where a secret count is kept (``private_state``), the
-    randomness and the compute used (``compute``)."""
-    disclosure = seed_disclosure(spec.shared.seed)
+def closing_lines(spec: SweepSpec, closing: Closing) -> list[str]:
+    """The lines after the last trial: the best trade-offs (its table), where its re-runs are registered
+    (its releases), the privacy of the search, where a secret count is kept (its private state), the
+    randomness and the compute used."""
+    disclosure, tuning = seed_disclosure(spec.shared.seed), closing.tuning
     lines = [
-        "\nbest trade-offs of this sweep:\n" + table,
-        *registered_line(releases, disclosure),
+        "\nbest trade-offs of this sweep:\n" + closing.table,
+        *registered_line(closing.releases, disclosure),
         "\nprivacy of the search itself (each trial spends at most ε; choosing among them costs more):",
         disclosure.figure(format_costs(tuning)),
     ]
     if tuning.secret_count:
         lines.append(
             "  (a repeat-and-select bound needs the trial count secret: it is kept, with ε of releasing "
-            f"every trial, in {private_state}/private_state.json)"
+            f"every trial, in {closing.private_state}/private_state.json)"
         )
-    return [*lines, randomness_line(spec), compute]
+    return [*lines, randomness_line(spec), closing.compute]
 
 
-def pipeline_closing_lines(
-    spec: SweepSpec,
-    table: str,
-    releases: Sequence[ReleasedModel],
-    record: Mapping[str, Any],
-    compute: str,
-    one_model: bool = False,
-    disclosure: Disclosure = STATED,
-) -> list[str]:
-    """The lines after a pipeline sweep (ε includes the tuning): the methods whose release did not finish
-    (one model across methods: whether it did), the selected tuning trials (``table``), what the sweep
-    spent (as ``disclosure`` states it: a seeded sweep states no figure), the randomness and the compute
-    used. The released models themselves are the run's last block, once for every total
-    (``run_sweeps``)."""
+def pipeline_closing_lines(spec: SweepSpec, closing: Closing, disclosure: Disclosure = STATED) -> list[str]:
+    """The lines after a pipeline sweep (ε includes the tuning): the models its release policy did not
+    release, the selected tuning trials (its table), what the sweep spent (as ``disclosure`` states it: a
+    seeded sweep states no figure), the randomness and the compute used. The released models themselves
+    are the run's last block, once for every total (``run_sweeps``)."""
+    record, releases, release, table = closing.record, closing.releases, spec.release, closing.table
     total = record["total_epsilon"]
-    released = {r.method for r in releases}
-    unfinished = "its release run did not finish (the tuning still spent its part of that ε)"
-    at = disclosure.total(total)
-    if one_model:
-        lines = [] if releases else [f"\nno model released at {at}: {unfinished}"]
-        whole = "its one model (every method's tuning, the choice of the method, the release)"
-    else:
-        lines = [
-            f"\n{row['method']}: no model released at {at}: {unfinished}"
-            for row in record["methods"]
-            if row["method"] not in released
-        ]
-        whole = "every method's model"
+    methods = [row["method"] for row in record["methods"]]
+    lines = release.not_released(methods, {r.method for r in releases}, disclosure.total(total))
+    whole = release.covered()
     lines += [
         "\nthe tuning trials each release carried (validation accuracy; final test: the release):\n" + table,
         f"\nprivacy of this sweep: {len(record['methods'])} methods' pipelines on the same data; releasing "
@@ -243,43 +239,7 @@ def pipeline_closing_lines(
         if row["epsilon_including_tuning"] > total * (1 + 1e-9)
     ]
     lines += disclosure.stated(per_method) or []
-    return [*lines, randomness_line(spec), compute]
-
-
-def covers_lines(
-    releases: Sequence[ReleasedModel], records: Sequence[Mapping[str, Any]], disclosure: Disclosure = STATED
-) -> list[str]:
-    """What each total's (ε, δ) covers (``records``: each total's sweep's public record): one model across
-    methods, every method's tuning and the choice of the method; models per method, only their own
-    pipeline, with the figure of publishing them all and that a pick among them by a score is covered by
-    that figure alone. A seeded sweep's (``disclosure``): what each total released, and that no (ε, δ)
-    holds."""
-    lines = []
-    for record in records:
-        total = record["total_epsilon"]
-        mine = [r for r in releases if r.total_epsilon == total]
-        pooled = [r for r in mine if r.released_among]
-        if pooled:
-            one = pooled[0]
-            lines.append(
-                f"{disclosure.total(total)}: one model, {one.method}'s configuration (the best on validation "
-                f"of {', '.join(one.released_among)}); "
-                + disclosure.figure(
-                    f"its (ε, δ) = ({one.epsilon:.3f}, {one.delta:g}) covers every method's tuning trials, "
-                    "the choice of the method and of its settings, and its release"
-                )
-            )
-        elif len(record["methods"]) > 1:
-            lines.append(
-                f"{disclosure.total(total)}: one model per method (privacy.release: per_method); "
-                + disclosure.figure(
-                    "each card covers its own pipeline; publishing all of them: "
-                    f"ε ≤ {record['epsilon_including_tuning']:.3f}, δ ≤ {record['delta']:g}; picking one "
-                    "of them by its final-test score (or any score) is not covered by its own card, only by "
-                    "that figure"
-                )
-            )
-    return lines
+    return [*lines, randomness_line(spec), closing.compute]
 
 
 @dataclass(frozen=True)
@@ -339,7 +299,7 @@ def compute_line(
 
 
 def tuning_runs(count: TrialCount) -> str:
-    """A stage's run count as the plan's table shows it: ``8``, ``K~P(8)`` (secret K, Poisson mean 8)
+    """A phase's run count as the plan's table shows it: ``8``, ``K~P(8)`` (secret K, Poisson mean 8)
     or ``K~NB(8)`` (truncated negative binomial)."""
     if not count.random:
         return f"{int(count.mean)}"
@@ -347,7 +307,7 @@ def tuning_runs(count: TrialCount) -> str:
 
 
 def tuning_column(tuning: Phase) -> str:
-    """A tuning stage's runs as the plan's table shows them: ``tuning_runs``, ``8+2`` with a second rung."""
+    """A tuning phase's runs as the plan's table shows them: ``tuning_runs``, ``8+2`` with a second rung."""
     runs = tuning_runs(tuning.count)
     return f"{runs}+{tuning.promoted}" if tuning.promoted else runs
 
@@ -405,7 +365,7 @@ def second_rung_text(tuning: Phase) -> str:
 
 
 def format_plan(plans: list[MethodPlan]) -> str:
-    """The plan as the first table of ``dptune run``: per method and total, each stage's share."""
+    """The plan as the first table of ``dptune run``: per method and total, each phase's share."""
     lines = [
         f"{'method':<15} {'total ε':>7} │ {'tuning':>6} {'ε_t':>6} {'subset γ':>8} {'its ε':>6} │ "
         f"{'release ε_B':>11} {'epochs':>8} │ {'composed':>8} {'runs':>5}  composition"
@@ -422,7 +382,7 @@ def format_plan(plans: list[MethodPlan]) -> str:
     lines.append(
         f"(δ = {delta:g}; tuning: trials per method (+m: promoted ones), each at ε_t on a secret subset of "
         "rate γ, 'its ε' their "
-        "whole stage's; the release: one run at ε_B; 'epochs': a tuning trial's T_t of the release's T, "
+        "whole phase's; the release: one run at ε_B; 'epochs': a tuning trial's T_t of the release's T, "
         "the rule's r_B/r_t = ε_B/ε_t carried in steps; 'composed': the released model's (ε, δ), tuning "
         "included; 'runs': the compute in full runs, the tuning's K·γ·T_t/T and the release's 1)"
     )
@@ -435,8 +395,8 @@ def format_plan(plans: list[MethodPlan]) -> str:
         lines.append(
             f"(one model per total (privacy.release: one): the tuning trials of each of "
             f"{', '.join(pooled.pool)} (as many per method as the line of its total says) are one tuning "
-            "stage, 'its ε' "
-            "and 'composed' that stage's and the one release's; each method's selection is compared with "
+            "phase, 'its ε' "
+            "and 'composed' that phase's and the one release's; each method's selection is compared with "
             "the others' by validation accuracy and the best released once at ε_B, composed as the worst "
             "of the methods' releases: the method is a dimension of the search, and its choice counted)"
         )

@@ -10,6 +10,7 @@ from typing import Any
 from dptune.privacy.heldout import PrivateHeldOut
 from dptune.privacy.tuning import TrialCount
 from dptune.sweep.bound import SearchSetup
+from dptune.sweep.release_policies import ONE, PER_METHOD, RELEASE_POLICIES, RERUNS, ReleasePolicy
 from dptune.sweep.space import (
     MethodSpace,
     carried_start_point,
@@ -50,7 +51,7 @@ class SweepSpec:
     seed: int | None  # the sampler's draws; None: secret OS entropy (always, for a secret trial count)
     startup_trials: int
     warm_start: WarmStart | None
-    proxy: Proxy | None  # a tuning proxy's sweep before each ε's search (``stages``)
+    proxy: Proxy | None  # a tuning proxy's sweep before each ε's search (``sweeps_at``)
     epsilons: tuple[float, ...]  # the ε targets; several: one sweep per ε (``at_epsilon``)
     reruns: int  # re-runs of each method's selected configuration, on the final-test part
     tracking_uri: str
@@ -64,10 +65,14 @@ class SweepSpec:
     held_out: PrivateHeldOut | None = None  # its noisy scores' guarantee (``dptune.sweep.held_out``)
 
     @property
-    def one_model(self) -> bool:
-        """Whether each total releases one model chosen across several methods (``privacy.release: one``
-        with ``includes_tuning``)."""
-        return self.includes_tuning is not None and self.includes_tuning.one_model and len(self.methods) > 1
+    def release(self) -> ReleasePolicy:
+        """How the spec publishes its selections (``dptune.sweep.release_policies``): per-run ε targets
+        re-run each selection; an ε that includes the tuning releases as ``privacy.release`` says, one model
+        across a single method being that method's own."""
+        if self.includes_tuning is None:
+            return RERUNS
+        name = self.includes_tuning.release
+        return PER_METHOD if name == ONE.name and len(self.methods) < 2 else RELEASE_POLICIES[name]
 
     def with_trials(self, count: TrialCount) -> SweepSpec:
         """This spec with ``count`` trials per method, TPE's and GP's random start-up rescaled to it unless
@@ -150,7 +155,7 @@ class SweepSpec:
             for method, space in self.methods.items()
         }
 
-    def stages(self, index: int) -> list[SweepSpec]:
+    def sweeps_at(self, index: int) -> list[SweepSpec]:
         """The sweeps of the ``index``-th ε target in order: with ``search.proxy``, the proxy's sweep
         (``NAME.proxy``: the subset, its own trial count, no re-runs, the start points, warm-started as
         this ε's search would be), then the search on the whole data warm-started from the proxy's best

@@ -27,8 +27,8 @@ from dptune.tracking.report import (
     PlotContext,
     TradeOff,
     TrialPoint,
+    phase_lines,
     setting,
-    stage_lines,
 )
 from dptune.training.trial_status import FINAL_SCORE, OBJECTIVE, TrialStatus, select_trial
 
@@ -318,8 +318,8 @@ class MlflowReader(ABC):
 
     def plot_context(self, experiment: str, sweep_id: str | None = None) -> PlotContext:
         """What a plot of the experiment's (or one sweep's) trials states: dataset, model, δ and epochs,
-        from the trials' params (values that differ joined, epochs as a range), and what each stage of
-        the released models' plans spent (``stage_lines`` of the plans their sweeps stored)."""
+        from the trials' params (values that differ joined, epochs as a range), and what each phase of
+        the released models' plans spent (``phase_lines`` of the plans their sweeps stored)."""
         runs = self._trained_runs(experiment, sweep_id)
         params = [logged_values(r.data.params) for r in runs]
 
@@ -332,7 +332,7 @@ class MlflowReader(ABC):
             model=joined("model"),
             delta=float(deltas[0]) if len(deltas) == 1 else math.nan,
             epochs=span({p.get("epochs") for p in params}),
-            stages=stage_lines(self._stored_plans(runs)),
+            phases=phase_lines(self._stored_plans(runs)),
         )
 
     def _stored_plans(self, runs: list[Any]) -> list[dict[str, Any]]:

@@ -372,8 +372,8 @@ def _describe(context: PlotContext, width: int) -> str:
     """The title's lines after the first: dataset, model, δ and epochs, leaving out what is unknown,
     joined by `` · `` and wrapped at ``width`` characters (a long factory name broken where it must be),
     so that a title never runs past the axes into the legends or off the figure; then, on lines of their
-    own, what releasing every model of a list of totals costs (``context.releases``) and what each stage
-    of the released models' plans spent (``context.stages``)."""
+    own, what releasing every model of a list of totals costs (``context.releases``) and what each phase
+    of the released models' plans spent (``context.phases``)."""
     parts = [context.dataset, context.model]
     if not math.isnan(context.delta):
         parts.append(f"δ = {context.delta:.2g}")
@@ -387,8 +387,8 @@ def _describe(context: PlotContext, width: int) -> str:
             else:
                 lines.append(piece)
     lines += textwrap.wrap(context.releases, width)
-    for stage in context.stages:
-        lines += textwrap.wrap(stage, width)
+    for phase in context.phases:
+        lines += textwrap.wrap(phase, width)
     return "\n".join(lines)
 
 
@@ -418,12 +418,12 @@ def _method_handles(colours: dict[str, str]) -> list[Artist]:
 
 def _mark_handles(drawn: set[str]) -> list[Artist]:
     """Legend entries, in grey, explaining each kind of mark that was drawn. Where a released model is
-    drawn, its stages are too, each at what one of its runs spent: the tuning trials at their ε_t, the
+    drawn, its phases are too, each at what one of its runs spent: the tuning trials at their ε_t, the
     release run at its ε_B, the model at the total the two compose to."""
     from matplotlib.lines import Line2D
 
     grey: dict[str, Any] = {"color": MARK_COLOUR, "linestyle": "none"}
-    staged = "released" in drawn
+    by_phase = "released" in drawn
     entries = {
         "trials": Line2D(
             [],
@@ -432,7 +432,7 @@ def _mark_handles(drawn: set[str]) -> list[Artist]:
             markersize=4,
             alpha=TRIAL_ALPHA,
             label="search trial (validation);\na tuning trial at its ε_t"
-            if staged
+            if by_phase
             else "search trial (validation)",
             **grey,
         ),
@@ -453,7 +453,7 @@ def _mark_handles(drawn: set[str]) -> list[Artist]:
             marker="o",
             markersize=2.5,
             alpha=0.6,
-            label="re-run (final test); a\nrelease run at its ε_B" if staged else "re-run (final test)",
+            label="re-run (final test); a\nrelease run at its ε_B" if by_phase else "re-run (final test)",
             **grey,
         ),
         "validation": Line2D(

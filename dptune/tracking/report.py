@@ -76,20 +76,20 @@ class TrialPoint:
 class PlotContext:
     """What a plot's title states about the sweeps behind it: dataset, model, δ, the epochs as text
     (``"10"``, or a searched range such as ``"10–40"``), for a list of totals the (ε, δ) of releasing
-    all its models (``releases``) and, for released models, what each stage of their plans spent
-    (``stages``: ``stage_lines``, a line per total). An empty text is left out of the title."""
+    all its models (``releases``) and, for released models, what each phase of their plans spent
+    (``phases``: ``phase_lines``, a line per total). An empty text is left out of the title."""
 
     dataset: str
     model: str
     delta: float
     epochs: str
     releases: str = ""
-    stages: tuple[str, ...] = ()
+    phases: tuple[str, ...] = ()
 
 
-def stage_lines(plans: Sequence[Mapping[str, Any]]) -> tuple[str, ...]:
-    """What each stage of the stored plans (``MethodPlan.as_dict``) spent, a line per total:
-    ``total 1: 8 × ε_t 0.0806 (ε 0.25), then ε_B 0.955`` (the tuning stage's trials, each at ε_t,
+def phase_lines(plans: Sequence[Mapping[str, Any]]) -> tuple[str, ...]:
+    """What each phase of the stored plans (``MethodPlan.as_dict``) spent, a line per total:
+    ``total 1: 8 × ε_t 0.0806 (ε 0.25), then ε_B 0.955`` (the tuning phase's trials, each at ε_t,
     composing to ε on the data; then the release's run at ε_B; one model across methods:
     ``total 2: 3 methods × 4 × ε_t 0.135 (ε 0.5), then one model at ε_B 1.92``; a second rung of
     successive halving: ``8 × ε_t 0.126 + 2 × 0.22 (ε 0.5)``); plans that differ at a
@@ -135,7 +135,7 @@ PIPELINE_ROWS = (
 
 def format_report(rows: list[TradeOff]) -> str:
     """``format_table`` of the rows, a section per setting (dataset, model, δ) when there are several;
-    then the plan of each pipeline's row (ε including the tuning: what each stage spent)."""
+    then the plan of each pipeline's row (ε including the tuning: what each phase spent)."""
     settings = sorted({setting(row) for row in rows})
     plans = [
         f"  {row.method:<15} total ε {row.epsilon_target:g}: {row.tuning_note}"

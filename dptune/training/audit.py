@@ -1,4 +1,4 @@
-"""One-run privacy audit of a method's release: an ε lower bound that catches a broken implementation.
+"""One-run privacy audit of a method's privatized step: an ε lower bound that catches a broken implementation.
 
 Steinke, Nasr & Jagielski, "Privacy Auditing with One (1) Training Run", NeurIPS 2023, arXiv:2305.08846:
 m canaries are each included independently with probability 1/2, the mechanism runs once, the auditor
@@ -11,22 +11,22 @@ W of correct guesses satisfies
 whose bound is ≤ 1 − confidence at the observed v is refuted; the largest is the lower bound.
 
 What is audited, and why (docs/audit.md). Over a whole subsampled run this bound is far too
-loose to catch even a k×-under-noised method. One release step with *Dirac* canaries is not: each canary's
-clipped signal lives in its own coordinates, so the release gives m independent Gaussian tests of the same
-mechanism. We audit one release of the method exactly as training computes it (``methods.release``: the
-method's own per-sample signal over its k iterates, the real clipped-sum engine, the release's C_t and s_t),
-white-box, with crafted gradient canaries:
+loose to catch even a k×-under-noised method. One privatized step with *Dirac* canaries is not: each
+canary's clipped signal lives in its own coordinates, so the privatized gradient gives m independent Gaussian
+tests of the same mechanism. We audit one privatized step of the method exactly as training computes it
+(``methods.privatize``: the method's own per-sample signal over its k iterates, the real clipped-sum engine,
+the privatize stage's C_t and s_t), white-box, with crafted gradient canaries:
 
 * the model is a bias-free ``nn.Linear(m, 2)`` under cross-entropy and canary i is (c·e_i, label 0).
   At any parameters W its gradient is c·p₁·(−1, 1) in column i of W (p₁ = softmax(c·W[:, i])₁), so
   every v_i = Σ_j w_j ∇f_i(x_{t−j}) points along u = (−1, 1)/√2 in column i. The snapshots x_{t−j}
   are public: independent uniform draws in [−1/(2c), 1/(2c)], so p₁ ≥ sigmoid(−1) and
   ‖∇f_i‖ ≥ 0.38·c = 380·C_t: every canary is clipped, to exactly C_t·u (non-negative weights w_j).
-* canary i is scored by ⟨column i of the release, u⟩ ~ N(C_t·[i included], s_t²); the k highest
+* canary i is scored by ⟨column i of the privatized gradient, u⟩ ~ N(C_t·[i included], s_t²); the k highest
   scores are guessed "in" and the k lowest "out" (r = 2k).
-* the claim is the accountant's ε of that one release at the noise multiplier the release declares,
+* the claim is the accountant's ε of that one step at the noise multiplier its privatize stage declares,
   z_t = s_t / C_t, without subsampling (q = 1): the inclusion coin is the auditor's secret, not
-  privacy amplification. A release that adds less noise than it declares, or whose sum moves by more
+  privacy amplification. A privatize stage that adds less noise than it declares, or whose sum moves by more
   than C_t per sample, yields a lower bound above the claim.
 
 Cost: the real engine sees dense one-hot rows, so its work grows as m² (about 5 s for m = 50,000 and
@@ -53,7 +53,7 @@ from dptune.base.randomness import Randomness, cpu_generator
 from dptune.engine.engine_choice import clipped_sum_engine
 from dptune.engine.persample import ClippedSumEngine, FlatModel
 from dptune.methods import Hyper, Method, get_method
-from dptune.methods.release import TorchNoise, release
+from dptune.methods.privatize import TorchNoise, privatized_gradient
 from dptune.privacy.accounting import epsilon_of
 from dptune.privacy.calibration import Calibration, calibrate_noise
 from dptune.privacy.history import HistoryEntry
@@ -113,9 +113,9 @@ def epsilon_lower_bound(
 
 
 def plan_guesses(canaries: int, noise_multiplier: float, delta: float, confidence: float = 0.95) -> int:
-    """k, the number of top (and of bottom) scores guessed, fixed before the release is drawn.
+    """k, the number of top (and of bottom) scores guessed, fixed before the privatized gradient is drawn.
 
-    k maximises the *expected* lower bound if the release had half the noise it declares: scores (in
+    k maximises the *expected* lower bound if the privatize stage had half the noise it declares: scores (in
     units of s_t) N(μ, 1) for included and N(0, 1) for excluded canaries, μ = 2/z. For k = f·m on the
     grid ``GUESS_FRACTIONS``, the threshold t solves ½Φ̄(t − μ) + ½Φ̄(t) = f, and by the symmetry of the
     two laws about μ/2 both tails have precision Φ̄(t − μ) / (Φ̄(t − μ) + Φ̄(t)), so E[v] = 2k·precision.
@@ -123,7 +123,7 @@ def plan_guesses(canaries: int, noise_multiplier: float, delta: float, confidenc
     Only public quantities (m, z_t, δ, confidence) enter, so the bound needs no correction for the
     choice. Choosing k after seeing the scores would need one: a Bonferroni correction over five
     candidates costs 12–20% of the bound at m = 20,000–100,000 (the δ term 2mδ·(…) grows fast at small
-    levels), about the whole margin by which a 2× under-noised release is caught.
+    levels), about the whole margin by which a 2× under-noised privatize stage is caught.
     """
     mu = 2.0 / noise_multiplier
 
@@ -159,8 +159,8 @@ def _canary_chunks(
 class AuditResult:
     """One audit: the claim, the bound and the guessing game behind it (``as_dict``: the JSON fields).
 
-    ``step_noise_multiplier`` is z_t = s_t / C_t, what the release declares to the accountant at the
-    audited step; ``epsilon_claimed`` is the accountant's ε of one unsubsampled release at z_t.
+    ``step_noise_multiplier`` is z_t = s_t / C_t, what the privatize stage declares to the accountant at the
+    audited step; ``epsilon_claimed`` is the accountant's ε of one unsubsampled privatized step at z_t.
     """
 
     epsilon_claimed: float
@@ -180,7 +180,7 @@ class AuditResult:
 
     @property
     def claim_refuted(self) -> bool:
-        """True when the audit shows, at ``confidence``, that the release is not (ε_claimed, δ)-DP."""
+        """True when the audit shows, at ``confidence``, that the privatized step is not (ε_claimed, δ)-DP."""
         return self.epsilon_lower_bound > self.epsilon_claimed
 
     def as_dict(self) -> dict[str, Any]:
@@ -190,7 +190,7 @@ class AuditResult:
 def _canary_design(
     generator: torch.Generator, canaries: int, size: int, snapshots: int, magnitude: float
 ) -> tuple[torch.Tensor, list[torch.Tensor]]:
-    """The auditor's draws, in the order the release's generator makes them before its noise: which
+    """The auditor's draws, in the order the privatized step's generator makes them before its noise: which
     canaries are included (probability 1/2 each) and the public snapshots x_{t−j}."""
     member = torch.rand(canaries, generator=generator) < 0.5
     points = [(torch.rand(size, generator=generator) - 0.5) / magnitude for _ in range(snapshots)]
@@ -198,13 +198,14 @@ def _canary_design(
 
 
 def correct_guesses(weight: torch.Tensor, member: torch.Tensor, k: int) -> int:
-    """The adversary's right guesses: each canary scored by the released weight's difference along it,
-    (w_1 − w_0)/√2, the k highest guessed in and the k lowest guessed out, checked against ``member``."""
+    """The adversary's right guesses: each canary scored by the privatized weight gradient's difference
+    along it, (w_1 − w_0)/√2, the k highest guessed in and the k lowest guessed out, checked against
+    ``member``."""
     order = torch.argsort((weight[1] - weight[0]) / math.sqrt(2.0))
     return int(member[order[-k:]].sum()) + int((~member[order[:k]]).sum())
 
 
-def audit_release(
+def audit_step(
     method: Method,
     step: int,
     canaries: int,
@@ -216,16 +217,16 @@ def audit_release(
     attack_seed: int | None = None,
     engine: EngineFactory = clipped_sum_engine,
 ) -> AuditResult:
-    """Audit ``method``'s release at ``step`` with ``canaries`` Dirac canaries (module docstring).
+    """Audit ``method``'s privatized step ``step`` with ``canaries`` Dirac canaries (module docstring).
 
-    The canary design and the release noise come from one generator seeded with ``seed`` (research
+    The canary design and the privatize stage's noise come from one generator seeded with ``seed`` (research
     mode) or with secret OS entropy (``seed=None``, the default, as in training). ``attack_seed``: the
     adversary replays that generator from this seed, regenerates the noise and subtracts it before
     scoring; it succeeds exactly when the seed is the run's, i.e. when a seeded run's seed is known.
     ``engine`` builds the clipped-sum engine (the real one by default; tests inject broken ones).
     """
     start = time.perf_counter()
-    stage = method.release
+    stage = method.privatize
     clip = stage.clip(step)
     declared = stage.noise_multiplier(step)
     k = plan_guesses(canaries, declared, delta, confidence)
@@ -234,7 +235,7 @@ def audit_release(
     generator = cpu_generator(Randomness(seed).stream_seeds().init)
     snapshot_count = min(method.signal.history, step + 1)
     member, snapshots = _canary_design(generator, canaries, flat.size, snapshot_count, magnitude)
-    released = release(
+    privatized = privatized_gradient(
         method,
         engine(flat, max(1, CHUNK_ELEMENTS // canaries)),
         step,
@@ -246,8 +247,8 @@ def audit_release(
     if attack_seed is not None:
         replay = cpu_generator(Randomness(attack_seed).stream_seeds().init)
         _canary_design(replay, canaries, flat.size, snapshot_count, magnitude)
-        released = released - TorchNoise((replay,)).gaussian(released, stage.noise_std(step))
-    correct = correct_guesses(flat.unflatten(released)["weight"], member, k)
+        privatized = privatized - TorchNoise((replay,)).gaussian(privatized, stage.noise_std(step))
+    correct = correct_guesses(flat.unflatten(privatized)["weight"], member, k)
     return AuditResult(
         epsilon_claimed=epsilon_of([(declared, 1.0, 1)], delta, accountant),
         epsilon_lower_bound=epsilon_lower_bound(canaries, 2 * k, correct, delta, confidence),
@@ -268,10 +269,10 @@ def audit_release(
 
 @dataclass(frozen=True)
 class AuditConfig:
-    """``dptune audit``: the method, its claimed ε for one release, and the audit's size.
+    """``dptune audit``: the method, its claimed ε for one privatized step, and the audit's size.
 
     The method is composed for a run of ``steps`` steps (e.g. dpsgd-momentum's clip decay) and its
-    release at ``step`` (default: the last) is audited, with every snapshot its signal reads.
+    privatized step ``step`` (default: the last) is audited, with every snapshot its signal reads.
     """
 
     method: str
@@ -319,17 +320,17 @@ class AuditConfig:
 
 
 def audited_method(config: AuditConfig, params: dict[str, Any]) -> tuple[Method, Calibration]:
-    """The method at the σ whose audited release alone (q = 1, one step) spends ``config.epsilon``.
+    """The method at the σ whose audited privatized step alone (q = 1, one step) spends ``config.epsilon``.
 
     The accountant sees z_t(σ) = s_t / C_t of the audited step (σ/β for fo-dp-sgd, σ·C/C_t for
-    dpsgd-momentum's decreasing clip). The learning rate plays no part in a release.
+    dpsgd-momentum's decreasing clip). The learning rate plays no part in a privatized step.
     """
     definition = get_method(config.method)
     hyper = Hyper(config.clip, 1.0, config.steps)
     step = config.audited_step
 
     def schedule(sigma: float) -> list[HistoryEntry]:
-        return [(definition.build(params, sigma, hyper).release.noise_multiplier(step), 1.0, 1)]
+        return [(definition.build(params, sigma, hyper).privatize.noise_multiplier(step), 1.0, 1)]
 
     try:
         calibration = calibrate_noise(config.epsilon, config.delta, schedule, config.accountant)
@@ -342,7 +343,7 @@ def run_audit(config: AuditConfig, engine: EngineFactory = clipped_sum_engine) -
     """Calibrate, build and audit ``config.method``: the JSON record of ``dptune audit``."""
     params = config.check()
     method, calibration = audited_method(config, params)
-    result = audit_release(
+    result = audit_step(
         method,
         config.audited_step,
         config.canaries,

@@ -21,7 +21,8 @@ from typing import Any
 from dptune.base.errors import InputError
 from dptune.base.factories import is_import_path, load_factory
 from dptune.base.randomness import NOISE_GENERATORS, SEED_LIMIT
-from dptune.engine.data import ALL_DATASETS, TEXT_DATASETS
+from dptune.engine.data import ALL_DATASETS
+from dptune.engine.text_names import TEXT_DATASETS
 from dptune.methods import METHODS, Hyper, get_method
 from dptune.methods.params import Param
 from dptune.models import MODELS

@@ -4,8 +4,8 @@ Per step t (Poisson sampling by default, rate q = B/n, expected batch size L = q
 
     S_t ~ Poisson(q) sample of the training set D
     v_i  = Σ_j w_j ∇f_i(x_{t−j})                      per-sample signal of the method
-    ĝ_t  = (Σ_{i∈S_t} clip(v_i, C_t) + N(0, s_t² I)) / L   release; the accountant records s_t / C_t
-    d_t  = P(ĝ_t)                                      post-processing of released vectors only
+    ĝ_t  = (Σ_{i∈S_t} clip(v_i, C_t) + N(0, s_t² I)) / L   privatize; the accountant records s_t / C_t
+    d_t  = P(ĝ_t)                                      post-processing of privatized vectors only
     x_{t+1} = x_t − η d_t
 
 The noise multiplier σ is calibrated before training so that the ε of the whole run (epochs × ⌈n/B⌉
@@ -15,7 +15,7 @@ A tuning proxy (``proxy_fraction`` γ; Koskela & Kulkarni, NeurIPS 2023) runs th
 σ, the same ledger) on a secret Poisson subset X ⊂ D that keeps each sample with probability γ: S_t is a
 Poisson(q) sample of X and L = γ·q·n, its expected size. It is DP with respect to X exactly as the full
 run is with respect to D; with respect to D, the subset's secrecy amplifies it (``dptune.privacy.
-amplification``). Its step is η·γ: its release divides by γ·q·n, so with a linear post-processing
+amplification``). Its step is η·γ: its privatize stage divides by γ·q·n, so with a linear post-processing
 η·γ keeps the noise the parameters receive per step, η·σ·C/(q·n), the full run's (Adam-type methods take
 the same rule). A configuration's ``lr`` (or ``effective_lr``) thus always names the full run's step, which
 a proxy's ranking extrapolates to (``bench/proxy_rank.py`` measures how well). Its cost is about γ of the
@@ -47,7 +47,14 @@ from dptune.engine.gpu_memory import CPU_PHYSICAL_BATCH, measured_physical_batch
 from dptune.engine.persample import FlatModel
 from dptune.engine.text import DEFAULT_MAX_LENGTH
 from dptune.methods import get_method
-from dptune.methods.release import NoiseSampler, OsCsprngNoise, Released, TorchNoise, clipped_sum, release
+from dptune.methods.privatize import (
+    NoiseSampler,
+    OsCsprngNoise,
+    Privatized,
+    TorchNoise,
+    clipped_sum,
+    privatized_gradient,
+)
 from dptune.models import build_model
 from dptune.models.pretrained import TextClassifier, load_tokenizer, pretrained_weights
 from dptune.models.scattering import COEFFICIENTS, SCALES, ScatteringFeatures
@@ -213,16 +220,16 @@ class Trainer:
         order = torch.randperm(n, generator=self.sampler)
         return list(torch.split(order, self.config.batch_size))[: self.steps_per_epoch]
 
-    def step(self, indices: torch.Tensor) -> Released:
+    def step(self, indices: torch.Tensor) -> Privatized:
         """One accounted step of the samples ``indices``, the only way data reaches θ or the ledger:
 
-            ĝ_t = release (clipped sum + N(0, s_t² I)) / L;  accountant += (z_t, q);
+            ĝ_t = privatize (clipped sum + N(0, s_t² I)) / L;  accountant += (z_t, q);
             d_t = P(ĝ_t);  x_{t+1} = x_t − η d_t
 
-        Returns the release (for inspection; it is already accounted and applied).
+        Returns the privatized gradient (for inspection; it is already accounted and applied).
         """
         idx = indices.to(self.device)
-        released = release(
+        privatized = privatized_gradient(
             self.method,
             self.engine,
             self.steps_taken,
@@ -231,8 +238,8 @@ class Trainer:
             self.expected_batch_size,
             self.noise,
         )
-        self.accountant.step(released.noise_multiplier, self.sample_rate)
-        direction = released.vector
+        self.accountant.step(privatized.noise_multiplier, self.sample_rate)
+        direction = privatized.vector
         for i, stage in enumerate(self.method.post):
             direction, self.post_states[i] = stage.update(direction, self.post_states[i])
         keep = self.method.signal.history - 1
@@ -242,12 +249,12 @@ class Trainer:
             decay = ema_decay(self.config.ema, self.steps_taken)
             self.average = decay * self.average + (1 - decay) * self.theta
         self.steps_taken += 1
-        return released
+        return privatized
 
     @property
     def released_parameters(self) -> torch.Tensor:
         """The parameters the run evaluates and releases: the iterate average x̄_t when ``ema`` is set
-        (a function of released iterates only), else the last iterate x_t."""
+        (a function of privatized iterates only), else the last iterate x_t."""
         return self.theta if self.average is None else self.average
 
     # -- epochs -----------------------------------------------------------------------------------

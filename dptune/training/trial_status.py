@@ -119,7 +119,7 @@ def select_trial(
     """A search's selection rule: among its trials that trained every planned epoch, the one with the
     best validation score after its last epoch (None if none finished); of tied ones, the one of highest
     ``rank``, a secret random draw (``dptune.base.randomness.tie_rank``), never an order the trials ran in.
-    The sweep's searcher selects with it (``dptune.tune.stage_searcher``)."""
+    The sweep's searcher selects with it (``dptune.sweep.chain.selection``)."""
     best = best_trials(trials, status, score, rank, 1)
     return best[0] if best else None
 
@@ -133,7 +133,7 @@ def best_trials(
 ) -> list[T]:
     """The ``count`` trials ``select_trial`` would pick one after another, best first: the finished ones
     by validation score, ties by ``rank``. Successive halving promotes them
-    (``dptune.tune.stage_searcher``)."""
+    (``dptune.sweep.chain.tuning``)."""
     finished = [t for t in trials if status(t) is TrialStatus.FINISHED]
     return sorted(finished, key=lambda t: (score(t), rank(t)), reverse=True)[:count]
 

@@ -2,17 +2,17 @@
 budget for every method, in one Ray Tune run per sweep, trials logged to MLflow.
 
 Every method's search runs at the same time, each with its own searcher, ASHA and the same trial
-budget, their trials sharing the cluster's slots and Tune's actors (``search_stage``). Trials are scored
+budget, their trials sharing the cluster's slots and Tune's actors (``run_searches``). Trials are scored
 on the validation part of the held-out images; when a method's search ends, its selected configuration
 (the finished trial with the best validation accuracy, or its start point unless a trial beats it
 clearly where the method says ``keep_start``) is run again ``selection.reruns`` times with
 fresh randomness in the same Tune run, and those re-runs alone are scored on the final-test part
-(``dptune.engine.dataset``, ``dptune.tune.stage_searcher``).
+(``dptune.engine.dataset``, ``dptune.tune.sweep_searcher``).
 
 Ctrl+C or SIGTERM while the trials train raises ``SweepInterrupted`` (``dptune.tune.interrupt``): the
 tracker records what it queued, and the process is to end as a killed driver would.
 
-``resume=True`` restores the stage's Tune run from its experiment directory: finished trials are not
+``resume=True`` restores the sweep's Tune run from its experiment directory: finished trials are not
 run again, unfinished ones continue from their last checkpoint, and the MLflow parent and child runs are
 found again rather than duplicated.
 """
@@ -39,14 +39,15 @@ from dptune.sweep.bound import (
 )
 from dptune.sweep.held_out import check_noise, held_out_records, majority_baseline, with_held_out
 from dptune.sweep.ledger import PrivateSweepState, ledger_counts
-from dptune.sweep.modes import PerRunSweep, StageResults, SweepMode, SweepOutcome, spec_mode
+from dptune.sweep.modes import PerRunSweep, SweepMode, SweepResults
 from dptune.sweep.pipeline import planned
 from dptune.sweep.plan import PLAN_ARTIFACT
 from dptune.sweep.preflight import refuse_existing
 from dptune.sweep.releases import ReleasedModel
 from dptune.sweep.results import TradeOff, recorded_spec, run_settings, selected_tradeoffs
 from dptune.sweep.resume import refuse_changed, resumable_identity
-from dptune.sweep.summary import compute_line
+from dptune.sweep.spec_modes import SweepOutcome, spec_mode
+from dptune.sweep.summary import Closing, Opening, compute_line
 from dptune.sweep.sweep_spec import SweepSpec
 from dptune.tracking import StoreUnavailableError, Tracker, tracker_for
 from dptune.tracking.names import (
@@ -68,15 +69,15 @@ from dptune.tune.progress import (
 )
 from dptune.tune.release import log_releases
 from dptune.tune.resources import SlotMeter, ask_for_slots
-from dptune.tune.stage_run import (
+from dptune.tune.startup import Echo, Started, mlflow_ui_hint, start, sweep_record
+from dptune.tune.sweep_run import (
     CallbackGroups,
     MethodSearch,
     SweepRun,
     concurrency,
     ended_whole,
-    search_stage,
+    run_searches,
 )
-from dptune.tune.startup import Echo, Started, mlflow_ui_hint, start, sweep_record
 from dptune.tune.warm_start import warm_start
 
 if TYPE_CHECKING:
@@ -116,7 +117,7 @@ def run_sweeps(
     echo: Echo = print,
     plans: list[MethodPlan] | None = None,
 ) -> list[SweepOutcome]:
-    """Run (or resume) the sweeps of a spec as its mode makes them (``dptune.sweep.modes.spec_mode``:
+    """Run (or resume) the sweeps of a spec as its mode makes them (``dptune.sweep.spec_modes.spec_mode``:
     one per per-run ε, each after its tuning proxy's; or, where the ε includes the tuning, one pipeline
     per total, after its ``plans``, made here if not given); then what the mode says of all of them.
     With private held-out data every run's scores on it are noisy, the noise fixed here for every
@@ -209,9 +210,7 @@ def prepare(mode: SweepMode, spec_text: str, resume: bool, began: Started) -> Pr
         plan_text = mode.stored_plan()  # a seeded sweep's none: its figures are no guarantee
         if plan_text is not None:
             began.tracker.attach(parent, {PLAN_ARTIFACT: plan_text})
-    opening = mode.opening_lines(
-        data=began.data, delta=delta, gpu=began.resources.gpu, filter_=filter_, warm_points=warm_points
-    )
+    opening = mode.opening_lines(Opening(began.data, delta, began.resources.gpu, filter_, warm_points))
     for line in opening:
         began.progress(line)
     sweep = SweepRun(
@@ -247,9 +246,9 @@ def callbacks(prepared: Prepared, tracker: Tracker, settings: dict[str, dict[str
         final = TrialProgress(
             spec.name,
             method,
-            0 if mode.one_model else spec.reruns,  # one model: which method releases is not known yet
+            mode.release.runs_known(spec.reruns),
             final=True,
-            rerun_names=mode.rerun_names,
+            rerun_names=mode.release.run_names,
             rerun_cost=1.0 / (spec.runs[method].proxy_fraction or 1.0),
         )
         groups[method, FINAL_ROLE] = [recorder(FINAL_ROLE), final]
@@ -267,7 +266,7 @@ def search(prepared: Prepared, began: Started, groups: CallbackGroups) -> list[M
     try:
         with interruptible(), began.progress.running():
             try:
-                return search_stage(sweep, prepared.searches, groups)
+                return run_searches(sweep, prepared.searches, groups)
             except SweepInterrupted as stop:
                 stop.recorded = began.tracker.flush(timeout=INTERRUPT_FLUSH_SECONDS)
                 raise
@@ -320,7 +319,7 @@ def record(
         if spec.reruns
         else None
     )
-    releases = mode.releases(StageResults(results, settings, counts, prepared.noise_source, baseline), public)
+    releases = mode.releases(SweepResults(results, settings, counts, prepared.noise_source, baseline), public)
     return Recorded(tuning, public, best, releases, selected)
 
 
@@ -382,12 +381,9 @@ def report(
         restarts=times.restarts,
     )
     closing = sweep.mode.closing_lines(
-        table=format_table(recorded.best),
-        tuning=recorded.tuning,
-        private_state=sweep.state.uri,
-        compute=compute,
-        releases=releases,
-        record=recorded.record,
+        Closing(
+            format_table(recorded.best), recorded.tuning, sweep.state.uri, compute, releases, recorded.record
+        )
     )
     for line in closing:
         echo(line)
@@ -429,7 +425,7 @@ def run_sweep(
         times.trial_seconds,
         times.trials,
         results,
-        recorded.tuning if prepared.sweep.mode.bound_by_search else None,
+        prepared.sweep.mode.outcome_cost(recorded.tuning),
         releases,
         recorded.record,
     )

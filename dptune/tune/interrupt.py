@@ -1,7 +1,7 @@
 """Stopping a running sweep: Ctrl+C (SIGINT) or SIGTERM (``ray job stop``, a scheduler's kill) while its
 Tune run trains.
 
-A sweep's Tune run trains in a thread of the driver (``search_stage``); Tune only catches SIGINT
+A sweep's Tune run trains in a thread of the driver (``run_searches``); Tune only catches SIGINT
 when it runs in the main thread, so without this a Ctrl+C waited, silently, for the whole sweep to end.
 Inside ``interruptible()`` both signals raise ``SweepInterrupted`` in the main thread, which stops
 waiting for the run. The process then ends as a killed driver does, which is the state

@@ -20,7 +20,7 @@ pinned version's behaviour). The summary counts the restarts from what Tune wrot
 (``failed_attempts``).
 
 A retried trial restarts from its last checkpoint with its random states, or afresh before its first; the
-lost attempt released nothing, so its ledger is unchanged (``stage_run.TRIAL_RETRIES``).
+lost attempt released nothing, so its ledger is unchanged (``sweep_run.TRIAL_RETRIES``).
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from dptune.sweep.modes import SweepOutcome, spec_mode
+from dptune.sweep.spec_modes import SweepOutcome, spec_mode
 from dptune.sweep.summary import Restarts
 from dptune.sweep.sweep_spec import SweepSpec
 from dptune.training.trial_status import (
@@ -15,7 +15,7 @@ from dptune.training.trial_status import (
     TrialStatus,
     route,
 )
-from dptune.tune.stage_run import (
+from dptune.tune.sweep_run import (
     FAILED_ATTEMPTS_KEY,
     LOST_KEY,
     SweepRun,

@@ -27,6 +27,7 @@ from ray.tune import Callback
 from ray.tune.experiment import Trial
 
 from dptune.methods.filters import DrawnFilter
+from dptune.sweep.release_policies import RERUN_NAMES
 from dptune.sweep.space import FILTER_PREFIX
 from dptune.training.trial_status import (
     FINAL_SCORE,
@@ -58,11 +59,6 @@ def duration(seconds: float) -> str:
     if seconds < 3600:
         return f"{seconds // 60}m{seconds % 60:02d}s"
     return f"{seconds // 3600}h{seconds % 3600 // 60:02d}m"
-
-
-RERUN_NAMES = ("re-run", "re-runs")
-RELEASE_NAMES = ("release", "release")
-"""What the console calls a re-run of a selected configuration (one, several); a pipeline's: its release."""
 
 
 @dataclass

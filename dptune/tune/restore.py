@@ -33,18 +33,18 @@ STATE_FILES: dict[str, Callable[[bytes], Any]] = {
     "search_gen_state-": pickle.loads,
     "searcher-state-": pickle.loads,
 }
-"""The files a stage's Tune run restores from (its trials, and its searchers' state), each with a
+"""The files a sweep's Tune run restores from (its trials, and its searchers' state), each with a
 reader that fails on a partial file."""
 
 
 def restorable(path: str) -> bool:
-    """Whether a stage's Tune run can be restored from ``path``; an unusable one is cleared instead.
+    """Whether a sweep's Tune run can be restored from ``path``; an unusable one is cleared instead.
 
     ``Tuner.can_restore`` only looks for ``tuner.pkl``, which the Tuner writes before any state, and
     Ray copies its states to storage non-atomically: a driver killed before the first copy, or during
     one, leaves missing or truncated files from which Tune "restores" a search of one trial.
     Restorable here means ``tuner.pkl`` and the newest of each of ``STATE_FILES`` are there and complete.
-    Otherwise the directory is emptied and the stage starts afresh; the runs of its earlier trials
+    Otherwise the directory is emptied and the sweep's Tune run starts afresh; the runs of its earlier trials
     are then marked lost in the tracker (``TrialRecorder``) and still count in the tuning cost.
     ``path`` is a storage URI (``s3://…``) or a local path, a relative one taken from the working directory.
     """

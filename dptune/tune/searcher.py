@@ -1,7 +1,7 @@
 """A Tune searcher wrapper that counts every trial before it runs and, with a filter, admits only what fits.
 
-``AccountedSearcher`` sits between the sweep's searcher (``dptune.tune.stage_searcher``) and the
-Optuna searcher of one method:
+``AccountedSearcher`` sits between the sweep's searcher (``dptune.tune.sweep_searcher``, its search step)
+and the Optuna searcher of one method:
 
 * every suggested trial is written to the sweep's private state (``dptune.sweep.ledger``) *before*
   Tune receives it, so a trial that touched the data is counted even if the driver dies before Tune or
@@ -164,11 +164,12 @@ class AccountedSearcher(Searcher):
             spent = self.spent(config, result or {})
         self.state.end(self.method, trial_id, spent)
 
-    def get_state(self) -> dict:
-        """Nothing to save with Tune's searcher state: the records are in the private state, written
-        ahead of every trial (Tune saves a wrapper's state through this and the base searcher apart)."""
-        return {}
+    def save(self, checkpoint_path: str) -> None:
+        """Optuna's study and trials (the base searcher's own save): the records are in the private state,
+        written ahead of every trial."""
+        self.searcher.save(checkpoint_path)
 
-    def set_state(self, state: dict) -> None:
+    def restore(self, checkpoint_path: str) -> None:
+        self.searcher.restore(checkpoint_path)
         self._live = {}  # a restored experiment's running trials were suggested by an earlier driver
         self._reported = {}

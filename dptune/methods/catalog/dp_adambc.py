@@ -1,9 +1,10 @@
 """dp-adambc: DP-Adam whose second moment is corrected for the DP noise variance.
 
 Tang, Shpilevskiy & Lécuyer, "DP-AdamBC: Your DP-Adam Is Actually DP-SGD (Unless You Apply Bias
-Correction)", AAAI 2024, arXiv:2312.14334, Alg. 1. The release ĝ_t = (Σ clip(g_i, C) + N(0, σ²C² I)) / L
-adds noise of variance Φ = (σC/L)² to every coordinate, so E[ĝ_t²] = E[(clipped mean)²] + Φ: plain Adam's
-√v̂_t is dominated by √Φ and the update degenerates to DP-SGD with momentum. DP-AdamBC subtracts Φ:
+Correction)", AAAI 2024, arXiv:2312.14334, Alg. 1. The privatized gradient
+ĝ_t = (Σ clip(g_i, C) + N(0, σ²C² I)) / L adds noise of variance Φ = (σC/L)² to every coordinate, so
+E[ĝ_t²] = E[(clipped mean)²] + Φ: plain Adam's √v̂_t is dominated by √Φ and the update degenerates to
+DP-SGD with momentum. DP-AdamBC subtracts Φ:
 
     m_t = β₁ m_{t−1} + (1 − β₁) ĝ_t,        m̂_t = m_t / (1 − β₁^{t+1})
     v_t = β₂ v_{t−1} + (1 − β₂) ĝ_t²,       v̂_t = v_t / (1 − β₂^{t+1})
@@ -12,9 +13,9 @@ adds noise of variance Φ = (σC/L)² to every coordinate, so E[ĝ_t²] = E[(cli
 (t counts from 0 here; the paper's t from 1.) γ′ floors the corrected second moment *inside* the square
 root, in units of ĝ² (v̂_t − Φ can be negative), replacing Adam's ε added to √v̂; as in the paper and the
 authors' code (``adam_corr.py``: ``sqrt(max(v̂ − Φ, eps_root))``, eps_root 1e-8 by default), there is no
-further ε. L is the expected batch size q·n the release divides by (the paper's B). The first moment is
-written as the IIR filter a = (−β₁,), b = (1 − β₁,) (``filters.adam_moment``), so the same stage with a
-DOPPLER filter is LP-DPAdamBC (``lp_dpadambc``).
+further ε. L is the expected batch size q·n the privatize stage divides by (the paper's B). The first
+moment is written as the IIR filter a = (−β₁,), b = (1 − β₁,) (``filters.adam_moment``), so the same
+stage with a DOPPLER filter is LP-DPAdamBC (``lp_dpadambc``).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from dptune.methods.definition import Hyper, MethodDefinition, required
 from dptune.methods.filters import IIRCoefficients, adam_moment, filter_init, filter_step
 from dptune.methods.params import Param
-from dptune.methods.release import gaussian_release
+from dptune.methods.privatize import gaussian_privatize
 from dptune.methods.shared_params import BETA1_PARAM, BETA2_PARAM, positive
 from dptune.methods.signal import per_sample_gradient
 from dptune.methods.stages import Method, PostProcessing, State, Update, chain
@@ -43,8 +44,8 @@ GAMMA_PARAM = Param(
 
 
 def noise_variance(sigma: float, h: Hyper) -> float | None:
-    """Φ = (σC/L)²: the variance the release adds to each coordinate of ĝ (None where L is not known: a
-    composition that only needs the release)."""
+    """Φ = (σC/L)²: the variance the privatize stage adds to each coordinate of ĝ (None where L is not
+    known: a composition that only needs the privatize stage)."""
     if h.expected_batch_size is None:
         return None
     return (sigma * h.clip / h.expected_batch_size) ** 2
@@ -68,11 +69,11 @@ def noise_corrected_adam(
         required(variance, needs, name)
         return {"filter": filter_init(params), "v": torch.zeros_like(params), "t": 0}
 
-    def update(released: torch.Tensor, state: State) -> tuple[torch.Tensor, State]:
+    def update(privatized: torch.Tensor, state: State) -> tuple[torch.Tensor, State]:
         phi = required(variance, needs, name)
-        m, c, filter_state = filter_step(coeffs, released, state["filter"])
+        m, c, filter_state = filter_step(coeffs, privatized, state["filter"])
         t = state["t"]
-        v = beta2 * state["v"] + (1.0 - beta2) * released.square()
+        v = beta2 * state["v"] + (1.0 - beta2) * privatized.square()
         v_hat = v / (1.0 - beta2 ** (t + 1))
         direction = (m / c) / (v_hat - phi).clamp(min=gamma).sqrt()
         return direction, {"filter": filter_state, "v": v, "t": t + 1}
@@ -84,7 +85,7 @@ def compose(p: dict[str, Any], sigma: float, h: Hyper) -> Method:
     return chain(
         "dp-adambc",
         per_sample_gradient(),
-        gaussian_release(h.clip, sigma),
+        gaussian_privatize(h.clip, sigma),
         noise_corrected_adam(adam_moment(p["beta1"]), p["beta2"], noise_variance(sigma, h), p["gamma"]),
         Update(h.lr),
     )

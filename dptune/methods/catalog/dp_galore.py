@@ -1,8 +1,8 @@
-"""dp-galore: GaLore's low-rank gradient projection applied to the released gradient, with Adam inside.
+"""dp-galore: GaLore's low-rank gradient projection applied to the privatized gradient, with Adam inside.
 
 Zhang et al. 2024 (DOPPLER), Alg. 3 (appendix C.2) with "Use GaLore", after Zhao et al., "GaLore:
 Memory-Efficient LLM Training by Gradient Low-Rank Projection", 2024, arXiv:2403.03507, Alg. 2. For
-each weight matrix G_t (m × n) of the released ĝ_t:
+each weight matrix G_t (m × n) of the privatized ĝ_t:
 
     if t mod I = 0:  P = FindProjector(G_t, r)                          (Alg. 3 lines 7–9)
     G̃_t = Pᵀ G_t  (r × n, P = U[:, :r]) if m ≤ n,  else  G_t Q  (m × r, Q = V[:, :r])   (line 10)
@@ -13,8 +13,8 @@ with U, V the singular vectors of G_t = U S Vᵀ, largest singular values first.
 m̂_t = m_t / c_t (the first moment as an IIR filter; for dp-galore Adam's own, a = (−β₁,), b = (1 − β₁,)),
 v̂_t = v_t / (1 − β₂^{t+1}), d̃_t = m̂_t / max(√v̂_t, ε) (``filters.filtered_adam``). The moments live in
 the projected space and are kept when the projector is refreshed (Alg. 3 resets nothing). As in Alg. 3,
-there is no GaLore scale α (it would only rescale η). Everything here reads released vectors only: it is
-post-processing, and the release, calibration and accounting are DP-SGD's.
+there is no GaLore scale α (it would only rescale η). Everything here reads privatized vectors only: it is
+post-processing, and the privatize stage, calibration and accounting are DP-SGD's.
 
 Choices where the papers are silent:
 
@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 from dptune.methods.definition import Hyper, MethodDefinition, required
 from dptune.methods.filters import adam_moment, filtered_adam
 from dptune.methods.params import Param
-from dptune.methods.release import gaussian_release
+from dptune.methods.privatize import gaussian_privatize
 from dptune.methods.shared_params import BETA1_PARAM, BETA2_PARAM, EPS_ADAM_PARAM
 from dptune.methods.signal import per_sample_gradient
 from dptune.methods.stages import Method, PostProcessing, State, Update, chain
@@ -101,7 +101,7 @@ def projected_size(shape: tuple[int, int], rank: int) -> int:
 
 
 def galore(inner: PostProcessing, layout: ParamLayout | None, rank: int, interval: int) -> PostProcessing:
-    """Run ``inner`` (Adam, optionally with a DOPPLER filter) on the projected released gradient and
+    """Run ``inner`` (Adam, optionally with a DOPPLER filter) on the projected privatized gradient and
     project its direction back (module docstring). ``inner`` sees one flat vector: every projected
     matrix's G̃ flattened, and every unprojected tensor as it is, in the order of θ."""
     needs = "the model's parameter layout (the shape of every weight tensor)"
@@ -118,12 +118,12 @@ def galore(inner: PostProcessing, layout: ParamLayout | None, rank: int, interva
         low = torch.zeros(sum(sizes), dtype=params.dtype, device=params.device)
         return {"t": 0, "projectors": [None] * len(shapes), "inner": inner.init(low)}
 
-    def update(released: torch.Tensor, state: State) -> tuple[torch.Tensor, State]:
+    def update(privatized: torch.Tensor, state: State) -> tuple[torch.Tensor, State]:
         import torch
 
         plan = required(layout, needs, name)
         shapes = projected_shapes(plan, rank)
-        pieces = torch.split(released, list(plan.numels))
+        pieces = torch.split(privatized, list(plan.numels))
         matrices = [p if s is None else p.reshape(s) for p, s in zip(pieces, shapes, strict=True)]
         projectors = state["projectors"]
         if state["t"] % interval == 0:
@@ -146,7 +146,7 @@ def compose(p: dict[str, Any], sigma: float, h: Hyper) -> Method:
     return chain(
         "dp-galore",
         per_sample_gradient(),
-        gaussian_release(h.clip, sigma),
+        gaussian_privatize(h.clip, sigma),
         galore(
             filtered_adam(adam_moment(p["beta1"]), p["beta2"], p["eps_adam"]),
             h.layout,
@@ -159,7 +159,7 @@ def compose(p: dict[str, Any], sigma: float, h: Hyper) -> Method:
 
 DEFINITION = MethodDefinition(
     "dp-galore",
-    "GaLore low-rank projection of the released gradient, Adam inside (Zhang et al. 2024, Alg. 3)",
+    "GaLore low-rank projection of the privatized gradient, Adam inside (Zhang et al. 2024, Alg. 3)",
     (RANK_PARAM, INTERVAL_PARAM, BETA1_PARAM, BETA2_PARAM, EPS_ADAM_PARAM),
     compose,
 )

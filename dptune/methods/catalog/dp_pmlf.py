@@ -7,7 +7,7 @@ from typing import Any
 
 from dptune.methods.definition import Hyper, MethodDefinition
 from dptune.methods.filters import iir_filter
-from dptune.methods.release import gaussian_release
+from dptune.methods.privatize import gaussian_privatize
 from dptune.methods.shared_params import (
     BETA_PARAM,
     K_PARAM,
@@ -23,7 +23,7 @@ def compose(p: dict[str, Any], sigma: float, h: Hyper) -> Method:
     return chain(
         "dp-pmlf",
         per_sample_momentum(p["k"], p["beta"]),
-        gaussian_release(h.clip, sigma),
+        gaussian_privatize(h.clip, sigma),
         iir_filter(coefficients(p)),
         Update(h.lr),
     )

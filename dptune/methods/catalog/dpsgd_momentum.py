@@ -1,5 +1,5 @@
-"""dpsgd-momentum: heavy-ball momentum c on the release, clip bound C_t = C / min(2, 1 + t/T_c) with the
-noise std kept at σC (Du et al., momentum and decreasing clip)."""
+"""dpsgd-momentum: heavy-ball momentum c on the privatized gradient, clip bound C_t = C / min(2, 1 + t/T_c)
+with the noise std kept at σC (Du et al., momentum and decreasing clip)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 from dptune.methods.definition import Hyper, MethodDefinition
 from dptune.methods.momentum import heavy_ball
 from dptune.methods.params import Param
-from dptune.methods.release import decreasing_clip_release
+from dptune.methods.privatize import decreasing_clip_privatize
 from dptune.methods.shared_params import unit_interval
 from dptune.methods.signal import per_sample_gradient
 from dptune.methods.stages import Method, Update, chain
@@ -19,7 +19,7 @@ def compose(p: dict[str, Any], sigma: float, h: Hyper) -> Method:
     return chain(
         "dpsgd-momentum",
         per_sample_gradient(),
-        decreasing_clip_release(h.clip, sigma, decay),
+        decreasing_clip_privatize(h.clip, sigma, decay),
         heavy_ball(p["momentum"]),
         Update(h.lr),
     )

@@ -1,7 +1,7 @@
 """fo-dp-sgd: fractional-order memory DP-SGD (Partohaghighi & Marcia, Alg. 1).
 
-σ is the paper's noise multiplier: its release is β·s_t + (1−β)·u + N(0, σ²C²), so the accountant sees
-σ/β (the Gaussian release at σ/β followed by the memory as post-processing; see ``fractional``).
+σ is the paper's noise multiplier: its privatized sum is β·s_t + (1−β)·u + N(0, σ²C²), so the accountant sees
+σ/β (the Gaussian privatization at σ/β followed by the memory as post-processing; see ``fractional``).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from typing import Any
 from dptune.methods.definition import Hyper, MethodDefinition
 from dptune.methods.fractional import fractional_memory
 from dptune.methods.params import Param
-from dptune.methods.release import gaussian_release
+from dptune.methods.privatize import gaussian_privatize
 from dptune.methods.shared_params import in_open_closed_unit, nonnegative, positive
 from dptune.methods.signal import per_sample_gradient
 from dptune.methods.stages import Method, Update, chain
@@ -22,7 +22,7 @@ def compose(p: dict[str, Any], sigma: float, h: Hyper) -> Method:
     return chain(
         "fo-dp-sgd",
         per_sample_gradient(),
-        gaussian_release(h.clip, sigma / beta),
+        gaussian_privatize(h.clip, sigma / beta),
         fractional_memory(
             beta,
             p["alpha"],

@@ -8,7 +8,7 @@ from typing import Any
 from dptune.methods.definition import Hyper, MethodDefinition
 from dptune.methods.momentum import heavy_ball
 from dptune.methods.params import Param
-from dptune.methods.release import gaussian_release
+from dptune.methods.privatize import gaussian_privatize
 from dptune.methods.shared_params import BETA_PARAM, K_PARAM, unit_interval
 from dptune.methods.signal import per_sample_momentum
 from dptune.methods.stages import Method, Update, chain
@@ -18,7 +18,7 @@ def compose(p: dict[str, Any], sigma: float, h: Hyper) -> Method:
     return chain(
         "innerouter",
         per_sample_momentum(p["k"], p["beta"]),
-        gaussian_release(h.clip, sigma),
+        gaussian_privatize(h.clip, sigma),
         heavy_ball(p["outer_momentum"]),
         Update(h.lr),
     )

@@ -16,7 +16,7 @@ from typing import Any
 
 from dptune.methods.catalog.dp_adambc import GAMMA_PARAM, noise_corrected_adam, noise_variance
 from dptune.methods.definition import Hyper, MethodDefinition
-from dptune.methods.release import gaussian_release
+from dptune.methods.privatize import gaussian_privatize
 from dptune.methods.shared_params import BETA2_PARAM, coefficients, filter_params, resolve_filter
 from dptune.methods.signal import per_sample_gradient
 from dptune.methods.stages import Method, Update, chain
@@ -26,7 +26,7 @@ def compose(p: dict[str, Any], sigma: float, h: Hyper) -> Method:
     return chain(
         "lp-dpadambc",
         per_sample_gradient(),
-        gaussian_release(h.clip, sigma),
+        gaussian_privatize(h.clip, sigma),
         noise_corrected_adam(coefficients(p), p["beta2"], noise_variance(sigma, h), p["gamma"]),
         Update(h.lr),
     )

@@ -1,5 +1,5 @@
-"""lp-dpsgd: DP-SGD with the DOPPLER IIR low-pass filter (a, b) and its bias correction on the release
-(Zhang et al. 2024, Alg. 2)."""
+"""lp-dpsgd: DP-SGD with the DOPPLER IIR low-pass filter (a, b) and its bias correction on the privatized
+gradient (Zhang et al. 2024, Alg. 2)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 
 from dptune.methods.definition import Hyper, MethodDefinition
 from dptune.methods.filters import iir_filter
-from dptune.methods.release import gaussian_release
+from dptune.methods.privatize import gaussian_privatize
 from dptune.methods.shared_params import coefficients, filter_params, resolve_filter
 from dptune.methods.signal import per_sample_gradient
 from dptune.methods.stages import Method, Update, chain
@@ -17,7 +17,7 @@ def compose(p: dict[str, Any], sigma: float, h: Hyper) -> Method:
     return chain(
         "lp-dpsgd",
         per_sample_gradient(),
-        gaussian_release(h.clip, sigma),
+        gaussian_privatize(h.clip, sigma),
         iir_filter(coefficients(p)),
         Update(h.lr),
     )

@@ -1,6 +1,7 @@
 """One Tune run per sweep: every method's search with its own budget and searcher, the re-runs of
-each method's selection once its search ended, and ASHA per method (``dptune.tune.stage_searcher``,
-``dptune.tune.schedulers``), driven here by hand the way Tune's controller calls them."""
+each method's selection once its search ended, and ASHA per method (the chain of ``dptune.sweep.chain``
+behind ``dptune.tune.sweep_searcher``, ``dptune.tune.schedulers``), driven here by hand the way Tune's
+controller calls them."""
 
 from __future__ import annotations
 
@@ -17,7 +18,13 @@ from ray.tune.schedulers import TrialScheduler
 from ray.tune.search import Searcher
 
 from dptune.base.randomness import secret_key, trial_seed
-from dptune.sweep.ledger import PrivateSweepState
+from dptune.sweep.chain import Chain
+from dptune.sweep.chain.board import SEED_OFFSETS, Board, LostRuns, LostRunsKept
+from dptune.sweep.chain.selection import PickAcross, Select
+from dptune.sweep.chain.steps import Tuning
+from dptune.sweep.chain.tuning import Promote, Search
+from dptune.sweep.ledger import FINAL, PrivateSweepState
+from dptune.sweep.release_policies import ONE, RERUNS
 from dptune.training.trial_status import (
     METHOD_KEY,
     OBJECTIVE,
@@ -28,7 +35,7 @@ from dptune.training.trial_status import (
 )
 from dptune.tune.progress import SweepProgress, register
 from dptune.tune.schedulers import PerMethodScheduler, asha
-from dptune.tune.stage_searcher import RERUN_SEED_OFFSET, SearchObserver, SweepSearcher, ended_searches
+from dptune.tune.sweep_searcher import SearchObserver, SweepSearcher, ended_searches
 
 
 class Counting(Searcher):
@@ -90,9 +97,9 @@ TRIAL_IDS = (f"t{n}" for n in itertools.count())
 """Tune's trial ids are unique across drivers."""
 
 
-class Stage:
-    """A stage's searcher, its observer and Tune's list of trials: ``ask`` does what Tune's step does
-    (show the list, then ask for a trial and add it)."""
+class Sweep:
+    """A sweep's searcher (its chain), its observer and Tune's list of trials: ``ask`` does what Tune's
+    step does (show the list, then ask for a trial and add it)."""
 
     def __init__(
         self,
@@ -111,25 +118,19 @@ class Stage:
         self.lines: list[str] = []
         self.name = tmp_path.name
         register(self.name, SweepProgress(self.lines.append, False))
-        self.state = PrivateSweepState(str(tmp_path), "stage")
+        self.state = PrivateSweepState(str(tmp_path), "sweep")
         self.searchers = {method: Counting() for method in budgets}
-        self.searcher = SweepSearcher(
-            self.searchers,
-            budgets,
-            reruns,
-            self.state,
-            dict.fromkeys(budgets, seed),
-            self.name,
-            limit,
-            self.state.tie_key(secret_key),  # kept in the private state: the same after a resume
-            secret,
-            kept_starts=kept_starts,
-            validation_size=validation_size,
-            one_model=one_model,
-            promoted=promoted,
-            promote=dict.fromkeys(budgets, lambda c: {**c, "epochs": 3}) if promoted else None,
-            fixed_runs=fixed_runs,
-        )
+        search = Search(self.searchers, budgets)
+        tie = self.state.tie_key(secret_key)  # kept in the private state: the same after a resume
+        longer = dict.fromkeys(budgets, lambda c: {**c, "epochs": 3})
+        tuning: Tuning = Promote(search, promoted, longer, tie) if promoted else search
+        release = ONE if one_model else RERUNS
+        select = Select(tuning, tie, reruns, release.line(reruns), secret, kept_starts, validation_size)
+        after = release.after_selection(select, reruns, search.admits_run, {})
+        steps = [search, *([tuning] if promoted else []), select, *after]
+        lost = LostRunsKept() if fixed_runs else LostRuns()
+        chain = Chain(steps, Board(budgets, self.state, dict.fromkeys(budgets, seed), lost))
+        self.searcher = SweepSearcher(chain, self.name, limit)
         self.observer = SearchObserver(self.searcher)
         self.trials: list[FakeTrial] = []
 
@@ -147,6 +148,11 @@ class Stage:
         self.trials.append(trial)
         return trial
 
+    def winner(self) -> str | None:
+        """One model across methods: the method whose selection is released (``PickAcross.winner``)."""
+        pick = next(step for step in self.searcher.chain.steps if isinstance(step, PickAcross))
+        return pick.winner(self.searcher.chain.board)
+
     def of(self, method: str, reruns: bool = False) -> list[FakeTrial]:
         return [t for t in self.trials if t.config[METHOD_KEY] == method and (RERUN_OF in t.config) == reruns]
 
@@ -155,8 +161,8 @@ class Stage:
 
 
 def test_each_method_gets_its_own_budget_and_takes_turns_for_the_slots(tmp_path: Path) -> None:
-    stage = Stage(tmp_path, {"dpsgd": 2, "innerouter": 3})
-    asked = [stage.ask() for _ in range(5)]
+    sweep = Sweep(tmp_path, {"dpsgd": 2, "innerouter": 3})
+    asked = [sweep.ask() for _ in range(5)]
     assert [t.config[METHOD_KEY] for t in asked] == [
         "dpsgd",
         "innerouter",
@@ -164,31 +170,31 @@ def test_each_method_gets_its_own_budget_and_takes_turns_for_the_slots(tmp_path:
         "innerouter",
         "innerouter",
     ]
-    assert stage.searchers["dpsgd"].suggested == 2 and stage.searchers["innerouter"].suggested == 3
-    assert stage.ask() is None  # every budget suggested, trials still running: wait, not finished
+    assert sweep.searchers["dpsgd"].suggested == 2 and sweep.searchers["innerouter"].suggested == 3
+    assert sweep.ask() is None  # every budget suggested, trials still running: wait, not finished
 
 
 def test_a_method_whose_search_ended_re_runs_its_best_finished_trial(tmp_path: Path) -> None:
-    stage = Stage(tmp_path, {"dpsgd": 3, "innerouter": 1})
+    sweep = Sweep(tmp_path, {"dpsgd": 3, "innerouter": 1})
     for _ in range(4):
-        stage.ask()
-    first, second, third = stage.of("dpsgd")
+        sweep.ask()
+    first, second, third = sweep.of("dpsgd")
     first.end(0.70)
     second.end(0.80)
-    assert stage.ask() is None  # dpsgd's third trial still runs: nothing to select yet
+    assert sweep.ask() is None  # dpsgd's third trial still runs: nothing to select yet
     third.end(0.90, status="stopped")  # stopped early by ASHA: never selected
-    rerun = stage.ask()
-    assert ended_searches(stage.name).get_nowait() == "dpsgd"  # the driver makes its Optuna page now
+    rerun = sweep.ask()
+    assert ended_searches(sweep.name).get_nowait() == "dpsgd"  # the driver makes its Optuna page now
     assert rerun.config == {"lr": second.config["lr"], METHOD_KEY: "dpsgd", RERUN_OF: second.trial_id}
     assert "seed" not in rerun.config  # fresh secret randomness, not the selected trial's
-    assert stage.final_records("dpsgd") == [rerun.trial_id]  # written ahead, role final
-    assert stage.ask().config[RERUN_OF] == second.trial_id
-    assert stage.ask() is None  # two re-runs; innerouter's trial still runs
-    assert "selected trial " + second.trial_id + " (validation 80.00%)" in stage.lines[0]
-    stage.of("innerouter")[0].end(0.5)
-    stage.ask()
-    stage.ask()
-    assert stage.ask() == Searcher.FINISHED  # every search ended and every re-run started
+    assert sweep.final_records("dpsgd") == [rerun.trial_id]  # written ahead, role final
+    assert sweep.ask().config[RERUN_OF] == second.trial_id
+    assert sweep.ask() is None  # two re-runs; innerouter's trial still runs
+    assert "selected trial " + second.trial_id + " (validation 80.00%)" in sweep.lines[0]
+    sweep.of("innerouter")[0].end(0.5)
+    sweep.ask()
+    sweep.ask()
+    assert sweep.ask() == Searcher.FINISHED  # every search ended and every re-run started
 
 
 def test_a_second_rung_trains_the_best_trials_again_and_the_release_repeats_its_best(tmp_path: Path) -> None:
@@ -196,26 +202,26 @@ def test_a_second_rung_trains_the_best_trials_again_and_the_release_repeats_its_
     are trained again (the ``promote`` map: longer), written ahead with role ``promoted`` and fresh
     randomness, never shown to the method's searcher; nothing is released until both ended; the release
     repeats the best promoted trial, with its first-rung trial's knobs (which the release's carry reads)."""
-    stage = Stage(tmp_path, {"dpsgd": 4}, reruns=1, promoted=2)
-    trials = [stage.ask() for _ in range(4)]
+    sweep = Sweep(tmp_path, {"dpsgd": 4}, reruns=1, promoted=2)
+    trials = [sweep.ask() for _ in range(4)]
     for trial, score in zip(trials, (0.30, 0.90, 0.60, 0.95), strict=True):
         trial.end(score, status="stopped" if score == 0.95 else "finished")  # a stopped one is not promoted
-    first, second = stage.ask(), stage.ask()
+    first, second = sweep.ask(), sweep.ask()
     assert [t.config[PROMOTED_FROM] for t in (first, second)] == [trials[1].trial_id, trials[2].trial_id]
     assert first.config == {"lr": 2.0, "epochs": 3, METHOD_KEY: "dpsgd", PROMOTED_FROM: trials[1].trial_id}
-    assert [r.role for r in stage.state.trials("dpsgd")][-2:] == ["promoted", "promoted"]
-    assert stage.ask() is None  # the second rung still trains: no release yet
-    restored = Stage(tmp_path, {"dpsgd": 4}, reruns=1, promoted=2)  # a resumed driver, the same list
-    restored.trials = list(stage.trials)
+    assert [r.role for r in sweep.state.trials("dpsgd")][-2:] == ["promoted", "promoted"]
+    assert sweep.ask() is None  # the second rung still trains: no release yet
+    restored = Sweep(tmp_path, {"dpsgd": 4}, reruns=1, promoted=2)  # a resumed driver, the same list
+    restored.trials = list(sweep.trials)
     assert restored.ask() is None  # it promotes no trial again
     first.end(0.70)
     second.end(0.80)
-    release = stage.ask()
+    release = sweep.ask()
     assert release.config == {"lr": 3.0, METHOD_KEY: "dpsgd", RERUN_OF: second.trial_id}
-    assert stage.state.selected("dpsgd")["trial_id"] == second.trial_id
-    assert stage.ask() == Searcher.FINISHED
-    assert not {first.trial_id, second.trial_id} & {*stage.searchers["dpsgd"].completed}
-    assert any("promoting its best 2 trials by validation (90.00%, 60.00%)" in line for line in stage.lines)
+    assert sweep.state.selected("dpsgd")["trial_id"] == second.trial_id
+    assert sweep.ask() == Searcher.FINISHED
+    assert not {first.trial_id, second.trial_id} & {*sweep.searchers["dpsgd"].completed}
+    assert any("promoting its best 2 trials by validation (90.00%, 60.00%)" in line for line in sweep.lines)
 
 
 def test_one_model_across_methods_releases_the_best_selection_on_validation_once_every_search_ended(
@@ -224,23 +230,23 @@ def test_one_model_across_methods_releases_the_best_selection_on_validation_once
     """``one_model``: nothing is released while a method still searches; then only the method whose
     selected trial scores best on validation re-runs (once), and the others re-run nothing; the final
     test (scored by the release alone) cannot enter it."""
-    stage = Stage(tmp_path, {"dpsgd": 2, "dp-pmlf": 2}, reruns=1, one_model=True)
+    sweep = Sweep(tmp_path, {"dpsgd": 2, "dp-pmlf": 2}, reruns=1, one_model=True)
     for _ in range(4):
-        stage.ask()
-    (a, b), (c, d) = stage.of("dpsgd"), stage.of("dp-pmlf")
+        sweep.ask()
+    (a, b), (c, d) = sweep.of("dpsgd"), sweep.of("dp-pmlf")
     for trial, score in ((a, 0.61), (b, 0.64), (c, 0.70)):
         trial.end(score)
-    assert stage.ask() is None and stage.searcher.winner() is None  # dp-pmlf's second trial still runs
-    assert all(not stage.of(m, reruns=True) for m in ("dpsgd", "dp-pmlf"))
+    assert sweep.ask() is None and sweep.winner() is None  # dp-pmlf's second trial still runs
+    assert all(not sweep.of(m, reruns=True) for m in ("dpsgd", "dp-pmlf"))
     d.end(0.66)
-    release = stage.ask()
+    release = sweep.ask()
     assert release.config[METHOD_KEY] == "dp-pmlf" and release.config[RERUN_OF] == c.trial_id
-    assert stage.searcher.winner() == "dp-pmlf"
-    assert stage.ask() == Searcher.FINISHED  # the one release started; dpsgd re-runs nothing
-    assert not stage.of("dpsgd", reruns=True) and stage.final_records("dpsgd") == []
+    assert sweep.winner() == "dp-pmlf"
+    assert sweep.ask() == Searcher.FINISHED  # the one release started; dpsgd re-runs nothing
+    assert not sweep.of("dpsgd", reruns=True) and sweep.final_records("dpsgd") == []
     assert any(
         "dp-pmlf's selection has the best validation accuracy of the methods' (70.00%)" in line
-        for line in stage.lines
+        for line in sweep.lines
     )
 
 
@@ -249,52 +255,52 @@ def test_one_models_tie_across_methods_goes_to_a_secret_rank(tmp_path: Path) -> 
     (``tie_rank`` under the sweep's key), not the first method or trial."""
     winners = set()
     for attempt in range(12):
-        stage = Stage(tmp_path / str(attempt), {"dpsgd": 1, "dp-pmlf": 1}, reruns=1, one_model=True)
-        stage.ask(), stage.ask()
-        for trial in stage.trials:
+        sweep = Sweep(tmp_path / str(attempt), {"dpsgd": 1, "dp-pmlf": 1}, reruns=1, one_model=True)
+        sweep.ask(), sweep.ask()
+        for trial in sweep.trials:
             trial.end(0.5)
-        stage.ask()
-        winners.add(stage.searcher.winner())
+        sweep.ask()
+        winners.add(sweep.winner())
     assert winners == {"dpsgd", "dp-pmlf"}
 
 
 def test_at_most_limit_trials_and_re_runs_at_once_counted_on_tunes_list(tmp_path: Path) -> None:
-    stage = Stage(tmp_path, {"dpsgd": 3, "innerouter": 3}, limit=2)
-    first, second = stage.ask(), stage.ask()
-    assert stage.ask() is None  # two live: wait
+    sweep = Sweep(tmp_path, {"dpsgd": 3, "innerouter": 3}, limit=2)
+    first, second = sweep.ask(), sweep.ask()
+    assert sweep.ask() is None  # two live: wait
     first.end(0.5)
-    assert stage.ask().config[METHOD_KEY] == first.config[METHOD_KEY]  # its slot, its method's turn
-    assert stage.ask() is None
-    restored = Stage(tmp_path, {"dpsgd": 3, "innerouter": 3}, limit=2)
-    restored.trials = list(stage.trials)  # a resumed run: its two running trials hold the two slots
+    assert sweep.ask().config[METHOD_KEY] == first.config[METHOD_KEY]  # its slot, its method's turn
+    assert sweep.ask() is None
+    restored = Sweep(tmp_path, {"dpsgd": 3, "innerouter": 3}, limit=2)
+    restored.trials = list(sweep.trials)  # a resumed run: its two running trials hold the two slots
     assert restored.ask() is None and second.status == Trial.PENDING
 
 
 def test_a_re_run_the_privacy_filter_cannot_fit_is_not_started(tmp_path: Path) -> None:
     """A re-run beyond the reserved ones (one lost with a killed driver) starts only while the method's
     share of the filter has room; when it has none the method's re-runs are over, not waited for."""
-    stage = Stage(tmp_path, {"dpsgd": 1}, reruns=2)
-    stage.searchers["dpsgd"].room = 1
-    stage.ask().end(0.6)
-    assert RERUN_OF in stage.ask().config
-    assert stage.ask() == Searcher.FINISHED  # the second would not fit
-    assert len(stage.final_records("dpsgd")) == 1
-    assert "no more re-runs: one more would not fit its share of the privacy filter" in stage.lines[-1]
+    sweep = Sweep(tmp_path, {"dpsgd": 1}, reruns=2)
+    sweep.searchers["dpsgd"].room = 1
+    sweep.ask().end(0.6)
+    assert RERUN_OF in sweep.ask().config
+    assert sweep.ask() == Searcher.FINISHED  # the second would not fit
+    assert len(sweep.final_records("dpsgd")) == 1
+    assert "no more re-runs: one more would not fit its share of the privacy filter" in sweep.lines[-1]
 
 
 def test_a_spent_method_waits_for_its_running_trials_before_its_search_ends(tmp_path: Path) -> None:
     """A filter says FINISHED when one more trial does not fit; while trials of the method still run
     they may give budget back (a restored run's too, which its searcher did not suggest)."""
-    stage = Stage(tmp_path, {"dpsgd": 3}, reruns=0)
-    running = stage.ask()
-    stage.searchers["dpsgd"].finished = True
-    assert stage.ask() is None  # not finished: its trial still runs
-    stage.searchers["dpsgd"].finished = False
+    sweep = Sweep(tmp_path, {"dpsgd": 3}, reruns=0)
+    running = sweep.ask()
+    sweep.searchers["dpsgd"].finished = True
+    assert sweep.ask() is None  # not finished: its trial still runs
+    sweep.searchers["dpsgd"].finished = False
     running.end(0.4)
-    assert stage.ask().config["lr"] == 2.0  # budget given back: the search goes on
-    stage.trials[-1].end(0.5)
-    stage.searchers["dpsgd"].finished = True
-    assert stage.ask() == Searcher.FINISHED
+    assert sweep.ask().config["lr"] == 2.0  # budget given back: the search goes on
+    sweep.trials[-1].end(0.5)
+    sweep.searchers["dpsgd"].finished = True
+    assert sweep.ask() == Searcher.FINISHED
 
 
 @pytest.mark.parametrize(
@@ -311,22 +317,22 @@ def test_a_method_that_keeps_its_start_point_selects_it_unless_a_trial_beats_it_
     """``keep_start``: the start point (here the searcher's first suggestion, lr 1) is re-run unless a
     trial's validation accuracy beats it by more than the standard error of the difference on the
     5,000 validation examples, worked out by hand above."""
-    stage = Stage(tmp_path, {"dpsgd": 3}, kept_starts={"dpsgd": [{"lr": 1.0}]}, validation_size=5000)
-    trials = [stage.ask() for _ in range(3)]
+    sweep = Sweep(tmp_path, {"dpsgd": 3}, kept_starts={"dpsgd": [{"lr": 1.0}]}, validation_size=5000)
+    trials = [sweep.ask() for _ in range(3)]
     for trial, score in zip(trials, (start, *others), strict=True):
         trial.end(score)
-    assert stage.ask().config[RERUN_OF] == trials[selected].trial_id
-    assert ("the start point, kept" in stage.lines[0]) == (selected == 0)
-    assert ("it beat the start point" in stage.lines[0]) == (selected != 0)
+    assert sweep.ask().config[RERUN_OF] == trials[selected].trial_id
+    assert ("the start point, kept" in sweep.lines[0]) == (selected == 0)
+    assert ("it beat the start point" in sweep.lines[0]) == (selected != 0)
 
 
 def test_a_start_point_that_did_not_finish_leaves_the_best_trial_selected_and_says_so(tmp_path: Path) -> None:
-    stage = Stage(tmp_path, {"dpsgd": 2}, kept_starts={"dpsgd": [{"lr": 1.0}]}, validation_size=5000)
-    start, other = stage.ask(), stage.ask()
+    sweep = Sweep(tmp_path, {"dpsgd": 2}, kept_starts={"dpsgd": [{"lr": 1.0}]}, validation_size=5000)
+    start, other = sweep.ask(), sweep.ask()
     start.end(0.9, status="stopped")
     other.end(0.5)
-    assert stage.ask().config[RERUN_OF] == other.trial_id
-    assert "no start point's trial finished" in stage.lines[0]
+    assert sweep.ask().config[RERUN_OF] == other.trial_id
+    assert "no start point's trial finished" in sweep.lines[0]
 
 
 def test_difference_error_is_the_spread_of_two_binomial_accuracies() -> None:
@@ -340,15 +346,15 @@ def test_difference_error_is_the_spread_of_two_binomial_accuracies() -> None:
 def test_a_tie_is_broken_the_same_way_after_a_resume(tmp_path: Path) -> None:
     """Tune restores its list of trials in another order than it ran them: tied trials must not swap,
     or one method's re-runs would repeat two configurations (the tie key is kept in the private state)."""
-    before = Stage(tmp_path, {"dpsgd": 2})
+    before = Sweep(tmp_path, {"dpsgd": 2})
     one, two = before.ask(), before.ask()
     one.end(0.8)
     two.end(0.8)
     chosen = before.ask().config[RERUN_OF]
-    after = Stage(tmp_path, {"dpsgd": 2})
+    after = Sweep(tmp_path, {"dpsgd": 2})
     after.trials = list(reversed(before.trials))
     assert after.ask().config[RERUN_OF] == chosen
-    fresh = Stage(tmp_path, {"dpsgd": 2})  # no re-run restored: the same tie-break
+    fresh = Sweep(tmp_path, {"dpsgd": 2})  # no re-run restored: the same tie-break
     fresh.trials = [two, one]
     assert fresh.ask().config[RERUN_OF] == chosen
 
@@ -358,29 +364,29 @@ def test_ties_go_to_a_secret_random_trial_not_the_first_one(tmp_path: Path) -> N
     per sweep each of two tied trials is selected about half the time, and the choice is recorded."""
     chosen = []
     for i in range(40):
-        stage = Stage(tmp_path / str(i), {"dpsgd": 2}, reruns=1)
-        first, second = stage.ask(), stage.ask()
+        sweep = Sweep(tmp_path / str(i), {"dpsgd": 2}, reruns=1)
+        first, second = sweep.ask(), sweep.ask()
         first.end(0.8)
         second.end(0.8)
-        chosen.append(stage.ask().config[RERUN_OF] == first.trial_id)
-        recorded = stage.state.selected("dpsgd")
+        chosen.append(sweep.ask().config[RERUN_OF] == first.trial_id)
+        recorded = sweep.state.selected("dpsgd")
         assert recorded is not None and recorded["trial_id"] in (first.trial_id, second.trial_id)
         assert recorded["params"] == {"lr": 1.0 if chosen[-1] else 2.0}  # its settings, not its seed
     assert 5 <= sum(chosen) <= 35  # P(outside) < 1e-5 for a fair coin
 
 
 def test_a_seeded_sweeps_re_runs_take_seeds_no_search_trial_has(tmp_path: Path) -> None:
-    stage = Stage(tmp_path, {"dpsgd": 1}, reruns=2, seed=11)
-    stage.ask().end(0.6)
-    seeds = [stage.ask().config["seed"] for _ in range(2)]
-    assert seeds == [trial_seed(11, "dpsgd", RERUN_SEED_OFFSET + i) for i in range(2)]
+    sweep = Sweep(tmp_path, {"dpsgd": 1}, reruns=2, seed=11)
+    sweep.ask().end(0.6)
+    seeds = [sweep.ask().config["seed"] for _ in range(2)]
+    assert seeds == [trial_seed(11, "dpsgd", SEED_OFFSETS[FINAL] + i) for i in range(2)]
 
 
 def test_a_method_with_no_finished_trial_re_runs_nothing(tmp_path: Path) -> None:
-    stage = Stage(tmp_path, {"dpsgd": 1})
-    stage.ask().end(0.0, status="failed")
-    assert stage.ask() == Searcher.FINISHED
-    assert "nothing to select or re-run" in stage.lines[0]
+    sweep = Sweep(tmp_path, {"dpsgd": 1})
+    sweep.ask().end(0.0, status="failed")
+    assert sweep.ask() == Searcher.FINISHED
+    assert "nothing to select or re-run" in sweep.lines[0]
 
 
 def re_run_lost_with_the_driver(
@@ -388,7 +394,7 @@ def re_run_lost_with_the_driver(
 ) -> tuple[FakeTrial, FakeTrial, list[FakeTrial]]:
     """A driver killed after writing two re-runs ahead of the best of two search trials, one of them in
     Tune's saved state: (the best trial, the re-run kept, Tune's saved list)."""
-    before = Stage(tmp_path, {"dpsgd": 2}, fixed_runs=fixed_runs)
+    before = Sweep(tmp_path, {"dpsgd": 2}, fixed_runs=fixed_runs)
     for _ in range(2):
         before.ask()
     best, other = before.of("dpsgd")
@@ -404,7 +410,7 @@ def test_a_restored_run_continues_its_re_runs_and_counts_the_ones_it_lost(tmp_pa
     driver's searcher (fresh, as Tune restores it) selects the same trial from the restored list, starts
     one re-run in place of the lost one, and all three re-runs count."""
     best, kept, saved = re_run_lost_with_the_driver(tmp_path)
-    after = Stage(tmp_path, {"dpsgd": 2})
+    after = Sweep(tmp_path, {"dpsgd": 2})
     after.trials = saved
     again = after.ask()
     assert again.config[RERUN_OF] == best.trial_id == kept.config[RERUN_OF]
@@ -422,9 +428,9 @@ def test_lost_runs_count_however_many_trials_tune_asks_for_in_one_step(
     """Tune asks for as many trials as it has room for in one step, after one look at its list: of a budget
     of 4, 3 written ahead and 2 of them lost with the driver, the 2 are run again with the last one on a
     public split; on a private one only the last runs."""
-    before = Stage(tmp_path, {"dpsgd": 4}, fixed_runs=fixed_runs)
+    before = Sweep(tmp_path, {"dpsgd": 4}, fixed_runs=fixed_runs)
     kept, *_ = [before.ask() for _ in range(3)]
-    after = Stage(tmp_path, {"dpsgd": 4}, fixed_runs=fixed_runs)
+    after = Sweep(tmp_path, {"dpsgd": 4}, fixed_runs=fixed_runs)
     after.observer.on_step_begin(iteration=0, trials=[kept])
     asked = [after.searcher.suggest(next(TRIAL_IDS)) for _ in range(5)]
     searched = [c for c in asked if isinstance(c, dict) and RERUN_OF not in c]
@@ -437,7 +443,7 @@ def test_a_re_run_lost_with_the_driver_is_not_run_again_where_held_out_scores_ar
     """As ``test_a_restored_run_continues_its_re_runs_and_counts_the_ones_it_lost``, with private held-out
     data (``fixed_runs``): no re-run in place of the lost one; the sweep ends with the one kept."""
     _, kept, saved = re_run_lost_with_the_driver(tmp_path, fixed_runs=True)
-    after = Stage(tmp_path, {"dpsgd": 2}, fixed_runs=True)
+    after = Sweep(tmp_path, {"dpsgd": 2}, fixed_runs=True)
     after.trials = saved
     kept.end(0.85)
     assert after.ask() == Searcher.FINISHED
@@ -452,13 +458,13 @@ def test_a_run_lost_with_the_driver_is_run_again_only_where_held_out_scores_are_
     a new driver runs one in place of each, unless every run's scores count against private held-out data's
     guarantee (``fixed_runs``): then it runs none, says so once, and the sweep still ends, the selection
     and the release made of the runs that finished; every run written ahead keeps counting."""
-    before = Stage(tmp_path, {"dpsgd": 3}, reruns=1, promoted=2, fixed_runs=fixed_runs)
+    before = Sweep(tmp_path, {"dpsgd": 3}, reruns=1, promoted=2, fixed_runs=fixed_runs)
     first, lost_search = before.ask(), before.ask()
     third = before.ask()
     first.end(0.9)
     third.end(0.7)
     saved = [first, third]
-    after = Stage(tmp_path, {"dpsgd": 3}, reruns=1, promoted=2, fixed_runs=fixed_runs)
+    after = Sweep(tmp_path, {"dpsgd": 3}, reruns=1, promoted=2, fixed_runs=fixed_runs)
     after.trials = list(saved)
     promoted = after.ask()
     if not fixed_runs:  # a search trial in place of the lost one, then the second rung
@@ -474,7 +480,7 @@ def test_a_run_lost_with_the_driver_is_run_again_only_where_held_out_scores_are_
     lost_promotion = after.ask()  # written ahead, then lost with this driver too
     assert lost_promotion.config[PROMOTED_FROM] == third.trial_id
     promoted.end(0.95)
-    last = Stage(tmp_path, {"dpsgd": 3}, reruns=1, promoted=2, fixed_runs=fixed_runs)
+    last = Sweep(tmp_path, {"dpsgd": 3}, reruns=1, promoted=2, fixed_runs=fixed_runs)
     last.trials = [t for t in after.trials if t is not lost_promotion]
     again = last.ask()
     if fixed_runs:
@@ -492,26 +498,26 @@ def test_a_run_lost_with_the_driver_is_run_again_only_where_held_out_scores_are_
 
 
 def test_results_reach_their_own_methods_searcher_and_a_re_run_ends_at_its_whole_plan(tmp_path: Path) -> None:
-    stage = Stage(tmp_path, {"dpsgd": 1, "innerouter": 1})
-    one, two = stage.ask(), stage.ask()
-    stage.searcher.on_trial_result(two.trial_id, {OBJECTIVE: 0.5})
-    stage.searcher.on_trial_complete(one.trial_id, {OBJECTIVE: 0.6})
-    assert stage.searchers["innerouter"].results == [two.trial_id] and not stage.searchers["dpsgd"].results
-    assert stage.searchers["dpsgd"].completed == [one.trial_id]
+    sweep = Sweep(tmp_path, {"dpsgd": 1, "innerouter": 1})
+    one, two = sweep.ask(), sweep.ask()
+    sweep.searcher.on_trial_result(two.trial_id, {OBJECTIVE: 0.5})
+    sweep.searcher.on_trial_complete(one.trial_id, {OBJECTIVE: 0.6})
+    assert sweep.searchers["innerouter"].results == [two.trial_id] and not sweep.searchers["dpsgd"].results
+    assert sweep.searchers["dpsgd"].completed == [one.trial_id]
     one.end(0.6)
-    rerun = stage.ask()
-    stage.searcher.on_trial_complete(rerun.trial_id, {OBJECTIVE: 0.6}, error=False)
-    record = next(r for r in stage.state.trials("dpsgd") if r.trial_id == rerun.trial_id)
+    rerun = sweep.ask()
+    sweep.searcher.on_trial_complete(rerun.trial_id, {OBJECTIVE: 0.6}, error=False)
+    record = next(r for r in sweep.state.trials("dpsgd") if r.trial_id == rerun.trial_id)
     assert (record.state, record.role, record.spent) == ("ended", "final", None)
-    assert stage.searchers["dpsgd"].completed == [one.trial_id]  # Optuna never hears of a re-run
+    assert sweep.searchers["dpsgd"].completed == [one.trial_id]  # Optuna never hears of a re-run
 
 
 def test_every_methods_searcher_state_is_saved_and_restored(tmp_path: Path) -> None:
-    stage = Stage(tmp_path, {"dpsgd": 3, "innerouter": 3})
+    sweep = Sweep(tmp_path, {"dpsgd": 3, "innerouter": 3})
     for _ in range(3):
-        stage.ask()
-    stage.searcher.save(str(tmp_path / "searcher.pkl"))
-    restored = Stage(tmp_path, {"dpsgd": 3, "innerouter": 3})
+        sweep.ask()
+    sweep.searcher.save(str(tmp_path / "searcher.pkl"))
+    restored = Sweep(tmp_path, {"dpsgd": 3, "innerouter": 3})
     restored.searcher.restore(str(tmp_path / "searcher.pkl"))
     assert {m: s.suggested for m, s in restored.searchers.items()} == {"dpsgd": 2, "innerouter": 1}
 
@@ -549,14 +555,14 @@ def test_one_models_choice_of_method_reads_no_final_test_score(tmp_path: Path) -
     tests = rng.uniform(0.5, 0.9, size=9)
     chosen = set()
     for attempt, order in enumerate((np.arange(9), rng.permutation(9), rng.permutation(9))):
-        stage = Stage(tmp_path / str(attempt), dict.fromkeys(methods, 3), reruns=1, one_model=True)
+        sweep = Sweep(tmp_path / str(attempt), dict.fromkeys(methods, 3), reruns=1, one_model=True)
         for _ in range(9):
-            stage.ask()
-        for i, trial in enumerate(sorted(stage.trials, key=lambda t: (t.config[METHOD_KEY], t.config["lr"]))):
+            sweep.ask()
+        for i, trial in enumerate(sorted(sweep.trials, key=lambda t: (t.config[METHOD_KEY], t.config["lr"]))):
             trial.end(float(validation[i]))
             trial.last_result["test_accuracy"] = float(tests[order[i]])
-        release = stage.ask()
-        repeated = next(t for t in stage.trials if t.trial_id == release.config[RERUN_OF])
+        release = sweep.ask()
+        repeated = next(t for t in sweep.trials if t.trial_id == release.config[RERUN_OF])
         chosen.add((release.config[METHOD_KEY], repeated.config["lr"], repeated.last_result[OBJECTIVE]))
     (only,) = chosen
     assert only[2] == pytest.approx(float(validation.max()))

@@ -1,4 +1,4 @@
-"""Stage 2: the Gaussian release, the only stage that touches private data.
+"""Stage 2: the Gaussian privatization, the only stage that touches private data.
 
     ĝ_t = ( Σ_{i∈S_t} v_i · min(1, C_t / ‖v_i‖₂) + N(0, s_t² I) ) / L
 
@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
-from dptune.methods.stages import Method, Release
+from dptune.methods.stages import Method, Privatize
 
 if TYPE_CHECKING:
     import torch
@@ -26,16 +26,16 @@ if TYPE_CHECKING:
     from dptune.engine.persample import ClippedSumEngine
 
 
-def gaussian_release(clip: float, noise_multiplier: float) -> Release:
+def gaussian_privatize(clip: float, noise_multiplier: float) -> Privatize:
     """Constant clip C and noise std σ·C (DP-SGD, Abadi et al. 2016, Alg. 1)."""
-    return Release(
-        f"gaussian_release(C={clip}, sigma={noise_multiplier})",
+    return Privatize(
+        f"gaussian_privatize(C={clip}, sigma={noise_multiplier})",
         clip=lambda t: clip,
         noise_std=lambda t: noise_multiplier * clip,
     )
 
 
-def decreasing_clip_release(clip: float, noise_multiplier: float, decay_steps: int) -> Release:
+def decreasing_clip_privatize(clip: float, noise_multiplier: float, decay_steps: int) -> Privatize:
     """Clip C_t = C / min(2, 1 + t/T_c) with the noise std kept at σ·C.
 
     Du et al., "Dynamic differential-privacy preserving SGD" (momentum and decreasing clip), eq. (6)
@@ -46,15 +46,15 @@ def decreasing_clip_release(clip: float, noise_multiplier: float, decay_steps: i
     def clip_at(t: int) -> float:
         return clip / min(2.0, 1.0 + t / decay_steps)
 
-    return Release(
-        f"decreasing_clip_release(C={clip}, sigma={noise_multiplier}, T_c={decay_steps})",
+    return Privatize(
+        f"decreasing_clip_privatize(C={clip}, sigma={noise_multiplier}, T_c={decay_steps})",
         clip=clip_at,
         noise_std=lambda t: noise_multiplier * clip,
     )
 
 
 class NoiseSampler(Protocol):
-    """Where a release's Gaussian noise comes from."""
+    """Where a privatized gradient's Gaussian noise comes from."""
 
     def gaussian(self, like: torch.Tensor, std: float) -> torch.Tensor:
         """N(0, std² I) shaped, typed and placed like ``like``."""
@@ -120,7 +120,7 @@ class OsCsprngNoise:
         return noise.to(dtype=like.dtype, device=like.device)
 
 
-def privatize(
+def add_noise(
     clipped: torch.Tensor,
     noise_std: float,
     expected_batch_size: float,
@@ -138,7 +138,8 @@ def clipped_sum(
     chunks: Iterable[tuple[torch.Tensor, torch.Tensor]],
 ) -> torch.Tensor:
     """Σ_i clip(v_i, C_t) at step t, v_i = Σ_{j<J} w_j ∇f_i(x_{t−j}), J = min(k, len(iterates)),
-    w = signal.weights(J): the private, noise-free part of a release (never released or accounted).
+    w = signal.weights(J): the private, noise-free part of a privatized gradient (never published or
+    accounted).
 
     ``iterates`` are x_t, x_{t−1}, … (newest first; the signal reads the first k). The samples come as
     disjoint chunks ``(x, y)``: the clipped sum is additive over samples, so a caller can stream samples
@@ -149,7 +150,7 @@ def clipped_sum(
     signal = method.signal
     used = list(iterates[: signal.history])
     weights = signal.weights(len(used))
-    clip = method.release.clip(step)
+    clip = method.privatize.clip(step)
     total = torch.zeros_like(used[0])
     for x, y in chunks:
         total += engine.clipped_sum(used, weights, x, y, clip)
@@ -157,16 +158,16 @@ def clipped_sum(
 
 
 @dataclass(frozen=True)
-class Released:
-    """ĝ_t as released at step t, with the noise multiplier z_t = s_t / C_t its noise was drawn at:
-    what the accountant records for it. Made by ``release``."""
+class Privatized:
+    """ĝ_t as privatized at step t, with the noise multiplier z_t = s_t / C_t its noise was drawn at:
+    what the accountant records for it. Made by ``privatized_gradient``."""
 
     vector: torch.Tensor
     step: int
     noise_multiplier: float
 
 
-def release(
+def privatized_gradient(
     method: Method,
     engine: ClippedSumEngine,
     step: int,
@@ -174,11 +175,11 @@ def release(
     chunks: Iterable[tuple[torch.Tensor, torch.Tensor]],
     expected_batch_size: float,
     sampler: NoiseSampler,
-) -> Released:
-    """One release of ``method`` at step t: what training computes and ``dptune audit`` audits.
+) -> Privatized:
+    """One privatized gradient of ``method`` at step t: what training computes and ``dptune audit`` audits.
 
     ĝ_t = (Σ_i clip(v_i, C_t) + N(0, s_t² I)) / L       (``clipped_sum`` for the sum)
     """
     total = clipped_sum(method, engine, step, iterates, chunks)
-    vector = privatize(total, method.release.noise_std(step), expected_batch_size, sampler)
-    return Released(vector, step, method.release.noise_multiplier(step))
+    vector = add_noise(total, method.privatize.noise_std(step), expected_batch_size, sampler)
+    return Privatized(vector, step, method.privatize.noise_multiplier(step))

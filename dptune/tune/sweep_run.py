@@ -2,12 +2,12 @@
 ``Tuner`` whose one trainable routes a trial by its method (``dptune.tune.trainable``).
 
 Every method's search runs at the same time, each with its own searcher, ASHA and the same trial
-budget, their trials sharing the cluster's slots and Tune's actors (``search_stage``). Trials are scored
+budget, their trials sharing the cluster's slots and Tune's actors (``run_searches``). Trials are scored
 on the validation part of the held-out images; when a method's search ends, its selected configuration
 (the finished trial with the best validation accuracy, or its start point unless a trial beats it
 clearly where the method says ``keep_start``) is run again in the same Tune run, as the sweep's mode
 says (``dptune.sweep.modes``: ``selection.reruns`` re-runs, or a pipeline's one release), and those runs
-alone are scored on the final-test part (``dptune.engine.dataset``, ``dptune.tune.stage_searcher``).
+alone are scored on the final-test part (``dptune.engine.dataset``, ``dptune.tune.sweep_searcher``).
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from dptune.base.randomness import TIE_BREAK_STREAM, secret_key, trial_seed
 from dptune.engine.dataset import Dataset
 from dptune.privacy.filter import RenyiFilter
 from dptune.sweep.bound import BoundedSearch
+from dptune.sweep.chain import ChainParts
 from dptune.sweep.ledger import PrivateSweepState
 from dptune.sweep.modes import SweepMode
 from dptune.sweep.space import start_points
@@ -38,9 +39,9 @@ from dptune.tune.resources import TrialPlacement, TrialResources
 from dptune.tune.restore import CHECKPOINTS_KEPT, restorable
 from dptune.tune.schedulers import PerMethodScheduler, asha
 from dptune.tune.searcher import AccountedSearcher, SpentCurve
-from dptune.tune.stage_searcher import SearchObserver, SweepSearcher, ended_searches
 from dptune.tune.studies import study_storage
 from dptune.tune.study_plots import study_page
+from dptune.tune.sweep_searcher import SearchObserver, SweepSearcher, ended_searches
 from dptune.tune.trainable import dptune_sweep
 
 if TYPE_CHECKING:
@@ -67,7 +68,7 @@ its loss does not depend on the data, so the trial's ledger is unchanged. A tria
 retried (``dptune.tune.trainable``)."""
 
 
-STAGE_EXPERIMENT = "trials"
+TUNE_RUN_NAME = "trials"
 """The name of a sweep's Tune run (every method's search trials and re-runs) under the sweep's
 folder."""
 PAGE_POLL_SECONDS = 1.0
@@ -91,13 +92,13 @@ class SweepRun:
     proxy_rows: torch.Tensor | None = None  # a tuning proxy's secret subset (private: never logged)
 
     def experiment_path(self) -> str:
-        """Where Tune keeps the stage's run (its state, trials and checkpoints)."""
-        return f"{self.spec.storage_path}/{self.spec.name}/{STAGE_EXPERIMENT}"
+        """Where Tune keeps the sweep's run (its state, trials and checkpoints)."""
+        return f"{self.spec.storage_path}/{self.spec.name}/{TUNE_RUN_NAME}"
 
     @property
     def placement(self) -> TrialPlacement:
         """What each trial asks for: a release (the spec's ε includes the tuning) every slot's CPUs."""
-        return TrialPlacement(self.resources, self.mode.release_holds_node)
+        return TrialPlacement(self.resources, self.mode.release.holds_node)
 
     def limit(self, plans: list[BoundedSearch]) -> int:
         """Trials at once: ``concurrency``, or every search trial and re-run of ``plans``, a secret trial
@@ -108,7 +109,7 @@ class SweepRun:
 
 
 def _trainable(sweep: SweepRun, plans: list[BoundedSearch]) -> Any:
-    """The stage's one trainable, each trial asking for its ``TrialPlacement`` bundle."""
+    """The sweep's one trainable, each trial asking for its ``TrialPlacement`` bundle."""
     placement = sweep.placement
     return tune.with_resources(
         tune.with_parameters(
@@ -169,7 +170,7 @@ def _scheduler(spec: SweepSpec, plans: list[BoundedSearch]) -> PerMethodSchedule
 def pend_up_to(trials: int) -> None:
     """Let Tune hold up to ``trials`` trials pending (their placement groups and actors starting at
     once). Tune allows one pending trial to a searcher that is not a ``ConcurrencyLimiter``, which would
-    start the first actors one after another; the stage's searcher caps its trials itself, on Tune's own
+    start the first actors one after another; the sweep's searcher caps its trials itself, on Tune's own
     list (a ``ConcurrencyLimiter`` keeps its running trials in a state file saved apart from Tune's
     list, and after a kill between the two saves it would wait forever for a trial Tune has ended). Ray
     offers no API for it: Tune reads the variable when ``Tuner.fit`` builds its controller."""
@@ -191,27 +192,19 @@ def _tuner(sweep: SweepRun, plans: list[BoundedSearch], groups: CallbackGroups) 
     if sweep.resume and restorable(path):
         return tune.Tuner.restore(path, trainable, resume_unfinished=True, resume_errored=True)
     spec = sweep.spec
-    searcher = SweepSearcher(
+    parts = ChainParts(
         searchers={plan.method: _method_searcher(sweep, plan) for plan in plans},
         budgets={plan.method: plan.trials for plan in plans},
-        reruns=spec.reruns,
         state=sweep.state,
         seeds={plan.method: spec.runs[plan.method].seed for plan in plans},
-        sweep=spec.name,
-        limit=limit,
         tie_key=tie_key(spec, sweep.state),
         secret=frozenset(plan.method for plan in plans if plan.secret_count),
-        carry=sweep.mode.carry(),
-        tune=sweep.mode.tuning(),
         kept_starts={
             p.method: start_points(spec.methods[p.method]) for p in plans if spec.methods[p.method].keep_start
         },
         validation_size=len(sweep.data.val_y),
-        one_model=sweep.mode.one_model,
-        promoted=sweep.mode.promoted,
-        promote=sweep.mode.promotion(),
-        fixed_runs=spec.held_out is not None,
     )
+    searcher = SweepSearcher(sweep.mode.chain(parts), spec.name, limit)
     return tune.Tuner(
         trainable,
         tune_config=tune.TuneConfig(
@@ -223,7 +216,7 @@ def _tuner(sweep: SweepRun, plans: list[BoundedSearch], groups: CallbackGroups) 
             reuse_actors=True,
         ),
         run_config=tune.RunConfig(
-            name=STAGE_EXPERIMENT,
+            name=TUNE_RUN_NAME,
             storage_path=f"{spec.storage_path}/{spec.name}",
             callbacks=[SearchObserver(searcher), PerMethod(groups)],
             failure_config=tune.FailureConfig(max_failures=TRIAL_RETRIES),
@@ -257,13 +250,13 @@ def lost_reason(error: BaseException) -> str:
 
 
 def ended_whole(sweep: SweepRun) -> bool:
-    """Whether this run resumes a sweep whose Tune run ended whole (``PrivateSweepState.end_stage``): then
+    """Whether this run resumes a sweep whose Tune run ended whole (``PrivateSweepState.end_tune_run``): then
     nothing trains, and no node is asked for."""
-    return sweep.resume and sweep.state.stage_ended() and restorable(sweep.experiment_path())
+    return sweep.resume and sweep.state.tune_run_ended() and restorable(sweep.experiment_path())
 
 
-def search_stage(sweep: SweepRun, plans: list[BoundedSearch], groups: CallbackGroups) -> list[MethodSearch]:
-    """Every method's search and re-runs in the stage's one Tune run, to its end.
+def run_searches(sweep: SweepRun, plans: list[BoundedSearch], groups: CallbackGroups) -> list[MethodSearch]:
+    """Every method's search and re-runs in the sweep's one Tune run, to its end.
 
     Tune reuses a trial's actor for the next trial of any method (one trainable for all,
     ``dptune.tune.trainable.dptune_sweep``); each method keeps its own searcher, trial budget and ASHA
@@ -313,7 +306,7 @@ def search_stage(sweep: SweepRun, plans: list[BoundedSearch], groups: CallbackGr
             result[LOST_KEY] = lost_reason(r.error)
         results.append(result | ({CHECKPOINT_KEY: r.checkpoint} if whose.rerun else {}))
     if not any(LOST_KEY in r for r in results):  # a lost trial is run again on a resume
-        sweep.state.end_stage()
+        sweep.state.end_tune_run()
     return [
         MethodSearch(
             plan.method,

@@ -1,0 +1,224 @@
+"""The selecting steps of a sweep's chain (``dptune.sweep.chain.steps``): ``Select`` (the selection within
+a method), ``PickAcross`` (one model across methods) and ``RunSelection`` (the re-runs or the release of
+the selection), each beside the sentence a card states of its rule."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from dptune.sweep.chain.board import Board, Ended
+from dptune.sweep.chain.steps import Knobs, Selecting, Step, Tuning, is_point, ranked, released_settings
+from dptune.sweep.ledger import FINAL
+from dptune.training.trial_status import (
+    OBJECTIVE,
+    RERUN_OF,
+    TrialStatus,
+    select_keeping_start,
+    select_trial,
+    validation_shown,
+)
+
+SELECTION_RULE = (
+    "the tuning trial with the best validation accuracy (held-out part, not training data); ties by a "
+    "secret key"
+)
+"""What a card says of ``Select``'s rule (``select_trial``)."""
+KEEP_START_RULE = (
+    "the start point's tuning trial, unless the trial with the best validation accuracy (held-out part, "
+    "not training data) beats it by more than the standard error of the difference, √((a(1 − a) + "
+    "b(1 − b))/n) on the n validation examples, or that trial where no start point's trial finished; "
+    "ties by a secret key"
+)
+"""What a card says of ``Select``'s rule where a method keeps its start point (``select_keeping_start``)."""
+ACROSS_METHODS_RULE = (
+    "each method's tuning trials ranked as its own selection rule ranks them, then the selected trial of "
+    "every method compared by validation accuracy (held-out part, not training data), the best released; "
+    "ties by a secret key"
+)
+"""What a card says of ``PickAcross``'s rule."""
+
+
+class Select(Selecting):
+    """The selection within a method, once its tuning has ended: the trial its runs in Tune's list already
+    repeat, else ``select_trial``'s choice among the tuning's candidates (``select_keeping_start``'s where
+    the method keeps its start points ``kept_starts``, as its trials' knobs, on ``validation_size``
+    examples), ties going to the secret rank. The selection is kept in the private state, and the console
+    says it, with what follows it (``then``), where the method runs it (``runs`` > 0); a method in
+    ``secret`` (a secret trial count) is said without its trial id (its index bounds K from below)."""
+
+    def __init__(
+        self,
+        tuning: Tuning,
+        tie_key: int,
+        runs: int,
+        then: str,
+        secret: frozenset[str] = frozenset(),
+        kept_starts: Mapping[str, list[dict[str, Any]]] | None = None,
+        validation_size: int = 0,
+    ) -> None:
+        if kept_starts and validation_size < 1:
+            raise ValueError("a selection that keeps start points needs the validation part's size")
+        self.tuning = tuning
+        self.tie_key = tie_key
+        self.runs = runs
+        self.then = then
+        self.secret = secret
+        self.kept_starts = dict(kept_starts or {})
+        self.validation_size = validation_size
+        self.announced: set[str] = set()
+
+    def selected(self, board: Board, method: str) -> Ended | None:
+        candidates = self.tuning.candidates(board, method)
+        repeated = [t for t in candidates if t.trial_id in board.runs[method][FINAL].sources]
+        if repeated:
+            return repeated[0]
+        if method not in self.kept_starts:
+            return select_trial(candidates, *ranked(self.tie_key))
+        is_start = lambda t: self.is_start(method, t.config)  # noqa: E731
+        return select_keeping_start(candidates, *ranked(self.tie_key), is_start, self.validation_size)
+
+    def is_start(self, method: str, config: Mapping[str, Any]) -> bool:
+        """Whether ``config`` is the trial of a start point the method's selection keeps."""
+        return any(is_point(config, p) for p in self.kept_starts.get(method, []))
+
+    def observe(self, board: Board, method: str) -> None:
+        if method in self.announced or not self.ended(board, method):
+            return
+        self.announced.add(method)
+        board.ended_tunings.append(method)
+        selected = self.selected(board, method)
+        if selected is not None:
+            drawn = self.first_rung(board, method, selected).config
+            board.state.select(method, selected.trial_id, released_settings(drawn))
+        if self.runs:
+            board.say(f"  {method:<15} {self.line(board, method, selected)}")
+
+    def line(self, board: Board, method: str, selected: Ended | None) -> str:
+        """What the console says of the method's selection."""
+        if selected is None:
+            return "no trial finished every epoch: nothing to select or re-run"
+        restored = board.runs[method][FINAL].started
+        doing = f"its re-runs continue from the saved Tune run ({restored} of {self.runs} there)"
+        which = "a trial" if method in self.secret else f"trial {selected.trial_id}"
+        score = f"validation {validation_shown(selected.result)}{self.kept(board, method, selected)}"
+        return f"selected {which} ({score}); {doing if restored else self.then}"
+
+    def kept(self, board: Board, method: str, selected: Ended) -> str:
+        """What the announcement says of a method that keeps its start point (empty for others)."""
+        if method not in self.kept_starts:
+            return ""
+        if self.is_start(method, selected.config):
+            return "; the start point, kept"
+        candidates = self.tuning.candidates(board, method)
+        finished = [t for t in candidates if TrialStatus.of_ended(t.result) is TrialStatus.FINISHED]
+        if any(self.is_start(method, t.config) for t in finished):
+            return "; it beat the start point by more than the validation's noise"
+        return "; no start point's trial finished"
+
+    def restore(self, saved: Any) -> None:
+        self.announced = set()
+
+
+class PickAcross(Selecting):
+    """One model across methods: the method whose selection is released is the one whose run Tune's list
+    already holds, else, once every method's tuning has ended, the one whose selected trial has the best
+    validation score, ties going to the highest secret rank; no other method's selection runs."""
+
+    def __init__(self, select: Select) -> None:
+        self.select = select
+        self.tuning = select.tuning
+        self.announced = False
+
+    def winner(self, board: Board) -> str | None:
+        """The method released (None before every tuning has ended, or where no method has a selection)."""
+        released = [m for m in board.methods if board.runs[m][FINAL].started]
+        if released:
+            return released[0]
+        if not all(self.ended(board, m) for m in board.methods):
+            return None
+        picks = [(m, s) for m in board.methods if (s := self.select.selected(board, m)) is not None]
+        if not picks:
+            return None
+        rank = ranked(self.select.tie_key)[2]
+        return max(picks, key=lambda p: (p[1].result[OBJECTIVE], rank(p[1])))[0]
+
+    def selected(self, board: Board, method: str) -> Ended | None:
+        return self.select.selected(board, method) if method == self.winner(board) else None
+
+    def observe_all(self, board: Board) -> None:
+        if self.announced or not all(self.ended(board, m) for m in board.methods):
+            return
+        self.announced = True
+        method = self.winner(board)
+        selected = None if method is None else self.select.selected(board, method)
+        if selected is None:
+            line = "no method's trial finished every epoch: nothing to release"
+        else:
+            line = (
+                f"{method}'s selection has the best validation accuracy of the methods' "
+                f"({validation_shown(selected.result)}); releasing it: trained once on the whole data at "
+                "the plan's ε, for all its epochs"
+            )
+        board.say(f"  {'one model':<15} {line}")
+
+    def restore(self, saved: Any) -> None:
+        self.announced = False
+
+
+class RunSelection(Step):
+    """``count`` runs of the selection (``before``'s) with fresh randomness, written ahead (role ``final``)
+    once the method's tuning has ended: re-runs scored on the final test, or a pipeline's release, whose
+    knobs ``knobs`` carries the selection to (the plan's ε, on the whole data). A run the method's share of
+    the privacy filter cannot fit (``admits``) is not started, and none after it."""
+
+    kind = FINAL
+
+    def __init__(
+        self,
+        before: Selecting,
+        count: int,
+        admits: Callable[[str], bool],
+        knobs: Mapping[str, Knobs] | None = None,
+    ) -> None:
+        self.before = before
+        self.count = count
+        self.admits = admits
+        self.knobs = dict(knobs or {})
+        self.refused: set[str] = set()
+
+    def done(self, board: Board, method: str) -> bool:
+        """Whether the method runs no more of its selection."""
+        return (
+            board.started(method, FINAL) >= self.count
+            or method in self.refused
+            or self.before.selected(board, method) is None
+        )
+
+    def ended(self, board: Board, method: str) -> bool:
+        return self.before.ended(board, method) and self.done(board, method)
+
+    def suggest(self, board: Board, method: str, trial_id: str) -> dict[str, Any] | None:
+        if not self.before.ended(board, method) or board.started(method, FINAL) >= self.count:
+            return None
+        if method in self.refused:
+            return None
+        selected = self.before.selected(board, method)
+        if selected is None:
+            return None
+        if not self.admits(method):
+            self.refused.add(method)
+            board.say(
+                f"  {method:<15} no more re-runs: one more would not fit its share of the privacy filter "
+                f"({board.runs[method][FINAL].started} of {self.count} started)"
+            )
+            return None
+        seed = board.write_ahead(method, trial_id, FINAL, selected.trial_id)
+        drawn = self.before.first_rung(board, method, selected).config
+        config = {k: v for k, v in drawn.items() if k != "seed"} | {RERUN_OF: selected.trial_id}
+        if method in self.knobs:  # a release: the selected configuration carried to the plan's ε
+            config = self.knobs[method](config)
+        return config if seed is None else config | {"seed": seed}
+
+    def restore(self, saved: Any) -> None:
+        self.refused = set()
