@@ -126,6 +126,7 @@ GRID_SETTINGS = [  # (σ, q, steps): one run to ten thousand steps, small and la
 
 
 @pytest.mark.parametrize(("sigma", "q", "steps"), GRID_SETTINGS)
+@pytest.mark.slow
 def test_pld_on_every_grid_bounds_dp_accountings_finest_and_the_chosen_one_is_within_its_tolerance(
     sigma: float, q: float, steps: int
 ) -> None:
@@ -161,6 +162,7 @@ def test_fo_dp_sgd_accounts_ratio_sigma_over_beta() -> None:
     assert sigma == pytest.approx(beta * calibrated("dpsgd", {}, eps, delta, q, steps), rel=0.02)
 
 
+@pytest.mark.slow
 def test_ledger_equals_opacus_on_same_history() -> None:
     ledger = Accountant("rdp")
     reference = RDPAccountant()
@@ -264,6 +266,7 @@ def test_the_lowest_sigma_spends_at_least_its_target_and_is_within_its_window() 
 @pytest.mark.parametrize(  # the grids finer than 1e-4 are the costly ones
     "interval", [i if i >= 1e-4 else pytest.param(i, marks=pytest.mark.slow) for i in PLD_INTERVALS]
 )
+@pytest.mark.slow
 def test_the_self_composition_window_by_powers_is_dp_accountings(interval: float) -> None:
     """``chernoff_window`` against dp-accounting's ``compute_self_convolve_bounds`` on the PMFs a plan
     self-composes (one Poisson-subsampled Gaussian step, both neighbouring directions, on every grid the

@@ -157,6 +157,7 @@ def test_bad_calibrate_input(extra: list[str], field: str, capsys) -> None:
     assert code == 2 and out == "" and field in err and len(err.strip().splitlines()) == 1
 
 
+@pytest.mark.slow
 def test_console_script_exit_code_and_single_line() -> None:
     """The installed ``dptune`` entry point, as a user runs it."""
     proc = subprocess.run(
@@ -286,6 +287,7 @@ def test_validate_accepts_what_run_would_start(local_machine: Path, capsys) -> N
     assert code == 0 and out.startswith(f"{spec}: valid")
 
 
+@pytest.mark.slow
 def test_the_includes_tuning_flag_turns_a_per_run_spec_into_a_plan_of_its_total(
     local_machine: Path, capsys
 ) -> None:
@@ -301,6 +303,7 @@ def test_the_includes_tuning_flag_turns_a_per_run_spec_into_a_plan_of_its_total(
     assert code == 0 and "release ε_B" not in out
 
 
+@pytest.mark.slow
 def test_the_trials_flag_sets_each_methods_trial_count_and_a_bad_one_is_refused(
     local_machine: Path, capsys
 ) -> None:

@@ -50,6 +50,7 @@ def check_record(plan: MethodPlan) -> dict[str, Any]:
     ("model", "total", "compute"),
     [("cnn5", 3.0, 2.0), pytest.param("cnn5", 3.0, 0.3, marks=pytest.mark.slow)],
 )
+@pytest.mark.slow
 def test_a_halving_plan_by_pld_recomposed_by_dp_accounting_stays_within_its_total(
     model: str, total: float, compute: float
 ) -> None:

@@ -61,6 +61,7 @@ def long_tuning_spec(folder: Path, **sections: object) -> Path:
     )
 
 
+@pytest.mark.slow
 def test_a_tuning_trial_longer_than_its_release_is_counted_at_its_own_epochs_under_asha(
     tmp_path: Path,
 ) -> None:

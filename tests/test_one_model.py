@@ -205,6 +205,7 @@ def test_one_model_with_a_secret_trial_count_is_refused_in_one_line() -> None:
         parse_spec(without)
 
 
+@pytest.mark.slow
 def test_the_one_models_rdp_release_is_dp_accountings_worst_at_every_order() -> None:
     """``worst_release`` against dp-accounting: the per-order maximum of the two methods' release curves
     (either alone would understate a release chosen from the tuning's outputs)."""

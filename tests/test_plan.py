@@ -732,6 +732,7 @@ def floor_of(setup: Any, total: float) -> float | None:
 
 
 @pytest.mark.parametrize("total", [1.0, 3.0, 8.0])
+@pytest.mark.slow
 def test_phases_that_repeat_one_mechanism_compose_by_pld_and_release_with_less_noise(total: float) -> None:
     """ScatterNet's cell (batch and epochs fixed: one privacy configuration per phase) plans on the whole
     data by PLD: recomposed from the record by dp-accounting's PLD and by Opacus's PRV accountant (another

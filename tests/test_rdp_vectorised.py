@@ -182,6 +182,7 @@ def test_lattice_bounds_bracket_the_exact_epsilon(sigma: float) -> None:
 
 
 @pytest.mark.parametrize("eps", [1.0, 3.0])
+@pytest.mark.slow
 def test_decreasing_clip_calibration_checked_step_by_step(eps: float) -> None:
     """σ calibrated on lattice bounds spends, by Opacus's accountant stepped one step at a time, at most
     the target and at least 99% of it; the ε returned is a valid bound (never below the exact one)."""

@@ -48,6 +48,7 @@ def sample(family: str, sampler: optuna.samplers.BaseSampler, trials: int) -> li
 
 @pytest.mark.parametrize("family", ["first-order", "butterworth", "preset"])
 @pytest.mark.parametrize("sampler", ["random", "tpe"])
+@pytest.mark.slow
 def test_valid_by_construction_families(family: str, sampler: str) -> None:
     chosen = (
         optuna.samplers.RandomSampler(seed=1) if sampler == "random" else optuna.samplers.TPESampler(seed=1)
@@ -59,6 +60,7 @@ def test_valid_by_construction_families(family: str, sampler: str) -> None:
         assert abs(-sum(a) + sum(b) - 1) <= 1e-9
 
 
+@pytest.mark.slow
 def test_raw_family_solves_dc_gain_and_flags_unstable_draws() -> None:
     drawn = sample("raw", optuna.samplers.RandomSampler(seed=2), 150)
     valid = [c for c in drawn if c["valid"]]
@@ -109,7 +111,7 @@ def test_parse_filter_errors_name_the_path() -> None:
     assert info.value.field == "methods.lp-dpsgd.filter.a"
 
 
-@pytest.mark.parametrize("sampler", ["tpe", "random", "gp", "nsga2"])
+@pytest.mark.parametrize("sampler", ["tpe", "random", pytest.param("gp", marks=pytest.mark.slow), "nsga2"])
 def test_every_spec_sampler_drives_the_space(sampler: str) -> None:
     """Each sampler a spec may name draws valid trials from a mixed space, reproducibly per seed."""
 

@@ -188,6 +188,7 @@ def test_a_sweep_is_named_described_and_viewed_as_a_new_user_reads_it(
     )
 
 
+@pytest.mark.slow
 def test_a_pipelines_release_is_named_by_its_epsilon_including_the_tuning(tmp_path: Path) -> None:
     """A release trains at the ε its plan leaves after the tuning (0.95 of a total 1): its run, the model
     page's source run, is named by the total, not by that share; a per-run sweep's re-runs keep ε spent
@@ -217,6 +218,7 @@ def test_a_pipelines_release_is_named_by_its_epsilon_including_the_tuning(tmp_pa
     assert named == {"t1": "dpsgd #1 · 70.0% · ε 0.12", "r1": "dpsgd release · 73.1% · ε 1.00 incl. tuning"}
 
 
+@pytest.mark.slow
 def test_a_proxy_trial_is_no_result_of_the_experiment_and_compute_counts_every_trial(
     tmp_path: Path, capsys
 ) -> None:
@@ -277,6 +279,7 @@ def test_a_proxy_trial_is_no_result_of_the_experiment_and_compute_counts_every_t
     )
 
 
+@pytest.mark.slow
 def test_the_report_keeps_sweeps_of_other_data_models_or_delta_apart(tmp_path: Path, capsys) -> None:
     """Two sweeps of dpsgd at ε = 1 in one experiment, on other datasets: two rows in two sections, never
     one row choosing between them (the better validation score of another dataset says nothing)."""
