@@ -78,6 +78,7 @@ def test_each_policy_pools_and_scores_its_runs_on_the_final_test() -> None:
     assert RERUNS.final_test_runs(methods, 3) == 9  # every method's three re-runs
     assert PER_METHOD.final_test_runs(methods, 1) == 3
     assert ONE.final_test_runs(methods, 1) == 1  # one release across the methods
+    assert PER_METHOD.final_test_runs(methods, 3) == 3 and ONE.final_test_runs(methods, 3) == 1  # one a pool
     assert ONE.runs_known(1) == 0 and PER_METHOD.runs_known(1) == 1  # which method releases is unknown
 
 

@@ -63,8 +63,7 @@ def held_out_scores(spec: SweepSpec, plans: Sequence[MethodPlan] | None) -> Held
     for epsilon in spec.epsilons:
         mine = {p.method: p for p in plans or () if p.total_epsilon == epsilon}
         validation += sum(validation_scores(spec, method, mine.get(method)) for method in spec.methods)
-        runs = spec.reruns if spec.includes_tuning is None else 1  # a pipeline releases each pool once
-        final_test += spec.release.final_test_runs(list(spec.methods), runs)
+        final_test += spec.release.final_test_runs(list(spec.methods), spec.reruns)
         final_test += 1  # the ε's sweep's majority-class baseline (``majority_baseline``; a proxy's: none)
     return HeldOutScores(validation, final_test)
 

@@ -82,9 +82,10 @@ class ReleasePolicy:
         """Whether one released model covers several methods' tuning (its trials spread across them)."""
         return any(len(pool) > 1 for pool in self.pools(methods))
 
-    def final_test_runs(self, methods: Sequence[str], runs: int) -> int:
-        """How many runs of selections a sweep of ``methods`` scores on the final test (``runs`` each)."""
-        return runs * len(methods)
+    def final_test_runs(self, methods: Sequence[str], reruns: int) -> int:
+        """How many runs of selections a sweep of ``methods`` scores on the final test: ``reruns`` re-runs
+        (``selection.reruns``) of each method's selection."""
+        return reruns * len(methods)
 
     def runs_known(self, runs: int) -> int:
         """How many runs of its selection a method's progress counts before any starts."""
@@ -157,6 +158,10 @@ class ModelPerMethod(ReleasePolicy):
     """A model per method: each card covers its method's pipeline alone; with several methods each states
     the figure of publishing them all, and that a pick among them is covered by that figure alone."""
 
+    def final_test_runs(self, methods: Sequence[str], reruns: int) -> int:
+        """One release per pool, whatever ``selection.reruns`` says."""
+        return len(self.pools(methods))
+
     def published(self, record: Mapping[str, Any]) -> dict[str, Any] | None:
         if len(record["methods"]) < 2:
             return None
@@ -192,8 +197,9 @@ class OneModel(ReleasePolicy):
     def pools(self, methods: Sequence[str]) -> list[tuple[str, ...]]:
         return [tuple(methods)]
 
-    def final_test_runs(self, methods: Sequence[str], runs: int) -> int:
-        return runs
+    def final_test_runs(self, methods: Sequence[str], reruns: int) -> int:
+        """One release per pool, whatever ``selection.reruns`` says."""
+        return len(self.pools(methods))
 
     def rule(self, keep_start: bool) -> str:
         return ACROSS_METHODS_RULE

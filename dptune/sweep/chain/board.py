@@ -21,7 +21,7 @@ from typing import Any
 
 from dptune.base.randomness import trial_seed
 from dptune.sweep.ledger import FINAL, PROMOTED, SEARCH, PrivateSweepState
-from dptune.training.trial_status import route
+from dptune.training.trial_status import TrialStatus, route
 
 KINDS = (SEARCH, PROMOTED, FINAL)
 """The kinds of a method's runs, as the private state's roles name them."""
@@ -37,6 +37,11 @@ class Ended:
     trial_id: str
     config: dict[str, Any]
     result: dict[str, Any]
+
+    @property
+    def finished(self) -> bool:
+        """Whether it trained every planned epoch (not stopped early, not infeasible)."""
+        return TrialStatus.of_ended(self.result) is TrialStatus.FINISHED
 
 
 @dataclass(frozen=True)
@@ -118,13 +123,13 @@ class Board:
 
     def forget(self) -> None:
         """Drop what was read (a restored searcher reads Tune's list afresh)."""
-        self.runs: dict[str, dict[str, Runs]] = {m: {k: Runs() for k in KINDS} for m in self.methods}
+        self.runs = self._empty()
         self.owners: dict[str, tuple[str, str]] = {}
         self.lost: dict[str, Counter[str]] | None = None
 
     def read(self, trials: Iterable[ListedTrial]) -> None:
         """Tune's list at the start of a step; the first time, each method's runs lost with a driver."""
-        runs = {m: {k: Runs() for k in KINDS} for m in self.methods}
+        runs = self._empty()
         for trial in trials:
             method = route(trial.config).method
             if method not in runs:
@@ -141,6 +146,10 @@ class Board:
         self.runs = runs
         if self.lost is None:
             self.lost = {m: self.lost_runs.lost(self, m) for m in self.methods}
+
+    def _empty(self) -> dict[str, dict[str, Runs]]:
+        """No run of any kind for any method."""
+        return {m: {k: Runs() for k in KINDS} for m in self.methods}
 
     def listed(self, method: str, kind: str) -> int:
         """The method's runs of a kind in Tune's list and suggested since (a promoted trial: each first-rung

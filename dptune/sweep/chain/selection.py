@@ -13,7 +13,6 @@ from dptune.sweep.ledger import FINAL
 from dptune.training.trial_status import (
     OBJECTIVE,
     RERUN_OF,
-    TrialStatus,
     select_keeping_start,
     select_trial,
     validation_shown,
@@ -110,8 +109,7 @@ class Select(Selecting):
             return ""
         if self.is_start(method, selected.config):
             return "; the start point, kept"
-        candidates = self.tuning.candidates(board, method)
-        finished = [t for t in candidates if TrialStatus.of_ended(t.result) is TrialStatus.FINISHED]
+        finished = [t for t in self.tuning.candidates(board, method) if t.finished]
         if any(self.is_start(method, t.config) for t in finished):
             return "; it beat the start point by more than the validation's noise"
         return "; no start point's trial finished"

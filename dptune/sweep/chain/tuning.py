@@ -14,7 +14,6 @@ from dptune.sweep.ledger import PROMOTED, SEARCH
 from dptune.training.trial_status import (
     METHOD_KEY,
     PROMOTED_FROM,
-    TrialStatus,
     best_trials,
     route,
     validation_shown,
@@ -174,8 +173,7 @@ class Promote(Tuning):
 
     def candidates(self, board: Board, method: str) -> list[Ended]:
         promoted = board.runs[method][PROMOTED].ended
-        finished = [t for t in promoted if TrialStatus.of_ended(t.result) is TrialStatus.FINISHED]
-        return promoted if finished else self.search.candidates(board, method)
+        return promoted if any(t.finished for t in promoted) else self.search.candidates(board, method)
 
     def first_rung(self, board: Board, method: str, trial: Ended) -> Ended:
         first = route(trial.config).promoted_from
