@@ -20,7 +20,12 @@ from dptune.training.train import Trainer
 
 
 def digits_trainer(
-    data: Dataset, method: str, params: dict[str, Any] | None = None, gpu_share: float = 1.0, **overrides: Any
+    data: Dataset,
+    method: str,
+    params: dict[str, Any] | None = None,
+    gpu_share: float = 1.0,
+    host_share: float = 1.0,
+    **overrides: Any,
 ) -> Trainer:
     config = RunConfig(
         method=method,
@@ -35,7 +40,7 @@ def digits_trainer(
         physical_batch_size=32,
         seed=0,  # research mode: these tests compare runs step by step
     )
-    return Trainer(replace(config, **overrides), data, gpu_share=gpu_share)
+    return Trainer(replace(config, **overrides), data, gpu_share=gpu_share, host_share=host_share)
 
 
 def noise_free_release(trainer: Trainer, indices: torch.Tensor) -> torch.Tensor:

@@ -13,7 +13,6 @@ from dptune.engine import gpu_memory
 from dptune.engine.dataset import Dataset
 from dptune.engine.engine_choice import clipped_sum_engine
 from dptune.engine.gpu_memory import (
-    CPU_PHYSICAL_BATCH,
     SAFETY,
     chunk_that_fits,
     device_index,
@@ -119,9 +118,7 @@ def test_the_chunk_is_what_the_room_left_holds_at_the_measured_cost() -> None:
     assert chunk_that_fits(10**9, 0, 0, largest=64) == 64  # nothing measurable per sample
 
 
-def test_an_unset_physical_batch_is_the_cpu_chunk_off_a_gpu(digits: Dataset) -> None:
-    trainer = digits_trainer(digits, "dpsgd", physical_batch_size=None)
-    assert trainer.engine.physical_batch_size == CPU_PHYSICAL_BATCH
+def test_preparing_a_cpu_device_caps_nothing() -> None:
     prepare_gpu(torch.device("cpu"), 0.25)  # no GPU: nothing to cap, no error
 
 

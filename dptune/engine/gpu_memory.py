@@ -31,8 +31,6 @@ PROBE = 16
 """Samples in the smaller probe chunk (the larger holds twice as many)."""
 SAFETY = 0.8
 """Share of the measured room a chunk may fill (the allocator's fragmentation, the optimizer's state)."""
-CPU_PHYSICAL_BATCH = 1000
-"""The chunk on a CPU, where host memory is not the constraint."""
 CONTEXT_ALLOWANCE = 2**30
 """Bytes a process is taken to hold outside the allocator where it cannot be measured (no NVML): the
 largest context overhead expected, so the caps still fit (more than measured is only a smaller cap)."""

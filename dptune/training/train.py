@@ -43,7 +43,8 @@ from dptune.engine.data import load_dataset
 from dptune.engine.dataset import Dataset, poisson_rows
 from dptune.engine.engine_choice import check_inputs, clipped_sum_engine
 from dptune.engine.features import model_inputs
-from dptune.engine.gpu_memory import CPU_PHYSICAL_BATCH, measured_physical_batch, memory_budget
+from dptune.engine.gpu_memory import measured_physical_batch, memory_budget
+from dptune.engine.host_memory import CPU_PHYSICAL_BATCH, measured_host_batch
 from dptune.engine.persample import FlatModel
 from dptune.engine.text import DEFAULT_MAX_LENGTH
 from dptune.methods import get_method
@@ -107,9 +108,12 @@ class Trainer:
         data: Dataset | None = None,
         proxy_rows: torch.Tensor | None = None,
         gpu_share: float = 1.0,
+        host_share: float = 1.0,
     ) -> None:
-        """``gpu_share``: the share of its GPU the run may use (a Ray trial's ``gpu``), which an unset
-        ``physical_batch_size`` is measured to fit (``dptune.engine.gpu_memory``)."""
+        """``gpu_share``: the share of its GPU the run may use (a Ray trial's ``gpu``); ``host_share``: the
+        share of its node's memory, on a CPU (a Ray trial's CPUs over the node's). An unset
+        ``physical_batch_size`` is measured to fit the share (``dptune.engine.gpu_memory``,
+        ``dptune.engine.host_memory``)."""
         self.config = config
         self.params = config.method_params
         self.definition = get_method(config.method)
@@ -140,8 +144,8 @@ class Trainer:
             layout=self.flat.layout,
         )
         self.method = self.definition.build(self.params, self.calibration.noise_multiplier, hyper)
-        if config.physical_batch_size is None and self.device.type == "cuda":
-            self.engine.physical_batch_size = self._measured_chunk(gpu_share)
+        if config.physical_batch_size is None:
+            self.engine.physical_batch_size = self._measured_chunk(gpu_share, host_share)
         self._start_state(seeds)
 
     def _build_model(self, init_seed: int) -> None:
@@ -195,18 +199,25 @@ class Trainer:
         self.history: list[EpochResult] = []
         self._final_test: tuple[int, tuple[float, float]] | None = None  # (steps, its score)
 
-    def _measured_chunk(self, gpu_share: float) -> int:
-        """The largest chunk of per-sample signals that fits the run's share of its GPU, measured on its
-        own engine, method and data (``dptune.engine.gpu_memory``), with the method's full signal history."""
+    def _measured_chunk(self, gpu_share: float, host_share: float) -> int:
+        """The largest chunk of per-sample signals that fits the run's share of its GPU, or on a CPU of its
+        node's memory, measured on its own engine, method and data (``dptune.engine.gpu_memory``,
+        ``dptune.engine.host_memory``), with the method's full signal history. The probes draw nothing
+        from the global generator that training sees (a model's dropout would)."""
         iterates = [self.flat.flatten()] * self.method.signal.history
-        largest = min(len(self.train_y), max(self.config.batch_size, 1))
 
         def run_chunk(size: int) -> None:
             self.engine.physical_batch_size = size
             x, y = self.train_x[:size], self.train_y[:size]
             clipped_sum(self.method, self.engine, 0, iterates, [(x, y)])
 
-        return measured_physical_batch(run_chunk, self.device, memory_budget(self.device, gpu_share), largest)
+        with torch.random.fork_rng(devices=[] if self.device.type == "cpu" else [self.device]):
+            if self.device.type == "cpu":  # a chunk as large as the unmeasured one, where it fits
+                largest = min(len(self.train_y), max(self.config.batch_size, CPU_PHYSICAL_BATCH))
+                return measured_host_batch(run_chunk, host_share, largest)
+            largest = min(len(self.train_y), max(self.config.batch_size, 1))
+            budget = memory_budget(self.device, gpu_share)
+            return measured_physical_batch(run_chunk, self.device, budget, largest)
 
     # -- one step ---------------------------------------------------------------------------------
     def _batches(self) -> list[torch.Tensor]:

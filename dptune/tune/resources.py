@@ -134,6 +134,14 @@ def fitted(cpu: float, gpu: float) -> TrialResources:
     return TrialResources(cpu, gpu, sum(per_node), cpu * max(per_node))
 
 
+def node_share(cpus: float) -> float:
+    """The share of its node a trial of ``cpus`` CPUs holds, on the node this process runs on: ``cpus``
+    over the node's CPUs, at most 1 (what its memory is sized to, ``dptune.engine.host_memory``)."""
+    here = ray.get_runtime_context().get_node_id()
+    node_cpus = next((n["Resources"].get("CPU", 0.0) for n in ray.nodes() if n["NodeID"] == here), 0.0)
+    return min(1.0, cpus / node_cpus) if node_cpus > 0 else 1.0
+
+
 def node_shapes() -> str:
     """The distinct CPU/GPU shapes of the alive nodes, for messages (``1 CPU; 4 CPU + 1 GPU``)."""
     nodes = alive_nodes()

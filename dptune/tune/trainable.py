@@ -46,7 +46,7 @@ from dptune.training.trial_status import (
     TrialStatus,
     route,
 )
-from dptune.tune.resources import TrialPlacement
+from dptune.tune.resources import TrialPlacement, node_share
 from dptune.tune.step_board import StepPoster
 
 PRIVATE_NONFINITE_KEY = "private_nonfinite_signals_zeroed"
@@ -186,7 +186,7 @@ def run_trial(
     prepare_gpu(torch.device(device), gpus)  # a reused actor's cache emptied; a GPU share is a memory cap
     knobbed = run.with_knobs({**config, "device": device})  # a release carries its own ε, δ and subset
     rows = proxy_rows if knobbed.proxy_fraction is not None else None
-    trainer = Trainer(knobbed, data, rows, gpu_share=gpus)
+    trainer = Trainer(knobbed, data, rows, gpu_share=gpus, host_share=node_share(cpus))
     checkpoint = tune.get_checkpoint()
     if checkpoint is not None:
         with checkpoint.as_directory() as folder:

@@ -1,0 +1,106 @@
+"""A CPU trial's host memory: its share of the node, and the physical batch measured to fit in it.
+
+Ray schedules a CPU trial by its CPUs alone, so two trials on one node each believe the node's memory is
+theirs: two DP-PMLF trials of a small RoBERTa, each holding a chunk of 512 samples' activations at k
+iterates, took 11 and 9 GB of a 23.5 GB machine, and Ray's memory monitor killed one (which Tune does not
+take for a lost actor: it ends the whole Tune run). A CPU trial therefore sizes its chunk of per-sample
+signals to its own share of the node's memory, as a GPU trial sizes it to its share of the card
+(``dptune.engine.gpu_memory``): its share is its CPUs over the node's (a release, which asks for every
+slot's CPUs, gets the whole node), of the memory the node has left plus what the trial holds:
+
+    budget = share · (MemAvailable + RSS) − RSS.
+
+Within the budget the chunk comes from a measurement, as on a GPU: a warm-up chunk, then two probe chunks of
+P and 2P samples through the run's own engine, each from the process's resident set after ``malloc_trim``
+(glibc's free lists handed back, so that a probe's growth shows) to its high-water mark (``VmHWM``, reset
+before each probe by writing ``5`` to ``/proc/self/clear_refs``, Linux ≥ 4.0). They give the memory one more
+sample costs, c = (peak(2P) − peak(P)) / P, the fixed part f = peak(P) − P·c, and the chunk
+⌊SAFETY · (budget − f) / c⌋, at most ``largest``. Where the kernel offers no resettable high-water mark
+(macOS, an old kernel) nothing is measured and the chunk is ``CPU_PHYSICAL_BATCH``.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+from collections.abc import Callable
+from pathlib import Path
+
+from dptune.base.errors import InputError
+from dptune.engine.gpu_memory import GIB, PROBE, chunk_that_fits
+
+CPU_PHYSICAL_BATCH = 1000
+"""The chunk on a CPU where host memory cannot be measured."""
+PROC = Path("/proc")
+
+
+def _kilobytes(file: Path, field: str) -> int | None:
+    """The ``field:  N kB`` line of a ``/proc`` file, in bytes; None where it has none."""
+    for line in file.read_text().splitlines():
+        name, _, value = line.partition(":")
+        if name == field:
+            return int(value.split()[0]) * 1024
+    return None
+
+
+def measurable() -> bool:
+    """Whether this kernel keeps a resettable high-water mark of the process's resident set."""
+    try:
+        (PROC / "self" / "clear_refs").write_text("5")
+        return _kilobytes(PROC / "self" / "status", "VmHWM") is not None
+    except OSError:
+        return False
+
+
+def resident() -> int:
+    """Bytes of the process's resident set now (``VmRSS``), after glibc's free lists are trimmed."""
+    libc_name = ctypes.util.find_library("c")
+    if libc_name is not None:
+        libc = ctypes.CDLL(libc_name)
+        if hasattr(libc, "malloc_trim"):
+            libc.malloc_trim(0)
+    return _kilobytes(PROC / "self" / "status", "VmRSS") or 0
+
+
+def peak_since_reset() -> int:
+    """Bytes of the process's largest resident set since the last reset (``VmHWM``)."""
+    return _kilobytes(PROC / "self" / "status", "VmHWM") or 0
+
+
+def host_budget(share: float) -> int:
+    """Bytes a trial of ``share`` of the node may still take: share · (MemAvailable + RSS) − RSS."""
+    held = resident()
+    available = _kilobytes(PROC / "meminfo", "MemAvailable") or 0
+    return int(share * (available + held)) - held
+
+
+def readable(size: float) -> str:
+    """Bytes as people read them: ``1.3 GiB``, ``12 MiB``."""
+    return f"{size / GIB:.1f} GiB" if size >= GIB else f"{size / 2**20:.0f} MiB"
+
+
+def measured_host_batch(run_chunk: Callable[[int], None], share: float, largest: int) -> int:
+    """The chunk that fits ``share`` of the node by the warm-up and two-probe measurement (module
+    docstring), ``CPU_PHYSICAL_BATCH`` where the kernel cannot measure; ``run_chunk(m)`` runs the engine
+    on m samples. Refuses (``InputError``) a trial whose model and one sample do not fit its share."""
+    if not measurable():
+        return CPU_PHYSICAL_BATCH
+    run_chunk(PROBE)  # warm-up: one-time allocations are not a sample's cost
+    peaks = []
+    for size in (PROBE, 2 * PROBE):
+        before = resident()
+        (PROC / "self" / "clear_refs").write_text("5")
+        run_chunk(size)
+        peaks.append(max(0, peak_since_reset() - before))
+    per_sample = max(0.0, (peaks[1] - peaks[0]) / PROBE)
+    fixed = max(0.0, peaks[0] - PROBE * per_sample)
+    budget = host_budget(share)
+    if fixed + per_sample > budget:
+        raise InputError(
+            "resources.cpu",
+            f"a trial needs about {readable(fixed + per_sample)} more host memory (the model's per-sample "
+            f"signals for one sample), its share of the node ({share:.3g}: its CPUs over the node's) has "
+            f"{readable(max(budget, 0))} left; give each trial more CPUs (resources.cpu), or train fewer "
+            "parameters (training.trains: lora)",
+        )
+    return chunk_that_fits(budget, fixed, per_sample, largest)
