@@ -248,8 +248,8 @@ class RunConfig:
         None,
         _at_least_one,
         "an integer >= 1",
-        "samples per per-sample-gradient chunk (memory bound; default: 1000 on CPU, on a GPU the largest "
-        "that fits the trial's share, measured)",
+        "samples per per-sample-gradient chunk (memory bound; default: the largest that fits the trial's "
+        "share of its GPU, or on a CPU of its node's memory, measured; at most 1000 on a CPU)",
     )
     engine: str = choice(
         ("auto", *ENGINES),

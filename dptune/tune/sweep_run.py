@@ -15,12 +15,14 @@ from __future__ import annotations
 import math
 import os
 from concurrent.futures import ThreadPoolExecutor, wait
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
+import ray
 from ray import tune
 from ray.tune.search.optuna import OptunaSearch
 
+from dptune.base.errors import InputError
 from dptune.base.randomness import TIE_BREAK_STREAM, secret_key, trial_seed
 from dptune.engine.dataset import Dataset
 from dptune.privacy.filter import RenyiFilter
@@ -249,6 +251,43 @@ def lost_reason(error: BaseException) -> str:
     return (lines[-1] if lines else type(error).__name__)[:300]
 
 
+MEMORY_KILL_RESUMES = 3
+"""Times a sweep's Tune run is restored in the same driver after Ray's memory monitor killed a trial's
+worker (``fit_through_memory_kills``); a fourth kill stops the sweep."""
+
+
+def killed_for_memory(error: BaseException) -> bool:
+    """Whether Tune's run ended because Ray's memory monitor killed a trial's worker. Tune's actor manager
+    handles a lost actor (``RayActorError``) or a task's own error (``RayTaskError``) as a trial's failure,
+    and raises any other error of a trial's task (Ray's ``OutOfMemoryError``) as ``RuntimeError('Caught
+    unexpected exception')``, which ends the whole run: the other trials' finished results stay in its
+    saved state."""
+    return isinstance(error, RuntimeError) and isinstance(error.__cause__, ray.exceptions.OutOfMemoryError)
+
+
+def fit_through_memory_kills(sweep: SweepRun, plans: list[BoundedSearch], groups: CallbackGroups) -> Any:
+    """The sweep's Tune run to its end (``tune.ResultGrid``), restored from its saved state after each of up
+    to ``MEMORY_KILL_RESUMES`` memory kills (``killed_for_memory``), as ``--resume`` would: finished trials
+    are kept, the killed trial and those running beside it continue from their last checkpoints with their
+    random states, as after a lost node (``TRIAL_RETRIES``), so no ledger changes."""
+    run, kills = sweep, 0
+    while True:
+        try:
+            return _tuner(run, plans, groups).fit()
+        except RuntimeError as error:
+            if not killed_for_memory(error) or not restorable(sweep.experiment_path()):
+                raise
+            kills += 1
+            if kills > MEMORY_KILL_RESUMES:
+                raise InputError(
+                    "resources.cpu",
+                    f"Ray's memory monitor killed a trial {kills} times (the node ran low on memory); "
+                    "give each trial more CPUs (resources.cpu) or lower budget.max_concurrent, then run "
+                    "again with --resume: the finished trials are kept",
+                ) from error
+            run = replace(sweep, resume=True)
+
+
 def ended_whole(sweep: SweepRun) -> bool:
     """Whether this run resumes a sweep whose Tune run ended whole (``PrivateSweepState.end_tune_run``): then
     nothing trains, and no node is asked for."""
@@ -282,7 +321,7 @@ def run_searches(sweep: SweepRun, plans: list[BoundedSearch], groups: CallbackGr
             pages[method] = study_page(sweep.spec.storage_path, sweep.spec.name, method)
     else:
         pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dptune-search")
-        future = pool.submit(lambda: _tuner(sweep, active, groups).fit())
+        future = pool.submit(lambda: fit_through_memory_kills(sweep, active, groups))
         try:
             while not wait([future], timeout=PAGE_POLL_SECONDS).done:
                 make_pages()  # each search's Optuna page as soon as it ends, while the others train
