@@ -142,6 +142,7 @@ def test_pld_on_every_grid_bounds_dp_accountings_finest_and_the_chosen_one_is_wi
     assert exact <= pld_epsilon(history, 1e-5) <= exact * (1 + 2 * PLD_TOLERANCE)
 
 
+@pytest.mark.slow
 def test_decreasing_clip_composes_heterogeneous_steps() -> None:
     """σ·C/C_t = σ·min(2, 1 + t/T_c) per step, stepped one by one through Opacus's accountant."""
     eps, delta, q, steps, decay = 1.0, 1e-5, 0.05, 120, 80
@@ -229,6 +230,7 @@ def test_the_pld_bracket_of_a_decaying_clip_holds_dp_accounting_s_composition(si
 
 
 @pytest.mark.parametrize("accountant", ["rdp", "pld"])
+@pytest.mark.slow
 def test_spends_at_least_agrees_with_the_exact_epsilon(accountant: str) -> None:
     """Whether a decaying clip's ledger spends at least a target, decided on bounds, is the comparison of
     its exact ε with the target, just above and just below it."""

@@ -91,6 +91,7 @@ RATIO_TO_SIGMA = {"dpsgd-momentum": 1.99, "fo-dp-sgd": 1 / 0.9}
 
 
 @pytest.mark.parametrize("method", sorted(METHODS))
+@pytest.mark.slow
 def test_every_real_method_stays_at_or_below_its_claim(method: str) -> None:
     result = run_audit(AuditConfig(method, EPSILON, canaries=CANARIES, seed=0))
     z = result["step_noise_multiplier"]
@@ -188,6 +189,7 @@ def test_cli_summary_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0 and "consistent with the claim" in out and len(out.strip().splitlines()) == 1
 
 
+@pytest.mark.slow
 def test_cli_exits_1_when_the_claim_is_refuted(monkeypatch: pytest.MonkeyPatch, capsys) -> None:
     real_run_audit = audit.run_audit
     monkeypatch.setattr(audit, "run_audit", lambda config: real_run_audit(config, engine=PerSnapshotClipping))

@@ -197,6 +197,7 @@ cli.console()
 
 
 @pytest.mark.parametrize(("ending", "code"), [("done", 0), ("bad input", 2), ("reader gone", 141)])
+@pytest.mark.slow
 def test_console_ends_after_threads_and_exit_handlers_with_mains_code(
     ending: str, code: int, tmp_path: Path
 ) -> None:
@@ -270,6 +271,7 @@ def local_machine(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         ({"storage_path": "spec.yaml/ray_results"}, "storage_path"),  # under a file
     ],
 )
+@pytest.mark.slow
 def test_validate_refuses_what_run_would_refuse_before_it_starts(
     changes: dict[str, Any], field: str, local_machine: Path, capsys
 ) -> None:
@@ -324,6 +326,7 @@ def test_the_trials_flag_sets_each_methods_trial_count_and_a_bad_one_is_refused(
     assert code == 2 and out == "" and err.startswith("dptune: error: budget.trials_per_method: "), err
 
 
+@pytest.mark.slow
 def test_the_promoted_trials_flag_plans_a_second_rung_and_a_bad_one_is_refused(
     local_machine: Path, capsys
 ) -> None:
@@ -337,6 +340,7 @@ def test_the_promoted_trials_flag_plans_a_second_rung_and_a_bad_one_is_refused(
     assert code == 2 and out == "" and err.startswith("dptune: error: budget.promoted_trials: "), err
 
 
+@pytest.mark.slow
 def test_validate_refuses_an_existing_sweep_unless_resumed(local_machine: Path, capsys) -> None:
     spec = str(quickstart_spec(local_machine))
     (local_machine / "ray_results" / "quickstart").mkdir(parents=True)
@@ -514,6 +518,7 @@ def test_a_directory_as_tracking_uri_is_one_line(command: str, local_machine: Pa
     assert err.startswith("dptune: error: --tracking-uri: runs is a directory") and "runs/mlflow.db" in err
 
 
+@pytest.mark.slow
 def test_report_reads_a_plain_db_path(local_machine: Path, capsys) -> None:
     MlflowClient(f"sqlite:///{local_machine / 'store.db'}").search_experiments()  # an empty store
     code, out, _ = run(["report", "--tracking-uri", "store.db"], capsys)

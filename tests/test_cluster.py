@@ -138,6 +138,7 @@ def test_a_fresh_ami_waits_for_apts_lock_and_the_laptop_installs_no_torch() -> N
     postgres_bin() is None or os.geteuid() != 0,
     reason="needs Debian's postgresql, and root: the script runs as root on the head",
 )
+@pytest.mark.slow
 def test_head_postgres_setup_makes_a_password_protected_database_on_loopback() -> None:
     psql = str(postgres_bin() / "psql")
     folder = Path(tempfile.mkdtemp(prefix="dptune-head-pg-"))  # not pytest's tmp: postgres must reach it

@@ -16,6 +16,7 @@ from dptune.engine.data import load_dataset, read_idx, train_size
 SYSTEM_FMNIST = Path("/usr/share/datasets/fashion-mnist")
 
 
+@pytest.mark.slow
 def test_fashion_mnist_resolves_the_debian_copy() -> None:
     data = load_dataset("fashion-mnist")
     assert data.train_x.shape == (60000, 1, 28, 28) and data.test_x.shape == (5000, 1, 28, 28)
@@ -40,6 +41,7 @@ def test_digits_split_is_fixed() -> None:
     assert torch.equal(a.val_x, b.val_x) and torch.equal(a.test_x, b.test_x)
 
 
+@pytest.mark.slow
 def test_the_held_out_images_split_into_validation_and_final_test_by_a_fixed_public_permutation() -> None:
     """Fashion-MNIST's 10,000 test images: halves by the permutation of seed 1, whatever the subset."""
     raw_x = read_idx(SYSTEM_FMNIST / "t10k-images-idx3-ubyte.gz")

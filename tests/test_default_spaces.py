@@ -52,6 +52,7 @@ def test_a_default_space_contains_the_methods_documented_defaults(method: str) -
             assert knob == "effective_lr"  # a step, searched in its own units: no default to contain
 
 
+@pytest.mark.slow
 def test_methods_named_without_spaces_search_their_default_spaces_and_plan() -> None:
     spec = parse_spec(copy.deepcopy(FEW_LINES))
     assert list(spec.methods) == FEW_LINES["methods"]

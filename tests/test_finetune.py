@@ -68,6 +68,7 @@ def trained_model(run: RunConfig) -> tuple[torch.nn.Module, torch.Tensor, torch.
     return model, data.train_x, data.train_y
 
 
+@pytest.mark.slow
 def test_the_text_model_reads_each_sample_as_its_own_tokens_whatever_the_padding(roberta, reviews) -> None:
     """The wrapper's scores of a padded batch equal the transformers model's on each sample alone, cut to
     its tokens: padding changes no output."""

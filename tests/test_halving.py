@@ -79,6 +79,7 @@ def test_a_halving_plan_in_rdp_or_the_basic_way_recomposed_by_dp_accounting_stay
     check_record(plan)
 
 
+@pytest.mark.slow
 def test_a_promoted_trial_calibrated_as_the_trainer_does_adds_at_least_its_planned_noise() -> None:
     """The promoted trial's run (``promoted_knobs`` over the tuning run: r·T_t epochs at its per-run ε),
     calibrated by the trainer's own path (``calibrated_run``), has every written-out (q, steps) and a σ no
@@ -95,6 +96,7 @@ def test_a_promoted_trial_calibrated_as_the_trainer_does_adds_at_least_its_plann
     assert (q_run, steps_run) == (q, steps) and z_run >= z * (1 - 1e-9)
 
 
+@pytest.mark.slow
 def test_no_second_rung_where_a_release_does_not_hold_twice_a_trials_epochs() -> None:
     """A plan whose first-rung trials run more than half the release's epochs has no room for a rung: it
     plans one rung, and says nothing of promotion."""
@@ -134,6 +136,7 @@ def test_a_space_of_several_privacy_configurations_cannot_promote() -> None:
         plan_sweep(plan_setup(parse_spec(doc), 1e-5), N_FASHION)
 
 
+@pytest.mark.slow
 def test_one_model_spreads_its_trials_by_the_promoted_trials_length_and_keeps_more_than_it_promotes() -> None:
     """Across methods (one model), the spread reads the trials the selection reads: with a second rung,
     the promoted ones (the first rung only screens, and may be short); it never gives a method as few

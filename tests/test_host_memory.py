@@ -68,10 +68,21 @@ def test_without_a_resettable_high_water_mark_the_chunk_is_the_unmeasured_one(
 def test_an_unset_physical_batch_on_a_cpu_is_measured_to_fit_the_trials_share(
     digits: Dataset, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(host_memory, "host_budget", lambda share: int(share * 1000 * MB))
-    whole = digits_trainer(digits, "dpsgd", physical_batch_size=None, host_share=1.0)
-    assert whole.engine.physical_batch_size == min(len(whole.train_y), CPU_PHYSICAL_BATCH)  # a small MLP
+    shares: list[float] = []
+
+    def budget(share: float) -> int:  # a share of 1 GB; nothing left to a share under 1%
+        shares.append(share)
+        return int(share * 1000 * MB) if share >= 0.01 else -1
+
+    monkeypatch.setattr(host_memory, "host_budget", budget)
     state = torch.random.get_rng_state()
-    tiny = digits_trainer(digits, "dpsgd", physical_batch_size=None, host_share=0.002)
+    whole = digits_trainer(digits, "dpsgd", physical_batch_size=None, host_share=0.5)
     assert torch.equal(torch.random.get_rng_state(), state)  # the probes drew nothing training sees
-    assert 1 <= tiny.engine.physical_batch_size < whole.engine.physical_batch_size
+    assert whole.engine.physical_batch_size == min(len(whole.train_y), CPU_PHYSICAL_BATCH)  # a small MLP
+    with pytest.raises(InputError, match=r"resources\.cpu"):
+        digits_trainer(digits, "dpsgd", physical_batch_size=None, host_share=0.001)
+    assert shares == [0.5, 0.001]  # the trial's share reached the measurement
+    assert (
+        digits_trainer(digits, "dpsgd", physical_batch_size=64, host_share=0.001).engine.physical_batch_size
+        == 64
+    )

@@ -317,6 +317,7 @@ def test_the_amplified_tuning_of_composed_runs_is_zhu_and_wangs_bound(fraction: 
         {"distribution": "truncated-negative-binomial", "mean": 6, "shape": 1},
     ],
 )
+@pytest.mark.slow
 def test_a_repeat_and_select_plan_recomposed_by_dp_accounting_stays_within_its_total(count: dict) -> None:
     """A random trial count plans Papernot & Steinke's repeat-and-select: dp-accounting's own event of it,
     composed with the released re-run, stays within the total; nothing in the plan counts K."""
@@ -490,6 +491,7 @@ def test_the_subset_phase_pld_is_balle_barthe_and_gaboardis_profile(fraction: fl
         assert ours.get_epsilon_for_delta(at) < fine.get_epsilon(at)
 
 
+@pytest.mark.slow
 def test_the_pld_divergence_in_numpy_is_dp_accountings_own() -> None:
     """``divergence`` reads dp-accounting's PMFs; it agrees with the library's own (looping) function."""
     pld = pld_of([(1.2, 0.05, 300), (3.0, 0.05, 40)], 1e-4)
@@ -534,6 +536,7 @@ def test_no_subset_leaves_the_curve_as_it_is() -> None:
     assert np.array_equal(amplified_rdp(curve, 1.0), curve)
 
 
+@pytest.mark.slow
 def test_the_release_carries_the_total_step_by_the_linear_scaling_rule_in_the_length_of_training() -> None:
     """r = η·T: a tuning trial runs T_t = round(T·ε_t/ε_B) epochs at a step η, the release T at the same η,
     so that r_B/r_t = T/T_t, ε_B/ε_t but for the rounding of T_t (by hand, each ε the RDP of a run's
@@ -759,6 +762,7 @@ def test_phases_that_repeat_one_mechanism_compose_by_pld_and_release_with_less_n
     assert release["per_run_epsilon"] < by_rdp  # the per-run ε a PLD phase states is PLD's
 
 
+@pytest.mark.slow
 def test_the_runs_of_a_pld_plan_calibrate_by_pld_to_at_least_its_written_noise() -> None:
     """A tuning trial and the release run what the record writes out, or noisier: each calibrates by PLD
     to its phase's per-run ε, and lands at a σ at least the record's."""
@@ -773,6 +777,7 @@ def test_the_runs_of_a_pld_plan_calibrate_by_pld_to_at_least_its_written_noise()
         assert calibration.epsilon <= phase.per_run_epsilon
 
 
+@pytest.mark.slow
 def test_a_lost_trial_of_a_pld_plan_run_again_is_recomposed_by_pld() -> None:
     spec = parse_spec(spec_doc("scatter-linear", [3.0], 8, CELLS["scatter-linear"]))
     (plan,) = plan_sweep(plan_setup(spec, 1e-5), N_FASHION)
@@ -804,6 +809,7 @@ def test_releasing_every_model_of_pld_plans_at_every_total_is_recomposed_by_pld(
     assert epsilon < sum(r["epsilon_including_tuning"] for r in records)
 
 
+@pytest.mark.slow
 def test_a_release_phase_is_within_its_pld_figure_too() -> None:
     """PLD (tighter for many Gaussian steps) bounds the release at most where RDP did."""
     spec = parse_spec(spec_doc("scatter-linear", [3.0], 8, CELLS["scatter-linear"]))

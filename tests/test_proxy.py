@@ -40,6 +40,7 @@ def test_amplification_is_exact_for_randomised_response_on_a_subset(epsilon: flo
 
 @pytest.mark.parametrize("sigma", [0.8, 2.0])
 @pytest.mark.parametrize("fraction", [0.05, 0.2])
+@pytest.mark.slow
 def test_amplification_bounds_dp_accountings_subsampled_gaussian(sigma: float, fraction: float) -> None:
     """The Gaussian mechanism's (ε, δ) amplified by the formula is at least what dp-accounting's PLD gives
     for the same mechanism on a Poisson subset at δ' = γδ (and close: the formula is tight here)."""

@@ -28,6 +28,7 @@ def cache() -> Path:
     return features.FEATURES_DIR
 
 
+@pytest.mark.slow
 def test_scattering_features_are_kymatios_transform_of_each_image_alone(digits: Dataset, cache: Path) -> None:
     data = features.model_inputs("scatter-linear", digits)
     assert data.features == "scattering"

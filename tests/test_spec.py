@@ -228,6 +228,7 @@ def test_cli_bad_spec_exits_2_with_field_and_starts_nothing(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.yaml"]  # no store, no results
 
 
+@pytest.mark.slow
 def test_cli_validate_ok(capsys) -> None:
     assert main(["validate", str(SWEEPS[0])]) == 0
     assert "valid" in capsys.readouterr().out

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import optuna
+import pytest
 
 from dptune.tune.studies import study_storage
 from dptune.tune.study_plots import study_figures, study_page
@@ -28,6 +29,7 @@ def _study(folder: Path) -> optuna.Study:
     return study
 
 
+@pytest.mark.slow
 def test_a_page_holds_the_history_importance_and_parallel_coordinates_of_every_trial(tmp_path: Path) -> None:
     study = _study(tmp_path)
     titles = [title for title, _ in study_figures(study)]

@@ -30,6 +30,7 @@ def heavy_modules_after(code: str, cwd: Path) -> list[str]:
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
+@pytest.mark.slow
 def test_importing_the_cli_and_the_spec_loads_no_heavy_library(tmp_path: Path) -> None:
     assert heavy_modules_after("import dptune.cli, dptune.sweep.spec", tmp_path) == []
 

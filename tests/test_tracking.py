@@ -40,6 +40,7 @@ def test_report_on_a_missing_store_creates_nothing(tmp_path: Path, capsys, monke
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.slow
 def test_queued_trial_writes_are_read_back_and_a_refused_write_costs_only_itself(
     tmp_path: Path, caplog
 ) -> None:
