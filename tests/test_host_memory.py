@@ -50,10 +50,36 @@ def test_a_trial_whose_one_sample_exceeds_its_share_is_refused_naming_the_field(
         measured_host_batch(hold, 0.01, largest=100)
 
 
-def test_the_budget_is_the_share_of_what_the_node_has_left_plus_what_the_trial_holds() -> None:
+def test_the_budget_is_the_share_of_what_the_node_has_left_plus_what_the_trial_holds(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setattr(host_memory, "CGROUP", tmp_path)  # no container limit: the machine's figure
     held = host_memory.resident()
-    available = host_memory._kilobytes(Path("/proc/meminfo"), "MemAvailable") or 0
+    meminfo = {line.split(":")[0]: line.split()[1] for line in Path("/proc/meminfo").read_text().splitlines()}
+    available = int(meminfo["MemAvailable"]) * 1024
     assert abs(host_memory.host_budget(0.5) - (0.5 * (available + held) - held)) < 64 * MB
+
+
+@pytest.mark.parametrize(
+    ("files", "room"),
+    [
+        ({"memory.max": "4294967296", "memory.current": "1073741824"}, 3 * 2**30),  # v2, a 4 GiB container
+        ({"memory.max": "max", "memory.current": "1073741824"}, None),  # v2, no limit
+        ({"memory/memory.limit_in_bytes": "2147483648", "memory/memory.usage_in_bytes": "0"}, 2**31),  # v1
+        ({"memory/memory.limit_in_bytes": "9223372036854771712", "memory/memory.usage_in_bytes": "5"}, None),
+        ({}, None),  # no cgroup files
+    ],
+)
+def test_a_containers_memory_limit_bounds_what_is_available(
+    files: dict[str, str], room: int | None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text + "\n")
+    monkeypatch.setattr(host_memory, "CGROUP", tmp_path)
+    assert host_memory.cgroup_room() == room
+    if room is not None:  # the budget of a whole share: the room, less nothing (all of it is the trial's)
+        assert host_memory.host_budget(1.0) <= room
 
 
 def test_without_a_resettable_high_water_mark_the_chunk_is_the_unmeasured_one(

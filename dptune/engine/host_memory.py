@@ -8,7 +8,11 @@ signals to its own share of the node's memory, as a GPU trial sizes it to its sh
 (``dptune.engine.gpu_memory``): its share is its CPUs over the node's (a release, which asks for every
 slot's CPUs, gets the whole node), of the memory the node has left plus what the trial holds:
 
-    budget = share · (MemAvailable + RSS) − RSS.
+    budget = share · (available + RSS) − RSS,
+
+available being the kernel's ``MemAvailable``, or less where the process's control group (a container) has
+a memory limit: that limit less the group's usage (cgroup v2 ``memory.max`` / ``memory.current``, v1
+``memory.limit_in_bytes`` / ``memory.usage_in_bytes``).
 
 Within the budget the chunk comes from a measurement, as on a GPU: a warm-up chunk, then two probe chunks of
 P and 2P samples through the run's own engine, each from the process's resident set after ``malloc_trim``
@@ -23,6 +27,7 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import functools
 from collections.abc import Callable
 from pathlib import Path
 
@@ -32,6 +37,12 @@ from dptune.engine.gpu_memory import GIB, PROBE, chunk_that_fits
 CPU_PHYSICAL_BATCH = 1000
 """The chunk on a CPU where host memory cannot be measured."""
 PROC = Path("/proc")
+CGROUP = Path("/sys/fs/cgroup")
+CGROUP_LIMITS = (
+    ("memory.max", "memory.current"),
+    ("memory/memory.limit_in_bytes", "memory/memory.usage_in_bytes"),
+)
+"""Where a control group's memory limit and usage are read: cgroup v2, then v1."""
 
 
 def _kilobytes(file: Path, field: str) -> int | None:
@@ -52,14 +63,36 @@ def measurable() -> bool:
         return False
 
 
+@functools.cache
+def _malloc_trim() -> Callable[[int], int] | None:
+    """glibc's ``malloc_trim``, which hands the free lists' memory back to the kernel; None elsewhere."""
+    name = ctypes.util.find_library("c")
+    return getattr(ctypes.CDLL(name), "malloc_trim", None) if name is not None else None
+
+
 def resident() -> int:
     """Bytes of the process's resident set now (``VmRSS``), after glibc's free lists are trimmed."""
-    libc_name = ctypes.util.find_library("c")
-    if libc_name is not None:
-        libc = ctypes.CDLL(libc_name)
-        if hasattr(libc, "malloc_trim"):
-            libc.malloc_trim(0)
+    trim = _malloc_trim()
+    if trim is not None:
+        trim(0)
     return _kilobytes(PROC / "self" / "status", "VmRSS") or 0
+
+
+def cgroup_room() -> int | None:
+    """Bytes the process's control group may still take (its memory limit less its usage); None where no
+    limit is set or none can be read."""
+    for limit_file, usage_file in CGROUP_LIMITS:
+        try:
+            limit, usage = (
+                (CGROUP / limit_file).read_text().strip(),
+                (CGROUP / usage_file).read_text().strip(),
+            )
+        except OSError:
+            continue
+        if limit.isdigit() and usage.isdigit() and int(limit) < 2**62:  # "max", or v1's unlimited 2^63 − page
+            return int(limit) - int(usage)
+        return None
+    return None
 
 
 def peak_since_reset() -> int:
@@ -68,9 +101,13 @@ def peak_since_reset() -> int:
 
 
 def host_budget(share: float) -> int:
-    """Bytes a trial of ``share`` of the node may still take: share · (MemAvailable + RSS) − RSS."""
+    """Bytes a trial of ``share`` of the node may still take: share · (available + RSS) − RSS, available
+    being ``MemAvailable``, at most its control group's room (module docstring)."""
     held = resident()
     available = _kilobytes(PROC / "meminfo", "MemAvailable") or 0
+    room = cgroup_room()
+    if room is not None:
+        available = min(available, room)
     return int(share * (available + held)) - held
 
 
