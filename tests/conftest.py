@@ -14,7 +14,8 @@ import dptune.engine.features
 from dptune.engine.data import load_dataset
 from dptune.engine.dataset import Dataset
 
-torch.set_num_threads(2)
+torch.set_num_threads(1)  # tests are small: a second thread barely helps, and beside a busy process its
+# OpenMP barriers wait on a descheduled thread at every op (a float64 reference loop took minutes)
 os.environ["HF_HUB_OFFLINE"] = "1"  # no hub from tests: models and data they load are ones they made
 os.environ["HF_DATASETS_OFFLINE"] = "1"
 
