@@ -266,7 +266,7 @@ def search(prepared: Prepared, began: Started, groups: CallbackGroups) -> list[M
     try:
         with interruptible(), began.progress.running():
             try:
-                return run_searches(sweep, prepared.searches, groups)
+                return run_searches(sweep, prepared.searches, groups, began.progress)
             except SweepInterrupted as stop:
                 stop.recorded = began.tracker.flush(timeout=INTERRUPT_FLUSH_SECONDS)
                 raise

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import os
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor, wait
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
@@ -265,7 +266,9 @@ def killed_for_memory(error: BaseException) -> bool:
     return isinstance(error, RuntimeError) and isinstance(error.__cause__, ray.exceptions.OutOfMemoryError)
 
 
-def fit_through_memory_kills(sweep: SweepRun, plans: list[BoundedSearch], groups: CallbackGroups) -> Any:
+def fit_through_memory_kills(
+    sweep: SweepRun, plans: list[BoundedSearch], groups: CallbackGroups, echo: Callable[[str], None]
+) -> Any:
     """The sweep's Tune run to its end (``tune.ResultGrid``), restored from its saved state after each of up
     to ``MEMORY_KILL_RESUMES`` memory kills (``killed_for_memory``), as ``--resume`` would: finished trials
     are kept, the killed trial and those running beside it continue from their last checkpoints with their
@@ -285,6 +288,11 @@ def fit_through_memory_kills(sweep: SweepRun, plans: list[BoundedSearch], groups
                     "give each trial more CPUs (resources.cpu) or lower budget.max_concurrent, then run "
                     "again with --resume: the finished trials are kept",
                 ) from error
+            echo(
+                "Ray's memory monitor killed a trial's worker (the node ran low on memory): the sweep's "
+                f"Tune run is restored from its saved state ({kills} of {MEMORY_KILL_RESUMES}), the killed "
+                "trial resuming from its last checkpoint"
+            )
             run = replace(sweep, resume=True)
 
 
@@ -294,7 +302,9 @@ def ended_whole(sweep: SweepRun) -> bool:
     return sweep.resume and sweep.state.tune_run_ended() and restorable(sweep.experiment_path())
 
 
-def run_searches(sweep: SweepRun, plans: list[BoundedSearch], groups: CallbackGroups) -> list[MethodSearch]:
+def run_searches(
+    sweep: SweepRun, plans: list[BoundedSearch], groups: CallbackGroups, echo: Callable[[str], None] = print
+) -> list[MethodSearch]:
     """Every method's search and re-runs in the sweep's one Tune run, to its end.
 
     Tune reuses a trial's actor for the next trial of any method (one trainable for all,
@@ -321,7 +331,7 @@ def run_searches(sweep: SweepRun, plans: list[BoundedSearch], groups: CallbackGr
             pages[method] = study_page(sweep.spec.storage_path, sweep.spec.name, method)
     else:
         pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dptune-search")
-        future = pool.submit(lambda: fit_through_memory_kills(sweep, active, groups))
+        future = pool.submit(lambda: fit_through_memory_kills(sweep, active, groups, echo))
         try:
             while not wait([future], timeout=PAGE_POLL_SECONDS).done:
                 make_pages()  # each search's Optuna page as soon as it ends, while the others train
