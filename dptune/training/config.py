@@ -249,7 +249,8 @@ class RunConfig:
         _at_least_one,
         "an integer >= 1",
         "samples per per-sample-gradient chunk (memory bound; default: the largest that fits the trial's "
-        "share of its GPU, or on a CPU of its node's memory, measured; at most 1000 on a CPU)",
+        "share of its GPU, or on a CPU of its node's memory, measured; on a CPU at most the larger of the "
+        "batch and 1000)",
     )
     engine: str = choice(
         ("auto", *ENGINES),
