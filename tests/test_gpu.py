@@ -10,11 +10,10 @@ import pytest
 import torch
 
 from dptune.engine import gpu_memory
+from dptune.engine.chunk_probe import SAFETY, ChunkCost, chunk_that_fits
 from dptune.engine.dataset import Dataset
 from dptune.engine.engine_choice import clipped_sum_engine
 from dptune.engine.gpu_memory import (
-    SAFETY,
-    chunk_that_fits,
     device_index,
     measured_physical_batch,
     memory_budget,
@@ -110,12 +109,12 @@ def test_the_probe_warms_up_before_it_measures(monkeypatch: pytest.MonkeyPatch) 
 
 def test_the_chunk_is_what_the_room_left_holds_at_the_measured_cost() -> None:
     # 1 GB budget, 100 MB fixed, 2 MB a sample: ⌊0.8 · 900 MB / 2 MB⌋ = 360 samples.
-    assert chunk_that_fits(10**9, 10**8, 2 * 10**6, largest=4096) == math.floor(
+    assert chunk_that_fits(10**9, ChunkCost(10**8, 2 * 10**6), largest=4096) == math.floor(
         SAFETY * 9 * 10**8 / (2 * 10**6)
     )
-    assert chunk_that_fits(10**9, 10**8, 2 * 10**6, largest=100) == 100  # never more than a batch
-    assert chunk_that_fits(10**6, 10**8, 2 * 10**6, largest=100) == 1  # no room: one at a time
-    assert chunk_that_fits(10**9, 0, 0, largest=64) == 64  # nothing measurable per sample
+    assert chunk_that_fits(10**9, ChunkCost(10**8, 2 * 10**6), largest=100) == 100  # never more than a batch
+    assert chunk_that_fits(10**6, ChunkCost(10**8, 2 * 10**6), largest=100) == 1  # no room: one at a time
+    assert chunk_that_fits(10**9, ChunkCost(0, 0), largest=64) == 64  # nothing measurable per sample
 
 
 def test_preparing_a_cpu_device_caps_nothing() -> None:

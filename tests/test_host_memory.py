@@ -12,8 +12,8 @@ import torch
 
 from dptune.base.errors import InputError
 from dptune.engine import host_memory
+from dptune.engine.chunk_probe import SAFETY
 from dptune.engine.dataset import Dataset
-from dptune.engine.gpu_memory import SAFETY
 from dptune.engine.host_memory import CPU_PHYSICAL_BATCH, measured_host_batch
 from tests.helpers import digits_trainer
 

@@ -9,28 +9,21 @@ measured for the process (``context_overhead``): four caps of a quarter and thei
 the card together.
 
 Within the cap, a run whose ``physical_batch_size`` the user did not set takes the largest chunk of
-per-sample gradients that fits, from a measurement, not a guess: a warm-up chunk first (one-time
-allocations such as cuBLAS's workspace land there), then two probe chunks of P and 2P samples through the
-run's own engine give the memory one more sample costs, c = (peak(2P) − peak(P)) / P, and the fixed part
-f = peak(P) − P·c; the chunk is ⌊SAFETY · (budget − f) / c⌋. The budget is what the process may still
-allocate: its cap less what it holds, and at most the card's free memory plus the blocks its own cache
-keeps (a reused actor starts its trial with an emptied cache, ``prepare_gpu``). Evaluation runs in chunks
-of the same size.
+per-sample gradients that fits, measured by ``dptune.engine.chunk_probe`` with the allocator's peak. The
+budget is what the process may still allocate: its cap less what it holds, and at most the card's free
+memory plus the blocks its own cache keeps (a reused actor starts its trial with an emptied cache,
+``prepare_gpu``). Evaluation runs in chunks of the same size.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 
 import torch
 
 from dptune.base.errors import InputError
+from dptune.engine.chunk_probe import chunk_that_fits, probed_cost, readable
 
-PROBE = 16
-"""Samples in the smaller probe chunk (the larger holds twice as many)."""
-SAFETY = 0.8
-"""Share of the measured room a chunk may fill (the allocator's fragmentation, the optimizer's state)."""
 CONTEXT_ALLOWANCE = 2**30
 """Bytes a process is taken to hold outside the allocator where it cannot be measured (no NVML): the
 largest context overhead expected, so the caps still fit (more than measured is only a smaller cap)."""
@@ -104,34 +97,23 @@ def memory_budget(device: torch.device, share: float) -> int:
     return min(free + cached, cap - allocated)
 
 
-def chunk_that_fits(budget: int, fixed: float, per_sample: float, largest: int) -> int:
-    """⌊SAFETY · (budget − fixed) / per_sample⌋ samples, at least 1 and at most ``largest``."""
-    if per_sample <= 0:
-        return largest
-    return max(1, min(largest, math.floor(SAFETY * (budget - fixed) / per_sample)))
-
-
 def measured_physical_batch(
     run_chunk: Callable[[int], None], device: torch.device, budget: int, largest: int
 ) -> int:
-    """The chunk that fits ``budget`` by the warm-up and two-probe measurement (module docstring);
-    ``run_chunk(m)`` runs the engine on m samples."""
-    run_chunk(PROBE)  # warm-up: one-time allocations are not a sample's cost
-    peaks = []
-    for size in (PROBE, 2 * PROBE):
+    """The chunk that fits ``budget`` (``dptune.engine.chunk_probe``), each probe's peak the caching
+    allocator's above what it held before; ``run_chunk(m)`` runs the engine on m samples."""
+
+    def peak_of(call: Callable[[], None]) -> int:
         torch.cuda.synchronize(device)
         torch.cuda.reset_peak_memory_stats(device)
         before = torch.cuda.memory_allocated(device)
-        run_chunk(size)
+        call()
         torch.cuda.synchronize(device)
-        peaks.append(torch.cuda.max_memory_allocated(device) - before)
-    per_sample = (peaks[1] - peaks[0]) / PROBE
-    fixed = peaks[0] - PROBE * per_sample
-    refuse_if_unfit(budget, torch.cuda.memory_allocated(device) + fixed + per_sample)
-    return chunk_that_fits(budget, fixed, per_sample, largest)
+        return torch.cuda.max_memory_allocated(device) - before
 
-
-GIB = 2**30
+    cost = probed_cost(run_chunk, peak_of)
+    refuse_if_unfit(budget, torch.cuda.memory_allocated(device) + cost.one_sample)
+    return chunk_that_fits(budget, cost, largest)
 
 
 def refuse_if_unfit(budget: int, needed: float) -> None:
@@ -140,7 +122,7 @@ def refuse_if_unfit(budget: int, needed: float) -> None:
     if needed > budget:
         raise InputError(
             "resources.gpu",
-            f"a trial needs about {needed / GIB:.1f} GiB (the model, its optimiser state and one sample's "
-            f"per-sample signals), its share of the GPU allows {max(budget, 0) / GIB:.1f} GiB; give each "
+            f"a trial needs about {readable(needed)} (the model, its optimiser state and one sample's "
+            f"per-sample signals), its share of the GPU allows {readable(max(budget, 0))}; give each "
             "trial a larger share, or train fewer parameters (training.trains: lora)",
         )

@@ -14,12 +14,10 @@ available being the kernel's ``MemAvailable``, or less where the process's contr
 a memory limit: that limit less the group's usage (cgroup v2 ``memory.max`` / ``memory.current``, v1
 ``memory.limit_in_bytes`` / ``memory.usage_in_bytes``).
 
-Within the budget the chunk comes from a measurement, as on a GPU: a warm-up chunk, then two probe chunks of
-P and 2P samples through the run's own engine, each from the process's resident set after ``malloc_trim``
-(glibc's free lists handed back, so that a probe's growth shows) to its high-water mark (``VmHWM``, reset
-before each probe by writing ``5`` to ``/proc/self/clear_refs``, Linux ≥ 4.0). They give the memory one more
-sample costs, c = (peak(2P) − peak(P)) / P, the fixed part f = peak(P) − P·c, and the chunk
-⌊SAFETY · (budget − f) / c⌋, at most ``largest``. Where the kernel offers no resettable high-water mark
+Within the budget the chunk comes from the same measurement as on a GPU (``dptune.engine.chunk_probe``),
+each probe's peak read from the process's resident set after ``malloc_trim`` (glibc's free lists handed
+back, so that a probe's growth shows) to its high-water mark (``VmHWM``, reset before each probe by writing
+``5`` to ``/proc/self/clear_refs``, Linux ≥ 4.0). Where the kernel offers no resettable high-water mark
 (macOS, an old kernel) nothing is measured and the chunk is ``CPU_PHYSICAL_BATCH``.
 """
 
@@ -32,7 +30,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from dptune.base.errors import InputError
-from dptune.engine.gpu_memory import GIB, PROBE, chunk_that_fits
+from dptune.engine.chunk_probe import chunk_that_fits, probed_cost, readable
 
 CPU_PHYSICAL_BATCH = 1000
 """The chunk on a CPU where host memory cannot be measured."""
@@ -54,10 +52,15 @@ def _kilobytes(file: Path, field: str) -> int | None:
     return None
 
 
+def reset_peak() -> None:
+    """Resets the process's resident high-water mark (``VmHWM``) to its resident set now."""
+    (PROC / "self" / "clear_refs").write_text("5")
+
+
 def measurable() -> bool:
     """Whether this kernel keeps a resettable high-water mark of the process's resident set."""
     try:
-        (PROC / "self" / "clear_refs").write_text("5")
+        reset_peak()
         return _kilobytes(PROC / "self" / "status", "VmHWM") is not None
     except OSError:
         return False
@@ -111,33 +114,27 @@ def host_budget(share: float) -> int:
     return int(share * (available + held)) - held
 
 
-def readable(size: float) -> str:
-    """Bytes as people read them: ``1.3 GiB``, ``12 MiB``."""
-    return f"{size / GIB:.1f} GiB" if size >= GIB else f"{size / 2**20:.0f} MiB"
-
-
 def measured_host_batch(run_chunk: Callable[[int], None], share: float, largest: int) -> int:
     """The chunk that fits ``share`` of the node by the warm-up and two-probe measurement (module
     docstring), ``CPU_PHYSICAL_BATCH`` where the kernel cannot measure; ``run_chunk(m)`` runs the engine
     on m samples. Refuses (``InputError``) a trial whose model and one sample do not fit its share."""
     if not measurable():
         return CPU_PHYSICAL_BATCH
-    run_chunk(PROBE)  # warm-up: one-time allocations are not a sample's cost
-    peaks = []
-    for size in (PROBE, 2 * PROBE):
+
+    def peak_of(call: Callable[[], None]) -> int:
         before = resident()
-        (PROC / "self" / "clear_refs").write_text("5")
-        run_chunk(size)
-        peaks.append(max(0, peak_since_reset() - before))
-    per_sample = max(0.0, (peaks[1] - peaks[0]) / PROBE)
-    fixed = max(0.0, peaks[0] - PROBE * per_sample)
+        reset_peak()
+        call()
+        return max(0, peak_since_reset() - before)
+
+    cost = probed_cost(run_chunk, peak_of)
     budget = host_budget(share)
-    if fixed + per_sample > budget:
+    if cost.one_sample > budget:
         raise InputError(
             "resources.cpu",
-            f"a trial needs about {readable(fixed + per_sample)} more host memory (the model's per-sample "
+            f"a trial needs about {readable(cost.one_sample)} more host memory (the model's per-sample "
             f"signals for one sample), its share of the node ({share:.3g}: its CPUs over the node's) has "
             f"{readable(max(budget, 0))} left; give each trial more CPUs (resources.cpu), or train fewer "
             "parameters (training.trains: lora)",
         )
-    return chunk_that_fits(budget, fixed, per_sample, largest)
+    return chunk_that_fits(budget, cost, largest)
