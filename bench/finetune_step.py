@@ -18,7 +18,9 @@ Per row, three steps on the same model, batch and device:
    update of the trained parameters;
 2. **dptune DP**: the clipped sum Σ_i clip(∇f_i, C) of the engine training would use
    (``clipped_sum_engine(flat, B, "auto", check_inputs(...))``: checked against autograd once, before
-   timing), plus Gaussian noise N(0, σ²C²) (σ = C = 1), then θ ← θ − η·(sum + noise)/B;
+   timing), plus Gaussian noise N(0, σ²C²) (σ = C = 1) from the sampler training uses (``TorchNoise`` on
+   a secret ``stream_generators`` stream: on a CPU two Mersenne Twisters, each drawing half the vector,
+   in threads), then θ ← θ − η·(sum + noise)/B;
 3. **Opacus**, in its two modes, on a deep copy of the model in training mode (its hooks record nothing
    in eval mode; with dropout off the function is the same), σ = C = 1: fast gradient clipping with
    ghost norms (``PrivacyEngine.make_private(..., grad_sample_mode="ghost")``: a first backward pass for
@@ -57,6 +59,7 @@ import datetime as dt
 import json
 import os
 import platform
+import secrets
 import statistics
 import subprocess
 import time
@@ -71,8 +74,10 @@ import torch.nn.functional as F
 from results import cpu_name, write_section  # bench/ is on the path when this file runs as a script
 from torch import nn
 
+from dptune.base.randomness import SEED_BITS, stream_generators
 from dptune.engine.engine_choice import check_inputs, clipped_sum_engine
 from dptune.engine.persample import FlatModel
+from dptune.methods.privatize import TorchNoise
 from dptune.models.pretrained import ImageClassifier, TextClassifier, image_side
 from dptune.models.trained_parts import Trained, select_trained
 
@@ -178,10 +183,11 @@ def dptune_step(row: Row) -> tuple[Callable[[], None], str, str]:
     theta = flat.flatten()
     ones = torch.ones(1, device=theta.device)
     batch = row.x.shape[0]
+    noise = TorchNoise(stream_generators(secrets.randbits(SEED_BITS), theta.device))
 
     def step() -> None:
         total = engine.clipped_sum([theta], ones, row.x, row.y, CLIP)
-        total.add_(torch.randn_like(total), alpha=SIGMA * CLIP)
+        total.add_(noise.gaussian(total, SIGMA * CLIP))
         theta.sub_(total, alpha=LR / batch)
 
     return step, engine.name, engine.choice
@@ -470,7 +476,8 @@ def main() -> None:
         if device.type == "cpu"
         else "- MiB = the CUDA allocator's peak during one step above what was allocated just before it",
         "- DP step: dptune = the clipped sum of `clipped_sum_engine(flat, B, 'auto', check_inputs(...))` + "
-        "N(0, σ²C²) noise + θ update (σ = C = 1); Opacus = `make_private(..., grad_sample_mode=MODE)`, "
+        "N(0, σ²C²) noise (training's sampler) + θ update (σ = C = 1); Opacus = "
+        "`make_private(..., grad_sample_mode=MODE)`, "
         "ghost (fast gradient clipping with ghost norms: two backward passes) or hooks (per-sample "
         "gradients), σ = C = 1, token ids passed to it contiguous (its embedding norm sampler `.view`s "
         "them); non-private = mean-loss forward + backward + SGD; each frees its gradients after its update",

@@ -13,9 +13,10 @@ import math
 import pytest
 import torch
 
+from dptune.base.randomness import CPU_NOISE_PARTS, cpu_generator, stream_generators
 from dptune.cli import main
 from dptune.engine.dataset import Dataset
-from dptune.methods.privatize import OsCsprngNoise
+from dptune.methods.privatize import PARALLEL_NOISE, OsCsprngNoise, TorchNoise
 from dptune.training.audit import AuditConfig, run_audit
 from dptune.training.train import Trainer
 from tests.helpers import digits_trainer, noise_free_release
@@ -131,6 +132,38 @@ def test_os_csprng_noise_is_standard_normal_times_its_std() -> None:
     assert abs(float(draws.std()) - 3.0) < 0.03
     assert kstest(draws.numpy() / 3.0, "norm").pvalue > 1e-4
     assert not torch.equal(draws, OsCsprngNoise().gaussian(torch.zeros(200_000, dtype=torch.float64), 3.0))
+
+
+def test_a_cpu_noise_vector_is_each_generators_own_part_drawn_in_threads() -> None:
+    """A CPU noise stream of ``CPU_NOISE_PARTS`` Mersenne Twisters: above ``PARALLEL_NOISE`` coordinates
+    (drawn in threads) the vector is, part by part, what each generator draws alone, one after another;
+    its first generator is ``cpu_generator(seed)`` itself, and the parts are N(0, σ²) and independent."""
+    from scipy.stats import kstest
+
+    seed, size, std = 2**200 + 3, PARALLEL_NOISE + 12_345, 2.5
+    noise = TorchNoise(stream_generators(seed)).gaussian(torch.zeros(size), std)
+    generators = stream_generators(seed)
+    assert len(generators) == CPU_NOISE_PARTS == 2
+    assert torch.equal(generators[0].get_state(), cpu_generator(seed).get_state())
+    half = size // 2
+    parts = zip((half, size - half), generators, strict=True)
+    alone = [torch.empty(n).normal_(0.0, std, generator=g) for n, g in parts]
+    assert torch.equal(noise, torch.cat(alone))
+    assert abs(correlation(noise[:half][: size - half], noise[half:][:half])) < 5 / math.sqrt(half)
+    assert kstest(noise.numpy() / std, "norm").pvalue > 1e-4
+    small = TorchNoise(stream_generators(seed)).gaussian(torch.zeros(1001, dtype=torch.float64), 1.0)
+    first = torch.empty(500, dtype=torch.float64).normal_(generator=cpu_generator(seed))
+    assert small.dtype == torch.float64 and torch.equal(small[:500], first)  # below it: the same rule
+
+
+def test_a_checkpoint_whose_noise_stream_has_other_generators_is_refused(digits: Dataset) -> None:
+    """A CPU checkpoint written when the noise stream had one generator cannot continue a stream of two:
+    re-seeding the missing one would repeat a seeded run's noise, so the resume is refused in one line."""
+    trainer = digits_trainer(digits, "dpsgd", epochs=1)
+    state = trainer.state_dict()
+    state["noise"] = state["noise"][:1]
+    with pytest.raises(ValueError, match="noise stream has 1 generator"):
+        digits_trainer(digits, "dpsgd", epochs=1).load_state_dict(state)
 
 
 @pytest.mark.slow  # trains or plans beyond the fast tier's few steps

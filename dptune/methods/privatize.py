@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
@@ -53,6 +54,11 @@ def decreasing_clip_privatize(clip: float, noise_multiplier: float, decay_steps:
     )
 
 
+PARALLEL_NOISE = 2**20
+"""Coordinates from which a CPU noise vector's parts are drawn in threads (below, one after another: the
+same values, without a thread's start-up)."""
+
+
 class NoiseSampler(Protocol):
     """Where a privatized gradient's Gaussian noise comes from."""
 
@@ -64,8 +70,15 @@ class NoiseSampler(Protocol):
 @dataclass(frozen=True)
 class TorchNoise:
     """Noise from torch generators whose whole state is secret (``dptune.base.randomness.stream_generators``;
-    expanded from a seed in research mode): N(0, std² I) = std·Σ_j z_j/√m over the m generators' standard
-    normals z_j (one on a CPU, two Philox generators on a GPU, so the stream holds ≥ 128 secret bits).
+    expanded from a seed in research mode), m of them, on the tensors' device:
+
+    * on a GPU (two Philox generators, so that each coordinate depends on ≥ 128 secret bits), N(0, std² I)
+      = std·Σ_j z_j/√m over the generators' standard normals z_j, each drawn over the whole vector;
+    * on a CPU (``CPU_NOISE_PARTS`` Mersenne Twisters, 19,937 bits of state each), the vector's j-th of m
+      contiguous parts is std·z_j from generator j alone, the parts drawn at once in threads (torch draws
+      a CPU generator's normals serially). Which generator fills which coordinates does not depend on
+      the threads, so a seeded stream's draws are the same on any machine; with one generator, the
+      plain draw.
 
     The generators must live on the tensors' device (CUDA generators for CUDA tensors): the draw is made
     there directly, never on the CPU and copied.
@@ -80,12 +93,27 @@ class TorchNoise:
     def gaussian(self, like: torch.Tensor, std: float) -> torch.Tensor:
         import torch
 
-        scale = std / math.sqrt(len(self.generators))
-        draws = [
-            torch.normal(0.0, scale, size=like.shape, generator=g, dtype=like.dtype, device=like.device)
-            for g in self.generators
-        ]
-        return draws[0] if len(draws) == 1 else torch.stack(draws).sum(dim=0)
+        if self.device.type != "cpu":
+            scale = std / math.sqrt(len(self.generators))
+            draws = [
+                torch.normal(0.0, scale, size=like.shape, generator=g, dtype=like.dtype, device=like.device)
+                for g in self.generators
+            ]
+            return draws[0] if len(draws) == 1 else torch.stack(draws).sum(dim=0)
+        noise = torch.empty(like.shape, dtype=like.dtype, device=like.device)
+        flat, count = noise.view(-1), len(self.generators)
+        bounds = [part * flat.numel() // count for part in range(count + 1)]
+        parts = [flat[bounds[j] : bounds[j + 1]] for j in range(count)]
+        if count == 1 or flat.numel() < PARALLEL_NOISE:
+            for part, generator in zip(parts, self.generators, strict=True):
+                part.normal_(0.0, std, generator=generator)
+            return noise
+        with ThreadPoolExecutor(max_workers=count) as pool:  # torch releases the GIL while it draws
+            pairs = zip(parts, self.generators, strict=True)
+            drawn = [pool.submit(part.normal_, 0.0, std, generator=generator) for part, generator in pairs]
+            for future in drawn:
+                future.result()
+        return noise
 
     def get_state(self) -> list[torch.Tensor]:
         """Every generator's state (CPU byte tensors, as ``set_state`` takes them): private state."""
@@ -126,8 +154,9 @@ def add_noise(
     expected_batch_size: float,
     noise: NoiseSampler,
 ) -> torch.Tensor:
-    """(clipped sum + N(0, noise_std² I)) / L."""
-    return (clipped + noise.gaussian(clipped, noise_std)) / expected_batch_size
+    """(clipped sum + N(0, noise_std² I)) / L, in the noise's own buffer (a model's worth of memory is
+    not allocated and written twice more)."""
+    return noise.gaussian(clipped, noise_std).add_(clipped).div_(expected_batch_size)
 
 
 def clipped_sum(

@@ -466,6 +466,11 @@ class Trainer:
         self.held_out_noise = cpu_generator(self.randomness.restored_held_out_seed(self.epoch))
         same_kind = state.get("noise_device", "cpu") == self.device.type
         if isinstance(self.noise, TorchNoise) and state["noise"] is not None and same_kind:
+            if len(state["noise"]) != len(self.noise.generators):
+                raise ValueError(
+                    f"checkpoint's noise stream has {len(state['noise'])} generator(s), this dptune draws "
+                    f"from {len(self.noise.generators)}: resume with the dptune that wrote it, or afresh"
+                )
             self.noise.set_state([s.cpu() for s in state["noise"]])
         self.history = [EpochResult(**r) for r in state["history"]]
 
