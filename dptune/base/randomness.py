@@ -158,15 +158,15 @@ def cpu_generators(seed: int, count: int) -> tuple[torch.Generator, ...]:
     words are a stream: its first 624 do not depend on ``count``)."""
     import torch
 
-    words = _expanded(seed, MT_STATE_WORDS * count).astype("<u8")
+    header = torch.Generator().manual_seed(0).get_state().numpy()  # valid: seeded, left = 1, next = 0
+    if header.size != _MT_STATE_BYTES:
+        raise RuntimeError(f"torch's CPU generator state is {header.size} bytes, not {_MT_STATE_BYTES}")
+    words = _expanded(seed, MT_STATE_WORDS * count).astype("<u8").reshape(count, MT_STATE_WORDS)
     generators = []
-    for part in range(count):
-        generator = torch.Generator().manual_seed(0)  # a valid header: seeded, left = 1, next = 0
-        raw = generator.get_state().numpy().copy()
-        if raw.size != _MT_STATE_BYTES:
-            raise RuntimeError(f"torch's CPU generator state is {raw.size} bytes, not {_MT_STATE_BYTES}")
-        state = words[part * MT_STATE_WORDS : (part + 1) * MT_STATE_WORDS]
+    for state in words:
+        raw = header.copy()
         raw[_MT_WORDS_OFFSET : _MT_WORDS_OFFSET + 8 * MT_STATE_WORDS] = state.view(np.uint8)
+        generator = torch.Generator()
         generator.set_state(torch.from_numpy(raw))
         generators.append(generator)
     return tuple(generators)

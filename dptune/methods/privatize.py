@@ -63,7 +63,8 @@ class NoiseSampler(Protocol):
     """Where a privatized gradient's Gaussian noise comes from."""
 
     def gaussian(self, like: torch.Tensor, std: float) -> torch.Tensor:
-        """N(0, std² I) shaped, typed and placed like ``like``."""
+        """N(0, std² I) shaped, typed and placed like ``like``, in a new tensor of its own (``add_noise``
+        adds into it)."""
         ...
 
 
