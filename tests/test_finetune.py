@@ -7,6 +7,7 @@ autograd on that sample alone, cut to its own tokens (no padding, no mask), at e
 
 from __future__ import annotations
 
+import csv
 import json
 import math
 import subprocess
@@ -271,10 +272,28 @@ def test_bad_fine_tuning_input_is_refused_in_one_line_naming_the_field(
     assert "\n" not in str(caught.value)
 
 
+def test_an_empty_cell_of_the_text_pair_column_is_refused_not_read_as_none(
+    roberta, reviews, tmp_path
+) -> None:
+    rows = [(text, "" if i == 3 else "and so on", label) for i, (text, label) in enumerate(sentences(40, 5))]
+    paired = tmp_path / "paired.csv"
+    with open(paired, "w", newline="") as handle:
+        csv.writer(handle).writerows([("text", "second", "label"), *rows])
+    run = text_run(
+        roberta, reviews, dataset_args=dict(reviews) | {"train": str(paired), "text_pair": "second"}
+    )
+    with pytest.raises(InputError, match="'second' must hold text in every row") as caught:
+        load_dataset("text", None, None, run.dataset_args)
+    assert caught.value.field == "dataset.args.text_pair"
+
+
 def test_labels_outside_the_classes_and_a_head_of_another_size_are_refused(
     roberta, reviews, tmp_path
 ) -> None:
     outside = write_labels(tmp_path / "outside.csv", [0, 1, 2, 1] * 10)
+    three = text_run(roberta, reviews, dataset_args=dict(reviews) | {"train": str(outside), "num_classes": 3})
+    three_classes = load_dataset("text", None, None, three.dataset_args)
+    assert three_classes.num_classes == 3  # tokenized and cached for K = 3: K = 2 must not be read from it
     with pytest.raises(InputError, match=r"0…1"):
         Trainer(text_run(roberta, reviews, dataset_args=dict(reviews) | {"train": str(outside)}))
     from transformers import RobertaForSequenceClassification
@@ -389,6 +408,38 @@ def test_a_spec_names_a_pretrained_model_and_text_files_beside_it_and_searches_f
     assert "lora_rank" not in full.methods["dp-adambc"].knobs
     searched = parse_spec(doc | {"methods": {"dp-adambc": {"trains": {"choice": ["all", "lora"]}}}}, tmp_path)
     assert searched.methods["dp-adambc"].knobs["trains"].values() == ["all", "lora"]
+
+
+def test_a_lora_target_the_model_lacks_is_refused_where_only_a_search_draws_lora(
+    roberta, reviews, tmp_path, capsys
+) -> None:
+    """The spec's own ``trains`` is ``all`` (the adapters' targets shape nothing there), but a method's
+    search may draw ``lora``: ``dptune validate`` builds that too, and refuses the target in one line."""
+    import yaml
+
+    doc = {
+        "name": "reviews",
+        "dataset": {
+            "name": "text",
+            "args": {k: reviews[k] for k in ("train", "held_out", "num_classes", "max_length")},
+        },
+        "model": {"hf": str(roberta), "lora_targets": ["q_proj"]},
+        "privacy": {"epsilon": 8.0},
+        "training": {"trains": "all", "epochs": 1, "batch_size": 100},
+        "tracking": {"uri": f"sqlite:///{tmp_path / 'mlflow.db'}"},
+        "storage_path": str(tmp_path / "ray_results"),
+    }
+    fixed = tmp_path / "fixed.yaml"
+    fixed.write_text(yaml.safe_dump(doc | {"methods": ["dpsgd"]}))
+    assert main(["validate", str(fixed)]) == 0
+    capsys.readouterr()
+    searched = tmp_path / "searched.yaml"
+    searched.write_text(yaml.safe_dump(doc | {"methods": {"dpsgd": {"trains": {"choice": ["all", "lora"]}}}}))
+    assert main(["validate", str(searched)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and len(err.strip().splitlines()) == 1, err
+    assert "model.args.lora_targets" in err and "q_proj" in err
+    assert not (tmp_path / "mlflow.db").exists() and not (tmp_path / "ray_results").exists()
 
 
 def test_a_specs_paths_may_start_from_the_home_folder(roberta, reviews, tmp_path, monkeypatch) -> None:

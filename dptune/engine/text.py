@@ -117,6 +117,15 @@ def _datasets() -> Any:
     return datasets
 
 
+def _text_column(table: Any, column: str, path: Path, key: str) -> list[str]:
+    """``table``'s column ``column`` (``dataset.args.KEY``): text in every row (an empty cell, which
+    ``datasets`` reads as None, is refused rather than read as the word "None")."""
+    values = table[column]
+    if not all(isinstance(t, str) for t in values):
+        raise InputError(f"dataset.args.{key}", f"{path}'s column {column!r} must hold text in every row")
+    return list(values)
+
+
 def _read_files(args: dict[str, Any]) -> RawText:
     datasets = _datasets()
 
@@ -142,13 +151,9 @@ def _read_files(args: dict[str, Any]) -> RawText:
                 f"dataset.args.{'label' if missing[0] == columns.label else 'text'}",
                 f"{path} has no column {missing[0]!r}; its columns: {', '.join(table.column_names)}",
             )
-        first = table[columns.text]
-        if not all(isinstance(t, str) for t in first):
-            raise InputError(
-                "dataset.args.text", f"{path}'s column {columns.text!r} must hold text in every row"
-            )
-        second = None if columns.pair is None else [str(t) for t in table[columns.pair]]
-        texts[part] = (list(first), second)
+        first = _text_column(table, columns.text, path, "text")
+        second = None if columns.pair is None else _text_column(table, columns.pair, path, "text_pair")
+        texts[part] = (first, second)
         labels[part] = table[columns.label]
     fingerprint = json.dumps([_file_digest(paths), columns.text, columns.pair, columns.label])
     return RawText("text", texts, labels, int(args["num_classes"]), fingerprint)
@@ -235,8 +240,8 @@ def load_text(name: str, root: Path | None, args: dict[str, Any]) -> Dataset:
     tokenizer = load_tokenizer(model_name, args.get("tokenizer_revision"))
     length = int(args.get("max_length", DEFAULT_MAX_LENGTH))
     _check_length(tokenizer, length, model_name)
-    key = hashlib.sha256(
-        json.dumps([raw.fingerprint, _tokenizer_digest(tokenizer), length]).encode()
+    key = hashlib.sha256(  # the classes too: a cached copy was checked against its own K only
+        json.dumps([raw.fingerprint, raw.classes, _tokenizer_digest(tokenizer), length]).encode()
     ).hexdigest()
     folder = text_cache()
     path = folder / f"{name}-{key[:16]}.pt"

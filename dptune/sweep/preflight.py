@@ -259,10 +259,11 @@ def check_ray_cluster(environ: Mapping[str, str] = os.environ) -> None:
         )
 
 
-def check_models(run: RunConfig, models: tuple[str, ...] = ()) -> int:
-    """Each of ``models`` (default: ``run``'s), built-in or the user's, built once for ``run``'s data and
-    run on two of its training inputs (their features, for a ScatterNet model): ``models.build_model``
-    refuses what does not fit, naming the field. The number of training samples."""
+def check_models(run: RunConfig, models: tuple[str, ...] = (), parts: tuple[str, ...] = ()) -> int:
+    """Each of ``models`` (default: ``run``'s), built-in or the user's, built for ``run``'s data with each
+    of ``parts`` trained (default: ``run.trains``; a LoRA target the model lacks is found only when LoRA
+    is built) and run on two of its training inputs (their features, for a ScatterNet model):
+    ``models.build_model`` refuses what does not fit, naming the field. The number of training samples."""
     from dptune.engine.features import sample_inputs  # torch: the data and the models are built here
     from dptune.models.trained_parts import Trained
 
@@ -273,10 +274,12 @@ def check_models(run: RunConfig, models: tuple[str, ...] = ()) -> int:
         data = load_dataset(run.dataset, run.data_root, run.subset, run.dataset_args)
     except InputError as exc:
         raise InputError(SPEC_FIELDS.get(exc.field, exc.field), exc.problem) from None
-    trained = Trained(run.trains, run.lora_rank, run.lora_alpha)
     for model in models or (run.model,):
         inputs = sample_inputs(model, data.train_x[:2])
-        build_model(model, run.model_args, inputs, data.num_classes, trained)
+        for part in parts or (run.trains,):
+            build_model(
+                model, run.model_args, inputs, data.num_classes, Trained(part, run.lora_rank, run.lora_alpha)
+            )
     return len(data.train_y)
 
 
@@ -289,7 +292,7 @@ def preflight(spec: SweepSpec, resume: bool) -> int:
     if resume:
         refuse_nothing_to_resume(spec, sweeps)
     shared = spec.shared
-    n = check_models(shared, spec.models)
+    n = check_models(shared, spec.models, spec.trained_parts)
     check_batch_sizes(spec, n)
     if shared.delta is not None:
         check_delta(shared.delta, n, "privacy.delta")

@@ -111,6 +111,17 @@ class SweepSpec:
         )
         return tuple(dict.fromkeys((*(run.model for run in self.runs.values()), *drawn)))
 
+    @property
+    def trained_parts(self) -> tuple[str, ...]:
+        """Every ``trains`` a trial may have: the runs', and each method's ``trains`` draws."""
+        drawn = (
+            part
+            for space in self.methods.values()
+            if "trains" in space.knobs
+            for part in space.knobs["trains"].values()
+        )
+        return tuple(dict.fromkeys((*(run.trains for run in self.runs.values()), *drawn)))
+
     def knob_range(self, method: str, knob: str) -> tuple[Any, Any]:
         """The least and the greatest value of a numeric knob a trial of ``method`` can have: over its
         search space when the spec searches it, else the method's fixed setting."""
