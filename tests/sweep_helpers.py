@@ -80,7 +80,8 @@ MODEL_FILES = {
     "code/dptune_released_model.py",
 }
 """What MLflow's ``pt2`` model of a release holds: the exported graph and its metadata (the input example
-is zeros of the images' shape), and its pyfunc's loader with the classes and input shape it reads."""
+is zeros of the images' shape), and its pyfunc's loader with the classes, input shape and pixel scale it
+reads."""
 
 
 def numbers(value: Any) -> list[float]:
@@ -114,4 +115,13 @@ def released_model_holds_only_its_weights(model_uri: str, uri: str, folder: Path
     assert shapes == {name: tuple(p.shape) for name, p in reference.named_parameters()}, shapes
     with torch.no_grad():
         model(torch.zeros(3, *data.train_x.shape[1:]))
+    # its pyfunc's description: the classes, the input shape and digits' public pixel constants, no more
+    described = json.loads((local / "classes.json").read_text())
+    assert described == {"classes": None, "shape": [1, 8, 8], "pixels": {"mean": [0.5], "std": [0.5]}}
+    from sklearn.datasets import load_digits
+
+    raw = (load_digits().images[:20] * (255.0 / 16.0)).astype("uint8")  # digits' images as dptune reads them
+    with torch.no_grad():
+        expected = model(((torch.from_numpy(raw).float() / 255 - 0.5) / 0.5)[:, None]).argmax(dim=1).tolist()
+    assert mlflow.pyfunc.load_model(model_uri).predict(raw).tolist() == expected
     return model

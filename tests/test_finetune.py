@@ -649,3 +649,47 @@ def test_a_released_vit_resizes_inside_the_model_and_answers_as_it_does(
     with torch.no_grad():
         expected = model(small).argmax(dim=1).tolist()
     assert list(loaded.predict(small.reshape(5, -1).numpy())) == expected
+
+
+def hub_cache(home: Path, repo: str, folder: Path, commit: str) -> None:
+    """``folder``'s files as the Hugging Face cache under ``home`` holds ``repo`` at ``commit``, the main
+    branch pointing at it (the layout ``hf download`` writes)."""
+    import shutil
+
+    stored = home / "hub" / f"models--{repo.replace('/', '--')}"
+    shutil.copytree(folder, stored / "snapshots" / commit)
+    (stored / "refs").mkdir()
+    (stored / "refs" / "main").write_text(commit)
+
+
+def test_a_hub_name_loads_from_the_local_cache_and_the_card_and_the_run_name_its_commit(
+    roberta, tiny_timm, tmp_path
+) -> None:
+    """Offline, with the model in the Hugging Face cache only: ``hf:ORG/NAME`` loads from it (transformers'
+    and timm's), and both the card's statement (``stated_weights``, made without loading) and the run's
+    record (``pretrained_weights``) name the cached commit, not the branch."""
+    text_commit, image_commit = "1" * 40, "2" * 40
+    hub_cache(tmp_path, "dptune-tests/tiny-roberta", roberta, text_commit)
+    hub_cache(tmp_path, "timm/tiny-vit", tiny_timm, image_commit)
+    script = """
+import json, torch
+from dptune.models.pretrained import load_pretrained, load_tokenizer, pretrained_weights
+from dptune.models.pretrained_names import stated_weights
+found = {}
+names = {"hf:dptune-tests/tiny-roberta": {}, "hf:timm/tiny-vit": {"task": "image-classification"}}
+for name, args in names.items():
+    model = load_pretrained(name, args, 2)
+    found[name] = [stated_weights(name, args), pretrained_weights(name, args, model)["pretrained"]]
+found["tokens"] = load_tokenizer("hf:dptune-tests/tiny-roberta", None)("good film")["input_ids"]
+print(json.dumps(found))
+"""
+    env = {"HF_HOME": str(tmp_path), "HF_HUB_OFFLINE": "1", "PATH": "/usr/bin:/bin"}
+    done = subprocess.run(
+        [sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    found = json.loads(done.stdout.strip().splitlines()[-1])
+    for name, commit in (("hf:dptune-tests/tiny-roberta", text_commit), ("hf:timm/tiny-vit", image_commit)):
+        expected = {"name": name.removeprefix("hf:"), "revision": commit}
+        assert found[name] == [expected, expected]
+    assert len(found["tokens"]) > 2

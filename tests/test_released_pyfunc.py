@@ -83,3 +83,51 @@ def test_a_released_model_reads_what_a_user_has_and_names_its_classes(tmp_path: 
     mlflow.set_tracking_uri(uri)
     signature = mlflow.models.get_model_info(model_uri).signature
     assert signature is not None and signature.outputs.to_dict() == [{"type": "string", "required": True}]
+
+
+@pytest.mark.slow
+def test_a_released_image_model_reads_its_datasets_own_uint8_images_as_training_scaled_them(
+    tmp_path: Path,
+) -> None:
+    """A model of a built-in image dataset takes that dataset's uint8 images, grey ``[n, h, w]``, channels
+    last or first, and answers as the module does on the inputs training read: x/255 − mean over std,
+    computed here by hand (digits: dptune's 0–255 copy of its 16 grey levels; a 3-channel scale like
+    CIFAR's on random pixels). Float rows are still the model's own inputs; other uint8 shapes are refused."""
+    from sklearn.datasets import load_digits
+
+    from dptune.engine.data import PixelScale, pixel_scale
+
+    uri = f"sqlite:///{tmp_path / 'mlflow.db'}"
+    client = MlflowClient(uri)
+    experiment = client.create_experiment("images", str(tmp_path / "artifacts"))
+    torch.manual_seed(0)
+    grey = torch.nn.Sequential(torch.nn.Conv2d(1, 4, 3), torch.nn.Flatten(), torch.nn.Linear(144, 10)).eval()
+    colour = torch.nn.Sequential(torch.nn.Conv2d(3, 4, 3), torch.nn.Flatten(), torch.nn.Linear(16, 5)).eval()
+    cifar_like = PixelScale((0.4914, 0.4822, 0.4465), (0.2470, 0.2435, 0.2616))
+    logged = {
+        name: mlflow.pyfunc.load_model(
+            log_released_model(
+                uri, client.create_run(experiment).info.run_id, module, shape, CARD, name, None, scale
+            )
+        )
+        for name, module, shape, scale in (
+            ("digits", grey, (1, 8, 8), pixel_scale("digits")),
+            ("colour", colour, (3, 4, 4), cifar_like),
+        )
+    }
+    raw = (load_digits().images[:12] * (255.0 / 16.0)).astype(np.uint8)
+    with torch.no_grad():
+        scaled = (torch.from_numpy(raw).float() / 255 - 0.5) / 0.5
+        expected = grey(scaled[:, None]).argmax(dim=1).tolist()
+    for form in (raw, raw[..., None], raw[:, None]):
+        assert logged["digits"].predict(form).tolist() == expected
+    assert logged["digits"].predict(scaled[:, None].numpy()).tolist() == expected  # float: the inputs
+    pixels = np.random.default_rng(2).integers(0, 256, size=(9, 4, 4, 3), dtype=np.uint8)
+    mean, std = (torch.tensor(v).view(1, 3, 1, 1) for v in (cifar_like.mean, cifar_like.std))
+    with torch.no_grad():
+        inputs = (torch.from_numpy(pixels).permute(0, 3, 1, 2).float() / 255 - mean) / std
+        expected = colour(inputs).argmax(dim=1).tolist()
+    assert logged["colour"].predict(pixels).tolist() == expected
+    assert logged["colour"].predict(np.ascontiguousarray(pixels.transpose(0, 3, 1, 2))).tolist() == expected
+    with pytest.raises(Exception, match=r"uint8 images must be \[n, 4, 4, 3\] or \[n, 3, 4, 4\]"):
+        logged["colour"].predict(pixels[:, :2])

@@ -37,17 +37,25 @@ if TYPE_CHECKING:
     import torch
 
 
-def _tensors(
-    images: np.ndarray, labels: np.ndarray, mean: tuple[float, ...], std: tuple[float, ...]
-) -> tuple[torch.Tensor, torch.Tensor]:
-    """uint8 images [n, h, w] or [n, h, w, c] -> float [n, c, h, w], (x/255 − mean)/std per channel; and
-    the labels as int64."""
+@dataclass(frozen=True)
+class PixelScale:
+    """How a built-in image dataset's pixels become a model's inputs: uint8 images ``[n, h, w]`` or
+    ``[n, h, w, c]`` to float ``[n, c, h, w]``, x/255 − mean, divided by std, per channel (public
+    constants of the dataset, never the private records'). A released model's pyfunc applies the same to
+    uint8 images (``dptune.tracking.dptune_released_model``, which cannot import dptune)."""
+
+    mean: tuple[float, ...]
+    std: tuple[float, ...]
+
+
+def _tensors(images: np.ndarray, labels: np.ndarray, scale: PixelScale) -> tuple[torch.Tensor, torch.Tensor]:
+    """``images`` as ``scale`` makes them inputs, and the labels as int64."""
     import torch
 
     x = torch.from_numpy(np.array(images, dtype=np.float32)).div_(255.0)
     x = x.unsqueeze(1) if x.ndim == 3 else x.permute(0, 3, 1, 2)
-    m = torch.tensor(mean).view(1, -1, 1, 1)
-    s = torch.tensor(std).view(1, -1, 1, 1)
+    m = torch.tensor(scale.mean).view(1, -1, 1, 1)
+    s = torch.tensor(scale.std).view(1, -1, 1, 1)
     return ((x - m) / s).contiguous(), torch.from_numpy(np.asarray(labels, dtype=np.int64))
 
 
@@ -150,10 +158,14 @@ class IdxSource:
 
     def _dataset(self, files: list[Path]) -> Dataset:
         train_x, train_y, test_x, test_y = (read_idx(f) for f in files)
-        mean, std = (self.mean,), (self.std,)
+        pixels = self.pixels
         return Dataset.held_out(
-            self.name, _tensors(train_x, train_y, mean, std), _tensors(test_x, test_y, mean, std), 10
+            self.name, _tensors(train_x, train_y, pixels), _tensors(test_x, test_y, pixels), 10
         )
+
+    @property
+    def pixels(self) -> PixelScale:
+        return PixelScale((self.mean,), (self.std,))
 
 
 @dataclass(frozen=True)
@@ -199,10 +211,14 @@ class CifarSource:
                 raise self.not_found(root, f" and the download failed ({type(exc).__name__})") from None
         return Dataset.held_out(
             self.name,
-            _tensors(train.data, train.targets, self.mean, self.std),
-            _tensors(test.data, test.targets, self.mean, self.std),
+            _tensors(train.data, train.targets, self.pixels),
+            _tensors(test.data, test.targets, self.pixels),
             self.classes,
         )
+
+    @property
+    def pixels(self) -> PixelScale:
+        return PixelScale(self.mean, self.std)
 
     def train_size(self, root: Path | None) -> int:
         """``TRAIN_SIZE`` where a local copy is (no download)."""
@@ -217,6 +233,8 @@ class DigitsSource:
 
     SAMPLES = 1797
     TRAIN_SHARE = 0.8
+    pixels = PixelScale((0.5,), (0.5,))
+    """Of its 16 grey levels as uint8 (× 255/16, as ``load`` reads them)."""
 
     def _train_count(self, samples: int) -> int:
         return int(self.TRAIN_SHARE * samples)
@@ -231,8 +249,8 @@ class DigitsSource:
         train, test = np.split(order, [self._train_count(len(labels))])
         return Dataset.held_out(
             "digits",
-            _tensors(images[train], labels[train], (0.5,), (0.5,)),
-            _tensors(images[test], labels[test], (0.5,), (0.5,)),
+            _tensors(images[train], labels[train], self.pixels),
+            _tensors(images[test], labels[test], self.pixels),
             10,
         )
 
@@ -246,6 +264,9 @@ class DataSource(Protocol):
     def load(self, root: Path | None) -> Dataset: ...
 
     def train_size(self, root: Path | None) -> int: ...
+
+    @property
+    def pixels(self) -> PixelScale: ...
 
 
 FASHION_MNIST = IdxSource(
@@ -280,6 +301,12 @@ DATASETS: dict[str, DataSource] = {
 
 
 ALL_DATASETS = (*DATASETS, *TEXT_DATASETS)
+
+
+def pixel_scale(name: str) -> PixelScale | None:
+    """How the built-in image dataset ``name``'s uint8 pixels become inputs; None for any other data."""
+    source = DATASETS.get(name)
+    return None if source is None else source.pixels
 
 
 def published_train_size(name: str) -> int | None:

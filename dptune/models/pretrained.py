@@ -40,6 +40,7 @@ from dptune.models.pretrained_names import (
     TASKS,
     TEXT_TASK,
     WeightsIdentity,
+    cached_commit,
     folder_identity,
     is_pretrained,
     is_timm,
@@ -63,23 +64,24 @@ DROPOUT_SETTINGS = (
 """Configuration fields that set a dropout rate in ``transformers``' models: set to 0 where present."""
 
 
-def weights_identity(name: str, model: nn.Module) -> WeightsIdentity:
-    """What ``model`` was loaded from: a local folder's file hash, or the hub commit its configuration
-    records (a hub or cache load)."""
+def weights_identity(name: str, revision: str | None, model: nn.Module) -> WeightsIdentity:
+    """What ``model`` was loaded from: a local folder's file hash, or the hub commit (a hub or cache load)
+    its ``transformers`` configuration records, else (a timm model) the one the cache holds for
+    ``revision``."""
     if Path(name).is_dir():
         return folder_identity(name)
-    config = getattr(model, "config", None)
-    return WeightsIdentity(name, getattr(config, "_commit_hash", None), None)
+    recorded = getattr(getattr(model, "config", None), "_commit_hash", None)
+    return WeightsIdentity(name, recorded or cached_commit(name, revision), None)
 
 
-def pretrained_weights(name: str, model: nn.Module) -> dict[str, dict[str, str]]:
+def pretrained_weights(name: str, args: dict[str, Any], model: nn.Module) -> dict[str, dict[str, str]]:
     """``{"pretrained": {name, revision or sha256}}`` for a run of the pretrained model ``name`` (its
-    module ``model``, the backbone holding the loaded configuration), else nothing."""
+    ``model_args``, its module ``model``: the backbone holding the loaded configuration), else nothing."""
     if not is_pretrained(name):
         return {}
     backbone = getattr(model, "backbone", model)
     inner = getattr(backbone, "get_base_model", lambda: backbone)()
-    return {"pretrained": weights_identity(pretrained_source(name), inner).as_dict()}
+    return {"pretrained": weights_identity(pretrained_source(name), args.get("revision"), inner).as_dict()}
 
 
 @contextlib.contextmanager

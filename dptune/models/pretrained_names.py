@@ -107,13 +107,26 @@ def folder_identity(name: str) -> WeightsIdentity:
     return WeightsIdentity(name, None, digest.hexdigest()[:16])
 
 
+def cached_commit(source: str, revision: str | None) -> str | None:
+    """The hub commit of ``source`` at ``revision`` (a branch, tag or commit; default ``main``) that the
+    local Hugging Face cache holds, which is what a hub or cache load reads: the snapshot folder holding
+    its ``config.json`` (every ``transformers`` and ``timm`` hub model has one); None where the cache does
+    not hold it."""
+    from huggingface_hub import try_to_load_from_cache
+
+    found = try_to_load_from_cache(source, "config.json", revision=revision or "main")
+    return Path(found).parent.name if isinstance(found, str) else None
+
+
 def stated_weights(model: str, args: dict[str, Any]) -> dict[str, str] | None:
     """What a card names as the pretrained weights of ``model`` (None: not pretrained): a folder's hash,
-    or the hub name with the revision the spec pins (else the default branch's at load time, which the
-    run records)."""
+    or the hub name with the commit the cache holds for the revision the spec gives (default ``main``),
+    which the trials loaded; where the cache does not hold it, the revision as given, said unresolved."""
     if not is_pretrained(model):
         return None
     source = pretrained_source(model)
     if Path(source).is_dir():
         return folder_identity(source).as_dict()
-    return WeightsIdentity(source, str(args.get("revision") or "main (unpinned)"), None).as_dict()
+    revision = args.get("revision")
+    commit = cached_commit(source, revision) or f"{revision or 'main'} (commit not in the local cache)"
+    return WeightsIdentity(source, commit, None).as_dict()

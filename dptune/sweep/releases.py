@@ -313,10 +313,11 @@ def release_lines(releases: Sequence[ReleasedModel]) -> list[str]:
         )
     elif logged:
         what = releases[0].card.get("inputs", "images")
+        raw = ", or the dataset's own uint8 images," if what == "images" else ""
         lines.append(
             f'load one with: mlflow.pytorch.load_model("{logged}") ({what} in, class scores out), or '
-            f'mlflow.pyfunc.load_model("{logged}").predict(rows) (any numeric array, frame or list of rows '
-            "in, classes out)"
+            f'mlflow.pyfunc.load_model("{logged}").predict(rows) (any numeric array, frame or list of rows'
+            f"{raw} in, classes out)"
         )
     return lines
 

@@ -1,7 +1,9 @@
 """How a model that dptune released loads as an MLflow pyfunc, without dptune: the model's ``code`` holds
 this file, and ``mlflow.pyfunc.load_model(URI).predict(x)`` takes what a user has, a numpy array of any
 numeric dtype, a pandas frame of one column per feature, a list of rows or a torch tensor, and returns
-each row's class: its name where the data's labels were names (``classes.json``), else its index.
+each row's class: its name where the data's labels were names (``classes.json``), else its index. A
+model of a built-in image dataset also takes that dataset's own uint8 images (MNIST's ``[n, 28, 28]``,
+CIFAR's ``[n, 32, 32, 3]``) and scales them as training did (``classes.json``'s ``pixels``).
 
 It imports numpy, torch and MLflow only (the model's requirements), never dptune: a released model loads
 wherever torch is. Its ``pytorch`` flavor is MLflow's own (``mlflow.pytorch.load_model`` gives the module,
@@ -29,22 +31,52 @@ TEXT_FOLDER = "transformers"
 
 
 class ReleasedClassifier:
-    """A released module behind MLflow's pyfunc interface: inputs as float32 ``[n, *shape]``, the class of
-    the largest score out."""
+    """A released module behind MLflow's pyfunc interface: inputs as float32 ``[n, *shape]`` (a built-in
+    image dataset's model also takes its uint8 images, ``pixels``), the class of the largest score out."""
 
-    def __init__(self, module: Any, classes: list[str] | None, shape: tuple[int, ...]) -> None:
+    def __init__(
+        self,
+        module: Any,
+        classes: list[str] | None,
+        shape: tuple[int, ...],
+        pixels: dict[str, list[float]] | None = None,
+    ) -> None:
         self.module = module
         self.classes = classes
         self.shape = shape
+        self.pixels = pixels
 
     def inputs(self, data: Any) -> np.ndarray:
         """``data`` as float32 rows of the model's input shape (a frame's columns, or a flat row of an
-        image, in order)."""
+        image, in order); uint8 images, where the model has ``pixels``, as training read them
+        (``scaled``)."""
         values = data.to_numpy() if hasattr(data, "to_numpy") else data
         if hasattr(values, "detach"):
             values = values.detach().cpu().numpy()
-        array = np.asarray(values, dtype=np.float32)
-        return array.reshape((-1, *self.shape))
+        array = np.asarray(values)
+        if array.dtype == np.uint8 and self.pixels is not None:
+            return self.scaled(array, self.pixels)
+        return np.asarray(array, dtype=np.float32).reshape((-1, *self.shape))
+
+    def scaled(self, images: np.ndarray, pixels: dict[str, list[float]]) -> np.ndarray:
+        """uint8 images ``[n, h, w]`` (grey), ``[n, h, w, c]`` or ``[n, c, h, w]`` as the model's inputs
+        ``[n, c, h, w]``: x/255 − mean, divided by std, per channel (``pixels``: the dataset's public
+        constants, those training used)."""
+        channels, height, width = self.shape
+        x = images.astype(np.float32) / 255.0
+        if x.shape[1:] == (height, width) and channels == 1:
+            x = x[:, None]
+        elif x.shape[1:] == (height, width, channels):
+            x = x.transpose(0, 3, 1, 2)
+        elif x.shape[1:] != (channels, height, width):
+            grey = f"[n, {height}, {width}], " if channels == 1 else ""
+            raise ValueError(
+                f"uint8 images must be {grey}[n, {height}, {width}, {channels}] or "
+                f"[n, {channels}, {height}, {width}]; got {list(images.shape)}"
+            )
+        mean = np.asarray(pixels["mean"], dtype=np.float32).reshape(1, -1, 1, 1)
+        std = np.asarray(pixels["std"], dtype=np.float32).reshape(1, -1, 1, 1)
+        return np.ascontiguousarray((x - mean) / std, dtype=np.float32)
 
     def predict(self, data: Any, params: dict[str, Any] | None = None) -> np.ndarray:
         import torch
@@ -105,4 +137,6 @@ def _load_pyfunc(
     import mlflow.pytorch
 
     module = mlflow.pytorch.load_model(path, map_location="cpu")
-    return ReleasedClassifier(module, described["classes"], tuple(described["shape"]))
+    return ReleasedClassifier(
+        module, described["classes"], tuple(described["shape"]), described.get("pixels")
+    )

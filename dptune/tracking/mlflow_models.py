@@ -26,6 +26,7 @@ from mlflow.tracking import MlflowClient
 from mlflow.types import ColSpec, Schema
 
 from dptune.base.randomness import SEEDED, SEEDED_NO_GUARANTEE
+from dptune.engine.data import PixelScale
 from dptune.sweep.releases import card_alias
 from dptune.tracking import dptune_released_model as released_model_loader
 
@@ -79,19 +80,25 @@ class ReleasedFlavor:
     """What ``mlflow.models.Model.log`` saves a released module with: MLflow's ``pytorch`` flavor (the
     exported graph; ``mlflow.pytorch.load_model`` gives the module, class scores out) and, as its pyfunc,
     ``dptune_released_model`` (shipped in the model's ``code``: any numeric input in, classes out), with
-    the ``classes`` (names, or None for indices) and the ``shape`` of one input row in ``classes.json``."""
+    the ``classes`` (names, or None for indices), the ``shape`` of one input row and, for a built-in image
+    dataset, its ``pixels`` (how uint8 images become inputs) in ``classes.json``."""
 
     __name__ = "pytorch"
 
-    def __init__(self, classes: Sequence[str] | None, shape: tuple[int, ...]) -> None:
+    def __init__(
+        self, classes: Sequence[str] | None, shape: tuple[int, ...], pixels: PixelScale | None = None
+    ) -> None:
         self.classes = None if classes is None else list(classes)
         self.shape = shape
+        self.pixels = pixels
 
     def save_model(self, path: str, mlflow_model: Model, **kwargs: Any) -> None:
         mlflow.pytorch.save_model(
             path=path, mlflow_model=mlflow_model, code_paths=[released_model_loader.__file__], **kwargs
         )
-        described = {"classes": self.classes, "shape": list(self.shape)}
+        described: dict[str, Any] = {"classes": self.classes, "shape": list(self.shape)}
+        if self.pixels is not None:
+            described["pixels"] = {"mean": list(self.pixels.mean), "std": list(self.pixels.std)}
         Path(path, released_model_loader.CLASSES_FILE).write_text(json.dumps(described))
         pyfunc = mlflow_model.flavors["python_function"]
         pyfunc["loader_module"] = released_model_loader.__name__.rsplit(".", 1)[-1]
@@ -149,11 +156,13 @@ def log_released_model(
     card: Mapping[str, Any],
     registered_name: str,
     classes: Sequence[str] | None = None,
+    pixels: PixelScale | None = None,
 ) -> str:
-    """Log ``model`` (a ``torch.nn.Module``) as the MLflow model of run ``run_id`` in the store at
-    ``uri``, register it as a new version of ``registered_name`` with ``card`` (as the run's
-    ``CARD_ARTIFACT``, the version's tags and description) and, for a pipeline's model, the alias of its
-    total (``card_alias``); returns ``models:/NAME/VERSION``."""
+    """Log ``model`` (a ``torch.nn.Module``; ``pixels``: how uint8 images become its inputs, for its
+    pyfunc) as the MLflow model of run ``run_id`` in the store at ``uri``, register it as a new version
+    of ``registered_name`` with ``card`` (as the run's ``CARD_ARTIFACT``, the version's tags and
+    description) and, for a pipeline's model, the alias of its total (``card_alias``); returns
+    ``models:/NAME/VERSION``."""
     import torch
 
     mlflow.set_tracking_uri(uri)
@@ -165,7 +174,11 @@ def log_released_model(
         import transformers
 
         requirements += [f"transformers=={transformers.__version__}", f"tokenizers=={tokenizers.__version__}"]
-    flavor = ReleasedTextFlavor(classes, model.max_length) if text else ReleasedFlavor(classes, image_shape)
+    flavor = (
+        ReleasedTextFlavor(classes, model.max_length)
+        if text
+        else ReleasedFlavor(classes, image_shape, pixels)
+    )
     # two rows of zeros, the batch size free (a text model takes raw text: no example)
     example = None if text else np.zeros((2, *image_shape), dtype=np.float32)
     with mlflow.start_run(run_id=run_id):

@@ -26,6 +26,7 @@ from mlflow.exceptions import MlflowException
 from mlflow.tracking import MlflowClient
 
 from dptune.base.randomness import SEEDED
+from dptune.engine.data import PixelScale
 from dptune.tracking import names
 from dptune.tracking.mlflow_models import log_released_model
 from dptune.tracking.mlflow_reader import MlflowReader, differing, is_pipeline, logged_values
@@ -200,6 +201,7 @@ class MlflowTracker(MlflowReader):
         card: Mapping[str, Any],
         registered_name: str,
         classes: Sequence[str] | None = None,
+        pixels: PixelScale | None = None,
     ) -> str:
         """The released ``model`` of the trial ``key`` as its run's MLflow model, registered with its
         privacy ``card`` (``dptune.tracking.mlflow_models``); returns its ``models:/`` URI."""
@@ -214,7 +216,7 @@ class MlflowTracker(MlflowReader):
         if names.RELEASED_MODEL_TAG in run.data.tags:  # logged by an earlier driver of this sweep
             return str(run.data.tags[names.RELEASED_MODEL_TAG])
         uri = log_released_model(
-            self.uri, run.info.run_id, model, image_shape, card, registered_name, classes
+            self.uri, run.info.run_id, model, image_shape, card, registered_name, classes, pixels
         )
         self.client.set_tag(run.info.run_id, names.RELEASED_MODEL_TAG, uri)
         return uri

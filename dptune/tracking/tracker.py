@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple, Protocol
 
+from dptune.engine.data import PixelScale
 from dptune.sweep.results import TradeOff
 from dptune.tracking.report import Compute, PlotContext, TrialPoint
 from dptune.training.trial_status import TrialStatus
@@ -101,9 +102,11 @@ class SweepRecord(TrialSink, Protocol):
         card: Mapping[str, Any],
         registered_name: str,
         classes: Sequence[str] | None = None,
+        pixels: PixelScale | None = None,
     ) -> str:
         """A re-run's released ``model`` (a ``torch.nn.Module`` taking inputs of ``image_shape``; its
-        ``classes`` named where the data's labels were names) logged
+        ``classes`` named where the data's labels were names; ``pixels``: how a built-in image dataset's
+        uint8 images become its inputs) logged
         with the trial's run and registered under ``registered_name`` with its privacy ``card``; returns
         where it loads from (``models:/NAME/VERSION``)."""
         ...

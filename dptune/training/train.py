@@ -413,7 +413,7 @@ class Trainer:
             "engine": self.engine.choice,
             "trains": self.config.trains,
             **trained_count(self.flat.model),
-            **pretrained_weights(self.config.model, self.flat.model),
+            **pretrained_weights(self.config.model, self.config.model_args, self.flat.model),
             "epochs_history": [asdict(r) for r in self.history],
         }
         info.update(self.method.info)

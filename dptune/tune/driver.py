@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from dptune.base.randomness import Randomness, secret_rng
-from dptune.engine.data import load_dataset
+from dptune.engine.data import load_dataset, pixel_scale
 from dptune.engine.dataset import poisson_rows
 from dptune.privacy.plan_privacy import Ran
 from dptune.privacy.plans import MethodPlan
@@ -339,8 +339,8 @@ def track(
         if tracked is not None:
             tracker.log_tuning_cost(parent, tracked)
         shape = tuple(began.data.train_x.shape[1:])
-        classes = began.data.label_names
-        releases = log_releases(tracker, spec.experiment, parent, releases, results, shape, classes)
+        classes, pixels = began.data.label_names, pixel_scale(began.data.name)
+        releases = log_releases(tracker, spec.experiment, parent, releases, results, shape, classes, pixels)
         pages = {f"{one.method}.html": one.page for one in searched if one.page}
         tracker.attach(parent, pages, STUDY_PLOTS_FOLDER)
         tracker.log_sweep_summary(spec.experiment, parent, recorded.selected)

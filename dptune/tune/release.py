@@ -12,6 +12,7 @@ from typing import Any
 
 import torch
 
+from dptune.engine.data import PixelScale
 from dptune.sweep.releases import ReleasedModel
 from dptune.tracking import SweepRecord, TrialKey
 from dptune.tune.trainable import RELEASED_FILE
@@ -41,6 +42,7 @@ def log_releases(
     results: Sequence[Mapping[str, Any]],
     image_shape: tuple[int, ...],
     classes: Sequence[str] | None = None,
+    pixels: PixelScale | None = None,
 ) -> list[ReleasedModel]:
     """Each release's model logged with its trial's run and registered under its name
     (``ReleasedModel.registered_name``: ``EXPERIMENT.METHOD``, or ``EXPERIMENT`` for one model across
@@ -56,7 +58,7 @@ def log_releases(
             continue
         key = TrialKey(experiment, sweep_id, release.trial_id)
         uri = tracker.release_model(
-            key, module, image_shape, release.card, release.registered_name(experiment), classes
+            key, module, image_shape, release.card, release.registered_name(experiment), classes, pixels
         )
         logged.append(release.logged(uri))
     return logged
