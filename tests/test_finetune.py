@@ -294,8 +294,9 @@ def test_labels_outside_the_classes_and_a_head_of_another_size_are_refused(
     three = text_run(roberta, reviews, dataset_args=dict(reviews) | {"train": str(outside), "num_classes": 3})
     three_classes = load_dataset("text", None, None, three.dataset_args)
     assert three_classes.num_classes == 3  # tokenized and cached for K = 3: K = 2 must not be read from it
-    with pytest.raises(InputError, match=r"0…1"):
+    with pytest.raises(InputError, match=r"training labels run from 0 to 2, but must lie in 0…1") as caught:
         Trainer(text_run(roberta, reviews, dataset_args=dict(reviews) | {"train": str(outside)}))
+    assert caught.value.field == "dataset.args.label" and "names in the label column" in caught.value.problem
     from transformers import RobertaForSequenceClassification
 
     three = tmp_path / "three-way"
@@ -484,36 +485,44 @@ def tiny_vit(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
-def assert_exact_on_images(model: torch.nn.Module, digits) -> str:
-    """The engine ``auto`` picks for ``model`` on float64: its clipped sum of 6 images equals each image's
-    own autograd gradient, clipped and summed, to 1e-9 relative; which engine ran."""
+def assert_exact_on_images(model: torch.nn.Module, digits, weights: tuple[float, ...] = (1.0,)) -> str:
+    """The engine ``auto`` picks for ``model`` on float64: its clipped sum of 6 images at ``weights``'
+    iterates (Σ_j w_j ∇f_i(θ_j), DP-PMLF's per-sample momentum where there are two) equals each image's
+    own autograd gradients, weighted, clipped and summed, to 1e-9 relative; which engine ran."""
     flat = FlatModel(model.double())
     x, y = digits.train_x[:6].double(), digits.train_y[:6]
     engine = clipped_sum_engine(flat, 6, "auto", check_inputs(x, digits.num_classes, None, flat.model))
-    theta = flat.flatten()
-    expected = torch.zeros_like(theta)
-    gradients = []
+    generator = torch.Generator().manual_seed(0)
+    start = flat.flatten()
+    iterates = [
+        start + 0.05 * j * torch.randn(start.shape, generator=generator, dtype=start.dtype)
+        for j in range(len(weights))
+    ]
+    signals = []
     for i in range(len(y)):
-        leaf = theta.detach().clone().requires_grad_(True)
-        loss = F.cross_entropy(
-            functional_call(flat.model, flat.unflatten(leaf), (x[i : i + 1],)), y[i : i + 1]
-        )
-        gradients.append(torch.autograd.grad(loss, [leaf])[0])
-    clip = float(torch.stack([g.norm() for g in gradients]).median())
-    for gradient in gradients:
-        expected += gradient * min(1.0, clip / float(gradient.norm()))
-    got = engine.clipped_sum([theta], torch.ones(1, dtype=torch.float64), x, y, clip)
+        signal = torch.zeros_like(start)
+        for w, theta in zip(weights, iterates, strict=True):
+            leaf = theta.detach().clone().requires_grad_(True)
+            loss = F.cross_entropy(
+                functional_call(flat.model, flat.unflatten(leaf), (x[i : i + 1],)), y[i : i + 1]
+            )
+            signal += w * torch.autograd.grad(loss, [leaf])[0]
+        signals.append(signal)
+    clip = float(torch.stack([g.norm() for g in signals]).median())
+    expected = sum((g * min(1.0, clip / float(g.norm())) for g in signals), torch.zeros_like(start))
+    got = engine.clipped_sum(iterates, torch.tensor(weights, dtype=torch.float64), x, y, clip)
     assert float((got - expected).norm()) <= 1e-9 * float(expected.norm())
     return engine.choice
 
 
 @pytest.mark.parametrize("trains", ["all", "lora"])
+@pytest.mark.parametrize("weights", [(1.0,), (0.7, 0.3)])
 def test_the_ghost_engine_is_exact_on_a_vits_patches_class_token_and_positions(
-    tiny_vit, digits, trains
+    tiny_vit, digits, trains, weights
 ) -> None:
     """A ViT fine-tuned on digits: the class token and position embeddings have their own rule, so the
-    ghost engine runs (checked), and its clipped sum on float64 equals each image's own autograd gradient,
-    clipped and summed, to 1e-9."""
+    ghost engine runs (checked), and its clipped sum on float64, at one iterate and at two, equals each
+    image's own autograd gradients, clipped and summed, to 1e-9."""
     run = RunConfig(
         method="dpsgd",
         epsilon=8.0,
@@ -529,9 +538,32 @@ def test_the_ghost_engine_is_exact_on_a_vits_patches_class_token_and_positions(
     if trains == "all":
         names = {n for n, p in model.named_parameters() if p.requires_grad}
         assert {"backbone.vit.embeddings.cls_token", "backbone.vit.embeddings.position_embeddings"} <= names
-    engine = assert_exact_on_images(model, digits)
+    engine = assert_exact_on_images(model, digits, weights)
     assert engine.startswith("ghost")
-    Trainer(run).fit()
+
+
+@pytest.mark.parametrize("trains", ["all", "lora"])
+@pytest.mark.parametrize("method", sorted(METHODS))
+def test_every_method_fine_tunes_a_vit(tiny_vit, method, trains) -> None:
+    """Each method's step on a pretrained ViT, trained whole or with LoRA (the SGD and Adam families,
+    DP-PMLF's k iterates, DP-GaLore's projected matrices, FO-DP-SGD): finite parameters that moved, within
+    its ε."""
+    run = RunConfig(
+        method=method,
+        epsilon=8.0,
+        dataset="digits",
+        model=f"hf:{tiny_vit}",
+        model_args={"task": "image-classification", "lora_targets": ["q_proj", "v_proj"]},
+        trains=trains,
+        epochs=1,
+        batch_size=200,
+        lr=0.01,
+    )
+    trainer = Trainer(run)
+    start = trainer.theta.clone()
+    trainer.fit()
+    assert bool(torch.isfinite(trainer.theta).all()) and not torch.equal(trainer.theta, start)
+    assert trainer.accountant.epsilon(trainer.delta) <= 8.0 + 1e-9
 
 
 @pytest.fixture(scope="module")

@@ -35,7 +35,7 @@ from dptune.base.errors import DataUnavailableError, InputError
 from dptune.engine.cache import CACHE_ROOT
 from dptune.engine.dataset import Dataset
 from dptune.engine.text_names import GLUE_TASKS, TEXT_ARGS
-from dptune.engine.user_data import class_indices, read_labels
+from dptune.engine.user_data import LabelSource, class_indices, read_labels
 
 DEFAULT_MAX_LENGTH = 128
 FILE_KINDS = {".csv": "csv", ".tsv": "csv", ".json": "json", ".jsonl": "json", ".parquet": "parquet"}
@@ -248,8 +248,14 @@ def load_text(name: str, root: Path | None, args: dict[str, Any]) -> Dataset:
     if path.is_file():
         return torch.load(path, weights_only=False)
     inputs = {part: _encoded(tokenizer, texts, length) for part, texts in raw.texts.items()}
-    read = {part: read_labels(values, name, part, len(inputs[part])) for part, values in raw.labels.items()}
-    indices, names = class_indices(read, name, raw.classes)
+    source = LabelSource(
+        "dataset.args.label",
+        "the text files" if name == "text" else name,
+        "set dataset.args.num_classes: {k}",
+        "write the classes' names in the label column",
+    )
+    read = {part: read_labels(values, source, part, len(inputs[part])) for part, values in raw.labels.items()}
+    indices, names = class_indices(read, source, raw.classes)
     train, held = (
         (inputs[part], torch.from_numpy(np.asarray(indices[part], dtype=np.int64)))
         for part in ("training", "held-out")

@@ -12,7 +12,7 @@ import contextlib
 import copy
 import logging
 from collections.abc import Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -33,6 +33,26 @@ log = logging.getLogger("dptune.data")
 def _refusal(path: str, part: str, problem: str) -> InputError:
     """A one-line refusal of ``part`` (``training``, ``held-out``) of the factory ``path``'s data."""
     return InputError("dataset", f"{path}'s {part} {problem}")
+
+
+@dataclass(frozen=True)
+class LabelSource:
+    """Whose labels ``read_labels`` and ``class_indices`` read, in its user's words: the field a refusal
+    names, what the data is called, how its user sets K (``{k}``) and gives the classes by name."""
+
+    field: str
+    name: str
+    set_classes: str
+    by_name: str
+
+    def refusal(self, part: str, problem: str) -> InputError:
+        """A one-line refusal of ``part`` (``training``, ``held-out``) of these labels."""
+        return InputError(self.field, f"{self.name}'s {part} {problem}")
+
+
+def factory_labels(path: str) -> LabelSource:
+    """The labels a dataset factory ``path`` returns."""
+    return LabelSource("dataset", path, "return num_classes={k}", "return the classes' names as strings")
 
 
 def _pairs(value: Any, path: str, part: str) -> tuple[Any, Any]:
@@ -103,19 +123,20 @@ _NAMES = "names"
 _INTEGERS = "integers"
 
 
-def read_labels(value: Any, path: str, part: str, n: int) -> tuple[np.ndarray, str]:
-    """A factory part's labels as a numpy array ``[n]``, and their kind: integers (bool too), or names
-    (strings; an object array of strings). Floats, mixed types and other shapes are refused."""
+def read_labels(value: Any, source: LabelSource, part: str, n: int) -> tuple[np.ndarray, str]:
+    """A part's labels (a factory's, a text file's column) as a numpy array ``[n]``, and their kind:
+    integers (bool too), or names (strings; an object array of strings). Floats, mixed types and other
+    shapes are refused, in ``source``'s words."""
     import torch
 
     try:
         array = value.detach().cpu().numpy() if torch.is_tensor(value) else np.asarray(value)
     except ValueError:
-        raise _refusal(path, part, "labels must be one label per example, shape [n]") from None
+        raise source.refusal(part, "labels must be one label per example, shape [n]") from None
     if array.ndim != 1 or len(array) != n:
         fix = " (e.g. y.ravel())" if array.ndim == 2 and array.shape[1:] == (1,) else ""
-        raise _refusal(
-            path, part, f"labels must be one per example, shape [{n}], got {tuple(array.shape)}{fix}"
+        raise source.refusal(
+            part, f"labels must be one per example, shape [{n}], got {tuple(array.shape)}{fix}"
         )
     if array.dtype.kind == "O":
         if all(isinstance(v, (int, np.integer)) for v in array):
@@ -124,21 +145,20 @@ def read_labels(value: Any, path: str, part: str, n: int) -> tuple[np.ndarray, s
             array = array.astype(str)
         else:
             kinds = ", ".join(sorted({type(v).__name__ for v in array}))
-            raise _refusal(
-                path, part, f"labels mix types ({kinds}); give integers 0…K−1 or every label as a string"
+            raise source.refusal(
+                part, f"labels mix types ({kinds}); give integers 0…K−1 or every label as a string"
             )
     if array.dtype.kind in "biu":
         return array.astype(np.int64), _INTEGERS
     if array.dtype.kind in "US":
         return array.astype(str), _NAMES
     if array.dtype.kind == "f":
-        raise _refusal(
-            path,
+        raise source.refusal(
             part,
             f"labels are floats ({array.dtype}); give integers 0…K−1 (e.g. y.astype(int)) or the classes' "
             "names as strings",
         )
-    raise _refusal(path, part, f"labels are of dtype {array.dtype}; give integers 0…K−1 or strings")
+    raise source.refusal(part, f"labels are of dtype {array.dtype}; give integers 0…K−1 or strings")
 
 
 def _shown(names: np.ndarray, most: int = 10) -> str:
@@ -148,7 +168,7 @@ def _shown(names: np.ndarray, most: int = 10) -> str:
 
 
 def class_indices(
-    labels: dict[str, tuple[np.ndarray, str]], path: str, classes: int
+    labels: dict[str, tuple[np.ndarray, str]], source: LabelSource, classes: int
 ) -> tuple[dict[str, np.ndarray], tuple[str, ...] | None]:
     """Each part's labels as class indices 0…K−1, and the classes' names where the labels were strings:
     the K distinct names of the training and held-out labels together, sorted, are classes 0…K−1. Integer
@@ -156,16 +176,17 @@ def class_indices(
     kinds = {kind for _, kind in labels.values()}
     if len(kinds) > 1:
         raise InputError(
-            "dataset", f"{path}'s labels are strings in one part and integers in the other; give one kind"
+            source.field,
+            f"{source.name}'s labels are strings in one part and integers in the other; give one kind",
         )
     names: tuple[str, ...] | None = None
     if kinds == {_NAMES}:
         found, inverse = np.unique(np.concatenate([v for v, _ in labels.values()]), return_inverse=True)
         if len(found) != classes:
             raise InputError(
-                "dataset",
-                f"{path}'s labels name {len(found)} classes ({_shown(found)}) but num_classes is {classes}; "
-                f"return num_classes={len(found)}, or integer labels 0…{classes - 1}",
+                source.field,
+                f"{source.name}'s labels name {len(found)} classes ({_shown(found)}) but num_classes is "
+                f"{classes}; {source.set_classes.format(k=len(found))}, or integer labels 0…{classes - 1}",
             )
         cuts = np.cumsum([len(v) for v, _ in labels.values()])[:-1]
         indices = dict(zip(labels, np.split(inverse.reshape(-1), cuts), strict=True))
@@ -173,7 +194,7 @@ def class_indices(
         log.warning(
             "dptune: note: dataset: %s's labels are strings, mapped to classes in sorted order: %s (the "
             "model's class scores follow this order)",
-            path,
+            source.name,
             _shown(found),
         )
     else:
@@ -181,18 +202,16 @@ def class_indices(
         for part, values in indices.items():
             low, high = int(values.min()), int(values.max())
             if low < 0 or high >= classes:
-                raise _refusal(
-                    path,
+                raise source.refusal(
                     part,
                     f"labels run from {low} to {high}, but must lie in 0…{classes - 1} (num_classes "
                     f"{classes}); relabel them (e.g. y - 1 for labels 1…{classes}), raise num_classes, or "
-                    "return the classes' names as strings (mapped to 0…K−1 in sorted order)",
+                    f"{source.by_name} (mapped to 0…K−1 in sorted order)",
                 )
     present = np.unique(indices["training"])
     if len(present) < 2:
         shown = names[int(present[0])] if names is not None else int(present[0])
-        raise _refusal(
-            path,
+        raise source.refusal(
             "training",
             f"labels are all one class ({shown!r}); a classifier needs training examples of two classes "
             "or more",
@@ -242,7 +261,7 @@ def factory_dataset(path: str, args: dict[str, Any]) -> Dataset:
     for part, key in (("training", "train"), ("held-out", "held_out")):
         x, y = _pairs(result[key], path, part)
         inputs[part] = _inputs(x, path, part)
-        labels[part] = read_labels(y, path, part, len(inputs[part]))
+        labels[part] = read_labels(y, factory_labels(path), part, len(inputs[part]))
     if inputs["training"].shape[1:] != inputs["held-out"].shape[1:]:
         raise InputError("dataset", f"{path}'s training and held-out inputs differ in shape")
     held_rows = len(labels["held-out"])
@@ -253,7 +272,7 @@ def factory_dataset(path: str, args: dict[str, Any]) -> Dataset:
             f"part has {held_rows} rows: it is split into a validation and a final-test part, so give at "
             "least 2 (a useful selection needs hundreds)",
         )
-    indices, names = class_indices(labels, path, classes)
+    indices, names = class_indices(labels, factory_labels(path), classes)
     _warn_if_far_from_normalised(path, list(inputs.values()))
     import torch
 
