@@ -515,6 +515,21 @@ def assert_exact_on_images(model: torch.nn.Module, digits, weights: tuple[float,
     return engine.choice
 
 
+def vit_run(vit: Path, method: str, trains: str, **knobs: object) -> RunConfig:
+    """One epoch of ``method`` on digits with the ViT ``vit`` (LoRA on its query and value)."""
+    return RunConfig(
+        method=method,
+        epsilon=8.0,
+        dataset="digits",
+        model=f"hf:{vit}",
+        model_args={"task": "image-classification", "lora_targets": ["q_proj", "v_proj"]},
+        trains=trains,
+        epochs=1,
+        batch_size=200,
+        **knobs,
+    )
+
+
 @pytest.mark.parametrize("trains", ["all", "lora"])
 @pytest.mark.parametrize("weights", [(1.0,), (0.7, 0.3)])
 def test_the_ghost_engine_is_exact_on_a_vits_patches_class_token_and_positions(
@@ -523,16 +538,7 @@ def test_the_ghost_engine_is_exact_on_a_vits_patches_class_token_and_positions(
     """A ViT fine-tuned on digits: the class token and position embeddings have their own rule, so the
     ghost engine runs (checked), and its clipped sum on float64, at one iterate and at two, equals each
     image's own autograd gradients, clipped and summed, to 1e-9."""
-    run = RunConfig(
-        method="dpsgd",
-        epsilon=8.0,
-        dataset="digits",
-        model=f"hf:{tiny_vit}",
-        model_args={"task": "image-classification", "lora_targets": ["q_proj", "v_proj"]},
-        trains=trains,
-        epochs=1,
-        batch_size=200,
-    )
+    run = vit_run(tiny_vit, "dpsgd", trains)
     trained = Trained(run.trains, run.lora_rank, run.lora_alpha)
     model = build_model(run.model, run.model_args, digits.train_x[:2], digits.num_classes, trained)
     if trains == "all":
@@ -548,18 +554,7 @@ def test_every_method_fine_tunes_a_vit(tiny_vit, method, trains) -> None:
     """Each method's step on a pretrained ViT, trained whole or with LoRA (the SGD and Adam families,
     DP-PMLF's k iterates, DP-GaLore's projected matrices, FO-DP-SGD): finite parameters that moved, within
     its ε."""
-    run = RunConfig(
-        method=method,
-        epsilon=8.0,
-        dataset="digits",
-        model=f"hf:{tiny_vit}",
-        model_args={"task": "image-classification", "lora_targets": ["q_proj", "v_proj"]},
-        trains=trains,
-        epochs=1,
-        batch_size=200,
-        lr=0.01,
-    )
-    trainer = Trainer(run)
+    trainer = Trainer(vit_run(tiny_vit, method, trains, lr=0.01))
     start = trainer.theta.clone()
     trainer.fit()
     assert bool(torch.isfinite(trainer.theta).all()) and not torch.equal(trainer.theta, start)
