@@ -122,6 +122,10 @@ def verdict(cell: dict[str, Any]) -> str:
         parts.append(
             f"over {name} {gain:+.2f} (2 SE {2 * error:.2f}): {'met' if gain > 2 * error else 'not met'}"
         )
+    chosen = cell.get("repeat_and_select")
+    if chosen and len(chosen["executions"]) >= EXECUTIONS:
+        gain, error = pipe["mean"] - chosen["mean"], standard_error(pipe, chosen)
+        parts.append(f"over repeat_and_select {gain:+.2f} (2 SE {2 * error:.2f}; shown, not a goal)")
     oracle = cell.get("oracle")
     if oracle and len(oracle["executions"]) >= EXECUTIONS:
         tax = oracle["mean"] - pipe["mean"]
