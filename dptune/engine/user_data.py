@@ -30,11 +30,6 @@ LARGE_INPUT = 50.0
 log = logging.getLogger("dptune.data")
 
 
-def _refusal(path: str, part: str, problem: str) -> InputError:
-    """A one-line refusal of ``part`` (``training``, ``held-out``) of the factory ``path``'s data."""
-    return InputError("dataset", f"{path}'s {part} {problem}")
-
-
 @dataclass(frozen=True)
 class LabelSource:
     """Whose labels ``read_labels`` and ``class_indices`` read, in its user's words: the field a refusal
@@ -53,6 +48,11 @@ class LabelSource:
 def factory_labels(path: str) -> LabelSource:
     """The labels a dataset factory ``path`` returns."""
     return LabelSource("dataset", path, "return num_classes={k}", "return the classes' names as strings")
+
+
+def _refusal(path: str, part: str, problem: str) -> InputError:
+    """A one-line refusal of ``part`` (``training``, ``held-out``) of the factory ``path``'s data."""
+    return factory_labels(path).refusal(part, problem)
 
 
 def _pairs(value: Any, path: str, part: str) -> tuple[Any, Any]:
