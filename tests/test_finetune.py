@@ -69,6 +69,36 @@ def trained_model(run: RunConfig) -> tuple[torch.nn.Module, torch.Tensor, torch.
     return model, data.train_x, data.train_y
 
 
+def test_the_memory_probe_runs_on_the_longest_inputs_the_model_reads_not_on_records(
+    roberta, reviews, monkeypatch
+) -> None:
+    """A chunk's size (and a refusal's figures) must say nothing about the data: the probes run the engine
+    on inputs made from the model and the data's shape alone, every position of the first a token (the
+    longest the model reads), not on the first records (short reviews here, whose chunk would be sized
+    for a few tokens and then not fit a batch of long ones)."""
+    import dptune.training.train as training
+
+    seen: list[tuple[torch.Tensor, torch.Tensor]] = []
+
+    def probe(run_chunk, share, largest):
+        run_chunk(largest)
+        return largest
+
+    def recorded(method, engine, step, iterates, batches):
+        seen.extend(batches)
+        return torch.zeros_like(iterates[0])
+
+    monkeypatch.setattr(training, "measured_host_batch", probe)
+    monkeypatch.setattr(training, "clipped_sum", recorded)
+    trainer = Trainer(text_run(roberta, reviews, trains="lora"))
+    ((x, y),) = seen
+    length = int(reviews["max_length"])
+    assert int(trainer.train_x[:, 1].sum(1).max()) < length  # the records are all shorter than that
+    assert int(x[:, 1].sum(1).max()) == length and len(x) == trainer.engine.physical_batch_size
+    assert torch.equal(x, trainer.flat.model.synthetic_inputs(len(x), length))
+    assert set(y.tolist()) <= set(range(trainer.data.num_classes))
+
+
 @pytest.mark.slow
 def test_the_text_model_reads_each_sample_as_its_own_tokens_whatever_the_padding(roberta, reviews) -> None:
     """The wrapper's scores of a padded batch equal the transformers model's on each sample alone, cut to
@@ -246,8 +276,14 @@ def write_labels(path: Path, labels: list[object]) -> Path:
         ({"model": "hf:FacebookAI/roberta-base"}, "model", "FacebookAI/roberta-base"),
         ({"dataset_args": {"text": "review"}}, "dataset.args.text", "no column 'review'"),
         ({"dataset_args": {"label": "stars"}}, "dataset.args.label", "no column 'stars'"),
+        ({"dataset_args": {"text_pair": "second"}}, "dataset.args.text_pair", "no column 'second'"),
         ({"dataset_args": {"max_length": 64}}, "dataset.args.max_length", "at most 32"),
         ({"model_args": {"lora_targets": ["q_proj"]}, "trains": "lora"}, "model.args.lora_targets", "q_proj"),
+        (
+            {"model_args": {"lora_targets": ["out_proj"]}, "trains": "lora"},
+            "model.args.lora_targets",
+            "out_proj lie only in the classification head",
+        ),
         ({"model_args": {"task": "translation"}}, "model.args.task", "sequence-classification"),
         ({"model_args": {"task": "image-classification"}}, "model.args.task", "text is text"),
         ({"dataset": "digits", "dataset_args": {}}, "model.args.task", "digits is images"),
@@ -628,6 +664,46 @@ def test_a_timm_model_is_an_image_model_and_its_hub_name_offline_is_refused_in_o
     assert "\n" not in str(caught.value)
 
 
+def test_a_bert_whose_positions_are_one_row_for_the_batch_takes_the_exact_ghost_engine(
+    roberta, reviews, tmp_path
+) -> None:
+    """BERT slices one ``[1, T]`` row of position ids for the whole batch, so its position embedding's
+    trace would hold the batch's summed gradient (the ghost engine's check failed and the vmap engine,
+    forming every per-sample gradient, was taken). Given 0…T−1 per sample (the same function), a fully
+    fine-tuned BERT takes the ghost engine, and its clipped sum over a padded batch equals the
+    batch-of-one reference in float64."""
+    import shutil
+
+    from transformers import BertConfig, BertModel
+
+    config = BertConfig(
+        vocab_size=len(json.loads((roberta / "tokenizer.json").read_text())["model"]["vocab"]),
+        hidden_size=HIDDEN,
+        num_hidden_layers=LAYERS,
+        num_attention_heads=2,
+        intermediate_size=2 * HIDDEN,
+        max_position_embeddings=34,
+        pad_token_id=1,
+    )
+    torch.manual_seed(0)
+    BertModel(config, add_pooling_layer=False).save_pretrained(tmp_path)
+    for name in ("tokenizer.json", "tokenizer_config.json"):
+        shutil.copy(roberta / name, tmp_path / name)
+    run = text_run(roberta, reviews, model=f"hf:{tmp_path}")
+    trainer = Trainer(run)
+    assert trainer.engine.choice.startswith("ghost")
+    model, x, y = trained_model(run)
+    flat = FlatModel(model.double())
+    theta = [flat.flatten()]
+    batch, labels = x[:7], y[:7]
+    assert len(set(batch[:, 1].sum(1).tolist())) > 1  # padded to different lengths
+    norms = reference_clipped_sum(flat, theta, [1.0], batch, labels, math.inf)
+    clip = 0.5 * float(norms.norm()) / 7
+    expected = reference_clipped_sum(flat, theta, [1.0], batch, labels, clip)
+    got = GhostEngine(flat, 4).clipped_sum(theta, torch.ones(1, dtype=torch.float64), batch, labels, clip)
+    assert float((got - expected).norm()) <= 1e-9 * float(expected.norm())
+
+
 def test_the_vmap_engine_agrees_with_the_ghost_engine_on_roberta(roberta, reviews) -> None:
     """The two engines, one materialising every per-sample gradient by ``torch.func.vmap`` (the model
     given an additive attention mask there), the other from layer inputs and output gradients, give the
@@ -689,12 +765,15 @@ def hub_cache(home: Path, repo: str, folder: Path, commit: str) -> None:
     (stored / "refs" / "main").write_text(commit)
 
 
+@pytest.mark.parametrize("offline", [True, False], ids=["HF_HUB_OFFLINE", "unreachable-hub"])
 def test_a_hub_name_loads_from_the_local_cache_and_the_card_and_the_run_name_its_commit(
-    roberta, tiny_timm, tmp_path
+    roberta, tiny_timm, tmp_path, offline
 ) -> None:
-    """Offline, with the model in the Hugging Face cache only: ``hf:ORG/NAME`` loads from it (transformers'
-    and timm's), and both the card's statement (``stated_weights``, made without loading) and the run's
-    record (``pretrained_weights``) name the cached commit, not the branch."""
+    """With the model in the Hugging Face cache only, offline by ``HF_HUB_OFFLINE`` or with a hub that
+    refuses every connection (what an air-gapped user has): ``hf:ORG/NAME`` loads from the cache
+    (transformers' and timm's) without a request to the hub (no retries), and both the card's statement
+    (``stated_weights``, made without loading) and the run's record (``pretrained_weights``) name the
+    cached commit, not the branch; a name the cache lacks is the one-line refusal, at once."""
     text_commit, image_commit = "1" * 40, "2" * 40
     hub_cache(tmp_path, "dptune-tests/tiny-roberta", roberta, text_commit)
     hub_cache(tmp_path, "timm/tiny-vit", tiny_timm, image_commit)
@@ -708,9 +787,15 @@ for name, args in names.items():
     model = load_pretrained(name, args, 2)
     found[name] = [stated_weights(name, args), pretrained_weights(name, args, model)["pretrained"]]
 found["tokens"] = load_tokenizer("hf:dptune-tests/tiny-roberta", None)("good film")["input_ids"]
+try:
+    load_pretrained("hf:dptune-tests/not-cached", {}, 2)
+except InputError as refusal:
+    found["refusal"] = str(refusal)
 print(json.dumps(found))
 """
-    env = {"HF_HOME": str(tmp_path), "HF_HUB_OFFLINE": "1", "PATH": "/usr/bin:/bin"}
+    script = "from dptune.base.errors import InputError\n" + script
+    env = {"HF_HOME": str(tmp_path), "PATH": "/usr/bin:/bin"}
+    env |= {"HF_HUB_OFFLINE": "1"} if offline else {"HF_ENDPOINT": "http://127.0.0.1:9"}  # discard: refused
     done = subprocess.run(
         [sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=300
     )
@@ -720,3 +805,5 @@ print(json.dumps(found))
         expected = {"name": name.removeprefix("hf:"), "revision": commit}
         assert found[name] == [expected, expected]
     assert len(found["tokens"]) > 2
+    assert found["refusal"].startswith("model:") and "hf download dptune-tests/not-cached" in found["refusal"]
+    assert "Retrying" not in done.stderr and "reach" not in done.stderr, done.stderr[-3000:]

@@ -9,15 +9,18 @@ import math
 import pytest
 import torch
 
+from dptune.base.errors import InputError
 from dptune.engine import gpu_memory
 from dptune.engine.chunk_probe import SAFETY, ChunkCost, chunk_that_fits
 from dptune.engine.dataset import Dataset
 from dptune.engine.engine_choice import clipped_sum_engine
 from dptune.engine.gpu_memory import (
+    checked_physical_batch,
     device_index,
     measured_physical_batch,
     memory_budget,
     prepare_gpu,
+    refused_if_out_of_memory,
 )
 from dptune.engine.persample import FlatModel
 from dptune.methods.privatize import clipped_sum
@@ -105,6 +108,49 @@ def test_the_probe_warms_up_before_it_measures(monkeypatch: pytest.MonkeyPatch) 
     budget = 2 * GB
     chunk = measured_physical_batch(run_chunk, torch.device("cuda"), budget, largest=10**6)
     assert chunk == math.floor(SAFETY * (budget - fixed) / per_sample)
+
+
+def stub_peaks(monkeypatch: pytest.MonkeyPatch, held: int, fixed: int, per_sample: int) -> None:
+    """The allocator's counters of a process that holds ``held`` bytes (its model and optimiser state) and
+    whose chunk of m samples peaks ``fixed + m·per_sample`` above that."""
+    peak = {"now": held}
+
+    def run_chunk(size: int) -> None:
+        peak["now"] = held + fixed + size * per_sample
+
+    monkeypatch.setattr(torch.cuda, "synchronize", lambda device=None: None)
+    monkeypatch.setattr(torch.cuda, "reset_peak_memory_stats", lambda device=None: None)
+    monkeypatch.setattr(torch.cuda, "memory_allocated", lambda device=None: held)
+    monkeypatch.setattr(torch.cuda, "max_memory_allocated", lambda device=None: peak["now"])
+    return run_chunk
+
+
+def test_a_trial_that_fits_beside_what_it_holds_is_not_refused_and_one_that_does_not_is_in_one_line(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The budget is already the cap less what the trial holds (``memory_budget``): a process holding 2 GB
+    with 1.7 GB of room left and 15 MB a sample fits (it was refused when the 2 GB counted twice); with
+    0.01 GB of room it does not, and the line states the totals, what it holds included. A spec's own
+    physical batch is measured the same way."""
+    cuda = torch.device("cuda")
+    run_chunk = stub_peaks(monkeypatch, held=2 * GB, fixed=0, per_sample=15 * 10**6)
+    chunk = measured_physical_batch(run_chunk, cuda, budget=17 * GB // 10, largest=64)
+    assert chunk == 64
+    assert checked_physical_batch(run_chunk, cuda, 17 * GB // 10, 64) == 64
+    with pytest.raises(InputError) as caught:
+        measured_physical_batch(run_chunk, cuda, budget=10**7, largest=64)
+    assert caught.value.field == "resources.gpu" and "needs about 1.9 GiB" in caught.value.problem  # 2.015 GB
+    with pytest.raises(InputError) as caught:
+        checked_physical_batch(run_chunk, cuda, 10**9, 100)  # 1.5 GB for its 100 samples
+    assert caught.value.field == "resources.gpu" and "physical_batch_size" in caught.value.problem
+
+
+def test_a_model_that_does_not_fit_its_share_is_refused_in_one_line() -> None:
+    """Placing the model (or its state) past the trial's cap raises torch's out-of-memory error; the trial
+    refuses in one line naming ``resources.gpu`` instead."""
+    with pytest.raises(InputError) as caught, refused_if_out_of_memory("the model"):
+        raise torch.OutOfMemoryError("CUDA out of memory. Tried to allocate 2.00 GiB")
+    assert caught.value.field == "resources.gpu" and str(caught.value).count("\n") == 0
 
 
 def test_the_chunk_is_what_the_room_left_holds_at_the_measured_cost() -> None:

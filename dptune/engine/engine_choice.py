@@ -112,21 +112,27 @@ def _check_in(
 
 
 def check_inputs(
-    like: torch.Tensor, classes: int, device: torch.device | None = None, model: nn.Module | None = None
+    like: torch.Tensor,
+    classes: int,
+    device: torch.device | None = None,
+    model: nn.Module | None = None,
+    count: int = 2,
 ) -> tuple[torch.Tensor, torch.Tensor]:
-    """Two inputs shaped and typed like ``like``'s first two, for ``ghost_check``, made from that shape
-    alone (standard normal from a fixed seed, or token id 0; a model that makes its own, a text model's
-    token ids and padding, ``synthetic_inputs``; labels 0 and the last class): no record is read, so the
-    engine's choice says nothing about the data, and no global random number is drawn."""
-    shape = (2, *like.shape[1:])
+    """``count`` inputs shaped and typed like ``like``'s rows, for ``ghost_check`` (two) and the memory
+    probes (a chunk's worth), made from that shape alone (standard normal from a fixed seed, or token id
+    0; a model that makes its own, a text model's token ids and padding, ``synthetic_inputs``; labels
+    spread from 0 to the last class): no record is read, so the engine's choice and a chunk's size say
+    nothing about the data, and no global random number is drawn."""
+    shape = (count, *like.shape[1:])
     own = getattr(model, "synthetic_inputs", None)
     if callable(own):
-        x = own(2, like.shape[-1])
+        x = own(count, like.shape[-1])
     elif like.is_floating_point():
         x = torch.randn(shape, generator=torch.Generator().manual_seed(0)).to(like.dtype)
     else:
         x = torch.zeros(shape, dtype=like.dtype)
-    return x.to(device or like.device), torch.tensor([0, classes - 1], device=device or like.device)
+    labels = torch.linspace(0, classes - 1, count).round().long()
+    return x.to(device or like.device), labels.to(device or like.device)
 
 
 def clipped_sum_engine(

@@ -17,12 +17,14 @@ memory plus the blocks its own cache keeps (a reused actor starts its trial with
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+import functools
+from collections.abc import Callable, Iterator
 
 import torch
 
 from dptune.base.errors import InputError
-from dptune.engine.chunk_probe import chunk_that_fits, probed_cost, readable
+from dptune.engine.chunk_probe import PROBE, chunk_that_fits, probed_cost, readable
 
 CONTEXT_ALLOWANCE = 2**30
 """Bytes a process is taken to hold outside the allocator where it cannot be measured (no NVML): the
@@ -97,32 +99,61 @@ def memory_budget(device: torch.device, share: float) -> int:
     return min(free + cached, cap - allocated)
 
 
+def _peak_of(device: torch.device, call: Callable[[], None]) -> int:
+    """Bytes by which ``call()`` raised the caching allocator's peak above what it held just before."""
+    torch.cuda.synchronize(device)
+    torch.cuda.reset_peak_memory_stats(device)
+    before = torch.cuda.memory_allocated(device)
+    call()
+    torch.cuda.synchronize(device)
+    return torch.cuda.max_memory_allocated(device) - before
+
+
 def measured_physical_batch(
     run_chunk: Callable[[int], None], device: torch.device, budget: int, largest: int
 ) -> int:
     """The chunk that fits ``budget`` (``dptune.engine.chunk_probe``), each probe's peak the caching
-    allocator's above what it held before; ``run_chunk(m)`` runs the engine on m samples."""
-
-    def peak_of(call: Callable[[], None]) -> int:
-        torch.cuda.synchronize(device)
-        torch.cuda.reset_peak_memory_stats(device)
-        before = torch.cuda.memory_allocated(device)
-        call()
-        torch.cuda.synchronize(device)
-        return torch.cuda.max_memory_allocated(device) - before
-
-    cost = probed_cost(run_chunk, peak_of)
-    refuse_if_unfit(budget, torch.cuda.memory_allocated(device) + cost.one_sample)
+    allocator's above what it held before; ``run_chunk(m)`` runs the engine on m samples. Refused in one
+    line (``refuse_if_unfit``) where one sample does not fit."""
+    cost = probed_cost(run_chunk, functools.partial(_peak_of, device))
+    refuse_if_unfit(device, budget, cost.one_sample)
     return chunk_that_fits(budget, cost, largest)
 
 
-def refuse_if_unfit(budget: int, needed: float) -> None:
-    """``InputError`` on ``resources.gpu`` where a trial's model, its state and one sample's signals
-    (``needed`` bytes, measured before its first step) exceed what its share of the GPU allows."""
+def checked_physical_batch(
+    run_chunk: Callable[[int], None], device: torch.device, budget: int, size: int
+) -> int:
+    """``size``, the physical batch a spec sets, once a chunk of it is measured to fit ``budget`` (refused
+    in one line where it does not, ``refuse_if_unfit``)."""
+    run_chunk(min(size, PROBE))  # warm-up: one-time allocations are not the chunk's
+    refuse_if_unfit(device, budget, _peak_of(device, functools.partial(run_chunk, size)))
+    return size
+
+
+def refuse_if_unfit(device: torch.device, budget: int, needed: float) -> None:
+    """``InputError`` on ``resources.gpu`` where a chunk's signals (``needed`` bytes, measured before the
+    first step) exceed ``budget``, what the trial may still allocate beside the model and its optimiser
+    state that it already holds; the line states both totals, held included."""
     if needed > budget:
+        held = torch.cuda.memory_allocated(device)
         raise InputError(
             "resources.gpu",
-            f"a trial needs about {readable(needed)} (the model, its optimiser state and one sample's "
-            f"per-sample signals), its share of the GPU allows {readable(max(budget, 0))}; give each "
-            "trial a larger share, or train fewer parameters (training.trains: lora)",
+            f"a trial needs about {readable(held + needed)} (the model, its optimiser state and one chunk's "
+            f"per-sample signals), its share of the GPU allows {readable(held + max(budget, 0))}; give each "
+            "trial a larger share, a smaller training.physical_batch_size, or train fewer parameters "
+            "(training.trains: lora)",
         )
+
+
+@contextlib.contextmanager
+def refused_if_out_of_memory(what: str) -> Iterator[None]:
+    """``InputError`` on ``resources.gpu`` where placing ``what`` on the GPU runs out of the trial's share
+    (its cap, ``prepare_gpu``), before any step: the one line, not torch's out-of-memory trace."""
+    try:
+        yield
+    except torch.OutOfMemoryError:
+        raise InputError(
+            "resources.gpu",
+            f"{what} does not fit this trial's share of the GPU; give each trial a larger share, or train "
+            "fewer parameters (training.trains: lora)",
+        ) from None

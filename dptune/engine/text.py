@@ -145,10 +145,11 @@ def _read_files(args: dict[str, Any]) -> RawText:
                 f"dataset.args.{key}", f"{path} cannot be read as {kind} ({type(exc).__name__})"
             ) from None
         wanted = [c for c in (columns.text, columns.pair, columns.label) if c is not None]
+        fields = {columns.text: "text", columns.pair: "text_pair", columns.label: "label"}
         missing = [c for c in wanted if c not in table.column_names]
         if missing:
             raise InputError(
-                f"dataset.args.{'label' if missing[0] == columns.label else 'text'}",
+                f"dataset.args.{fields[missing[0]]}",
                 f"{path} has no column {missing[0]!r}; its columns: {', '.join(table.column_names)}",
             )
         first = _text_column(table, columns.text, path, "text")
@@ -208,14 +209,12 @@ def _encoded(tokenizer: Any, texts: tuple[list[str], list[str] | None], length: 
     return torch.stack([encoded["input_ids"], encoded["attention_mask"], encoded["token_type_ids"]], 1).long()
 
 
-def _check_length(tokenizer: Any, length: int, model_name: str) -> None:
-    from transformers import AutoConfig
-
-    from dptune.models.pretrained import longest_positions, pretrained_source
+def _check_length(tokenizer: Any, length: int, model_name: str, revision: str | None) -> None:
+    from dptune.models.pretrained import load_config, longest_positions, pretrained_source
 
     try:
-        positions = longest_positions(AutoConfig.from_pretrained(pretrained_source(model_name)))
-    except (OSError, ValueError):
+        positions = longest_positions(load_config(pretrained_source(model_name), revision))
+    except InputError:  # a tokenizer without a model's configuration: its own limit alone
         positions = None
     limit = min(p for p in (positions, getattr(tokenizer, "model_max_length", None)) if isinstance(p, int))
     if length > limit:
@@ -239,7 +238,7 @@ def load_text(name: str, root: Path | None, args: dict[str, Any]) -> Dataset:
     raw = _read_files(args) if name == "text" else _read_glue(name, root)
     tokenizer = load_tokenizer(model_name, args.get("tokenizer_revision"))
     length = int(args.get("max_length", DEFAULT_MAX_LENGTH))
-    _check_length(tokenizer, length, model_name)
+    _check_length(tokenizer, length, model_name, args.get("tokenizer_revision"))
     key = hashlib.sha256(  # the classes too: a cached copy was checked against its own K only
         json.dumps([raw.fingerprint, raw.classes, _tokenizer_digest(tokenizer), length]).encode()
     ).hexdigest()

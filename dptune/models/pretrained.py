@@ -26,8 +26,9 @@ exactly zero; the model reads only the batch's longest sequence. An image model 
 from __future__ import annotations
 
 import contextlib
+import inspect
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -41,7 +42,9 @@ from dptune.models.pretrained_names import (
     TEXT_TASK,
     WeightsIdentity,
     cached_commit,
+    cached_snapshot,
     folder_identity,
+    hub_reachable,
     is_pretrained,
     is_timm,
     pretrained_source,
@@ -86,16 +89,20 @@ def pretrained_weights(name: str, args: dict[str, Any], model: nn.Module) -> dic
 
 @contextlib.contextmanager
 def _quiet_transformers() -> Iterator[None]:
-    """``transformers``' warnings about a newly initialised head (expected: the head is the task's)."""
+    """``transformers``' warnings about a newly initialised head (expected: the head is the task's), and
+    ``huggingface_hub``'s about its requests (a load's outcome is the one line that matters)."""
+    from huggingface_hub.utils import logging as hub_logging
     from transformers.utils import logging as hf_logging
 
-    level = hf_logging.get_verbosity()
+    levels = hf_logging.get_verbosity(), hub_logging.get_verbosity()
     hf_logging.set_verbosity_error()
+    hub_logging.set_verbosity_error()
     hf_logging.disable_progress_bar()
     try:
         yield
     finally:
-        hf_logging.set_verbosity(level)
+        hf_logging.set_verbosity(levels[0])
+        hub_logging.set_verbosity(levels[1])
         hf_logging.enable_progress_bar()
 
 
@@ -109,22 +116,42 @@ def _unavailable(name: str, what: str) -> InputError:
     )
 
 
+def from_local_first(
+    load: Callable[..., Any], source: str, revision: str | None, what: str, **kwargs: Any
+) -> Any:
+    """``load(source, revision=revision, **kwargs)`` (a ``from_pretrained``), quietly: with
+    ``local_files_only`` where a folder or the local cache holds ``source`` at ``revision`` (the commit a
+    card names, ``stated_weights``; no request to the hub), else from the hub where ``hub_reachable``;
+    ``InputError`` on ``model`` (``_unavailable``, naming ``what`` is missing) where neither has it."""
+    with _quiet_transformers():
+        if Path(source).is_dir() or cached_snapshot(source, revision) is not None:
+            with contextlib.suppress(OSError):  # a cache lacking one of the files: the hub may hold it
+                return load(source, revision=revision, local_files_only=True, **kwargs)
+        if not hub_reachable():
+            raise _unavailable(source, what)
+        try:
+            return load(source, revision=revision, **kwargs)
+        except OSError:
+            raise _unavailable(source, what) from None
+
+
 def load_timm(source: str, revision: str | None, num_classes: int) -> nn.Module:
     """``timm``'s image model ``source`` (a folder ``save_for_hf`` wrote, or a hub name under ``timm/``, at
-    ``revision``) with a new K-class head (its pretrained head, of the pretraining's classes, is left out),
-    every dropout and stochastic depth off, in eval mode; ``InputError`` on ``model`` where it cannot be
-    found."""
+    ``revision``: from the cache's snapshot where it holds one, else from the hub) with a new K-class head
+    (its pretrained head, of the pretraining's classes, is left out), every dropout and stochastic depth
+    off, in eval mode; ``InputError`` on ``model`` where it cannot be found."""
     import timm
 
-    where = f"local-dir:{source}" if Path(source).is_dir() else f"hf-hub:{source}"
-    if revision and not Path(source).is_dir():
-        where += f"@{revision}"
-    try:
-        model = timm.create_model(
+    folder = source if Path(source).is_dir() else cached_snapshot(source, revision)
+
+    def create(name: str, revision: str | None, local_files_only: bool = False) -> nn.Module:
+        at = f"@{revision}" if revision else ""
+        where = f"local-dir:{folder}" if local_files_only else f"hf-hub:{name}{at}"
+        return timm.create_model(
             where, pretrained=True, num_classes=num_classes, drop_rate=0.0, drop_path_rate=0.0
         )
-    except OSError:
-        raise _unavailable(source, "its weights") from None
+
+    model = from_local_first(create, source, revision, "its weights")
     for module in model.modules():
         if isinstance(module, nn.Dropout):  # attention's and projections' too
             module.p = 0.0
@@ -144,21 +171,12 @@ def load_pretrained(name: str, args: dict[str, Any], num_classes: int) -> nn.Mod
     import transformers
 
     auto = getattr(transformers, TASKS[task_of(name, args)])
-    try:
-        with _quiet_transformers():
-            config = transformers.AutoConfig.from_pretrained(
-                source, revision=revision, num_labels=num_classes
-            )
-    except (OSError, ValueError):
-        raise _unavailable(source, "its configuration") from None
+    config = load_config(source, revision, num_labels=num_classes)
     for setting in DROPOUT_SETTINGS:
         if isinstance(getattr(config, setting, None), float):
             setattr(config, setting, 0.0)
     try:
-        with _quiet_transformers():
-            model = auto.from_pretrained(source, revision=revision, config=config)
-    except OSError:
-        raise _unavailable(source, "its weights") from None
+        model = from_local_first(auto.from_pretrained, source, revision, "its weights", config=config)
     except (RuntimeError, ValueError) as exc:
         if "size mismatch" in str(exc) or "mismatched" in str(exc):
             raise InputError(
@@ -174,26 +192,55 @@ def load_pretrained(name: str, args: dict[str, Any], num_classes: int) -> nn.Mod
     return model.eval()
 
 
+def load_config(source: str, revision: str | None, **settings: Any) -> Any:
+    """``transformers``' configuration of the pretrained model ``source`` (``from_local_first``), with
+    ``settings`` set; ``InputError`` on ``model`` where it cannot be found or read."""
+    from transformers import AutoConfig
+
+    try:
+        return from_local_first(AutoConfig.from_pretrained, source, revision, "its configuration", **settings)
+    except ValueError:
+        raise _unavailable(source, "its configuration") from None
+
+
 def load_tokenizer(name: str, revision: str | None) -> Any:
     """The tokenizer of the pretrained model NAME (``hf:`` stripped), from where its weights come."""
     from transformers import AutoTokenizer
 
     source = pretrained_source(name) if is_pretrained(name) else name
     try:
-        with _quiet_transformers():
-            return AutoTokenizer.from_pretrained(source, revision=revision)
-    except (OSError, ValueError):
+        return from_local_first(AutoTokenizer.from_pretrained, source, revision, "its tokenizer")
+    except ValueError:
         raise _unavailable(source, "its tokenizer") from None
 
 
+PADDING_POSITIONS = ("roberta", "xlm-roberta", "xlm-roberta-xl", "camembert", "roberta-prelayernorm")
+"""Model types (``config.model_type``) that make each sample's position ids from its token ids, counting
+from the padding index + 1 (RoBERTa's ``create_position_ids_from_input_ids``): their position table is
+longer than what they read by that offset."""
+
+
 def longest_positions(config: Any) -> int | None:
-    """The most token positions the model reads (its position table's size, less RoBERTa's offset of
-    padding index + 1), or None where it has no such limit."""
+    """The most token positions the model reads (its position table's size, less the offset of padding
+    index + 1 of ``PADDING_POSITIONS``), or None where it has no such limit."""
     positions = getattr(config, "max_position_embeddings", None)
     if not isinstance(positions, int):
         return None
-    offset = config.pad_token_id + 1 if getattr(config, "model_type", "") in ("roberta", "xlm-roberta") else 0
+    offset = config.pad_token_id + 1 if getattr(config, "model_type", "") in PADDING_POSITIONS else 0
     return positions - offset
+
+
+def positions_per_sample(backbone: nn.Module) -> bool:
+    """Whether the backbone is given its position ids 0…T−1 for each sample: one that takes
+    ``position_ids`` and would otherwise slice one ``[1, T]`` row of them shared by the batch (BERT,
+    ELECTRA, DeBERTa): the position embedding's input and output gradient would then hold one row for the
+    whole batch, its gradient summed over the samples, which no per-sample engine can split (the ghost
+    engine's check fails and the vmap engine is taken). The same ids, so the same function. Not a model
+    of ``PADDING_POSITIONS``, which makes them per sample from the token ids."""
+    config = getattr(backbone, "config", None)
+    if getattr(config, "model_type", "") in PADDING_POSITIONS:
+        return False
+    return "position_ids" in inspect.signature(backbone.forward).parameters
 
 
 class TextClassifier(nn.Module):
@@ -204,6 +251,8 @@ class TextClassifier(nn.Module):
         super().__init__()
         self.backbone = backbone
         self.vocabulary = vocabulary
+        self.positions_per_sample = positions_per_sample(backbone)
+        """Given position ids per sample (``positions_per_sample``), fixed before LoRA wraps the backbone."""
         self.tokenizer: Any = None
         """The tokenizer training read its text with, set on a released model (``with_tokenizer``)."""
         self.max_length: int | None = None
@@ -218,11 +267,22 @@ class TextClassifier(nn.Module):
         ids, mask, types = x[:, 0], x[:, 1], x[:, 2]
         if torch._C._functorch.is_functorch_wrapped_tensor(x):  # under vmap: no data-dependent length
             return self.backbone(
-                input_ids=ids, attention_mask=self._additive(mask), token_type_ids=types
+                input_ids=ids,
+                attention_mask=self._additive(mask),
+                token_type_ids=types,
+                **self._positions(ids),
             ).logits
         longest = max(int(mask.sum(dim=1).max()), 1)  # right padding: no sample has more tokens
         ids, mask, types = ids[:, :longest], mask[:, :longest], types[:, :longest]
-        return self.backbone(input_ids=ids, attention_mask=mask, token_type_ids=types).logits
+        return self.backbone(
+            input_ids=ids, attention_mask=mask, token_type_ids=types, **self._positions(ids)
+        ).logits
+
+    def _positions(self, ids: torch.Tensor) -> dict[str, torch.Tensor]:
+        """``position_ids`` 0…T−1 for each sample where ``positions_per_sample``, else nothing."""
+        if not self.positions_per_sample:
+            return {}
+        return {"position_ids": torch.arange(ids.shape[-1], device=ids.device).expand(ids.shape)}
 
     def _additive(self, mask: torch.Tensor) -> torch.Tensor:
         """The attention mask as the additive ``[b, 1, 1, T]`` one attention applies (0 for a token, the

@@ -107,15 +107,43 @@ def folder_identity(name: str) -> WeightsIdentity:
     return WeightsIdentity(name, None, digest.hexdigest()[:16])
 
 
-def cached_commit(source: str, revision: str | None) -> str | None:
-    """The hub commit of ``source`` at ``revision`` (a branch, tag or commit; default ``main``) that the
-    local Hugging Face cache holds, which is what a hub or cache load reads: the snapshot folder holding
-    its ``config.json`` (every ``transformers`` and ``timm`` hub model has one); None where the cache does
-    not hold it."""
+def cached_snapshot(source: str, revision: str | None) -> Path | None:
+    """The local Hugging Face cache's snapshot folder of ``source`` at ``revision`` (a branch, tag or
+    commit; default ``main``), named by its hub commit: the folder holding its ``config.json`` (every
+    ``transformers`` and ``timm`` hub model has one), which a hub or cache load reads; None where the
+    cache does not hold it."""
     from huggingface_hub import try_to_load_from_cache
 
     found = try_to_load_from_cache(source, "config.json", revision=revision or "main")
-    return Path(found).parent.name if isinstance(found, str) else None
+    return Path(found).parent if isinstance(found, str) else None
+
+
+def cached_commit(source: str, revision: str | None) -> str | None:
+    """The hub commit of ``source`` at ``revision`` that the local cache holds (``cached_snapshot``'s
+    name); None where it does not hold it."""
+    snapshot = cached_snapshot(source, revision)
+    return None if snapshot is None else snapshot.name
+
+
+HUB_PROBE_SECONDS = 5.0
+"""How long ``hub_reachable``'s one request may take."""
+
+
+def hub_reachable() -> bool:
+    """Whether the Hugging Face hub answers one request (a ``HEAD`` of its endpoint through
+    ``huggingface_hub``'s own client, so its proxies and ``HF_ENDPOINT``): False at once with
+    ``HF_HUB_OFFLINE``. A load that is not in a folder or the cache asks this first, so an unreachable hub
+    is one line at once instead of ``huggingface_hub``'s retries with back-off."""
+    from huggingface_hub import constants
+    from huggingface_hub.utils import get_session
+
+    if constants.HF_HUB_OFFLINE:
+        return False
+    try:
+        get_session().head(constants.ENDPOINT, timeout=HUB_PROBE_SECONDS)
+    except Exception:  # any failure to get an answer (the client's error types vary by version): unreachable
+        return False
+    return True
 
 
 def stated_weights(model: str, args: dict[str, Any]) -> dict[str, str] | None:

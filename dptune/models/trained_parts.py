@@ -96,10 +96,15 @@ def with_lora(model: nn.Module, rank: int, alpha: int, targets: list[str] | None
             warnings.simplefilter("ignore", FutureWarning)
             model.backbone = get_peft_model(backbone, config)
     except ValueError:
+        where = (
+            f"{', '.join(targets)} lie only in the classification head, which trains whole"
+            if targets
+            else "peft has no default LoRA targets for this architecture"
+        )
         raise InputError(
             "model.args.lora_targets",
-            f"peft has no default LoRA targets for this architecture; name the linear layers to adapt (its "
-            f"linear layers: {', '.join(linear)}), e.g. [query, value]",
+            f"{where}; name the body's linear layers to adapt (its linear layers: {', '.join(linear)}), "
+            "e.g. [query, value]",
         ) from None
     return model
 

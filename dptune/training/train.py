@@ -43,7 +43,12 @@ from dptune.engine.data import load_dataset
 from dptune.engine.dataset import Dataset, poisson_rows
 from dptune.engine.engine_choice import check_inputs, clipped_sum_engine
 from dptune.engine.features import model_inputs
-from dptune.engine.gpu_memory import measured_physical_batch, memory_budget
+from dptune.engine.gpu_memory import (
+    checked_physical_batch,
+    measured_physical_batch,
+    memory_budget,
+    refused_if_out_of_memory,
+)
 from dptune.engine.host_memory import CPU_PHYSICAL_BATCH, measured_host_batch
 from dptune.engine.persample import FlatModel
 from dptune.engine.text import DEFAULT_MAX_LENGTH
@@ -144,9 +149,9 @@ class Trainer:
             layout=self.flat.layout,
         )
         self.method = self.definition.build(self.params, self.calibration.noise_multiplier, hyper)
-        if config.physical_batch_size is None:
-            self.engine.physical_batch_size = self._measured_chunk(gpu_share, host_share)
-        self._start_state(seeds)
+        with refused_if_out_of_memory("the model's optimiser state"):
+            self._start_state(seeds)
+        self.engine.physical_batch_size = self._fitted_chunk(gpu_share, host_share)
 
     def _build_model(self, init_seed: int) -> None:
         """The model at θ₀ drawn from its own stream (the global RNG left alone), flat, on the device, and
@@ -158,7 +163,8 @@ class Trainer:
             model = build_model(
                 config.model, config.model_args, self.data.train_x[:2], self.data.num_classes, trained
             )
-        self.flat = FlatModel(model.to(self.device))
+        with refused_if_out_of_memory("the model"):
+            self.flat = FlatModel(model.to(self.device))
         example = check_inputs(self.data.train_x[:2], self.data.num_classes, self.device, model)
         self.engine = clipped_sum_engine(
             self.flat, config.physical_batch_size or CPU_PHYSICAL_BATCH, config.engine, example
@@ -199,24 +205,33 @@ class Trainer:
         self.history: list[EpochResult] = []
         self._final_test: tuple[int, tuple[float, float]] | None = None  # (steps, its score)
 
-    def _measured_chunk(self, gpu_share: float, host_share: float) -> int:
-        """The largest chunk of per-sample signals that fits the run's share of its GPU, or on a CPU of its
-        node's memory, measured on its own engine, method and data (``dptune.engine.gpu_memory``,
-        ``dptune.engine.host_memory``), with the method's full signal history. The probes draw nothing
-        from the global generator that training sees (a model's dropout would)."""
-        iterates = [self.flat.flatten()] * self.method.signal.history
+    def _fitted_chunk(self, gpu_share: float, host_share: float) -> int:
+        """The physical batch: the spec's (on a GPU once a chunk of it is measured to fit the trial's
+        share), else the largest chunk of per-sample signals that fits the run's share of its GPU, or on
+        a CPU of its node's memory, measured on its own engine and method with the method's full signal
+        history and the run's state already held (``dptune.engine.gpu_memory``,
+        ``dptune.engine.host_memory``). The probes run on the largest inputs the model reads, made from
+        the data's shape alone (``check_inputs``: a text model's every position a token), not on records:
+        the chunk, and a refusal's figures, say nothing about the data. They draw nothing from the global
+        generator that training sees (a model's dropout would)."""
+        config, on_cpu = self.config, self.device.type == "cpu"
+        if config.physical_batch_size is not None and on_cpu:
+            return config.physical_batch_size
+        iterates = [self.theta] * self.method.signal.history
+        floor = config.physical_batch_size or (CPU_PHYSICAL_BATCH if on_cpu else 1)
+        largest = min(len(self.train_y), max(config.batch_size, floor))
+        x, y = check_inputs(self.train_x[:1], self.data.num_classes, self.device, self.flat.model, largest)
 
         def run_chunk(size: int) -> None:
             self.engine.physical_batch_size = size
-            x, y = self.train_x[:size], self.train_y[:size]
-            clipped_sum(self.method, self.engine, 0, iterates, [(x, y)])
+            clipped_sum(self.method, self.engine, 0, iterates, [(x[:size], y[:size])])
 
-        with torch.random.fork_rng(devices=[] if self.device.type == "cpu" else [self.device]):
-            if self.device.type == "cpu":  # a chunk as large as the unmeasured one, where it fits
-                largest = min(len(self.train_y), max(self.config.batch_size, CPU_PHYSICAL_BATCH))
+        with torch.random.fork_rng(devices=[] if on_cpu else [self.device]):
+            if on_cpu:  # a chunk as large as the unmeasured one, where it fits
                 return measured_host_batch(run_chunk, host_share, largest)
-            largest = min(len(self.train_y), max(self.config.batch_size, 1))
             budget = memory_budget(self.device, gpu_share)
+            if config.physical_batch_size is not None:
+                return checked_physical_batch(run_chunk, self.device, budget, config.physical_batch_size)
             return measured_physical_batch(run_chunk, self.device, budget, largest)
 
     # -- one step ---------------------------------------------------------------------------------
