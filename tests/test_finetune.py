@@ -192,6 +192,45 @@ def test_every_method_fine_tunes_with_lora(roberta, reviews, method) -> None:
     assert trainer.accountant.epsilon(trainer.delta) <= 8.0 + 1e-9
 
 
+class CheckedEngine:
+    """The engine training picked, each of its clipped sums compared with the batch-of-one reference
+    (``reference_clipped_sum``: every sample's signal by autograd on that sample alone, cut to its own
+    tokens) at the same iterates, weights and clip, the difference's norm relative to the b·C that
+    bounds the norms of the sum's terms together (the sum itself may cancel to far less); training goes
+    on with the engine's."""
+
+    def __init__(self, engine: GhostEngine) -> None:
+        self.engine = engine
+        self.errors: list[float] = []
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.engine, name)
+
+    def clipped_sum(self, iterates, weights, x, y, clip) -> torch.Tensor:
+        got = self.engine.clipped_sum(iterates, weights, x, y, clip)
+        expected = reference_clipped_sum(self.engine.flat, iterates, weights.tolist(), x, y, clip)
+        self.errors.append(float((got - expected).norm()) / (clip * len(y)))  # at most Σ_i ‖clip(v_i)‖
+        return got
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("method", sorted(METHODS))
+def test_every_method_fine_tunes_with_the_clipped_sums_of_the_batch_of_one_reference(
+    roberta, reviews, method
+) -> None:
+    """Each method, a LoRA fine-tuning of 4 steps: at every step, the clipped sum the ghost engine gives
+    the method (at its iterates: DP-PMLF's k of them; its clip, its batch) equals the batch-of-one
+    reference to float32's rounding; the method's own step after it (DP-GaLore's projections of the
+    trained matrices, FO-DP-SGD's filter, the Adam family's moments) each method's tests check."""
+    trainer = Trainer(text_run(roberta, reviews, method=method, trains="lora", lr=0.01))
+    assert trainer.engine.name == "ghost"
+    checked = CheckedEngine(trainer.engine)
+    trainer.engine = checked
+    trainer.fit()
+    assert trainer.steps_taken == 4 and len(checked.errors) >= 4
+    assert max(checked.errors) <= 1e-6, checked.errors
+
+
 def test_the_engine_check_inputs_of_a_text_model_are_token_ids_with_padding(roberta, reviews) -> None:
     model, x, _ = trained_model(text_run(roberta, reviews))
     inputs, labels = check_inputs(x[:2], CLASSES, None, model)
