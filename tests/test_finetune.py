@@ -743,6 +743,39 @@ def test_a_bert_whose_positions_are_one_row_for_the_batch_takes_the_exact_ghost_
     assert float((got - expected).norm()) <= 1e-9 * float(expected.norm())
 
 
+@pytest.mark.parametrize(
+    ("kind", "per_sample"), [("Bert", True), ("Electra", True), ("Roberta", False), ("MPNet", False)]
+)
+def test_position_ids_are_given_only_where_they_are_the_models_own(kind, per_sample) -> None:
+    """Given 0…T−1 for each sample only where that is the function the model computes without them
+    (BERT's and ELECTRA's one shared row); RoBERTa and MPNet count from the padding index + 1, so theirs
+    are kept. Either way the wrapper's scores of a padded batch equal ``transformers``' own forward."""
+    import transformers
+
+    from dptune.models.pretrained import TextClassifier
+
+    config = getattr(transformers, f"{kind}Config")(
+        vocab_size=40,
+        hidden_size=HIDDEN,
+        num_hidden_layers=1,
+        num_attention_heads=2,
+        intermediate_size=2 * HIDDEN,
+        max_position_embeddings=34,
+        pad_token_id=1,
+        num_labels=2,
+    )
+    torch.manual_seed(0)
+    backbone = getattr(transformers, f"{kind}ForSequenceClassification")(config).eval()
+    model = TextClassifier(backbone, 40)
+    assert model.positions_per_sample is per_sample
+    x = model.synthetic_inputs(4, 12)
+    x[2, 1, 5:] = 0
+    x[:, 0] = torch.where(x[:, 1] == 1, x[:, 0].clamp(min=3), 1)  # padding: the pad token
+    with torch.no_grad():
+        own = backbone(input_ids=x[:, 0], attention_mask=x[:, 1]).logits
+        torch.testing.assert_close(model(x), own, rtol=0, atol=0)
+
+
 def test_the_vmap_engine_agrees_with_the_ghost_engine_on_roberta(roberta, reviews) -> None:
     """The two engines, one materialising every per-sample gradient by ``torch.func.vmap`` (the model
     given an additive attention mask there), the other from layer inputs and output gradients, give the
@@ -804,20 +837,59 @@ def hub_cache(home: Path, repo: str, folder: Path, commit: str) -> None:
     (stored / "refs" / "main").write_text(commit)
 
 
+class CountingHub:
+    """A hub endpoint on loopback that records the request line of each connection made to it and closes
+    it at once, as one that answers nothing: every request to it fails, and none goes unseen."""
+
+    TELEMETRY = "/api/agent-harnesses"
+    """``huggingface_hub``'s own best-effort fetch of a registry for its user-agent header (at most once a
+    process, 3 s at most, its failure swallowed): not a request for a model, and no choice of dptune's."""
+
+    def __init__(self) -> None:
+        import socket
+        import threading
+
+        self.requests: list[str] = []
+        self.server = socket.create_server(("127.0.0.1", 0))
+        self.url = f"http://127.0.0.1:{self.server.getsockname()[1]}"
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self) -> None:
+        while True:
+            try:
+                connection, _ = self.server.accept()
+            except OSError:  # closed
+                return
+            self.requests.append(connection.recv(4096).split(b"\r\n")[0].decode(errors="replace"))
+            connection.close()
+
+    @property
+    def model_requests(self) -> list[str]:
+        return [line for line in self.requests if self.TELEMETRY not in line]
+
+
 @pytest.mark.parametrize("offline", [True, False], ids=["HF_HUB_OFFLINE", "unreachable-hub"])
 def test_a_hub_name_loads_from_the_local_cache_and_the_card_and_the_run_name_its_commit(
     roberta, tiny_timm, tmp_path, offline
 ) -> None:
     """With the model in the Hugging Face cache only, offline by ``HF_HUB_OFFLINE`` or with a hub that
-    refuses every connection (what an air-gapped user has): ``hf:ORG/NAME`` loads from the cache
-    (transformers' and timm's) without a request to the hub (no retries), and both the card's statement
-    (``stated_weights``, made without loading) and the run's record (``pretrained_weights``) name the
-    cached commit, not the branch; a name the cache lacks is the one-line refusal, at once."""
+    answers nothing (what an air-gapped user has): ``hf:ORG/NAME`` loads from the cache (transformers'
+    and timm's) with no connection to the hub, and both the card's statement (``stated_weights``, made
+    without loading) and the run's record (``pretrained_weights``) name the cached commit, not the
+    branch. A name the cache lacks, and a snapshot that holds only a ``config.json`` (what loading a
+    configuration alone leaves) asked for its tokenizer or timm weights, are each the one-line refusal
+    after one connection (``hub_reachable``'s), not a tokenizer made from nothing or timm's error."""
     text_commit, image_commit = "1" * 40, "2" * 40
     hub_cache(tmp_path, "dptune-tests/tiny-roberta", roberta, text_commit)
     hub_cache(tmp_path, "timm/tiny-vit", tiny_timm, image_commit)
+    only_config = tmp_path / "only-config"
+    only_config.mkdir()
+    for repo, folder in (("dptune-tests/partial", roberta), ("timm/partial", tiny_timm)):
+        (only_config / "config.json").write_text((folder / "config.json").read_text())
+        hub_cache(tmp_path, repo, only_config, "3" * 40)
     script = """
 import json, torch
+from dptune.base.errors import InputError
 from dptune.models.pretrained import load_pretrained, load_tokenizer, pretrained_weights
 from dptune.models.pretrained_names import stated_weights
 found = {}
@@ -826,23 +898,35 @@ for name, args in names.items():
     model = load_pretrained(name, args, 2)
     found[name] = [stated_weights(name, args), pretrained_weights(name, args, model)["pretrained"]]
 found["tokens"] = load_tokenizer("hf:dptune-tests/tiny-roberta", None)("good film")["input_ids"]
-try:
-    load_pretrained("hf:dptune-tests/not-cached", {}, 2)
-except InputError as refusal:
-    found["refusal"] = str(refusal)
+refused = {
+    "not-cached": lambda: load_pretrained("hf:dptune-tests/not-cached", {}, 2),
+    "partial-tokenizer": lambda: load_tokenizer("hf:dptune-tests/partial", None),
+    "partial-timm": lambda: load_pretrained("hf:timm/partial", {"task": "image-classification"}, 2),
+}
+for what, load in refused.items():
+    try:
+        load()
+    except InputError as refusal:
+        found[what] = str(refusal)
 print(json.dumps(found))
 """
-    script = "from dptune.base.errors import InputError\n" + script
-    env = {"HF_HOME": str(tmp_path), "PATH": "/usr/bin:/bin"}
-    env |= {"HF_HUB_OFFLINE": "1"} if offline else {"HF_ENDPOINT": "http://127.0.0.1:9"}  # discard: refused
+    hub = CountingHub()
+    env = {"HF_HOME": str(tmp_path), "PATH": "/usr/bin:/bin", "HF_ENDPOINT": hub.url}
+    env |= {"HF_HUB_OFFLINE": "1"} if offline else {}
     done = subprocess.run(
         [sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=300
     )
+    hub.server.close()
     assert done.returncode == 0, done.stderr[-3000:]
     found = json.loads(done.stdout.strip().splitlines()[-1])
     for name, commit in (("hf:dptune-tests/tiny-roberta", text_commit), ("hf:timm/tiny-vit", image_commit)):
         expected = {"name": name.removeprefix("hf:"), "revision": commit}
         assert found[name] == [expected, expected]
     assert len(found["tokens"]) > 2
-    assert found["refusal"].startswith("model:") and "hf download dptune-tests/not-cached" in found["refusal"]
-    assert "Retrying" not in done.stderr and "reach" not in done.stderr, done.stderr[-3000:]
+    for what, repo in (
+        ("not-cached", "dptune-tests/not-cached"),
+        ("partial-tokenizer", "dptune-tests/partial"),
+    ):
+        assert found[what].startswith("model:") and f"hf download {repo}" in found[what]
+    assert found["partial-timm"].startswith("model:") and "hf download timm/partial" in found["partial-timm"]
+    assert hub.model_requests == ([] if offline else ["HEAD / HTTP/1.1"] * 3)  # a probe for each refusal

@@ -116,7 +116,7 @@ def measured_physical_batch(
     allocator's above what it held before; ``run_chunk(m)`` runs the engine on m samples. Refused in one
     line (``refuse_if_unfit``) where one sample does not fit."""
     cost = probed_cost(run_chunk, functools.partial(_peak_of, device))
-    refuse_if_unfit(device, budget, cost.one_sample)
+    refuse_if_unfit(device, budget, cost.one_sample, "one sample's per-sample signals")
     return chunk_that_fits(budget, cost, largest)
 
 
@@ -126,22 +126,23 @@ def checked_physical_batch(
     """``size``, the physical batch a spec sets, once a chunk of it is measured to fit ``budget`` (refused
     in one line where it does not, ``refuse_if_unfit``)."""
     run_chunk(min(size, PROBE))  # warm-up: one-time allocations are not the chunk's
-    refuse_if_unfit(device, budget, _peak_of(device, functools.partial(run_chunk, size)))
+    needed = _peak_of(device, functools.partial(run_chunk, size))
+    refuse_if_unfit(device, budget, needed, f"a chunk of {size} samples' per-sample signals")
     return size
 
 
-def refuse_if_unfit(device: torch.device, budget: int, needed: float) -> None:
-    """``InputError`` on ``resources.gpu`` where a chunk's signals (``needed`` bytes, measured before the
-    first step) exceed ``budget``, what the trial may still allocate beside the model and its optimiser
-    state that it already holds; the line states both totals, held included."""
+def refuse_if_unfit(device: torch.device, budget: int, needed: float, what: str) -> None:
+    """``InputError`` on ``resources.gpu`` where ``what`` (``needed`` bytes, measured before the first
+    step) exceeds ``budget``, what the trial may still allocate beside the model and its optimiser state
+    that it already holds; the line states both totals, what it holds included."""
     if needed > budget:
         held = torch.cuda.memory_allocated(device)
+        smaller = "a smaller training.physical_batch_size, " if "chunk of" in what else ""
         raise InputError(
             "resources.gpu",
-            f"a trial needs about {readable(held + needed)} (the model, its optimiser state and one chunk's "
-            f"per-sample signals), its share of the GPU allows {readable(held + max(budget, 0))}; give each "
-            "trial a larger share, a smaller training.physical_batch_size, or train fewer parameters "
-            "(training.trains: lora)",
+            f"a trial needs about {readable(held + needed)} (the model, its optimiser state and {what}), "
+            f"its share of the GPU allows {readable(held + max(budget, 0))}; give each trial a larger share, "
+            f"{smaller}or train fewer parameters (training.trains: lora)",
         )
 
 

@@ -116,15 +116,41 @@ def _unavailable(name: str, what: str) -> InputError:
     )
 
 
+CONFIG_FILES = ("config.json",)
+WEIGHT_FILES = (
+    "model.safetensors",
+    "model.safetensors.index.json",
+    "pytorch_model.bin",
+    "pytorch_model.bin.index.json",
+)
+TOKENIZER_FILES = (
+    "tokenizer.json",
+    "vocab.json",
+    "vocab.txt",
+    "spiece.model",
+    "sentencepiece.bpe.model",
+    "tokenizer.model",
+)
+"""The files whose presence in a cached snapshot makes a configuration, weights or a tokenizer load from
+the cache alone (``from_local_first``): a snapshot holding only what another load fetched (a
+``config.json``) is not taken for the weights or the tokenizer, which the hub may still give."""
+
+
 def from_local_first(
-    load: Callable[..., Any], source: str, revision: str | None, what: str, **kwargs: Any
+    load: Callable[..., Any],
+    source: str,
+    revision: str | None,
+    what: str,
+    holding: tuple[str, ...],
+    **kwargs: Any,
 ) -> Any:
     """``load(source, revision=revision, **kwargs)`` (a ``from_pretrained``), quietly: with
-    ``local_files_only`` where a folder or the local cache holds ``source`` at ``revision`` (the commit a
-    card names, ``stated_weights``; no request to the hub), else from the hub where ``hub_reachable``;
-    ``InputError`` on ``model`` (``_unavailable``, naming ``what`` is missing) where neither has it."""
+    ``local_files_only`` where a folder is ``source`` or the local cache's snapshot of it at ``revision``
+    holds one of the files ``holding`` (the commit a card names, ``stated_weights``; no request to the
+    hub), else from the hub where ``hub_reachable``; ``InputError`` on ``model`` (``_unavailable``, naming
+    ``what`` is missing) where neither has it."""
     with _quiet_transformers():
-        if Path(source).is_dir() or cached_snapshot(source, revision) is not None:
+        if Path(source).is_dir() or cached_snapshot(source, revision, holding) is not None:
             with contextlib.suppress(OSError):  # a cache lacking one of the files: the hub may hold it
                 return load(source, revision=revision, local_files_only=True, **kwargs)
         if not hub_reachable():
@@ -142,7 +168,7 @@ def load_timm(source: str, revision: str | None, num_classes: int) -> nn.Module:
     off, in eval mode; ``InputError`` on ``model`` where it cannot be found."""
     import timm
 
-    folder = source if Path(source).is_dir() else cached_snapshot(source, revision)
+    folder = source if Path(source).is_dir() else cached_snapshot(source, revision, WEIGHT_FILES)
 
     def create(name: str, revision: str | None, local_files_only: bool = False) -> nn.Module:
         at = f"@{revision}" if revision else ""
@@ -151,7 +177,7 @@ def load_timm(source: str, revision: str | None, num_classes: int) -> nn.Module:
             where, pretrained=True, num_classes=num_classes, drop_rate=0.0, drop_path_rate=0.0
         )
 
-    model = from_local_first(create, source, revision, "its weights")
+    model = from_local_first(create, source, revision, "its weights", WEIGHT_FILES)
     for module in model.modules():
         if isinstance(module, nn.Dropout):  # attention's and projections' too
             module.p = 0.0
@@ -175,8 +201,16 @@ def load_pretrained(name: str, args: dict[str, Any], num_classes: int) -> nn.Mod
     for setting in DROPOUT_SETTINGS:
         if isinstance(getattr(config, setting, None), float):
             setattr(config, setting, 0.0)
+
+    def weights(source: str, revision: str | None, local_files_only: bool = False) -> nn.Module:
+        # transformers looks for a peft adapter with its own options: from the cache alone, it too
+        adapter = {"adapter_kwargs": {"local_files_only": True}} if local_files_only else {}
+        return auto.from_pretrained(
+            source, revision=revision, local_files_only=local_files_only, config=config, **adapter
+        )
+
     try:
-        model = from_local_first(auto.from_pretrained, source, revision, "its weights", config=config)
+        model = from_local_first(weights, source, revision, "its weights", WEIGHT_FILES)
     except (RuntimeError, ValueError) as exc:
         if "size mismatch" in str(exc) or "mismatched" in str(exc):
             raise InputError(
@@ -198,7 +232,9 @@ def load_config(source: str, revision: str | None, **settings: Any) -> Any:
     from transformers import AutoConfig
 
     try:
-        return from_local_first(AutoConfig.from_pretrained, source, revision, "its configuration", **settings)
+        return from_local_first(
+            AutoConfig.from_pretrained, source, revision, "its configuration", CONFIG_FILES, **settings
+        )
     except ValueError:
         raise _unavailable(source, "its configuration") from None
 
@@ -209,12 +245,28 @@ def load_tokenizer(name: str, revision: str | None) -> Any:
 
     source = pretrained_source(name) if is_pretrained(name) else name
     try:
-        return from_local_first(AutoTokenizer.from_pretrained, source, revision, "its tokenizer")
+        return from_local_first(
+            AutoTokenizer.from_pretrained, source, revision, "its tokenizer", TOKENIZER_FILES
+        )
     except ValueError:
         raise _unavailable(source, "its tokenizer") from None
 
 
-PADDING_POSITIONS = ("roberta", "xlm-roberta", "xlm-roberta-xl", "camembert", "roberta-prelayernorm")
+PADDING_POSITIONS = (
+    "roberta",
+    "xlm-roberta",
+    "xlm-roberta-xl",
+    "camembert",
+    "roberta-prelayernorm",
+    "data2vec-text",
+    "mpnet",
+    "longformer",
+    "ibert",
+    "luke",
+    "markuplm",
+    "xmod",
+    "esm",
+)
 """Model types (``config.model_type``) that make each sample's position ids from its token ids, counting
 from the padding index + 1 (RoBERTa's ``create_position_ids_from_input_ids``): their position table is
 longer than what they read by that offset."""
@@ -230,17 +282,29 @@ def longest_positions(config: Any) -> int | None:
     return positions - offset
 
 
-def positions_per_sample(backbone: nn.Module) -> bool:
+POSITIONS_CHECKED = 8
+"""Tokens of the two synthetic inputs on which ``positions_per_sample`` compares the two ways."""
+
+
+def positions_per_sample(backbone: nn.Module, inputs: torch.Tensor) -> bool:
     """Whether the backbone is given its position ids 0…T−1 for each sample: one that takes
     ``position_ids`` and would otherwise slice one ``[1, T]`` row of them shared by the batch (BERT,
-    ELECTRA, DeBERTa): the position embedding's input and output gradient would then hold one row for the
+    ELECTRA, DeBERTa), where the position embedding's input and output gradient hold one row for the
     whole batch, its gradient summed over the samples, which no per-sample engine can split (the ghost
-    engine's check fails and the vmap engine is taken). The same ids, so the same function. Not a model
-    of ``PADDING_POSITIONS``, which makes them per sample from the token ids."""
-    config = getattr(backbone, "config", None)
-    if getattr(config, "model_type", "") in PADDING_POSITIONS:
+    engine's check fails and the vmap engine is taken). Only where the ids are the function's own:
+    its scores on ``inputs`` (``[2, 3, T]``: ids, mask with padding, token types, made from the model
+    alone) must be the same, bit for bit, given the ids and not; a model that counts positions from the
+    padding index (RoBERTa, MPNet, Longformer) or from an offset keeps its own."""
+    if "position_ids" not in inspect.signature(backbone.forward).parameters:
         return False
-    return "position_ids" in inspect.signature(backbone.forward).parameters
+    ids, mask, types = inputs[:, 0], inputs[:, 1], inputs[:, 2]
+    given = torch.arange(ids.shape[-1]).expand(ids.shape)
+    with torch.no_grad():
+        own = backbone(input_ids=ids, attention_mask=mask, token_type_ids=types).logits
+        per_sample = backbone(
+            input_ids=ids, attention_mask=mask, token_type_ids=types, position_ids=given
+        ).logits
+    return torch.equal(own, per_sample)
 
 
 class TextClassifier(nn.Module):
@@ -251,7 +315,10 @@ class TextClassifier(nn.Module):
         super().__init__()
         self.backbone = backbone
         self.vocabulary = vocabulary
-        self.positions_per_sample = positions_per_sample(backbone)
+        length = min(
+            POSITIONS_CHECKED, longest_positions(getattr(backbone, "config", None)) or POSITIONS_CHECKED
+        )
+        self.positions_per_sample = positions_per_sample(backbone, self.synthetic_inputs(2, length))
         """Given position ids per sample (``positions_per_sample``), fixed before LoRA wraps the backbone."""
         self.tokenizer: Any = None
         """The tokenizer training read its text with, set on a released model (``with_tokenizer``)."""

@@ -107,15 +107,20 @@ def folder_identity(name: str) -> WeightsIdentity:
     return WeightsIdentity(name, None, digest.hexdigest()[:16])
 
 
-def cached_snapshot(source: str, revision: str | None) -> Path | None:
+def cached_snapshot(
+    source: str, revision: str | None, holding: tuple[str, ...] = ("config.json",)
+) -> Path | None:
     """The local Hugging Face cache's snapshot folder of ``source`` at ``revision`` (a branch, tag or
-    commit; default ``main``), named by its hub commit: the folder holding its ``config.json`` (every
-    ``transformers`` and ``timm`` hub model has one), which a hub or cache load reads; None where the
-    cache does not hold it."""
+    commit; default ``main``), named by its hub commit, where it holds one of the files ``holding``
+    (default ``config.json``, which every ``transformers`` and ``timm`` hub model has): what a hub or
+    cache load reads; None where the cache does not hold it."""
     from huggingface_hub import try_to_load_from_cache
 
-    found = try_to_load_from_cache(source, "config.json", revision=revision or "main")
-    return Path(found).parent if isinstance(found, str) else None
+    for name in holding:
+        found = try_to_load_from_cache(source, name, revision=revision or "main")
+        if isinstance(found, str):
+            return Path(found).parent
+    return None
 
 
 def cached_commit(source: str, revision: str | None) -> str | None:

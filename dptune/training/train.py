@@ -220,19 +220,21 @@ class Trainer:
         iterates = [self.theta] * self.method.signal.history
         floor = config.physical_batch_size or (CPU_PHYSICAL_BATCH if on_cpu else 1)
         largest = min(len(self.train_y), max(config.batch_size, floor))
-        x, y = check_inputs(self.train_x[:1], self.data.num_classes, self.device, self.flat.model, largest)
+        like, classes = self.train_x[:1], self.data.num_classes
 
-        def run_chunk(size: int) -> None:
+        def run_chunk(size: int) -> None:  # any size the probes ask (two of PROBE), whatever the batch
             self.engine.physical_batch_size = size
-            clipped_sum(self.method, self.engine, 0, iterates, [(x[:size], y[:size])])
+            chunk = check_inputs(like, classes, self.device, self.flat.model, size)
+            clipped_sum(self.method, self.engine, 0, iterates, [chunk])
 
         with torch.random.fork_rng(devices=[] if on_cpu else [self.device]):
             if on_cpu:  # a chunk as large as the unmeasured one, where it fits
                 return measured_host_batch(run_chunk, host_share, largest)
             budget = memory_budget(self.device, gpu_share)
-            if config.physical_batch_size is not None:
-                return checked_physical_batch(run_chunk, self.device, budget, config.physical_batch_size)
-            return measured_physical_batch(run_chunk, self.device, budget, largest)
+            with refused_if_out_of_memory("a probe chunk of per-sample signals"):
+                if config.physical_batch_size is not None:
+                    return checked_physical_batch(run_chunk, self.device, budget, config.physical_batch_size)
+                return measured_physical_batch(run_chunk, self.device, budget, largest)
 
     # -- one step ---------------------------------------------------------------------------------
     def _batches(self) -> list[torch.Tensor]:
