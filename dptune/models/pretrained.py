@@ -150,7 +150,12 @@ def from_local_first(
     hub), else from the hub where ``hub_reachable``; ``InputError`` on ``model`` (``_unavailable``, naming
     ``what`` is missing) where neither has it."""
     with _quiet_transformers():
-        if Path(source).is_dir() or cached_snapshot(source, revision, holding) is not None:
+        if Path(source).is_dir():  # a folder is only itself: a file it lacks is not the hub's to give
+            try:
+                return load(source, revision=revision, local_files_only=True, **kwargs)
+            except OSError:
+                raise _unavailable(source, what) from None
+        if cached_snapshot(source, revision, holding) is not None:
             with contextlib.suppress(OSError):  # a cache lacking one of the files: the hub may hold it
                 return load(source, revision=revision, local_files_only=True, **kwargs)
         if not hub_reachable():
