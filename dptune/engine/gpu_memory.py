@@ -26,6 +26,9 @@ import torch
 from dptune.base.errors import InputError
 from dptune.engine.chunk_probe import PROBE, chunk_that_fits, probed_cost, readable
 
+REMEDY = "give each trial a larger share, or train fewer parameters (training.trains: lora)"
+"""What a trial refused for its GPU share can change, in every refusal's line."""
+
 CONTEXT_ALLOWANCE = 2**30
 """Bytes a process is taken to hold outside the allocator where it cannot be measured (no NVML): the
 largest context overhead expected, so the caps still fit (more than measured is only a smaller cap)."""
@@ -116,7 +119,7 @@ def measured_physical_batch(
     allocator's above what it held before; ``run_chunk(m)`` runs the engine on m samples. Refused in one
     line (``refuse_if_unfit``) where one sample does not fit."""
     cost = probed_cost(run_chunk, functools.partial(_peak_of, device))
-    refuse_if_unfit(device, budget, cost.one_sample, "one sample's per-sample signals")
+    refuse_if_unfit(device, budget, cost.one_sample, "one sample's per-sample signals", REMEDY)
     return chunk_that_fits(budget, cost, largest)
 
 
@@ -127,22 +130,21 @@ def checked_physical_batch(
     in one line where it does not, ``refuse_if_unfit``)."""
     run_chunk(min(size, PROBE))  # warm-up: one-time allocations are not the chunk's
     needed = _peak_of(device, functools.partial(run_chunk, size))
-    refuse_if_unfit(device, budget, needed, f"a chunk of {size} samples' per-sample signals")
+    remedy = f"set a smaller training.physical_batch_size, {REMEDY}"
+    refuse_if_unfit(device, budget, needed, f"a chunk of {size} samples' per-sample signals", remedy)
     return size
 
 
-def refuse_if_unfit(device: torch.device, budget: int, needed: float, what: str) -> None:
+def refuse_if_unfit(device: torch.device, budget: int, needed: float, what: str, remedy: str) -> None:
     """``InputError`` on ``resources.gpu`` where ``what`` (``needed`` bytes, measured before the first
     step) exceeds ``budget``, what the trial may still allocate beside the model and its optimiser state
-    that it already holds; the line states both totals, what it holds included."""
+    that it already holds; the line states both totals, what it holds included, and ``remedy``."""
     if needed > budget:
         held = torch.cuda.memory_allocated(device)
-        smaller = "a smaller training.physical_batch_size, " if "chunk of" in what else ""
         raise InputError(
             "resources.gpu",
             f"a trial needs about {readable(held + needed)} (the model, its optimiser state and {what}), "
-            f"its share of the GPU allows {readable(held + max(budget, 0))}; give each trial a larger share, "
-            f"{smaller}or train fewer parameters (training.trains: lora)",
+            f"its share of the GPU allows {readable(held + max(budget, 0))}; {remedy}",
         )
 
 
@@ -155,6 +157,5 @@ def refused_if_out_of_memory(what: str) -> Iterator[None]:
     except torch.OutOfMemoryError:
         raise InputError(
             "resources.gpu",
-            f"{what} does not fit this trial's share of the GPU; give each trial a larger share, or train "
-            "fewer parameters (training.trains: lora)",
+            f"{what} does not fit this trial's share of the GPU; {REMEDY}",
         ) from None

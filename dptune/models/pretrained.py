@@ -132,11 +132,11 @@ TOKENIZER_FILES = (
     "tokenizer.model",
 )
 """The files whose presence in a cached snapshot makes a configuration, weights or a tokenizer load from
-the cache alone (``from_local_first``): a snapshot holding only what another load fetched (a
+the cache alone (``_from_local_first``): a snapshot holding only what another load fetched (a
 ``config.json``) is not taken for the weights or the tokenizer, which the hub may still give."""
 
 
-def from_local_first(
+def _from_local_first(
     load: Callable[..., Any],
     source: str,
     revision: str | None,
@@ -182,7 +182,7 @@ def load_timm(source: str, revision: str | None, num_classes: int) -> nn.Module:
             where, pretrained=True, num_classes=num_classes, drop_rate=0.0, drop_path_rate=0.0
         )
 
-    model = from_local_first(create, source, revision, "its weights", WEIGHT_FILES)
+    model = _from_local_first(create, source, revision, "its weights", WEIGHT_FILES)
     for module in model.modules():
         if isinstance(module, nn.Dropout):  # attention's and projections' too
             module.p = 0.0
@@ -215,7 +215,7 @@ def load_pretrained(name: str, args: dict[str, Any], num_classes: int) -> nn.Mod
         )
 
     try:
-        model = from_local_first(weights, source, revision, "its weights", WEIGHT_FILES)
+        model = _from_local_first(weights, source, revision, "its weights", WEIGHT_FILES)
     except (RuntimeError, ValueError) as exc:
         if "size mismatch" in str(exc) or "mismatched" in str(exc):
             raise InputError(
@@ -232,12 +232,12 @@ def load_pretrained(name: str, args: dict[str, Any], num_classes: int) -> nn.Mod
 
 
 def load_config(source: str, revision: str | None, **settings: Any) -> Any:
-    """``transformers``' configuration of the pretrained model ``source`` (``from_local_first``), with
+    """``transformers``' configuration of the pretrained model ``source`` (``_from_local_first``), with
     ``settings`` set; ``InputError`` on ``model`` where it cannot be found or read."""
     from transformers import AutoConfig
 
     try:
-        return from_local_first(
+        return _from_local_first(
             AutoConfig.from_pretrained, source, revision, "its configuration", CONFIG_FILES, **settings
         )
     except ValueError:
@@ -250,7 +250,7 @@ def load_tokenizer(name: str, revision: str | None) -> Any:
 
     source = pretrained_source(name) if is_pretrained(name) else name
     try:
-        return from_local_first(
+        return _from_local_first(
             AutoTokenizer.from_pretrained, source, revision, "its tokenizer", TOKENIZER_FILES
         )
     except ValueError:
