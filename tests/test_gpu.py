@@ -25,6 +25,7 @@ from dptune.engine.gpu_memory import (
 from dptune.engine.persample import FlatModel
 from dptune.methods.privatize import clipped_sum
 from dptune.models import build_model
+from dptune.training import train
 from dptune.training.checkpoint import load_checkpoint, save_checkpoint
 from tests.helpers import digits_trainer
 
@@ -151,6 +152,21 @@ def test_a_model_that_does_not_fit_its_share_is_refused_in_one_line() -> None:
     with pytest.raises(InputError) as caught, refused_if_out_of_memory("the model"):
         raise torch.OutOfMemoryError("CUDA out of memory. Tried to allocate 2.00 GiB")
     assert caught.value.field == "resources.gpu" and str(caught.value).count("\n") == 0
+
+
+def test_an_engine_check_that_does_not_fit_its_share_is_refused_in_one_line(
+    digits: Dataset, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The per-sample engine's exactness check runs on the GPU before any step (its copy of the model
+    included): out of memory there is the one line too."""
+
+    def no_room(*args: object, **kwargs: object) -> None:
+        raise torch.OutOfMemoryError("CUDA out of memory. Tried to allocate 2.00 GiB")
+
+    monkeypatch.setattr(train, "clipped_sum_engine", no_room)
+    with pytest.raises(InputError) as caught:
+        digits_trainer(digits, "dpsgd")
+    assert caught.value.field == "resources.gpu" and "exactness check" in caught.value.problem
 
 
 def test_the_chunk_is_what_the_room_left_holds_at_the_measured_cost() -> None:

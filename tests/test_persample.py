@@ -6,7 +6,10 @@ before training (a weight used outside its layer: ``auto`` takes vmap, ``ghost``
 from __future__ import annotations
 
 import copy
+import gc
 import math
+import weakref
+from typing import ClassVar
 
 import pytest
 import torch
@@ -416,3 +419,31 @@ def test_a_model_that_will_not_run_in_float64_is_checked_in_its_own_dtype(tied: 
     chosen = clipped_sum_engine(FlatModel(CastsToFloat32(tied)), 8, "auto", example)
     assert isinstance(chosen, VmapEngine if tied else GhostEngine)
     assert ("in torch.float32" in chosen.choice) == tied
+
+
+class Float64DoesNotFit(nn.Module):
+    """Runs out of (GPU) memory in float64, as a large model's float64 copy does on a small share; its
+    own-dtype forward records how many float64 copies of it are still alive."""
+
+    alive: ClassVar[list[int]] = []
+    copies: ClassVar[weakref.WeakSet[nn.Module]] = weakref.WeakSet()
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.fc = nn.Linear(5, 10)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        if x.dtype == torch.float64:
+            Float64DoesNotFit.copies.add(self)
+            raise torch.OutOfMemoryError("CUDA out of memory. Tried to allocate 2.00 GiB")
+        gc.collect()
+        Float64DoesNotFit.alive.append(len(Float64DoesNotFit.copies))
+        return self.fc(x)
+
+
+def test_a_float64_copy_that_does_not_fit_is_freed_and_the_check_runs_in_the_models_own_dtype() -> None:
+    """The check falls back to the model's own dtype only once the float64 copy it could not run is
+    gone (a GPU holds one model, not the model and a float64 copy beside it)."""
+    Float64DoesNotFit.alive.clear()
+    assert ghost_check(Float64DoesNotFit(), *check_inputs(torch.zeros(2, 5), 10)) is None
+    assert Float64DoesNotFit.alive and set(Float64DoesNotFit.alive) == {0}

@@ -68,13 +68,14 @@ def ghost_check(model: nn.Module, x: torch.Tensor, y: torch.Tensor) -> str | Non
     C lies between the smallest and largest per-sample norm (their geometric mean), so the sum holds an
     unclipped gradient and a clipped one, whose factor C/‖v_i‖ checks the engine's norm too. The two must
     agree within ``CHECK_TOLERANCE`` of Σ_i min(‖v_i‖, C). A model whose float64 copy does not run (it
-    casts inside its forward) is checked in its own dtype, within ``OWN_DTYPE_TOLERANCE``. ``model`` is
-    left as it was.
+    casts inside its forward, or the copy does not fit the GPU) is checked in its own dtype, within
+    ``OWN_DTYPE_TOLERANCE``. ``model`` is left as it was.
     """
     try:
         return _check_in(model, x, y, torch.float64, CHECK_TOLERANCE)
-    except RuntimeError:  # the float64 reference does not run
-        return _check_in(model, x, y, None, OWN_DTYPE_TOLERANCE)
+    except RuntimeError:  # the float64 reference does not run, or its copy does not fit the GPU
+        pass
+    return _check_in(model, x, y, None, OWN_DTYPE_TOLERANCE)  # the float64 copy freed with its error
 
 
 def _check_in(

@@ -166,9 +166,10 @@ class Trainer:
         with refused_if_out_of_memory("the model"):
             self.flat = FlatModel(model.to(self.device))
         example = check_inputs(self.data.train_x[:2], self.data.num_classes, self.device, model)
-        self.engine = clipped_sum_engine(
-            self.flat, config.physical_batch_size or CPU_PHYSICAL_BATCH, config.engine, example
-        )
+        with refused_if_out_of_memory("the per-sample engine's exactness check"):
+            self.engine = clipped_sum_engine(
+                self.flat, config.physical_batch_size or CPU_PHYSICAL_BATCH, config.engine, example
+            )
 
     def _take_rows(self, proxy_rows: torch.Tensor | None, subset_seed: int) -> None:
         """The training rows on the device: all of them, or a tuning proxy's secret Poisson subset (given,
