@@ -839,16 +839,19 @@ def hub_cache(home: Path, repo: str, folder: Path, commit: str) -> None:
 
 class CountingHub:
     """A hub endpoint on loopback that records the request line of each connection made to it and closes
-    it at once, as one that answers nothing: every request to it fails, and none goes unseen."""
+    it at once, as one that answers nothing: every request to it fails, and none goes unseen. With
+    ``reachable``, it answers ``hub_reachable``'s probe and says every file is not found (a hub that holds
+    none of the model's files at the commit asked), so a load's requests show what it asked for."""
 
     TELEMETRY = "/api/agent-harnesses"
     """``huggingface_hub``'s own best-effort fetch of a registry for its user-agent header (at most once a
     process, 3 s at most, its failure swallowed): not a request for a model, and no choice of dptune's."""
 
-    def __init__(self) -> None:
+    def __init__(self, reachable: bool = False) -> None:
         import socket
         import threading
 
+        self.reachable = reachable
         self.requests: list[str] = []
         self.server = socket.create_server(("127.0.0.1", 0))
         self.url = f"http://127.0.0.1:{self.server.getsockname()[1]}"
@@ -860,7 +863,15 @@ class CountingHub:
                 connection, _ = self.server.accept()
             except OSError:  # closed
                 return
-            self.requests.append(connection.recv(4096).split(b"\r\n")[0].decode(errors="replace"))
+            line = connection.recv(4096).split(b"\r\n")[0].decode(errors="replace")
+            self.requests.append(line)
+            if self.reachable:
+                status = (
+                    "200 OK" if line.startswith("HEAD / ") else "404 Not Found\r\nX-Error-Code: EntryNotFound"
+                )
+                connection.sendall(
+                    f"HTTP/1.1 {status}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".encode()
+                )
             connection.close()
 
     @property
@@ -930,3 +941,55 @@ print(json.dumps(found))
         assert found[what].startswith("model:") and f"hf download {repo}" in found[what]
     assert found["partial-timm"].startswith("model:") and "hf download timm/partial" in found["partial-timm"]
     assert hub.model_requests == ([] if offline else ["HEAD / HTTP/1.1"] * 3)  # a probe for each refusal
+
+
+def test_a_revision_the_cache_holds_is_its_commit_for_every_file_the_hub_gives(roberta, tmp_path) -> None:
+    """The cache holds a model's ``config.json`` alone at commit X, the main branch pointing at it (what
+    loading a configuration leaves): its weights and its tokenizer are asked of the hub at X, not at the
+    branch, which may have moved on; a model's files are one commit's, the one its card names."""
+    commit = "4" * 40
+    only_config = tmp_path / "only-config"
+    only_config.mkdir()
+    (only_config / "config.json").write_text((roberta / "config.json").read_text())
+    hub_cache(tmp_path, "dptune-tests/moved", only_config, commit)
+    script = """
+from dptune.base.errors import InputError
+from dptune.models.pretrained import load_pretrained, load_tokenizer
+name = "hf:dptune-tests/moved"
+for load in (lambda: load_pretrained(name, {}, 2), lambda: load_tokenizer(name, None)):
+    try:
+        load()
+    except InputError as refusal:
+        print(refusal)
+"""
+    hub = CountingHub(reachable=True)
+    env = {"HF_HOME": str(tmp_path), "PATH": "/usr/bin:/bin", "HF_ENDPOINT": hub.url}
+    done = subprocess.run(
+        [sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=300
+    )
+    hub.server.close()
+    assert done.returncode == 0, done.stderr[-3000:]
+    weights, tokenizer = done.stdout.strip().splitlines()
+    assert weights.startswith(
+        f"model: hf:dptune-tests/moved: its weights not found in the Hugging Face cache or on the hub "
+        f"(at {commit})"
+    )
+    assert tokenizer.startswith("model: hf:dptune-tests/moved: its tokenizer has no vocabulary")
+    asked = [line for line in hub.model_requests if "dptune-tests/moved" in line]
+    assert any(f"/resolve/{commit}/model.safetensors" in line for line in asked), hub.requests
+    assert any(f"/resolve/{commit}/tokenizer" in line for line in asked), hub.requests
+    assert not [line for line in asked if commit not in line], hub.requests
+
+
+def test_a_folder_without_a_tokenizer_is_refused_not_read_as_two_tokens(roberta, tmp_path) -> None:
+    """``transformers`` makes a tokenizer of the special tokens alone from a folder holding a
+    ``config.json`` and no vocabulary, without an error: every text would be the same two tokens."""
+    from dptune.models.pretrained import load_tokenizer
+
+    folder = tmp_path / "no-tokenizer"
+    folder.mkdir()
+    (folder / "config.json").write_text((roberta / "config.json").read_text())
+    with pytest.raises(InputError) as caught:
+        load_tokenizer(f"hf:{folder}", None)
+    assert caught.value.field == "model" and "has no vocabulary" in caught.value.problem
+    assert len(load_tokenizer(f"hf:{roberta}", None)("a good film")["input_ids"]) > 2

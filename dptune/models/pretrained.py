@@ -107,12 +107,27 @@ def _quiet_transformers() -> Iterator[None]:
 
 
 def _unavailable(name: str, what: str) -> InputError:
+    if Path(name).is_dir():
+        return InputError(
+            "model",
+            f"hf:{name}: {what} not found in that folder; save it there with save_pretrained (the model's "
+            "and its tokenizer's), or give a folder that holds it",
+        )
     home = os.environ.get("HF_HOME", str(Path.home() / ".cache" / "huggingface"))
     return InputError(
         "model",
         f"hf:{name}: {what} not found in a local folder or the Hugging Face cache ({home}), and the hub is "
         f"unreachable from here; download it where the hub is reachable (`hf download {name}`, into "
         "HF_HOME) or save it with save_pretrained and give that folder as model.hf",
+    )
+
+
+def _not_on_hub(name: str, what: str, revision: str | None) -> InputError:
+    return InputError(
+        "model",
+        f"hf:{name}: {what} not found in the Hugging Face cache or on the hub (at {revision or 'main'}); "
+        "check the name (and model.args.revision), or save the model with save_pretrained and give that "
+        "folder as model.hf",
     )
 
 
@@ -148,13 +163,16 @@ def _from_local_first(
     ``local_files_only`` where a folder is ``source`` or the local cache's snapshot of it at ``revision``
     holds one of the files ``holding`` (the commit a card names, ``stated_weights``; no request to the
     hub), else from the hub where ``hub_reachable``; ``InputError`` on ``model`` (``_unavailable``, naming
-    ``what`` is missing) where neither has it."""
+    ``what`` is missing) where neither has it. A revision the cache holds is read as the commit it names
+    there, from the hub too: a model's configuration, weights and tokenizer are one commit's, and the card
+    names that commit, even where the cache holds some of its files and the branch has moved on since."""
     with _quiet_transformers():
         if Path(source).is_dir():  # a folder is only itself: a file it lacks is not the hub's to give
             try:
                 return load(source, revision=revision, local_files_only=True, **kwargs)
             except OSError:
                 raise _unavailable(source, what) from None
+        revision = cached_commit(source, revision) or revision
         if cached_snapshot(source, revision, holding) is not None:
             with contextlib.suppress(OSError):  # a cache lacking one of the files: the hub may hold it
                 return load(source, revision=revision, local_files_only=True, **kwargs)
@@ -163,7 +181,7 @@ def _from_local_first(
         try:
             return load(source, revision=revision, **kwargs)
         except OSError:
-            raise _unavailable(source, what) from None
+            raise _not_on_hub(source, what, revision) from None
 
 
 def load_timm(source: str, revision: str | None, num_classes: int) -> nn.Module:
@@ -245,16 +263,26 @@ def load_config(source: str, revision: str | None, **settings: Any) -> Any:
 
 
 def load_tokenizer(name: str, revision: str | None) -> Any:
-    """The tokenizer of the pretrained model NAME (``hf:`` stripped), from where its weights come."""
+    """The tokenizer of the pretrained model NAME (``hf:`` stripped), from where its weights come;
+    ``InputError`` on ``model`` where none is found, or where what is found holds no vocabulary beyond its
+    special tokens (``transformers`` makes one from a configuration alone, without an error: it reads
+    every text as the same two tokens)."""
     from transformers import AutoTokenizer
 
     source = pretrained_source(name) if is_pretrained(name) else name
     try:
-        return _from_local_first(
+        tokenizer = _from_local_first(
             AutoTokenizer.from_pretrained, source, revision, "its tokenizer", TOKENIZER_FILES
         )
     except ValueError:
         raise _unavailable(source, "its tokenizer") from None
+    if set(tokenizer.get_vocab()) <= set(tokenizer.all_special_tokens):
+        raise InputError(
+            "model",
+            f"hf:{source}: its tokenizer has no vocabulary, only its special tokens (no tokenizer.json or "
+            "vocabulary file where it was found); give a model saved with its tokenizer",
+        )
+    return tokenizer
 
 
 PADDING_POSITIONS = (
