@@ -69,6 +69,23 @@ def trained_model(run: RunConfig) -> tuple[torch.nn.Module, torch.Tensor, torch.
     return model, data.train_x, data.train_y
 
 
+def test_a_users_text_files_are_copied_only_beside_their_tokenized_data(
+    roberta, reviews, tmp_path, monkeypatch
+) -> None:
+    """``datasets`` keeps an Arrow copy of every file it reads; a user's private files' copies go beside
+    their tokenized tensors (``DPTUNE_CACHE``), none into the Hugging Face cache, which a cluster shares."""
+    import datasets
+
+    hub_cache = tmp_path / "hf-datasets"
+    monkeypatch.setattr(datasets.config, "HF_DATASETS_CACHE", hub_cache)
+    monkeypatch.setenv("DPTUNE_CACHE", str(tmp_path / "dptune"))
+    run = text_run(roberta, reviews)
+    data = load_dataset(run.dataset, None, None, run.dataset_args)
+    assert len(data.train_y) > 0
+    assert not hub_cache.exists() or not any(hub_cache.rglob("*.arrow"))
+    assert any((tmp_path / "dptune" / "text" / "arrow").rglob("*.arrow"))
+
+
 def test_the_memory_probe_runs_on_the_longest_inputs_the_model_reads_not_on_records(
     roberta, reviews, monkeypatch
 ) -> None:
@@ -302,6 +319,16 @@ def test_dptune_train_fine_tunes_a_pretrained_model_on_csv(roberta, reviews, cap
     assert main(argv) == 0
     summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert summary["trains"] == "lora" and summary["dataset"] == "text" and summary["pretrained"]["sha256"]
+
+
+def test_train_names_a_dataset_argument_as_its_flag_takes_it(roberta, reviews, capsys) -> None:
+    """``dptune train`` spells a knob as its flag (``batch-size``), and a key of ``--dataset-arg`` as that
+    flag takes it (``max_length``: ``max-length`` is refused there)."""
+    argv = ["train", "--method", "dpsgd", "--model", f"hf:{roberta}", "--dataset", "text", "--epsilon", "1"]
+    argv += [f"--dataset-arg={key}={value}" for key, value in (reviews | {"max_length": 64}).items()]
+    assert main(argv) != 0
+    error = capsys.readouterr().err.strip()
+    assert error.splitlines()[-1].startswith("dptune: error: dataset.args.max_length: 64 is above")
 
 
 def write_labels(path: Path, labels: list[object]) -> Path:

@@ -90,9 +90,10 @@ def test_a_released_image_model_reads_its_datasets_own_uint8_images_as_training_
     tmp_path: Path,
 ) -> None:
     """A model of a built-in image dataset takes that dataset's uint8 images, grey ``[n, h, w]``, channels
-    last or first, and answers as the module does on the inputs training read: x/255 − mean over std,
-    computed here by hand (digits: dptune's 0–255 copy of its 16 grey levels; a 3-channel scale like
-    CIFAR's on random pixels). Float rows are still the model's own inputs; other uint8 shapes are refused."""
+        last or first, and answers as the module does on the inputs training read: x/255 − mean over std,
+        computed here by hand (digits: dptune's 0–255 copy of its 16 grey levels; a 3-channel scale like
+        CIFAR's on random pixels); one image alone; images of another size resized (a constant colour stays
+    itself). Float rows are still the model's own inputs; another channel count is refused."""
     from sklearn.datasets import load_digits
 
     from dptune.engine.data import PixelScale, pixel_scale
@@ -121,6 +122,7 @@ def test_a_released_image_model_reads_its_datasets_own_uint8_images_as_training_
         expected = grey(scaled[:, None]).argmax(dim=1).tolist()
     for form in (raw, raw[..., None], raw[:, None]):
         assert logged["digits"].predict(form).tolist() == expected
+    expected_digits = expected
     assert logged["digits"].predict(scaled[:, None].numpy()).tolist() == expected  # float: the inputs
     pixels = np.random.default_rng(2).integers(0, 256, size=(9, 4, 4, 3), dtype=np.uint8)
     mean, std = (torch.tensor(v).view(1, 3, 1, 1) for v in (cifar_like.mean, cifar_like.std))
@@ -129,5 +131,11 @@ def test_a_released_image_model_reads_its_datasets_own_uint8_images_as_training_
         expected = colour(inputs).argmax(dim=1).tolist()
     assert logged["colour"].predict(pixels).tolist() == expected
     assert logged["colour"].predict(np.ascontiguousarray(pixels.transpose(0, 3, 1, 2))).tolist() == expected
-    with pytest.raises(Exception, match=r"uint8 images must be \[n, 4, 4, 3\] or \[n, 3, 4, 4\]"):
-        logged["colour"].predict(pixels[:, :2])
+    assert logged["colour"].predict(pixels[0]).tolist() == expected[:1]  # one image, no batch axis
+    assert logged["digits"].predict(raw[0]).tolist() == logged["digits"].predict(raw[0][..., None]).tolist()
+    assert logged["digits"].predict(raw[0]).tolist() == expected_digits[:1]
+    plain = np.random.default_rng(3).integers(0, 256, size=(9, 1, 1, 3), dtype=np.uint8)
+    small, large = np.broadcast_to(plain, (9, 4, 4, 3)), np.broadcast_to(plain, (9, 11, 7, 3))
+    assert logged["colour"].predict(large).tolist() == logged["colour"].predict(small).tolist()  # resized
+    with pytest.raises(Exception, match=r"uint8 images must be \[n, h, w, 3\] or \[n, 3, h, w\]"):
+        logged["colour"].predict(pixels[..., :2])

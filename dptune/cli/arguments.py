@@ -120,9 +120,10 @@ TRAIN_HELP = {
 """``dptune train``'s own help of a knob whose table help speaks of a sweep."""
 
 
-def cli_field(knob: str) -> str:
-    """A run knob as ``dptune train`` spells it (``batch_size`` -> ``batch-size``)."""
-    return knob.replace("_", "-")
+def cli_field(field: str) -> str:
+    """A field as ``dptune train`` spells it: a run knob as its flag (``batch_size`` -> ``batch-size``), a
+    dotted field as it is (``dataset.args.max_length``: a key of ``--dataset-arg``, spelt as given there)."""
+    return field if "." in field else field.replace("_", "-")
 
 
 def _add_knob(parser: argparse.ArgumentParser, name: str, shown: Any = None, **overrides: Any) -> None:

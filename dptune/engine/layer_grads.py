@@ -322,7 +322,7 @@ def ghost_is_cheaper(weight: Factored, terms: int) -> bool:
     sample, forming its J gradients J·T·d·p. Memory counts too: forming holds J·b·d·p numbers at once,
     the ghost J(J+1)/2·2·b·T². Where forming would hold more than ``FORMED_BYTES`` and the ghost less, the
     ghost is taken even at more multiply-adds: an embedding formed holds its whole vocabulary for each
-    sample (V·p: 154 MiB a sample for RoBERTa-base in float32), of which only T rows are not zero."""
+    sample (V·p: 147 MiB a sample for RoBERTa-base in float32), of which only T rows are not zero."""
     pairs = terms * (terms + 1) // 2
     if pairs * weight.ghost_cost < terms * weight.instantiation_cost:
         return True

@@ -126,9 +126,21 @@ def _text_column(table: Any, column: str, path: Path, key: str) -> list[str]:
     return list(values)
 
 
-def _read_files(args: dict[str, Any]) -> RawText:
-    datasets = _datasets()
+def _read_table(path: Path) -> Any:
+    """The user's file ``path`` as ``datasets`` reads it, its Arrow copy kept beside the tokenized data
+    (``text_cache``), not in the Hugging Face cache: the private data's copies in one place, the one the
+    docs name."""
+    options = {"delimiter": "\t"} if path.suffix == ".tsv" else {}
+    return _datasets().load_dataset(
+        FILE_KINDS[path.suffix],
+        data_files=str(path),
+        split="train",
+        cache_dir=str(text_cache() / "arrow"),
+        **options,
+    )
 
+
+def _read_files(args: dict[str, Any]) -> RawText:
     columns = TextColumns(
         str(args.get("text", "text")), args.get("text_pair"), str(args.get("label", "label"))
     )
@@ -136,13 +148,12 @@ def _read_files(args: dict[str, Any]) -> RawText:
     labels: dict[str, Any] = {}
     paths = [Path(str(args["train"])), Path(str(args["held_out"]))]
     for part, key, path in zip(("training", "held-out"), ("train", "held_out"), paths, strict=True):
-        kind = FILE_KINDS[path.suffix]
-        options = {"delimiter": "\t"} if path.suffix == ".tsv" else {}
         try:
-            table = datasets.load_dataset(kind, data_files=str(path), split="train", **options)
+            table = _read_table(path)
         except Exception as exc:  # a malformed file: any of pyarrow's or datasets' errors
             raise InputError(
-                f"dataset.args.{key}", f"{path} cannot be read as {kind} ({type(exc).__name__})"
+                f"dataset.args.{key}",
+                f"{path} cannot be read as {FILE_KINDS[path.suffix]} ({type(exc).__name__})",
             ) from None
         wanted = [c for c in (columns.text, columns.pair, columns.label) if c is not None]
         fields = {columns.text: "text", columns.pair: "text_pair", columns.label: "label"}
@@ -272,10 +283,5 @@ def text_train_size(name: str, root: Path | None, args: dict[str, Any]) -> int:
     local cache holds the task, a file's rows."""
     check_text_args(name, args)
     if name == "text":
-        datasets = _datasets()
-        path = Path(str(args["train"]))
-        options = {"delimiter": "\t"} if path.suffix == ".tsv" else {}
-        return len(
-            datasets.load_dataset(FILE_KINDS[path.suffix], data_files=str(path), split="train", **options)
-        )
+        return len(_read_table(Path(str(args["train"]))))
     return len(_read_glue(name, root).labels["training"])

@@ -3,7 +3,8 @@ this file, and ``mlflow.pyfunc.load_model(URI).predict(x)`` takes what a user ha
 numeric dtype, a pandas frame of one column per feature, a list of rows or a torch tensor, and returns
 each row's class: its name where the data's labels were names (``classes.json``), else its index. A
 model of a built-in image dataset also takes that dataset's own uint8 images (MNIST's ``[n, 28, 28]``,
-CIFAR's ``[n, 32, 32, 3]``) and scales them as training did (``classes.json``'s ``pixels``).
+CIFAR's ``[n, 32, 32, 3]``), one image alone, or images of another size (resized to the data's), and
+scales them as training did (``classes.json``'s ``pixels``).
 
 It imports numpy, torch and MLflow only (the model's requirements), never dptune: a released model loads
 wherever torch is. Its ``pytorch`` flavor is MLflow's own (``mlflow.pytorch.load_model`` gives the module,
@@ -59,21 +60,32 @@ class ReleasedClassifier:
         return np.asarray(array, dtype=np.float32).reshape((-1, *self.shape))
 
     def scaled(self, images: np.ndarray, pixels: dict[str, list[float]]) -> np.ndarray:
-        """uint8 images ``[n, h, w]`` (grey), ``[n, h, w, c]`` or ``[n, c, h, w]`` as the model's inputs
-        ``[n, c, h, w]``: x/255 − mean, divided by std, per channel (``pixels``: the dataset's public
-        constants, those training used)."""
+        """uint8 images as the model's inputs ``[n, c, h, w]``: a batch ``[n, h, w, c]`` or ``[n, c, h, w]``
+        (grey: ``[n, h, w]`` too), or one image without its batch axis; x/255 − mean, divided by std, per
+        channel (``pixels``: the dataset's public constants, those training used). Images of another size
+        than the data's are resized to it (bilinear, antialiased), as a photo is brought to a dataset's."""
         channels, height, width = self.shape
         x = images.astype(np.float32) / 255.0
-        if x.shape[1:] == (height, width) and channels == 1:
+        if x.ndim == (2 if channels == 1 else 3) or (channels == 1 and x.ndim == 3 and x.shape[-1] == 1):
+            x = x[None]  # one image
+        if x.ndim == 3 and channels == 1:
             x = x[:, None]
-        elif x.shape[1:] == (height, width, channels):
+        if x.ndim == 4 and x.shape[1] != channels and x.shape[3] == channels:
             x = x.transpose(0, 3, 1, 2)
-        elif x.shape[1:] != (channels, height, width):
-            grey = f"[n, {height}, {width}], " if channels == 1 else ""
+        if x.ndim != 4 or x.shape[1] != channels:
+            grey = ", [n, h, w]" if channels == 1 else ""
             raise ValueError(
-                f"uint8 images must be {grey}[n, {height}, {width}, {channels}] or "
-                f"[n, {channels}, {height}, {width}]; got {list(images.shape)}"
+                f"uint8 images must be [n, h, w, {channels}] or [n, {channels}, h, w]{grey}, or one such "
+                f"image ({channels} channel{'s' if channels > 1 else ''}); got {list(images.shape)}"
             )
+        if x.shape[2:] != (height, width):
+            import torch
+            import torch.nn.functional as F
+
+            resized = F.interpolate(
+                torch.from_numpy(np.ascontiguousarray(x)), (height, width), mode="bilinear", antialias=True
+            )
+            x = resized.numpy()
         mean = np.asarray(pixels["mean"], dtype=np.float32).reshape(1, -1, 1, 1)
         std = np.asarray(pixels["std"], dtype=np.float32).reshape(1, -1, 1, 1)
         return np.ascontiguousarray((x - mean) / std, dtype=np.float32)
