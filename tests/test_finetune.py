@@ -461,7 +461,8 @@ def test_a_total_epsilon_sweep_fine_tunes_with_lora_on_a_cluster_and_registers_a
         cluster.stop()
     assert done.returncode == 0, done.stderr[-3000:]
     assert "raw text in" in done.stdout and "images" not in done.stdout
-    assert len(list((shared / "cache" / "text").iterdir())) == 1  # tokenized once, for every trial
+    assert len(list((shared / "cache" / "text").glob("*.pt"))) == 1  # tokenized once, for every trial
+    assert not list((shared / "huggingface").glob("datasets/**/*.arrow"))  # the private files' copies: ↑
     mlflow.set_tracking_uri(f"sqlite:///{tmp_path / 'mlflow.db'}")
     model = mlflow.pyfunc.load_model("models:/reviews@total-8")
     predicted = model.predict(["a gripping, well acted film", "dull"])
