@@ -348,7 +348,8 @@ def write_labels(path: Path, labels: list[object]) -> Path:
         (
             {"model_args": {"lora_targets": ["out_proj"]}, "trains": "lora"},
             "model.args.lora_targets",
-            "out_proj lie only in the classification head",
+            "out_proj lie only in the classification head, which trains whole; name the body's linear layers "
+            "to adapt, e.g. [query, value] (the body's linear layers: dense, key, query, value)",
         ),
         ({"model_args": {"task": "translation"}}, "model.args.task", "sequence-classification"),
         ({"model_args": {"task": "image-classification"}}, "model.args.task", "text is text"),
@@ -728,6 +729,7 @@ def test_a_timm_model_is_an_image_model_and_its_hub_name_offline_is_refused_in_o
         build_model("hf:timm/vit_tiny_patch16_224.augreg_in21k", {}, torch.zeros(2, 3, 8, 8), 10)
     assert caught.value.field == "model" and "HF_HOME" in caught.value.problem
     assert "hf download timm/vit_tiny_patch16_224.augreg_in21k" in caught.value.problem
+    assert "save_for_hf" in caught.value.problem and "save_pretrained" not in caught.value.problem
     assert "\n" not in str(caught.value)
 
 
@@ -1021,3 +1023,26 @@ def test_a_folder_without_a_tokenizer_is_refused_not_read_as_two_tokens(roberta,
         load_tokenizer(f"hf:{folder}", None)
     assert caught.value.field == "model" and "has no vocabulary" in caught.value.problem
     assert len(load_tokenizer(f"hf:{roberta}", None)("a good film")["input_ids"]) > 2
+
+
+def test_a_folders_identity_covers_its_configuration_and_tokenizer_not_only_its_weights(
+    roberta, tmp_path
+) -> None:
+    """The card's hash of a checkpoint folder pins the model's function: the same weights under another
+    configuration (another activation) or another vocabulary are another model; a README is not."""
+    import shutil
+
+    from dptune.models.pretrained_names import folder_identity
+
+    copies = {}
+    for name in ("same", "config", "vocabulary", "readme"):
+        copies[name] = tmp_path / name
+        shutil.copytree(roberta, copies[name])
+    config = json.loads((copies["config"] / "config.json").read_text())
+    (copies["config"] / "config.json").write_text(json.dumps(config | {"hidden_act": "relu"}))
+    tokenizer = copies["vocabulary"] / "tokenizer.json"
+    tokenizer.write_text(tokenizer.read_text().replace('"dull"', '"grey"', 1))
+    (copies["readme"] / "README.md").write_text("a model card")
+    digest = {name: folder_identity(str(folder)).sha256 for name, folder in copies.items()}
+    assert folder_identity(str(roberta)).sha256 == digest["same"] == digest["readme"]
+    assert len({digest["same"], digest["config"], digest["vocabulary"]}) == 3

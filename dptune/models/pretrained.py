@@ -106,19 +106,24 @@ def _quiet_transformers() -> Iterator[None]:
         hf_logging.enable_progress_bar()
 
 
+def _saved(name: str) -> str:
+    """How a model like ``name`` is saved to a folder: timm's ``save_for_hf``, else ``save_pretrained``."""
+    return "timm's save_for_hf" if is_timm(name) else "save_pretrained"
+
+
 def _unavailable(name: str, what: str) -> InputError:
     if Path(name).is_dir():
         return InputError(
             "model",
-            f"hf:{name}: {what} not found in that folder; save it there with save_pretrained (the model's "
-            "and its tokenizer's), or give a folder that holds it",
+            f"hf:{name}: {what} not found in that folder; save it there with {_saved(name)}, or give a "
+            "folder that holds it",
         )
     home = os.environ.get("HF_HOME", str(Path.home() / ".cache" / "huggingface"))
     return InputError(
         "model",
         f"hf:{name}: {what} not found in a local folder or the Hugging Face cache ({home}), and the hub is "
         f"unreachable from here; download it where the hub is reachable (`hf download {name}`, into "
-        "HF_HOME) or save it with save_pretrained and give that folder as model.hf",
+        f"HF_HOME) or save it with {_saved(name)} and give that folder as model.hf",
     )
 
 
@@ -126,7 +131,7 @@ def _not_on_hub(name: str, what: str, revision: str | None) -> InputError:
     return InputError(
         "model",
         f"hf:{name}: {what} not found in the Hugging Face cache or on the hub (at {revision or 'main'}); "
-        "check the name (and model.args.revision), or save the model with save_pretrained and give that "
+        f"check the name (and model.args.revision), or save the model with {_saved(name)} and give that "
         "folder as model.hf",
     )
 

@@ -79,13 +79,16 @@ def task_of(name: str, args: dict[str, Any]) -> str:
     return str(args.get("task", IMAGE_TASK if is_timm(pretrained_source(name)) else TEXT_TASK))
 
 
-WEIGHT_FILES = ("*.safetensors", "*.bin", "*.pt", "*.pth")
+IDENTITY_FILES = ("*.safetensors", "*.bin", "*.pt", "*.pth", "*.json", "*.txt", "*.model")
+"""The files of a checkpoint folder that make its function: weights, configuration (an activation, a
+norm's epsilon) and tokenizer (vocabulary, merges, rules)."""
 
 
 @dataclass(frozen=True)
 class WeightsIdentity:
     """What pretrained weights a run loaded: the name it gave, and the hub's commit (a hub or cache load)
-    or the SHA-256 of the folder's weight files (a local folder), 16 hex digits."""
+    or the SHA-256 of the folder's files that make the model's function (``IDENTITY_FILES``: a local
+    folder), 16 hex digits."""
 
     name: str
     revision: str | None
@@ -97,9 +100,10 @@ class WeightsIdentity:
 
 
 def folder_identity(name: str) -> WeightsIdentity:
-    """A local checkpoint folder's weights by the SHA-256 of their files (names and bytes, in order)."""
+    """A local checkpoint folder by the SHA-256 of its weight, configuration and tokenizer files
+    (``IDENTITY_FILES``: names and bytes, in order)."""
     digest = hashlib.sha256()
-    for file in sorted({f for pattern in WEIGHT_FILES for f in Path(name).glob(pattern)}):
+    for file in sorted({f for pattern in IDENTITY_FILES for f in Path(name).glob(pattern)}):
         digest.update(file.name.encode())
         with open(file, "rb") as handle:
             for block in iter(lambda: handle.read(1 << 20), b""):

@@ -70,6 +70,16 @@ def select_trained(model: nn.Module, trained: Trained) -> nn.Module:
     return model
 
 
+ATTENTION_TARGETS = (("query", "value"), ("q_proj", "v_proj"), ("q_lin", "v_lin"), ("qkv",), ("c_attn",))
+"""Attention's query and value projections as architectures name them: LoRA's usual targets."""
+
+
+def attention_targets(layers: list[str]) -> list[str]:
+    """The usual LoRA targets among a body's linear ``layers`` (``ATTENTION_TARGETS``), else its first
+    two."""
+    return next((list(pair) for pair in ATTENTION_TARGETS if set(pair) <= set(layers)), layers[:2])
+
+
 def with_lora(model: nn.Module, rank: int, alpha: int, targets: list[str] | None) -> nn.Module:
     """``model``'s backbone with LoRA adapters of rank r and scale α/r on ``targets`` (the head trained
     whole, peft's ``modules_to_save``); the rest frozen."""
@@ -78,16 +88,16 @@ def with_lora(model: nn.Module, rank: int, alpha: int, targets: list[str] | None
     backbone = getattr(model, "backbone", None)
     if backbone is None or not head_names(model):
         raise InputError("trains", "lora needs a pretrained model (model: {hf: NAME})")
-    linear = sorted(
-        {name.rsplit(".", 1)[-1] for name, m in backbone.named_modules() if type(m).__name__ == "Linear"}
-    )
+    head = sorted({name.split(".")[1] for name in head_names(model)})
+    layers = [(name, m) for name, m in backbone.named_modules() if type(m).__name__ == "Linear"]
+    linear = sorted({name.rsplit(".", 1)[-1] for name, _ in layers})
+    body = sorted({name.rsplit(".", 1)[-1] for name, _ in layers if name.split(".")[0] not in head})
     missing = [t for t in targets or [] if t not in linear]
     if missing:
         raise InputError(
             "model.args.lora_targets",
             f"the model has no linear layer named {missing[0]!r}; its linear layers: {', '.join(linear)}",
         )
-    head = sorted({name.split(".")[1] for name in head_names(model)})
     config = LoraConfig(
         r=rank, lora_alpha=alpha, lora_dropout=0.0, target_modules=targets, modules_to_save=head, bias="none"
     )
@@ -103,8 +113,8 @@ def with_lora(model: nn.Module, rank: int, alpha: int, targets: list[str] | None
         )
         raise InputError(
             "model.args.lora_targets",
-            f"{where}; name the body's linear layers to adapt (its linear layers: {', '.join(linear)}), "
-            "e.g. [query, value]",
+            f"{where}; name the body's linear layers to adapt, e.g. [{', '.join(attention_targets(body))}] "
+            f"(the body's linear layers: {', '.join(body)})",
         ) from None
     return model
 
