@@ -14,7 +14,8 @@ streams enters it.
 
 The weights are public: taken as independent of the private data, which is what lets fine-tuning spend
 the whole budget on the task. ``WeightsIdentity`` names what was loaded (the hub's commit, or a hash of a
-folder's weight files), which a released model's card states among what it assumes public.
+folder's weight, configuration and tokenizer files), which a released model's card states among what it
+assumes public.
 
 A text model takes ``[b, 3, T]`` token ids (``TextClassifier``: the ids, the attention mask and the
 token types, as ``dptune.engine.text`` tokenizes them, padded on the right): every position past a
