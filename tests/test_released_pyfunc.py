@@ -90,9 +90,9 @@ def test_a_released_image_model_reads_its_datasets_own_uint8_images_as_training_
     tmp_path: Path,
 ) -> None:
     """A model of a built-in image dataset takes that dataset's uint8 images, grey ``[n, h, w]``, channels
-        last or first, and answers as the module does on the inputs training read: x/255 − mean over std,
-        computed here by hand (digits: dptune's 0–255 copy of its 16 grey levels; a 3-channel scale like
-        CIFAR's on random pixels); one image alone; images of another size resized (a constant colour stays
+    last or first, and answers as the module does on the inputs training read: x/255 − mean over std,
+    computed here by hand (digits: dptune's 0–255 copy of its 16 grey levels; a 3-channel scale like
+    CIFAR's on random pixels); one image alone; images of another size resized (a constant colour stays
     itself). Float rows are still the model's own inputs; another channel count is refused."""
     from sklearn.datasets import load_digits
 
@@ -119,11 +119,10 @@ def test_a_released_image_model_reads_its_datasets_own_uint8_images_as_training_
     raw = (load_digits().images[:12] * (255.0 / 16.0)).astype(np.uint8)
     with torch.no_grad():
         scaled = (torch.from_numpy(raw).float() / 255 - 0.5) / 0.5
-        expected = grey(scaled[:, None]).argmax(dim=1).tolist()
+        expected_digits = grey(scaled[:, None]).argmax(dim=1).tolist()
     for form in (raw, raw[..., None], raw[:, None]):
-        assert logged["digits"].predict(form).tolist() == expected
-    expected_digits = expected
-    assert logged["digits"].predict(scaled[:, None].numpy()).tolist() == expected  # float: the inputs
+        assert logged["digits"].predict(form).tolist() == expected_digits
+    assert logged["digits"].predict(scaled[:, None].numpy()).tolist() == expected_digits  # float: the inputs
     pixels = np.random.default_rng(2).integers(0, 256, size=(9, 4, 4, 3), dtype=np.uint8)
     mean, std = (torch.tensor(v).view(1, 3, 1, 1) for v in (cifar_like.mean, cifar_like.std))
     with torch.no_grad():
