@@ -18,7 +18,7 @@ from torch import nn
 
 from dptune.base.errors import InputError
 from dptune.engine.engine_choice import check_inputs, clipped_sum_engine, ghost_check
-from dptune.engine.layer_grads import LinearOuter, OneHot, ghost_is_cheaper
+from dptune.engine.layer_grads import ConvOuter, LinearOuter, OneHot, ghost_is_cheaper
 from dptune.engine.persample import Chooser, FlatModel, GhostEngine, VmapEngine, ghost_supported
 from dptune.models import build_model
 
@@ -141,17 +141,20 @@ class Signals(nn.Module):
 
 
 class Tokens(nn.Module):
-    """Embedding with a padding token, LayerNorm, a Linear on [b, tokens, d], mean over tokens, Linear."""
+    """Embedding with a padding token and a second one of the same ids (the two share their input),
+    LayerNorm, a Linear on [b, tokens, d], mean over tokens, Linear."""
 
     def __init__(self) -> None:
         super().__init__()
         self.embed = nn.Embedding(11, 6, padding_idx=0)
+        self.also = nn.Embedding(11, 6)
         self.norm = nn.LayerNorm(6)
         self.mix = nn.Linear(6, 5)
         self.head = nn.Linear(5, 10)
 
     def forward(self, ids: torch.Tensor) -> torch.Tensor:
-        return self.head(torch.tanh(self.mix(self.norm(self.embed(ids)))).mean(dim=1))
+        embedded = self.embed(ids) + torch.tanh(self.also(ids))
+        return self.head(torch.tanh(self.mix(self.norm(embedded))).mean(dim=1))
 
 
 class Images(nn.Module):
@@ -171,13 +174,47 @@ class Images(nn.Module):
         return self.head(self.group(h).flatten(1))
 
 
+class SharedInputs(nn.Module):
+    """Weights that read one input, whose Gram matrix and scaled copy the ghost engine makes once: two
+    convolutions of the image with one geometry (a third with another), and an attention's query, key
+    and value on the first one's positions (input width 4 ≤ 3 + 3 + 5 of output: the input is scaled
+    for the clip factors); the head reads its input alone (width 12 > 10: its output gradients are
+    scaled): [b, 2, 6, 6] → 10."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.conv = nn.Conv2d(2, 4, 3, padding=1)
+        self.twin = nn.Conv2d(2, 4, 3, padding=1, bias=False)
+        self.strided = nn.Conv2d(2, 3, 3, stride=2, padding=1)
+        self.query, self.key, self.value = nn.Linear(4, 3), nn.Linear(4, 3), nn.Linear(4, 5)
+        self.head = nn.Linear(5 + 4 + 3, 10)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        tokens = torch.tanh(self.conv(x)).flatten(2).transpose(1, 2)  # [b, 36, 4]
+        attention = torch.softmax(self.query(tokens) @ self.key(tokens).transpose(1, 2), dim=-1)
+        pooled = [
+            (attention @ self.value(tokens)).mean(dim=1),
+            torch.tanh(self.twin(x)).mean(dim=(2, 3)),
+            torch.tanh(self.strided(x)).mean(dim=(2, 3)),
+        ]
+        return self.head(torch.cat(pooled, dim=1))
+
+
+LAYER_MODELS: dict[str, type[nn.Module]] = {
+    "signals": Signals,
+    "tokens": Tokens,
+    "images": Images,
+    "shared": SharedInputs,
+}
+
+
 def layer_batch(name: str, batch: int) -> tuple[nn.Module, torch.Tensor]:
     """A small float64 model of every layer type, and inputs for it (token ids: some repeated, some the
     padding token)."""
-    model = {"signals": Signals, "tokens": Tokens, "images": Images}[name]().double()
+    model = LAYER_MODELS[name]().double()
     if name == "tokens":
         return model, torch.randint(0, 11, (batch, 7))
-    shape = (2, 520) if name == "signals" else (2, 8, 8)
+    shape = {"signals": (2, 520), "images": (2, 8, 8), "shared": (2, 6, 6)}[name]
     return model, torch.randn(batch, *shape, dtype=torch.float64)
 
 
@@ -191,7 +228,7 @@ CHOOSERS: dict[str, Chooser] = {
 CUDA = pytest.mark.skipif(not torch.cuda.is_available(), reason="no CUDA GPU here; run on a GPU machine")
 
 
-@pytest.mark.parametrize("name", ["signals", "tokens", "images"])
+@pytest.mark.parametrize("name", list(LAYER_MODELS))
 @pytest.mark.parametrize("path", list(CHOOSERS))
 @pytest.mark.parametrize("weights", [[1.0], [0.6, 0.3, 0.1]])
 @pytest.mark.parametrize("device", ["cpu", pytest.param("cuda", marks=CUDA)])
@@ -216,7 +253,7 @@ def test_every_layer_type_on_each_path_matches_the_reference(
     torch.testing.assert_close(result.cpu(), expected, rtol=1e-9, atol=1e-11)
 
 
-@pytest.mark.parametrize("name", ["signals", "images"])
+@pytest.mark.parametrize("name", ["signals", "images", "shared"])
 @pytest.mark.parametrize("engine", ["vmap", *CHOOSERS])
 def test_non_finite_signals_are_left_out(name: str, engine: str) -> None:
     """A NaN and an infinite record: the clipped sum is the reference's over the other records, and both
@@ -233,6 +270,33 @@ def test_non_finite_signals_are_left_out(name: str, engine: str) -> None:
     result = made.clipped_sum(iterates, torch.tensor(weights, dtype=torch.float64), x, y, 0.5)
     torch.testing.assert_close(result, expected, rtol=1e-9, atol=1e-11)
     assert made.nonfinite == 2
+
+
+@pytest.mark.parametrize(
+    ("name", "terms", "grams"), [("shared", 1, 4), ("shared", 3, 14), ("tokens", 1, 3), ("tokens", 3, 13)]
+)
+def test_weights_that_read_one_input_make_its_gram_once(
+    name: str, terms: int, grams: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every weight on the ghost path: one input Gram per input and pair of iterates, not per weight.
+    ``SharedInputs``: {conv, twin}, {strided} read the image, the same at every iterate (one term each);
+    {query, key, value} and {head} read activations, which differ between k iterates (k(k+1)/2 pairs
+    each): 1 + 1 + 1 + 1 = 4 Grams at k = 1 (7 one per weight), 1 + 1 + 6 + 6 = 14 at k = 3 (27).
+    ``Tokens``: {embed, also} read the ids (one term), mix and head activations: 3 at k = 1 (4), 1 + 6 + 6
+    = 13 at k = 3 (14)."""
+    calls = []
+    for kind in (LinearOuter, ConvOuter, OneHot):
+        original = kind.input_gram
+        monkeypatch.setattr(
+            kind, "input_gram", lambda self, other, f=original: calls.append(self) or f(self, other)
+        )
+    model, x = layer_batch(name, 4)
+    flat = FlatModel(model)
+    iterates = [flat.flatten() + 0.1 * j for j in range(terms)]
+    engine = GhostEngine(flat, physical_batch_size=4, choose=CHOOSERS["ghost"])
+    weights = torch.full((terms,), 1.0 / terms, dtype=torch.float64)
+    engine.clipped_sum(iterates, weights, x, torch.zeros(4, dtype=torch.long), 1.0)
+    assert len(calls) == grams
 
 
 def test_the_cheaper_path_by_bu_mao_and_xu() -> None:

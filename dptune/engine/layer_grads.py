@@ -29,7 +29,7 @@ tied output head) is not in a and g. ``engine_choice.ghost_check`` finds such a 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from functools import cached_property
 from typing import NamedTuple
@@ -37,6 +37,11 @@ from typing import NamedTuple
 import torch
 import torch.nn.functional as F
 from torch import nn
+
+
+def memory_key(t: torch.Tensor) -> Hashable:
+    """What identifies the numbers ``t`` holds while it is alive: the same memory read the same way."""
+    return (t.data_ptr(), t.shape, t.stride(), t.dtype)
 
 
 def kept_rows(t: torch.Tensor, keep: torch.Tensor) -> torch.Tensor:
@@ -87,24 +92,49 @@ class Factored(ABC):
         ``[b, T, T]`` each."""
         return 2 * self.g.shape[0] * self.positions**2 * self.g.element_size()
 
+    @property
+    @abstractmethod
+    def input_key(self) -> Hashable:
+        """Equal for two weights that read the same input a (``memory_key``, with the kind of input):
+        a transformer's query, key and value. Such weights share a's Gram matrix and its scaled copy."""
+
+    @property
+    @abstractmethod
+    def input_width(self) -> int | None:
+        """d, the numbers of one position's input a_it that ``scaled_input`` writes; None where a is not
+        dense (token ids)."""
+
     @abstractmethod
     def input_gram(self, other: Factored) -> torch.Tensor:
         """(a_it·a'_it') for every sample and pair of positions, ``[b, T, T']``."""
+
+    def output_gram(self, other: Factored) -> torch.Tensor:
+        """(g_it·g'_it') for every sample and pair of positions, ``[b, T, T']``; so that
+        ⟨G_i, G'_i⟩ = Σ_{t,t'} (a_it·a'_it')(g_it·g'_it') is ``(input_gram * output_gram).sum((1, 2))``."""
+        if self.positions == 1 and other.positions == 1:
+            return torch.einsum("bto,bto->bt", self.g, other.g).unsqueeze(2)
+        return torch.bmm(self.g, other.g.transpose(1, 2))
 
     @abstractmethod
     def instantiate(self) -> torch.Tensor:
         """G_i for every sample, ``[b, numel]`` in the weight's layout."""
 
-    @abstractmethod
-    def add_summed(self, out: torch.Tensor, factors: torch.Tensor, keep: torch.Tensor, alpha: float) -> None:
-        """out += α Σ_i c_i G_i over the samples whose ``keep`` is True, ``out`` flat in the weight's
-        layout (book-keeping: one product, in place)."""
+    def scaled_input(self, factors: torch.Tensor, keep: torch.Tensor) -> torch.Tensor | None:
+        """c_i a_i, zero for the samples whose ``keep`` is False, ``[b, T, d]``; None where a is not dense."""
+        return None
 
-    def inner(self, other: Factored) -> torch.Tensor:
-        """⟨G_i, G'_i⟩ = Σ_{t,t'} (a_it·a'_it')(g_it·g'_it') for every sample, ``[b]``."""
-        if self.positions == 1 and other.positions == 1:
-            return self.input_gram(other).reshape(-1) * torch.einsum("bto,bto->b", self.g, other.g)
-        return (self.input_gram(other) * torch.bmm(self.g, other.g.transpose(1, 2))).sum(dim=(1, 2))
+    @abstractmethod
+    def add_summed(
+        self,
+        out: torch.Tensor,
+        factors: torch.Tensor,
+        keep: torch.Tensor,
+        alpha: float,
+        scaled_input: torch.Tensor | None = None,
+    ) -> None:
+        """out += α Σ_i c_i G_i over the samples whose ``keep`` is True, ``out`` flat in the weight's
+        layout (book-keeping: one product, in place). c_i scales g_i, or a_i where ``scaled_input``
+        (this weight's, or one shared with weights of the same ``input_key``) is given."""
 
 
 class Outer(Factored):
@@ -132,20 +162,37 @@ class Outer(Factored):
     def numel(self) -> int:
         return self.width * self.g.shape[2]
 
+    @property
+    def input_width(self) -> int:
+        return self.width
+
     def input_gram(self, other: Factored) -> torch.Tensor:
         if not isinstance(other, Outer):
             raise TypeError(f"{other!r} has no dense input")
         if self.positions == 1 and other.positions == 1:
-            return torch.einsum("btd,btd->bt", self.a, other.a)
+            return torch.einsum("btd,btd->bt", self.a, other.a).unsqueeze(2)
         return torch.bmm(self.a, other.a.transpose(1, 2))
 
     def instantiate(self) -> torch.Tensor:
         return torch.bmm(self.g.transpose(1, 2), self.a).reshape(self.g.shape[0], -1)
 
-    def add_summed(self, out: torch.Tensor, factors: torch.Tensor, keep: torch.Tensor, alpha: float) -> None:
+    def scaled_input(self, factors: torch.Tensor, keep: torch.Tensor) -> torch.Tensor:
+        return kept_rows(self.a, keep) * factors[:, None, None]
+
+    def add_summed(
+        self,
+        out: torch.Tensor,
+        factors: torch.Tensor,
+        keep: torch.Tensor,
+        alpha: float,
+        scaled_input: torch.Tensor | None = None,
+    ) -> None:
         p, d = self.g.shape[2], self.width
-        scaled = kept_rows(self.g, keep) * factors[:, None, None]
-        out.view(p, d).addmm_(scaled.reshape(-1, p).T, kept_rows(self.a, keep).reshape(-1, d), alpha=alpha)
+        if scaled_input is None:
+            g, a = kept_rows(self.g, keep) * factors[:, None, None], kept_rows(self.a, keep)
+        else:
+            g, a = kept_rows(self.g, keep), scaled_input
+        out.view(p, d).addmm_(g.reshape(-1, p).T, a.reshape(-1, d), alpha=alpha)
 
 
 class LinearOuter(Outer):
@@ -158,6 +205,10 @@ class LinearOuter(Outer):
     @property
     def a(self) -> torch.Tensor:
         return self._a
+
+    @property
+    def input_key(self) -> Hashable:
+        return ("dense", memory_key(self._a))
 
 
 class ConvGeometry(NamedTuple):
@@ -225,6 +276,10 @@ class ConvOuter(Outer):
         return patches(self.images, self.geometry)
 
     @property
+    def input_key(self) -> Hashable:
+        return ("patches", memory_key(self.images), self.geometry)
+
+    @property
     def width(self) -> int:
         kh, kw = self.geometry.kernel
         return self.geometry.in_channels * kh * kw
@@ -283,6 +338,14 @@ class OneHot(Factored):
         self.ids, self.vocabulary = ids, vocabulary
 
     @property
+    def input_key(self) -> Hashable:
+        return ("ids", memory_key(self.ids), self.vocabulary)
+
+    @property
+    def input_width(self) -> None:
+        return None
+
+    @property
     def ghost_cost(self) -> int:
         return self.positions**2 * (1 + self.g.shape[2])
 
@@ -305,7 +368,16 @@ class OneHot(Factored):
         dense = torch.zeros(b * self.vocabulary, p, dtype=self.g.dtype, device=self.g.device)
         return dense.index_add_(0, rows, self.g.reshape(-1, p)).reshape(b, -1)
 
-    def add_summed(self, out: torch.Tensor, factors: torch.Tensor, keep: torch.Tensor, alpha: float) -> None:
+    def add_summed(
+        self,
+        out: torch.Tensor,
+        factors: torch.Tensor,
+        keep: torch.Tensor,
+        alpha: float,
+        scaled_input: torch.Tensor | None = None,
+    ) -> None:
+        if scaled_input is not None:
+            raise TypeError("token ids cannot be scaled: c_i scales the output gradients")
         p = self.g.shape[2]
         scaled = (kept_rows(self.g, keep) * factors[:, None, None]).reshape(-1, p)
         out.view(self.vocabulary, p).index_add_(0, self.ids.reshape(-1), scaled, alpha=alpha)

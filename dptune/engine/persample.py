@@ -18,7 +18,9 @@ model:
   2022) and the clipped sum its part Σ_j w_j Σ_i c_i G_ij as one product per term ("book-keeping", Bu,
   Wang, Zha & Karypis 2023); no second backward pass either way. Each weight takes the cheaper of the two
   (Bu, Mao & Xu 2022, ``layer_grads.ghost_is_cheaper``). A layer that sees the same input at every
-  iterate (the input layer) sums its output gradients first: one term instead of k.
+  iterate (the input layer) sums its output gradients first: one term instead of k. Weights that read
+  one input (a transformer's query, key and value) share its Gram matrix,
+  Σ_l ⟨A Aᵀ, G_l G_lᵀ⟩ = ⟨A Aᵀ, Σ_l G_l G_lᵀ⟩, and its copy scaled by the clip factors.
 
 The ghost engine sees a parameter only through its layer's input and output: a parameter the model also
 reads outside that layer's forward would silently lose that use, so ``dptune.engine.engine_choice``
@@ -40,7 +42,14 @@ import torch.nn.functional as F
 from torch import nn
 from torch.func import functional_call, grad, vmap
 
-from dptune.engine.layer_grads import LAYER_RULES, Factored, ghost_is_cheaper, kept_rows, layer_rule
+from dptune.engine.layer_grads import (
+    LAYER_RULES,
+    Factored,
+    ghost_is_cheaper,
+    kept_rows,
+    layer_rule,
+    memory_key,
+)
 
 PerSampleChunk = list[torch.Tensor]
 """Per-sample vectors of a chunk of b samples, one ``[b, numel_p]`` tensor per parameter tensor."""
@@ -247,22 +256,58 @@ def _terms(
     (the input layer), one term (1, (a, Σ_j w_j g_j)): every per-sample gradient of ``LAYER_RULES`` is
     linear in g for a fixed a, so the k evaluations of per-sample momentum cost one there."""
     first = traces[0][layer].activation
-
-    def same(a: torch.Tensor) -> bool:  # the same memory read the same way (every trace keeps it alive)
-        return (a.data_ptr(), a.shape, a.stride()) == (first.data_ptr(), first.shape, first.stride())
-
-    if len(traces) == 1 or not all(same(t[layer].activation) for t in traces):
+    key = memory_key(first)  # every trace keeps its activations alive, so equal keys mean equal inputs
+    if len(traces) == 1 or not all(memory_key(t[layer].activation) == key for t in traces):
         return weights, [(t[layer].activation, t[layer].grad) for t in traces]
     return [1.0], [(first, _weighted_sum(weights, [t[layer].grad for t in traces]))]
 
 
-def _ghost_squared_norm(weights: list[float], factored: list[Factored]) -> torch.Tensor:
-    """‖Σ_j w_j G_ij‖² = Σ_j w_j² ⟨G_ij, G_ij⟩ + 2 Σ_{j<j'} w_j w_j' ⟨G_ij, G_ij'⟩ for every sample i."""
-    n = len(factored)
-    pairs = [(j, k) for j in range(n) for k in range(j, n)]
-    return torch.stack(
-        [(weights[j] * weights[k] * (1 if j == k else 2)) * factored[j].inner(factored[k]) for j, k in pairs]
-    ).sum(dim=0)
+@dataclass
+class _SharedInput:
+    """Weights left as factors that read the same input a_j at every iterate j (a transformer's query,
+    key and value): ``weights`` w_j, and for each weight l its factors at every iterate."""
+
+    weights: list[float]
+    layers: list[nn.Module]
+    factored: list[list[Factored]]
+
+    def squared_norm(self) -> torch.Tensor:
+        """Σ_l ‖Σ_j w_j G_lij‖² = Σ_{j≤k} (2 − [j = k]) w_j w_k Σ_{t,t'} (a_ijt·a_ikt') Σ_l (g_lijt·g_likt')
+        for every sample i: each input Gram is made once for all the weights l."""
+        n, first = len(self.weights), self.factored[0]
+        parts = []
+        for j in range(n):
+            for k in range(j, n):
+                outputs = first[j].output_gram(first[k])
+                for weight in self.factored[1:]:
+                    outputs += weight[j].output_gram(weight[k])
+                inner = (first[j].input_gram(first[k]) * outputs).sum(dim=(1, 2))
+                parts.append((self.weights[j] * self.weights[k] * (1 if j == k else 2)) * inner)
+        return torch.stack(parts).sum(dim=0)
+
+    def add_summed(
+        self, pieces: dict[nn.Module, torch.Tensor], factors: torch.Tensor, keep: torch.Tensor
+    ) -> None:
+        """Σ_j w_j Σ_i c_i G_lij into each weight's piece; c_i scales a_ij once for all the weights where
+        that writes fewer numbers than scaling each one's g_lij (d ≤ Σ_l p_l)."""
+        first = self.factored[0]
+        width = first[0].input_width
+        outputs = sum(weight[0].g.shape[2] for weight in self.factored)
+        for j, w in enumerate(self.weights):
+            scaled = first[j].scaled_input(factors, keep) if width is not None and width <= outputs else None
+            for layer, weight in zip(self.layers, self.factored, strict=True):
+                weight[j].add_summed(pieces[layer], factors, keep, w, scaled)
+
+
+def _shared_inputs(ghosts: dict[nn.Module, tuple[list[float], list[Factored]]]) -> list[_SharedInput]:
+    """The weights left as factors, grouped by the inputs they read at every iterate."""
+    groups: dict[tuple[object, ...], _SharedInput] = {}
+    for layer, (weights, factored) in ghosts.items():
+        key = (tuple(weights), tuple(f.input_key for f in factored))
+        group = groups.setdefault(key, _SharedInput(weights, [], []))
+        group.layers.append(layer)
+        group.factored.append(factored)
+    return list(groups.values())
 
 
 Chooser = Callable[[Factored, int], bool]
@@ -355,7 +400,6 @@ class GhostEngine(_ChunkedEngine):
                 factored = [rule.weight(layer, a, g) for a, g in terms]
                 if self.choose(factored[0], len(factored)):
                     ghosts[layer] = (term_weights, factored)
-                    squared += _ghost_squared_norm(term_weights, factored)
                 else:
                     for part, weight in zip(parts, factored, strict=True):
                         part["weight"] = weight.instantiate()
@@ -364,14 +408,19 @@ class GhostEngine(_ChunkedEngine):
                     combined = _weighted_sum(term_weights, [part[key] for part in parts])
                     formed[(layer, key)] = combined
                     squared += torch.linalg.vector_norm(combined, dim=1).square()
+        shared = _shared_inputs(ghosts)
+        for group in shared:
+            squared += group.squared_norm()
         finite = self._finite(squared)
         factors = clip_factors(squared, clip, finite)
+        ghost_pieces = {}
         for piece, (module, pname) in zip(pieces, self._slots, strict=True):
             if module in ghosts and pname == "weight":
-                for w, weight in zip(*ghosts[module], strict=True):
-                    weight.add_summed(piece, factors, finite, w)
+                ghost_pieces[module] = piece
             else:
                 piece.addmv_(kept_rows(formed[(module, pname)], finite).T, factors)
+        for group in shared:
+            group.add_summed(ghost_pieces, factors, finite)
 
 
 ClippedSumEngine = VmapEngine | GhostEngine
