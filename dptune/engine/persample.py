@@ -297,6 +297,7 @@ class _SharedInput:
             scaled = first[j].scaled_input(factors, keep) if width is not None and width <= outputs else None
             for layer, weight in zip(self.layers, self.factored, strict=True):
                 weight[j].add_summed(pieces[layer], factors, keep, w, scaled)
+            del scaled  # one iterate's scaled copy at a time
 
 
 def _shared_inputs(ghosts: dict[nn.Module, tuple[list[float], list[Factored]]]) -> list[_SharedInput]:
