@@ -44,11 +44,17 @@ def runs(uri: str, experiment: str) -> tuple[list, list]:
     return parents, children
 
 
-QUICKSTART = yaml.safe_load((Path(__file__).parents[1] / "sweeps" / "per-run.yaml").read_text()) | {
-    "name": "quickstart",
-    "storage_path": "./ray_results",
-}
-QUICKSTART["tracking"]["uri"] = "sqlite:///mlflow.db"  # beside the spec each test writes
+def stores_beside(doc: dict[str, Any]) -> dict[str, Any]:
+    """``doc`` with its Ray storage and its MLflow store in the folder of the spec file a test writes, not
+    the repository's (which ``make quickstart`` fills)."""
+    return doc | {
+        "storage_path": "./ray_results",
+        "tracking": doc["tracking"] | {"uri": "sqlite:///mlflow.db"},
+    }
+
+
+PER_RUN_YAML = Path(__file__).parents[1] / "sweeps" / "per-run.yaml"
+QUICKSTART = stores_beside(yaml.safe_load(PER_RUN_YAML.read_text()) | {"name": "quickstart"})
 """The README's per-run example (``sweeps/per-run.yaml``: three methods at a per-run ε, two re-runs of each
 selection), named as the quickstart was when it was the per-run sweep: the tests' base sweep."""
 

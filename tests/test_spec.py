@@ -11,12 +11,10 @@ import yaml
 from dptune.base.errors import InputError
 from dptune.cli import main
 from dptune.sweep.spec import load_spec, parse_spec
+from tests.sweep_helpers import PER_RUN_YAML, stores_beside
 
 SWEEPS = sorted((Path(__file__).parents[1] / "sweeps").rglob("*.yaml"))
-BASE = yaml.safe_load((Path(__file__).parents[1] / "sweeps" / "per-run.yaml").read_text()) | {
-    "storage_path": "./ray_results"
-}
-BASE["tracking"]["uri"] = "sqlite:///mlflow.db"  # the spec's folder, not the repository's root
+BASE = stores_beside(yaml.safe_load(PER_RUN_YAML.read_text()))
 
 
 @pytest.mark.parametrize("path", SWEEPS, ids=lambda p: p.parent.name + "/" + p.name)

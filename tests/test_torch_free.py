@@ -17,6 +17,7 @@ from dptune.engine import persample
 from dptune.models import MODELS, networks
 from dptune.privacy.accounting import RDP_ORDERS
 from dptune.training import config
+from tests.sweep_helpers import stores_beside
 
 QUICKSTART = Path(__file__).parents[1] / "sweeps" / "quickstart.yaml"
 HEAVY = ("torch", "ray", "mlflow", "optuna")
@@ -48,9 +49,8 @@ def test_help_loads_no_heavy_library_and_validate_only_torch(tmp_path: Path) -> 
         "        pass\n"
     )
     assert heavy_modules_after(helps, tmp_path) == []
-    spec = yaml.safe_load(QUICKSTART.read_text()) | {"storage_path": "ray_results"}
-    spec["tracking"]["uri"] = "sqlite:///mlflow.db"  # beside the copy: not the repository's, which a
-    (tmp_path / "quickstart.yaml").write_text(yaml.safe_dump(spec))  # `make quickstart` may have filled
+    spec = stores_beside(yaml.safe_load(QUICKSTART.read_text()))
+    (tmp_path / "quickstart.yaml").write_text(yaml.safe_dump(spec))
     validate = "from dptune.cli import main\nassert main(['validate', 'quickstart.yaml']) == 0"
     assert heavy_modules_after(validate, tmp_path) == ["torch"]
 
