@@ -98,12 +98,6 @@ class Factored(ABC):
         """Equal for two weights that read the same input a (``memory_key``, with the kind of input):
         a transformer's query, key and value. Such weights share a's Gram matrix and its scaled copy."""
 
-    @property
-    @abstractmethod
-    def input_width(self) -> int | None:
-        """d, the numbers of one position's input a_it that ``scaled_input`` writes; None where a is not
-        dense (token ids)."""
-
     @abstractmethod
     def input_gram(self, other: Factored) -> torch.Tensor:
         """(a_it·a'_it') for every sample and pair of positions, ``[b, T, T']``."""
@@ -119,8 +113,10 @@ class Factored(ABC):
     def instantiate(self) -> torch.Tensor:
         """G_i for every sample, ``[b, numel]`` in the weight's layout."""
 
-    def scaled_input(self, factors: torch.Tensor, keep: torch.Tensor) -> torch.Tensor | None:
-        """c_i a_i, zero for the samples whose ``keep`` is False, ``[b, T, d]``; None where a is not dense."""
+    def scaled_input(self, factors: torch.Tensor, keep: torch.Tensor, outputs: int) -> torch.Tensor | None:
+        """c_i a_i, zero for the samples whose ``keep`` is False, ``[b, T, d]``, where that writes no more
+        numbers than scaling output gradients of ``outputs`` (Σ_l p_l) columns would (d ≤ Σ_l p_l); None
+        otherwise, and where a is not dense (token ids)."""
         return None
 
     @abstractmethod
@@ -162,10 +158,6 @@ class Outer(Factored):
     def numel(self) -> int:
         return self.width * self.g.shape[2]
 
-    @property
-    def input_width(self) -> int:
-        return self.width
-
     def input_gram(self, other: Factored) -> torch.Tensor:
         if not isinstance(other, Outer):
             raise TypeError(f"{other!r} has no dense input")
@@ -176,8 +168,8 @@ class Outer(Factored):
     def instantiate(self) -> torch.Tensor:
         return torch.bmm(self.g.transpose(1, 2), self.a).reshape(self.g.shape[0], -1)
 
-    def scaled_input(self, factors: torch.Tensor, keep: torch.Tensor) -> torch.Tensor:
-        return kept_rows(self.a, keep) * factors[:, None, None]
+    def scaled_input(self, factors: torch.Tensor, keep: torch.Tensor, outputs: int) -> torch.Tensor | None:
+        return kept_rows(self.a, keep) * factors[:, None, None] if self.width <= outputs else None
 
     def add_summed(
         self,
@@ -340,10 +332,6 @@ class OneHot(Factored):
     @property
     def input_key(self) -> Hashable:
         return ("ids", memory_key(self.ids), self.vocabulary)
-
-    @property
-    def input_width(self) -> None:
-        return None
 
     @property
     def ghost_cost(self) -> int:

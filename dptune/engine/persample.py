@@ -291,10 +291,9 @@ class _SharedInput:
         """Σ_j w_j Σ_i c_i G_lij into each weight's piece; c_i scales a_ij once for all the weights where
         that writes fewer numbers than scaling each one's g_lij (d ≤ Σ_l p_l)."""
         first = self.factored[0]
-        width = first[0].input_width
         outputs = sum(weight[0].g.shape[2] for weight in self.factored)
         for j, w in enumerate(self.weights):
-            scaled = first[j].scaled_input(factors, keep) if width is not None and width <= outputs else None
+            scaled = first[j].scaled_input(factors, keep, outputs)
             for layer, weight in zip(self.layers, self.factored, strict=True):
                 weight[j].add_summed(pieces[layer], factors, keep, w, scaled)
             del scaled  # one iterate's scaled copy at a time
