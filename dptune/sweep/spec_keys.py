@@ -18,12 +18,12 @@ SAMPLERS = ("tpe", "random", "gp", "nsga2")
 MODEL_BASED_SAMPLERS = ("tpe", "gp")
 """The samplers that choose from earlier scores after a random start-up phase."""
 DEFAULT_RERUNS = 3
+"""Re-runs of each method's selected configuration, with fresh randomness, scored on the final test."""
 TUNING_SHARE = 0.25
 """ρ: the share of a total ε the tuning spends unless the spec says otherwise (``privacy.tuning_share``)."""
 TUNING_COMPUTE = 2.0
 """Full runs' worth of compute the tuning of one method and total may use unless the spec says
 (``budget.tuning_compute``)."""
-"""Re-runs of each method's selected configuration, with fresh randomness, scored on the final test."""
 PROMOTION_FACTOR = 3
 """How many times a first-rung tuning trial's epochs a promoted trial runs (``budget.promoted_trials``;
 fewer where the release's epochs do not hold that many): bench/short_trials.py measured trials 3× longer
