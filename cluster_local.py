@@ -26,6 +26,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 from pathlib import Path
 
 import yaml
@@ -34,6 +35,8 @@ ROOT = Path(__file__).resolve().parent
 CONFIG = ROOT / "cluster-local.yaml"
 STATE = Path(tempfile.gettempdir()) / "dptune-cluster-local.json"
 RAY = Path(sys.executable).parent / "ray"
+AGENT_WAIT_S = 180.0
+"""How long ``up`` waits for the head's dashboard agent, through which Ray's job API submits every job."""
 
 
 def free_port() -> int:
@@ -54,7 +57,7 @@ def up(config: Path = CONFIG, state_file: Path = STATE) -> dict[str, str]:
     """Start the head with the autoscaler of ``config``; what ``down`` stops, also kept in ``state_file``."""
     if state_file.exists():
         raise SystemExit(f"cluster_local: error: a rehearsal cluster is up ({state_file}); stop it: down")
-    port, dashboard = free_port(), free_port()
+    port, dashboard, agent = free_port(), free_port(), free_port()
     folder = tempfile.mkdtemp(prefix="ray-", dir="/tmp")  # short: socket paths are limited
     doc = yaml.safe_load(config.read_text())
     doc["provider"]["gcs_address"] = f"{node_ip()}:{port}"
@@ -68,6 +71,7 @@ def up(config: Path = CONFIG, state_file: Path = STATE) -> dict[str, str]:
             str(RAY), "start", "--head", f"--port={port}", f"--temp-dir={folder}",
             f"--num-cpus={head.get('CPU', 0):g}", f"--num-gpus={head.get('GPU', 0):g}",
             "--include-dashboard=true", "--dashboard-host=127.0.0.1", f"--dashboard-port={dashboard}",
+            f"--dashboard-agent-listen-port={agent}",
             f"--autoscaling-config={resolved}", "--disable-usage-stats",
         ],
         env=env, capture_output=True, text=True, timeout=180, check=False,
@@ -76,8 +80,27 @@ def up(config: Path = CONFIG, state_file: Path = STATE) -> dict[str, str]:
     if done.returncode != 0:
         stop(folder)
         raise SystemExit(f"cluster_local: error: the head did not start: {done.stderr.strip()[-2000:]}")
+    if not answers(f"http://{node_ip()}:{agent}/api/healthz", AGENT_WAIT_S):
+        stop(folder)
+        raise SystemExit(
+            f"cluster_local: error: the head's dashboard agent did not answer within {AGENT_WAIT_S:g} s "
+            f"(its log: {folder}/session_latest/logs/dashboard_agent.log); try up again on a quieter machine"
+        )
     state_file.write_text(json.dumps(state))
     return state
+
+
+def answers(url: str, within: float) -> bool:
+    """Whether ``url`` answers 200 within ``within`` seconds. ``ray start`` returns before the head's
+    dashboard agent serves, and a job submitted before it does is refused ("No available agent to submit
+    job"): the agent registers itself with the job API as soon as it serves."""
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        with contextlib.suppress(OSError), urllib.request.urlopen(url, timeout=5) as reply:  # URLError too
+            if reply.status == 200:
+                return True
+        time.sleep(0.5)
+    return False
 
 
 def cluster_processes(folder: str) -> list[int]:
