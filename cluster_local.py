@@ -58,9 +58,10 @@ def up(config: Path = CONFIG, state_file: Path = STATE) -> dict[str, str]:
     if state_file.exists():
         raise SystemExit(f"cluster_local: error: a rehearsal cluster is up ({state_file}); stop it: down")
     port, dashboard, agent = free_port(), free_port(), free_port()
+    ip = node_ip()
     folder = tempfile.mkdtemp(prefix="ray-", dir="/tmp")  # short: socket paths are limited
     doc = yaml.safe_load(config.read_text())
-    doc["provider"]["gcs_address"] = f"{node_ip()}:{port}"
+    doc["provider"]["gcs_address"] = f"{ip}:{port}"
     resolved = Path(folder) / "cluster-local.yaml"
     resolved.write_text(yaml.safe_dump(doc))
     head = doc["available_node_types"][doc["head_node_type"]]["resources"]
@@ -76,11 +77,11 @@ def up(config: Path = CONFIG, state_file: Path = STATE) -> dict[str, str]:
         ],
         env=env, capture_output=True, text=True, timeout=180, check=False,
     )  # fmt: skip
-    state = {"address": f"{node_ip()}:{port}", "jobs": f"http://127.0.0.1:{dashboard}", "folder": folder}
+    state = {"address": f"{ip}:{port}", "jobs": f"http://127.0.0.1:{dashboard}", "folder": folder}
     if done.returncode != 0:
         stop(folder)
         raise SystemExit(f"cluster_local: error: the head did not start: {done.stderr.strip()[-2000:]}")
-    if not answers(f"http://{node_ip()}:{agent}/api/healthz", AGENT_WAIT_S):
+    if not answers(f"http://{ip}:{agent}/api/healthz", AGENT_WAIT_S):
         stop(folder)
         raise SystemExit(
             f"cluster_local: error: the head's dashboard agent did not answer within {AGENT_WAIT_S:g} s "

@@ -65,13 +65,13 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
-import hashlib
 import json
 import platform
 from pathlib import Path
 from typing import Any
 
 from results import cpu_name, write_section  # bench/ is on the path
+from text_corpus import sha256
 from untuned_tasks import (
     BASELINE_SPECS,
     EXECUTIONS,
@@ -186,13 +186,10 @@ def inputs_line(record: dict[str, Any]) -> list[str]:
     checkpoints and the training file), every value seen."""
     lines = []
     for task, cells in record.items():
+        executions = [e for cell in cells.values() for entry in cell.values() for e in entry["executions"]]
         seen: dict[str, set[str]] = {}
-        for cell in cells.values():
-            for entry in cell.values():
-                for execution in entry["executions"]:
-                    for key, value in execution.items():
-                        if key.endswith("_sha256"):
-                            seen.setdefault(key.removesuffix("_sha256"), set()).add(value)
+        for key, value in (item for e in executions for item in e.items() if item[0].endswith("_sha256")):
+            seen.setdefault(key.removesuffix("_sha256"), set()).add(value)
         if seen:
             what = "; ".join(f"{key} {', '.join(sorted(values))}" for key, values in seen.items())
             lines.append(f"- {task}: what its executions read, SHA-256 prefixes: {what}")
@@ -219,9 +216,9 @@ def section(record: dict[str, Any]) -> str:
         *inputs_line(record),
         f"- goals: {GOALS}",
         "- command: `python bench/text_evidence.py --task TASK --epsilon E --write` (each row's command "
-        "below); task, "
-        "spaces and defaults chosen before any run (the script's docstring); the oracle's figures are not "
-        "bounds (its tuning is not counted); repeat-and-select's held-out split is taken as public",
+        "below); task, spaces and defaults chosen before any run (the script's docstring); the oracle's "
+        "figures are not bounds (its tuning is not counted); repeat-and-select's held-out split is taken as "
+        "public",
         "",
         *result_rows(record),
         "",
@@ -246,11 +243,9 @@ def main() -> None:
     rows = commands(args.task, args.epsilon)
     chosen = {name: rows[name] for name in (args.rows or rows)}
     home = Path(TEXT).expanduser()
-    inputs = {
-        f"{name}_sha256": hashlib.sha256((home / name / "model.safetensors").read_bytes()).hexdigest()[:12]
-        for name in ("lexicon-roberta", "scratch-roberta")
-    }
-    inputs["train_sha256"] = hashlib.sha256((home / args.task / "train.csv").read_bytes()).hexdigest()[:12]
+    read = {name: home / name / "model.safetensors" for name in ("lexicon-roberta", "scratch-roberta")}
+    read["train"] = home / args.task / "train.csv"
+    inputs = {f"{name}_sha256": sha256(path)[:12] for name, path in read.items()}
     run_cell(RECORD, args.task, args.epsilon, chosen, args.executions, SCRATCH.parent / "text", inputs)
     text = section(json.loads(RECORD.read_text()))
     print(text)
