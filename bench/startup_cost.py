@@ -5,16 +5,16 @@ Each part runs in a fresh interpreter, ``--repeats`` times; the table gives the 
 median CPU time of every process involved (Ray's own processes included, summed from Linux's /proc
 while they still run):
 
-* **driver imports**: ``import dptune.tune`` (torch, Ray Tune, Optuna, MLflow), what ``dptune run``
+* **driver imports**: ``import dptune.tune.driver`` (torch, Ray Tune, Optuna, MLflow), what ``dptune run``
   imports before it starts anything;
 * **local Ray start**: ``ray.init`` as the driver calls it (GCS, raylet, agents, pre-started workers);
 * **new MLflow store**: opening a new SQLite tracking store (MLflow runs its schema migrations), what a
   first sweep in a fresh folder does beside Ray's start;
 * **quickstart data**: loading and splitting the quickstart's Fashion-MNIST subset, also beside Ray's start;
-* **trial actor imports**: what a trial actor imports before its first trial
-  (``dptune.tune.trainable``: torch, Ray Tune, dptune), after the Ray worker itself is up. Every slot
-  pays it once: Tune gives its trial actors their own runtime environment, so Ray starts a new worker
-  process for each instead of handing it a pre-started one.
+* **trial actor imports**: what a trial actor imports before its first trial (``dptune.tune.trainable``:
+  torch, Ray Tune and the training loop, not the driver's MLflow or Optuna), after the Ray worker itself
+  is up. Every slot pays it once: Tune gives its trial actors their own runtime environment, so Ray
+  starts a new worker process for each instead of handing it a pre-started one.
 
 The section also states the bound these costs put on slot utilisation (``bench/utilisation.py``):
 with ``B`` busy trial-seconds on ``S`` slots, a fraction ``w`` of the slots busy between the first trial's
@@ -86,7 +86,7 @@ $teardown
 """)
 
 PARTS: dict[str, dict[str, str]] = {
-    "driver imports": {"setup": "", "timed": "import dptune.tune", "teardown": ""},
+    "driver imports": {"setup": "", "timed": "import dptune.tune.driver", "teardown": ""},
     "local Ray start": {
         "setup": "import logging, ray",
         "timed": "ray.init(include_dashboard=False, logging_level=logging.WARNING, log_to_driver=False)",

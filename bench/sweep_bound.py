@@ -36,7 +36,7 @@ from dptune.privacy.accounting import RDP_ORDERS
 from dptune.privacy.filter import runs_that_fit
 from dptune.sweep.spec import load_spec
 from dptune.tracking.names import PARENT_TAG, STATUS_TAG
-from dptune.tune import run_sweep
+from dptune.tune.driver import run_sweep
 
 ROOT = Path(__file__).resolve().parents[1]
 SECTION = "## Sweep privacy: an ASHA sweep's bound, and a privacy filter at the same total"

@@ -228,7 +228,7 @@ def test_a_sweep_quietens_only_the_warnings_it_names() -> None:
     """A user's own warnings (and any library's not named) still show during a sweep."""
     import warnings
 
-    from dptune.tune import quiet_libraries
+    from dptune.tune.startup import quiet_libraries
 
     with warnings.catch_warnings(record=True) as shown:
         warnings.simplefilter("always")

@@ -13,7 +13,7 @@ from dp_accounting.rdp import RdpAccountant
 from dptune.base.errors import InputError
 from dptune.privacy.accounting import RDP_ORDERS
 from dptune.sweep.spec import load_spec
-from dptune.tune import run_sweeps
+from dptune.tune.driver import run_sweeps
 from dptune.tune.studies import study_storage
 from tests.helpers import subsampled_gaussian
 from tests.sweep_helpers import runs, write_spec

@@ -12,7 +12,7 @@ import pytest
 from mlflow.tracking import MlflowClient
 
 from dptune.sweep.spec import load_spec
-from dptune.tune import run_sweep
+from dptune.tune.driver import run_sweep
 from tests.browser import chromium, chromium_unavailable, runs_table, wait_for
 from tests.mlflow_server import MlflowServer
 from tests.sweep_helpers import runs, write_spec

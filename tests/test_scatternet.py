@@ -17,7 +17,7 @@ from dptune.engine.dataset import Dataset
 from dptune.engine.persample import ghost_supported
 from dptune.models import build_model
 from dptune.sweep.spec import load_spec
-from dptune.tune import run_sweep
+from dptune.tune.driver import run_sweep
 from tests.helpers import digits_trainer
 from tests.sweep_helpers import runs, write_spec
 

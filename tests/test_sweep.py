@@ -29,7 +29,7 @@ from dptune.sweep.ledger import PrivateSweepState
 from dptune.sweep.spec import load_spec
 from dptune.tracking import tracker_for
 from dptune.tracking.report import format_table
-from dptune.tune import run_sweep, run_sweeps
+from dptune.tune.driver import run_sweep, run_sweeps
 from dptune.tune.studies import study_storage
 from tests.helpers import subsampled_gaussian
 from tests.sweep_helpers import released_model_holds_only_its_weights, runs, write_spec

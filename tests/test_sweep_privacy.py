@@ -27,7 +27,7 @@ from dptune.sweep.bound import bounded_searches
 from dptune.sweep.ledger import PrivateSweepState
 from dptune.sweep.spec import load_spec
 from dptune.tracking.names import TUNING_COST_ARTIFACT
-from dptune.tune import run_sweep
+from dptune.tune.driver import run_sweep
 from tests.helpers import subsampled_gaussian
 from tests.sweep_helpers import runs, write_spec
 from tests.test_randomness import correlation

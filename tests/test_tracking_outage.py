@@ -248,7 +248,8 @@ def test_a_sweep_whose_store_is_down_at_its_end_still_gives_its_answer(
     server gone once the trials have ended, the sweep still returns and prints each method's selected
     configuration and its re-runs' final-test scores, and says where its records wait."""
     from dptune.sweep.spec import load_spec
-    from dptune.tune import driver, run_sweep
+    from dptune.tune import driver
+    from dptune.tune.driver import run_sweep
     from tests.sweep_helpers import write_spec
 
     with MlflowServer(f"sqlite:///{tmp_path / 'mlflow.db'}", tmp_path / "server") as server:

@@ -372,8 +372,10 @@ def _leave_working_directory() -> None:
 
 def _run(args: argparse.Namespace) -> None:
     spec, plans = _sweep_spec(args)
-    from dptune.tune import SweepInterrupted, quiet_libraries, run_sweeps
+    from dptune.tune.driver import run_sweeps
+    from dptune.tune.interrupt import SweepInterrupted
     from dptune.tune.outcomes import failed_methods, lost_trials
+    from dptune.tune.startup import quiet_libraries
 
     spec_text = Path(args.spec).read_text()
     _leave_working_directory()

@@ -2,11 +2,8 @@
 ``Tuner`` per sweep (``driver``) holding every method's search (``sweep_searcher``: the chain of steps
 the sweep's mode builds; ASHA per method in ``schedulers``), each searched by Optuna (``define_by_run``)
 behind a searcher that accounts every trial (``searcher``), run by one trainable (``trainable``), recorded
-by callbacks (``callbacks``), resumable (``restore``)."""
+by callbacks (``callbacks``), resumable (``restore``).
 
-from dptune.sweep.spec_modes import SweepOutcome
-from dptune.tune.driver import run_sweep, run_sweeps
-from dptune.tune.interrupt import SweepInterrupted
-from dptune.tune.startup import find_sweep, quiet_libraries
-
-__all__ = ["SweepInterrupted", "SweepOutcome", "find_sweep", "quiet_libraries", "run_sweep", "run_sweeps"]
+It imports none of them: a trial actor imports ``dptune.tune.trainable`` and the step board's actor
+``dptune.tune.step_board`` without the driver's MLflow and Optuna (``bench/startup_cost.py``); the
+driver's entry point is ``dptune.tune.driver``."""
