@@ -382,12 +382,10 @@ CANARY_CODE = textwrap.dedent(
 )
 
 
-def canary_release(
-    folder: Path, nan_record: bool, validation: str = "public"
-) -> tuple[dict[tuple[str, str], Any], int]:
-    """A pipeline's release on digits (a factory: its held-out split as ``validation`` says) with one
-    training record in 20 whose gradients are NaN (or none): what its release run and registered version
-    show, and the private count of signals its trials zeroed."""
+def canary_release(folder: Path, nan_record: bool) -> tuple[dict[tuple[str, str], Any], int]:
+    """A pipeline's release on digits (a factory: its held-out split private) with one training record in
+    20 whose gradients are NaN (or none): what its release run and registered version show, and the private
+    count of signals its trials zeroed."""
     folder.mkdir()
     (folder / "canary.py").write_text(f"NAN_RECORD = {nan_record}\n" + CANARY_CODE)  # the spec alike
     spec = write_spec(
@@ -396,7 +394,7 @@ def canary_release(
         {"dpsgd": {"lr": {"loguniform": [0.1, 2.0]}}},
         dataset={"factory": "canary:digits"},
         model={"factory": "canary:mlp"},
-        privacy={"epsilon": TOTAL, "delta": 1e-4, "includes_tuning": True, "validation": validation},
+        privacy={"epsilon": TOTAL, "delta": 1e-4, "includes_tuning": True, "validation": "private"},
         budget={"trials_per_method": 2, "max_concurrent": 2},
         selection={},
         search={"sampler": "random"},
@@ -413,11 +411,20 @@ def canary_release(
     return release_outputs(client, released.info.run_id, release["model_uri"]), zeroed
 
 
-def test_records_whose_input_is_nan_change_no_public_output_of_a_release(tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def clean_release(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[tuple[str, str], Any], int]:
+    """``canary_release`` without NaN records, shared by the tests below: its folder, outputs and count."""
+    folder = tmp_path_factory.mktemp("release") / "clean"
+    return folder, *canary_release(folder, nan_record=False)
+
+
+def test_records_whose_input_is_nan_change_no_public_output_of_a_release(
+    tmp_path: Path, clean_release: tuple[Path, dict[tuple[str, str], Any], int]
+) -> None:
     """The canary: training records whose every gradient is NaN are left out of every clipped sum and
     counted only in the private state; every output of the release is in the privacy page's table, the
     same outputs with and without it, and each one the table calls public has the same value."""
-    clean, clean_zeroed = canary_release(tmp_path / "clean", nan_record=False)
+    _, clean, clean_zeroed = clean_release
     canary, canary_zeroed = canary_release(tmp_path / "canary", nan_record=True)
     assert clean_zeroed == 0 < canary_zeroed  # some were sampled, and their signals left out
     assert not undocumented(clean) and set(clean) == set(canary)
@@ -427,17 +434,17 @@ def test_records_whose_input_is_nan_change_no_public_output_of_a_release(tmp_pat
 
 
 def test_a_release_on_private_held_out_data_states_both_guarantees_and_shows_no_exact_score(
-    tmp_path: Path,
+    clean_release: tuple[Path, dict[tuple[str, str], Any], int],
 ) -> None:
     """A factory's held-out split (private): the card and the registered version state the training
     records' (ε, δ) and the held-out records' own, which dp-accounting's PLD of the stated noisy counts
     confirms; no loss on the held-out split is released, and every output is in the privacy page's table."""
-    shown, _ = canary_release(tmp_path / "private", nan_record=False, validation="private")
+    folder, shown, _ = clean_release
     assert not undocumented(shown)
     assert ("metric", "validation_loss") not in shown and ("metric", "test_loss") not in shown
     noise = float(shown[("param", "heldout_noise")])
     assert f"Held-out records: ({TOTAL:.4g}, 0.0001)-DP" in shown[("version", "version")]
-    client = MlflowClient(f"sqlite:///{tmp_path / 'private' / 'mlflow.db'}")
+    client = MlflowClient(f"sqlite:///{folder / 'mlflow.db'}")
     (version,) = client.search_model_versions("name='canary.dpsgd'")
     card = json.loads(Path(client.download_artifacts(version.run_id, "privacy_card.json")).read_text())
     held_out = card["held_out"]
@@ -446,37 +453,6 @@ def test_a_release_on_private_held_out_data_states_both_guarantees_and_shows_no_
     accountant = pld_privacy_accountant.PLDAccountant(value_discretization_interval=1e-4)
     accountant.compose(dp_event.GaussianDpEvent(noise), queries)
     assert accountant.get_epsilon(1e-4) == pytest.approx(TOTAL, rel=5e-3)
-
-
-def test_a_seeded_pipeline_registers_its_model_without_a_guarantee_or_a_seed(tmp_path: Path) -> None:
-    """Read as the registry's reader would: the version's description and tags, its source run and the
-    card say that a seeded run has no privacy guarantee, and none of them holds the seed."""
-    spec = pipeline_spec(
-        tmp_path,
-        "seeded",
-        {"dpsgd": {"lr": {"loguniform": [0.1, 2.0]}}},
-        training={"epochs": 2, "batch_size": 128, "lr": 1.0, "physical_batch_size": 128, "seed": 11},
-    )
-    done = dptune_run(spec)
-    assert done.returncode == 0, done.stderr[-3000:]
-    release = json.loads(done.stdout.strip().splitlines()[-1])
-    assert release["epsilon"] is None and release["delta"] is None
-    assert "seeded: no privacy guarantee" in done.stdout
-
-    client = MlflowClient(f"sqlite:///{tmp_path / 'mlflow.db'}")
-    name, number = release["model_uri"].removeprefix("models:/").rsplit("/", 1)
-    version = client.get_model_version(name, number)
-    assert version.description.startswith("Seeded: no privacy guarantee")
-    assert "-DP" not in version.description
-    assert version.tags["dptune.noise_source"] == "seeded"
-    assert "dptune.epsilon" not in version.tags and "dptune.delta" not in version.tags
-    source = client.get_run(version.run_id)
-    card = json.loads(Path(client.download_artifacts(source.info.run_id, "privacy_card.json")).read_text())
-    assert card["guarantee"] == "seeded: no privacy guarantee" and "epsilon" not in card
-    assert "seed" not in card["settings"] and "seed" not in source.data.params
-    assert "epsilon_including_tuning" not in source.data.metrics
-    assert source.info.run_name.endswith("seeded: no privacy guarantee")
-    assert "11" not in json.dumps(card["settings"])
 
 
 def test_a_list_of_totals_tunes_on_secret_subsets_as_planned_and_counts_every_release(tmp_path: Path) -> None:

@@ -3,7 +3,7 @@ the seed regenerates its noise, so no guarantee holds (``dptune.base.randomness.
 One real ``dptune run`` on digits whose ε includes its tuning, with a private held-out split, two methods
 released one per method at two totals, read as its readers read it: the console after the plan, the last
 JSON line, every privacy card, every JSON artifact of every sweep's run and its plot's title, the
-registered models' aliases, tags and descriptions."""
+registered models' aliases, tags and descriptions; none of them holds the seed."""
 
 from __future__ import annotations
 
@@ -95,6 +95,7 @@ def test_a_seeded_sweep_states_no_epsilon_or_delta_anywhere(tmp_path: Path) -> N
     assert "all_releases" not in last
     assert sorted(r["seeded_total"] for r in last["releases"]) == sorted(TOTALS * 2)
     assert not figures(last), figures(last)
+    assert all(r["epsilon"] is None and r["delta"] is None for r in last["releases"])
 
     # every card, and every JSON artifact of every sweep's run; no plan or figure kept apart
     uri = f"sqlite:///{tmp_path / 'mlflow.db'}"
@@ -119,6 +120,9 @@ def test_a_seeded_sweep_states_no_epsilon_or_delta_anywhere(tmp_path: Path) -> N
                 assert doc["held_out"].startswith(SEEDED_NO_GUARANTEE)  # its noise comes from the seed too
                 assert "published_with_the_others" not in doc and "covers" not in doc
                 assert run.info.run_name.endswith(SEEDED_NO_GUARANTEE)  # the model's page names its run
+                # nor does any of them hold the seed (11), which regenerates every noise draw
+                assert "seed" not in doc["settings"] and 11 not in doc["settings"].values()
+                assert "seed" not in run.data.params and "epsilon_including_tuning" not in run.data.metrics
     assert cards == 2 * len(TOTALS)
     assert tracker_for(uri).plot_context("seeded").phases == ()  # the plot's title states no plan
 
@@ -127,6 +131,7 @@ def test_a_seeded_sweep_states_no_epsilon_or_delta_anywhere(tmp_path: Path) -> N
     assert len(versions) == 2 * len(TOTALS)
     for version in versions:
         assert not {"dptune.epsilon", "dptune.delta"} & set(version.tags)
+        assert version.tags["dptune.noise_source"] == SEEDED
         assert version.description.startswith("Seeded: no privacy guarantee")
         assert "-DP" not in version.description and not STATED.search(version.description)
     for name in {version.name for version in versions}:
