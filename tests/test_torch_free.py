@@ -1,5 +1,6 @@
 """The command line starts without torch, Ray, Optuna or MLflow (``validate`` imports torch alone, to build
-the models), and the torch-free names it reads (the RDP orders, the per-sample engines, the models) agree
+the models); a trial's and the step board's Ray actors import neither MLflow nor Optuna (the driver's);
+and the torch-free names it reads (the RDP orders, the per-sample engines, the models) agree
 with the torch-side registries they stand for."""
 
 from __future__ import annotations
@@ -35,6 +36,14 @@ def heavy_modules_after(code: str, cwd: Path) -> list[str]:
 @pytest.mark.slow
 def test_importing_the_cli_and_the_spec_loads_no_heavy_library(tmp_path: Path) -> None:
     assert heavy_modules_after("import dptune.cli, dptune.sweep.spec", tmp_path) == []
+
+
+@pytest.mark.slow
+def test_a_trial_actor_and_the_step_board_import_none_of_the_drivers_libraries(tmp_path: Path) -> None:
+    """What a Ray worker unpickles (the trainable, the board's actor class) leaves MLflow and Optuna to the
+    driver: every trial slot pays its imports (``bench/startup_cost.py``)."""
+    assert heavy_modules_after("import ray, dptune.tune.trainable", tmp_path) == ["ray", "torch"]
+    assert heavy_modules_after("import dptune.tune.step_board", tmp_path) == ["ray"]
 
 
 @pytest.mark.slow

@@ -249,7 +249,6 @@ def test_a_sweep_whose_store_is_down_at_its_end_still_gives_its_answer(
     configuration and its re-runs' final-test scores, and says where its records wait."""
     from dptune.sweep.spec import load_spec
     from dptune.tune import driver
-    from dptune.tune.driver import run_sweep
     from tests.sweep_helpers import write_spec
 
     with MlflowServer(f"sqlite:///{tmp_path / 'mlflow.db'}", tmp_path / "server") as server:
@@ -269,7 +268,7 @@ def test_a_sweep_whose_store_is_down_at_its_end_still_gives_its_answer(
 
         monkeypatch.setattr(driver, "run_searches", then_the_server_goes)
         lines: list[str] = []
-        outcome = run_sweep(spec, path.read_text(), echo=lines.append)
+        outcome = driver.run_sweep(spec, path.read_text(), echo=lines.append)
 
     (row,) = outcome.best
     assert row.method == "dpsgd" and len(row.test_accuracies) == 2
