@@ -90,7 +90,7 @@ below Opacus on every row."""
 LR = 1e-3
 SIGMA = 1.0
 CLIP = 1.0
-NO_DROPOUT = {"hidden_dropout_prob": 0.0, "attention_probs_dropout_prob": 0.0}
+NO_DROPOUT: dict[str, Any] = {"hidden_dropout_prob": 0.0, "attention_probs_dropout_prob": 0.0}
 
 
 @dataclass
@@ -111,10 +111,12 @@ def roberta_row(name: str, batch: int, seq_len: int, quick: bool, device: torch.
 
     torch.manual_seed(0)
     layers = {"num_hidden_layers": 2} if quick else {}
-    config = transformers.RobertaConfig(num_labels=2, **NO_DROPOUT, **layers)
-    model = TextClassifier(transformers.RobertaForSequenceClassification(config), config.vocab_size)
+    config = transformers.RobertaConfig(**{"num_labels": 2} | NO_DROPOUT | layers)
+    model: torch.nn.Module = TextClassifier(
+        transformers.RobertaForSequenceClassification(config), config.vocab_size
+    )
     if name == "roberta-lora":
-        model = select_trained(model, Trained("lora", 8, 16.0, ["query", "value"]))
+        model = select_trained(model, Trained("lora", 8, 16, ["query", "value"]))
     ids = torch.randint(3, config.vocab_size, (batch, seq_len))  # 0-2: <s>, <pad>, </s>
     x = torch.stack([ids, torch.ones_like(ids), torch.zeros_like(ids)], dim=1)
     y = torch.randint(0, 2, (batch,))
@@ -136,8 +138,7 @@ def vit_row(batch: int, device: torch.device) -> Row:
         num_hidden_layers=6,
         num_attention_heads=3,
         intermediate_size=768,
-        num_labels=10,
-        **NO_DROPOUT,
+        **{"num_labels": 10} | NO_DROPOUT,
     )
     backbone = transformers.ViTForImageClassification(config)
     model = ImageClassifier(backbone, image_side(backbone))

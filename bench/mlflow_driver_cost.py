@@ -32,7 +32,7 @@ from typing import Any
 import ray
 from mlflow.tracking import MlflowClient
 from ray.train._internal.storage import StorageContext
-from results import cpu_name, write_section  # bench/ is on the path when this file runs as a script
+from results import cpu_name, experiment_id, write_section  # bench/ is on the path in a script
 
 from dptune.tracking import MlflowTracker
 from dptune.tune.callbacks import TrialRecorder
@@ -65,7 +65,7 @@ def module_at(commit: str, path: str, name: str) -> ModuleType:
 def round_trip(url: str, samples: int = 50) -> float:
     """Median seconds of one small request (``get_experiment``)."""
     client = MlflowClient(url)
-    exp = client.get_experiment_by_name("Default").experiment_id
+    exp = experiment_id(client, "Default")
     times = []
     for _ in range(samples):
         started = time.perf_counter()

@@ -46,6 +46,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
 from fmnist_sweep import (  # bench/ is on the path when this file runs as a script
     DELTA,
     RELEASE_RECORD,
@@ -59,8 +60,6 @@ from results import cpu_name, fresh_process_env
 from scatter_fmnist import dptune
 
 if TYPE_CHECKING:
-    import numpy as np
-
     from dptune.sweep.sweep_spec import SweepSpec
     from dptune.training.config import RunConfig
 
@@ -275,7 +274,7 @@ def cell_privacy(
 
     earlier = EPSILONS[: EPSILONS.index(epsilon) + 1]
     counted = {e: len(runs.get(e, {}).get(method, [])) for e in earlier}
-    curve = sum(n * worst_curve(e, method) for e, n in counted.items() if n)
+    curve = np.sum([n * worst_curve(e, method) for e, n in counted.items() if n], axis=0)
     released = rdp_to_epsilon(curve, RELEASE_DELTA)
     return {
         "epsilon_including_tuning": chosen["epsilon_including_tuning"] + released,
@@ -329,7 +328,7 @@ def whole_table(runs: dict[str, dict[str, list[dict[str, Any]]]]) -> dict[str, A
     return {
         "released_runs": sum(len(rs) for by_method in runs.values() for rs in by_method.values()),
         "lost_search_trials": sum(lost.values()),
-        "epsilon": rdp_to_epsilon(sum(curves), RELEASE_DELTA),
+        "epsilon": rdp_to_epsilon(np.sum(curves, axis=0), RELEASE_DELTA),
         "delta": RELEASE_DELTA,
     }
 

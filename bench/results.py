@@ -5,6 +5,10 @@ from __future__ import annotations
 import os
 import platform
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from mlflow.tracking import MlflowClient
 
 
 def cpu_name() -> str:
@@ -20,6 +24,14 @@ def fresh_process_env(code: Path) -> dict[str, str]:
     env = {**os.environ, "PYTHONPATH": str(code), "RAY_AUTH_MODE": "disabled"}
     env.pop("RAY_ADDRESS", None)
     return env
+
+
+def experiment_id(client: MlflowClient, name: str) -> str:
+    """The id of the MLflow experiment ``name``; exits naming it where the store has none."""
+    found = client.get_experiment_by_name(name)
+    if found is None:
+        raise SystemExit(f"bench: no MLflow experiment {name!r} in {client.tracking_uri}: run a sweep first")
+    return str(found.experiment_id)
 
 
 def write_section(out: Path, title: str, text: str) -> None:

@@ -18,6 +18,8 @@ from mlflow.tracking import MlflowClient
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from results import experiment_id
+
 from dptune.tracking import names
 from tests.browser import chromium, chromium_unavailable, first_visit, runs_table, wait_for
 from tests.mlflow_server import MlflowServer
@@ -45,9 +47,8 @@ def runs_view(uri: str, experiment: str, path: Path) -> Path:
 def tradeoff_plot(uri: str, experiment: str, path: Path) -> Path:
     """The accuracy-vs-ε plot (PNG) attached to the experiment's newest finished sweep."""
     client = MlflowClient(uri)
-    found = client.get_experiment_by_name(experiment)
     sweeps = client.search_runs(
-        [found.experiment_id],
+        [experiment_id(client, experiment)],
         filter_string=f"tags.`{names.SWEEP_TAG}` != '' and attributes.status = 'FINISHED'",
         order_by=["attributes.start_time DESC"],
         max_results=1,

@@ -255,11 +255,11 @@ def section(record: dict[str, Any]) -> str:
         if not all("validation_accuracy" in r.get(kind, {}) for r in done for kind in (first, second)):
             continue
         epsilon = record["matched_first_rung_epsilon"][f"{k} to {kept}"]
-        scores = [scores_of(done, kind) for kind in (first, second)]
+        rung_scores = (scores_of(done, first), scores_of(done, second))
         matched_rows.append(
             f"| halving {k} → {kept} | {k} × {plan['trial_epochs']} at {epsilon:.3g} | {kept} × "
             f"{LONGER * plan['trial_epochs']} at {LONGER * epsilon:.3g} | "
-            f"{halved(*scores, released, k, kept):.2f} |"
+            f"{halved(*rung_scores, released, k, kept):.2f} |"
         )
     halvings = [
         f"- of {k} by the trial, the best {kept} then by the longer trial: "

@@ -35,6 +35,7 @@ import time
 import types
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -120,10 +121,10 @@ def peak_mib(step: Callable[[], Any], device: torch.device) -> float | None:
     if device.type == "cuda":
         torch.cuda.synchronize(device)
         torch.cuda.reset_peak_memory_stats(device)
-        before = torch.cuda.memory_allocated(device)
+        allocated = torch.cuda.memory_allocated(device)
         step()
         torch.cuda.synchronize(device)
-        return (torch.cuda.max_memory_allocated(device) - before) / 2**20
+        return (torch.cuda.max_memory_allocated(device) - allocated) / 2**20
     try:
         ctypes.CDLL("libc.so.6").malloc_trim(0)
         Path("/proc/self/clear_refs").write_text("5")
@@ -148,7 +149,7 @@ def _out_of_place(model: torch.nn.Module) -> torch.nn.Module:
         if isinstance(module, torch.nn.ReLU):
             module.inplace = False
         if isinstance(module, BasicBlock):
-            module.forward = types.MethodType(block_forward, module)  # type: ignore[method-assign]
+            module.forward = types.MethodType(block_forward, module)
     return model
 
 
@@ -228,7 +229,7 @@ def workload_cost(
         "non-private": sgd_step(model, x, y),
         NONPRIVATE_CHANNELS_LAST: sgd_step(copy.deepcopy(model).to(memory_format=torch.channels_last), x, y),
     }
-    called |= {f"dptune {m}": (lambda t=t: t.step(batch)) for m, t in trainers.items()}
+    called |= {f"dptune {m}": partial(t.step, batch) for m, t in trainers.items()}
     called |= {
         f"Opacus {opacus.__version__} ({m})": opacus_step(workload, m, device) for m in ("hooks", "ghost")
     }

@@ -30,7 +30,7 @@ import yaml
 from dp_accounting import dp_event
 from dp_accounting.rdp.rdp_privacy_accountant import RdpAccountant
 from mlflow.tracking import MlflowClient
-from results import cpu_name, write_section  # bench/ is on the path when this file runs as a script
+from results import cpu_name, experiment_id, write_section  # bench/ is on the path in a script
 
 from dptune.privacy.accounting import RDP_ORDERS
 from dptune.privacy.filter import runs_that_fit
@@ -73,7 +73,7 @@ def sweep(folder: Path, name: str, total: float | None, trials: int) -> tuple[An
     spec = load_spec(path)
     outcome = run_sweep(spec, path.read_text(), echo=lambda line: print(line, flush=True))
     client = MlflowClient(spec.tracking_uri)
-    experiment = client.get_experiment_by_name(name).experiment_id
+    experiment = experiment_id(client, name)
     children = [r for r in client.search_runs([experiment], max_results=1000) if PARENT_TAG in r.data.tags]
     parent = client.get_run(outcome.parent_run_id).data
     return outcome, children, int(parent.params["train_size"])

@@ -137,7 +137,7 @@ REFIT_BATCH = 32
 LEXICON_CHUNK = 32
 REFIT_LR = 2e-3
 Lexicons = dict[str, dict[str, float]]
-ARCHITECTURE = {
+ARCHITECTURE: dict[str, Any] = {
     "hidden_size": 128,
     "num_hidden_layers": 2,
     "num_attention_heads": 4,
@@ -163,10 +163,10 @@ def train_tokenizer(glosses: list[str], vocab: int) -> Any:
         show_progress=False,
     )
     backend.train_from_iterator(glosses, trainer=trainer)
-    backend.post_processor = processors.RobertaProcessing(
-        ("</s>", backend.token_to_id("</s>")), ("<s>", backend.token_to_id("<s>")), add_prefix_space=True
-    )
     assert [backend.token_to_id(t) for t in SPECIALS] == [0, 1, 2, 3, 4]
+    backend.post_processor = processors.RobertaProcessing(
+        ("</s>", SPECIALS.index("</s>")), ("<s>", SPECIALS.index("<s>")), add_prefix_space=True
+    )
     return PreTrainedTokenizerFast(
         tokenizer_object=backend,
         bos_token="<s>",
@@ -586,7 +586,7 @@ def lexicon_phase(args: argparse.Namespace) -> None:
     refit_lm_head(model, train_blocks, tokenizer, args.refit_steps, generator)
 
     def report(step: int, train_losses: dict[str, float]) -> dict[str, Any]:
-        point = {"step": step, "train": train_losses,
+        point: dict[str, Any] = {"step": step, "train": train_losses,
                  "held_out_mlm_loss": round(eval_loss(model, held_blocks, tokenizer), 4),
                  "held_out_pearson": valence_report(model, head, tokenizer, held, senses, sentences),
                  "seconds": round(time.time() - train_started, 1)}  # fmt: skip

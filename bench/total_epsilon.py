@@ -130,6 +130,8 @@ def released(release: dict[str, Any], folder: Path) -> dict[str, Any]:
     name, version = release["model_uri"].removeprefix("models:/").rsplit("/", 1)
     client = MlflowClient(f"sqlite:///{folder / 'mlflow.db'}")
     run_id = client.get_model_version(name, version).run_id
+    if run_id is None:
+        raise SystemExit(f"bench: {release['model_uri']} names no run")
     card = json.loads(Path(client.download_artifacts(run_id, "privacy_card.json", str(folder))).read_text())
     settings = {k: v for k, v in sorted(client.get_run(run_id).data.params.items()) if k not in RUN_PARAMS}
     return {"plan": card.get("plan"), "settings": settings}

@@ -90,7 +90,7 @@ def execute(args: list[str], folder: Path) -> list[dict[str, Any]]:
     first, so that its store and Tune results (beside it) are the execution's own."""
     shutil.rmtree(folder, ignore_errors=True)
     folder.mkdir(parents=True)
-    located = [shutil.copy(ROOT / a, folder) if a.endswith(".yaml") else a for a in args]
+    located = [str(shutil.copy(ROOT / a, folder)) if a.endswith(".yaml") else a for a in args]
     started = time.time()
     stdout = dptune(*located, cwd=folder, log=folder / "output.log", env=fresh_process_env(ROOT))
     wall = round(time.time() - started, 1)
