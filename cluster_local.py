@@ -6,7 +6,8 @@ with Ray's autoscaler and the node types of cluster.yaml (``cluster-local.yaml``
 
 ``up`` starts a head (no trial resources) with the autoscaler of ``cluster-local.yaml`` and Ray's fake
 multi-node provider (``RAY_FAKE_CLUSTER=1``), which starts each worker it is asked for as Ray processes on
-this machine, in the head's temporary folder; its dashboard serves the job API (``ray job submit``) on
+this machine, in the head's temporary folder (each with a folder of runtime environments of its own:
+``cluster_local_provider.py``); its dashboard serves the job API (``ray job submit``) on
 loopback. Authentication is off: every address is this machine's. ``down`` stops every process with a
 command line or an open file in that folder (the dashboard and runtime-environment agents rename
 themselves), then removes it: never ``ray stop``, which would stop every Ray on the machine, a user's
@@ -66,7 +67,8 @@ def up(config: Path = CONFIG, state_file: Path = STATE) -> dict[str, str]:
     resolved.write_text(yaml.safe_dump(doc))
     head = doc["available_node_types"][doc["head_node_type"]]["resources"]
     fake = {"RAY_FAKE_CLUSTER": "1", "AUTOSCALER_UPDATE_INTERVAL_S": "1", "RAY_AUTH_MODE": "disabled"}
-    env = {**os.environ, **fake}
+    importable = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))  # the provider
+    env = {**os.environ, **fake, "PYTHONPATH": importable}
     done = subprocess.run(
         [
             str(RAY), "start", "--head", f"--port={port}", f"--temp-dir={folder}",
