@@ -49,9 +49,9 @@ checks: setup
 	$(BIN)/mypy
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
 
-# Both tiers: what CI runs.
+# Both tiers: what CI runs; the 25 slowest tests listed at the end, where the time goes.
 test: checks
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q --durations=25
 
 # The fast tier, for development: the unit and property tests that take well under a second or two each; no
 # end-to-end sweep, no full-size cross-check (those are `slow`, in `make test`).
