@@ -30,9 +30,13 @@ class SeparateRuntimeFolders(FakeMultiNodeProvider):
     _naming = threading.Lock()
 
     def _create_node_with_resources_and_labels(
-        self, node_config: dict[str, Any], tags: dict[str, str], count: int, resources: dict[str, float],
+        self,
+        node_config: dict[str, Any],
+        tags: dict[str, str],
+        count: int,
+        resources: dict[str, float],
         labels: dict[str, str],
-    ) -> None:  # fmt: skip
+    ) -> None:
         # Ray's node takes its folder's name from this default as the node's parameters are made (RayParams)
         with self._naming:
             shared = ray_constants.DEFAULT_RUNTIME_ENV_DIR_NAME
