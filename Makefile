@@ -49,14 +49,20 @@ checks: setup
 	$(BIN)/mypy
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
 
-# Both tiers: what CI runs; the 25 slowest tests listed at the end, where the time goes.
+# Both tiers: what CI runs. The tests that start no process of their own (the fast tier, and the slow
+# modules marked `in_process`) run side by side, one per core, a module to a worker; then the rest of
+# `slow` (real Ray, clusters, servers, a browser) one at a time, its 25 slowest listed, where the time
+# goes. Both parts run whatever the first gives; either failing fails the target.
 test: checks
-	$(BIN)/python -m pytest -q --durations=25
+	@status=0; \
+	$(BIN)/python -m pytest -q -n auto --dist loadfile -m "not slow or in_process" || status=$$?; \
+	$(BIN)/python -m pytest -q -m "slow and not in_process" --durations=25 || status=$$?; \
+	exit $$status
 
 # The fast tier, for development: the unit and property tests that take well under a second or two each; no
-# end-to-end sweep, no full-size cross-check (those are `slow`, in `make test`).
+# end-to-end sweep, no full-size cross-check (those are `slow`, in `make test`); side by side, one per core.
 test-fast: checks
-	$(BIN)/python -m pytest -q -m "not slow"
+	$(BIN)/python -m pytest -q -n auto --dist loadfile -m "not slow"
 
 docs: setup
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs serve

@@ -1,6 +1,8 @@
 """Shared fixtures: every test in a temporary working folder; the real digits dataset (scikit-learn,
 offline) loaded once; a local Ray. And the test tiers: a test on a real Ray is end to end, so it is in the
-``slow`` tier (``make test-fast`` leaves it out; ``make test`` runs both)."""
+``slow`` tier (``make test-fast`` leaves it out; ``make test`` runs both: the tests that start no process
+of their own, the fast tier and the modules marked ``in_process``, side by side, then the rest one at a
+time)."""
 
 from __future__ import annotations
 

@@ -30,6 +30,8 @@ from dptune.privacy.pld import (
 )
 from dptune.sweep.bound import LOWEST_WINDOW, lowest_sigma
 
+pytestmark = pytest.mark.in_process  # starts no Ray, server or browser: `make test` runs it beside others
+
 
 def calibrated(
     method: str, params: dict, eps: float, delta: float, q: float, steps: int, accountant: str = "rdp"

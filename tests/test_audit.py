@@ -38,6 +38,8 @@ from dptune.training.audit import (
 )
 from tests.test_cli import run
 
+pytestmark = pytest.mark.in_process  # starts no Ray, server or browser: `make test` runs it beside others
+
 EPSILON = 2.0
 CANARIES = 20_000
 CANARIES_HALF_NOISE = 50_000  # a 2× violation is the hardest to see: more canaries, wider margin

@@ -23,6 +23,8 @@ from dptune.sweep.spec_keys import PROMOTION_FACTOR
 from dptune.training.calibrated_run import calibrated_run
 from tests.test_plan import CELLS, DP_ACCOUNTING_SLACK, N_FASHION, floor_of, recomposed, spec_doc
 
+pytestmark = pytest.mark.in_process  # starts no Ray, server or browser: `make test` runs it beside others
+
 
 def halving_doc(model: str, total: float, promoted: int = 2, **budget: Any) -> dict[str, Any]:
     doc = spec_doc(model, [total], 8, CELLS[model])

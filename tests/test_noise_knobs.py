@@ -25,6 +25,8 @@ from dptune.methods.params import Param
 from dptune.training.config import KNOB_OPTIONS, SEARCHABLE_KNOBS, RunConfig
 from dptune.training.train import Trainer
 
+pytestmark = pytest.mark.in_process  # starts no Ray, server or browser: `make test` runs it beside others
+
 BASE = {"epsilon": 1.0, "dataset": "digits", "model": "mlp", "delta": 1e-4, "epochs": 1}
 BASE |= {"batch_size": 50, "lr": 0.05, "physical_batch_size": 50, "seed": 0}
 CALIBRATION_TOLERANCE = 0.02

@@ -45,6 +45,8 @@ from tests.test_plan import (
     recomposed,
 )
 
+pytestmark = pytest.mark.in_process  # starts no Ray, server or browser: `make test` runs it beside others
+
 TRAINING = {"epochs": 20, "batch_size": 4096, "clip": 0.1}
 
 

@@ -22,6 +22,8 @@ from dptune.engine.layer_grads import ConvOuter, LinearOuter, OneHot, ghost_is_c
 from dptune.engine.persample import Chooser, FlatModel, GhostEngine, VmapEngine, ghost_supported
 from dptune.models import build_model
 
+pytestmark = pytest.mark.in_process  # starts no Ray, server or browser: `make test` runs it beside others
+
 
 def reference_clipped_sum(
     model: nn.Module,

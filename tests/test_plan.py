@@ -45,6 +45,8 @@ from dptune.training.calibrated_run import calibrated_run
 from dptune.training.trial_status import OBJECTIVE
 from dptune.tune.define_by_run import DefineByRun
 
+pytestmark = pytest.mark.in_process  # starts no Ray, server or browser: `make test` runs it beside others
+
 N_FASHION = 60000
 
 

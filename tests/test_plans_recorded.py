@@ -25,6 +25,8 @@ from dptune.sweep.pipeline import planned
 from dptune.sweep.spec import load_spec
 from dptune.training.calibrated_run import default_delta
 
+pytestmark = pytest.mark.in_process  # starts no Ray, server or browser: `make test` runs it beside others
+
 ROOT = Path(__file__).resolve().parents[1]
 RECORD = Path(__file__).with_name("plans_recorded.json")
 

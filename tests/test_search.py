@@ -15,6 +15,8 @@ from dptune.sweep.space import start_point
 from dptune.sweep.spec_parts import method_space, parse_filter
 from dptune.tune.define_by_run import SAMPLERS, DefineByRun
 
+pytestmark = pytest.mark.in_process  # starts no Ray, server or browser: `make test` runs it beside others
+
 FAMILIES = {
     "first-order": {
         "family": "first-order",

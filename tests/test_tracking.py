@@ -21,6 +21,8 @@ from dptune.training.config import RunConfig
 from dptune.training.trial_status import TrialStatus
 from dptune.tune.callbacks import TrialRecorder
 
+pytestmark = pytest.mark.in_process  # starts no Ray, server or browser: `make test` runs it beside others
+
 
 def test_pareto_front_keeps_only_undominated_final_test_scores() -> None:
     def point(eps: float, acc: float, validation: float = 0.5) -> TradeOff:
