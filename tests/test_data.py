@@ -13,6 +13,8 @@ import dptune.engine.data as data_module
 from dptune.base.errors import DataUnavailableError, InputError
 from dptune.engine.data import load_dataset, read_idx, train_size
 
+pytestmark = pytest.mark.in_process  # starts no Ray, server or browser: `make test` runs it beside others
+
 SYSTEM_FMNIST = Path("/usr/share/datasets/fashion-mnist")
 
 

@@ -16,6 +16,8 @@ from dptune.sweep.pipeline import planned
 from dptune.sweep.spec import parse_spec
 from dptune.training.config import KNOBS
 
+pytestmark = pytest.mark.in_process  # starts no Ray, server or browser: `make test` runs it beside others
+
 FEW_LINES = {
     "name": "few",
     "dataset": {"name": "digits"},

@@ -15,6 +15,8 @@ from dptune.methods.filters import IIRCoefficients, filtered_adam
 from dptune.methods.privatize import TorchNoise, privatized_gradient
 from tests.helpers import digits_trainer, noise_free_release
 
+pytestmark = pytest.mark.in_process  # starts no Ray, server or browser: `make test` runs it beside others
+
 
 def numpy_top_basis(matrix: np.ndarray, rank: int) -> np.ndarray:
     """Top-r left (m ≤ n) or right (m > n) singular vectors from numpy, each column's largest entry

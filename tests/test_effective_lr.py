@@ -14,6 +14,8 @@ from dptune.sweep.results import run_settings, trial_settings
 from dptune.training.config import RunConfig
 from tests.helpers import digits_trainer
 
+pytestmark = pytest.mark.in_process  # starts no Ray, server or browser: `make test` runs it beside others
+
 STEPS = 3000
 
 

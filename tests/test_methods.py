@@ -13,6 +13,8 @@ from dptune.methods.privatize import gaussian_privatize
 from dptune.methods.signal import per_sample_gradient
 from tests.helpers import digits_trainer, flat_grad, noise_free_release
 
+pytestmark = pytest.mark.in_process  # starts no Ray, server or browser: `make test` runs it beside others
+
 ALL_METHODS = sorted(METHODS)
 
 

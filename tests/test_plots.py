@@ -23,6 +23,8 @@ from dptune.tracking.plots import (
 )
 from dptune.tracking.report import PlotContext, TrialPoint
 
+pytestmark = pytest.mark.in_process  # starts no Ray, server or browser: `make test` runs it beside others
+
 CONTEXT = PlotContext(dataset="Fashion-MNIST", model="cnn5", delta=1e-5, epochs="10–40")
 
 

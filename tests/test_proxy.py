@@ -18,6 +18,8 @@ from dptune.privacy.amplification import amplified_by_subset
 from dptune.training.train import Trainer
 from tests.helpers import digits_trainer, noise_free_release, subsampled_gaussian
 
+pytestmark = pytest.mark.in_process  # starts no Ray, server or browser: `make test` runs it beside others
+
 
 @pytest.mark.parametrize("epsilon", [0.1, 1.0, 3.0, 8.0])
 @pytest.mark.parametrize("fraction", [0.01, 0.2, 0.5, 1.0])

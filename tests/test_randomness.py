@@ -21,6 +21,8 @@ from dptune.training.audit import AuditConfig, run_audit
 from dptune.training.train import Trainer
 from tests.helpers import digits_trainer, noise_free_release
 
+pytestmark = pytest.mark.in_process  # starts no Ray, server or browser: `make test` runs it beside others
+
 
 def correlation(a: torch.Tensor, b: torch.Tensor) -> float:
     a, b = a - a.mean(), b - b.mean()

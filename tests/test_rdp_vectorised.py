@@ -26,6 +26,8 @@ from dptune.privacy.calibration import calibrate_noise, method_schedule
 from dptune.privacy.history import HistoryEntry
 from dptune.privacy.rdp import subsampled_gaussian_rdp
 
+pytestmark = pytest.mark.in_process  # starts no Ray, server or browser: `make test` runs it beside others
+
 ORDERS = list(RDP_ORDERS)
 DELTA = 1e-5
 

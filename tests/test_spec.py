@@ -13,6 +13,8 @@ from dptune.cli import main
 from dptune.sweep.spec import load_spec, parse_spec
 from tests.sweep_helpers import PER_RUN_YAML, stores_beside
 
+pytestmark = pytest.mark.in_process  # starts no Ray, server or browser: `make test` runs it beside others
+
 SWEEPS = sorted((Path(__file__).parents[1] / "sweeps").rglob("*.yaml"))
 BASE = stores_beside(yaml.safe_load(PER_RUN_YAML.read_text()))
 

@@ -10,6 +10,8 @@ import pytest
 from dptune.tune.studies import study_storage
 from dptune.tune.study_plots import study_figures, study_page
 
+pytestmark = pytest.mark.in_process  # starts no Ray, server or browser: `make test` runs it beside others
+
 
 def _study(folder: Path) -> optuna.Study:
     study = optuna.create_study(
