@@ -40,9 +40,12 @@ def digits() -> Dataset:
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Every test that uses ``local_ray`` is marked ``slow`` (those that start a Ray of their own, a
-    cluster or a ``dptune run`` process carry the mark themselves)."""
+    cluster or a ``dptune run`` process carry the mark themselves); one in a module marked ``in_process``
+    (run beside other tests) is refused, since its Ray would share the cores with them."""
     for item in items:
         if "local_ray" in getattr(item, "fixturenames", ()):
+            if item.get_closest_marker("in_process"):
+                raise pytest.UsageError(f"{item.nodeid} starts a Ray: its module cannot be marked in_process")
             item.add_marker(pytest.mark.slow)
 
 
