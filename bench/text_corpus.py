@@ -48,8 +48,8 @@ binary task of the size of design 3's. A text is HTML-unescaped, stripped of eve
 token that is a link (``LINK``: one holding ``://`` or a domain followed by ``/``, or starting with
 ``http``, as a retweet's cut link does; the link shorteners, ``ow.ly`` and ``nyti.ms``, name the outlet),
 its white space collapsed (mentions of an account, the outlets' own included, are kept: the text as
-written); empty texts dropped, repeated texts
-resolved as above; the split by the same rule with ``numpy.random.default_rng(HEALTH_SPLIT_SEED)``.
+written); empty texts dropped, repeated texts resolved as above; the split by the same rule with
+``numpy.random.default_rng(HEALTH_SPLIT_SEED)``.
 
 **Public pretraining text: WordNet 3.0 glosses**, as Debian's ``wordnet-base`` (1:3.0-37) ships them
 (licence: WordNet 3.0, Princeton University's permissive licence, /usr/share/doc/wordnet-base/copyright):

@@ -289,6 +289,15 @@ def section(record: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def read_inputs(task: str) -> dict[str, str]:
+    """What ``task``'s executions read that the commit does not fix: SHA-256 prefixes of the checkpoints
+    and of the training file."""
+    home = Path(TEXT).expanduser()
+    read = {name: home / name / "model.safetensors" for name in ("lexicon-roberta", "scratch-roberta")}
+    read["train"] = home / task / "train.csv"
+    return {f"{name}_sha256": sha256(path)[:12] for name, path in read.items()}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--task", choices=tuple(TASKS), required=True)
@@ -303,10 +312,7 @@ def main() -> None:
     args = parser.parse_args()
     rows = commands(args.task, args.epsilon)
     chosen = {name: rows[name] for name in (rows if args.rows is None else args.rows)}
-    home = Path(TEXT).expanduser()
-    read = {name: home / name / "model.safetensors" for name in ("lexicon-roberta", "scratch-roberta")}
-    read["train"] = home / args.task / "train.csv"
-    inputs = {f"{name}_sha256": sha256(path)[:12] for name, path in read.items()}
+    inputs = read_inputs(args.task) if chosen else {}  # the table alone reads none of them
     for name, row in chosen.items():
         count = args.executions or executions(args.task, name)
         run_cell(RECORD, args.task, args.epsilon, {name: row}, count, SCRATCH.parent / "text", inputs)
