@@ -196,7 +196,7 @@ READING_4_AT_3 = (
     "execution had 2 to 4 first-rung trials that read above 55% on validation, 14 of 45 (22 noisy steps "
     "at ε_t 0.346): DP-SGD 7 of 15, every one at an effective step of 0.94 or more, none of the 6 at "
     "0.56 or less (0.47, 0.49 and 0.56 among them; the untuned default's step is 0.5, and it learns over "
-    "its whole run of six epochs), DP-AdamBC 4 of 15, every one at 5.8e-4 or more (none of 8 at 1.8e-4 "
+    "its whole run of six epochs), DP-AdamBC 4 of 15, every one at 5.8e-4 or more (none of 9 at 1.8e-4 "
     "or less did), DP-PMLF 3 of 15, every one at 0.81 or more (none of 11 at 0.74 or less did). At both "
     "totals a first rung learns only in the upper part of each default step range. Of the fixes the "
     "total-8 reading names, the untuned default among the trials would put a step that did not learn "
