@@ -133,6 +133,7 @@ from results import cpu_name, write_section  # bench/ is on the path
 from text_corpus import sha256
 from untuned_tasks import (
     BASELINE_SPECS,
+    COUNT_TOLD,
     EXECUTIONS,
     ROOT,
     SCRATCH,
@@ -371,6 +372,7 @@ def section(record: dict[str, Any]) -> str:
         "below); task, spaces and defaults chosen before any run (the script's docstring); the oracle's "
         "figures are not bounds (its tuning is not counted); repeat-and-select's held-out split is taken as "
         "public",
+        COUNT_TOLD,
         "",
         *result_rows(record),
         "",

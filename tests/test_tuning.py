@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import math
 import random
+from typing import Any
 
 import numpy as np
 import pytest
 from dp_accounting import dp_event
+from dp_accounting.pld import privacy_loss_distribution
+from dp_accounting.rdp.rdp_privacy_accountant import RdpAccountant, _gamma_truncated_negative_binomial
+from scipy import stats
 
 from dptune.methods import METHODS
-from dptune.privacy.accounting import rdp_curve, rdp_to_epsilon, truncate
+from dptune.privacy.accounting import RDP_ORDERS, rdp_curve, rdp_to_epsilon, truncate
 from dptune.privacy.tuning import (
     COMPOSITION,
     REPEAT_AND_SELECT,
@@ -18,6 +22,7 @@ from dptune.privacy.tuning import (
     choose_bound,
     composition_curve,
     repeat_and_select_curve,
+    revealed_count_curve,
     worst_curve,
 )
 from dptune.sweep.bound import configuration_ledgers
@@ -61,6 +66,71 @@ def test_composition_matches_dp_accounting_composed_event() -> None:
     ours = rdp_to_epsilon(composition_curve(ledgers), DELTA)
     events = [subsampled_gaussian(z, q, n) for ledger in ledgers for z, q, n in ledger]
     assert ours == pytest.approx(dp_accounting_epsilon(dp_event.ComposedDpEvent(events), DELTA), rel=1e-3)
+
+
+def count_law(count: TrialCount) -> Any:
+    """log P[K = k] from scipy, independent of ``TrialCount.pmf``: Poisson, or the negative binomial (η > 0)
+    or logarithmic (η = 0) series truncated at k ≥ 1, with dp-accounting's γ for the mean."""
+    if count.distribution == "poisson":
+        return stats.poisson(count.mean).logpmf
+    gamma = _gamma_truncated_negative_binomial(count.shape, count.mean)
+    if count.shape == 0:
+        return stats.logser(1 - gamma).logpmf
+    law = stats.nbinom(count.shape, gamma)
+    return lambda k: np.where(k >= 1, law.logpmf(k) - math.log1p(-law.pmf(0)), -np.inf)
+
+
+@pytest.mark.parametrize(
+    "count",
+    [
+        TrialCount("poisson", 5),
+        TrialCount("truncated-negative-binomial", 5, 1.0),
+        TrialCount("truncated-negative-binomial", 4, 0.0),
+    ],
+    ids=lambda c: f"{c.distribution}-{c.mean}-{c.shape}",
+)
+def test_a_released_count_costs_the_mixture_of_its_compositions(count: TrialCount) -> None:
+    """Each order's ε'_λ against (1/(λ−1))·log Σ_k P[K = k]·e^{(λ−1)·k·ε_λ}, summed term by term over
+    scipy's law of K with dp-accounting's curve of one run; ∞ exactly where that sum diverges."""
+    run = subsampled_gaussian(1.2, 0.02, 300)
+    worst = np.asarray(RdpAccountant(list(RDP_ORDERS)).compose(run)._rdp)
+    ours = revealed_count_curve(worst, count)
+    k = np.arange(0, 4000)
+    log_pmf = count_law(count)(k)
+    compared = 0
+    for order, one, theirs in zip(RDP_ORDERS, worst, ours, strict=True):
+        exponent = (order - 1) * k * one + log_pmf
+        terms = np.exp(exponent - exponent.max())
+        partial = (exponent.max() + math.log(terms.sum())) / (order - 1)
+        if theirs == math.inf:  # the series diverges: its terms do not decay
+            assert terms[-1] >= terms[-2]
+        elif terms[-1] > 1e-30 * terms.sum():  # not converged in 4,000 terms: the sum so far bounds it
+            assert theirs >= partial - 1e-12
+        else:
+            assert theirs == pytest.approx(partial, rel=1e-9, abs=1e-12)
+            compared += 1
+    assert compared >= 5
+    assert rdp_to_epsilon(ours, DELTA) > rdp_to_epsilon(repeat_and_select_curve(worst, count), DELTA)
+
+
+def test_a_released_poisson_count_bounds_the_pld_mixture() -> None:
+    """The (ε, δ) of a Poisson(5) count of runs plus a release, K told: at ε from the RDP curve, the δ of
+    the mixture by dp-accounting's PLD, Σ_k P[K = k]·δ_{k+1 runs}(ε) (and the tail's mass), is within δ."""
+    sigma, q, steps, mean = 1.2, 0.05, 40, 5
+    worst = rdp_curve([(sigma, q, steps)])
+    revealed = revealed_count_curve(worst, TrialCount("poisson", mean)) + worst
+    epsilon = rdp_to_epsilon(revealed, DELTA)
+    one = privacy_loss_distribution.from_gaussian_mechanism(
+        sigma, sampling_prob=q, value_discretization_interval=1e-3
+    ).self_compose(steps)
+    runs, mixture, covered = one, 0.0, 0.0
+    for k in range(40):
+        weight = stats.poisson(mean).pmf(k)
+        mixture += weight * runs.get_delta_for_epsilon(epsilon)
+        covered += weight
+        runs = runs.compose(one)
+    assert mixture + (1 - covered) <= DELTA
+    assert mixture > DELTA / 10  # the RDP bound is not loose by orders of magnitude
 
 
 def test_geometric_trial_count_has_its_closed_form_and_every_count_its_mean() -> None:

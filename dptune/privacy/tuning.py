@@ -122,6 +122,44 @@ def repeat_and_select_curve(worst: np.ndarray, count: TrialCount) -> np.ndarray:
     )
 
 
+def revealed_count_curve(worst: np.ndarray, count: TrialCount) -> np.ndarray:
+    """RDP curve of K runs, each dominated by ``worst``, every run's output released **and K with them**:
+    what a random search costs once its count is no longer secret (a figure that tells K, such as its wall
+    time), against ``repeat_and_select_curve``'s, which needs K secret.
+
+    K's law does not depend on the data and K is part of the output, so the two output distributions are
+    mixtures over k with the same weights and disjoint supports, and Rényi divergence of such mixtures adds
+    up term by term: e^{(λ−1)D_λ} = Σ_k P[K = k]·e^{(λ−1)D_λ(k runs)} ≤ G_K(e^{(λ−1)ε_λ}), with
+    D_λ(k runs) ≤ k·ε_λ by composition (Mironov 2017, Prop. 1) and G_K(z) = E[z^K] K's probability
+    generating function. So ε'_λ = log G_K(e^{(λ−1)ε_λ}) / (λ − 1):
+
+    - K ~ Poisson(μ): ε'_λ = μ·(e^{(λ−1)ε_λ} − 1) / (λ − 1);
+    - K truncated negative binomial (η, γ): G_K(z) = ((1 − (1−γ)z)^{−η} − 1) / (γ^{−η} − 1) (η > 0),
+      log(1 − (1−γ)z) / log γ (η = 0), where (1−γ)z < 1, else ε'_λ = ∞;
+    - a fixed count k: k·ε_λ.
+    """
+    orders = np.asarray(RDP_ORDERS, dtype=float)
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        z = np.exp((orders - 1) * np.asarray(worst, dtype=float))
+        if count.distribution == "fixed":
+            return np.asarray(count.mean * worst, dtype=float)
+        if count.distribution == "poisson":
+            log_pgf = count.mean * (z - 1)
+        else:
+            from dp_accounting.rdp.rdp_privacy_accountant import _gamma_truncated_negative_binomial
+
+            gamma = _gamma_truncated_negative_binomial(count.shape, count.mean)
+            tail = 1 - (1 - gamma) * z
+            pgf = (
+                np.log(tail) / math.log(gamma)
+                if count.shape == 0
+                else (tail ** (-count.shape) - 1) / (gamma ** (-count.shape) - 1)
+            )
+            log_pgf = np.where(tail > 0, np.log(pgf), np.inf)
+        curve: np.ndarray = np.where(np.isfinite(log_pgf), log_pgf / (orders - 1), np.inf)
+    return curve
+
+
 def choose_bound(sampler: str, scheduler: str, count: TrialCount, has_start_points: bool) -> tuple[str, str]:
     """(bound, why): repeat-and-select only where Papernot & Steinke's theorem holds, else composition."""
     obstacles = []

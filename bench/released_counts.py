@@ -1,0 +1,135 @@
+"""The ε of repeat-and-select executions whose trial count the campaigns' records told: a valid bound for
+what was published, in place of the one that assumes the count secret.
+
+Repeat-and-select's bound (Papernot & Steinke 2022) holds while K, the secret number of runs, stays
+secret. Up to 2026-12-02 ``bench/untuned_tasks.py`` (and ``bench/text_evidence.py`` through it) recorded
+every execution's wall time, repeat-and-select's too, in records this repository publishes; an
+execution's wall time grows with its K, so those executions' K counts as released. What they published is
+then covered by K runs and the re-run of the best with K told: ``revealed_count_curve`` (K's law mixes
+the compositions of k runs) plus the release's run, converted at the execution's δ.
+
+For each such execution, the plan that ran is rebuilt at the commit the execution records (in a temporary
+git worktree, by that commit's own planner, on the spec at that commit and the task's training samples),
+checked to state the ε the execution recorded, and its mechanisms (σ, q, steps) recomposed by this
+commit's accountant. The script writes ``epsilon_count_told`` beside each such execution and withholds its
+wall time from the record from now on (``wall_seconds: null``, ``count_told`` saying why); the campaigns'
+tables show the larger figure. Run from the repository root:
+
+    python bench/released_counts.py && python bench/untuned_tasks.py --task cnn5 --epsilon 2 --write \\
+        && python bench/text_evidence.py --task health-tweets --epsilon 3 --rows --write
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from untuned_tasks import ROOT  # bench/ is on the path
+
+from dptune.privacy.accounting import rdp_to_epsilon
+from dptune.privacy.tuning import TrialCount, revealed_count_curve, worst_curve
+
+RECORDS = (ROOT / "bench" / "untuned_tasks.json", ROOT / "bench" / "text_evidence.json")
+ROW = "repeat_and_select"
+TRAINING_SAMPLES = {
+    "cnn5": 20_000,
+    "mlp": 20_000,
+    "rotten-tomatoes": 10_202,
+    "vader-snippets": 10_140,
+    "health-tweets": 10_907,
+}
+"""Each task's training samples, as its campaign's docstring states them (the rebuilt plan's ε checks
+them: a plan on another n states another ε)."""
+TOLD = "its wall time, which grows with its secret count, was published in this record until 2026-12-02"
+PLAN = """
+import json, sys, yaml
+from pathlib import Path
+from dptune.sweep.pipeline import planned
+from dptune.sweep.spec import parse_spec
+doc = yaml.safe_load(Path(sys.argv[1]).read_text())
+doc["privacy"]["epsilon"] = float(sys.argv[2])
+(plan,) = planned(parse_spec(doc, Path.cwd()), int(sys.argv[3]))
+print(json.dumps(plan.as_dict()))
+"""
+"""Run in a worktree of the commit an execution ran: that commit's plan of its spec at one total."""
+
+
+def plan_at(commit: str, spec: str, total: str, samples: int, worktrees: Path) -> dict[str, Any]:
+    """The plan ``commit``'s planner makes of ``spec`` (a repository path) at ``total`` on ``samples``."""
+    tree = worktrees / commit
+    if not tree.exists():
+        git = ["git", "worktree", "add", "--quiet", "--detach", str(tree), commit]
+        subprocess.run(git, cwd=ROOT, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", PLAN, spec, total, str(samples)],
+        cwd=tree,
+        env={"PYTHONPATH": str(tree), "PATH": "/usr/bin:/bin", "HOME": str(Path.home())},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    plan: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return plan
+
+
+def ledgers(stage: dict[str, Any]) -> tuple[tuple[tuple[float, float, int], ...], ...]:
+    """A plan stage's written-out mechanisms as ledgers of (σ, q, steps)."""
+    return tuple(
+        tuple((m["noise_multiplier"], m["sample_rate"], m["steps"]) for m in ledger)
+        for ledger in stage["mechanisms"]
+    )
+
+
+def count_told_epsilon(plan: dict[str, Any]) -> float:
+    """ε at the plan's δ of its tuning's K runs with K told (``revealed_count_curve``) and its release."""
+    tuning, release = plan["stages"]
+    runs = tuning["runs"]
+    count = TrialCount(runs["distribution"], runs["mean"], runs.get("shape", float("inf")))
+    curve = revealed_count_curve(worst_curve(ledgers(tuning)), count) + worst_curve(ledgers(release))
+    return rdp_to_epsilon(curve, plan["delta"])
+
+
+def told(execution: dict[str, Any]) -> bool:
+    """Whether an execution's record told its count: a wall time kept, or withheld here already."""
+    return execution.get("wall_seconds") is not None or "count_told" in execution
+
+
+def restate(path: Path, worktrees: Path) -> None:
+    """Every told repeat-and-select execution in the record ``path``: its ε with K told, its time withheld."""
+    record = json.loads(path.read_text())
+    for task, cells in record.items():
+        for total, cell in cells.items():
+            entry = cell.get(ROW, {})
+            for execution in filter(told, entry.get("executions", [])):
+                spec = entry["command"].split()[2]  # .venv/bin/dptune run SPEC --epsilon E
+                plan = plan_at(execution["code"], spec, total, TRAINING_SAMPLES[task], worktrees)
+                if abs(plan["epsilon"] - execution["epsilon"]) > 1e-9 * execution["epsilon"]:
+                    sys.exit(
+                        f"{task} ε={total}: the plan rebuilt at {execution['code']} states ε "
+                        f"{plan['epsilon']}, the execution {execution['epsilon']}"
+                    )
+                execution |= {
+                    "wall_seconds": None,
+                    "count_told": TOLD,
+                    "epsilon_count_told": count_told_epsilon(plan),
+                }
+                print(
+                    f"{path.name} {task} ε={total}: {execution['epsilon']:.3f} with K secret, "
+                    f"{execution['epsilon_count_told']:.3f} with K told"
+                )
+    path.write_text(json.dumps(record, indent=1) + "\n")
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        for path in RECORDS:
+            restate(path, Path(folder))
+    subprocess.run(["git", "worktree", "prune"], cwd=ROOT, check=True)
+
+
+if __name__ == "__main__":
+    main()
