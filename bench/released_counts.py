@@ -31,7 +31,8 @@ from typing import Any
 from untuned_tasks import ROOT  # bench/ is on the path
 
 from dptune.privacy.accounting import rdp_to_epsilon
-from dptune.privacy.tuning import TrialCount, revealed_count_curve, worst_curve
+from dptune.privacy.tuning import revealed_count_curve, worst_curve
+from dptune.sweep.spec_parts import parse_trial_count
 
 RECORDS = (ROOT / "bench" / "untuned_tasks.json", ROOT / "bench" / "text_evidence.json")
 ROW = "repeat_and_select"
@@ -87,8 +88,7 @@ def ledgers(stage: dict[str, Any]) -> tuple[tuple[tuple[float, float, int], ...]
 def count_told_epsilon(plan: dict[str, Any]) -> float:
     """ε at the plan's δ of its tuning's K runs with K told (``revealed_count_curve``) and its release."""
     tuning, release = plan["stages"]
-    runs = tuning["runs"]
-    count = TrialCount(runs["distribution"], runs["mean"], runs.get("shape", float("inf")))
+    count = parse_trial_count(tuning["runs"], "plan.stages[0].runs")  # the spec's form, as the plan writes it
     curve = revealed_count_curve(worst_curve(ledgers(tuning)), count) + worst_curve(ledgers(release))
     return rdp_to_epsilon(curve, plan["delta"])
 

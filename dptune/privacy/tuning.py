@@ -138,11 +138,11 @@ def revealed_count_curve(worst: np.ndarray, count: TrialCount) -> np.ndarray:
       log(1 − (1−γ)z) / log γ (η = 0), where (1−γ)z < 1, else ε'_λ = ∞;
     - a fixed count k: k·ε_λ.
     """
+    if count.distribution == "fixed":
+        return np.asarray(count.mean * worst, dtype=float)
     orders = np.asarray(RDP_ORDERS, dtype=float)
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
         z = np.exp((orders - 1) * np.asarray(worst, dtype=float))
-        if count.distribution == "fixed":
-            return np.asarray(count.mean * worst, dtype=float)
         if count.distribution == "poisson":
             log_pgf = count.mean * (z - 1)
         else:
