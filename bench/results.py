@@ -7,6 +7,10 @@ import platform
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import yaml
+
+from dptune.sweep.spec_parts import parse_trial_count
+
 if TYPE_CHECKING:
     from mlflow.tracking import MlflowClient
 
@@ -24,6 +28,18 @@ def fresh_process_env(code: Path) -> dict[str, str]:
     env = {**os.environ, "PYTHONPATH": str(code), "RAY_AUTH_MODE": "disabled"}
     env.pop("RAY_ADDRESS", None)
     return env
+
+
+def secret_count(args: list[str], root: Path) -> bool:
+    """Whether the ``dptune`` command ``args`` runs a search whose trial count is random: a spec (a path
+    under ``root``) whose ``budget.trials_per_method`` the spec's own parser reads as a distribution, not
+    overridden by ``--trials``. Such a search's ε holds only while its count stays secret, and a run's
+    wall time or trial-hours grow with the count, so a record of it keeps neither."""
+    if args[0] != "run" or "--trials" in args:
+        return False
+    budget = yaml.safe_load((root / args[1]).read_text()).get("budget") or {}
+    count = parse_trial_count(budget.get("trials_per_method", 1), "budget.trials_per_method")
+    return count.distribution != "fixed"
 
 
 def experiment_id(client: MlflowClient, name: str) -> str:

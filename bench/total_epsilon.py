@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from results import cpu_name, fresh_process_env, write_section  # bench/ is on the path
+from results import cpu_name, fresh_process_env, secret_count, write_section  # bench/ is on the path
 from scatter_fmnist import dptune
 
 from dptune.tracking.mlflow_setup import quiet_mlflow
@@ -137,9 +137,11 @@ def released(release: dict[str, Any], folder: Path) -> dict[str, Any]:
     return {"plan": card.get("plan"), "settings": settings}
 
 
-def execute(args: list[str], folder: Path, secret_count: bool) -> dict[str, Any]:
+def execute(args: list[str], folder: Path) -> dict[str, Any]:
     """One execution in a fresh ``folder``: its release (the last line), wall time and trial-hours; of a
-    search whose trial count is secret (``secret_count``), no time at all: it would tell the count."""
+    search whose trial count is secret (``results.secret_count``), no time at all: it would tell the
+    count."""
+    withhold_time = secret_count(args, ROOT)
     shutil.rmtree(folder, ignore_errors=True)
     folder.mkdir(parents=True)
     started = time.time()
@@ -151,8 +153,8 @@ def execute(args: list[str], folder: Path, secret_count: bool) -> dict[str, Any]
         "final_test_accuracy": last["final_test_accuracy"],
         "epsilon": last["epsilon"],
         "delta": last["delta"],
-        "wall_seconds": None if secret_count else round(wall, 1),
-        "trial_hours": round(trial_seconds / 3600, 3) if trial_seconds and not secret_count else None,
+        "wall_seconds": None if withhold_time else round(wall, 1),
+        "trial_hours": round(trial_seconds / 3600, 3) if trial_seconds and not withhold_time else None,
     }
     if "model_uri" in last:
         entry |= released(last, folder)
@@ -183,7 +185,7 @@ def run_cell(model: str, epsilon: float, executions: int) -> None:
             index = len(entry["executions"])
             print(f"{model} ε={epsilon:g} {key} execution {index + 1}/{executions} …", flush=True)
             folder = SCRATCH / f"{model}-eps{epsilon:g}" / f"{name}-{index}"
-            result = execute(args, folder, secret_count=name == "repeat_and_select")
+            result = execute(args, folder)
             entry["executions"].append(result)
             entry |= summarized(entry["executions"])
             if "plan" in result:

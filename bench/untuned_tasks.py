@@ -44,7 +44,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from results import cpu_name, fresh_process_env, write_section  # bench/ is on the path
+from results import cpu_name, fresh_process_env, secret_count, write_section  # bench/ is on the path
 from scatter_fmnist import dptune
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -83,18 +83,19 @@ def spec_runs(spec: str, epsilon: float, suffixes: dict[str, str]) -> dict[str, 
     }
 
 
-def execute(args: list[str], folder: Path, secret_count: bool) -> list[dict[str, Any]]:
+def execute(args: list[str], folder: Path) -> list[dict[str, Any]]:
     """One execution in a fresh ``folder``: the released model's accuracy and (ε, δ) (the oracle: each
     re-run of its selection, the best on validation across methods, from ``dptune report``), and its
-    wall time; of a search whose trial count is secret (``secret_count``: repeat-and-select), no time:
-    it would tell the count, which the search's ε assumes secret. A spec is copied into ``folder``
-    first, so that its store and Tune results (beside it) are the execution's own."""
+    wall time; of a search whose trial count is secret (``results.secret_count``: repeat-and-select's),
+    no time: it would tell the count, which the search's ε assumes secret. A spec is copied into
+    ``folder`` first, so that its store and Tune results (beside it) are the execution's own."""
+    withhold_time = secret_count(args, ROOT)
     shutil.rmtree(folder, ignore_errors=True)
     folder.mkdir(parents=True)
     located = [str(shutil.copy(ROOT / a, folder)) if a.endswith(".yaml") else a for a in args]
     started = time.time()
     stdout = dptune(*located, cwd=folder, log=folder / "output.log", env=fresh_process_env(ROOT))
-    wall = None if secret_count else round(time.time() - started, 1)
+    wall = None if withhold_time else round(time.time() - started, 1)
     if "oracle" not in args[1]:
         last = json.loads(stdout.strip().splitlines()[-1])
         return [{k: last[k] for k in ("final_test_accuracy", "epsilon", "delta")} | {"wall_seconds": wall}]
@@ -150,7 +151,7 @@ def run_cell(
             print(f"{task} ε={epsilon:g} {name} execution {index + 1}/{executions} …", flush=True)
             code = code_version(record_file)
             folder = scratch / f"{task}-eps{epsilon:g}" / f"{name}-{index}"
-            results = execute(args, folder, secret_count=name == "repeat_and_select")
+            results = execute(args, folder)
             first = entry["code"].split(", ")[0]  # executions recorded before each kept its own
             entry["executions"] += [result | {"code": code} | (inputs or {}) for result in results]
             entry["code"] = ", ".join(dict.fromkeys(e.get("code", first) for e in entry["executions"]))
