@@ -28,14 +28,14 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from untuned_tasks import ROOT  # bench/ is on the path
+from results import secret_count  # bench/ is on the path
+from untuned_tasks import ROOT
 
 from dptune.privacy.accounting import rdp_to_epsilon
 from dptune.privacy.tuning import revealed_count_curve, worst_curve
 from dptune.sweep.spec_parts import parse_trial_count
 
 RECORDS = (ROOT / "bench" / "untuned_tasks.json", ROOT / "bench" / "text_evidence.json")
-ROW = "repeat_and_select"
 TRAINING_SAMPLES = {
     "cnn5": 20_000,
     "mlp": 20_000,
@@ -99,29 +99,37 @@ def told(execution: dict[str, Any]) -> bool:
 
 
 def restate(path: Path, worktrees: Path) -> None:
-    """Every told repeat-and-select execution in the record ``path``: its ε with K told, its time withheld."""
+    """Every told execution in the record ``path`` of a row whose spec draws its trial count
+    (``results.secret_count``: repeat-and-select's): its ε with K told, its time withheld."""
     record = json.loads(path.read_text())
     for task, cells in record.items():
         for total, cell in cells.items():
-            entry = cell.get(ROW, {})
-            for execution in filter(told, entry.get("executions", [])):
-                spec = entry["command"].split()[2]  # .venv/bin/dptune run SPEC --epsilon E
-                plan = plan_at(execution["code"], spec, total, TRAINING_SAMPLES[task], worktrees)
-                if abs(plan["epsilon"] - execution["epsilon"]) > 1e-9 * execution["epsilon"]:
-                    sys.exit(
-                        f"{task} ε={total}: the plan rebuilt at {execution['code']} states ε "
-                        f"{plan['epsilon']}, the execution {execution['epsilon']}"
-                    )
-                execution |= {
-                    "wall_seconds": None,
-                    "count_told": TOLD,
-                    "epsilon_count_told": count_told_epsilon(plan),
-                }
-                print(
-                    f"{path.name} {task} ε={total}: {execution['epsilon']:.3f} with K secret, "
-                    f"{execution['epsilon_count_told']:.3f} with K told"
-                )
+            for entry in cell.values():
+                args = entry["command"].split()[1:]  # .venv/bin/dptune run SPEC --epsilon E
+                if secret_count(args, ROOT):
+                    restate_row(entry, task, total, worktrees, path.name)
     path.write_text(json.dumps(record, indent=1) + "\n")
+
+
+def restate_row(entry: dict[str, Any], task: str, total: str, worktrees: Path, name: str) -> None:
+    """Each told execution of one row (``entry``) of ``task`` at ``total``, restated in place."""
+    for execution in filter(told, entry["executions"]):
+        spec = entry["command"].split()[2]
+        plan = plan_at(execution["code"], spec, total, TRAINING_SAMPLES[task], worktrees)
+        if abs(plan["epsilon"] - execution["epsilon"]) > 1e-9 * execution["epsilon"]:
+            sys.exit(
+                f"{task} ε={total}: the plan rebuilt at {execution['code']} states ε "
+                f"{plan['epsilon']}, the execution {execution['epsilon']}"
+            )
+        execution |= {
+            "wall_seconds": None,
+            "count_told": TOLD,
+            "epsilon_count_told": count_told_epsilon(plan),
+        }
+        print(
+            f"{name} {task} ε={total}: {execution['epsilon']:.3f} with K secret, "
+            f"{execution['epsilon_count_told']:.3f} with K told"
+        )
 
 
 def main() -> None:
