@@ -222,6 +222,13 @@ REMADE_4 = (
     "gone reads checkpoints remade there by the same commands (the script's docstring), recorded below"
 )
 """What design 4's executions read."""
+REMADE_6 = (
+    "- on 2026-12-03 the machine was replaced again and the data and checkpoints were made again by the same"
+    " commands: every file of designs 2 to 4 byte for byte as above; phase 1's held-out MLM loss 6.450, "
+    "phase 2's 6.554, the lexicon checkpoint byte for byte design 3's (097003f972cb) and the random one as "
+    "ever (6bc691030d56). Design 4's total-8 oracle and design 6's executions read these"
+)
+"""What the executions from 2026-12-03 read."""
 READING = (
     "- reading of design 2 (written after its runs; nothing was changed for it): at total 8 the "
     "pipeline's and the from-scratch releases all sit at the held-out majority share (58.04%, what one "
@@ -396,6 +403,7 @@ def section(record: dict[str, Any]) -> str:
         REBUILT,
         REMADE,
         REMADE_4,
+        REMADE_6,
         *inputs_line(record),
         f"- goals: {GOALS}",
         "- command: `python bench/text_evidence.py --task TASK --epsilon E --write` (each row's command "
