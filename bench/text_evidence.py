@@ -226,7 +226,8 @@ REMADE_6 = (
     "- on 2026-12-03 the machine was replaced again and the data and checkpoints were made again by the same"
     " commands: every file of designs 2 to 4 byte for byte as above; phase 1's held-out MLM loss 6.450, "
     "phase 2's 6.554, the lexicon checkpoint byte for byte design 3's (097003f972cb) and the random one as "
-    "ever (6bc691030d56). Design 4's total-8 oracle and design 6's executions read these"
+    "ever (6bc691030d56). Design 4's total-8 oracle and third repeat-and-select execution, and design 6's "
+    "executions, read these"
 )
 """What the executions from 2026-12-03 read."""
 READING = (
