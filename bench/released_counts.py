@@ -107,14 +107,14 @@ def restate(path: Path, worktrees: Path) -> None:
             for entry in cell.values():
                 args = entry["command"].split()[1:]  # .venv/bin/dptune run SPEC --epsilon E
                 if secret_count(args, ROOT):
-                    restate_row(entry, task, total, worktrees, path.name)
+                    restate_row(entry, args[1], task, total, worktrees, path.name)
     path.write_text(json.dumps(record, indent=1) + "\n")
 
 
-def restate_row(entry: dict[str, Any], task: str, total: str, worktrees: Path, name: str) -> None:
-    """Each told execution of one row (``entry``) of ``task`` at ``total``, restated in place."""
+def restate_row(entry: dict[str, Any], spec: str, task: str, total: str, worktrees: Path, name: str) -> None:
+    """Each told execution of one row (``entry``, which ran ``spec``) of ``task`` at ``total``, restated in
+    place."""
     for execution in filter(told, entry["executions"]):
-        spec = entry["command"].split()[2]
         plan = plan_at(execution["code"], spec, total, TRAINING_SAMPLES[task], worktrees)
         if abs(plan["epsilon"] - execution["epsilon"]) > 1e-9 * execution["epsilon"]:
             sys.exit(

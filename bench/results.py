@@ -38,7 +38,9 @@ def secret_count(args: list[str], root: Path) -> bool:
     if args[0] != "run" or "--trials" in args:
         return False
     budget = yaml.safe_load((root / args[1]).read_text()).get("budget") or {}
-    count = parse_trial_count(budget.get("trials_per_method", 1), "budget.trials_per_method")
+    if "trials_per_method" not in budget:  # the spec's default: a fixed count
+        return False
+    count = parse_trial_count(budget["trials_per_method"], "budget.trials_per_method")
     return count.distribution != "fixed"
 
 
