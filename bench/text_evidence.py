@@ -140,7 +140,7 @@ on a fresh task of design 4's kind, a kind design 4's runs learned at both total
 
 **Design 7, chosen on 2026-12-04 before any of its runs**, after design 6's total-8 table and its readings at
 both totals (bench/RESULTS.md, read from the MLflow records of the tuning, released under the tuning's ε;
-never a final test): design 6 met "above from scratch" at total 8 and the tax goal, and missed "above the
+never a final test): design 6 met "above from scratch" and the tax goal at total 8, and missed "above the
 untuned default by more than 2 standard errors" at both totals (+0.98 and +0.88 against 2 SE of 1.24 and
 1.11), as designs 3 and 4 did at total 8; at both totals its first rungs learned within DP-AdamBC's range
 but put most of the SGD family's draws where one epoch moves nothing (DP-SGD learned only at steps 0.50 to
