@@ -260,6 +260,15 @@ REMADE_6 = (
     "executions, read these"
 )
 """What the executions from 2026-12-03 read."""
+REMADE_7 = (
+    "- on 2026-12-04, after design 7's first three executions (which read 097003f972cb), the machine was "
+    "replaced again and the data and checkpoints were made again by the same commands: every task's files "
+    "byte for byte as above; phase 1's held-out MLM loss 6.431, phase 2's 6.531, the lexicon checkpoint "
+    "byte for byte design 4's (ab7110d2c8cc) and the random one as ever (6bc691030d56); this machine's torch "
+    "runs its AVX2 kernels (no AVX-512). As design 4 fixed for a changed machine, design 7's later "
+    "executions read these, each recording what it read"
+)
+"""What design 7's executions from the second machine of 2026-12-04 read."""
 READING = (
     "- reading of design 2 (written after its runs; nothing was changed for it): at total 8 the "
     "pipeline's and the from-scratch releases all sit at the held-out majority share (58.04%, what one "
@@ -482,6 +491,7 @@ def section(record: dict[str, Any]) -> str:
         REMADE,
         REMADE_4,
         REMADE_6,
+        REMADE_7,
         *inputs_line(record),
         f"- goals: {GOALS}",
         "- command: `python bench/text_evidence.py --task TASK --epsilon E --write` (each row's command "
