@@ -381,9 +381,6 @@ READING_6_AT_3 = (
     "its total ε 8.02"
 )
 """What design 6's total-3 figures say, kept in the section."""
-TITLE = "## Fine-tuning on real text: pretrained against from scratch, at totals that include the tuning"
-GOALS = "pipeline > from_scratch and > untuned_default, each by more than 2 standard errors; tax ≤ 1"
-
 READING_7 = (
     "- reading of design 7 at total 8 (written after its untuned-default and pipeline runs, before its "
     "from_scratch's, oracle's and repeat-and-select's results; nothing was changed for it): the pipeline's "
@@ -404,6 +401,8 @@ READING_7 = (
     "oracle measures"
 )
 """What design 7's total-8 figures say so far, kept in the section."""
+TITLE = "## Fine-tuning on real text: pretrained against from scratch, at totals that include the tuning"
+GOALS = "pipeline > from_scratch and > untuned_default, each by more than 2 standard errors; tax ≤ 1"
 
 
 def commands(task: str, epsilon: float) -> dict[str, list[str]]:
