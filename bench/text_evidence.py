@@ -192,6 +192,7 @@ from untuned_tasks import (
     ROOT,
     SCRATCH,
     result_rows,
+    run_again,
     run_cell,
     spec_runs,
     standard_error,
@@ -519,6 +520,7 @@ def section(record: dict[str, Any]) -> str:
         "figures are not bounds (its tuning is not counted); repeat-and-select's held-out split is taken as "
         "public",
         COUNT_TOLD,
+        run_again(5),
         "",
         *result_rows(record),
         "",

@@ -36,6 +36,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
+import math
 import platform
 import shutil
 import statistics
@@ -45,7 +46,7 @@ from pathlib import Path
 from typing import Any
 
 from results import cpu_name, fresh_process_env, secret_count, write_section  # bench/ is on the path
-from scatter_fmnist import dptune
+from scatter_fmnist import dptune, dptune_process
 
 ROOT = Path(__file__).resolve().parents[1]
 RECORD = ROOT / "bench" / "untuned_tasks.json"
@@ -83,19 +84,52 @@ def spec_runs(spec: str, epsilon: float, suffixes: dict[str, str]) -> dict[str, 
     }
 
 
+NOTHING: dict[str, Any] = {
+    "final_test_accuracy": None,
+    "epsilon": None,
+    "delta": None,
+    "released": "nothing: the search ran to its end and released no model (its ε spent as planned)",
+}
+"""An execution that released no model (``released_nothing``): kept, and never run again."""
+
+
+def released_nothing(done: subprocess.CompletedProcess[str]) -> bool:
+    """Whether ``dptune run`` ran to its end and released no model: exit 1 (a method with no trial that
+    trained) after its last line, the JSON of its releases, listed none (under a secret trial count, one
+    that drew no trial; Papernot & Steinke's Poisson count draws none with probability e^{−μ})."""
+    lines = done.stdout.strip().splitlines()
+    if done.returncode != 1 or not lines or not lines[-1].startswith("{"):
+        return False
+    return json.loads(lines[-1]).get("releases") == []
+
+
+def released(runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The executions of ``runs`` that released a model (a row's mean, sd and ε are theirs)."""
+    return [e for e in runs if e["final_test_accuracy"] is not None]
+
+
 def execute(args: list[str], folder: Path) -> list[dict[str, Any]]:
     """One execution in a fresh ``folder``: the released model's accuracy and (ε, δ) (the oracle: each
     re-run of its selection, the best on validation across methods, from ``dptune report``), and its
     wall time; of a search whose trial count is secret (``results.secret_count``: repeat-and-select's),
     no time: it would tell the count, which the search's ε assumes secret. A spec is copied into
-    ``folder`` first, so that its store and Tune results (beside it) are the execution's own."""
+    ``folder`` first, so that its store and Tune results (beside it) are the execution's own. A search that
+    ran to its end and released no model is a finished execution (``NOTHING``), never run again: a second
+    run on the same data is a mechanism the row's ε does not count; any other failure ends the campaign,
+    and that execution, which left nothing, runs again whole."""
     withhold_time = secret_count(args, ROOT)
     shutil.rmtree(folder, ignore_errors=True)
     folder.mkdir(parents=True)
     located = [str(shutil.copy(ROOT / a, folder)) if a.endswith(".yaml") else a for a in args]
     started = time.time()
-    stdout = dptune(*located, cwd=folder, log=folder / "output.log", env=fresh_process_env(ROOT))
+    done = dptune_process(*located, cwd=folder, env=fresh_process_env(ROOT))
+    (folder / "output.log").write_text(done.stdout + done.stderr)
     wall = None if withhold_time else round(time.time() - started, 1)
+    if released_nothing(done):
+        return [NOTHING | {"wall_seconds": wall}]
+    if done.returncode != 0:
+        raise SystemExit(f"dptune {' '.join(args)} failed ({done.returncode}): {done.stderr.strip()[-500:]}")
+    stdout = done.stdout
     if "oracle" not in args[1]:
         last = json.loads(stdout.strip().splitlines()[-1])
         return [{k: last[k] for k in ("final_test_accuracy", "epsilon", "delta")} | {"wall_seconds": wall}]
@@ -155,19 +189,35 @@ def run_cell(
             first = entry["code"].split(", ")[0]  # executions recorded before each kept its own
             entry["executions"] += [result | {"code": code} | (inputs or {}) for result in results]
             entry["code"] = ", ".join(dict.fromkeys(e.get("code", first) for e in entry["executions"]))
-            accuracies = [e["final_test_accuracy"] for e in entry["executions"]]
-            entry |= {
-                "mean": statistics.fmean(accuracies),
-                "sd": statistics.stdev(accuracies) if len(accuracies) > 1 else None,
-            }
+            entry |= summary(entry["executions"])
             record_file.write_text(json.dumps(record, indent=1) + "\n")
-            print("  " + ", ".join(f"{r['final_test_accuracy']:.2f}%" for r in results), flush=True)
+            print("  " + ", ".join(map(shown_accuracy, results)), flush=True)
+
+
+def summary(runs: list[dict[str, Any]]) -> dict[str, float | None]:
+    """The mean and sd (None below two) of the final-test accuracies of ``runs``' released models."""
+    accuracies = [e["final_test_accuracy"] for e in released(runs)]
+    return {
+        "mean": statistics.fmean(accuracies) if accuracies else None,
+        "sd": statistics.stdev(accuracies) if len(accuracies) > 1 else None,
+    }
+
+
+def shown_mean(entry: dict[str, Any]) -> str:
+    """A row's mean as the tables show it: over its released models, "–" where it has none."""
+    return "–" if entry["mean"] is None else f"{entry['mean']:.2f}"
+
+
+def shown_accuracy(execution: dict[str, Any]) -> str:
+    """An execution's final-test accuracy as the tables show it, or that it released no model."""
+    accuracy = execution["final_test_accuracy"]
+    return "no model released" if accuracy is None else f"{accuracy:.2f}"
 
 
 def standard_error(a: dict[str, Any], b: dict[str, Any]) -> float:
     """The standard error of the difference of two means of executions."""
     return float(
-        (a["sd"] ** 2 / len(a["executions"]) + b["sd"] ** 2 / len(b["executions"])) ** 0.5
+        (a["sd"] ** 2 / len(released(a["executions"])) + b["sd"] ** 2 / len(released(b["executions"]))) ** 0.5
         if a.get("sd") is not None and b.get("sd") is not None
         else float("nan")
     )
@@ -213,9 +263,33 @@ COUNT_TOLD = (
 """Why some repeat-and-select rows state two figures, in each campaign's section."""
 
 
+def run_again(mean: float, delta: float = 1e-5) -> str:
+    """Why repeat-and-select's executions before 2026-12-04 hold at a larger δ, in each campaign's section.
+
+    A Poisson(μ) count draws no trial with probability c = e^{−μ}, and such a search touches no data and
+    releases nothing; a campaign that ran it again until it released a model ran a search whose count is
+    Poisson(μ) given K ≥ 1. Neighbours' output laws are then the Poisson search's, less its no-trial outcome
+    (the same mass c on both), divided by 1 − c, so at each order λ
+    e^{(λ−1)ε'_λ} = (e^{(λ−1)D_λ} − c)/(1 − c) ≤ e^{(λ−1)ε_λ}/(1 − c), the same for the count-told curve's
+    Σ_k P[K = k | K ≥ 1]·e^{(λ−1)k·ε_λ}: ε'_λ ≤ ε_λ + log(1/(1 − c))/(λ − 1), and δ enters the conversion
+    (``rdp_to_epsilon``) only as −log δ/(λ − 1), so each stated (ε, δ) holds at δ/(1 − c)."""
+    widened = delta / (1 - math.exp(-mean))
+    return (
+        "- repeat_and_select's executions before 2026-12-04: the campaign then ran again any execution that "
+        f"ended without a model, and a search whose Poisson count (mean {mean:g}) draws no trial, with "
+        f"probability e^-{mean:g}, ends so without touching the data; run again until it released, each such "
+        f"search's count is Poisson given K ≥ 1, so each of its figures holds at δ {widened:.5g} in place "
+        f"of {delta:g} (`bench/untuned_tasks.py`, `run_again`). Since then an execution that ran to its end "
+        "and released no model is kept as one (`no model released`) and never run again"
+    )
+
+
 def row_bound(runs: list[dict[str, Any]]) -> str:
     """The ε (δ) of a row's models: each execution's, or the larger one where its record told a secret
     trial count (``epsilon_count_told``: bench/released_counts.py)."""
+    runs = released(runs)
+    if not runs:
+        return "no model released"
     bound = f"{max(e.get('epsilon_count_told', e['epsilon']) for e in runs):.3f} ({runs[0]['delta']:g})"
     if any("epsilon_count_told" in e for e in runs):
         secret = max(e["epsilon"] for e in runs)
@@ -234,14 +308,14 @@ def result_rows(record: dict[str, Any]) -> list[str]:
         for total, cell in cells.items():
             for name, entry in cell.items():
                 runs = entry["executions"]
-                accuracies = ", ".join(f"{e['final_test_accuracy']:.2f}" for e in runs)
+                accuracies = ", ".join(map(shown_accuracy, runs))
                 sd = f" ± {entry['sd']:.2f}" if entry.get("sd") is not None else ""
                 if name == "oracle":
                     bound = f"not a bound (per run {runs[0]['per_run_epsilon']:g}, tuning not counted)"
                 else:
                     bound = row_bound(runs)
                 lines.append(
-                    f"| {task} | {total} | {name} | {accuracies} | {entry['mean']:.2f}{sd} | {bound} | "
+                    f"| {task} | {total} | {name} | {accuracies} | {shown_mean(entry)}{sd} | {bound} | "
                     f"`{entry['command']}` | {entry.get('code', '')} |"
                 )
     return lines
@@ -260,6 +334,7 @@ def table(record: dict[str, Any]) -> str:
         "and ×1.5 for cnn5 at totals 2 and 8, ×1.11 and ×0.79 for mlp); pipeline: the release takes the "
         "step its trial was scored at (docs/privacy.md says why), from commit f05f212 on",
         COUNT_TOLD,
+        run_again(8),
         "",
         *result_rows(record),
     ]

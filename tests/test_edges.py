@@ -153,6 +153,7 @@ def test_a_sweep_whose_every_trial_of_a_method_failed_exits_non_zero_naming_it(
     assert "best trade-offs of this sweep" in out and "Traceback" not in out + err
     (line,) = [line for line in err.splitlines() if line.startswith("dptune: error:")]
     assert line.startswith("dptune: error: lp-dpsgd: no trial trained; the first ended so: unstable")
+    assert line.endswith("ε is spent as planned, and a new sweep on this data adds its own ε to it")
 
 
 @pytest.mark.slow

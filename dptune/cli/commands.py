@@ -401,7 +401,11 @@ def _run(args: argparse.Namespace) -> None:
         os._exit(stop.exit_code)
     failed = failed_methods(spec, outcomes)
     for method, reason in failed.items():
-        print(f"dptune: error: {method}: no trial trained; the first ended so: {reason}", file=sys.stderr)
+        print(
+            f"dptune: error: {method}: no trial trained; the first ended so: {reason}; the sweep's ε is "
+            "spent as planned, and a new sweep on this data adds its own ε to it",
+            file=sys.stderr,
+        )
     lost = lost_trials(spec, outcomes)
     for line in lost:
         print(f"dptune: error: {line}", file=sys.stderr)
