@@ -1,10 +1,11 @@
 """The edges outside a spec, tried as a new user would: servers that do not answer, YAML read the wrong
 way, arguments that do not parse, a GPU that is not there, a resume of nothing, and sweeps whose every
-trial failed. Each ends with one line naming the field (exit 2), or, for a sweep with no result for a
-method, with one line per method (exit 1), never a traceback or a hang."""
+trial failed or that drew none. Each ends with one line naming the field (exit 2), or, for a sweep with
+no result for a method, with one line per method (exit 1), never a traceback or a hang."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -238,3 +239,42 @@ def test_a_sweep_quietens_only_the_warnings_it_names() -> None:
         warnings.warn("an old argument", FutureWarning, stacklevel=1)
         warnings.warn("Target and region quantiles select the same set of trials.", UserWarning, stacklevel=1)
     assert [str(w.message) for w in shown] == ["my model is odd", "an old argument"]
+
+
+def test_a_poisson_count_that_draws_no_trial_releases_nothing_and_its_resume_draws_none_again(
+    tmp_path: Path, local_ray, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Papernot & Steinke's Poisson count draws K = 0 with probability e^{−μ}: the sweep then trains
+    nothing and releases nothing (its JSON line lists no release), exits 1 with the method's line saying
+    that its ε is spent and a new sweep adds its own, and a resume keeps that K instead of drawing again
+    (drawing again until a model comes out would be a search its figure does not state)."""
+    from dptune.privacy.tuning import TrialCount
+
+    spec = SPEC | {
+        "privacy": {"epsilon": 8.0, "delta": 1.0e-5, "includes_tuning": True},
+        "budget": {"trials_per_method": {"distribution": "poisson", "mean": 2}},
+        "search": {"sampler": "random"},
+        "scheduler": {"name": "none"},
+        "tracking": {"uri": f"sqlite:///{tmp_path / 'mlflow.db'}", "experiment": "edges"},
+        "storage_path": str(tmp_path / "ray_results"),
+    }
+    path = str(write(tmp_path, yaml.safe_dump(spec)))
+    monkeypatch.setattr(TrialCount, "draw", lambda self, rng: 0)
+    with pytest.raises(SystemExit) as stop:
+        main(["run", path])
+    assert stop.value.code == 1
+    out, err = capsys.readouterr()
+    assert json.loads(out.strip().splitlines()[-1])["releases"] == []
+    (line,) = [line for line in err.splitlines() if line.startswith("dptune: error:")]
+    assert line.startswith("dptune: error: dpsgd: no trial trained")
+    assert line.endswith("a new sweep on this data adds its own ε to it")
+
+    def drawn_again(self: TrialCount, rng: object) -> int:
+        raise AssertionError("a resume drew the trial count again")
+
+    monkeypatch.setattr(TrialCount, "draw", drawn_again)
+    with pytest.raises(SystemExit) as stop:
+        main(["run", path, "--resume"])
+    assert stop.value.code == 1
+    out, _ = capsys.readouterr()
+    assert json.loads(out.strip().splitlines()[-1])["releases"] == []

@@ -39,7 +39,7 @@ from dptune.training.trial_status import route
 RERUN_NAMES = ("re-run", "re-runs")
 """What the console calls a re-run of a selected configuration (one, several); a pipeline's: its release."""
 RELEASE_NAMES = ("release", "release")
-UNFINISHED = "its release run did not finish (the tuning still spent its part of that ε)"
+UNFINISHED = "no release run of it finished (the tuning still spent its part of that ε, whatever it trained)"
 """What a pipeline's closing lines say of a model it did not release."""
 
 
