@@ -268,8 +268,10 @@ def run_again(mean: float, delta: float = 1e-5) -> str:
 
     A Poisson(μ) count draws no trial with probability c = e^{−μ}, and such a search touches no data and
     releases nothing; a campaign that ran it again until it released a model ran a search whose count is
-    Poisson(μ) given K ≥ 1. Neighbours' output laws are then the Poisson search's, less its no-trial outcome
-    (the same mass c on both), divided by 1 − c, so at each order λ
+    Poisson(μ) given K ≥ 1, where no other outcome releases nothing (a search whose every trial failed also
+    ends so, and a run after that is a second run on the data, which this does not cover). Neighbours'
+    output laws are then the Poisson search's, less its no-trial outcome (the same mass c on both), divided
+    by 1 − c, so at each order λ
     e^{(λ−1)ε'_λ} = (e^{(λ−1)D_λ} − c)/(1 − c) ≤ e^{(λ−1)ε_λ}/(1 − c), the same for the count-told curve's
     Σ_k P[K = k | K ≥ 1]·e^{(λ−1)k·ε_λ}: ε'_λ ≤ ε_λ + log(1/(1 − c))/(λ − 1), and δ enters the conversion
     (``rdp_to_epsilon``) only as −log δ/(λ − 1), so each stated (ε, δ) holds at δ/(1 − c)."""
@@ -279,8 +281,10 @@ def run_again(mean: float, delta: float = 1e-5) -> str:
         f"ended without a model, and a search whose Poisson count (mean {mean:g}) draws no trial, with "
         f"probability e^-{mean:g}, ends so without touching the data; run again until it released, each such "
         f"search's count is Poisson given K ≥ 1, so each of its figures holds at δ {widened:.5g} in place "
-        f"of {delta:g} (`bench/untuned_tasks.py`, `run_again`). Since then an execution that ran to its end "
-        "and released no model is kept as one (`no model released`) and never run again"
+        f"of {delta:g} (`bench/untuned_tasks.py`, `run_again`). A search whose every trial failed also ends "
+        "without a model, and a run after it would be a second one on the data, which no figure here counts; "
+        "the records cannot tell whether any did. Since then an execution that ran to its end and released "
+        "no model is kept as one (`no model released`) and never run again"
     )
 
 
