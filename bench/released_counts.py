@@ -4,14 +4,18 @@ what was published, in place of the one that assumes the count secret.
 Repeat-and-select's bound (Papernot & Steinke 2022) holds while K, the secret number of runs, stays
 secret. Up to 2026-12-02 ``bench/untuned_tasks.py`` (and ``bench/text_evidence.py`` through it) recorded
 every execution's wall time, repeat-and-select's too, in records this repository publishes; an
-execution's wall time grows with its K, so those executions' K counts as released. What they published is
-then covered by K runs and the re-run of the best with K told: ``revealed_count_curve`` (K's law mixes
-the compositions of k runs) plus the release's run, converted at the execution's δ.
+execution's wall time grows with its K, so those executions' K counts as released. Since then the wall
+time is withheld, but each execution's results are committed as it ends, between rows whose wall times
+are published, so the commits' times bound its duration too: every execution that released a model
+counts its K as told. What it published is then covered by K runs and the re-run of the best with K
+told: ``revealed_count_curve`` (K's law mixes the compositions of k runs) plus the release's run,
+converted at the execution's δ.
 
 For each such execution, the plan that ran is rebuilt at the commit the execution records (in a temporary
 git worktree, by that commit's own planner, on the spec at that commit and the task's training samples),
 checked to state the ε the execution recorded, and its mechanisms (σ, q, steps) recomposed by this
-commit's accountant. The script writes ``epsilon_count_told`` beside each such execution and withholds its
+commit's accountant (an execution run again after an interrupted one, ``interrupted_before``, counts that
+one too). The script writes ``epsilon_count_told`` beside each such execution and withholds its
 wall time from the record from now on (``wall_seconds: null``, ``count_told`` saying why); the campaigns'
 tables show the larger figure. Run from the repository root:
 
@@ -42,10 +46,16 @@ TRAINING_SAMPLES = {
     "rotten-tomatoes": 10_202,
     "vader-snippets": 10_140,
     "health-tweets": 10_907,
+    "npr-reuters-tweets": 7_344,
+    "nbc-latimes-tweets": 6_272,
 }
 """Each task's training samples, as its campaign's docstring states them (the rebuilt plan's ε checks
 them: a plan on another n states another ε)."""
 TOLD = "its wall time, which grows with its secret count, was published in this record until 2026-12-02"
+CLOCKED = (
+    "its results were committed as it ended, between rows whose wall times are published: the commits' "
+    "times bound its duration, which grows with its secret count"
+)
 PLAN = """
 import json, sys, yaml
 from pathlib import Path
@@ -85,17 +95,23 @@ def ledgers(stage: dict[str, Any]) -> tuple[tuple[tuple[float, float, int], ...]
     )
 
 
-def count_told_epsilon(plan: dict[str, Any]) -> float:
-    """ε at the plan's δ of its tuning's K runs with K told (``revealed_count_curve``) and its release."""
+def count_told_epsilon(plan: dict[str, Any], searches: int = 1) -> float:
+    """ε at the plan's δ of its tuning's K runs with K told (``revealed_count_curve``) and its release, the
+    whole search ``searches`` times on the same data (an interrupted one, discarded and run again whole,
+    counted as if it had run to its end and released: its clock told its count all the same)."""
     tuning, release = plan["stages"]
     count = parse_trial_count(tuning["runs"], "plan.stages[0].runs")  # the spec's form, as the plan writes it
     curve = revealed_count_curve(worst_curve(ledgers(tuning)), count) + worst_curve(ledgers(release))
-    return rdp_to_epsilon(curve, plan["delta"])
+    return rdp_to_epsilon(searches * curve, plan["delta"])
 
 
-def told(execution: dict[str, Any]) -> bool:
-    """Whether an execution's record told its count: a wall time kept, or withheld here already."""
-    return execution.get("wall_seconds") is not None or "count_told" in execution
+def told(execution: dict[str, Any]) -> str | None:
+    """How an execution's record told its count (``TOLD``, ``CLOCKED``); None where it released no model."""
+    if execution["final_test_accuracy"] is None:
+        return None
+    if execution.get("wall_seconds") is not None or execution.get("count_told") == TOLD:
+        return TOLD
+    return CLOCKED
 
 
 def restate(path: Path, worktrees: Path) -> None:
@@ -123,8 +139,8 @@ def restate_row(entry: dict[str, Any], spec: str, task: str, total: str, worktre
             )
         execution |= {
             "wall_seconds": None,
-            "count_told": TOLD,
-            "epsilon_count_told": count_told_epsilon(plan),
+            "count_told": told(execution),
+            "epsilon_count_told": count_told_epsilon(plan, 1 + len(execution.get("interrupted_before", []))),
         }
         print(
             f"{name} {task} ε={total}: {execution['epsilon']:.3f} with K secret, "

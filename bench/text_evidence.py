@@ -191,11 +191,11 @@ from untuned_tasks import (
     EXECUTIONS,
     ROOT,
     SCRATCH,
+    difference,
     result_rows,
     run_again,
     run_cell,
     spec_runs,
-    standard_error,
 )
 
 RECORD = ROOT / "bench" / "text_evidence.json"
@@ -455,6 +455,8 @@ def verdict(task: str, cell: dict[str, Any]) -> str:
     if not pipe or len(pipe["executions"]) < executions(task, "pipeline"):
         done = len(pipe["executions"]) if pipe else 0
         return f"pipeline not finished ({done} of {executions(task, 'pipeline')} executions)"
+    if pipe["mean"] is None:
+        return "pipeline: no model released"
     parts = []
     for name in ("from_scratch", "untuned_default"):
         base = cell.get(name)
@@ -462,14 +464,22 @@ def verdict(task: str, cell: dict[str, Any]) -> str:
             done = len(base["executions"]) if base else 0
             parts.append(f"{name}: {done} of {executions(task, name)} executions")
             continue
-        gain, error = pipe["mean"] - base["mean"], standard_error(pipe, base)
+        compared = difference(pipe, base)
+        if compared is None:
+            parts.append(f"{name}: no model released")
+            continue
+        gain, error = compared
         parts.append(
             f"over {name} {gain:+.2f} (2 SE {2 * error:.2f}): {'met' if gain > 2 * error else 'not met'}"
         )
     chosen = cell.get("repeat_and_select")
     if chosen and len(chosen["executions"]) >= executions(task, "repeat_and_select"):
-        gain, error = pipe["mean"] - chosen["mean"], standard_error(pipe, chosen)
-        parts.append(f"over repeat_and_select {gain:+.2f} (2 SE {2 * error:.2f}; shown, not a goal)")
+        compared = difference(pipe, chosen)
+        parts.append(
+            "repeat_and_select: no model released"
+            if compared is None
+            else f"over repeat_and_select {compared[0]:+.2f} (2 SE {2 * compared[1]:.2f}; shown, not a goal)"
+        )
     oracle = cell.get("oracle")
     if oracle and len(oracle["executions"]) >= executions(task, "oracle"):
         tax = oracle["mean"] - pipe["mean"]

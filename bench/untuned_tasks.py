@@ -48,6 +48,8 @@ from typing import Any
 from results import cpu_name, fresh_process_env, secret_count, write_section  # bench/ is on the path
 from scatter_fmnist import dptune, dptune_process
 
+from dptune.cli.arguments import EXIT_NO_RESULT
+
 ROOT = Path(__file__).resolve().parents[1]
 RECORD = ROOT / "bench" / "untuned_tasks.json"
 SCRATCH = ROOT / "bench" / ".runs" / "untuned"
@@ -90,17 +92,21 @@ NOTHING: dict[str, Any] = {
     "delta": None,
     "released": "nothing: the search ran to its end and released no model (its ε spent as planned)",
 }
-"""An execution that released no model (``released_nothing``): kept, and never run again."""
+"""An execution that ran to its end and released no model (``last_line``): kept, never run again."""
 
 
-def released_nothing(done: subprocess.CompletedProcess[str]) -> bool:
-    """Whether ``dptune run`` ran to its end and released no model: exit 1 (a method with no trial that
-    trained) after its last line, the JSON of its releases, listed none (under a secret trial count, one
-    that drew no trial; Papernot & Steinke's Poisson count draws none with probability e^{−μ})."""
+def last_line(done: subprocess.CompletedProcess[str]) -> dict[str, Any] | None:
+    """The JSON last line of a dptune command that ran to its end, whatever its exit status: 0, or, for a
+    ``dptune run`` (its releases, ``release_json``), ``EXIT_NO_RESULT`` where some method had no trial that
+    trained or a trial was lost, with or without a model (a secret Poisson count draws none with
+    probability e^{−μ}); None where it did not end (an interruption, a crash)."""
     lines = done.stdout.strip().splitlines()
-    if done.returncode != 1 or not lines or not lines[-1].startswith("{"):
-        return False
-    return json.loads(lines[-1]).get("releases") == []
+    if not lines or not lines[-1].startswith("{"):
+        return None
+    if done.returncode == 0 or (done.returncode == EXIT_NO_RESULT and '"releases"' in lines[-1]):
+        last: dict[str, Any] = json.loads(lines[-1])
+        return last
+    return None
 
 
 def released(runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -116,23 +122,33 @@ def execute(args: list[str], folder: Path) -> list[dict[str, Any]]:
     ``folder`` first, so that its store and Tune results (beside it) are the execution's own. A search that
     ran to its end and released no model is a finished execution (``NOTHING``), never run again: a second
     run on the same data is a mechanism the row's ε does not count; any other failure ends the campaign,
-    and that execution, which left nothing, runs again whole."""
+    and that execution, which left nothing, runs again whole, except a search whose count is secret: an
+    interruption is likelier the larger its count, so a fresh draw after one would condition the count on
+    the clock; it is resumed instead (``--resume`` keeps the count it drew, from its private state)."""
     withhold_time = secret_count(args, ROOT)
-    shutil.rmtree(folder, ignore_errors=True)
-    folder.mkdir(parents=True)
+    resume = withhold_time and any(folder.glob("*/*/private_state.json"))
+    if not resume:
+        shutil.rmtree(folder, ignore_errors=True)
+        folder.mkdir(parents=True)
     located = [str(shutil.copy(ROOT / a, folder)) if a.endswith(".yaml") else a for a in args]
+    located += ["--resume"] if resume else []
     started = time.time()
     done = dptune_process(*located, cwd=folder, env=fresh_process_env(ROOT))
     (folder / "output.log").write_text(done.stdout + done.stderr)
     wall = None if withhold_time else round(time.time() - started, 1)
-    if released_nothing(done):
-        return [NOTHING | {"wall_seconds": wall}]
-    if done.returncode != 0:
+    if "oracle" in args[1] and done.returncode == 0:
+        return oracle_rows(folder, wall)
+    last = last_line(done)
+    if last is None:
         raise SystemExit(f"dptune {' '.join(args)} failed ({done.returncode}): {done.stderr.strip()[-500:]}")
-    stdout = done.stdout
-    if "oracle" not in args[1]:
-        last = json.loads(stdout.strip().splitlines()[-1])
-        return [{k: last[k] for k in ("final_test_accuracy", "epsilon", "delta")} | {"wall_seconds": wall}]
+    if last.get("releases") == []:
+        return [NOTHING | {"wall_seconds": wall}]
+    return [{k: last[k] for k in ("final_test_accuracy", "epsilon", "delta")} | {"wall_seconds": wall}]
+
+
+def oracle_rows(folder: Path, wall: float | None) -> list[dict[str, Any]]:
+    """The per-run oracle's executions from its sweep in ``folder`` (``dptune report``): each re-run of its
+    selection, the best on validation across methods."""
     report = json.loads(dptune("report", "--json", cwd=folder, env=fresh_process_env(ROOT)))
     rerun = [r for r in report["best_tradeoffs"] if r["test_accuracies"]]
     row = max(rerun, key=lambda r: r["validation_accuracy"])  # across methods, on validation
@@ -214,6 +230,13 @@ def shown_accuracy(execution: dict[str, Any]) -> str:
     return "no model released" if accuracy is None else f"{accuracy:.2f}"
 
 
+def difference(a: dict[str, Any], b: dict[str, Any]) -> tuple[float, float] | None:
+    """(mean of row ``a`` − mean of row ``b``, its standard error); None where either released no model."""
+    if a["mean"] is None or b["mean"] is None:
+        return None
+    return a["mean"] - b["mean"], standard_error(a, b)
+
+
 def standard_error(a: dict[str, Any], b: dict[str, Any]) -> float:
     """The standard error of the difference of two means of executions."""
     return float(
@@ -231,19 +254,29 @@ def verdict(cell: dict[str, Any], row: str) -> str:
     pipe = cell.get(row)
     if not pipe or len(pipe["executions"]) < EXECUTIONS:
         return f"{row} not finished"
+    if pipe["mean"] is None:
+        return f"{row}: no model released"
     parts = []
     for name, need in (("untuned_default", 3.0), ("repeat_and_select", 0.0)):
         base = cell.get(name)
         if not base or len(base["executions"]) < EXECUTIONS:
             parts.append(f"{name}: not run")
             continue
-        gain, error = pipe["mean"] - base["mean"], standard_error(pipe, base)
+        compared = difference(pipe, base)
+        if compared is None:
+            parts.append(f"{name}: no model released")
+            continue
+        gain, error = compared
         met = gain >= need and gain > 2 * error
         parts.append(f"over {name} {gain:+.2f} (2 SE {2 * error:.2f}): {'met' if met else 'not met'}")
     one_rung = cell.get("pipeline")
     if row != "pipeline" and one_rung and len(one_rung["executions"]) >= EXECUTIONS:
-        gain, error = pipe["mean"] - one_rung["mean"], standard_error(pipe, one_rung)
-        parts.append(f"against the one-rung pipeline {gain:+.2f} (2 SE {2 * error:.2f})")
+        compared = difference(pipe, one_rung)
+        parts.append(
+            "against the one-rung pipeline: no model released"
+            if compared is None
+            else f"against the one-rung pipeline {compared[0]:+.2f} (2 SE {2 * compared[1]:.2f})"
+        )
     oracle, default = cell.get("oracle"), cell.get("untuned_default")
     if oracle and oracle["executions"]:
         tax = oracle["mean"] - pipe["mean"]
@@ -254,17 +287,18 @@ def verdict(cell: dict[str, Any], row: str) -> str:
 
 
 COUNT_TOLD = (
-    "- repeat_and_select's ε: its bound holds while the count K stays secret, and until 2026-12-02 these "
-    "records published each execution's wall time, which grows with K; those executions' ε is restated "
-    "with K told (`python bench/released_counts.py`: K runs and the release, composed over K's law, each "
-    "plan rebuilt at the commit that ran it), and their wall times are withheld since. Their accuracies are "
-    "still those of the searches as designed, which the verdicts compare"
+    "- repeat_and_select's ε: its bound holds while the count K stays secret. Until 2026-12-02 these records "
+    "published each execution's wall time, which grows with K, and since then each execution's results "
+    "were committed as it ended, between rows whose wall times are published, so the commits' times bound "
+    "its duration: every execution's ε is restated with K told (`python bench/released_counts.py`: K runs "
+    "and the release, composed over K's law, each plan rebuilt at the commit that ran it). Their accuracies "
+    "are still those of the searches as designed, which the verdicts compare"
 )
 """Why some repeat-and-select rows state two figures, in each campaign's section."""
 
 
 def run_again(mean: float, delta: float = 1e-5) -> str:
-    """Why repeat-and-select's executions before 2026-12-04 hold at a larger δ, in each campaign's section.
+    """Why repeat-and-select's executions before commit f22f613 hold at a larger δ (campaign sections).
 
     A Poisson(μ) count draws no trial with probability c = e^{−μ}, and such a search touches no data and
     releases nothing; a campaign that ran it again until it released a model ran a search whose count is
@@ -272,19 +306,22 @@ def run_again(mean: float, delta: float = 1e-5) -> str:
     ends so, and a run after that is a second run on the data, which this does not cover). Neighbours'
     output laws are then the Poisson search's, less its no-trial outcome (the same mass c on both), divided
     by 1 − c, so at each order λ
-    e^{(λ−1)ε'_λ} = (e^{(λ−1)D_λ} − c)/(1 − c) ≤ e^{(λ−1)ε_λ}/(1 − c), the same for the count-told curve's
+    e^{(λ−1)ε'_λ} ≤ (e^{(λ−1)D_λ} − c)/(1 − c) ≤ e^{(λ−1)ε_λ}/(1 − c), the same for the count-told curve's
     Σ_k P[K = k | K ≥ 1]·e^{(λ−1)k·ε_λ}: ε'_λ ≤ ε_λ + log(1/(1 − c))/(λ − 1), and δ enters the conversion
     (``rdp_to_epsilon``) only as −log δ/(λ − 1), so each stated (ε, δ) holds at δ/(1 − c)."""
     widened = delta / (1 - math.exp(-mean))
     return (
-        "- repeat_and_select's executions before 2026-12-04: the campaign then ran again any execution that "
-        f"ended without a model, and a search whose Poisson count (mean {mean:g}) draws no trial, with "
-        f"probability e^-{mean:g}, ends so without touching the data; run again until it released, each such "
-        f"search's count is Poisson given K ≥ 1, so each of its figures holds at δ {widened:.5g} in place "
-        f"of {delta:g} (`bench/untuned_tasks.py`, `run_again`). A search whose every trial failed also ends "
-        "without a model, and a run after it would be a second one on the data, which no figure here counts; "
-        "the records cannot tell whether any did. Since then an execution that ran to its end and released "
-        "no model is kept as one (`no model released`) and never run again"
+        "- repeat_and_select's executions recorded before commit f22f613: the campaign then ran again, whole "
+        "and with a fresh count, any execution that ended without a model or did not end. A search whose "
+        f"Poisson count (mean {mean:g}) draws no trial, with probability e^-{mean:g}, ends without a model "
+        "and without touching the data; run again until it released, its count is Poisson given K ≥ 1, so "
+        f"each of its figures holds at δ {widened:.5g} in place of {delta:g} (`bench/untuned_tasks.py`, "
+        "`run_again`). A search whose every trial failed also ends without a model, and one interrupted at a "
+        "session's end was run again whole; a run after either is a second search on the data, counted where "
+        "the record names it (`interrupted_before`, as a whole second search), and the records cannot tell "
+        "whether others were. Since then an execution that ran to its end is kept, with or without a model "
+        "(`no model released`), and an interrupted one whose count is secret is resumed with the count it "
+        "drew"
     )
 
 
@@ -297,7 +334,7 @@ def row_bound(runs: list[dict[str, Any]]) -> str:
     bound = f"{max(e.get('epsilon_count_told', e['epsilon']) for e in runs):.3f} ({runs[0]['delta']:g})"
     if any("epsilon_count_told" in e for e in runs):
         secret = max(e["epsilon"] for e in runs)
-        bound += f", its count told by published wall times ({secret:.3f} had it stayed secret)"
+        bound += f", its count told by the records' times ({secret:.3f} had it stayed secret)"
     return bound
 
 

@@ -264,7 +264,7 @@ def test_a_poisson_count_that_draws_no_trial_releases_nothing_and_its_resume_dra
         main(["run", path])
     assert stop.value.code == 1
     out, err = capsys.readouterr()
-    assert json.loads(out.strip().splitlines()[-1])["releases"] == []
+    assert json.loads(out.strip().splitlines()[-1])["releases"] == [] and "Traceback" not in out + err
     (line,) = [line for line in err.splitlines() if line.startswith("dptune: error:")]
     assert line.startswith("dptune: error: dpsgd: no trial trained")
     assert line.endswith("a new sweep on this data adds its own ε to it")
@@ -276,5 +276,6 @@ def test_a_poisson_count_that_draws_no_trial_releases_nothing_and_its_resume_dra
     with pytest.raises(SystemExit) as stop:
         main(["run", path, "--resume"])
     assert stop.value.code == 1
-    out, _ = capsys.readouterr()
-    assert json.loads(out.strip().splitlines()[-1])["releases"] == []
+    out, err = capsys.readouterr()
+    assert json.loads(out.strip().splitlines()[-1])["releases"] == [] and "Traceback" not in out + err
+    assert [line for line in err.splitlines() if line.startswith("dptune: error:")] == [line]
