@@ -416,6 +416,24 @@ READING_7_LATER = (
     "and the default's range, and once no model (its Poisson count draws none with probability e^-5)"
 )
 """What design 7's other total-8 rows say, kept in the section."""
+READING_7_AT_3 = (
+    "- reading of design 7 at total 3 (written on 2026-12-04 after its untuned-default and pipeline runs, "
+    "before any from_scratch, oracle or repeat-and-select result; nothing was changed for it): the "
+    "pipeline released DP-SGD's model at steps 0.59, 1.11 and 0.67 (76.33, 75.48, 76.96) and DP-PMLF's at "
+    "0.77 and 0.73 (75.08, 74.90), each at ε 2.56 of the total; the default's five executions, one run at "
+    "2.98, span 74.87–76.94, so the verdict against it is -0.04 (2 SE 1.20). 7 of the 45 first-rung trials "
+    "(one epoch, 20 noisy steps at ε_t 0.344) read above 55% on validation: DP-SGD 4 of 15, at 0.67–1.22 "
+    "(not the 5 at 0.51–0.64, nor 0.75, 1.00 or the 4 at 1.43–2.99), DP-PMLF 2 of 15 (0.77 and 2.74), "
+    "DP-AdamBC 1 "
+    "of 15 (2.2e-3). Promoted to three epochs, DP-SGD's and DP-PMLF's trials read 65–71% in 8 of 10 cases, "
+    "DP-AdamBC's 50–53% in all 5. With 3 trials per method, TPE draws a method's first at random and the "
+    "other two near what it has read (here chance): DP-AdamBC's random first draw fell below 1e-4 in 4 of "
+    "the 5 executions (a log-uniform draw on [3e-5, 3e-3] falls there 26% of the time), and 5 of the 8 "
+    "later draws in those 4 stayed there, so 9 of its 15 steps were below 1e-4, where none learned at "
+    "either total. As at total 8, the releases land at the default's level: the "
+    "spaces hold the default's kind of setting, and a first rung that rarely learns cannot find a better one"
+)
+"""What design 7's total-3 figures say so far, kept in the section."""
 TITLE = "## Fine-tuning on real text: pretrained against from scratch, at totals that include the tuning"
 GOALS = "pipeline > from_scratch and > untuned_default, each by more than 2 standard errors; tax ≤ 1"
 
@@ -562,6 +580,7 @@ def section(record: dict[str, Any]) -> str:
         READING_6_AT_3,
         READING_7,
         READING_7_LATER,
+        READING_7_AT_3,
     ]
     return "\n".join(lines) + "\n"
 
