@@ -93,8 +93,13 @@ def dptune(*args: str, cwd: Path, log: Path | None = None, env: dict[str, str] |
     if log is not None:
         log.write_text(done.stdout + done.stderr)
     if done.returncode != 0:
-        sys.exit(f"dptune {' '.join(args)} failed ({done.returncode}): {done.stderr.strip()[-500:]}")
+        sys.exit(failure(done))
     return done.stdout
+
+
+def failure(done: subprocess.CompletedProcess[str]) -> str:
+    """The line a campaign exits with where ``dptune`` failed: its command, exit status and last words."""
+    return f"dptune {' '.join(done.args[3:])} failed ({done.returncode}): {done.stderr.strip()[-500:]}"
 
 
 def knobs(params: dict[str, Any]) -> dict[str, Any]:

@@ -46,7 +46,7 @@ from pathlib import Path
 from typing import Any
 
 from results import cpu_name, fresh_process_env, secret_count, write_section  # bench/ is on the path
-from scatter_fmnist import dptune, dptune_process
+from scatter_fmnist import dptune, dptune_process, failure
 
 from dptune.cli.arguments import EXIT_NO_RESULT
 
@@ -140,7 +140,7 @@ def execute(args: list[str], folder: Path) -> list[dict[str, Any]]:
         return oracle_rows(folder, wall)
     last = last_line(done)
     if last is None:
-        raise SystemExit(f"dptune {' '.join(args)} failed ({done.returncode}): {done.stderr.strip()[-500:]}")
+        raise SystemExit(failure(done))
     if last.get("releases") == []:
         return [NOTHING | {"wall_seconds": wall}]
     return [{k: last[k] for k in ("final_test_accuracy", "epsilon", "delta")} | {"wall_seconds": wall}]
