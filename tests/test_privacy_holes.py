@@ -24,7 +24,7 @@ from dptune.sweep.spec import parse_spec
 from dptune.sweep.spec_modes import SweepOutcome, spec_mode
 from dptune.tracking.report import format_table
 from dptune.tune.define_by_run import SAMPLERS, DefineByRun
-from dptune.tune.outcomes import SECRET_FAILURE, failed_methods
+from dptune.tune.outcomes import NO_TRIAL, SECRET_FAILURE, failed_methods
 from tests.helpers import digits_trainer, noise_free_release, subsampled_gaussian
 
 REPEAT_AND_SELECT = {
@@ -178,8 +178,9 @@ def test_a_method_without_result_reads_alike_whether_its_secret_count_was_zero_o
     spec = parse_spec(doc)
     failed = {"method": "dp-pmlf", "status": "failed", "reason": "TrainingDivergedError: non-finite"}
     outcome = SweepOutcome([], "", 0.0, 0.0, 0, [failed], _sweep_cost(1.0, 0.02, 10, 1e-5, None))
-    assert failed_methods(spec, [outcome]) == {"dpsgd": SECRET_FAILURE, "dp-pmlf": SECRET_FAILURE}
+    withheld = NO_TRIAL + SECRET_FAILURE
+    assert failed_methods(spec, [outcome]) == {"dpsgd": withheld, "dp-pmlf": withheld}
     doc["budget"] = {"trials_per_method": 1}
     doc["search"] = {"sampler": "random", "seed": 0}
     fixed = parse_spec(doc)
-    assert failed_methods(fixed, [outcome])["dp-pmlf"] == "TrainingDivergedError: non-finite"
+    assert failed_methods(fixed, [outcome])["dp-pmlf"] == NO_TRIAL + "TrainingDivergedError: non-finite"

@@ -402,8 +402,8 @@ def _run(args: argparse.Namespace) -> None:
     failed = failed_methods(spec, outcomes)
     for method, reason in failed.items():
         print(
-            f"dptune: error: {method}: no trial trained; the first ended so: {reason}; the sweep's ε is "
-            "spent as planned, and a new sweep on this data adds its own ε to it",
+            f"dptune: error: {method}: {reason}; the sweep's ε is spent as planned, and a new sweep on this "
+            "data adds its own ε to it",
             file=sys.stderr,
         )
     lost = lost_trials(spec, outcomes)

@@ -25,6 +25,8 @@ if TYPE_CHECKING:
     pass
 
 SECRET_FAILURE = "withheld: the trial count is secret, and whether or why a trial failed would tell it"
+NO_TRIAL = "no trial trained; the first ended so: "
+"""How ``failed_methods`` states a method none of whose trials trained, before the first one's reason."""
 
 
 def lost_trials(spec: SweepSpec, outcomes: list[SweepOutcome]) -> list[str]:
@@ -50,9 +52,10 @@ def lost_trials(spec: SweepSpec, outcomes: list[SweepOutcome]) -> list[str]:
 def failed_methods(spec: SweepSpec, outcomes: list[SweepOutcome]) -> dict[str, str]:
     """The methods of the spec with no trial that trained (every one failed or was infeasible, or none ran)
     in any of the sweeps, or whose result is a released model that a sweep did not release
-    (``SpecMode.unreleased``), each with the first trial's whole reason: such a sweep has no result for
-    them. Under a secret trial count the reason is withheld and a method that drew no trial is named
-    alike: which of the two it was, or why a trial failed, would tell that K was at least one."""
+    (``SpecMode.unreleased``), each with what happened (``NO_TRIAL`` and the first trial's whole reason, or
+    the release that failed): such a sweep has no result for them. Under a secret trial count the reason is
+    withheld and a method that drew no trial is named alike: which of the two it was, or why a trial
+    failed, would tell that K was at least one."""
     failed: dict[str, str] = {}
     mode = spec_mode(spec, [])
     for outcome in outcomes:
@@ -63,7 +66,7 @@ def failed_methods(spec: SweepSpec, outcomes: list[SweepOutcome]) -> dict[str, s
             if any(TrialStatus.of_ended(r).trained for r in results if STATUS_KEY in r):
                 continue
             reasons = [str(r["reason"]) for r in results if r.get("reason")] or ["no trial ran to a report"]
-            failed.setdefault(method, SECRET_FAILURE if spec.trials.random else reasons[0])
+            failed.setdefault(method, NO_TRIAL + (SECRET_FAILURE if spec.trials.random else reasons[0]))
         failed = mode.unreleased(outcome) | failed
     return failed
 
