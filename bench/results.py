@@ -14,6 +14,8 @@ from dptune.sweep.spec_parts import parse_trial_count
 if TYPE_CHECKING:
     from mlflow.tracking import MlflowClient
 
+    from dptune.privacy.tuning import TrialCount
+
 
 def cpu_name() -> str:
     for line in Path("/proc/cpuinfo").read_text().splitlines():
@@ -30,18 +32,24 @@ def fresh_process_env(code: Path) -> dict[str, str]:
     return env
 
 
-def secret_count(args: list[str], root: Path) -> bool:
-    """Whether the ``dptune`` command ``args`` runs a search whose trial count is random: a spec (a path
-    under ``root``) whose ``budget.trials_per_method`` the spec's own parser reads as a distribution, not
-    overridden by ``--trials``. Such a search's ε holds only while its count stays secret, and a run's
-    wall time or trial-hours grow with the count, so a record of it keeps neither."""
+def drawn_count(args: list[str], root: Path) -> TrialCount | None:
+    """The random trial count the ``dptune`` command ``args`` runs with: its spec's (a path under ``root``)
+    ``budget.trials_per_method`` as the spec's own parser reads it, where that is a distribution not
+    overridden by ``--trials``; None where the count is fixed."""
     if args[0] != "run" or "--trials" in args:
-        return False
+        return None
     budget = yaml.safe_load((root / args[1]).read_text()).get("budget") or {}
     if "trials_per_method" not in budget:  # the spec's default: a fixed count
-        return False
+        return None
     count = parse_trial_count(budget["trials_per_method"], "budget.trials_per_method")
-    return count.distribution != "fixed"
+    return None if count.distribution == "fixed" else count
+
+
+def secret_count(args: list[str], root: Path) -> bool:
+    """Whether the ``dptune`` command ``args`` runs a search whose trial count is random (``drawn_count``).
+    Such a search's ε holds only while its count stays secret, and a run's wall time or trial-hours grow
+    with the count, so a record of it keeps neither."""
+    return drawn_count(args, root) is not None
 
 
 def experiment_id(client: MlflowClient, name: str) -> str:

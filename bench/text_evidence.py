@@ -562,7 +562,7 @@ def section(record: dict[str, Any]) -> str:
         "figures are not bounds (its tuning is not counted); repeat-and-select's held-out split is taken as "
         "public",
         COUNT_TOLD,
-        run_again(5),
+        run_again(record),
         "",
         *result_rows(record),
         "",

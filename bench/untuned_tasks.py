@@ -45,7 +45,13 @@ import time
 from pathlib import Path
 from typing import Any
 
-from results import cpu_name, fresh_process_env, secret_count, write_section  # bench/ is on the path
+from results import (
+    cpu_name,
+    drawn_count,
+    fresh_process_env,
+    secret_count,
+    write_section,
+)  # bench/ is on the path
 from scatter_fmnist import dptune, dptune_process, failure
 
 from dptune.cli.arguments import EXIT_NO_RESULT
@@ -297,8 +303,10 @@ COUNT_TOLD = (
 """Why some repeat-and-select rows state two figures, in each campaign's section."""
 
 
-def run_again(mean: float, delta: float = 1e-5) -> str:
-    """Why repeat-and-select's executions before commit f22f613 hold at a larger δ (campaign sections).
+def run_again(record: dict[str, Any]) -> str:
+    """Why repeat-and-select's executions in ``record`` (task → total → row) recorded before commit f22f613
+    hold at a larger δ, for a campaign whose Poisson counts share one mean μ and whose executions one δ (its
+    specs' and records'; a campaign with several would need a line per pair).
 
     A Poisson(μ) count draws no trial with probability c = e^{−μ}, and such a search touches no data and
     releases nothing; a campaign that ran it again until it released a model ran a search whose count is
@@ -309,6 +317,11 @@ def run_again(mean: float, delta: float = 1e-5) -> str:
     e^{(λ−1)ε'_λ} ≤ (e^{(λ−1)D_λ} − c)/(1 − c) ≤ e^{(λ−1)ε_λ}/(1 − c), the same for the count-told curve's
     Σ_k P[K = k | K ≥ 1]·e^{(λ−1)k·ε_λ}: ε'_λ ≤ ε_λ + log(1/(1 − c))/(λ − 1), and δ enters the conversion
     (``rdp_to_epsilon``) only as −log δ/(λ − 1), so each stated (ε, δ) holds at δ/(1 − c)."""
+    entries = [entry for cells in record.values() for cell in cells.values() for entry in cell.values()]
+    counts = [drawn_count(entry["command"].split()[1:], ROOT) for entry in entries]
+    drawn = [(entry, count) for entry, count in zip(entries, counts, strict=True) if count is not None]
+    (mean,) = {count.mean for _, count in drawn if count.distribution == "poisson"}
+    (delta,) = {e["delta"] for entry, _ in drawn for e in released(entry["executions"])}
     widened = delta / (1 - math.exp(-mean))
     return (
         "- repeat_and_select's executions recorded before commit f22f613: the campaign then ran again, whole "
@@ -375,7 +388,7 @@ def table(record: dict[str, Any]) -> str:
         "and ×1.5 for cnn5 at totals 2 and 8, ×1.11 and ×0.79 for mlp); pipeline: the release takes the "
         "step its trial was scored at (docs/privacy.md says why), from commit f05f212 on",
         COUNT_TOLD,
-        run_again(8),
+        run_again(record),
         "",
         *result_rows(record),
     ]
