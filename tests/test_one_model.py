@@ -186,7 +186,7 @@ def test_one_model_runs_the_most_trials_per_method_whose_trials_make_enough_step
     assert ledger_steps(at(k)) >= MIN_RANKING_STEPS > max(ledger_steps(at(k + 1)), ledger_steps(at(8)))
     assert ledger_steps(plans[0]) == ledger_steps(at(k)) and plans[0].epsilon <= total
     sweep = pipeline(spec, 0, plans)
-    assert sweep.trials == TrialCount("fixed", k) and sweep.startup_trials == math.ceil(k / 3)
+    assert sweep.trials == TrialCount("fixed", k) and sweep.startup_trials == max(2, math.ceil(k / 3))
     each = planned(parse_spec(spec_doc([total], 8, ALIKE, release="per_method")), N_FASHION)
     assert each is not None and {p.tuning.runs for p in each} == {8}
 

@@ -47,12 +47,19 @@ STARTUP_SHARE = 1 / 3
 """The share of a method's trial budget that TPE and GP draw at random before their model takes over
 (``search.startup_trials`` overrides it): Optuna's fixed 10 would make a search of 8–24 trials mostly or
 wholly random."""
+MIN_STARTUP_TRIALS = 2
+"""The fewest trials TPE and GP draw at random before their model takes over: a model fitted to one trial
+has no comparison to read, and TPE's "good" set (the best ⌈0.1·n⌉ of n trials, Optuna's default γ) is
+then that trial whatever it scored, so it draws around it. The real-text evidence's records
+(bench/RESULTS.md, reading of design 7 at total 3) show a 3-trial search doing so: a first draw where no
+trial learned, and the next draws beside it."""
 DEFAULT_WARM_START_TOP = 3
 
 
 def startup_trials(trials: TrialCount) -> int:
-    """TPE's and GP's random start-up: ``STARTUP_SHARE`` of the (mean) trial budget, at least one."""
-    return max(1, math.ceil(STARTUP_SHARE * trials.mean))
+    """TPE's and GP's random start-up: ``STARTUP_SHARE`` of the (mean) trial budget, at least
+    ``MIN_STARTUP_TRIALS``."""
+    return max(MIN_STARTUP_TRIALS, math.ceil(STARTUP_SHARE * trials.mean))
 
 
 @dataclass(frozen=True)
