@@ -537,11 +537,13 @@ def verdict(task: str, cell: dict[str, Any]) -> str:
         tax = oracle["mean"] - pipe["mean"]
         parts.append(f"tax {tax:+.2f}: {'met' if tax <= 1 else 'not met'}")
         default = cell.get("untuned_default")
-        headroom = difference(oracle, default) if default else None
+        finished = default and len(default["executions"]) >= executions(task, "untuned_default")
+        headroom = difference(oracle, default) if finished else None
         if headroom is not None:
             parts.append(
                 f"the oracle over untuned_default {headroom[0]:+.2f} (2 SE {2 * headroom[1]:.2f}; shown, "
-                "not a goal: the best per-run setting of these spaces, its tuning uncounted)"
+                "not a goal: the oracle's selection, best on validation of its uncounted whole runs, its SE "
+                "that of its re-runs)"
             )
     else:
         parts.append("tax: oracle not run")

@@ -235,7 +235,9 @@ def test_cli_validate_ok(capsys) -> None:
 
 
 @pytest.mark.parametrize(("budget", "startup"), [(1, 2), (3, 2), (6, 2), (7, 3), (8, 3), (24, 8), (40, 14)])
-def test_model_based_samplers_start_with_a_third_of_the_budget_at_random(budget: int, startup: int) -> None:
+def test_model_based_samplers_draw_a_third_of_the_budget_and_two_at_least_at_random(
+    budget: int, startup: int
+) -> None:
     """A third of the budget, rounded up, and never fewer than two: a model needs two reads to compare."""
     doc = with_change("budget.trials_per_method", budget)
     doc["search"] = {"sampler": "tpe", "seed": 0}

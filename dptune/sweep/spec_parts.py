@@ -48,11 +48,12 @@ STARTUP_SHARE = 1 / 3
 (``search.startup_trials`` overrides it): Optuna's fixed 10 would make a search of 8–24 trials mostly or
 wholly random."""
 MIN_STARTUP_TRIALS = 2
-"""The fewest trials TPE and GP draw at random before their model takes over: a model fitted to one trial
-has no comparison to read, and TPE's "good" set (the best ⌈0.1·n⌉ of n trials, Optuna's default γ) is
-then that trial whatever it scored, so it draws around it. The real-text evidence's records
-(bench/RESULTS.md, reading of design 7 at total 3) show a 3-trial search doing so: a first draw where no
-trial learned, and the next draws beside it."""
+"""The fewest trials TPE and GP draw at random, by default, before their model takes over
+(``search.startup_trials`` may set fewer): a model fitted to one trial has no comparison to read, and
+TPE's "good" set (the best min(⌈0.1·n⌉, 25) of n finished trials, Optuna's default γ) is then that trial
+whatever it scored, so it draws around it. The real-text evidence's records (bench/RESULTS.md, reading of
+design 7 at total 3) show a 3-trial search doing so: a first draw where no trial learned, and most of the
+next draws beside it."""
 DEFAULT_WARM_START_TOP = 3
 
 
