@@ -511,22 +511,31 @@ def executions(task: str, row: str) -> int:
     return ROW_EXECUTIONS.get(task, {}).get(row, EXECUTIONS)
 
 
+def finished(task: str, cell: dict[str, Any], row: str) -> dict[str, Any] | None:
+    """``cell``'s ``row`` once it holds every execution ``task``'s design runs of it, else None."""
+    entry = cell.get(row)
+    return entry if entry and len(entry["executions"]) >= executions(task, row) else None
+
+
+def progress(task: str, cell: dict[str, Any], row: str) -> str:
+    """How many of the executions ``task``'s design runs of ``row`` ``cell`` holds."""
+    return f"{len(cell.get(row, {}).get('executions', []))} of {executions(task, row)} executions"
+
+
 def verdict(task: str, cell: dict[str, Any]) -> str:
     """The pipeline against the goals (module docstring), or what is not finished."""
     if task in WITHDRAWN_AFTER:
         return WITHDRAWN_AFTER[task]
-    pipe = cell.get("pipeline")
-    if not pipe or len(pipe["executions"]) < executions(task, "pipeline"):
-        done = len(pipe["executions"]) if pipe else 0
-        return f"pipeline not finished ({done} of {executions(task, 'pipeline')} executions)"
+    pipe = finished(task, cell, "pipeline")
+    if pipe is None:
+        return f"pipeline not finished ({progress(task, cell, 'pipeline')})"
     if pipe["mean"] is None:
         return "pipeline: no model released"
     parts = []
     for name in ("from_scratch", "untuned_default"):
-        base = cell.get(name)
-        if not base or len(base["executions"]) < executions(task, name):
-            done = len(base["executions"]) if base else 0
-            parts.append(f"{name}: {done} of {executions(task, name)} executions")
+        base = finished(task, cell, name)
+        if base is None:
+            parts.append(f"{name}: {progress(task, cell, name)}")
             continue
         compared = difference(pipe, base)
         if compared is None:
@@ -536,21 +545,20 @@ def verdict(task: str, cell: dict[str, Any]) -> str:
         parts.append(
             f"over {name} {gain:+.2f} (2 SE {2 * error:.2f}): {'met' if gain > 2 * error else 'not met'}"
         )
-    chosen = cell.get("repeat_and_select")
-    if chosen and len(chosen["executions"]) >= executions(task, "repeat_and_select"):
+    chosen = finished(task, cell, "repeat_and_select")
+    if chosen is not None:
         compared = difference(pipe, chosen)
         parts.append(
             "repeat_and_select: no model released"
             if compared is None
             else f"over repeat_and_select {compared[0]:+.2f} (2 SE {2 * compared[1]:.2f}; shown, not a goal)"
         )
-    oracle = cell.get("oracle")
-    if oracle and len(oracle["executions"]) >= executions(task, "oracle"):
+    oracle = finished(task, cell, "oracle")
+    if oracle is not None:
         tax = oracle["mean"] - pipe["mean"]
         parts.append(f"tax {tax:+.2f}: {'met' if tax <= 1 else 'not met'}")
-        default = cell.get("untuned_default")
-        finished = default and len(default["executions"]) >= executions(task, "untuned_default")
-        headroom = difference(oracle, default) if finished else None
+        default = finished(task, cell, "untuned_default")
+        headroom = difference(oracle, default) if default is not None else None
         if headroom is not None:
             parts.append(
                 f"the oracle over untuned_default {headroom[0]:+.2f} (2 SE {2 * headroom[1]:.2f}; shown, "
