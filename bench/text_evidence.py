@@ -338,13 +338,14 @@ REMADE_7 = (
 """What design 7's executions from the second machine of 2026-12-04 read."""
 REMADE_9 = (
     "- on 2026-12-05, after design 9's total-8 pipeline and the untuned default's first execution there, "
-    "the machine was replaced again, its clone with it: the pipeline's fifth execution had finished, and its "
-    "figure survives as read from its output, to two decimals (87.70, marked in the record), its tuning "
-    "records lost. The data and checkpoints were made again by the same commands: design 9's training file "
-    "byte for byte (a3bd22859f32); phase 1's held-out MLM loss 6.433, phase 2's 6.541, a new lexicon "
-    "checkpoint (6861df76d082) and the random one as ever (6bc691030d56); this machine's torch runs its "
-    "AVX-512 kernels. As design 4 fixed for a changed machine, design 9's later executions at total 8 read "
-    "these, each recording what it read"
+    "the machine was replaced again, its clone with it: the pipeline's fifth execution had finished, and "
+    "its figure survives as read from its output, to two decimals (87.70, marked in the record), and the "
+    "MLflow stores of all five executions (their tuning records) went with the machine. The data and "
+    "checkpoints were made again by the same commands: design 9's training file byte for byte "
+    "(a3bd22859f32); phase 1's held-out MLM loss 6.433, phase 2's 6.541, a new lexicon checkpoint "
+    "(6861df76d082) and the random one as ever (6bc691030d56); this machine's torch runs its AVX-512 "
+    "kernels. As design 4 fixed for a changed machine, design 9's later executions at total 8 read these,"
+    " each recording what it read"
 )
 """What design 9's executions from 2026-12-05's machine read."""
 READING = (
