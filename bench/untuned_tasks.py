@@ -34,10 +34,10 @@ again whole); ``--write`` puts the table in bench/RESULTS.md.
 from __future__ import annotations
 
 import argparse
+import collections
 import datetime as dt
 import json
 import math
-import platform
 import shutil
 import statistics
 import subprocess
@@ -46,9 +46,9 @@ from pathlib import Path
 from typing import Any
 
 from results import (
-    cpu_name,
     drawn_count,
     fresh_process_env,
+    machine,
     secret_count,
     write_section,
 )  # bench/ is on the path
@@ -194,7 +194,8 @@ def run_cell(
     """Each of the cell's ``rows`` (a name and its dptune command) executed ``executions`` times, each
     finished execution's released results kept in ``record_file`` at once (an interrupted one left nothing
     and runs again whole, with fresh randomness); each execution runs in a fresh folder under ``scratch``
-    and records ``inputs`` beside its results (what it read that the commit does not fix, by hash)."""
+    and records beside its results the commit and the machine it ran on, and ``inputs`` (what it read that
+    the commit does not fix, by hash)."""
     record = json.loads(record_file.read_text()) if record_file.exists() else {}
     cell = record.setdefault(task, {}).setdefault(f"{epsilon:g}", {})
     for name, args in rows.items():
@@ -209,7 +210,8 @@ def run_cell(
             folder = scratch / f"{task}-eps{epsilon:g}" / f"{name}-{index}"
             results = execute(args, folder)
             first = entry["code"].split(", ")[0]  # executions recorded before each kept its own
-            entry["executions"] += [result | {"code": code} | (inputs or {}) for result in results]
+            ran = {"code": code, "machine": machine()}
+            entry["executions"] += [result | ran | (inputs or {}) for result in results]
             entry["code"] = ", ".join(dict.fromkeys(e.get("code", first) for e in entry["executions"]))
             entry |= summary(entry["executions"])
             record_file.write_text(json.dumps(record, indent=1) + "\n")
@@ -351,6 +353,16 @@ def row_bound(runs: list[dict[str, Any]]) -> str:
     return bound
 
 
+def machines_line(record: dict[str, Any]) -> str:
+    """Where the executions in ``record`` ran (``run_cell`` records each one's machine) and how many
+    ran on each."""
+    entries = [entry for cells in record.values() for cell in cells.values() for entry in cell.values()]
+    seen = collections.Counter(e.get("machine") for entry in entries for e in entry["executions"])
+    ran = [f"{name}: {n}" for name, n in seen.most_common() if name is not None]
+    unknown = [f"not recorded (run before executions recorded it): {seen[None]}"] if seen[None] else []
+    return "executions by machine: " + "; ".join(ran + unknown)
+
+
 def result_rows(record: dict[str, Any]) -> list[str]:
     """A Markdown table of every execution in ``record`` (task → total → row), a line per row."""
     lines = [
@@ -379,8 +391,8 @@ def table(record: dict[str, Any]) -> str:
     lines = [
         TITLE,
         "",
-        f"- date: {dt.date.today()}; machine: {cpu_name()}, 2 cores, Python {platform.python_version()}; "
-        "command: `python bench/untuned_tasks.py --task TASK --epsilon E --write` (each row's command "
+        f"- written on {dt.date.today()} on {machine()}; {machines_line(record)}; command: "
+        "`python bench/untuned_tasks.py --task TASK --epsilon E --write` (each row's command "
         "below); tasks, spaces and defaults chosen before any run (the script's docstring)",
         f"- goals: {GOALS}",
         "- pipeline_scaled_step: the pipeline as it ran up to commit 49d64c4, whose release took the "
