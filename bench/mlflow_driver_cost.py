@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import os
-import platform
 import statistics
 import subprocess
 import sys
@@ -32,7 +31,7 @@ from typing import Any
 import ray
 from mlflow.tracking import MlflowClient
 from ray.train._internal.storage import StorageContext
-from results import cpu_name, experiment_id, write_section  # bench/ is on the path in a script
+from results import experiment_id, machine, write_section  # bench/ is on the path in a script
 
 from dptune.tracking import MlflowTracker
 from dptune.tune.callbacks import TrialRecorder
@@ -134,8 +133,7 @@ def report(result: dict[str, Any], args: argparse.Namespace) -> str:
         [
             TITLE,
             "",
-            f"- date: 2026-11-23; machine: {cpu_name()}, "
-            f"{os.cpu_count()} cores, Python {platform.python_version()}; command: "
+            f"- date: 2026-11-23; machine: {machine()}; command: "
             f"`python bench/mlflow_driver_cost.py --rounds {args.rounds} --trials {args.trials} "
             f"--epochs {args.epochs}`",
             f"- a real `mlflow server` on loopback (SQLite backend), {args.trials} trials × {args.epochs} "

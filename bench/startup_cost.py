@@ -32,8 +32,6 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
-import os
-import platform
 import statistics
 import string
 import subprocess
@@ -43,8 +41,8 @@ from pathlib import Path
 from typing import Any
 
 from results import (  # bench/ is on the path when this file runs as a script
-    cpu_name,
     fresh_process_env,
+    machine,
     write_section,
 )
 
@@ -231,8 +229,12 @@ def main() -> None:
         for _ in range(args.repeats):  # parts interleaved, so that a busy spell of the machine hits each
             for name, part in PARTS.items():
                 results[name].append(measure(part))
-        machine = f"{cpu_name()}, {os.cpu_count()} cores, Python {platform.python_version()}"
-        record = {"machine": machine, "date": str(dt.date.today()), "repeats": args.repeats, "parts": results}
+        record = {
+            "machine": machine(),
+            "date": str(dt.date.today()),
+            "repeats": args.repeats,
+            "parts": results,
+        }
     text = section(record)
     print(text)
     if args.write or args.section_only:

@@ -319,7 +319,7 @@ def run_again(record: dict[str, Any]) -> str:
     e^{(λ−1)ε'_λ} ≤ (e^{(λ−1)D_λ} − c)/(1 − c) ≤ e^{(λ−1)ε_λ}/(1 − c), the same for the count-told curve's
     Σ_k P[K = k | K ≥ 1]·e^{(λ−1)k·ε_λ}: ε'_λ ≤ ε_λ + log(1/(1 − c))/(λ − 1), and δ enters the conversion
     (``rdp_to_epsilon``) only as −log δ/(λ − 1), so each stated (ε, δ) holds at δ/(1 − c)."""
-    entries = [entry for cells in record.values() for cell in cells.values() for entry in cell.values()]
+    entries = row_entries(record)
     counts = [drawn_count(entry["command"].split()[1:], ROOT) for entry in entries]
     drawn = [(entry, count) for entry, count in zip(entries, counts, strict=True) if count is not None]
     (mean,) = {count.mean for _, count in drawn if count.distribution == "poisson"}
@@ -353,10 +353,15 @@ def row_bound(runs: list[dict[str, Any]]) -> str:
     return bound
 
 
+def row_entries(record: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every row's entry in ``record``, across its tasks and totals."""
+    return [entry for cells in record.values() for cell in cells.values() for entry in cell.values()]
+
+
 def machines_line(record: dict[str, Any]) -> str:
     """Where the executions in ``record`` ran (``run_cell`` records each one's machine) and how many
     ran on each."""
-    entries = [entry for cells in record.values() for cell in cells.values() for entry in cell.values()]
+    entries = row_entries(record)
     seen = collections.Counter(e.get("machine") for entry in entries for e in entry["executions"])
     ran = [f"{name}: {n}" for name, n in seen.most_common() if name is not None]
     unknown = [f"not recorded (run before executions recorded it): {seen[None]}"] if seen[None] else []
