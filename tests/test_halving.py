@@ -129,6 +129,21 @@ def test_a_spec_that_cannot_promote_is_refused_naming_the_field(change: Any, say
     assert says in str(refused.value)
 
 
+def test_keeping_a_start_point_is_refused_with_successive_halving() -> None:
+    """The selection reads only the promoted trials (the best first-rung ones), so a start point whose first
+    rung reads below them would not be kept, unsaid: ``keep_start`` with ``promoted_trials`` is refused
+    naming the method's key, and either alone is a valid spec."""
+    doc = halving_doc("cnn5", 3.0)
+    doc["methods"]["dpsgd"] |= {"start": [{"lr": 0.5}], "keep_start": True}
+    with pytest.raises(InputError) as refused:
+        parse_spec(doc)
+    assert refused.value.field == "methods.dpsgd.keep_start"
+    assert "drop budget.promoted_trials" in str(refused.value)
+    parse_spec(dict(doc, budget={k: v for k, v in doc["budget"].items() if k != "promoted_trials"}))
+    del doc["methods"]["dpsgd"]["keep_start"]
+    parse_spec(doc)
+
+
 def test_a_space_of_several_privacy_configurations_cannot_promote() -> None:
     """A promoted trial adds its first-rung trial's noise: where the trials can draw several privacy
     configurations (batch sizes), the plan is refused naming the field and the fix."""

@@ -134,6 +134,11 @@ def _keep_start(spec: SweepSpec) -> Iterator[Conflict]:
     conflicts = (
         (spec.scheduler != "none", "ASHA may stop the start point's trial: use scheduler: none"),
         (spec.proxy is not None, "the proxy runs the start points, not the search: drop search.proxy"),
+        (
+            spec.includes_tuning is not None and spec.includes_tuning.promoted > 0,
+            "successive halving selects among its promoted trials, which hold the start point's only where "
+            "its first rung reads among the best: drop budget.promoted_trials",
+        ),
     )
     for method, space in spec.methods.items():
         for conflict, fix in conflicts:
@@ -230,7 +235,11 @@ SPEC_RULES: tuple[SpecRule, ...] = (
         "`privacy.validation: private` with a fixed trial count and no warm start",
         _held_out,
     ),
-    SpecRule("kept start points", "`keep_start` with `scheduler: none` and no `search.proxy`", _keep_start),
+    SpecRule(
+        "kept start points",
+        "`keep_start` with `scheduler: none`, no `search.proxy` and no `budget.promoted_trials`",
+        _keep_start,
+    ),
     SpecRule(
         "total ε",
         "`privacy.includes_tuning` without a filter, proxy or warm start; a random trial count only for "
