@@ -135,7 +135,7 @@ def _keep_start(spec: SweepSpec) -> Iterator[Conflict]:
         (spec.scheduler != "none", "ASHA may stop the start point's trial: use scheduler: none"),
         (spec.proxy is not None, "the proxy runs the start points, not the search: drop search.proxy"),
         (
-            spec.includes_tuning is not None and spec.includes_tuning.promoted > 0,
+            _promoted_trials(spec) > 0,
             "successive halving selects among its promoted trials, which hold the start point's only where "
             "its first rung reads among the best: drop budget.promoted_trials",
         ),
@@ -184,8 +184,14 @@ def _one_model(spec: SweepSpec) -> Iterator[Conflict]:
         )
 
 
+def _promoted_trials(spec: SweepSpec) -> int:
+    """``budget.promoted_trials``: each method's trials of successive halving's second rung (0: none, as
+    without a total ε, where it cannot be set)."""
+    return spec.includes_tuning.promoted if spec.includes_tuning is not None else 0
+
+
 def _promoted(spec: SweepSpec) -> Iterator[Conflict]:
-    promoted = spec.includes_tuning.promoted if spec.includes_tuning is not None else 0
+    promoted = _promoted_trials(spec)
     if not promoted:
         return
     if spec.trials.random:
