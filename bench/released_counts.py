@@ -51,6 +51,7 @@ TRAINING_SAMPLES = {
     "cnn-bbc-tweets": 6_336,
     "kaiser-cbc-tweets": 5_762,
     "everyday-wsj-tweets": 4_366,
+    "msn-guardian-tweets": 4_856,
 }
 """Each task's training samples, as its campaign's docstring states them (the rebuilt plan's ε checks
 them: a plan on another n states another ε)."""

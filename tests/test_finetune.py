@@ -510,7 +510,7 @@ def test_a_spec_names_a_pretrained_model_and_text_files_beside_it_and_searches_f
     assert adam["effective_lr"].args == (1e-4, 1e-2) and adam["lora_rank"].args == (4, 16)
     full = parse_spec(doc | {"training": {"trains": "all", "epochs": 1, "batch_size": 100}}, tmp_path)
     assert full.methods["dp-adambc"].knobs["effective_lr"].args == (1e-4, 3e-3)
-    assert full.methods["dpsgd"].knobs["effective_lr"].args == (0.5, 3.0)
+    assert full.methods["dpsgd"].knobs["effective_lr"].args == (0.5, 1.5)
     assert spec.methods["dpsgd"].knobs["effective_lr"].args == (0.5, 10.0)
     assert "lora_rank" not in full.methods["dp-adambc"].knobs
     searched = parse_spec(doc | {"methods": {"dp-adambc": {"trains": {"choice": ["all", "lora"]}}}}, tmp_path)
