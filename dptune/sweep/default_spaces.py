@@ -40,15 +40,15 @@ fine-tuning searches [0.5, 1.5]. The evidence on real text (bench/text_evidence.
 validation records, never a final test) says why: tuning trials of one epoch (about 20 noisy steps) on a whole
 pretrained body learned neither below 0.5 under the smaller range [0.05, 2] searched before (designs 2 to 4)
 nor, mostly, above 3 ([0.5, 10] put most draws where one epoch moves nothing: designs 5 and 6); within
-[0.5, 3] (designs 7 to 10) every SGD-family setting a per-run oracle selected, four tasks and totals out of eight,
-lay at 0.53 to 0.84, and on design 10's task every one-epoch DP-SGD trial above 1.3 read one class at both
-totals (14 of them, at 1.44 to 2.92), one of them released at total 3, where a first rung runs at ε 0.35 and
-cannot tell such a step from a good one (design 11 measures the narrower range on a fresh task). Adam's range
-starts at 1e-4 rather than at the grid's 3e-5 for the same reason (the same evidence, designs 7 and 8 at total
-3): the grid's lowest half-decade held 26% of the log-uniform draws, and 17 of the 18 one-epoch DP-AdamBC
-trials that drew there read 55% or less on validation, about chance, where 5 of the 12 at 1e-4 or more read
-above it. With LoRA its rank r is searched over 4 to 16 (Yu et al.'s r = 16 and Hu et al.'s r = 4 and 8
-inside): the rank changes the parameters, not the noise schedule.
+[0.5, 3] (designs 7 to 10) every SGD-family setting a per-run oracle selected, four tasks and totals out of
+eight, lay at 0.53 to 0.84, and on design 10's task every one-epoch DP-SGD trial above 1.3 read one class at
+both totals (14 of them, at 1.44 to 2.92), one of them released at total 3, where a first rung runs at ε 0.35
+and cannot tell such a step from a good one (design 11 measures the narrower range on a fresh task). Adam's
+range starts at 1e-4 rather than at the grid's 3e-5 for the same reason (the same evidence, designs 7 and 8 at
+total 3): the grid's lowest half-decade held 26% of the log-uniform draws, and 17 of the 18 one-epoch
+DP-AdamBC trials that drew there read 55% or less on validation, about chance, where 5 of the 12 at 1e-4 or
+more read above it. With LoRA its rank r is searched over 4 to 16 (Yu et al.'s r = 16 and Hu et al.'s r = 4
+and 8 inside): the rank changes the parameters, not the noise schedule.
 """
 
 from __future__ import annotations
