@@ -53,6 +53,7 @@ TRAINING_SAMPLES = {
     "everyday-wsj-tweets": 4_366,
     "msn-guardian-tweets": 4_856,
     "fox-usnews-tweets": 2_708,
+    "computers-people-fortunes": 1_842,
 }
 """Each task's training samples, as its campaign's docstring states them (the rebuilt plan's ε checks
 them: a plan on another n states another ε)."""

