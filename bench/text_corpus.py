@@ -104,7 +104,7 @@ tasks, whose final tests have been read, is in it; chosen by the counts alone, t
 cleaned as design 4's; the split by the same rule with ``numpy.random.default_rng(FOX_USNEWS_SPLIT_SEED)``.
 
 **Private task of design 13: computers or people, in the fortune cookies** (the BSD ``fortune`` program's
-data files, gathered by many hands since 1978, as Debian's ``fortunes`` (1:1.99.1-7.3) ships them; licence:
+data files, gathered by many hands over decades, as Debian's ``fortunes`` (1:1.99.1-7.3) ships them; licence:
 BSD, /usr/share/doc/fortunes/copyright):
 
     apt-get update && apt-get install -y fortunes
