@@ -1052,6 +1052,22 @@ READINGS = (
         "(the tax); of the 22 cells run to the end, two meet all three, and no design has met them at both "
         "totals. Repeat-and-select (DP-AdamBC's space only) released 88.69–90.70"
     ),
+    (
+        "- reading of design 14 at total 3 (written on 2026-12-05 after its untuned-default, pipeline and "
+        "from_scratch runs, before any oracle or repeat-and-select result; nothing was changed for it): at "
+        "total 3 a first-rung trial ranks settings as a whole run at ε 0.40 would, and 4 of the 45 read as "
+        "having learned (87.4–89.9% on validation; DP-SGD 2, DP-PMLF 2; at total 8, 19 of 45), the other 41 "
+        "47.2–75.2%; the 15 promoted three-epoch trials, at the same noise for three times as long, read "
+        "52.5–90.3%, 8 of them above 80%, so the halving found settings that learn where the first rung "
+        "could not tell them. Each execution released a setting whose promoted read had learned, DP-PMLF's "
+        "at 1.16 with k = 1, 0.509 with k = 2 and 0.744 with k = 4 (90.78, 91.60, 90.35), DP-AdamBC's at "
+        "2.3e-3 (90.14) and DP-SGD's at 1.29 (91.52), each at ε 2.57 of the total: 90.88 ± 0.66, 0.40 below "
+        "the untuned default (DP-SGD at step 0.5, 90.71–91.91, 91.29 ± 0.49 at ε 2.983, higher than at total "
+        "8), so that goal is not met at either total: the default learns this task at total 3 as at 8, and "
+        "the settings that learn differ by less than a point. The body with random weights learned the task "
+        "again in one execution of three (DP-AdamBC at step 1.1e-4, its promoted read 78.6%, released at "
+        "90.78; the others 62.74 and 65.07), so 'above from scratch' is +18.02 with 2 SE 17.98, met by 0.04"
+    ),
 )
 """What each design's figures said when they were read, in the order written (each entry says when and
 after which runs), kept in the section: a new reading is one more entry here."""
