@@ -55,6 +55,7 @@ TRAINING_SAMPLES = {
     "fox-usnews-tweets": 2_708,
     "computers-people-fortunes": 1_842,
     "genesis-psalms-kjv": 3_188,
+    "isaiah-jeremiah-kjv": 2_121,
 }
 """Each task's training samples, as its campaign's docstring states them (the rebuilt plan's ε checks
 them: a plan on another n states another ε)."""

