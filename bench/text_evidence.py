@@ -1145,6 +1145,20 @@ READINGS = (
         "(above from scratch); of the 24 cells run to the end, two meet all three, and no design has met "
         "them at both totals. Repeat-and-select (DP-AdamBC's space only) released 56.23–63.02"
     ),
+    (
+        "- reading of design 15 at total 3 (written on 2026-12-06 after its untuned-default, pipeline and "
+        "from_scratch runs, before any oracle or repeat-and-select result; nothing was changed for it): as "
+        "at total 8, no tuning read shows a setting that learned: the 45 one-epoch first-rung trials, each "
+        "ranking settings as a whole run at ε 0.39 would, read 45.4–55.8% on validation, and the 15 promoted "
+        "three-epoch trials 46.2–55.2%, within the private validation noise (about 2.6 points) of the larger "
+        "class (52.3%). Each execution released the setting whose promoted read was highest, DP-PMLF's at "
+        "0.685 with k = 2 (58.67), DP-SGD's at 0.889 and 0.739 (59.81, 61.43) and DP-AdamBC's at 1.9e-3 and "
+        "1.1e-4 (56.72, 53.09), each at ε 2.56 of the total: 57.94 ± 3.21, 0.80 below the untuned default "
+        "(DP-SGD at step 0.5, 56.43–63.12, 58.74 ± 2.69 at ε 2.976), not met. The body with random weights "
+        "read 45.8–54.8% in its 36 tuning trials and released 44.54, 54.46 and 59.29 (52.76 ± 7.52), so "
+        "'above from scratch' is +5.18 (2 SE 9.15), not met: at total 3 the pretrained body's releases sit "
+        "only 5 points above the larger class, within the spread of three releases from random weights"
+    ),
 )
 """What each design's figures said when they were read, in the order written (each entry says when and
 after which runs), kept in the section: a new reading is one more entry here."""
