@@ -1186,11 +1186,12 @@ def commands(task: str, epsilon: float) -> dict[str, list[str]]:
     """Each row's dptune command on ``task`` at the total ``epsilon`` (module docstring)."""
     spec = f"{SPECS}/{task}"
     home = str(Path(TEXT).expanduser())
+    pipeline = yaml.safe_load((ROOT / f"{spec}.yaml").read_text())
+    shape, training = pipeline["dataset"]["args"], pipeline["training"]  # the pipeline's
     data = [f"train={home}/{task}/train.csv", f"held_out={home}/{task}/held.csv"]
-    data += ["num_classes=2", "max_length=64"]
+    data += [f"num_classes={shape['num_classes']}", f"max_length={shape['max_length']}"]
     train = ["train", "--method", "dpsgd", "--model", f"hf:{home}/lexicon-roberta", "--dataset", "text"]
     train += [arg for pair in data for arg in ("--dataset-arg", pair)]
-    training = yaml.safe_load((ROOT / f"{spec}.yaml").read_text())["training"]  # the pipeline's
     train += [
         "--trains",
         "all",
