@@ -1185,16 +1185,16 @@ GOALS = "pipeline > from_scratch and > untuned_default, each by more than 2 stan
 def commands(task: str, epsilon: float) -> dict[str, list[str]]:
     """Each row's dptune command on ``task`` at the total ``epsilon`` (module docstring)."""
     spec = f"{SPECS}/{task}"
-    home = str(Path(TEXT).expanduser())
-    pipeline = yaml.safe_load((ROOT / f"{spec}.yaml").read_text())
-    shape, training = pipeline["dataset"]["args"], pipeline["training"]  # the pipeline's
-    data = [f"train={home}/{task}/train.csv", f"held_out={home}/{task}/held.csv"]
-    data += [f"num_classes={shape['num_classes']}", f"max_length={shape['max_length']}"]
-    train = ["train", "--method", "dpsgd", "--model", f"hf:{home}/lexicon-roberta", "--dataset", "text"]
-    train += [arg for pair in data for arg in ("--dataset-arg", pair)]
+    pipeline = yaml.safe_load((ROOT / f"{spec}.yaml").read_text())  # its data, model and training
+    dataset, training = pipeline["dataset"], pipeline["training"]
+    model = f"hf:{Path(pipeline['model']['hf']).expanduser()}"
+    train = ["train", "--method", "dpsgd", "--model", model, "--dataset", dataset["name"]]
+    for name, value in dataset["args"].items():
+        shown = Path(value).expanduser() if name in ("train", "held_out") else value
+        train += ["--dataset-arg", f"{name}={shown}"]
     train += [
         "--trains",
-        "all",
+        training["trains"],
         "--batch-size",
         str(training["batch_size"]),
         "--epochs",
