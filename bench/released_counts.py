@@ -56,6 +56,7 @@ TRAINING_SAMPLES = {
     "computers-people-fortunes": 1_842,
     "genesis-psalms-kjv": 3_188,
     "isaiah-jeremiah-kjv": 2_121,
+    "exodus-ezekiel-numbers-kjv": 2_916,
 }
 """Each task's training samples, as its campaign's docstring states them (the rebuilt plan's ε checks
 them: a plan on another n states another ε)."""

