@@ -1219,6 +1219,25 @@ READINGS = (
         "run to the end, two meet all three, and no design has met them at both totals. Repeat-and-select "
         "(DP-AdamBC's space only) released 47.92–56.60"
     ),
+    (
+        "- reading of design 16 at total 8 (written on 2026-12-06 after its untuned-default, pipeline and "
+        "from_scratch runs, before any oracle or repeat-and-select result; nothing was changed for it): on "
+        "three labels, where the held-out file's largest class is 33.8%, the untuned default (DP-SGD at step "
+        "0.5, one whole run at the total) scored 55.10–58.14 (56.68 ± 1.19 at ε 7.948). Unlike design 15's, "
+        "the tuning reads tell settings apart by more than their noise: the 45 one-epoch first-rung trials, "
+        "each ranking settings as a whole run at ε 1.43 would (2,916 verses, batch 128, 23 noisy steps), read"
+        " 30.3–46.5% on validation, 11 of them above 40% (DP-SGD 6, DP-PMLF 3, DP-AdamBC 2), where a private "
+        "validation read carries noise of about 1.9 points on 364 verses; the 15 promoted three-epoch trials "
+        "read 27.8–44.9%. But the reads of the settings that reached the release differ by less than that "
+        "noise, and a read one to three epochs into the run did not foretell where six epochs land: each "
+        "execution released the setting whose promoted read was highest, DP-PMLF's at 0.700 with k = 2 (read "
+        "44.3%, released at 51.63), DP-SGD's at 0.579 (43.0%, 51.40) and 0.631 (43.2%, 58.85), and DP-PMLF's "
+        "at 1.36 with k = 3 (44.9%, 57.21) and 0.782 with k = 4 (43.5%, 61.65), each at ε 6.90 of the total: "
+        "56.15 ± 4.52, 0.53 below the untuned default (2 SE 4.18), not met. The body with random weights "
+        "learned little (its 27 first-rung reads 28.7–36.8%, its 9 promoted ones 30.9–39.2%; releases 35.28, "
+        "37.52 and 31.17, 34.66 ± 3.22, about the largest class), so 'above from scratch' is +21.49 (2 SE "
+        "5.49), met"
+    ),
 )
 """What each design's figures said when they were read, in the order written (each entry says when and
 after which runs), kept in the section: a new reading is one more entry here."""
