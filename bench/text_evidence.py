@@ -638,9 +638,19 @@ REMADE_16 = (
     "earlier task's training file byte for byte as its executions recorded; phase 1's held-out MLM loss "
     "6.450, phase 2's 6.554, the lexicon checkpoint byte for byte design 3's (097003f972cb) and the random "
     "one as ever (6bc691030d56); this machine (an AMD EPYC, 2 cores) runs torch's AVX-512 kernels. Design "
-    "16's executions read these, each recording what it read"
+    "16's executions at total 8 read these, each recording what it read"
 )
-"""What design 16's executions read."""
+"""What design 16's executions at total 8 read."""
+REMADE_16_TOTAL_3 = (
+    "- on 2026-12-06, after design 16's runs at total 8 and before any at total 3, the machine was replaced "
+    "again (an Intel Xeon, 2 cores, torch's AVX-512 kernels), its clone with it, and the data and "
+    "checkpoints were made again by the same commands: every task's training file byte for byte as its "
+    "executions recorded (15 of 15, Rotten Tomatoes' de49d12b2687 included); phase 1's held-out MLM loss "
+    "6.433, phase 2's 6.541, the lexicon checkpoint byte for byte design 9's of 2026-12-05 (6861df76d082) "
+    "and the random one as ever (6bc691030d56). As design 4 fixed for a changed machine, design 16's "
+    "executions at total 3 read these, each recording what it read"
+)
+"""What design 16's executions at total 3 read."""
 READINGS = (
     (
         "- reading of design 2 (written after its runs; nothing was changed for it): at total 8 the "
@@ -1395,6 +1405,7 @@ def section(record: dict[str, Any]) -> str:
         REMADE_7,
         REMADE_9,
         REMADE_16,
+        REMADE_16_TOTAL_3,
         *inputs_line(record),
         f"- goals: {GOALS}",
         "- command: `python bench/text_evidence.py --task TASK --epsilon E --write` (each row's command "
