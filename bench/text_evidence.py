@@ -1263,6 +1263,25 @@ READINGS = (
         "end, two meet all three, and no design has met them at both totals. Repeat-and-select (DP-AdamBC's "
         "space only) released 42.86–50.00, below every other pretrained row"
     ),
+    (
+        "- reading of design 16 at total 3 (written on 2026-12-06 after its untuned-default, pipeline and "
+        "from_scratch runs, before any oracle or repeat-and-select result; nothing was changed for it): at "
+        "total 3 the untuned default (DP-SGD at step 0.5, one whole run at the total) scored 44.25–54.74 "
+        "(49.08 ± 3.77 at ε 2.982), 7.6 points below its total-8 figure, where the held-out file's largest "
+        "class is 33.8%. The tuning reads tell settings apart less well than at total 8: the 45 one-epoch "
+        "first-rung trials, each ranking settings as a whole run at ε 0.40 would, read 28.7–43.9% on "
+        "validation, 2 of them above 40% (DP-SGD 1, DP-PMLF 1; at total 8, 11), where a private validation "
+        "read carries noise of about 1.9 points; the 15 promoted three-epoch trials read 33.0–43.4%. Each "
+        "execution released the setting whose promoted read was highest, DP-SGD's at 0.679 (read 40.8%, "
+        "released at 49.31), 0.555 (43.4%, 54.71) and 0.712 (37.4%, 51.41) and DP-PMLF's at 1.11 with k = 2 "
+        "(39.6%, 39.54) and 0.788 with k = 2 (34.3%, 48.62), each at ε 2.54 of the total: 48.72 ± 5.65, 0.36 "
+        "below the untuned default (2 SE 6.08), not met; one release (39.54) learned little more than the "
+        "body with random weights, and the promoted read that chose the best release (43.4%) was also the "
+        "highest, but the reads order the rest no better than their noise. The body with random weights read "
+        "27.5–42.3% in its 27 first-rung trials and 32.0–38.1% in its 9 promoted ones and released 31.07, "
+        "34.59 and 39.77 (35.15 ± 4.37, about the largest class), so 'above from scratch' is +13.57 (2 SE "
+        "7.14), met: as at total 8, the public pretraining is what lifts the releases"
+    ),
 )
 """What each design's figures said when they were read, in the order written (each entry says when and
 after which runs), kept in the section: a new reading is one more entry here."""
