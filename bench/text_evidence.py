@@ -429,20 +429,19 @@ from-scratch rows both train LoRA and the head, so they still differ only in the
 
 * nothing of dptune changes: its default spaces for a trained part (``fine_tuning_space``) and everything
   else;
-* private task: which of the books Job, Luke and Matthew a verse of the King James Version comes from
-  (``bench/text_corpus.py``: Debian's ``bible-kjv-text``; 2,617 training verses, 654 held out, once 13
-  repeated copies and the 8 copies of verses that two of the books share are dropped), the three books with
-  the most verses after designs 14's to 16's, chosen by the verse counts alone with the verses unread; the
-  split fixed before any run; private held-out scoring;
-* batch 128, design 4's sampling rate on 2,617 verses (122.8) to the nearest multiple of 64; everything else
-  design 16's: the start-up, the checkpoints' recipe, length (64 tokens), epochs, δ, totals, methods, 3 tuning
-  trials per method, halving, half the total for the tuning, the tuning's compute, the five rows (specs
-  ``bench/specs/text/job-luke-matthew-kjv*.yaml``), 5 executions of the pipeline and of the untuned default
-  (``dptune train --trains lora``: DP-SGD at step 0.5, clip 1, rank 8), 3 of the others, and the order at
-  each total, total 8 first. Known from the plan before any run (``dptune validate``): ε_t 0.346 and 1.105,
-  the release's ε_B 2.561 and 6.885 at totals 3 and 8; first-rung trials of 21 noisy steps, ranking settings
-  as a whole run at ε 0.394 and 1.38 would; private validation noise std 4.82 and 2.08 on a count, about
-  ±1.5 and ±0.64 points on 327 verses;
+* private task: Job, Luke or Matthew, which of these books of the King James Version a verse comes from
+  (Debian's ``bible-kjv-text`` through ``bench/text_corpus.py``, which drops 13 repeated copies and 8 copies
+  shared by two books: 2,617 training verses, 654 held out), the three with the most verses once designs 14
+  to 16 took theirs, by the verse counts alone, unread; its split fixed before any run, its held-out scoring
+  private;
+* all else design 16 fixed (the executions per row among it), through
+  ``bench/specs/text/job-luke-matthew-kjv*.yaml`` and the rows' order (total 8 first), the batch included: 128
+  again, the multiple of 64 nearest design 4's sampling rate on 2,617 verses (122.8); the untuned default is
+  ``dptune train --trains lora`` (DP-SGD, step 0.5, clip 1, rank 8). What ``dptune validate`` plans, known
+  before any run: per trial ε_t 0.346 at total 3 and 1.105 at total 8, the release's ε_B 2.561 and 6.885; a
+  first-rung trial takes 21 noisy steps and ranks settings as a whole run at ε 0.394 or 1.38 would; every
+  private validation read carries Gaussian noise of std 4.82 or 2.08 on a count, about ±1.5 or ±0.64 points on
+  327 verses;
 * a withdrawal rule fixed now, design 16's: if the untuned default's first execution at total 8 scores below
   37.5% (2 points above 35.5%, the held-out file's largest class share), the design is withdrawn; nothing else
   ends it early.
