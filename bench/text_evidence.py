@@ -1369,7 +1369,7 @@ READINGS = (
         "settings as a whole run at ε 1.38 would) read 29.2–51.4% on the 327 validation verses, 10 of them "
         "above 40% (DP-AdamBC 5, DP-PMLF 4, DP-SGD 1), where a private read carries noise of ±0.64 points "
         "and the validation part's own sampling error is about 2.8; the 15 promoted three-epoch trials read "
-        "36.7–57.6%. Each execution released the setting whose promoted read was highest, at ε_B 6.84 of the "
+        "36.7–57.6%. Each execution released the setting whose promoted read was highest, at ε_B 6.885 (6.84 spent) of the "
         "total 7.996: DP-PMLF's at 1.16 with k = 1 and rank 4 (read 55.2%, released at 59.92), DP-SGD's at "
         "2.82 and clip 1.59, rank 6 (54.9%, 57.03), DP-PMLF's at 0.648 with k = 3, rank 9 (43.5%, 54.25), "
         "DP-PMLF's at 2.54 with k = 1, rank 4 (53.8%, 57.46) and DP-AdamBC's at 1.32e-3, rank 11 (57.6%, "
