@@ -1404,6 +1404,30 @@ READINGS = (
         "total 8 released 42.86–50.00: under LoRA random DP-AdamBC settings learn too. Design 17 at total 8 "
         "meets one goal of three (the tax); of the 28 cells run to the end, two meet all three"
     ),
+    (
+        "- reading of design 17 at total 3 (written on 2026-12-06 after its untuned-default, pipeline and "
+        "from_scratch runs, before any oracle or repeat-and-select result; nothing was changed for it): the "
+        "untuned default (DP-SGD at step 0.5, clip 1, rank 8, one whole run at the total) scored 47.36–58.96 "
+        "(50.81 ± 4.71 at ε 2.979), 3.8 points below its total-8 figure, one execution (58.96) far above the "
+        "other four (47.36–50.44). The pipeline's 45 one-epoch first-rung trials (21 noisy steps at ε_t "
+        "0.346, each ranking settings as a whole run at ε 0.394 would) read 29.2–53.5% on the 327 validation "
+        "verses, 9 of them above 40% (DP-SGD 5, DP-PMLF 3, DP-AdamBC 1; at total 8, 10), where a private "
+        "read carries noise of ±1.5 points and the validation part's own sampling error about 2.8 points; "
+        "the 15 promoted three-epoch trials read 30.6–50.6%. Each execution released the setting whose "
+        "promoted read was highest, at ε_B 2.561 (2.54 spent) of the total 2.998: DP-SGD's at 1.57 and clip "
+        "1.79, rank 8 (read 50.6%, released at 57.90), DP-AdamBC's at 3.66e-4 and clip 1.8, rank 15 (33.8%, "
+        "45.02), DP-AdamBC's at 1.43e-3, rank 13 (41.4%, 54.14), DP-SGD's at 0.657 and clip 0.713, rank 8 "
+        "(47.0%, 53.37) and DP-SGD's at 2.08 and clip 0.17, rank 11 (45.5%, 56.43): 53.37 ± 5.01, 2.57 above "
+        "the untuned default (2 SE 6.15), not met. As at total 8 the promoted reads order the releases "
+        "nearly as they landed (Spearman ρ 0.7 over the five): the execution whose promoted reads all sat at "
+        "or below the largest class (30.6–33.8%) released the lowest (45.02), the highest read the highest "
+        "release; four of the five releases are above the default's mean, and both rows' spread over five "
+        "executions (sd 5.01 and 4.71) keeps the difference inside 2 SE. The body with random weights, "
+        "frozen under LoRA, read 29.7–41.3% in its 27 first-rung trials and 32.2–39.7% in its 9 promoted "
+        "ones, and released 39.04 (DP-SGD's), 47.33 and 40.81 (DP-AdamBC's): 42.39 ± 4.37, so 'above from "
+        "scratch' is +10.98 (2 SE 6.75), met; at total 3 the random body under LoRA learned less than at "
+        "total 8 (48.24), and the public pretraining's lift shows"
+    ),
 )
 """What each design's figures said when they were read, in the order written (each entry says when and
 after which runs), kept in the section: a new reading is one more entry here."""
