@@ -1398,11 +1398,11 @@ READINGS = (
         "untuned default (2 SE 3.01, its re-runs' alone) and 0.60 below the pipeline, so the tax (−0.60) is "
         "met; its whole search, counted, would be ε 20.89. With LoRA the counted pipeline does as well as "
         "the oracle's uncounted choice, and both sit 2 to 3 points above the default's mean without clearing "
-        "its spread over five executions (sd 2.74). Repeat-and-select (random draws from DP-AdamBC's space "
-        "only, its held-out split taken as public) released 53.82, 56.27 and 58.10 (56.07 ± 2.15) at ε "
-        "13.095 with its count told (8.000 had it stayed secret), where design 16's whole-model draws at "
-        "total 8 released 42.86–50.00: under LoRA random DP-AdamBC settings learn too. Design 17 at total 8 "
-        "meets one goal of three (the tax); of the 28 cells run to the end, two meet all three"
+        "2 SE (3.07 for the pipeline, 3.01 for the oracle's re-runs). Repeat-and-select (random draws from "
+        "DP-AdamBC's space only, its held-out split taken as public) released 53.82, 56.27 and 58.10 (56.07 "
+        "± 2.15) at ε 13.095 with its count told (8.000 had it stayed secret), where design 16's whole-model "
+        "draws at total 8 released 42.86–50.00: under LoRA random DP-AdamBC settings learn too. Design 17 at "
+        "total 8 meets one goal of three (the tax); of the 28 cells run to the end, two meet all three"
     ),
     (
         "- reading of design 17 at total 3 (written on 2026-12-06 after its untuned-default, pipeline and "
@@ -1445,9 +1445,9 @@ READINGS = (
         "public) released 53.52, 51.07 and 53.52 (52.70 ± 1.41) at ε 4.720 with its count told (3.000 had it "
         "stayed secret), 0.67 below the pipeline. Design 17 meets one goal at each total, a different one "
         "(above from scratch at total 3, the tax at total 8), and the untuned default at neither: with LoRA "
-        "the pipeline's mean sits 2.6 to 2.8 points above the default's at both totals, inside both rows' "
-        "spread over five executions. Of the 29 cells run to the end, two meet all three, and no design has "
-        "met them at both totals"
+        "the pipeline's mean sits 2.6 to 2.8 points above the default's at both totals, inside 2 SE (3.07 "
+        "and 6.15). Of the 29 cells run to the end, two meet all three, and no design has met them at both "
+        "totals"
     ),
 )
 """What each design's figures said when they were read, in the order written (each entry says when and
