@@ -1483,6 +1483,30 @@ READINGS = (
         "and 6.15). Of the 29 cells run to the end, two meet all three, and no design has met them at both "
         "totals"
     ),
+    (
+        "- reading of design 18 at total 3 (written on 2026-12-06 after its untuned-default, pipeline and "
+        "from_scratch runs, before any oracle or repeat-and-select result; nothing was changed for it): the "
+        "untuned default (DP-SGD at step 0.5, clip 1, rank 8, one whole run at the total) scored 61.87–64.18 "
+        "(62.93 ± 0.99 at ε 2.977), where the held-out file's largest class is 35.6%, a far tighter spread "
+        "than design 17's at total 3 (sd 4.71). The pipeline's 45 one-epoch first-rung trials (19 noisy "
+        "steps at ε_t 0.345, each ranking settings as a whole run at ε 0.392 would) read 27.7–58.6% on the "
+        "290 validation verses, 30 of them above 40% (DP-PMLF 12, DP-SGD 9, DP-AdamBC 9; design 17's at "
+        "total 3, 10), where a private read carries noise of ±1.7 points and the validation part's own "
+        "sampling error about 2.8 to 2.9 points; the 15 promoted three-epoch trials read 35.4–68.1%. Each "
+        "execution released the setting whose promoted read was highest, at ε_B 2.557 (2.55 spent) of the "
+        "total 2.998: DP-PMLF's at 0.602 with k = 4, rank 8 (read 66.5%, released at 63.98), DP-SGD's at "
+        "1.22 and clip 1.94, rank 16 (62.4%, 66.24), DP-PMLF's at 0.906 with k = 4, rank 16 (68.1%, 62.34), "
+        "DP-AdamBC's at 1.02e-4 and clip 1.33, rank 11 (61.4%, 65.99) and DP-SGD's at 0.569 and clip 0.221, "
+        "rank 14 (56.8%, 60.71): 63.85 ± 2.37, 0.92 above the untuned default (2 SE 2.30), not met. Here the "
+        "promoted reads did not order the releases (Spearman ρ 0.1 over the five; the lowest read chose the "
+        "lowest release, the highest read the second lowest): the released settings' promoted reads "
+        "(56.8–68.1%) did not foretell where they landed (60.71–66.24), and the default's own runs land in "
+        "the middle of the releases. The body with random weights, frozen under LoRA, read 28.1–37.4% in its "
+        "27 first-rung trials and 30.5–41.9% in its 9 promoted ones, and released 54.56 (DP-AdamBC's, read "
+        "41.9%), 37.79 (DP-SGD's, 41.2%) and 27.88 (DP-PMLF's, 36.9%): 40.08 ± 13.49, so 'above from "
+        "scratch' is +23.78 (2 SE 15.72), met; as in design 17 at total 8, a DP-AdamBC release from the "
+        "frozen random body learned"
+    ),
 )
 """What each design's figures said when they were read, in the order written (each entry says when and
 after which runs), kept in the section: a new reading is one more entry here."""
