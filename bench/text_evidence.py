@@ -472,6 +472,37 @@ design 18 runs design 17 unchanged on a fresh task, total 3 first, where the roo
   at total 3 scores below 37.6% (2 points above 35.6%, the held-out file's largest class share), the design is
   withdrawn; nothing else ends it early.
 
+**Design 19, chosen on 2026-12-06 before any of its runs**, after all of design 18's runs (bench/RESULTS.md;
+its readings from the tuning, validation and oracle records, never a final test used to choose): design 18
+met all three goals at total 8 and two at total 3, where it missed the untuned default (+0.92, 2 SE 2.30) and
+even its oracle's uncounted selection did not clear it. In the four cells that train LoRA and the head, no
+tuning trial of the pipeline or the oracle was the untuned default's setting or any method's documented one:
+each method's three trials drew afresh, and at total 8 the oracle's selection by one draw's read passed over a
+method whose re-runs read higher. Design 19 makes each method's first trial its documented default, a start
+point fixed before any data is read (no privacy beyond the trial it replaces), so that the search weighs the
+setting known to work untuned against what it draws:
+* dptune changes nothing; the specs write the default fine-tuning spaces out (as ``fine_tuning_space`` gives
+  them for LoRA) to carry a start point each: DP-SGD at effective step 0.5 and clip 1 (the untuned default's
+  setting), DP-PMLF at 0.5 and clip 1 with k = 2, β = 0.1 and its paper's filter (``pmlf-a0.9-b0.1``, the
+  method's defaults), DP-AdamBC at 1e-3 and clip 1 (the step of its paper), all at LoRA rank 8 (the knob's
+  default); the pipeline, from_scratch and the oracle start there, repeat-and-select does not (its draws are
+  random by definition);
+* private task: John, Leviticus or Proverbs, which of these books of the King James Version a verse comes
+  from (Debian's ``bible-kjv-text`` through ``bench/text_corpus.py``, which drops 30 repeated copies: 2,099
+  training verses, 524 held out), the three with the most verses once designs 14 to 18 took theirs, by the
+  verse counts alone (the lines ``bible -f`` prints per book counted, no verse read); its split fixed before
+  any run, its held-out scoring private;
+* all else design 18 fixed, through ``bench/specs/text/john-leviticus-proverbs-kjv*.yaml``, the batch
+  included: 128 again, the multiple of 64 nearest design 4's sampling rate on 2,099 verses (98.5); the rows'
+  order at each total as before, total 3 first, where design 18 missed. What ``dptune validate`` plans, known
+  before any run: per trial ε_t 0.345 at total 3 and 1.078 at total 8, the release's ε_B 2.556 and 6.863; a
+  first-rung trial takes 17 noisy steps and ranks settings as a whole run at ε 0.392 or 1.32 would; every
+  private validation read carries Gaussian noise of std 4.82 or 2.08 on a count, about ±1.8 or ±0.79 points
+  on 262 verses;
+* a withdrawal rule fixed now, design 18's, at the total run first: if the untuned default's first execution
+  at total 3 scores below 37.1% (2 points above 35.1%, the held-out file's largest class share), the design is
+  withdrawn; nothing else ends it early.
+
 The data and the checkpoints must be made first:
 
     python bench/text_corpus.py && python bench/text_pretrain.py && python bench/text_pretrain.py lexicon
@@ -632,6 +663,13 @@ TASKS = {
         "one a verse comes from",
         "design 17 unchanged on a fresh task of its kind, total 3 first, withdrawn if the untuned default's "
         "first execution there scores below 37.6%",
+    ),
+    "john-leviticus-proverbs-kjv": Design(
+        19,
+        "the King James Version's books John, Leviticus and Proverbs (Debian bible-kjv-text), which one a "
+        "verse comes from",
+        "design 18 with each method's documented default as its first trial, on a fresh task of its kind, "
+        "total 3 first, withdrawn if the untuned default's first execution there scores below 37.1%",
     ),
 }
 """Each private task and the design its rows run: the one list the section's designs are written from."""
