@@ -1643,7 +1643,7 @@ READINGS = (
         "two other DP-SGD draws, at 1.73 with clip 0.124 and at 3.68 with clip 0.102, read 77.9% and 59.9%. "
         "Its selection, the draw that read highest across methods, DP-SGD at 1.73 with clip 0.124 and rank "
         "10 (read 77.9%), re-ran at 70.6–75.6% on validation and scores 76.72, 78.63 and 75.57 on the final "
-        "test (76.97 ± 1.55), 13.91 above the untuned default (2 SE 1.89) and 0.56 above the pipeline, so "
+        "test (76.97 ± 1.54), 13.91 above the untuned default (2 SE 1.89) and 0.56 above the pipeline, so "
         "the tax (+0.56) is met; its selected method's search, counted, would be ε 8.14. As in the pipeline, "
         "what cleared the default was DP-SGD steps of 0.81 to 2.06 (1.73 here), with the default's setting "
         "read well below it, so the room on this task lay in the drawn steps; whether the start points help "
