@@ -73,3 +73,32 @@ def test_an_unknown_method_in_the_list_is_refused_by_its_place() -> None:
     with pytest.raises(InputError) as refused:
         parse_spec(doc)
     assert refused.value.field == "methods[1]"
+
+
+def test_a_method_given_only_its_start_searches_its_default_space_from_there() -> None:
+    """``{dp-pmlf: {start: [...], keep_start: true}}`` reads as the default space written out (by hand
+    here, from the documented ranges) with that start; an empty mapping still fixes every knob, and
+    ``keep_start`` alone still asks for a start."""
+    start = [{"effective_lr": 0.5, "clip": 1.0, "k": 2, "beta": 0.1, "filter": {"preset": "pmlf-a0.9-b0.1"}}]
+    written = {
+        "effective_lr": {"loguniform": [0.5, 10.0]},
+        "clip": {"loguniform": [0.1, 2.0]},
+        "k": {"int": [1, 4]},
+        "beta": {"uniform": [0.0, 0.9]},
+        "filter": {
+            "family": "first-order",
+            "pole": {"uniform": [0.5, 0.95]},
+            "zero": {"uniform": [-1.0, 0.5]},
+        },
+        "start": start,
+        "keep_start": True,
+    }
+    short = parse_spec(FEW_LINES | {"methods": {"dp-pmlf": {"start": start, "keep_start": True}}})
+    long = parse_spec(FEW_LINES | {"methods": {"dp-pmlf": written}})
+    assert short.methods == long.methods
+    assert short.methods["dp-pmlf"].keep_start and short.methods["dp-pmlf"].start[0]["k"] == 2
+    fixed = parse_spec(FEW_LINES | {"methods": {"dpsgd": {}}})
+    assert fixed.methods["dpsgd"].knobs == {} and fixed.methods["dpsgd"].filter is None
+    with pytest.raises(InputError) as refused:
+        parse_spec(FEW_LINES | {"methods": {"dpsgd": {"keep_start": True}}})
+    assert refused.value.field == "methods.dpsgd.keep_start"

@@ -483,7 +483,8 @@ def test_a_spec_names_a_pretrained_model_and_text_files_beside_it_and_searches_f
 ) -> None:
     """``model: {hf: FOLDER}`` and the text files resolve beside the spec; methods named without a space
     search fine-tuning's steps (Adam's 1e-4 to 1e-2 with LoRA, LoRA's rank 4 to 16; 1e-5 to 1e-3 in full);
-    ``trains`` is searchable; the user's own text makes the held-out split private by default."""
+    ``trains`` is searchable; the user's own text makes the held-out split private by default; a method
+    given only its start searches fine-tuning's space from there."""
     import shutil
 
     from dptune.sweep.spec import parse_spec
@@ -515,6 +516,15 @@ def test_a_spec_names_a_pretrained_model_and_text_files_beside_it_and_searches_f
     assert "lora_rank" not in full.methods["dp-adambc"].knobs
     searched = parse_spec(doc | {"methods": {"dp-adambc": {"trains": {"choice": ["all", "lora"]}}}}, tmp_path)
     assert searched.methods["dp-adambc"].knobs["trains"].values() == ["all", "lora"]
+    start = [{"effective_lr": 0.001, "clip": 1.0, "lora_rank": 8}]
+    written = {  # fine-tuning's space for a trained part, written out as design 19's specs write it
+        "effective_lr": {"loguniform": [0.0001, 0.01]},
+        "clip": {"loguniform": [0.1, 2.0]},
+        "lora_rank": {"int": [4, 16]},
+        "start": start,
+    }
+    short = parse_spec(doc | {"methods": {"dp-adambc": {"start": start}}}, tmp_path)
+    assert short.methods == parse_spec(doc | {"methods": {"dp-adambc": written}}, tmp_path).methods
 
 
 def test_a_lora_target_the_model_lacks_is_refused_where_only_a_search_draws_lora(

@@ -46,6 +46,7 @@ from dptune.engine.data import users_own
 from dptune.methods import METHODS, get_method
 from dptune.sweep.default_spaces import default_space, fine_tuning_space
 from dptune.sweep.space import (
+    KEEP_START,
     privacy_configurations,
 )
 from dptune.sweep.spec_keys import (
@@ -141,17 +142,30 @@ def run_values(doc: Mapping[str, Any], base: Path) -> tuple[dict[str, Any], set[
 def methods_section(doc: Mapping[str, Any]) -> dict[str, Any]:
     """``methods``: each method with its space (``{dpsgd: {lr: …}}``; an empty one fixes every knob), or a
     list of method names (``[dpsgd, dp-pmlf]``), each then searching its default space
-    (``dptune.sweep.default_spaces``; fine-tuning's where ``model`` is a pretrained one)."""
+    (``dptune.sweep.default_spaces``; fine-tuning's where ``model`` is a pretrained one). A method given only
+    where its search begins (``{dpsgd: {start: [...]}}``, with or without ``keep_start``) searches its
+    default space from there."""
     methods = doc["methods"]
-    if not isinstance(methods, list):
-        return mapping(methods, "methods")
-    for index, method in enumerate(methods):
-        get_method(method, f"methods[{index}]")
+    if isinstance(methods, list):
+        for index, method in enumerate(methods):
+            get_method(method, f"methods[{index}]")
+        return {method: named_default_space(doc, method) for method in methods}
+    section = mapping(methods, "methods")
+    for method, value in section.items():
+        get_method(method, f"methods.{method}")
+        if isinstance(value, Mapping) and "start" in value and set(value) <= {"start", KEEP_START}:
+            section[method] = named_default_space(doc, method) | dict(value)
+    return section
+
+
+def named_default_space(doc: Mapping[str, Any], method: str) -> dict[str, Any]:
+    """The default space of ``method`` in the spec ``doc``: fine-tuning's (by what trains) where ``model``
+    is a pretrained one, its own otherwise."""
     model, training = doc.get("model"), doc.get("training")
     if isinstance(model, Mapping) and "hf" in model:
         trains = training.get("trains", "all") if isinstance(training, Mapping) else "all"
-        return {method: fine_tuning_space(method, str(trains)) for method in methods}
-    return {method: default_space(method) for method in methods}
+        return fine_tuning_space(method, str(trains))
+    return default_space(method)
 
 
 def parse_runs(doc: Mapping[str, Any], base: Path) -> tuple[dict[str, RunConfig], tuple[float, ...], bool]:
