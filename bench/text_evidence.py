@@ -1697,7 +1697,7 @@ READINGS = (
         "largest class is 35.1%. The pipeline's 45 one-epoch first-rung trials (17 noisy steps at ε_t 1.078, "
         "each ranking settings as a whole run at ε 1.32 would) read 30.5–54.6% on the 262 validation verses, "
         "29 of them above 40% (DP-AdamBC 15, DP-SGD 7, DP-PMLF 7; 22 at total 3), where a private read "
-        "carries noise of ±0.79 points and the validation part's own sampling error about 2.9 to 3.1 points; "
+        "carries noise of ±0.79 points and the validation part's own sampling error about 2.8 to 3.1 points; "
         "the 15 promoted three-epoch trials read 31.7–62.8%. The start points, each method's first trial in "
         "each execution, read 34.1–48.6% (DP-SGD's, the untuned default's own setting), 35.8–43.6% "
         "(DP-PMLF's) and 48.2–54.6% (DP-AdamBC's) at one epoch. Unlike at total 3, 9 of the 15 promoted "
