@@ -13,7 +13,7 @@ from dptune.methods import METHODS
 from dptune.methods.filters import preset
 from dptune.sweep.default_spaces import DEFAULT_SPACES, default_space
 from dptune.sweep.pipeline import planned
-from dptune.sweep.spec import parse_spec
+from dptune.sweep.spec import only_methods, parse_spec
 from dptune.training.config import KNOBS
 
 pytestmark = pytest.mark.in_process  # starts no Ray, server or browser: `make test` runs it beside others
@@ -77,8 +77,8 @@ def test_an_unknown_method_in_the_list_is_refused_by_its_place() -> None:
 
 def test_a_method_given_only_its_start_searches_its_default_space_from_there() -> None:
     """``{dp-pmlf: {start: [...], keep_start: true}}`` reads as the default space written out (by hand
-    here, from the documented ranges) with that start; an empty mapping still fixes every knob, and
-    ``keep_start`` alone still asks for a start."""
+    here, from the documented ranges) with that start; an empty mapping or start still fixes every knob,
+    and ``keep_start`` alone still asks for a start."""
     start = [{"effective_lr": 0.5, "clip": 1.0, "k": 2, "beta": 0.1, "filter": {"preset": "pmlf-a0.9-b0.1"}}]
     written = {
         "effective_lr": {"loguniform": [0.5, 10.0]},
@@ -93,12 +93,17 @@ def test_a_method_given_only_its_start_searches_its_default_space_from_there() -
         "start": start,
         "keep_start": True,
     }
-    short = parse_spec(FEW_LINES | {"methods": {"dp-pmlf": {"start": start, "keep_start": True}}})
+    given = {"dp-pmlf": {"start": start, "keep_start": True}}
+    short = parse_spec(FEW_LINES | {"methods": given})
     long = parse_spec(FEW_LINES | {"methods": {"dp-pmlf": written}})
     assert short.methods == long.methods
+    assert given == {"dp-pmlf": {"start": start, "keep_start": True}}  # the spec's own mapping stays short
+    picked = only_methods(FEW_LINES | {"methods": given | {"dpsgd": {}}}, ["dp-pmlf"])
+    assert picked["methods"] == given  # ``--method`` keeps the spec's own form
     assert short.methods["dp-pmlf"].keep_start and short.methods["dp-pmlf"].start[0]["k"] == 2
-    fixed = parse_spec(FEW_LINES | {"methods": {"dpsgd": {}}})
-    assert fixed.methods["dpsgd"].knobs == {} and fixed.methods["dpsgd"].filter is None
+    for nothing in ({}, {"start": []}):
+        fixed = parse_spec(FEW_LINES | {"methods": {"dpsgd": nothing}})
+        assert fixed.methods["dpsgd"].knobs == {} and fixed.methods["dpsgd"].filter is None
     with pytest.raises(InputError) as refused:
         parse_spec(FEW_LINES | {"methods": {"dpsgd": {"keep_start": True}}})
     assert refused.value.field == "methods.dpsgd.keep_start"

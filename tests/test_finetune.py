@@ -516,15 +516,39 @@ def test_a_spec_names_a_pretrained_model_and_text_files_beside_it_and_searches_f
     assert "lora_rank" not in full.methods["dp-adambc"].knobs
     searched = parse_spec(doc | {"methods": {"dp-adambc": {"trains": {"choice": ["all", "lora"]}}}}, tmp_path)
     assert searched.methods["dp-adambc"].knobs["trains"].values() == ["all", "lora"]
-    start = [{"effective_lr": 0.001, "clip": 1.0, "lora_rank": 8}]
-    written = {  # fine-tuning's space for a trained part, written out as design 19's specs write it
-        "effective_lr": {"loguniform": [0.0001, 0.01]},
-        "clip": {"loguniform": [0.1, 2.0]},
-        "lora_rank": {"int": [4, 16]},
-        "start": start,
+    sgd_step = {"effective_lr": {"loguniform": [0.5, 10.0]}, "clip": {"loguniform": [0.1, 2.0]}}
+    rank = {"lora_rank": {"int": [4, 16]}}
+    written = {  # fine-tuning's spaces for a trained part, written out as design 19's specs write them
+        "dpsgd": sgd_step | rank | {"start": [{"effective_lr": 0.5, "clip": 1.0, "lora_rank": 8}]},
+        "dp-pmlf": sgd_step
+        | {"k": {"int": [1, 4]}, "beta": {"uniform": [0.0, 0.9]}}
+        | {
+            "filter": {
+                "family": "first-order",
+                "pole": {"uniform": [0.5, 0.95]},
+                "zero": {"uniform": [-1.0, 0.5]},
+            }
+        }
+        | rank
+        | {
+            "start": [
+                {
+                    "effective_lr": 0.5,
+                    "clip": 1.0,
+                    "k": 2,
+                    "beta": 0.1,
+                    "filter": {"preset": "pmlf-a0.9-b0.1"},
+                    "lora_rank": 8,
+                }
+            ]
+        },
+        "dp-adambc": {"effective_lr": {"loguniform": [0.0001, 0.01]}, "clip": {"loguniform": [0.1, 2.0]}}
+        | rank
+        | {"start": [{"effective_lr": 0.001, "clip": 1.0, "lora_rank": 8}]},
     }
-    short = parse_spec(doc | {"methods": {"dp-adambc": {"start": start}}}, tmp_path)
-    assert short.methods == parse_spec(doc | {"methods": {"dp-adambc": written}}, tmp_path).methods
+    short = {method: {"start": space["start"]} for method, space in written.items()}
+    expected = parse_spec(doc | {"methods": written}, tmp_path).methods
+    assert parse_spec(doc | {"methods": short}, tmp_path).methods == expected
 
 
 def test_a_lora_target_the_model_lacks_is_refused_where_only_a_search_draws_lora(

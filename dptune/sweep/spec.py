@@ -153,9 +153,16 @@ def methods_section(doc: Mapping[str, Any]) -> dict[str, Any]:
     section = mapping(methods, "methods")
     for method, value in section.items():
         get_method(method, f"methods.{method}")
-        if isinstance(value, Mapping) and "start" in value and set(value) <= {"start", KEEP_START}:
+        if only_where_it_begins(value):
             section[method] = named_default_space(doc, method) | dict(value)
     return section
+
+
+def only_where_it_begins(value: Any) -> bool:
+    """Whether a method's mapping gives only where its search begins: a non-empty ``start`` list, with or
+    without ``keep_start`` (an empty ``start``, like an empty mapping, fixes every knob)."""
+    start = value.get("start") if isinstance(value, Mapping) else None
+    return isinstance(start, list) and bool(start) and set(value) <= {"start", KEEP_START}
 
 
 def named_default_space(doc: Mapping[str, Any], method: str) -> dict[str, Any]:
@@ -176,8 +183,6 @@ def parse_runs(doc: Mapping[str, Any], base: Path) -> tuple[dict[str, RunConfig]
     methods = methods_section(doc)
     if not methods:
         raise InputError("methods", f"name at least one method: {', '.join(METHODS)}")
-    for method in methods:
-        get_method(method, f"methods.{method}")
 
     def where(knob: str) -> str:
         return f"{knob}.factory" if knob in factories else spec_field(knob)
@@ -345,4 +350,4 @@ def only_methods(doc: Any, methods: Sequence[str]) -> Any:
     listed = doc["methods"]
     if isinstance(listed, list):
         return doc | {"methods": [m for m in listed if m in methods]}
-    return doc | {"methods": {m: v for m, v in given.items() if m in methods}}
+    return doc | {"methods": {m: v for m, v in listed.items() if m in methods}}
