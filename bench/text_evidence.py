@@ -518,12 +518,12 @@ holds on another. Design 20 runs design 19 unchanged on a fresh task of its kind
   split fixed before any run, its held-out scoring private;
 * all else design 19 fixed, through ``bench/specs/text/kings-samuel-2chronicles-kjv*.yaml``, the batch by the
   same rule: 64, the multiple of 64 nearest design 4's sampling rate on 1,950 verses (91.5; design 13 ran 64
-  by it too), so twice design 19's steps at about its sampling rate, each averaged gradient about twice as
-  noisy; the rows' order at each total as before, total 3 first. What ``dptune validate`` plans, known before
-  any run: per trial ε_t 0.348 at total 3 and 1.165 at total 8, the release's ε_B 2.572 and 6.924; a
-  first-rung trial takes 31 noisy steps and ranks settings as a whole run at ε 0.401 or 1.53 would; every
-  private validation read carries Gaussian noise of std 4.82 or 2.08 on a count, about ±2 or ±0.85 points on
-  243 verses;
+  by it too), so about half design 19's sampling rate (0.033 against 0.061) and about 1.8 times its steps,
+  the noise on each averaged gradient about 1.6 to 1.7 times design 19's; the rows' order at each total as
+  before, total 3 first. What ``dptune validate`` plans, known before any run: per trial ε_t 0.348 at total 3
+  and 1.165 at total 8, the release's ε_B 2.572 and 6.924; a first-rung trial takes 31 noisy steps and ranks
+  settings as a whole run at ε 0.401 or 1.53 would; every private validation read carries Gaussian noise of
+  std 4.82 or 2.08 on a count, about ±2 or ±0.85 points on 244 verses;
 * a withdrawal rule fixed now, design 19's, at the total run first: if the untuned default's first execution
   at total 3 scores below 36.3% (2 points above 34.3%, the held-out file's largest class share), the design
   is withdrawn; nothing else ends it early.
