@@ -1751,6 +1751,33 @@ READINGS = (
         "total 8 there); of the 33 cells run to the end, four meet all three (design 4 and design 19 at "
         "total 3, design 10 and design 18 at total 8)"
     ),
+    (
+        "- reading of design 20 at total 3 (written on 2026-12-06 after its untuned-default, pipeline and "
+        "from_scratch runs, before any oracle or repeat-and-select result; nothing was changed for it): the "
+        "untuned default (DP-SGD at step 0.5, clip 1, rank 8, one whole run at the total, batch 64) scored "
+        "37.91–49.35 (41.60 ± 4.55 at ε 2.982), where the held-out file's largest class is 34.3%: 21.46 "
+        "below design 19's default at total 3 (63.06), on a task whose records do not separate its books' "
+        "own difficulty from its smaller batch. The pipeline's 45 one-epoch first-rung trials (31 noisy "
+        "steps at ε_t 0.348, each ranking settings as a whole run at ε 0.401 would) read 26.1–41.5% on the "
+        "244 validation verses, 4 of them above 40% (DP-SGD 2, DP-AdamBC 2; design 19's at total 3, 22), "
+        "where a private read carries noise of ±2.0 points and the validation part's own sampling error "
+        "about 2.8 to 3.2 points; the 15 promoted three-epoch trials read 26.6–46.4%. The start points read "
+        "31.3–40.0% (DP-SGD's, the untuned default's own setting), 32.7–38.4% (DP-PMLF's) and 29.5–38.3% "
+        "(DP-AdamBC's) at one epoch; 5 of the 15 promoted trials were start points (DP-PMLF's in three "
+        "executions, DP-SGD's and DP-AdamBC's in one each). Each execution released the setting whose "
+        "promoted read was highest, at ε_B 2.572 (2.56 spent) of the total 2.998: DP-SGD's at 0.519 and clip "
+        "1.46, rank 7 (read 46.4%, released at 50.91), DP-PMLF's at 0.586 with k = 1, clip 1.62, rank 7 "
+        "(39.6%, 44.83), DP-SGD's at 2.21 and clip 1.87, rank 6 (41.6%, 29.56), DP-PMLF's start point, its "
+        "documented default (37.2%, 44.11), and DP-PMLF's start point again (45.8%, 38.30): 41.54 ± 8.05, "
+        "0.05 below the untuned default (2 SE 8.27), not met. One release (29.56) sits below the largest "
+        "class; the promoted reads ordered the releases little (Spearman ρ 0.2 over the five; the highest "
+        "read chose the highest release, the third highest the lowest). The body with random weights, frozen "
+        "under LoRA, read 26.6–41.7% in its 27 first-rung trials and 31.4–44.1% in its 9 promoted ones, 4 of "
+        "which were start points, and released 37.43 (DP-AdamBC's at 5.21e-4, clip 1.81, rank 9, read "
+        "44.1%), 28.24 (DP-PMLF's start point, 38.0%) and 34.20 (DP-AdamBC's start point, 40.9%): 33.29 ± "
+        "4.66, so 'above from scratch' is +8.25 (2 SE 8.99), not met. At total 3 this task barely learned "
+        "under any row: no goal of the two read so far is met, and the tax waits on the oracle"
+    ),
 )
 """What each design's figures said when they were read, in the order written (each entry says when and
 after which runs), kept in the section: a new reading is one more entry here."""
