@@ -1799,6 +1799,33 @@ READINGS = (
         "(design 4 and design 19 at total 3, design 10 and design 18 at total 8), and no design has met them "
         "at both totals"
     ),
+    (
+        "- reading of design 20 at total 8 (written on 2026-12-06 after its untuned-default, pipeline and "
+        "from_scratch runs, before any oracle or repeat-and-select result; nothing was changed for it): the "
+        "untuned default (DP-SGD at step 0.5, clip 1, rank 8, one whole run at the total, batch 64) scored "
+        "38.32–45.26 (41.29 ± 2.85 at ε 7.951), 0.31 below its mean at total 3 (41.60), where the held-out "
+        "file's largest class is 34.3%. The pipeline's 45 one-epoch first-rung trials (31 noisy steps at ε_t "
+        "1.165, each ranking settings as a whole run at ε 1.53 would) read 31.3–39.7% on the 244 validation "
+        "verses, none above 40% (4 at total 3), where a private read carries noise of ±0.85 points and the "
+        "validation part's own sampling error about 3.0 to 3.1 points; the 15 promoted three-epoch trials "
+        "read 28.8–44.8%. The start points read 32.5–36.6% (DP-SGD's, the untuned default's own setting), "
+        "33.1–35.5% (DP-PMLF's) and 31.7–37.1% (DP-AdamBC's) at one epoch; 3 of the 15 promoted trials were "
+        "start points (DP-SGD's in two executions, DP-AdamBC's in one). Each execution released the setting "
+        "whose promoted read was highest, at ε_B 6.924 (6.88 spent) of the total 7.996: DP-PMLF's at 0.771 "
+        "with k = 1, clip 1.58, rank 6 (read 44.8%, released at 51.70), DP-AdamBC's at 2.09e-3 and clip "
+        "0.161, rank 4 (37.4%, 48.71), DP-AdamBC's at 9.08e-3 and clip 0.998, rank 4 (35.3%, 36.56), "
+        "DP-SGD's at 1.05 and clip 0.819, rank 5 (41.2%, 42.81) and DP-SGD's start point, the default's own "
+        "setting (35.5%, 39.86): 43.93 ± 6.23, 2.64 above the untuned default (2 SE 6.13), not met. The "
+        "promoted reads ordered the releases nearly as they landed (Spearman ρ 0.9 over the five; the "
+        "highest read chose the highest release, the lowest the lowest), but every first-rung read sat "
+        "within 6 points of the largest class, so the first rung chose what to promote from reads that "
+        "barely told settings apart. The body with random weights, frozen under LoRA, read 27.4–36.9% in its "
+        "27 first-rung trials and 29.2–35.4% in its 9 promoted ones, 2 of which were start points, and "
+        "released 36.44 (DP-PMLF's at 0.619 with k = 4, clip 0.767, rank 9, read 33.5%), 30.62 (DP-SGD's "
+        "start point, 33.6%) and 34.77 (DP-AdamBC's at 3.46e-3, clip 0.528, rank 10, 35.4%): 33.94 ± 3.00, "
+        "about the largest class, so 'above from scratch' is +9.99 (2 SE 6.56), met. One goal of two read so "
+        "far is met; the tax waits on the oracle"
+    ),
 )
 """What each design's figures said when they were read, in the order written (each entry says when and
 after which runs), kept in the section: a new reading is one more entry here."""
