@@ -1839,7 +1839,7 @@ READINGS = (
         "51.70); its other four, at 36.56–48.71, sat 6 to 19 points below the oracle's. In three cells in a "
         "row, design 19 at total 8 and design 20 at both totals, the oracle's selection, the whole run that "
         "read highest on validation, was DP-PMLF with k = 1 at a step of 1.06 to 1.83 and a clip of 0.108 to "
-        "0.443, a corner of its space that holds about 2% of its random draws (k = 1 a quarter of them, "
+        "0.443, a region of its space that holds about 2% of its random draws (k = 1 a quarter of them, "
         "those steps 18% and those clips 47% of the log-uniform draws); these records do not tell whether "
         "the same corner holds on other tasks. Repeat-and-select (random draws from DP-AdamBC's space only, "
         "its held-out split taken as public) released 36.63, 51.03 and 45.68 (44.44 ± 7.28) at ε 12.829 with "
