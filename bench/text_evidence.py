@@ -1841,7 +1841,7 @@ READINGS = (
         "read highest on validation, was DP-PMLF with k = 1 at a step of 1.06 to 1.83 and a clip of 0.108 to "
         "0.443, a region of its space that holds about 2% of its random draws (k = 1 a quarter of them, "
         "those steps 18% and those clips 47% of the log-uniform draws); these records do not tell whether "
-        "the same corner holds on other tasks. Repeat-and-select (random draws from DP-AdamBC's space only, "
+        "the same region holds on other tasks. Repeat-and-select (random draws from DP-AdamBC's space only, "
         "its held-out split taken as public) released 36.63, 51.03 and 45.68 (44.44 ± 7.28) at ε 12.829 with "
         "its count told (7.997 had it stayed secret), 0.52 above the pipeline (2 SE 10.09). Design 20 at "
         "total 8 meets one goal of three (above from scratch +9.99; above the untuned default +2.64, 2 SE "
