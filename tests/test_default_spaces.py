@@ -77,8 +77,8 @@ def test_an_unknown_method_in_the_list_is_refused_by_its_place() -> None:
 
 def test_a_method_given_only_its_start_searches_its_default_space_from_there() -> None:
     """``{dp-pmlf: {start: [...], keep_start: true}}`` reads as the default space written out (by hand
-    here, from the documented ranges) with that start; an empty mapping or start still fixes every knob,
-    and ``keep_start`` alone still asks for a start."""
+    here, from the documented ranges) with that start; an empty mapping, or a start naming no knob, still
+    fixes every knob, and ``keep_start`` alone still asks for a start."""
     start = [{"effective_lr": 0.5, "clip": 1.0, "k": 2, "beta": 0.1, "filter": {"preset": "pmlf-a0.9-b0.1"}}]
     written = {
         "effective_lr": {"loguniform": [0.5, 10.0]},
@@ -101,7 +101,7 @@ def test_a_method_given_only_its_start_searches_its_default_space_from_there() -
     picked = only_methods(FEW_LINES | {"methods": given | {"dpsgd": {}}}, ["dp-pmlf"])
     assert picked["methods"] == given  # ``--method`` keeps the spec's own form
     assert short.methods["dp-pmlf"].keep_start and short.methods["dp-pmlf"].start[0]["k"] == 2
-    for nothing in ({}, {"start": []}):
+    for nothing in ({}, {"start": []}, {"start": [{}]}):
         fixed = parse_spec(FEW_LINES | {"methods": {"dpsgd": nothing}})
         assert fixed.methods["dpsgd"].knobs == {} and fixed.methods["dpsgd"].filter is None
     with pytest.raises(InputError) as refused:

@@ -143,8 +143,8 @@ def methods_section(doc: Mapping[str, Any]) -> dict[str, Any]:
     """``methods``: each method with its space (``{dpsgd: {lr: …}}``; an empty one fixes every knob), or a
     list of method names (``[dpsgd, dp-pmlf]``), each then searching its default space
     (``dptune.sweep.default_spaces``; fine-tuning's where ``model`` is a pretrained one). A method given only
-    where its search begins (``{dpsgd: {start: [...]}}``, with or without ``keep_start``) searches its
-    default space from there."""
+    where its search begins (``{dpsgd: {start: [...]}}``, a point naming a knob, with or without
+    ``keep_start``) searches its default space from there."""
     methods = doc["methods"]
     if isinstance(methods, list):
         for index, method in enumerate(methods):
@@ -159,10 +159,11 @@ def methods_section(doc: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def only_where_it_begins(value: Any) -> bool:
-    """Whether a method's mapping gives only where its search begins: a non-empty ``start`` list, with or
-    without ``keep_start`` (an empty ``start``, like an empty mapping, fixes every knob)."""
+    """Whether a method's mapping gives only where its search begins: a ``start`` list with a point that
+    names a knob, with or without ``keep_start`` (a start of no such point, like an empty mapping, fixes
+    every knob)."""
     start = value.get("start") if isinstance(value, Mapping) else None
-    return isinstance(start, list) and bool(start) and set(value) <= {"start", KEEP_START}
+    return isinstance(start, list) and any(start) and set(value) <= {"start", KEEP_START}
 
 
 def named_default_space(doc: Mapping[str, Any], method: str) -> dict[str, Any]:
