@@ -211,9 +211,8 @@ convention-sentences, npr-reuters-tweets, nbc-latimes-tweets, cnn-bbc-tweets, ka
 everyday-wsj-tweets, msn-guardian-tweets, fox-usnews-tweets, computers-people-fortunes, genesis-psalms-kjv,
 isaiah-jeremiah-kjv, exodus-ezekiel-numbers-kjv, job-luke-matthew-kjv, chronicles-acts-deuteronomy-kjv,
 john-leviticus-proverbs-kjv, kings-samuel-2chronicles-kjv and kings2-samuel2-mark-kjv (columns
-``text,label``),
-OUT/wordnet-glosses.txt and OUT/provenance.json (sources, versions, counts, the splits and the files'
-SHA-256), and prints the provenance.
+``text,label``), OUT/wordnet-glosses.txt and OUT/provenance.json (sources, versions, counts, the splits and
+the files' SHA-256), and prints the provenance.
 """
 
 from __future__ import annotations
