@@ -556,7 +556,7 @@ task of its kind, since the region was read on the tasks it came from:
 **Design 22, chosen on 2026-12-06 before any of its runs**, from tuning, validation and per-run oracle
 records only, never a final test: on design 21's task the oracle's selection at both totals was its new
 start point (DP-PMLF at k = 1), and the pipeline's one-epoch first rung ranked that start highest of its
-method in three executions of five at each total, highest of all nine trials in two at total 3, but its
+method in three executions of five at each total, highest of all nine trials in two at each, but its
 three-epoch promoted rung, run at the tuning's noise, read it below DP-SGD's promoted trial in all six
 promotions, so it was never released; a start point's pipeline reads beside its oracle whole run, over
 designs 19 to 21, show the same of DP-AdamBC's start in design 19 at total 8 (52.6% at one epoch, 42.4% at
