@@ -2024,6 +2024,30 @@ READINGS = (
         "three (design 4 and design 19 at total 3, design 10 and design 18 at total 8), and no design has "
         "met them at both totals"
     ),
+    (
+        "- reading of design 22 at total 3 (written on 2026-12-06 after its untuned-default, pipeline and "
+        "from_scratch runs, before any oracle or repeat-and-select result; nothing was changed for it): the "
+        "untuned default (DP-SGD at step 0.5, clip 1, rank 8, one whole run at the total, batch 64) scored "
+        "51.53–58.96 (54.76 ± 2.69 at ε 2.980), where the held-out file's largest class is 38.6%. The "
+        "pipeline's 45 one-epoch trials, its only rung (22 noisy steps at ε_t 0.521, each ranking settings "
+        "as a whole run at ε 0.61 would), read 25.2–54.3% on the 171 validation verses, 25 of them above 40% "
+        "(DP-SGD 10, DP-PMLF 10, DP-AdamBC 5), where a private read carries noise of ±2.4 points and the "
+        "validation part's own sampling error about 3.3 to 3.8 points. The start points read 39.3–54.3% "
+        "(DP-SGD's, the untuned default's own setting), 36.0–45.2% (DP-PMLF's documented default), "
+        "40.2–52.5% (DP-PMLF's k = 1 start, design 21's; the highest read of its method in three executions "
+        "of five, of all nine trials in one) and 25.2–41.3% (DP-AdamBC's). Each execution released the trial "
+        "whose read was highest across methods, at ε_B 2.580 (2.56 spent) of the total 2.998: DP-SGD's at "
+        "2.62 and clip 1.60, rank 6 (read 43.7%, 0.06 above the k = 1 start's 43.6%; released at 33.35, "
+        "below the largest class), DP-SGD's start point, the default's own setting, twice (54.3% and 52.8%; "
+        "46.53 and 58.85), the k = 1 start (52.5%, 60.33) and DP-PMLF's documented default (45.2%, 61.60): "
+        "52.13 ± 12.11, 2.63 below the untuned default (2 SE 11.09), not met. The reads did not order the "
+        "releases (Spearman ρ 0.0 over the five: the lowest read chose the lowest release, the highest read "
+        "the second lowest). The body with random weights, frozen under LoRA, read 28.3–41.4% in its 27 "
+        "trials and released 43.72 (DP-AdamBC's at 1.73e-3, clip 0.170, rank 10, read 41.4%), 41.43 "
+        "(DP-SGD's at 1.46, clip 0.255, rank 10, 39.2%) and 40.91 (DP-PMLF's at 2.68 with k = 2, clip 0.103, "
+        "rank 9, 38.0%): 42.02 ± 1.50, so 'above from scratch' is +10.11 (2 SE 10.96), not met. Neither goal "
+        "read so far is met; the tax waits on the oracle"
+    ),
 )
 """What each design's figures said when they were read, in the order written (each entry says when and
 after which runs), kept in the section: a new reading is one more entry here."""
