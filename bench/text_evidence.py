@@ -2160,6 +2160,27 @@ READINGS = (
         "the end, four meet all three (design 4 and design 19 at total 3, design 10 and design 18 at total "
         "8), and no design has met them at both totals"
     ),
+    (
+        "reading of design 23 at total 3 (written on 2026-12-06 after its untuned-default, pipeline and "
+        "from_scratch runs, before any oracle or repeat-and-select result; nothing was changed for it): the "
+        "untuned default (DP-SGD at step 0.5, clip 1, rank 8, one whole run at the total, batch 64) scored "
+        "58.40–65.34 (61.99 ± 3.28 at ε 2.974), where the held-out file's largest class is 38.1%. The "
+        "pipeline's 15 two-epoch trials, all DP-PMLF's (32 noisy steps at ε_t 0.886, each ranking settings "
+        "as a whole run at ε 1.01 would), read 29.0–57.8% on the 124 validation verses, where a private read "
+        "carries noise of ±1.9 points and the validation part's own sampling error about 4.1 to 4.5 points. "
+        "The start (design 21's k = 1 start) read 49.9–57.8%, the highest of its execution in three of five; "
+        "TPE's ten draws read 29.0–56.3%, two of them above the start (55.1 against 49.9, 56.3 against "
+        "51.3), each by less than the standard error of the difference (about 6.3 points), so every "
+        "execution kept the start and released it, at ε_B 2.588 (2.586 spent) of the total 2.999: 62.57, "
+        "68.32, 61.51, 60.77 and 60.47 (62.73 ± 3.23), 0.74 above the untuned default (2 SE 4.12), not met; "
+        "one setting, at ε 2.588, spread over 60.47–68.32 as the default's did over 58.40–65.34 at 2.974. "
+        "The body with random weights, frozen under LoRA, read 27.9–44.2% in its 15 trials; it kept the "
+        "start in one execution (read 42.4%, released at 52.82), and in the two others a TPE draw beat the "
+        "start by more than that standard error (44.2 against 27.9, 40.4 against 30.4) and was released: "
+        "DP-PMLF at 0.981 with k = 2, clip 1.41, rank 11 (43.95) and at 5.38 with k = 2, clip 0.617, rank 7 "
+        "(29.52, below the largest class): 42.10 ± 11.76, so 'above from scratch' is +20.63 (2 SE 13.88), "
+        "met. One goal read so far is met; the tax waits on the oracle"
+    ),
 )
 """What each design's figures said when they were read, in the order written (each entry says when and
 after which runs), kept in the section: a new reading is one more entry here."""
