@@ -581,17 +581,18 @@ fresh task of its kind:
   execution at total 3 scores below 40.6% (2 points above 38.6%, the held-out file's largest class share),
   the design is withdrawn; nothing else ends it early.
 
-**Design 23, chosen on 2026-12-06 before any of its runs**, from tuning, validation and per-run oracle
-records only, never a final test: in six of the seven cells since design 19 at total 8 the oracle's
-selection was DP-PMLF at k = 1 with a clip of 0.108 to 0.443 (design 21's start itself at both of design
-21's totals and at design 22's total 8), and in the seventh (design 22 at total 3) that start read 1.2
-points below the selection (design 19 at total 3, before them, selected DP-SGD); in the four oracles that ran it, that start's whole run read above the untuned default's own
-setting (DP-SGD's start) by 4.8 to 17.5 points on validation (54.8 against 50.0 and 63.5 against 52.9 on
-design 21's task, 60.8 against 48.5 and 67.3 against 49.7 on design 22's). Yet design 22's pipelines, which
-pick across methods by one-rung reads, released it in 3 executions of 10; keeping that start within DP-PMLF
-(``keep_start``), replayed on those executions' own reads, would have released it in 5 of the 10, the other
-5 going to DP-SGD's trials, whose reads the pick across methods still compares. Design 23 is design 22 with the pipeline tuning
-DP-PMLF alone from that start, kept unless a trial beats it clearly, on a fresh task of its kind:
+**Design 23, chosen on 2026-12-06 before any of its runs**, from tuning, validation and per-run oracle records
+only, never a final test: in six of the seven cells since design 19 at total 8 the oracle's selection was
+DP-PMLF at k = 1 with a clip of 0.108 to 0.443 (design 21's start itself at both of design 21's totals and at
+design 22's total 8), and in the seventh (design 22 at total 3) that start read 1.2 points below the selection
+(design 19 at total 3, before them, selected DP-SGD); in the four oracles that ran it, that start's whole run
+read above the untuned default's own setting (DP-SGD's start) by 4.8 to 17.5 points on validation (54.8
+against 50.0 and 63.5 against 52.9 on design 21's task, 60.8 against 48.5 and 67.3 against 49.7 on design
+22's). Yet design 22's pipelines, which pick across methods by one-rung reads, released it in 3 executions of
+10; keeping that start within DP-PMLF (``keep_start``), replayed on those executions' own reads, would have
+released it in 5 of the 10, the other 5 going to DP-SGD's trials, whose reads the pick across methods still
+compares. Design 23 is design 22 with the pipeline tuning DP-PMLF alone from that start, kept unless a trial
+beats it clearly, on a fresh task of its kind:
 * dptune changes nothing for it; the pipeline's and from-scratch specs list DP-PMLF alone, design 21's
   start at k = 1 its first trial and TPE its other two, with ``keep_start``: the release is the start's
   trial unless the trial read highest beats it by more than the standard error of the difference of the
