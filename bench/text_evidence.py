@@ -2208,6 +2208,28 @@ READINGS = (
         "design 19 at total 3, design 10 and design 18 at total 8), and no design has met them at both "
         "totals"
     ),
+    (
+        "reading of design 23 at total 8 (written on 2026-12-06 after its untuned-default, pipeline and "
+        "from_scratch runs, before any oracle or repeat-and-select result; nothing was changed for it): the "
+        "untuned default (DP-SGD at step 0.5, clip 1, rank 8, one whole run at the total, batch 64) scored "
+        "55.40–65.34 (60.70 ± 4.44 at ε 7.945), 1.29 below its mean at total 3 (61.99), where the held-out "
+        "file's largest class is 38.1%. The pipeline's 15 two-epoch trials, all DP-PMLF's (32 noisy steps at "
+        "ε_t 2.571, each ranking settings as a whole run at ε 3.06 would), read 30.5–61.2% on the 124 "
+        "validation verses, where a private read carries noise of ±0.84 points and the validation part's own "
+        "sampling error about 4.1 to 4.5 points. The start (design 21's k = 1 start) read 49.6–61.2%, the "
+        "highest of its execution in four of five; TPE's ten draws read 30.5–61.2%, one of them above the "
+        "start, by more than the standard error of the difference (61.2 against 52.4, 8.8 points against "
+        "6.3), so that execution released the draw, DP-PMLF at 2.88 with k = 3, clip 1.75, rank 11 (60.08), "
+        "and the four others kept the start and released it (69.01, 69.59, 69.16 and 66.18), each at ε_B "
+        "7.066 (7.015 spent) of the total 7.996: 66.80 ± 3.99, 6.10 above the untuned default (2 SE 5.34), "
+        "met; the four releases of the start scored above every execution of the default. The body with "
+        "random weights, frozen under LoRA, read 28.4–42.0% in its 9 trials; it kept the start in one "
+        "execution (read 40.3%, released at 34.51), and in the two others a draw beat the start by more than "
+        "the standard error of their difference, about 6.0 points (42.0 against 29.9, 41.2 against 30.4), "
+        "and was released: DP-PMLF at 4.37 with k = 4, clip 0.808, rank 9 (35.96) and at 6.7 with k = 4, "
+        "clip 1.38, rank 4 (34.56): 35.01 ± 0.82, below the largest class, so 'above from scratch' is +31.79 "
+        "(2 SE 3.69), met. Both goals read so far are met; the tax waits on the oracle"
+    ),
 )
 """What each design's figures said when they were read, in the order written (each entry says when and
 after which runs), kept in the section: a new reading is one more entry here."""
