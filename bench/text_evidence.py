@@ -2212,7 +2212,7 @@ READINGS = (
         "reading of design 23 at total 8 (written on 2026-12-06 after its untuned-default, pipeline and "
         "from_scratch runs, before any oracle or repeat-and-select result; nothing was changed for it): the "
         "untuned default (DP-SGD at step 0.5, clip 1, rank 8, one whole run at the total, batch 64) scored "
-        "55.40–65.34 (60.70 ± 4.44 at ε 7.945), 1.29 below its mean at total 3 (61.99), where the held-out "
+        "55.40–65.34 (60.70 ± 4.44 at ε 7.945), 1.28 below its mean at total 3 (61.99), where the held-out "
         "file's largest class is 38.1%. The pipeline's 15 two-epoch trials, all DP-PMLF's (32 noisy steps at "
         "ε_t 2.571, each ranking settings as a whole run at ε 3.06 would), read 30.5–61.2% on the 124 "
         "validation verses, where a private read carries noise of ±0.84 points and the validation part's own "
