@@ -2288,6 +2288,28 @@ READINGS = (
         "all three (design 4 and design 19 at total 3, design 10 and design 18 at total 8), and no design "
         "has met them at both totals"
     ),
+    (
+        "reading of design 24 at total 3 (written on 2026-12-06 after its untuned-default, pipeline and "
+        "from_scratch runs, before any oracle or repeat-and-select result; nothing was changed for it): the "
+        "untuned default (DP-SGD at step 0.5, clip 1, rank 8, one whole run at the total, batch 64) scored "
+        "52.59–61.51 (57.22 ± 3.72 at ε 2.972), where the held-out file's largest class is 37.8%. The "
+        "pipeline's 15 two-epoch trials, all DP-PMLF's (24 noisy steps at ε_t 0.882, each ranking settings "
+        "as a whole run at ε 1 would), read 22.5–65.8% on the 94 validation verses, where a private read "
+        "carries noise of ±2.6 points and the validation part's own sampling error about 4.3 to 5.2 points. "
+        "The start (design 21's k = 1 start) read 42.4–65.8%, the highest of its execution in three of five; "
+        "TPE's ten draws read 22.5–50.3%, two of them above the start: 49.7 against 46.3, by less than the "
+        "standard error of the difference (3.4 points against 7.3), so that execution kept the start, and "
+        "50.3 against 42.4, by more (7.9 against 7.3), so that execution released the draw, DP-PMLF at 0.687 "
+        "with k = 4, clip 0.123, rank 16 (60.78). The four others released the start (52.43, 56.27, 56.92 "
+        "and 49.52), each at ε_B 2.583 (2.557 spent) of the total 2.998: 55.18 ± 4.33, 2.03 below the "
+        "untuned default (2 SE 5.11), not met. The body with random weights, frozen under LoRA, read "
+        "24.8–36.6% in its 9 trials; it kept the start in two executions (read 34.4%, released at 37.52; "
+        "read 33.4%, 1.0 below a draw, released at 37.42), and in the third a draw beat the start by more "
+        "than the standard error of their difference (36.6 against 29.3, 7.3 points against 6.8) and was "
+        "released: DP-PMLF at 6.23 with k = 4, clip 1.17, rank 4 (31.43): 35.46 ± 3.49, below the largest "
+        "class, so 'above from scratch' is +19.73 (2 SE 5.59), met. One goal read so far is met; the tax "
+        "waits on the oracle"
+    ),
 )
 """What each design's figures said when they were read, in the order written (each entry says when and
 after which runs), kept in the section: a new reading is one more entry here."""
