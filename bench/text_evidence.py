@@ -2333,6 +2333,29 @@ READINGS = (
         "there; of the 42 cells run to the end, four meet all three (design 4 and design 19 at total 3, "
         "design 10 and design 18 at total 8), and no design has met them at both totals"
     ),
+    (
+        "reading of design 24 at total 8 (written on 2026-12-06 after its untuned-default, pipeline and "
+        "from_scratch runs, before any oracle or repeat-and-select result; nothing was changed for it): the "
+        "untuned default (DP-SGD at step 0.5, clip 1, rank 8, one whole run at the total, batch 64) scored "
+        "52.27–57.90 (55.75 ± 2.31 at ε 7.945), 1.47 below its mean at total 3 (57.22), where the held-out "
+        "file's largest class is 37.8%. The pipeline's 15 two-epoch trials, all DP-PMLF's (24 noisy steps at "
+        "ε_t 2.539, each ranking settings as a whole run at ε 2.99 would), read 31.0–63.4% on the 94 "
+        "validation verses, where a private read carries noise of ±1.1 points and the validation part's own "
+        "sampling error about 4.8 to 5.2 points. The start (design 21's k = 1 start) read 48.2–61.3%, the "
+        "highest of its execution in four of five; TPE's ten draws read 31.0–63.4%, one of them above the "
+        "start, by more than the standard error of the difference (63.4 against 48.2, 15.2 points against "
+        "7.2), so that execution released the draw, DP-PMLF at 2.05 with k = 4, clip 0.736, rank 8 (62.26), "
+        "and the four others kept the start and released it (63.96, 68.16, 62.05 and 65.86), each at ε_B "
+        "7.033 (6.985 spent) of the total 7.996: 64.46 ± 2.57, 8.71 above the untuned default (2 SE 3.09), "
+        "met; every release scored above every execution of the default. The body with random weights, "
+        "frozen under LoRA, read 26.3–43.6% in its 9 trials; it kept the start in two executions (read "
+        "27.6%, 2.9 below a draw and within the standard error of their difference, about 6.6 points, "
+        "released at 36.55; read 30.9%, its execution's highest, released at 36.44), and in the third a draw "
+        "beat the start by more than that standard error (43.6 against 28.1, 15.5 points against 6.9) and "
+        "was released: DP-PMLF at 5.13 with k = 1, clip 0.716, rank 12 (29.26): 34.08 ± 4.18, below the "
+        "largest class, so 'above from scratch' is +30.38 (2 SE 5.34), met. Both goals read so far are met, "
+        "as on design 23's task at this total; the tax waits on the oracle"
+    ),
 )
 """What each design's figures said when they were read, in the order written (each entry says when and
 after which runs), kept in the section: a new reading is one more entry here."""
