@@ -642,10 +642,13 @@ fresh task of its kind:
 **Design 25, chosen on 2026-12-06 before any of its runs**, after all of design 24's runs, from tuning and
 validation records and the plans ``dptune validate`` states: at total 8 the pipelines of designs 23 and 24
 kept design 21's start in 8 of their 10 executions (17 of 20 at both totals), so the tuning's half of the
-total mostly bought trials that left the release as it was, while the release ran at ε_B 7.07 and 7.03 where
-the untuned default and the oracle run at 7.95. Design 25 is design 24 with a quarter of the total for the
-tuning (``privacy.tuning_share: 0.25``), on a fresh task of its kind, total 8 first, since the change is the
-release's ε there:
+total mostly bought trials that left the release as it was, while the release ran at ε_B 7.07 and 7.03 (7.02
+and 6.98 spent) where the untuned default and the oracle spend 7.94 to 7.95. A quarter is dptune's own default
+share, which design 2 ran; design 3 moved to half, with successive halving, after design 2's tuning trials
+read at the majority rate, and with ``keep_start`` a noisier trial costs less, since it replaces the start
+only on a margin larger than the validation's own sampling error. Design 25 is design 24 with a quarter of the
+total for the tuning (``privacy.tuning_share: 0.25``), on a fresh task of its kind, total 8 first, since the
+change is the release's ε there:
 * dptune changes nothing for it; the pipeline's and from-scratch specs change ``tuning_share`` from 0.5 to
   0.25 and nothing else; the oracle, repeat-and-select and the untuned default are unchanged. The cost is the
   trials' own: each runs 1 epoch (9 noisy steps) at a smaller ε_t, so the reads that could replace the start
