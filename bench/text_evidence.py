@@ -2418,6 +2418,26 @@ READINGS = (
         "total 8. Of the 43 cells run to the end, four meet all three (design 4 and design 19 at total 3, "
         "design 10 and design 18 at total 8), and no design has met them at both totals"
     ),
+    (
+        "- reading of design 25 at total 8 (written on 2026-12-06 after its untuned-default, pipeline and "
+        "from_scratch runs, before any oracle or repeat-and-select result; nothing was changed for it): the "
+        "untuned default (DP-SGD at step 0.5, clip 1, rank 8, one whole run at the total, batch 64) scored "
+        "41.58–52.31 (46.15 ± 4.22 at ε 7.948), where the held-out file's largest class is 37.7%. The "
+        "pipeline's 15 one-epoch trials, all DP-PMLF's (9 noisy steps at ε_t 1.273, each ranking settings as "
+        "a whole run at ε 1.51 would), read 24.9–47.1% on the 69 validation verses, where a private read "
+        "carries noise of ±1.5 points and the validation part's own sampling error about 5.2 to 6.0 points. "
+        "The start (design 21's k = 1 start) read 35.9–47.1%, the highest of its execution in four of five; "
+        "TPE's ten draws read 24.9–38.5%, one of them above the start (36.9 against 35.9), by far less than "
+        "the standard error of the difference (1.0 points against 8.2), so every execution kept the start "
+        "and released it, at ε_B 7.742 (7.692 spent) of the total 7.994: 55.90, 54.15, 57.44, 51.39 and "
+        "52.44 (54.26 ± 2.47), 8.11 above the untuned default (2 SE 4.38), met; four of the five releases "
+        "scored above every execution of the default. The body with random weights, frozen under LoRA, read "
+        "28.7–39.5% in its 9 trials and kept the start in all three executions (read 39.5%, its execution's "
+        "highest; 36.1%, 1.3 below a draw; 28.7%, 7.7 below a draw, each within the standard error of their "
+        "difference, about 8 points), released at 36.04, 31.65 and 26.30: 31.33 ± 4.88, below the largest "
+        "class, so 'above from scratch' is +22.93 (2 SE 6.05), met. Both goals read so far are met; the tax "
+        "waits on the oracle"
+    ),
 )
 """What each design's figures said when they were read, in the order written (each entry says when and
 after which runs), kept in the section: a new reading is one more entry here."""
