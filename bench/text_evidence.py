@@ -972,10 +972,10 @@ REMADE_16_TOTAL_3 = (
     "executions recorded (15 of 15, Rotten Tomatoes' de49d12b2687 included); phase 1's held-out MLM loss "
     "6.433, phase 2's 6.541, the lexicon checkpoint byte for byte design 9's of 2026-12-05 (6861df76d082) "
     "and the random one as ever (6bc691030d56). As design 4 fixed for a changed machine, design 16's "
-    "executions at total 3 read these, as did designs 17's to 24's, run on the same machine; each records "
+    "executions at total 3 read these, as did designs 17's to 25's, run on the same machine; each records "
     "what it read"
 )
-"""What design 16's executions at total 3 and designs 17's to 24's read."""
+"""What design 16's executions at total 3 and designs 17's to 25's read."""
 READINGS = (
     (
         "- reading of design 2 (written after its runs; nothing was changed for it): at total 8 the "
