@@ -2463,6 +2463,25 @@ READINGS = (
         "and design 19 at total 3, design 10 and design 18 at total 8); its total 3 has not run, so whether "
         "a design meets them at both totals is still open"
     ),
+    (
+        "- reading of design 25 at total 3 (written on 2026-12-07 after its untuned-default, pipeline and "
+        "from_scratch runs, before any oracle or repeat-and-select result; nothing was changed for it): the "
+        "untuned default (DP-SGD at step 0.5, clip 1, rank 8, one whole run at the total, batch 64) scored "
+        "37.05–45.00 (42.09 ± 3.19 at ε 2.974), where the held-out file's largest class is 37.7%. The "
+        "pipeline's 15 one-epoch trials, all DP-PMLF's (9 noisy steps at ε_t 0.441, each ranking settings as "
+        "a whole run at ε 0.502 would), read 21.7–48.4% on the 69 validation verses, where a private read "
+        "carries noise of ±3.5 points and the validation part's own sampling error about 5.0 to 6.0 points. "
+        "The start (design 21's k = 1 start) read 36.5–48.4%, the highest of its execution in two of five; "
+        "TPE's ten draws read 21.7–43.4%, three of them above the start (43.4 against 41.6, 43.3 against "
+        "40.0, 41.9 against 36.5), each by less than the standard error of the difference (1.8, 3.3 and 5.4 "
+        "points against about 8.4), so every execution kept the start and released it, at ε_B 2.890 (2.865 "
+        "spent) of the total 2.998: 54.83, 40.15, 48.01, 60.70 and 48.54 (50.45 ± 7.75), 8.36 above the "
+        "untuned default (2 SE 7.49), met. The body with random weights, frozen under LoRA, read 30.7–42.3% "
+        "in its 9 trials and kept the start in all three executions (read 42.3% and 35.6%, its execution's "
+        "highest in two; 30.7%, 7.2 below a draw, within the standard error of their difference, 8.1 "
+        "points), released at 24.66, 45.32 and 37.21: 35.73 ± 10.41, so 'above from scratch' is +14.72 (2 SE "
+        "13.88), met. Both goals read so far are met; the tax waits on the oracle"
+    ),
 )
 """What each design's figures said when they were read, in the order written (each entry says when and
 after which runs), kept in the section: a new reading is one more entry here."""
