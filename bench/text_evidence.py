@@ -2478,7 +2478,7 @@ READINGS = (
         "spent) of the total 2.998: 54.83, 40.15, 48.01, 60.70 and 48.54 (50.45 ± 7.75), 8.36 above the "
         "untuned default (2 SE 7.49), met. The body with random weights, frozen under LoRA, read 30.7–42.3% "
         "in its 9 trials and kept the start in all three executions (read 42.3% and 35.6%, its execution's "
-        "highest in two; 30.7%, 7.2 below a draw, within the standard error of their difference, 8.1 "
+        "highest in two; 30.7%, 7.1 below a draw, within the standard error of their difference, 8.1 "
         "points), released at 24.66, 45.32 and 37.21: 35.73 ± 10.41, so 'above from scratch' is +14.72 (2 SE "
         "13.88), met. Both goals read so far are met; the tax waits on the oracle"
     ),
