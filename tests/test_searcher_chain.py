@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import itertools
 import pickle
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -114,6 +114,7 @@ class Sweep:
         one_model: bool = False,
         promoted: int = 0,
         fixed_runs: bool = False,
+        keep_method: str | None = None,
     ):
         self.lines: list[str] = []
         self.name = tmp_path.name
@@ -124,7 +125,7 @@ class Sweep:
         tie = self.state.tie_key(secret_key)  # kept in the private state: the same after a resume
         longer = dict.fromkeys(budgets, lambda c: {**c, "epochs": 3})
         tuning: Tuning = Promote(search, promoted, longer, tie) if promoted else search
-        release = ONE if one_model else RERUNS
+        release = replace(ONE, keep=keep_method) if one_model else RERUNS
         select = Select(tuning, tie, reruns, release.line(reruns), secret, kept_starts, validation_size)
         after = release.after_selection(select, reruns, search.admits_run, {})
         steps = [search, *([tuning] if promoted else []), select, *after]
@@ -262,6 +263,56 @@ def test_one_models_tie_across_methods_goes_to_a_secret_rank(tmp_path: Path) -> 
         sweep.ask()
         winners.add(sweep.winner())
     assert winners == {"dpsgd", "dp-pmlf"}
+
+
+@pytest.mark.parametrize(
+    ("kept", "others", "winner"),
+    [
+        (0.60, (0.66, 0.55), "dp-pmlf"),  # 0.06 ≤ √((0.6·0.4 + 0.66·0.34)/100) = 0.0681: kept
+        (0.60, (0.55, 0.70), "dp-adambc"),  # 0.10 > √((0.6·0.4 + 0.7·0.3)/100) = 0.0671: beaten clearly
+        (0.60, (0.50, 0.55), "dp-pmlf"),  # the kept method's is the best anyway
+    ],
+)
+def test_one_model_that_keeps_a_method_releases_its_selection_unless_another_beats_it_by_the_noise(
+    tmp_path: Path, kept: float, others: tuple[float, float], winner: str
+) -> None:
+    """``selection.keep_method``: the kept method's selected trial is released unless another method's
+    selected trial beats it on validation by more than the standard error of the difference on the 100
+    validation examples, worked out by hand above; without it the best selection is released."""
+    methods = ("dp-pmlf", "dpsgd", "dp-adambc")
+    sweep = Sweep(
+        tmp_path / "kept",
+        dict.fromkeys(methods, 1),
+        reruns=1,
+        validation_size=100,
+        one_model=True,
+        keep_method="dp-pmlf",
+    )
+    plain = Sweep(tmp_path / "plain", dict.fromkeys(methods, 1), reruns=1, one_model=True)
+    for each in (sweep, plain):
+        for _ in methods:
+            each.ask()
+        for method, score in zip(methods, (kept, *others), strict=True):
+            each.of(method)[0].end(score)
+        release = each.ask()
+        assert release.config[RERUN_OF] == each.of(release.config[METHOD_KEY])[0].trial_id
+    assert sweep.winner() == winner
+    scores = dict(zip(methods, (kept, *others), strict=True))
+    assert plain.winner() == max(scores, key=scores.__getitem__)  # the best selection, no method kept
+    said = next(line for line in sweep.lines if "one model" in line)
+    assert ("is kept: no other method's beat it" in said) == (winner == "dp-pmlf")
+    assert ("beat dp-pmlf's, the kept method's" in said) == (winner != "dp-pmlf")
+
+
+def test_one_model_keeping_a_method_with_no_selection_releases_the_best_of_the_others(tmp_path: Path) -> None:
+    budgets = {"dp-pmlf": 1, "dpsgd": 1}
+    sweep = Sweep(tmp_path, budgets, reruns=1, validation_size=100, one_model=True, keep_method="dp-pmlf")
+    kept, other = sweep.ask(), sweep.ask()
+    kept.end(0.9, status="stopped")  # stopped early: never selected
+    other.end(0.4)
+    assert sweep.ask().config[METHOD_KEY] == "dpsgd"
+    said = next(line for line in sweep.lines if "one model" in line)
+    assert "dpsgd's selection has the best validation accuracy" in said
 
 
 def test_at_most_limit_trials_and_re_runs_at_once_counted_on_tunes_list(tmp_path: Path) -> None:

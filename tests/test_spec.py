@@ -302,6 +302,28 @@ def test_keeping_a_start_point_is_refused_where_its_trial_may_not_run_whole_in_t
     parse_spec(doc)
 
 
+def test_a_kept_method_must_be_one_of_the_specs_methods_in_one_model_across_several() -> None:
+    """``selection.keep_method`` names the method one model's pick keeps unless beaten clearly: refused,
+    naming the field, where it names no method of the spec or where no pick across methods is made."""
+
+    def pipeline(keep: str, **privacy: object) -> dict:
+        doc = with_change("privacy.includes_tuning", True) | {"selection": {"keep_method": keep}}
+        doc["privacy"] |= privacy
+        return doc
+
+    spec = parse_spec(pipeline("dp-pmlf"))
+    assert spec.keep_method == "dp-pmlf" and spec.release.keep == "dp-pmlf"
+    assert "dp-pmlf's selected trial released unless another method's" in spec.release.rule(False)
+    for doc, problem in (
+        (pipeline("innerouter"), "must name one of the spec's methods"),
+        (with_change("selection.keep_method", "dp-pmlf"), "set privacy.includes_tuning"),
+        (pipeline("dp-pmlf", release="per_method"), "privacy.release: one"),
+    ):
+        with pytest.raises(InputError) as info:
+            parse_spec(doc)
+        assert info.value.field == "selection.keep_method" and problem in info.value.problem
+
+
 def test_a_start_point_tuned_at_an_epsilon_is_carried_to_each_target_by_the_linear_scaling_rule() -> None:
     """η·T ∝ ε (Panda et al. 2024) at the point's T: a point tuned at ε₀ = 3 starts each target ε at
     η·ε/3 (lr or effective_lr, whichever sets its step), every other value as given."""

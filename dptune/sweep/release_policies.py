@@ -11,7 +11,8 @@ released model's card says it covers, and the runs it scores on the final test:
   covers its own pipeline and states the figure of publishing them all;
 * ``one`` (``privacy.release: one``, several methods): the methods' selections compared on validation once
   every tuning has ended, and the best one's trained once: one model whose card covers every method's
-  trials and the choice of the method (``dptune.sweep.chain.selection.PickAcross``).
+  trials and the choice of the method (``dptune.sweep.chain.selection.PickAcross``); with
+  ``selection.keep_method`` that method's selection unless another's beats it clearly (``OneModel.keep``).
 
 The spec names its policy once (``SweepSpec.release``); its sweep's mode builds the searcher's chain with
 it (``dptune.sweep.modes``), and the planner, the held-out guarantee, the cards and the closing lines ask
@@ -26,6 +27,7 @@ from typing import Any, Protocol
 
 from dptune.sweep.chain.selection import (
     ACROSS_METHODS_RULE,
+    KEEP_METHOD_RULE,
     KEEP_START_RULE,
     SELECTION_RULE,
     PickAcross,
@@ -186,9 +188,12 @@ class ModelPerMethod(ReleasePolicy):
 @dataclass(frozen=True)
 class OneModel(ReleasePolicy):
     """One model across methods: every method's tuning one pool, the best selection on validation (once
-    every tuning has ended) its one release, its card covering every method's trials."""
+    every tuning has ended) its one release, its card covering every method's trials; where ``keep`` names
+    a method (``selection.keep_method``), that method's selection unless another's beats it by more than the
+    standard error of the difference (``PickAcross``)."""
 
     choice: str = "the choice among them, the method included"
+    keep: str | None = None
     opening: str = (
         "the best of the methods' selections by validation accuracy released once on the whole data: one "
         "model, its card covering every method's trials"
@@ -202,7 +207,7 @@ class OneModel(ReleasePolicy):
         return len(self.pools(methods))
 
     def rule(self, keep_start: bool) -> str:
-        return ACROSS_METHODS_RULE
+        return ACROSS_METHODS_RULE if self.keep is None else KEEP_METHOD_RULE.format(method=self.keep)
 
     def runs_known(self, runs: int) -> int:
         return 0  # which method releases is not known before every tuning has ended
@@ -210,7 +215,7 @@ class OneModel(ReleasePolicy):
     def after_selection(
         self, select: Select, runs: int, admits: Callable[[str], bool], knobs: Mapping[str, Knobs]
     ) -> list[Step]:
-        pick: Selecting = PickAcross(select)
+        pick: Selecting = PickAcross(select, self.keep)
         return [pick, RunSelection(pick, runs, admits, knobs)]
 
     def covers_line(

@@ -12,7 +12,7 @@ The top-level keys (see ``sweeps/quickstart.yaml`` and docs/reference.md):
                trial's plan: ``dptune.tune.schedulers.asha``)},
     search {sampler: tpe|random|gp|nsga2, seed, startup_trials, warm_start: {sweep, previous_epsilon, top},
             proxy: {fraction, trials, top}},
-    selection {reruns}, tracking {uri, experiment}, storage_path,
+    selection {reruns, keep_method}, tracking {uri, experiment}, storage_path,
     methods {METHOD: {KNOB: DIST, ..., start: [...]}}
 
 A knob is a training setting (``lr``, ``clip``, ``batch_size``, ``epochs``) or a method parameter;
@@ -255,6 +255,7 @@ def parse_spec(raw: Any, base: Path | None = None) -> SweepSpec:
         ),
         validation=parse_validation(privacy, factory),
         noisy_scores=parse_noisy_scores(privacy),
+        keep_method=settings["selection.keep_method"],
     )
     check_rules(spec)
     return spec

@@ -205,6 +205,15 @@ SPEC_KEYS: tuple[SpecKey, ...] = (
         "re-runs of each method's selected configuration, with fresh randomness, on the final test",
     ),
     SpecKey(
+        "selection.keep_method",
+        None,
+        _optional(_text),
+        "one of the spec's methods",
+        "with privacy.includes_tuning and one model across methods: the method whose selection is released "
+        "unless another method's beats it on validation by more than the standard error of the difference",
+        "none: the best on validation",
+    ),
+    SpecKey(
         "tracking.uri",
         "sqlite:///mlflow.db",
         _text,

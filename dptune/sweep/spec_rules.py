@@ -184,6 +184,20 @@ def _one_model(spec: SweepSpec) -> Iterator[Conflict]:
         )
 
 
+def _keep_method(spec: SweepSpec) -> Iterator[Conflict]:
+    method = spec.keep_method
+    if method is None:
+        return
+    if method not in spec.methods:
+        yield "selection.keep_method", f"must name one of the spec's methods ({', '.join(spec.methods)})"
+    elif spec.includes_tuning is None or not spec.release.pooled(list(spec.methods)):
+        yield (
+            "selection.keep_method",
+            "keeps a method in the pick of one model across methods: set privacy.includes_tuning with "
+            "privacy.release: one and several methods, or drop it",
+        )
+
+
 def _promoted_trials(spec: SweepSpec) -> int:
     """``budget.promoted_trials``: each method's trials of successive halving's second rung (0: none, as
     without a total ε, where it cannot be set)."""
@@ -256,6 +270,12 @@ SPEC_RULES: tuple[SpecRule, ...] = (
         "one model",
         "`privacy.release: one` (the default) with several methods only with a fixed trial count",
         _one_model,
+    ),
+    SpecRule(
+        "kept method",
+        "`selection.keep_method` one of the methods, with `privacy.includes_tuning` and one model across "
+        "several methods",
+        _keep_method,
     ),
     SpecRule(
         "successive halving",

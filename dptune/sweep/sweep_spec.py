@@ -63,16 +63,22 @@ class SweepSpec:
     validation: str = "public"  # ``privacy.validation``: the held-out split public, or private
     noisy_scores: str = "refuse"  # ``privacy.noisy_scores``: a private split's noise that swamps it
     held_out: PrivateHeldOut | None = None  # its noisy scores' guarantee (``dptune.sweep.held_out``)
+    keep_method: str | None = None  # ``selection.keep_method``: one model's pick keeps this method's
 
     @property
     def release(self) -> ReleasePolicy:
         """How the spec publishes its selections (``dptune.sweep.release_policies``): per-run ε targets
         re-run each selection; an ε that includes the tuning releases as ``privacy.release`` says, one model
-        across a single method being that method's own."""
+        across a single method being that method's own, one across several keeping ``keep_method``'s
+        selection unless beaten clearly (``selection.keep_method``)."""
         if self.includes_tuning is None:
             return RERUNS
         name = self.includes_tuning.release
-        return PER_METHOD if name == ONE.name and len(self.methods) < 2 else RELEASE_POLICIES[name]
+        if name == ONE.name and len(self.methods) < 2:
+            return PER_METHOD
+        if name == ONE.name and self.keep_method is not None:
+            return replace(ONE, keep=self.keep_method)
+        return RELEASE_POLICIES[name]
 
     def with_trials(self, count: TrialCount) -> SweepSpec:
         """This spec with ``count`` trials per method, TPE's and GP's random start-up rescaled to it unless

@@ -11,7 +11,6 @@ from dptune.sweep.chain.board import Board, Ended
 from dptune.sweep.chain.steps import Knobs, Selecting, Step, Tuning, is_point, ranked, released_settings
 from dptune.sweep.ledger import FINAL
 from dptune.training.trial_status import (
-    OBJECTIVE,
     RERUN_OF,
     select_keeping_start,
     select_trial,
@@ -36,6 +35,13 @@ ACROSS_METHODS_RULE = (
     "ties by a secret key"
 )
 """What a card says of ``PickAcross``'s rule."""
+KEEP_METHOD_RULE = (
+    "each method's tuning trials ranked as its own selection rule ranks them, then {method}'s selected "
+    "trial released unless another method's selected trial beats it on validation accuracy (held-out part, "
+    "not training data) by more than the standard error of the difference, √((a(1 − a) + b(1 − b))/n) on the "
+    "n validation examples, or the best of the others where {method} selected none; ties by a secret key"
+)
+"""What a card says of ``PickAcross``'s rule where the spec keeps a method (``selection.keep_method``)."""
 
 
 class Select(Selecting):
@@ -121,11 +127,17 @@ class Select(Selecting):
 class PickAcross(Selecting):
     """One model across methods: the method whose selection is released is the one whose run Tune's list
     already holds, else, once every method's tuning has ended, the one whose selected trial has the best
-    validation score, ties going to the highest secret rank; no other method's selection runs."""
+    validation score, ties going to the highest secret rank; where the spec keeps a method (``keep``,
+    ``selection.keep_method``), that method's selected trial unless the best of them beats it by more than
+    the standard error of the difference (``select_keeping_start`` across the selections, on the
+    validation part's size). No other method's selection runs."""
 
-    def __init__(self, select: Select) -> None:
+    def __init__(self, select: Select, keep: str | None = None) -> None:
+        if keep is not None and select.validation_size < 1:
+            raise ValueError("a pick across methods that keeps a method needs the validation part's size")
         self.select = select
         self.tuning = select.tuning
+        self.keep = keep
         self.announced = False
 
     def winner(self, board: Board) -> str | None:
@@ -135,11 +147,12 @@ class PickAcross(Selecting):
             return released[0]
         if not all(self.ended(board, m) for m in board.methods):
             return None
-        picks = [(m, s) for m in board.methods if (s := self.select.selected(board, m)) is not None]
-        if not picks:
-            return None
-        rank = ranked(self.select.tie_key)[2]
-        return max(picks, key=lambda p: (p[1].result[OBJECTIVE], rank(p[1])))[0]
+        picks = {m: s for m in board.methods if (s := self.select.selected(board, m)) is not None}
+        kept = picks.get(self.keep) if self.keep is not None else None
+        is_kept = lambda t: t is kept  # noqa: E731
+        size = self.select.validation_size
+        chosen = select_keeping_start(picks.values(), *ranked(self.select.tie_key), is_kept, size)
+        return next((m for m, s in picks.items() if s is chosen), None)
 
     def selected(self, board: Board, method: str) -> Ended | None:
         return self.select.selected(board, method) if method == self.winner(board) else None
@@ -150,15 +163,23 @@ class PickAcross(Selecting):
         self.announced = True
         method = self.winner(board)
         selected = None if method is None else self.select.selected(board, method)
-        if selected is None:
+        if method is None or selected is None:
             line = "no method's trial finished every epoch: nothing to release"
         else:
             line = (
-                f"{method}'s selection has the best validation accuracy of the methods' "
+                f"{method}'s selection {self.why(board, method)} "
                 f"({validation_shown(selected.result)}); releasing it: trained once on the whole data at "
                 "the plan's ε, for all its epochs"
             )
         board.say(f"  {'one model':<15} {line}")
+
+    def why(self, board: Board, method: str) -> str:
+        """What the announcement says of why ``method``'s selection is released."""
+        if self.keep is None or self.select.selected(board, self.keep) is None:
+            return "has the best validation accuracy of the methods'"
+        if method == self.keep:
+            return "is kept: no other method's beat it by more than the validation's noise"
+        return f"beat {self.keep}'s, the kept method's, by more than the validation's noise"
 
     def restore(self, saved: Any) -> None:
         self.announced = False
