@@ -212,6 +212,14 @@ of designs 14 to 24, chosen by the verse counts alone (the lines ``bible -f`` pr
 each abbreviation checked by the reference its first line begins with, no verse read); read, cleaned and split
 as design 14's.
 
+**Private task of design 27: Ephesians, Esther or Hosea, in the King James Version** (design 14's package).
+**The task, fixed on 2026-12-07 before any run:** which of Ephesians (155 verses), Esther (167) and Hosea
+(197; labels 0, 1 and 2 in alphabetical order) a verse comes from
+(``BIBLE_TASKS["ephesians-esther-hosea-kjv"]``): the three books with the most verses after those of designs
+14 to 25, chosen by the verse counts alone (the lines ``bible -f`` prints for each book counted, each
+abbreviation checked by the reference its first line begins with, no verse read); read, cleaned and split as
+design 14's.
+
 **Private task of design 26: politics, science or work, in the fortune cookies** (design 13's package).
 **The task, fixed on 2026-12-07 before any run:** which of ``politics`` (704 blocks), ``science`` (626) and
 ``work`` (631; labels 0, 1 and 2 in alphabetical order) a saying comes from
@@ -251,7 +259,8 @@ everyday-wsj-tweets, msn-guardian-tweets, fox-usnews-tweets, computers-people-fo
 isaiah-jeremiah-kjv, exodus-ezekiel-numbers-kjv, job-luke-matthew-kjv, chronicles-acts-deuteronomy-kjv,
 john-leviticus-proverbs-kjv, kings-samuel-2chronicles-kjv, kings2-samuel2-mark-kjv,
 corinthians-joshua-judges-kjv, nehemiah-revelation-romans-kjv, daniel-ezra-hebrews-kjv,
-corinthians2-ecclesiastes-zechariah-kjv and politics-science-work-fortunes (columns ``text,label``),
+corinthians2-ecclesiastes-zechariah-kjv, politics-science-work-fortunes and ephesians-esther-hosea-kjv
+(columns ``text,label``),
 OUT/wordnet-glosses.txt and OUT/provenance.json (sources, versions, counts, the splits and the files'
 SHA-256), and prints the provenance.
 """
@@ -349,6 +358,7 @@ BIBLE_TASKS = {
     "corinthians2-ecclesiastes-zechariah-kjv": BibleTask(
         {"2 Corinthians": "2co", "Ecclesiastes": "ecc", "Zechariah": "zec"}, 20261223
     ),
+    "ephesians-esther-hosea-kjv": BibleTask({"Ephesians": "eph", "Esther": "est", "Hosea": "hos"}, 20261225),
 }
 """Each King James Version task (how its books were chosen: the module docstring)."""
 

@@ -704,6 +704,33 @@ would leave about 415 training verses and 52 validation ones, where design 25's 
   scores below 35.8% (2 points above 33.8%, the held-out file's largest class share), the design is
   withdrawn; nothing else ends it early.
 
+**Design 26 was withdrawn on 2026-12-07** by its own rule (``WITHDRAWN_AFTER``, bench/RESULTS.md's reading):
+the untuned default's first execution at total 8 scored 35.56% on the final test, below its line of 35.8%.
+None of its other rows ran and none of their records exist; the one execution stays in the record.
+
+**Design 27, chosen on 2026-12-07 before any of its runs**, after design 26's withdrawal, from nothing but
+that one execution and the records named in design 26's paragraph: on design 26's task the untuned default
+read near a one-class rate, while on each King James Version task of designs 14 to 25 its first execution
+cleared its line. Design 27 is design 26 unchanged on a fresh task of design 25's kind:
+* dptune changes nothing for it; the specs are design 26's, the task's paths and names aside;
+* private task: Ephesians, Esther or Hosea, which of these books of the King James Version a verse comes from
+  (Debian's ``bible-kjv-text`` through ``bench/text_corpus.py``, which drops no verse: 416 training verses,
+  103 held out), the three with the most verses once designs 14 to 25 took theirs, by the verse counts alone;
+  its split fixed before any run, its held-out scoring private;
+* all else design 26 fixed, through ``bench/specs/text/ephesians-esther-hosea-kjv*.yaml``, the batch 64, the
+  smallest multiple of 64 (design 4's sampling rate on 416 verses gives 19.5, nearer 0 than 64); at each total
+  the untuned default's first execution, then the pipeline and the rest of the untuned default, then
+  from_scratch, the oracle and repeat-and-select, total 8 first. What ``dptune validate`` plans, known before
+  any run: the planner gives each method 2 trials where the spec asks 3 (its spread: no count from 2 up makes
+  trials of 20 noisy steps here, so it takes 2, the fewest), so DP-PMLF's are its start and one TPE draw; per
+  trial ε_t 0.869 at total 8 and 0.301 at total 3, the release's ε_B 7.687 and 2.881; a trial takes 1 epoch (7
+  noisy steps) and ranks settings as a whole run at ε 1 or 0.339 would, the tuning's compute 1 full run; every
+  private validation read carries Gaussian noise of std 1.47 or 3.41 on a count, about ±2.8 or ±6.6 points on
+  52 verses;
+* a withdrawal rule fixed now, at the total run first: if the untuned default's first execution at total 8
+  scores below 43.7% (2 points above 41.7%, the held-out file's largest class share), the design is withdrawn;
+  nothing else ends it early.
+
 The data and the checkpoints must be made first:
 
     python bench/text_corpus.py && python bench/text_pretrain.py && python bench/text_pretrain.py lexicon
@@ -925,6 +952,13 @@ TASKS = {
         "task of design 13's kind with more samples, total 8 first, withdrawn if the untuned default's first "
         "execution there scores below 35.8%",
     ),
+    "ephesians-esther-hosea-kjv": Design(
+        27,
+        "the King James Version's books Ephesians, Esther and Hosea (Debian bible-kjv-text), which one a "
+        "verse comes from",
+        "design 26 unchanged on a fresh task of design 25's kind, total 8 first, withdrawn if the untuned "
+        "default's first execution there scores below 43.7%",
+    ),
 }
 """Each private task and the design its rows run: the one list the section's designs are written from."""
 FIVE_EXECUTIONS_FROM = tuple(TASKS).index("health-tweets")
@@ -934,7 +968,9 @@ ROW_EXECUTIONS = {task: {"pipeline": 5, "untuned_default": 5} for task in tuple(
 unmet goal compares), so a new design's task needs only its line in ``TASKS``."""
 WITHDRAWN_AFTER = {
     "convention-sentences": "withdrawn after the pipeline's second execution at total 8 (reading of design 5 "
-    "below); not run further"
+    "below); not run further",
+    "politics-science-work-fortunes": "withdrawn by its rule after the untuned default's first execution at "
+    "total 8 scored below 35.8% (reading of design 26 below); not run further",
 }
 """Designs withdrawn before their rows finished, and what each total's verdict says instead."""
 SPECS = "bench/specs/text"
@@ -1026,10 +1062,10 @@ REMADE_26 = (
     "were made again by the same commands: every earlier task's training file byte for byte as its "
     "executions recorded (24 of 24, Rotten Tomatoes' de49d12b2687 included); phase 1's held-out MLM loss "
     "6.431, phase 2's 6.531, the lexicon checkpoint byte for byte design 4's of 2026-12-01 (ab7110d2c8cc) "
-    "and the random one as ever (6bc691030d56). As design 4 fixed for a changed machine, design 26's "
-    "executions read these, each recording what it read"
+    "and the random one as ever (6bc691030d56). As design 4 fixed for a changed machine, designs 26's and "
+    "27's executions read these, each recording what it read"
 )
-"""What design 26's executions read."""
+"""What designs 26's and 27's executions read."""
 READINGS = (
     (
         "- reading of design 2 (written after its runs; nothing was changed for it): at total 8 the "
@@ -2563,6 +2599,17 @@ READINGS = (
         "little information here (its 2 SE about 7.4, the releases spread over 20 points); these records "
         "show a design that released design 21's carried start in all ten of its executions, not yet that it "
         "meets the goals on other tasks"
+    ),
+    (
+        "- reading of design 26 at total 8 (written on 2026-12-07 after its one execution; nothing was "
+        "changed for it): the untuned default's first execution (DP-SGD at effective step 0.5, clip 1, LoRA"
+        " rank 8, ε 7.948) scored 35.56 on the 195 final-test sayings, below the line of 35.8% fixed before"
+        " it ran (2 points above 33.8%, the held-out file's largest class share), so the design was "
+        "withdrawn by its own rule: its pipeline, from-scratch, oracle and repeat-and-select rows never "
+        "ran, and no tuning record of this task exists. On the King James Version tasks of designs 14 to 25"
+        " the same default's executions scored 37.1 to 91.9; on this task it read about a one-class rate at"
+        " total 8. Whether the pipeline would learn it is not known: the rule ends a design before that is "
+        "read, so that a task the default cannot learn does not make the goal against the default easy"
     ),
 )
 """What each design's figures said when they were read, in the order written (each entry says when and
