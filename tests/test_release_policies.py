@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
 from dptune.base.errors import InputError
 from dptune.cli import _build_parser
@@ -24,7 +25,7 @@ from dptune.sweep.release_policies import (
     RELEASE_POLICIES,
     RERUNS,
 )
-from dptune.sweep.spec import parse_spec
+from dptune.sweep.spec import load_spec, parse_spec
 from dptune.training.trial_status import METHOD_KEY, RERUN_OF
 from tests.test_searcher_chain import Counting
 
@@ -114,3 +115,22 @@ def test_after_the_selection_one_model_picks_across_methods_and_the_others_run_e
     assert [type(step) for step in PER_METHOD.after_selection(select, 1, lambda m: True, {})] == [
         RunSelection
     ]
+
+
+def test_one_model_keeping_a_method_says_so_where_it_says_what_it_releases(tmp_path: Path) -> None:
+    """``selection.keep_method``: the opening line, the closing line and the card's rule say the kept
+    method's selection is released unless another's beats it clearly, not that the best one is; a run of a
+    subset of the methods without the kept one, or with one method left, keeps none (``dptune run
+    --method``)."""
+    doc = spec_doc(METHODS, includes_tuning=True) | {"selection": {"keep_method": "lp-dpsgd"}}
+    kept = parse_spec(doc).release
+    assert ONE.keeping(None) is ONE and kept == ONE.keeping("lp-dpsgd") and kept.keep == "lp-dpsgd"
+    assert "best" not in kept.opening and "lp-dpsgd's selection released once" in kept.opening
+    assert "best" in ONE.opening
+    assert kept.picked(["dpsgd", "lp-dpsgd"]).startswith("lp-dpsgd's selection kept among dpsgd, lp-dpsgd")
+    assert ONE.picked(["dpsgd", "lp-dpsgd"]) == "the best on validation of dpsgd, lp-dpsgd"
+    path = tmp_path / "kept.yaml"
+    path.write_text(yaml.safe_dump(doc | {"methods": METHODS | {"dp-pmlf": METHODS["dpsgd"]}}))
+    assert load_spec(path, methods=["dpsgd", "lp-dpsgd"]).keep_method == "lp-dpsgd"
+    assert load_spec(path, methods=["dpsgd", "dp-pmlf"]).keep_method is None
+    assert load_spec(path, methods=["lp-dpsgd"]).keep_method is None

@@ -282,6 +282,7 @@ def _sweep_spec(args: argparse.Namespace) -> tuple[SweepSpec, list[MethodPlan] |
     from dptune.sweep.held_out import check_noise, held_out_records, with_held_out
     from dptune.sweep.pipeline import planned
     from dptune.sweep.preflight import preflight
+    from dptune.sweep.release_policies import PER_METHOD
     from dptune.sweep.spec import load_spec
     from dptune.sweep.spec_parts import resolve_tracking_uri
     from dptune.training.calibrated_run import resolved_delta
@@ -291,6 +292,8 @@ def _sweep_spec(args: argparse.Namespace) -> tuple[SweepSpec, list[MethodPlan] |
         overrides["privacy.includes_tuning"] = True
     if args.release is not None:
         overrides["privacy.release"] = args.release
+    if args.release == PER_METHOD.name:  # a model per method: no pick across methods to keep one in
+        overrides["selection.keep_method"] = None
     if args.trials is not None:
         overrides["budget.trials_per_method"] = args.trials
     if args.promoted_trials is not None:

@@ -245,7 +245,8 @@ def plan_record(plans: Mapping[str, MethodPlan], counts: Mapping[str, Ran]) -> d
         released = (
             "then the selection released"
             if len(plan.pool) == 1
-            else f"then the best selection across {', '.join(plan.pool)} released (one model)"
+            else f"then one selection across {', '.join(plan.pool)} released (one model"
+            + (f": {plan.selection_rule})" if plan.selection_rule else ")")
         )
         if plan.tuning.promoted:
             where += f", then {promoted_note(plan.tuning)}"

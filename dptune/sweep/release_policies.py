@@ -22,7 +22,7 @@ it. A new way of publishing is a new class here and its entry in ``RELEASE_POLIC
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from dptune.sweep.chain.selection import (
@@ -206,8 +206,23 @@ class OneModel(ReleasePolicy):
         """One release per pool, whatever ``selection.reruns`` says."""
         return len(self.pools(methods))
 
+    def keeping(self, method: str | None) -> OneModel:
+        """This policy keeping ``method``'s selection unless another's beats it clearly (None: the best)."""
+        if method is None:
+            return self
+        return replace(self, keep=method, opening=KEPT_OPENING.format(method=method))
+
     def rule(self, keep_start: bool) -> str:
         return ACROSS_METHODS_RULE if self.keep is None else KEEP_METHOD_RULE.format(method=self.keep)
+
+    def picked(self, among: Sequence[str]) -> str:
+        """What the closing line says of how the released method was picked ``among`` the methods."""
+        if self.keep is None:
+            return f"the best on validation of {', '.join(among)}"
+        return (
+            f"{self.keep}'s selection kept among {', '.join(among)} unless another's beat it on validation "
+            "by more than the standard error of the difference"
+        )
 
     def runs_known(self, runs: int) -> int:
         return 0  # which method releases is not known before every tuning has ended
@@ -225,8 +240,7 @@ class OneModel(ReleasePolicy):
             return None
         one = releases[0]
         return (
-            f"{at}: one model, {one.method}'s configuration (the best on validation of "
-            f"{', '.join(one.released_among)}); "
+            f"{at}: one model, {one.method}'s configuration ({self.picked(one.released_among)}); "
             + disclosure.figure(
                 f"its (ε, δ) = ({one.epsilon:.3f}, {one.delta:g}) covers every method's tuning trials, the "
                 "choice of the method and of its settings, and its release"
@@ -252,6 +266,14 @@ class OneModel(ReleasePolicy):
             for method in methods
             if not ran or any(r["method"] == method and route(r["config"]).rerun for r in results)
         }
+
+
+KEPT_OPENING = (
+    "{method}'s selection released once on the whole data unless another method's beats it on validation by "
+    "more than the standard error of the difference (selection.keep_method), then that one: one model, its "
+    "card covering every method's trials"
+)
+"""What a pipeline's opening lines say it releases where one model keeps a method (``OneModel.keeping``)."""
 
 
 def failed_release(method: str, results: Sequence[Mapping[str, Any]]) -> str:

@@ -342,7 +342,9 @@ def named(doc: Any, file: Path) -> Any:
 
 
 def only_methods(doc: Any, methods: Sequence[str]) -> Any:
-    """The spec document with only ``methods`` of its ``methods`` section (all of them when empty)."""
+    """The spec document with only ``methods`` of its ``methods`` section (all of them when empty), and
+    without ``selection.keep_method`` where the kept method is not among them or fewer than two are: no pick
+    across methods is left to keep it in."""
     if not methods or not isinstance(doc, dict) or not isinstance(doc.get("methods"), Mapping | list):
         return doc
     given = methods_section(doc)
@@ -350,6 +352,9 @@ def only_methods(doc: Any, methods: Sequence[str]) -> Any:
         if method not in given:
             raise InputError("--method", f"{method} is not a method of the spec; it has {', '.join(given)}")
     listed = doc["methods"]
-    if isinstance(listed, list):
-        return doc | {"methods": [m for m in listed if m in methods]}
-    return doc | {"methods": {m: v for m, v in listed.items() if m in methods}}
+    kept = [m for m in listed if m in methods]
+    doc = doc | {"methods": kept if isinstance(listed, list) else {m: listed[m] for m in kept}}
+    selection = doc.get("selection")
+    if isinstance(selection, Mapping) and (selection.get("keep_method") not in kept or len(kept) < 2):
+        doc["selection"] = {k: v for k, v in selection.items() if k != "keep_method"}
+    return doc

@@ -63,7 +63,7 @@ class SweepSpec:
     validation: str = "public"  # ``privacy.validation``: the held-out split public, or private
     noisy_scores: str = "refuse"  # ``privacy.noisy_scores``: a private split's noise that swamps it
     held_out: PrivateHeldOut | None = None  # its noisy scores' guarantee (``dptune.sweep.held_out``)
-    keep_method: str | None = None  # ``selection.keep_method``: one model's pick keeps this method's
+    keep_method: str | None = None  # ``selection.keep_method``: the method one model's pick keeps
 
     @property
     def release(self) -> ReleasePolicy:
@@ -76,8 +76,8 @@ class SweepSpec:
         name = self.includes_tuning.release
         if name == ONE.name and len(self.methods) < 2:
             return PER_METHOD
-        if name == ONE.name and self.keep_method is not None:
-            return replace(ONE, keep=self.keep_method)
+        if name == ONE.name:
+            return ONE.keeping(self.keep_method)
         return RELEASE_POLICIES[name]
 
     def with_trials(self, count: TrialCount) -> SweepSpec:
