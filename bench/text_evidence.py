@@ -2665,6 +2665,30 @@ READINGS = (
         "default +7.24, 2 SE 11.87, not met; the tax +2.49, not met); of the 46 cells run to the end, six "
         "meet all three, as before"
     ),
+    (
+        "- reading of design 27 at total 3 (written on 2026-12-07 after its untuned-default, pipeline and "
+        "from_scratch runs, before any oracle or repeat-and-select result; nothing was changed for it): the"
+        " untuned default (DP-SGD at step 0.5, clip 1, rank 8, one whole run at the total, batch 64) scored"
+        " 37.99–48.27 (43.89 ± 4.48 at ε 2.978), where the held-out file's largest class is 41.7%. The "
+        "pipeline's 30 one-epoch trials, 2 per method in each execution (7 noisy steps at ε_t 0.301, each "
+        "ranking settings as a whole run at ε 0.339 would), read 16.7–62.3% on the 52 validation verses, "
+        "where a private read carries noise of ±6.6 points and a read's own sampling error is about 5 to 7 "
+        "points. Within DP-PMLF the start (design 21's k = 1 start) read 26.0–62.3% and was kept in all "
+        "five executions (the one draw that read above it, 47.2 against 39.2, by 8.0 points against a "
+        "standard error of the difference of 9.7). Across the methods DP-PMLF's selection was kept in three"
+        " executions and beaten clearly in two: by a DP-SGD draw at an effective step of 4.34 with clip "
+        "0.233 (53.3 against 28.2, 25.1 points against 9.3) and by DP-AdamBC's own start, its documented "
+        "default (50.4 against 26.0, 24.3 against 9.2). The releases, each at ε_B 2.881 (2.860 spent) of "
+        "the total 2.998, scored 69.22, 48.11 and 41.74 (the start), 40.83 (the DP-SGD draw) and 29.04 "
+        "(DP-AdamBC's default): 45.79 ± 14.80, 1.90 above the untuned default (2 SE 13.83), not met. The "
+        "body with random weights, frozen under LoRA, read 17.7–55.0% in its 18 trials; its pick across the"
+        " methods went to DP-SGD's start, the untuned default's setting, in two executions (44.4 against "
+        "DP-PMLF's 33.7, 10.7 points against 9.5; 55.0 against 38.1, 16.8 against 9.6) and kept a DP-PMLF k"
+        " = 4 draw in the third, released at 31.34, 37.78 and 52.38: 40.50 ± 10.78, so 'above from scratch'"
+        " is +5.29 (2 SE 18.17), not met. At this total the trials' reads are mostly noise (a private "
+        "read's ±6.6 points on top of a sampling error of 5 to 7), and the spread of the releases (29.04 to"
+        " 69.22 on 51 final-test verses) decides both verdicts; the tax waits on the oracle"
+    ),
 )
 """What each design's figures said when they were read, in the order written (each entry says when and
 after which runs), kept in the section: a new reading is one more entry here."""
