@@ -31,6 +31,7 @@ from dptune.training.trial_status import (
     PLAN_SHARE,
     PROMOTED_FROM,
     RERUN_OF,
+    SCORE_STD,
     difference_error,
 )
 from dptune.tune.progress import SweepProgress, register
@@ -88,9 +89,13 @@ class FakeTrial:
     def is_finished(self) -> bool:
         return self.status in (Trial.TERMINATED, Trial.ERROR)
 
-    def end(self, score: float, status: str = "finished") -> None:
+    def end(self, score: float, status: str = "finished", std: float | None = None) -> None:
+        """The trial ends with a validation ``score``, read with noise of standard deviation ``std`` where
+        the held-out split is private."""
         self.status = Trial.TERMINATED
         self.last_result = {OBJECTIVE: score, "status": status}
+        if std is not None:
+            self.last_result[SCORE_STD[OBJECTIVE]] = std
 
 
 TRIAL_IDS = (f"t{n}" for n in itertools.count())
@@ -304,6 +309,21 @@ def test_one_model_that_keeps_a_method_releases_its_selection_unless_another_bea
     assert ("beat dp-pmlf's, the kept method's" in said) == (winner != "dp-pmlf")
 
 
+@pytest.mark.parametrize(("std", "winner"), [(None, "dpsgd"), (0.03, "dp-pmlf")])
+def test_the_margin_a_kept_selection_must_be_beaten_by_counts_each_reads_private_noise(
+    tmp_path: Path, std: float | None, winner: str
+) -> None:
+    """On a public split 0.675 beats 0.60 by more than √((0.675·0.325 + 0.6·0.4)/100) = 0.0678; where each
+    read carries private noise of standard deviation 0.03 the margin is √(0.0678² + 2·0.03²) = 0.0800, and
+    the kept method's selection stays."""
+    budgets = {"dp-pmlf": 1, "dpsgd": 1}
+    sweep = Sweep(tmp_path, budgets, reruns=1, validation_size=100, one_model=True, keep_method="dp-pmlf")
+    sweep.ask(), sweep.ask()
+    sweep.of("dp-pmlf")[0].end(0.60, std=std)
+    sweep.of("dpsgd")[0].end(0.675, std=std)
+    assert sweep.ask().config[METHOD_KEY] == winner
+
+
 def test_one_model_keeping_a_method_with_no_selection_releases_the_best_of_the_others(tmp_path: Path) -> None:
     budgets = {"dp-pmlf": 1, "dpsgd": 1}
     sweep = Sweep(tmp_path, budgets, reruns=1, validation_size=100, one_model=True, keep_method="dp-pmlf")
@@ -388,10 +408,15 @@ def test_a_start_point_that_did_not_finish_leaves_the_best_trial_selected_and_sa
 
 def test_difference_error_is_the_spread_of_two_binomial_accuracies() -> None:
     """√((a(1 − a) + b(1 − b))/n) against the standard deviation of the difference of two independent
-    accuracies on n examples, simulated."""
-    n, a, b = 5000, 0.83, 0.79
-    draws = np.random.default_rng(0).binomial(n, [a, b], size=(20_000, 2)) / n
+    accuracies on n examples, simulated; with each count read with Gaussian noise of standard deviation σ
+    (a private held-out split's), s = σ/n is added in quadrature for each."""
+    n, a, b, sigma = 5000, 0.83, 0.79, 40.0
+    rng = np.random.default_rng(0)
+    draws = rng.binomial(n, [a, b], size=(20_000, 2)) / n
     assert difference_error(a, b, n) == pytest.approx(np.std(draws[:, 0] - draws[:, 1]), rel=0.03)
+    noisy = draws + rng.normal(0.0, sigma, size=draws.shape) / n
+    spread = np.std(noisy[:, 0] - noisy[:, 1])
+    assert difference_error(a, b, n, sigma / n, sigma / n) == pytest.approx(spread, rel=0.03)
 
 
 def test_a_tie_is_broken_the_same_way_after_a_resume(tmp_path: Path) -> None:

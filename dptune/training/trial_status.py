@@ -145,23 +145,28 @@ def select_keeping_start(
     rank: Callable[[T], Any],
     is_start: Callable[[T], bool],
     validation_size: int,
+    read_noise: Callable[[T], float] = lambda trial: 0.0,
 ) -> T | None:
     """A search's selection rule that keeps its start point: ``select_trial``'s choice among the start
     points' trials (``is_start``), unless ``select_trial``'s choice among all beats it by more than
-    ``difference_error`` of the two validation accuracies; with no start point finished, ``select_trial``'s.
-    A tuning trial's score is its validation accuracy after a short, noisy run: the rule lets a trial
-    replace a setting tuned elsewhere only on a margin larger than the validation's own noise."""
+    ``difference_error`` of the two validation accuracies, each with the standard deviation of the noise its
+    read carries (``read_noise``: a private held-out split's, 0 on a public one); with no start point
+    finished, ``select_trial``'s. A tuning trial's score is its validation accuracy after a short, noisy run:
+    the rule lets a trial replace a setting tuned elsewhere only on a margin larger than the validation's own
+    noise."""
     trials = list(trials)
     best = select_trial(trials, status, score, rank)
     kept = select_trial([t for t in trials if is_start(t)], status, score, rank)
     if best is None or kept is None:
         return best
-    margin = difference_error(score(best), score(kept), validation_size)
+    margin = difference_error(score(best), score(kept), validation_size, read_noise(best), read_noise(kept))
     return best if score(best) - score(kept) > margin else kept
 
 
-def difference_error(a: float, b: float, n: int) -> float:
-    """√((a(1 − a) + b(1 − b))/n): the standard error of the difference of two accuracies a and b (as
-    fractions), each the share of n independent examples classified right (binomial, normal
-    approximation; two models scored on the same examples err alike, so this is an upper estimate)."""
-    return math.sqrt((a * (1 - a) + b * (1 - b)) / n)
+def difference_error(a: float, b: float, n: int, noise_a: float = 0.0, noise_b: float = 0.0) -> float:
+    """√((a(1 − a) + b(1 − b))/n + s_a² + s_b²): the standard error of the difference of two accuracies a
+    and b (as fractions), each the share of n independent examples classified right (binomial, normal
+    approximation; two models scored on the same examples err alike, so this part is an upper estimate),
+    each read with independent Gaussian noise of standard deviation s_a, s_b added (a private held-out
+    split's σ_v/n; 0 on a public one)."""
+    return math.sqrt((a * (1 - a) + b * (1 - b)) / n + noise_a**2 + noise_b**2)

@@ -11,7 +11,9 @@ from dptune.sweep.chain.board import Board, Ended
 from dptune.sweep.chain.steps import Knobs, Selecting, Step, Tuning, is_point, ranked, released_settings
 from dptune.sweep.ledger import FINAL
 from dptune.training.trial_status import (
+    OBJECTIVE,
     RERUN_OF,
+    SCORE_STD,
     select_keeping_start,
     select_trial,
     validation_shown,
@@ -22,11 +24,15 @@ SELECTION_RULE = (
     "secret key"
 )
 """What a card says of ``Select``'s rule (``select_trial``)."""
+DIFFERENCE_ERROR = (
+    "the standard error of the difference, √((a(1 − a) + b(1 − b))/n + s_a² + s_b²) on the n validation "
+    "examples, s each read's private noise (0 on a public split)"
+)
+"""What a card says of the margin a kept trial must be beaten by (``difference_error``)."""
 KEEP_START_RULE = (
     "the start point's tuning trial, unless the trial with the best validation accuracy (held-out part, "
-    "not training data) beats it by more than the standard error of the difference, √((a(1 − a) + "
-    "b(1 − b))/n) on the n validation examples, or that trial where no start point's trial finished; "
-    "ties by a secret key"
+    f"not training data) beats it by more than {DIFFERENCE_ERROR}, or that trial where no start point's "
+    "trial finished; ties by a secret key"
 )
 """What a card says of ``Select``'s rule where a method keeps its start point (``select_keeping_start``)."""
 ACROSS_METHODS_RULE = (
@@ -38,10 +44,16 @@ ACROSS_METHODS_RULE = (
 KEEP_METHOD_RULE = (
     "each method's tuning trials ranked as its own selection rule ranks them, then {method}'s selected "
     "trial released unless another method's selected trial beats it on validation accuracy (held-out part, "
-    "not training data) by more than the standard error of the difference, √((a(1 − a) + b(1 − b))/n) on the "
-    "n validation examples, or the best of the others where {method} selected none; ties by a secret key"
+    f"not training data) by more than {DIFFERENCE_ERROR}, or the best of the others where {{method}} "
+    "selected none; ties by a secret key"
 )
 """What a card says of ``PickAcross``'s rule where the spec keeps a method (``selection.keep_method``)."""
+
+
+def read_noise(trial: Ended) -> float:
+    """The standard deviation of the noise a trial's validation score carries (a private held-out split's
+    σ_v over the validation part's records, as the trial reports it; 0 on a public split)."""
+    return float(trial.result.get(SCORE_STD[OBJECTIVE], 0.0))
 
 
 class Select(Selecting):
@@ -81,7 +93,9 @@ class Select(Selecting):
         if method not in self.kept_starts:
             return select_trial(candidates, *ranked(self.tie_key))
         is_start = lambda t: self.is_start(method, t.config)  # noqa: E731
-        return select_keeping_start(candidates, *ranked(self.tie_key), is_start, self.validation_size)
+        return select_keeping_start(
+            candidates, *ranked(self.tie_key), is_start, self.validation_size, read_noise
+        )
 
     def is_start(self, method: str, config: Mapping[str, Any]) -> bool:
         """Whether ``config`` is the trial of a start point the method's selection keeps."""
@@ -151,7 +165,7 @@ class PickAcross(Selecting):
         kept = picks.get(self.keep) if self.keep is not None else None
         is_kept = lambda t: t is kept  # noqa: E731
         size = self.select.validation_size
-        chosen = select_keeping_start(picks.values(), *ranked(self.select.tie_key), is_kept, size)
+        chosen = select_keeping_start(picks.values(), *ranked(self.select.tie_key), is_kept, size, read_noise)
         return next((m for m, s in picks.items() if s is chosen), None)
 
     def selected(self, board: Board, method: str) -> Ended | None:
