@@ -397,6 +397,20 @@ def test_a_method_that_keeps_its_start_point_selects_it_unless_a_trial_beats_it_
     assert ("it beat the start point" in sweep.lines[0]) == (selected != 0)
 
 
+@pytest.mark.parametrize(("std", "selected"), [(None, 1), (0.01, 0)])
+def test_the_margin_a_start_point_must_be_beaten_by_counts_each_reads_private_noise(
+    tmp_path: Path, std: float | None, selected: int
+) -> None:
+    """``keep_start`` on 5,000 validation examples: 0.81 beats the start's 0.80 by more than
+    √((0.8·0.2 + 0.81·0.19)/5000) = 0.00792 on a public split, not by √(0.00792² + 2·0.01²) = 0.0162
+    where each read carries private noise of standard deviation 0.01."""
+    sweep = Sweep(tmp_path, {"dpsgd": 2}, kept_starts={"dpsgd": [{"lr": 1.0}]}, validation_size=5000)
+    trials = [sweep.ask() for _ in range(2)]
+    for trial, score in zip(trials, (0.80, 0.81), strict=True):
+        trial.end(score, std=std)
+    assert sweep.ask().config[RERUN_OF] == trials[selected].trial_id
+
+
 def test_a_start_point_that_did_not_finish_leaves_the_best_trial_selected_and_says_so(tmp_path: Path) -> None:
     sweep = Sweep(tmp_path, {"dpsgd": 2}, kept_starts={"dpsgd": [{"lr": 1.0}]}, validation_size=5000)
     start, other = sweep.ask(), sweep.ask()

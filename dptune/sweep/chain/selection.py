@@ -26,7 +26,7 @@ SELECTION_RULE = (
 """What a card says of ``Select``'s rule (``select_trial``)."""
 DIFFERENCE_ERROR = (
     "the standard error of the difference, √((a(1 − a) + b(1 − b))/n + s_a² + s_b²) on the n validation "
-    "examples, s each read's private noise (0 on a public split)"
+    "examples, s the standard deviation of each read's private noise (σ_v/n; 0 on a public split)"
 )
 """What a card says of the margin a kept trial must be beaten by (``difference_error``)."""
 KEEP_START_RULE = (
