@@ -741,11 +741,12 @@ points there); dptune now counts it, √((a(1 − a) + b(1 − b))/n + s_a² + s
 ``selection.keep_method`` alike. Replayed on design 27's reads it would have changed none of the pipeline's
 picks (the closest, a DP-SGD draw 10.6 points above the kept selection at total 8, against a margin of 10.4
 with the noise counted, 9.6 without) and one of from_scratch's (at total 3, 10.7 points against 13.3, 9.5
-without), so the change is one of principle, not of these records. And design 27's task gave 52 validation and
-51 final-test verses, where a read's sampling error is 6 to 7 points; the King James Version's next three
-books by verse count (Lamentations, Galatians, Amos) would give fewer still. Design 28 is design 27 with that
-margin, on a fresh task with more samples, which testament a verse comes from among the 29 books no earlier
-task drew on:
+without; its three replacements of the start within DP-PMLF, read from its stores, beat it by 14.0, 22.5 and
+18.4 points against margins of 10.2, 10.1 and 12.6 with the noise counted), so the change is one of principle,
+not of these records. And design 27's task gave 52 validation and 51 final-test verses, where a read's
+sampling error is 6 to 7 points; the King James Version's next three books by verse count (Lamentations,
+Galatians, Amos) would give fewer still. Design 28 is design 27 with that margin, on a fresh task with more
+samples, which testament a verse comes from among the 29 books no earlier task drew on:
 * dptune counts each read's private noise in the margin (the change above); the specs are design 27's, the
   task's paths, names and two classes aside;
 * private task: the Old Testament or the New (Debian's ``bible-kjv-text`` through ``bench/text_corpus.py``, 13
