@@ -2758,6 +2758,26 @@ READINGS = (
         "executions of ten, where design 25's, searching DP-PMLF alone on a task of 552, released it in all"
         " ten and met all three goals at both totals. Of the 47 cells run to the end, six meet all three"
     ),
+    (
+        "- reading of design 28 at total 8 (written on 2026-12-07 after its untuned-default, pipeline and "
+        "from_scratch runs, before any oracle or repeat-and-select result; nothing was changed for it): the"
+        " untuned default (DP-SGD at step 0.5, clip 1, rank 8, one whole run at the total, batch 64) scored"
+        " 69.67–72.94 (71.09 ± 1.21 at ε 7.949), where the held-out file's largest class is 55.4%. The "
+        "pipeline's 45 one-epoch trials, 3 per method in each execution (28 noisy steps at ε_t 0.741, each "
+        "ranking settings as a whole run at ε 0.942 would), read 43.4–75.6% on the 218 validation verses, "
+        "where a private read carries noise of ±0.83 points and a read's own sampling error is about 2.9 to"
+        " 3.4 points. DP-PMLF's start (design 21's k = 1 start) read 70.9–75.6%, the highest of its "
+        "execution in three of five; in the other two a trial read above it by far less than the margin "
+        "(DP-AdamBC's selection, 74.0 against 70.9, 3.1 points against 4.4 with the reads' noise counted; a"
+        " DP-PMLF draw, 72.96 against 72.93), so every execution kept the start within DP-PMLF and across "
+        "the methods and released it, at ε_B 7.705 (7.655 spent) of the total 7.994: 76.91, 81.35, 79.19, "
+        "77.28 and 74.27 (77.80 ± 2.65), 6.71 above the untuned default (2 SE 2.60), met; every release "
+        "scored above every execution of the default. The body with random weights, frozen under LoRA, read"
+        " 40.2–63.4% in its 27 trials and kept the start in all three executions, released at 67.56, 50.15 "
+        "and 50.11 (55.94 ± 10.06; two below the largest class), so 'above from scratch' is +21.86 (2 SE "
+        "11.86), met. Both goals read so far are met, on a task with four times design 27's validation "
+        "verses; the tax waits on the oracle"
+    ),
 )
 """What each design's figures said when they were read, in the order written (each entry says when and
 after which runs), kept in the section: a new reading is one more entry here."""
