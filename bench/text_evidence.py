@@ -2767,7 +2767,7 @@ READINGS = (
         "ranking settings as a whole run at ε 0.942 would), read 43.4–75.6% on the 218 validation verses, "
         "where a private read carries noise of ±0.83 points and a read's own sampling error is about 2.9 to"
         " 3.4 points. DP-PMLF's start (design 21's k = 1 start) read 70.9–75.6%, the highest of its "
-        "execution in three of five; in the other two a trial read above it by far less than the margin "
+        "execution in three of five; in the other two a trial read above it by less than the margin "
         "(DP-AdamBC's selection, 74.0 against 70.9, 3.1 points against 4.4 with the reads' noise counted; a"
         " DP-PMLF draw, 72.96 against 72.93), so every execution kept the start within DP-PMLF and across "
         "the methods and released it, at ε_B 7.705 (7.655 spent) of the total 7.994: 76.91, 81.35, 79.19, "
