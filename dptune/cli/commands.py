@@ -274,26 +274,18 @@ def _methods(_args: argparse.Namespace) -> None:
         print(f"    default space (methods: [{definition.name}]): {space}")
 
 
-def _sweep_spec(args: argparse.Namespace) -> tuple[SweepSpec, list[MethodPlan] | None]:
-    """The spec ``run`` and ``validate`` are given, with their flags' overrides, checked as ``run`` checks
-    it before it starts anything (``dptune.sweep.preflight``), and where its ε includes the tuning, the
-    plan of what it releases."""
-    from dptune.engine.data import load_dataset
-    from dptune.sweep.held_out import check_noise, held_out_records, with_held_out
-    from dptune.sweep.pipeline import planned
-    from dptune.sweep.preflight import preflight
+def spec_overrides(args: argparse.Namespace) -> dict[str, Any]:
+    """The spec settings ``run``'s and ``validate``'s flags override, by dotted path (flags not given left
+    out); ``--release per_method`` also drops ``selection.keep_method``: a model per method leaves no pick
+    across methods to keep one in."""
     from dptune.sweep.release_policies import PER_METHOD
-    from dptune.sweep.spec import load_spec
     from dptune.sweep.spec_parts import resolve_tracking_uri
-    from dptune.training.calibrated_run import resolved_delta
 
     overrides: dict[str, Any] = {"storage_path": args.storage_path}
     if args.includes_tuning:
         overrides["privacy.includes_tuning"] = True
     if args.release is not None:
         overrides["privacy.release"] = args.release
-    if args.release == PER_METHOD.name:  # a model per method: no pick across methods to keep one in
-        overrides["selection.keep_method"] = None
     if args.trials is not None:
         overrides["budget.trials_per_method"] = args.trials
     if args.promoted_trials is not None:
@@ -302,9 +294,24 @@ def _sweep_spec(args: argparse.Namespace) -> tuple[SweepSpec, list[MethodPlan] |
         overrides["privacy.epsilon"] = args.epsilon if len(args.epsilon) > 1 else args.epsilon[0]
     if args.tracking_uri is not None:
         overrides["tracking.uri"] = resolve_tracking_uri(args.tracking_uri, Path.cwd(), "--tracking-uri")
-    spec = load_spec(
-        args.spec, overrides={k: v for k, v in overrides.items() if v is not None}, methods=args.method or ()
-    )
+    given = {k: v for k, v in overrides.items() if v is not None}
+    if args.release == PER_METHOD.name:
+        given["selection.keep_method"] = None
+    return given
+
+
+def _sweep_spec(args: argparse.Namespace) -> tuple[SweepSpec, list[MethodPlan] | None]:
+    """The spec ``run`` and ``validate`` are given, with their flags' overrides, checked as ``run`` checks
+    it before it starts anything (``dptune.sweep.preflight``), and where its ε includes the tuning, the
+    plan of what it releases."""
+    from dptune.engine.data import load_dataset
+    from dptune.sweep.held_out import check_noise, held_out_records, with_held_out
+    from dptune.sweep.pipeline import planned
+    from dptune.sweep.preflight import preflight
+    from dptune.sweep.spec import load_spec
+    from dptune.training.calibrated_run import resolved_delta
+
+    spec = load_spec(args.spec, overrides=spec_overrides(args), methods=args.method or ())
     n = preflight(spec, args.resume)
     plans = planned(spec, n)
     if not args.resume and spec.validation == "public":

@@ -220,8 +220,8 @@ class OneModel(ReleasePolicy):
         if self.keep is None:
             return f"the best on validation of {', '.join(among)}"
         return (
-            f"{self.keep}'s selection kept among {', '.join(among)} unless another's beat it on validation "
-            "by more than the standard error of the difference"
+            f"picked among {', '.join(among)} by keeping {self.keep}'s selection unless another's beat it on "
+            "validation by more than the standard error of the difference"
         )
 
     def runs_known(self, runs: int) -> int:

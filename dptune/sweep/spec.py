@@ -355,6 +355,7 @@ def only_methods(doc: Any, methods: Sequence[str]) -> Any:
     kept = [m for m in listed if m in methods]
     doc = doc | {"methods": kept if isinstance(listed, list) else {m: listed[m] for m in kept}}
     selection = doc.get("selection")
-    if isinstance(selection, Mapping) and (selection.get("keep_method") not in kept or len(kept) < 2):
+    kept_method = selection.get("keep_method") if isinstance(selection, Mapping) else None
+    if kept_method in given and (kept_method not in kept or len(kept) < 2):
         doc["selection"] = {k: v for k, v in selection.items() if k != "keep_method"}
     return doc
