@@ -2804,6 +2804,30 @@ READINGS = (
         " across DP-SGD, DP-PMLF and DP-AdamBC, which design 25's was not) since design 19's at total 3. "
         "Its total 3 has not run yet"
     ),
+    (
+        "- reading of design 28 at total 3 (written on 2026-12-07 after its untuned-default, pipeline and "
+        "from_scratch runs, before any oracle or repeat-and-select result; nothing was changed for it): the"
+        " untuned default (DP-SGD at step 0.5, clip 1, rank 8, one whole run at the total, batch 64) scored"
+        " 70.03–75.53 (72.87 ± 2.00 at ε 2.984), where the held-out file's largest class is 55.4%. The "
+        "pipeline's 45 one-epoch trials, 3 per method in each execution (28 noisy steps at ε_t 0.244, each "
+        "ranking settings as a whole run at ε 0.276 would), read 37.7–74.5% on the 218 validation verses, "
+        "where a private read carries noise of ±1.9 points and a read's own sampling error is about 2.9 to "
+        "3.4 points. DP-PMLF's start (design 21's k = 1 start) read 54.0–69.2% and was kept within DP-PMLF "
+        "in two executions; in three a draw at an effective step of 0.61 to 0.75 (k = 1 twice, k = 3 once) "
+        "beat it by more than the margin with the reads' noise counted (68.5 against 62.2, 6.3 points "
+        "against 5.3; 71.8 against 54.6, 17.3 against 5.3; 72.6 against 61.2, 11.4 against 5.2). Across the"
+        " methods DP-PMLF's selection was kept in three executions (the start once, the two draws of 71.8 "
+        "and 72.6) and beaten in two, each time by DP-SGD's own start, the untuned default's setting (68.9 "
+        "against the start's 54.0, 14.9 points against 5.3; 74.5 against a draw's 68.5, 6.0 against 5.1). "
+        "The releases, each at ε_B 2.888 (2.872 spent) of the total 2.998, scored 65.77 and 77.97 (DP-SGD "
+        "at the default's setting, at ε_B rather than the default's 2.984), 74.28 and 71.96 (the DP-PMLF "
+        "draws) and 70.81 (the start): 72.16 ± 4.50, 0.71 below the untuned default (2 SE 4.40), not met. "
+        "The body with random weights, frozen under LoRA, read 41.4–62.9% in its 27 trials and kept "
+        "DP-PMLF's selection in all three executions (a k = 3 draw twice, the start once), released at "
+        "48.35, 51.11 and 53.99 (51.15 ± 2.82; two below the largest class), so 'above from scratch' is "
+        "+21.01 (2 SE 5.18), met. At this total the one-epoch reads moved the release off the carried start"
+        " in four executions of five, where at total 8 it stayed in all five; the tax waits on the oracle"
+    ),
 )
 """What each design's figures said when they were read, in the order written (each entry says when and
 after which runs), kept in the section: a new reading is one more entry here."""
