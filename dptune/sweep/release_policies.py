@@ -67,7 +67,8 @@ class ReleasePolicy:
     selection (``run_names``, singular and plural), whether that run trains alone on its node
     (``holds_node``: a pipeline's release, every CPU of a trial slot), what the console says follows a
     method's selection (``then``, with ``{runs}``), what a card says was chosen (``choice``) and what a
-    pipeline's opening lines say it releases (``opening``)."""
+    pipeline's opening lines say it releases (``opening``) and what its plan says one model across methods
+    releases of the methods' selections (``pick``)."""
 
     name: str
     run_names: tuple[str, str]
@@ -75,6 +76,7 @@ class ReleasePolicy:
     then: str
     choice: str = "the choice among them"
     opening: str = "each method's selection released once on the whole data"
+    pick: str = "the best"
 
     def pools(self, methods: Sequence[str]) -> list[tuple[str, ...]]:
         """The methods of each model the sweep releases: each method alone."""
@@ -185,6 +187,19 @@ class ModelPerMethod(ReleasePolicy):
         )
 
 
+KEPT_OPENING = (
+    "{method}'s selection released once on the whole data unless another method's beats it on validation by "
+    "more than the standard error of the difference (selection.keep_method), then that one: one model, its "
+    "card covering every method's trials"
+)
+"""What a pipeline's opening lines say it releases where one model keeps a method (``OneModel.keeping``)."""
+KEPT_PICK = (
+    "{method}'s (selection.keep_method) unless another's beats it by more than the standard error of the "
+    "difference,"
+)
+"""What a plan says one model that keeps a method releases (``OneModel.keeping``)."""
+
+
 @dataclass(frozen=True)
 class OneModel(ReleasePolicy):
     """One model across methods: every method's tuning one pool, the best selection on validation (once
@@ -210,7 +225,12 @@ class OneModel(ReleasePolicy):
         """This policy keeping ``method``'s selection unless another's beats it clearly (None: the best)."""
         if method is None:
             return self
-        return replace(self, keep=method, opening=KEPT_OPENING.format(method=method))
+        return replace(
+            self,
+            keep=method,
+            opening=KEPT_OPENING.format(method=method),
+            pick=KEPT_PICK.format(method=method),
+        )
 
     def rule(self, keep_start: bool) -> str:
         return ACROSS_METHODS_RULE if self.keep is None else KEEP_METHOD_RULE.format(method=self.keep)
@@ -266,14 +286,6 @@ class OneModel(ReleasePolicy):
             for method in methods
             if not ran or any(r["method"] == method and route(r["config"]).rerun for r in results)
         }
-
-
-KEPT_OPENING = (
-    "{method}'s selection released once on the whole data unless another method's beats it on validation by "
-    "more than the standard error of the difference (selection.keep_method), then that one: one model, its "
-    "card covering every method's trials"
-)
-"""What a pipeline's opening lines say it releases where one model keeps a method (``OneModel.keeping``)."""
 
 
 def failed_release(method: str, results: Sequence[Mapping[str, Any]]) -> str:

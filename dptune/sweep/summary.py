@@ -354,17 +354,6 @@ def spending_line(plan: MethodPlan) -> str:
     return line + ")"
 
 
-def picked_text(kept_method: str | None) -> str:
-    """What the plan says one model across methods releases: the best selection, or the kept method's
-    unless beaten clearly (``selection.keep_method``)."""
-    if kept_method is None:
-        return "the best"
-    return (
-        f"{kept_method}'s (selection.keep_method) unless another's beats it by more than the standard error "
-        "of the difference,"
-    )
-
-
 def second_rung_text(tuning: Phase) -> str:
     """What the spending line says of successive halving's second rung (empty without one)."""
     if not tuning.promoted:
@@ -375,9 +364,9 @@ def second_rung_text(tuning: Phase) -> str:
     )
 
 
-def format_plan(plans: list[MethodPlan], kept_method: str | None = None) -> str:
-    """The plan as the first table of ``dptune run``: per method and total, each phase's share, and how one
-    model across methods is picked (``kept_method``: ``selection.keep_method``)."""
+def format_plan(plans: list[MethodPlan], pick: str = "the best") -> str:
+    """The plan as the first table of ``dptune run``: per method and total, each phase's share, and which
+    selection one model across methods releases (``pick``: the release policy's, ``ReleasePolicy.pick``)."""
     lines = [
         f"{'method':<15} {'total ε':>7} │ {'tuning':>6} {'ε_t':>6} {'subset γ':>8} {'its ε':>6} │ "
         f"{'release ε_B':>11} {'epochs':>8} │ {'composed':>8} {'runs':>5}  composition"
@@ -409,7 +398,7 @@ def format_plan(plans: list[MethodPlan], kept_method: str | None = None) -> str:
             f"{', '.join(pooled.pool)} (as many per method as the line of its total says) are one tuning "
             "phase, 'its ε' "
             "and 'composed' that phase's and the one release's; each method's selection is compared with "
-            f"the others' by validation accuracy and {picked_text(kept_method)} released once at ε_B, "
+            f"the others' by validation accuracy and {pick} released once at ε_B, "
             "composed as the worst of the methods' releases: the method is a dimension of the search, and "
             "its choice counted)"
         )
