@@ -26,6 +26,7 @@ from dptune.privacy.heldout import heldout_noise
 from dptune.sweep.held_out import SWAMPED, check_noise, held_out_records, held_out_scores, with_held_out
 from dptune.sweep.pipeline import planned
 from dptune.sweep.spec import load_spec
+from dptune.tracking.names import NOTE_TAG
 from dptune.training.calibrated_run import resolved_delta
 from tests.test_plan import recomposed
 from tests.test_release import dptune_run
@@ -132,15 +133,27 @@ def test_a_small_table_sweep_shows_its_noise_and_its_baseline_and_its_card_recom
     done = dptune_run(cancer_spec(private, 0.4, epsilon=1.0))
     assert done.returncode == 0, done.stderr[-3000:]
     scored = [
-        line for line in done.stdout.splitlines() if re.search(r"(trial \d+/\d+|selected trial) ", line)
+        line
+        for line in done.stdout.splitlines()
+        if re.search(r"trial \d+/\d+ |selected trial [0-9a-f]{8} |validation [0-9.]+%", line)
     ]
-    assert scored and all(re.search(r"validation [0-9.]+% ± [0-9.]+", line) for line in scored), scored
+    assert len(scored) >= 2 and all(re.search(r"validation [0-9.]+% ± [0-9.]+", line) for line in scored), (
+        scored
+    )
+    bare = [line for line in done.stdout.splitlines() if re.search(r"[0-9.]+%(?! ± | busy)", line)]
+    assert not bare, bare  # no percentage anywhere without its noise: the table's cells carry it too
+    assert re.search(r"% ± [0-9.]+ +[0-9.]+ \(1; noise ± [0-9.]+\) ", done.stdout), done.stdout
     assert re.search(r"% ± [0-9.]+ final test at ε = .*; majority class [0-9.]+% ± [0-9.]+", done.stdout), (
         done.stdout
     )
     release = json.loads(done.stdout.strip().splitlines()[-1])
     assert release["final_test_accuracy_std"] > 0 and release["majority_baseline"] is not None
     card = card_of(private, release)
+    client = MlflowClient(f"sqlite:///{private / 'mlflow.db'}")
+    experiments = [e.experiment_id for e in client.search_experiments()]
+    notes = [run.data.tags.get(NOTE_TAG, "") for run in client.search_runs(experiments)]
+    described = r"\| [0-9.]+% ± [0-9.]+ \| [0-9.]+ \(1; noise ± [0-9.]+\) \|"  # the sweep run's table row
+    assert any(re.search(described, note) for note in notes), notes
     held_out = card["held_out"]
     assert held_out["score_std"]["validation"] == pytest.approx(held_out["noise_std"] / 114)
     assert card["final_test_accuracy_std"] == pytest.approx(100 * held_out["noise_std"] / 114)

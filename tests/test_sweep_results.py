@@ -14,7 +14,7 @@ from dptune.sweep.results import TradeOff, selected_tradeoffs
 from dptune.tracking.mlflow_reader import _selected
 from dptune.tracking.mlflow_view import summary_name
 from dptune.tracking.names import METHOD_TAG, STATUS_TAG
-from dptune.tracking.report import format_report, phase_lines
+from dptune.tracking.report import format_report, format_table, phase_lines
 from dptune.training.trial_status import OBJECTIVE, RERUN_OF, STATUS_KEY, TrialStatus
 
 
@@ -129,6 +129,8 @@ def test_no_selection_or_name_reads_the_final_test() -> None:
         permuted = [replace(row, test_accuracies=tests[i]) for row, i in zip(rows, order, strict=True)]
         names.add(summary_name("s", permuted))
     assert names == {"s · dpsgd 81.0% validation (highest)"}
+    released = [replace(row, test_accuracies=()) for row in rows[:2]] + [rows[2]]
+    assert summary_name("s", released) == "s · lp-dpsgd 80.0% validation (released)"  # one model: its pick
 
     def run(run_id: str, method: str, score: float) -> SimpleNamespace:
         tags = {METHOD_TAG: method, STATUS_TAG: TrialStatus.FINISHED}
@@ -141,3 +143,25 @@ def test_no_selection_or_name_reads_the_final_test() -> None:
         finals = {("p", f"x{i}"): [s] for i, s in enumerate(scores)}  # re-runs of no search run here
         chosen.add(_selected(search, finals)[("p", "dpsgd")].info.run_id)
     assert chosen == {"a"}
+
+
+def test_the_table_shows_each_private_scores_noise_beside_it() -> None:
+    """On a private held-out split a trial reports each score's noise (σ_v over the part's records): the
+    selected configuration carries them and the table prints them beside the scores; a public split's
+    row prints bare scores."""
+    private = [
+        report("s1", "dpsgd", {"lr": 0.5}, validation_accuracy=0.721, validation_accuracy_std=0.043),
+        report("f1", "dpsgd", {"lr": 0.5, RERUN_OF: "s1"}, test_accuracy=0.6758, test_accuracy_std=0.055),
+    ]
+    (row,) = selected_tradeoffs(private, {"dpsgd": "s1"}, {}, [], "secure")
+    assert (row.validation_noise, row.test_noise) == (0.043, 0.055)
+    shown = format_table([row])
+    assert " 72.10% ± 4.3 " in shown and " 67.58 (1; noise ± 5.5) " in shown
+    public = [
+        report("s1", "dpsgd", {}, validation_accuracy=0.721),
+        report("f1", "dpsgd", {RERUN_OF: "s1"}, test_accuracy=0.6758),
+    ]
+    (row,) = selected_tradeoffs(public, {"dpsgd": "s1"}, {}, [], "secure")
+    shown = format_table([row])
+    assert row.validation_noise is None and row.test_noise is None
+    assert " 72.10% " in shown and " 67.58 (1) " in shown and "±" not in shown

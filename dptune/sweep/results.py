@@ -18,7 +18,7 @@ import yaml
 from dptune.methods.filters import DrawnFilter
 from dptune.models.trained_parts import LORA_KNOBS
 from dptune.training.config import RunConfig
-from dptune.training.trial_status import RERUN_OF, TrialStatus
+from dptune.training.trial_status import FINAL_SCORE, OBJECTIVE, RERUN_OF, SCORE_STD, TrialStatus
 
 PLACE_KNOBS = ("params", "device", "data_root")
 """Run-configuration fields that are not settings of a trial's result: the method's parameters (logged
@@ -90,6 +90,8 @@ class TradeOff:
     tuning_note: str | None = None  # what the bound counts (a pipeline's: its plan's phases)
     epsilon_all_trials: float | None = None  # releasing every trial of the search (None: private)
     noise_source: str = "secure"  # or "seeded" (research mode: no guarantee; the seeds are never logged)
+    validation_noise: float | None = None  # std of the validation score's private noise (None: public)
+    test_noise: float | None = None  # std of each final-test score's private noise (None: public)
 
     @property
     def test_accuracy(self) -> float | None:
@@ -113,7 +115,9 @@ class TradeOff:
             "epsilon_all_trials": self.epsilon_all_trials,
             "delta": self.delta,
             "validation_accuracy": self.validation_accuracy,
+            "validation_noise": self.validation_noise,
             "test_accuracy": self.test_accuracy,
+            "test_noise": self.test_noise,
             "test_accuracy_sd": self.test_sd,
             "test_accuracies": list(self.test_accuracies),
             "sweep": self.sweep,
@@ -148,8 +152,11 @@ def selected_tradeoffs(
     by_trial = {result["trial_id"]: result for result in results}
     rows = {row["method"]: row for row in costs}
     scores: dict[str, list[float]] = {}  # the finished re-runs' final-test scores by the trial they repeat
+    noise: dict[str, float] = {}  # the std of their private noise (a private held-out split's)
     for result in finished_reruns(results):
         scores.setdefault(result["config"][RERUN_OF], []).append(float(result["test_accuracy"]))
+        if result.get(SCORE_STD[FINAL_SCORE]) is not None:
+            noise[result["config"][RERUN_OF]] = float(result[SCORE_STD[FINAL_SCORE]])
     found = []
     for method, trial_id in selected.items():
         chosen = by_trial.get(trial_id)
@@ -173,6 +180,8 @@ def selected_tradeoffs(
                 tuning_note=cost.get("note"),
                 epsilon_all_trials=cost.get("epsilon_all_trials"),
                 noise_source=noise_source,
+                validation_noise=chosen.get(SCORE_STD[OBJECTIVE]),
+                test_noise=noise.get(trial_id),
             )
         )
     return sorted(found, key=lambda t: (t.epsilon_target, -t.validation_accuracy))

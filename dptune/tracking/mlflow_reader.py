@@ -30,7 +30,7 @@ from dptune.tracking.report import (
     phase_lines,
     setting,
 )
-from dptune.training.trial_status import FINAL_SCORE, OBJECTIVE, TrialStatus, select_trial
+from dptune.training.trial_status import FINAL_SCORE, OBJECTIVE, SCORE_STD, TrialStatus, select_trial
 
 
 def logged_value(text: str) -> Any:
@@ -188,12 +188,15 @@ class MlflowReader(ABC):
         parents: dict[str, Any] = {}
         search: dict[tuple[str, str], Any] = {}  # (sweep id, trial id) -> search run
         finals: dict[tuple[str, str], list[float]] = {}  # (sweep id, selected trial id) -> final-test scores
+        noise: dict[tuple[str, str], float] = {}  # the same key -> the std of their private noise
         for run in self._trained_runs(experiment, sweep_id):
             metrics, tags = run.data.metrics, run.data.tags
             key = (tags.get(names.PARENT_TAG, ""), tags.get(names.SELECTED_TRIAL_TAG, ""))
             if tags.get(names.ROLE_TAG) == names.FINAL_ROLE:
                 if FINAL_SCORE in metrics:
                     finals.setdefault(key, []).append(metrics[FINAL_SCORE])
+                if SCORE_STD[FINAL_SCORE] in metrics:
+                    noise[key] = metrics[SCORE_STD[FINAL_SCORE]]
             elif OBJECTIVE in metrics and "epsilon_spent" in metrics:
                 search[(key[0], tags.get(names.TRIAL_TAG, ""))] = run
         chosen = _selected(search, finals)
@@ -226,6 +229,8 @@ class MlflowReader(ABC):
                 noise_source=tags.get(
                     names.NOISE_SOURCE_TAG, "seeded"
                 ),  # runs from before the tag: a shared seed
+                validation_noise=metrics.get(SCORE_STD[OBJECTIVE]),
+                test_noise=noise.get((parent_id, tags.get(names.TRIAL_TAG, ""))),
             )
             rank = (*setting(candidate), candidate.method, candidate.epsilon_target)
             if rank not in best or candidate.validation_accuracy > best[rank].validation_accuracy:

@@ -128,12 +128,18 @@ def sweep_name(name: str, dataset: object, model: object, epsilon: object) -> st
 
 
 def summary_name(base: str, best: Sequence[TradeOff]) -> str:
-    """A finished sweep's run name: its name and the method whose selection scored highest on validation,
-    with that score (the final test scores a selection, it never chooses or names one)."""
+    """A finished sweep's run name: its name and a method's selection with its validation score, as a
+    trial's run name shows one. Where one selection alone ran on the final test (one model across methods:
+    the one released, whichever rule picked it), that one; else the one that scored highest on
+    validation. Which selections ran is the sweep's choice, made before any final-test score: the final
+    test scores a selection, it never chooses or names one."""
     if not best:
         return base
-    row = max(best, key=lambda r: (r.validation_accuracy, r.method))
-    return f"{base} · {row.method} {100 * row.validation_accuracy:.1f}% validation (highest)"
+    ran = [r for r in best if r.test_accuracies]
+    one = len(ran) == 1 < len(best)
+    row = ran[0] if one else max(best, key=lambda r: (r.validation_accuracy, r.method))
+    which = "released" if one else "highest"
+    return f"{base} · {row.method} {100 * row.validation_accuracy:.1f}% validation ({which})"
 
 
 def sweep_description(
@@ -164,7 +170,8 @@ def sweep_description(
             for i, run_id in enumerate(reruns.get(row.run_id, []), 1)
         ]
         lines.append(
-            f"| {row.method} | {row.epsilon_target:g} | {100 * row.validation_accuracy:.2f}% | "
+            f"| {row.method} | {row.epsilon_target:g} | "
+            f"{shown_score(row.validation_accuracy, row.validation_noise)} | "
             f"{format_test(row)} | {row.epsilon_spent:.3f} | {format_tuning(row)} | {settings} | "
             f"{' '.join(links)} |"
         )

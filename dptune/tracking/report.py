@@ -17,6 +17,7 @@ from dptune.privacy.plan_privacy import PLAN_BOUND
 from dptune.sweep.results import TradeOff
 from dptune.sweep.summary import WITHHELD
 from dptune.training.config import report_columns
+from dptune.training.trial_status import shown_score
 
 BOUND_ABBREVIATIONS = {
     "repeat-and-select": "R&S",
@@ -171,11 +172,13 @@ def pareto_front(points: list[TradeOff]) -> list[TradeOff]:
 
 
 def format_test(row: TradeOff) -> str:
-    """Final-test accuracy as ``mean ± sd (n)`` in %, or – without re-runs."""
+    """Final-test accuracy as ``mean ± sd (n)`` in %, with the std of each score's private noise after
+    the count where the held-out split is private (``67.58 (1; noise ± 5.5)``), or – without re-runs."""
     if row.test_accuracy is None:
         return "–"
     sd = f" ± {100 * row.test_sd:.2f}" if row.test_sd is not None else ""
-    return f"{100 * row.test_accuracy:.2f}{sd} ({len(row.test_accuracies)})"
+    noise = f"; noise ± {100 * row.test_noise:.2g}" if row.test_noise else ""
+    return f"{100 * row.test_accuracy:.2f}{sd} ({len(row.test_accuracies)}{noise})"
 
 
 def format_tuning(row: TradeOff, digits: str = ".3f") -> str:
@@ -199,20 +202,20 @@ def significant(value: Any) -> str:
 
 
 def format_table(rows: list[TradeOff]) -> str:
-    """A plain-text table of selected configurations: validation accuracy (what selected them) beside the
-    final-test accuracy of their re-runs (mean ± sd (re-runs), %); ε w/ tuning is the whole search's and
-    its re-runs' (bound: R&S, comp. or filter)."""
+    """A plain-text table of selected configurations: validation accuracy (what selected them; ± the std
+    of its private noise on a private held-out split) beside the final-test accuracy of their re-runs
+    (``format_test``); ε w/ tuning is the whole search's and its re-runs' (bound: R&S, comp. or filter)."""
     header = (
         f"{'method':<15} {'ε target':>8} {'ε spent':>8} {'ε w/ tuning':>15} {'δ':>8} "
-        f"{'validation':>10} {'final test':>20} {'noise':>7}  settings"
+        f"{'validation':>14} {'final test':>24} {'noise':>7}  settings"
     )
     lines = [header, "-" * len(header)]
     for row in rows:
         settings = ", ".join(f"{k}={significant(row.params[k])}" for k in report_columns() if k in row.params)
         lines.append(
             f"{row.method:<15} {row.epsilon_target:>8g} {row.epsilon_spent:>8.4f} {format_tuning(row):>15} "
-            f"{row.delta:>8.1e} {100 * row.validation_accuracy:>9.2f}% {format_test(row):>20} "
-            f"{row.noise_source:>7}  {settings}"
+            f"{row.delta:>8.1e} {shown_score(row.validation_accuracy, row.validation_noise):>14} "
+            f"{format_test(row):>24} {row.noise_source:>7}  {settings}"
         )
     return "\n".join(lines)
 
