@@ -152,6 +152,13 @@ def test_the_plan_table_says_how_the_trials_are_spread_and_that_the_method_is_co
     assert "the tuning trials of each of dpsgd, dp-pmlf, lp-dpsgd (as many per method as the line" in table
     assert "2 trials per method (the planner's spread" in table
     assert "its choice counted" in table
+    assert "and the best released once at ε_B" in table
+    kept = parse_spec(spec_doc([3.0], 2, ALIKE) | {"selection": {"keep_method": "dp-pmlf"}})
+    kept_table = format_plan(plans, kept.release.pick)
+    assert (
+        "and dp-pmlf's (selection.keep_method) unless another's beats it by more than the standard error of "
+        "the difference, released once at ε_B" in " ".join(kept_table.split())
+    )
     each = planned(parse_spec(spec_doc([3.0], 4, ALIKE, release="per_method")), N_FASHION)
     assert each is not None
     assert "picking one of them by a score is a selection no card counts" in format_plan(each)
