@@ -2901,6 +2901,32 @@ READINGS = (
         "4.40). Of the 49 cells run to the end, seven meet all three, and no design whose pipeline spans "
         "three methods has met them at both totals"
     ),
+    (
+        "- reading of design 29 at total 3 (written on 2026-12-07 after its untuned-default, pipeline and "
+        "from_scratch runs, before any oracle or repeat-and-select result; nothing was changed for it): the"
+        " untuned default (DP-SGD at step 0.5, clip 1, rank 8, one whole run at the total, batch 64) scored"
+        " 37.58–50.18 (43.99 ± 4.49 at ε 2.977), where the held-out file's largest class is 37.1%. The "
+        "pipeline's 30 one-epoch trials, 2 per method in each execution (19 noisy steps at ε_t 0.305, each "
+        "ranking settings as a whole run at ε 0.346 would), read 23.8–43.3% on the 146 validation titles, "
+        "none more than 6.2 points above that class share, where a private read carries noise of ±2.3 "
+        "points and a read's own sampling error is about 3.5 to 4.1 points. Within DP-PMLF the start "
+        "(design 21's k = 1 start) read 30.7–39.4% and was kept in all five executions (two draws read "
+        "above it, by 5.13 and 0.38 points, against margins of 6.42 and 6.51 with the reads' noise "
+        "counted). Across the methods DP-PMLF's selection was kept in three executions and beaten in two: "
+        "by a DP-SGD draw at an effective step of 2.38 with clip 0.175 and rank 13 (43.3 against 30.7, 12.6"
+        " points against 6.5) and by a DP-AdamBC draw at 1.5e-4 with clip 0.698 and rank 16 (42.7 against "
+        "35.6, 7.1 against 6.6). The releases, each at ε_B 2.889 (2.865 spent) of the total 3.000, scored "
+        "56.94, 58.05 and 53.66 (the start) and 32.97 and 41.85 (the DP-SGD and DP-AdamBC draws): 48.70 ± "
+        "10.89, 4.71 above the untuned default (2 SE 10.53), not met. The body with random weights, frozen "
+        "under LoRA, read 26.9–46.5% in its 18 trials; it kept DP-PMLF's start in two executions and "
+        "replaced it within DP-PMLF in one with a k = 4 draw (39.5 against 31.7, 7.8 points against 6.5), "
+        "and no other method's selection beat DP-PMLF's by the margin; released at 30.57 (the k = 4 draw), "
+        "49.20 and 43.27: 41.01 ± 9.52, so 'above from scratch' is +7.69 (2 SE 14.69), not met. As on "
+        "designs 27's and 28's tasks at total 3, the one-epoch reads moved the release off the carried "
+        "start in some executions (here two of five), and the two replacements released the pipeline's two "
+        "lowest figures; the three releases of the start scored 53.66–58.05, each above every execution of "
+        "the untuned default. The tax waits on the oracle"
+    ),
 )
 """What each design's figures said when they were read, in the order written (each entry says when and
 after which runs), kept in the section: a new reading is one more entry here."""
