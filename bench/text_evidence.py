@@ -2957,6 +2957,29 @@ READINGS = (
         "replacements released the pipeline's two lowest figures. Of the 50 cells run to the end, seven "
         "meet all three; its total 8 runs next"
     ),
+    (
+        "- reading of design 29 at total 8 (written on 2026-12-07 after its untuned-default, pipeline and "
+        "from_scratch runs, before any oracle or repeat-and-select result; nothing was changed for it): the"
+        " untuned default (DP-SGD at step 0.5, clip 1, rank 8, one whole run at the total, batch 64) scored"
+        " 45.67–50.97 (47.90 ± 2.24 at ε 7.945), where the held-out file's largest class is 37.1%. The "
+        "pipeline's 30 one-epoch trials, 2 per method in each execution (19 noisy steps at ε_t 0.916, each "
+        "ranking settings as a whole run at ε 1.12 would), read 22.7–51.1% on the 146 validation titles, "
+        "where a private read carries noise of ±1.0 points and a read's own sampling error is about 3.5 to "
+        "4.1 points. Within DP-PMLF the start (design 21's k = 1 start) read 31.4–51.1% and was kept in all"
+        " five executions (one draw read above it, a k = 3 draw by 5.40 points against a margin of 5.79 "
+        "with the reads' noise counted). Across the methods DP-PMLF's selection was kept in four executions"
+        " and beaten in one, by a DP-SGD draw at an effective step of 8.60 with clip 1.20 and rank 4 (39.0 "
+        "against 31.4, 7.7 points against 5.8). The releases, each at ε_B 7.717 (7.663 spent) of the total "
+        "7.994, scored 61.81, 59.97, 49.97 and 55.21 (the start) and 38.48 (the DP-SGD draw): 53.09 ± 9.37,"
+        " 5.19 above the untuned default (2 SE 8.61), not met; the four releases of the start each scored "
+        "above every execution of the untuned default, the replacement below all of them. The body with "
+        "random weights, frozen under LoRA, read 27.4–41.6% in its 18 trials and kept and released "
+        "DP-PMLF's start in all three executions (a draw read above it once, by 2.32 points against 5.66), "
+        "at 32.28, 32.56 and 44.41 (36.42 ± 6.93; two below the largest class), so 'above from scratch' is "
+        "+16.67 (2 SE 11.58), met. As at total 3, one execution's pick across the methods, on one-epoch "
+        "reads, moved the release off the carried start and released the pipeline's lowest figure; the tax "
+        "waits on the oracle"
+    ),
 )
 """What each design's figures said when they were read, in the order written (each entry says when and
 after which runs), kept in the section: a new reading is one more entry here."""
