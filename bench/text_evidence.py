@@ -2974,11 +2974,13 @@ READINGS = (
         " 5.19 above the untuned default (2 SE 8.61), not met; three of the four releases of the start "
         "scored above every execution of the untuned default (the fourth, 49.97, above four of five), the "
         "replacement below all of them. The body with random weights, frozen under LoRA, read 27.4–41.6% in"
-        " its 18 trials and kept and released DP-PMLF's start in all three executions (a draw read above it"
-        " once, by 2.32 points against 5.66), at 32.28, 32.56 and 44.41 (36.42 ± 6.93; two below the "
-        "largest class), so 'above from scratch' is +16.67 (2 SE 11.58), met. As at total 3, one "
-        "execution's pick across the methods, on one-epoch reads, moved the release off the carried start "
-        "and released the pipeline's lowest figure; the tax waits on the oracle"
+        " its 18 trials and kept and released DP-PMLF's start in all three executions (two trials read "
+        "above it, neither by the margin: a k = 2 DP-PMLF draw by 2.32 points against 5.66, and DP-SGD's "
+        "selection by 2.13 against 5.92), at 32.28, 32.56 and 44.41 (36.42 ± 6.93; two below the largest "
+        "class), so 'above from scratch' is +16.67 (2 SE 11.58), met. As at total 3 (two executions of five"
+        " there), the pick across the methods, on one-epoch reads, moved the release off the carried start,"
+        " here in one execution of five, and that release was the pipeline's lowest figure; the tax waits "
+        "on the oracle"
     ),
 )
 """What each design's figures said when they were read, in the order written (each entry says when and
