@@ -225,7 +225,11 @@ class PipelineSweep(SweepMode):
         return self.disclosure.total(self.spec.epsilons[0], "ε")
 
     def record_privacy(self, privacy: dict[str, Any]) -> dict[str, Any]:
-        return privacy | {"epsilon": self.spec.epsilons[0], "includes_tuning": True}
+        return privacy | {
+            "epsilon": self.spec.epsilons[0],
+            "includes_tuning": True,
+            "release": self.spec.release.name,
+        }
 
     def plan_text(self) -> str:
         return json.dumps([plan.as_dict() for plan in self.plans.values()], indent=2)

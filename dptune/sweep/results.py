@@ -180,7 +180,7 @@ def selected_tradeoffs(
                 tuning_note=cost.get("note"),
                 epsilon_all_trials=cost.get("epsilon_all_trials"),
                 noise_source=noise_source,
-                validation_noise=chosen.get(SCORE_STD[OBJECTIVE]),
+                validation_noise=None if (std := chosen.get(SCORE_STD[OBJECTIVE])) is None else float(std),
                 test_noise=noise.get(trial_id),
             )
         )

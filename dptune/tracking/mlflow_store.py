@@ -27,6 +27,7 @@ from mlflow.tracking import MlflowClient
 
 from dptune.base.randomness import SEEDED
 from dptune.engine.data import PixelScale
+from dptune.sweep.release_policies import ONE
 from dptune.tracking import names
 from dptune.tracking.mlflow_models import log_released_model
 from dptune.tracking.mlflow_reader import MlflowReader, differing, is_pipeline, logged_values
@@ -353,7 +354,8 @@ class MlflowTracker(MlflowReader):
         title = f"{base}, δ = {significant(params.get(names.DELTA_PARAM))}"
         shown = differing(self._trained_runs(experiment, None), report_columns())
         client.set_tag(sweep_id, names.NOTE_TAG, sweep_description(title, exp, best, reruns, shown))
-        client.set_tag(sweep_id, names.RUN_NAME_TAG, summary_name(base, best))
+        one_model = is_pipeline(parent.params) and params.get(names.RELEASE_PARAM) == ONE.name
+        client.set_tag(sweep_id, names.RUN_NAME_TAG, summary_name(base, best, one_model))
         if not view_supported(mlflow.__version__):
             log.warning(
                 "tracking: no saved runs view: MLflow %s's format of saved views is unknown (known: 3.17)",

@@ -127,16 +127,17 @@ def sweep_name(name: str, dataset: object, model: object, epsilon: object) -> st
     return f"{name} · {dataset}/{model} · ε {significant(epsilon)}"
 
 
-def summary_name(base: str, best: Sequence[TradeOff]) -> str:
+def summary_name(base: str, best: Sequence[TradeOff], one_model: bool = False) -> str:
     """A finished sweep's run name: its name and a method's selection with its validation score, as a
-    trial's run name shows one. Where one selection alone ran on the final test (one model across methods:
-    the one released, whichever rule picked it), that one; else the one that scored highest on
-    validation. Which selections ran is the sweep's choice, made before any final-test score: the final
-    test scores a selection, it never chooses or names one."""
+    trial's run name shows one. A sweep that releases one model across methods (``one_model``) is named
+    for the selection it released, whichever rule picked it (the one selection that ran on the final
+    test); any other, for the one that scored highest on validation. Which selection ran is the sweep's
+    choice, made before any final-test score: the final test scores a selection, it never chooses or
+    names one."""
     if not best:
         return base
     ran = [r for r in best if r.test_accuracies]
-    one = len(ran) == 1 < len(best)
+    one = one_model and len(ran) == 1
     row = ran[0] if one else max(best, key=lambda r: (r.validation_accuracy, r.method))
     which = "released" if one else "highest"
     return f"{base} · {row.method} {100 * row.validation_accuracy:.1f}% validation ({which})"
@@ -157,7 +158,8 @@ def sweep_description(
         f"### {title}",
         "",
         "Each method's configuration is **selected on validation accuracy**, then re-run with fresh "
-        "randomness and scored on the **final test** (mean ± sd (re-runs), %). *ε incl. tuning* counts "
+        "randomness and scored on the **final test** (mean ± sd (re-runs), %; on a private held-out "
+        "split each score also carries the std of its noise, ± σ). *ε incl. tuning* counts "
         "the whole search and the re-runs.",
         "",
         "| method | ε target | validation | final test | ε spent | ε incl. tuning | settings | runs |",

@@ -59,6 +59,7 @@ PROXY_PARAM = "proxy_fraction"
 """Param of a trial trained on a tuning proxy's subset (``RunConfig.proxy_fraction``; absent or None
 otherwise): its score ranks configurations for its proxy sweep, it is no result on the whole data."""
 INCLUDES_TUNING_PARAM = "includes_tuning"  # a pipeline's sweep: its ε is its released models' total
+RELEASE_PARAM = "release"  # a pipeline's sweep: its release policy (``privacy.release``: one or per_method)
 
 CHILD_METRICS = ("validation_accuracy", "validation_loss", "epsilon_spent")
 """Per-epoch metrics of a trial's run (step = epoch)."""

@@ -177,7 +177,7 @@ def format_test(row: TradeOff) -> str:
     if row.test_accuracy is None:
         return "–"
     sd = f" ± {100 * row.test_sd:.2f}" if row.test_sd is not None else ""
-    noise = f"; noise ± {100 * row.test_noise:.2g}" if row.test_noise else ""
+    noise = "" if row.test_noise is None else f"; noise ± {100 * row.test_noise:.2g}"
     return f"{100 * row.test_accuracy:.2f}{sd} ({len(row.test_accuracies)}{noise})"
 
 
@@ -205,17 +205,19 @@ def format_table(rows: list[TradeOff]) -> str:
     """A plain-text table of selected configurations: validation accuracy (what selected them; ± the std
     of its private noise on a private held-out split) beside the final-test accuracy of their re-runs
     (``format_test``); ε w/ tuning is the whole search's and its re-runs' (bound: R&S, comp. or filter)."""
+    tests = [format_test(row) for row in rows]
+    wide = max([len("final test"), 20, *map(len, tests)])
     header = (
         f"{'method':<15} {'ε target':>8} {'ε spent':>8} {'ε w/ tuning':>15} {'δ':>8} "
-        f"{'validation':>14} {'final test':>24} {'noise':>7}  settings"
+        f"{'validation':>14} {'final test':>{wide}} {'noise':>7}  settings"
     )
     lines = [header, "-" * len(header)]
-    for row in rows:
+    for row, test in zip(rows, tests, strict=True):
         settings = ", ".join(f"{k}={significant(row.params[k])}" for k in report_columns() if k in row.params)
         lines.append(
             f"{row.method:<15} {row.epsilon_target:>8g} {row.epsilon_spent:>8.4f} {format_tuning(row):>15} "
             f"{row.delta:>8.1e} {shown_score(row.validation_accuracy, row.validation_noise):>14} "
-            f"{format_test(row):>24} {row.noise_source:>7}  {settings}"
+            f"{test:>{wide}} {row.noise_source:>7}  {settings}"
         )
     return "\n".join(lines)
 
