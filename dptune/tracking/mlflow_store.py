@@ -354,7 +354,7 @@ class MlflowTracker(MlflowReader):
         title = f"{base}, δ = {significant(params.get(names.DELTA_PARAM))}"
         shown = differing(self._trained_runs(experiment, None), report_columns())
         client.set_tag(sweep_id, names.NOTE_TAG, sweep_description(title, exp, best, reruns, shown))
-        one_model = is_pipeline(parent.params) and params.get(names.RELEASE_PARAM) == ONE.name
+        one_model = params.get(names.RELEASE_PARAM) == ONE.name  # a pipeline's sweep records its policy
         client.set_tag(sweep_id, names.RUN_NAME_TAG, summary_name(base, best, one_model))
         if not view_supported(mlflow.__version__):
             log.warning(

@@ -206,7 +206,7 @@ def format_table(rows: list[TradeOff]) -> str:
     of its private noise on a private held-out split) beside the final-test accuracy of their re-runs
     (``format_test``); ε w/ tuning is the whole search's and its re-runs' (bound: R&S, comp. or filter)."""
     tests = [format_test(row) for row in rows]
-    wide = max([len("final test"), 20, *map(len, tests)])
+    wide = max([20, *map(len, tests)])  # 20: as wide as the heading and a bare single run's cell
     header = (
         f"{'method':<15} {'ε target':>8} {'ε spent':>8} {'ε w/ tuning':>15} {'δ':>8} "
         f"{'validation':>14} {'final test':>{wide}} {'noise':>7}  settings"
