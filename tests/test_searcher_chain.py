@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+import scipy.stats
 from ray.tune.experiment import Trial
 from ray.tune.schedulers import TrialScheduler
 from ray.tune.search import Searcher
@@ -32,6 +33,7 @@ from dptune.training.trial_status import (
     PROMOTED_FROM,
     RERUN_OF,
     SCORE_STD,
+    challenge_margin,
     difference_error,
 )
 from dptune.tune.progress import SweepProgress, register
@@ -273,8 +275,8 @@ def test_one_models_tie_across_methods_goes_to_a_secret_rank(tmp_path: Path) -> 
 @pytest.mark.parametrize(
     ("kept", "others", "winner"),
     [
-        (0.60, (0.66, 0.55), "dp-pmlf"),  # 0.06 ≤ √((0.6·0.4 + 0.66·0.34)/100) = 0.0681: kept
-        (0.60, (0.55, 0.70), "dp-adambc"),  # 0.10 > √((0.6·0.4 + 0.7·0.3)/100) = 0.0671: beaten clearly
+        (0.60, (0.66, 0.55), "dp-pmlf"),  # 0.06 ≤ 1.410 · √((0.6·0.4 + 0.66·0.34)/100) = 0.0961: kept
+        (0.60, (0.55, 0.70), "dp-adambc"),  # 0.10 > 1.410 · √((0.6·0.4 + 0.7·0.3)/100) = 0.0946: beaten
         (0.60, (0.50, 0.55), "dp-pmlf"),  # the kept method's is the best anyway
     ],
 )
@@ -282,8 +284,9 @@ def test_one_model_that_keeps_a_method_releases_its_selection_unless_another_bea
     tmp_path: Path, kept: float, others: tuple[float, float], winner: str
 ) -> None:
     """``selection.keep_method``: the kept method's selected trial is released unless another method's
-    selected trial beats it on validation by more than the standard error of the difference on the 100
-    validation examples, worked out by hand above; without it the best selection is released."""
+    selected trial beats it on validation by more than z_2 = 1.410 standard errors of the difference on
+    the 100 validation examples (the two other methods' one trial each), worked out by hand above; without
+    it the best selection is released."""
     methods = ("dp-pmlf", "dpsgd", "dp-adambc")
     sweep = Sweep(
         tmp_path / "kept",
@@ -322,6 +325,43 @@ def test_the_margin_a_kept_selection_must_be_beaten_by_counts_each_reads_private
     sweep.of("dp-pmlf")[0].end(0.60, std=std)
     sweep.of("dpsgd")[0].end(0.675, std=std)
     assert sweep.ask().config[METHOD_KEY] == winner
+
+
+@pytest.mark.parametrize(("best", "winner"), [(0.70, "dp-pmlf"), (0.73, "dp-adambc")])
+def test_the_margin_a_kept_selection_must_be_beaten_by_grows_with_the_other_methods_trials(
+    tmp_path: Path, best: float, winner: str
+) -> None:
+    """Two other methods of two finished trials each: the best of their four reads must beat the kept
+    0.60 by more than z_4 = Φ⁻¹(1 − Φ(−1)/4) = 1.754 standard errors of the difference on 100 validation
+    examples. 0.70 beats it by 0.10, more than one standard error (0.0671) but not 1.754 of them (0.1177):
+    kept; 0.73 beats it by 0.13 > 1.754 · √((0.6·0.4 + 0.73·0.27)/100) = 0.1160: released."""
+    budgets = {"dp-pmlf": 1, "dpsgd": 2, "dp-adambc": 2}
+    sweep = Sweep(tmp_path, budgets, reruns=1, validation_size=100, one_model=True, keep_method="dp-pmlf")
+    for _ in range(sum(budgets.values())):
+        sweep.ask()
+    for method, scores in {"dp-pmlf": (0.60,), "dpsgd": (0.50, 0.55), "dp-adambc": (0.55, best)}.items():
+        for trial, score in zip(sweep.of(method), scores, strict=True):
+            trial.end(score)
+    assert sweep.ask().config[METHOD_KEY] == winner
+
+
+def test_challenge_margin_keeps_the_chance_a_kept_trial_is_displaced_at_one_comparisons() -> None:
+    """z_m against scipy's normal quantile, and by simulation: the kept trial and m challengers all of
+    accuracy 0.7 on n = 200 validation examples, each read with private noise of standard deviation 0.02;
+    the kept one is displaced (the best challenger beats it by more than z_m standard errors of the
+    difference) in at most Φ(−1) ≈ 0.159 of draws, where one standard error (the margin before z_m) lets
+    the four challengers displace it in over a third of them."""
+    assert [challenge_margin(m) for m in (1, 2, 4, 8)] == pytest.approx(
+        [1.0, *(scipy.stats.norm.ppf(1 - scipy.stats.norm.cdf(-1) / m) for m in (2, 4, 8))]
+    )
+    n, p, noise, m = 200, 0.7, 0.02, 4
+    rng = np.random.default_rng(1)
+    reads = rng.binomial(n, p, size=(20_000, m + 1)) / n + rng.normal(0.0, noise, size=(20_000, m + 1))
+    kept, best = reads[:, 0], reads[:, 1:].max(axis=1)
+    error = np.sqrt((kept * (1 - kept) + best * (1 - best)) / n + 2 * noise**2)
+    displaced = np.mean(best - kept > challenge_margin(m) * error)
+    assert displaced <= scipy.stats.norm.cdf(-1)
+    assert np.mean(best - kept > error) > 0.25
 
 
 def test_one_model_keeping_a_method_with_no_selection_releases_the_best_of_the_others(tmp_path: Path) -> None:
@@ -377,8 +417,9 @@ def test_a_spent_method_waits_for_its_running_trials_before_its_search_ends(tmp_
 @pytest.mark.parametrize(
     ("start", "others", "selected"),
     [
-        (0.80, (0.78, 0.805), 0),  # 0.005 ≤ √((0.8·0.2 + 0.805·0.195)/5000) = 0.00796: kept
-        (0.80, (0.78, 0.81), 2),  # 0.01 > √((0.8·0.2 + 0.81·0.19)/5000) = 0.00792: beaten clearly
+        (0.80, (0.78, 0.805), 0),  # 0.005 ≤ 1.410 · √((0.8·0.2 + 0.805·0.195)/5000) = 0.01122: kept
+        (0.80, (0.78, 0.81), 0),  # 0.01 ≤ 1.410 · √((0.8·0.2 + 0.81·0.19)/5000) = 0.01117: kept
+        (0.80, (0.78, 0.813), 2),  # 0.013 > 1.410 · √((0.8·0.2 + 0.813·0.187)/5000) = 0.01114: beaten
         (0.80, (0.70, 0.75), 0),  # the start is the best anyway
     ],
 )
@@ -386,8 +427,9 @@ def test_a_method_that_keeps_its_start_point_selects_it_unless_a_trial_beats_it_
     tmp_path: Path, start: float, others: tuple[float, float], selected: int
 ) -> None:
     """``keep_start``: the start point (here the searcher's first suggestion, lr 1) is re-run unless a
-    trial's validation accuracy beats it by more than the standard error of the difference on the
-    5,000 validation examples, worked out by hand above."""
+    trial's validation accuracy beats it by more than z_2 = Φ⁻¹(1 − Φ(−1)/2) = 1.410 standard errors of
+    the difference on the 5,000 validation examples (two other trials), worked out by hand above: 0.81
+    would beat it were it the only other trial (0.01 > 0.00792)."""
     sweep = Sweep(tmp_path, {"dpsgd": 3}, kept_starts={"dpsgd": [{"lr": 1.0}]}, validation_size=5000)
     trials = [sweep.ask() for _ in range(3)]
     for trial, score in zip(trials, (start, *others), strict=True):

@@ -36,7 +36,7 @@ from dptune.sweep.chain.selection import (
 )
 from dptune.sweep.chain.steps import Knobs, Selecting, Step
 from dptune.sweep.disclosure import Disclosure
-from dptune.training.trial_status import route
+from dptune.training.trial_status import CLEAR_MARGIN, route
 
 RERUN_NAMES = ("re-run", "re-runs")
 """What the console calls a re-run of a selected configuration (one, several); a pipeline's: its release."""
@@ -189,14 +189,11 @@ class ModelPerMethod(ReleasePolicy):
 
 KEPT_OPENING = (
     "{method}'s selection released once on the whole data unless another method's beats it on validation by "
-    "more than the standard error of the difference (selection.keep_method), then that one: one model, its "
-    "card covering every method's trials"
+    f"more than {CLEAR_MARGIN} (selection.keep_method), then that one: one model, its card covering every "
+    "method's trials"
 )
 """What a pipeline's opening lines say it releases where one model keeps a method (``OneModel.keeping``)."""
-KEPT_PICK = (
-    "{method}'s (selection.keep_method) unless another's beats it by more than the standard error of the "
-    "difference,"
-)
+KEPT_PICK = f"{{method}}'s (selection.keep_method) unless another's beats it by more than {CLEAR_MARGIN},"
 """What a plan says one model that keeps a method releases (``OneModel.keeping``)."""
 
 
@@ -204,8 +201,8 @@ KEPT_PICK = (
 class OneModel(ReleasePolicy):
     """One model across methods: every method's tuning one pool, the best selection on validation (once
     every tuning has ended) its one release, its card covering every method's trials; where ``keep`` names
-    a method (``selection.keep_method``), that method's selection unless another's beats it by more than the
-    standard error of the difference (``PickAcross``)."""
+    a method (``selection.keep_method``), that method's selection unless another's beats it by more than
+    ``CLEAR_MARGIN`` (``PickAcross``)."""
 
     choice: str = "the choice among them, the method included"
     keep: str | None = None
@@ -241,7 +238,7 @@ class OneModel(ReleasePolicy):
             return f"the best on validation of {', '.join(among)}"
         return (
             f"picked among {', '.join(among)} by keeping {self.keep}'s selection unless another's beat it on "
-            "validation by more than the standard error of the difference"
+            f"validation by more than {CLEAR_MARGIN}"
         )
 
     def runs_known(self, runs: int) -> int:

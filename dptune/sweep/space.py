@@ -73,7 +73,8 @@ class MethodSpace:
     start: tuple[dict[str, Any], ...]
     keep_start: bool = False
     """Whether the selection keeps the best start point unless a trial beats it by more than the
-    validation's noise (``dptune.training.trial_status.select_keeping_start``)."""
+    validation's noise, grown with the number of trials it is compared with
+    (``dptune.training.trial_status.select_keeping_start``)."""
 
 
 def privacy_configurations(space: MethodSpace) -> list[dict[str, Any]]:

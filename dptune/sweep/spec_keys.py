@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from dptune.base.errors import InputError
+from dptune.training.trial_status import CLEAR_MARGIN
 
 SCHEDULERS = ("none", "asha")
 SAMPLERS = ("tpe", "random", "gp", "nsga2")
@@ -210,7 +211,7 @@ SPEC_KEYS: tuple[SpecKey, ...] = (
         _optional(_text),
         "one of the spec's methods",
         "with privacy.includes_tuning and one model across methods: the method whose selection is released "
-        "unless another method's beats it on validation by more than the standard error of the difference",
+        f"unless another method's beats it on validation by more than {CLEAR_MARGIN}",
         "none: the best on validation",
     ),
     SpecKey(

@@ -23,6 +23,7 @@ from dptune.sweep.disclosure import STATED, Disclosure, seed_disclosure
 from dptune.sweep.releases import ReleasedModel, records_word
 from dptune.sweep.spec_keys import MODEL_BASED_SAMPLERS
 from dptune.sweep.sweep_spec import SweepSpec
+from dptune.training.trial_status import CLEAR_MARGIN
 
 WITHHELD = "withheld: the trial count is secret (repeat-and-select), and counts or times would reveal it"
 """What the console and ``dptune report`` show in place of a secret count's compute (runs, hours, wall)."""
@@ -412,7 +413,7 @@ def format_plan(plans: list[MethodPlan], pick: str = "the best") -> str:
     if kept:
         lines.append(
             f"(selection: {kept} keeps its start point unless a tuning trial beats its validation accuracy "
-            "by more than the standard error of the difference, keep_start; any other method takes its best "
+            f"by more than {CLEAR_MARGIN}, keep_start; any other method takes its best "
             "tuning trial)"
         )
     return "\n".join(lines)

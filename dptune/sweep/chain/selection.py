@@ -14,6 +14,7 @@ from dptune.training.trial_status import (
     OBJECTIVE,
     RERUN_OF,
     SCORE_STD,
+    TrialStatus,
     select_keeping_start,
     select_trial,
     validation_shown,
@@ -25,10 +26,13 @@ SELECTION_RULE = (
 )
 """What a card says of ``Select``'s rule (``select_trial``)."""
 DIFFERENCE_ERROR = (
-    "the standard error of the difference, √((a(1 − a) + b(1 − b))/n + s_a² + s_b²) on the n validation "
-    "examples, s the standard deviation of each read's private noise (σ_v/n; 0 on a public split)"
+    "z_m standard errors of the difference, √((a(1 − a) + b(1 − b))/n + s_a² + s_b²) on the n validation "
+    "examples, s the standard deviation of each read's private noise (σ_v/n; 0 on a public split), "
+    "z_m = Φ⁻¹(1 − Φ(−1)/m) for the m finished trials the challenger was chosen from (1 for one, 1.75 for "
+    "four)"
 )
-"""What a card says of the margin a kept trial must be beaten by (``difference_error``)."""
+"""What a card says of the margin a kept trial must be beaten by (``challenge_margin`` times
+``difference_error``)."""
 KEEP_START_RULE = (
     "the start point's tuning trial, unless the trial with the best validation accuracy (held-out part, "
     f"not training data) beats it by more than {DIFFERENCE_ERROR}, or that trial where no start point's "
@@ -143,8 +147,9 @@ class PickAcross(Selecting):
     already holds, else, once every method's tuning has ended, the one whose selected trial has the best
     validation score, ties going to the highest secret rank; where the spec keeps a method (``keep``,
     ``selection.keep_method``), that method's selected trial unless the best of them beats it by more than
-    the standard error of the difference (``select_keeping_start`` across the selections, on the
-    validation part's size). No other method's selection runs."""
+    ``challenge_margin(m)`` standard errors of the difference (``select_keeping_start`` across the
+    selections, on the validation part's size), m the other methods' finished trials their selections were
+    chosen from. No other method's selection runs."""
 
     def __init__(self, select: Select, keep: str | None = None) -> None:
         if keep is not None and select.validation_size < 1:
@@ -164,8 +169,15 @@ class PickAcross(Selecting):
         picks = {m: s for m in board.methods if (s := self.select.selected(board, m)) is not None}
         kept = picks.get(self.keep) if self.keep is not None else None
         is_kept = lambda t: t is kept  # noqa: E731
+        status, score, rank = ranked(self.select.tie_key)
+        reads = sum(
+            status(t) is TrialStatus.FINISHED
+            for m in picks
+            if m != self.keep
+            for t in self.tuning.candidates(board, m)
+        )
         size = self.select.validation_size
-        chosen = select_keeping_start(picks.values(), *ranked(self.select.tie_key), is_kept, size, read_noise)
+        chosen = select_keeping_start(picks.values(), status, score, rank, is_kept, size, read_noise, reads)
         return next((m for m, s in picks.items() if s is chosen), None)
 
     def selected(self, board: Board, method: str) -> Ended | None:
