@@ -140,7 +140,7 @@ def best_trials(
 
 
 CLEAR_MARGIN = (
-    "z_m standard errors of the difference (m: the finished trials the challenger was the best of; z_m 1 for "
+    "z_m standard errors of the difference (m: the finished trials the challenger was chosen from; z_m 1 for "
     "one, 1.75 for four)"
 )
 """The margin a kept trial must be beaten by, as a line says it (``challenge_margin`` times
