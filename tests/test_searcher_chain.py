@@ -327,22 +327,54 @@ def test_the_margin_a_kept_selection_must_be_beaten_by_counts_each_reads_private
     assert sweep.ask().config[METHOD_KEY] == winner
 
 
-@pytest.mark.parametrize(("best", "winner"), [(0.70, "dp-pmlf"), (0.73, "dp-adambc")])
-def test_the_margin_a_kept_selection_must_be_beaten_by_grows_with_the_other_methods_trials(
-    tmp_path: Path, best: float, winner: str
+@pytest.mark.parametrize(
+    ("best", "stopped", "winner"),
+    [
+        (0.71, False, "dp-pmlf"),  # 0.11 ≤ 1.7546 · √((0.6·0.4 + 0.71·0.29)/100) = 0.1172 (z_3's: 0.1080)
+        (0.72, False, "dp-adambc"),  # 0.12 > 1.7546 · √((0.6·0.4 + 0.72·0.28)/100) = 0.1166 (z_5's: 0.1233)
+        (0.71, True, "dp-pmlf"),  # a stopped trial was read too: m stays 4
+    ],
+)
+def test_the_margin_a_kept_selection_must_be_beaten_by_grows_with_the_other_methods_reads(
+    tmp_path: Path, best: float, stopped: bool, winner: str
 ) -> None:
-    """Two other methods of two finished trials each: the best of their four reads must beat the kept
-    0.60 by more than z_4 = Φ⁻¹(1 − Φ(−1)/4) = 1.754 standard errors of the difference on 100 validation
-    examples. 0.70 beats it by 0.10, more than one standard error (0.0671) but not 1.754 of them (0.1177):
-    kept; 0.73 beats it by 0.13 > 1.754 · √((0.6·0.4 + 0.73·0.27)/100) = 0.1160: released."""
+    """Two other methods of two trials each: the best of their four reads must beat the kept 0.60 by more
+    than z_4 = Φ⁻¹(1 − Φ(−1)/4) = 1.7546 standard errors of the difference on 100 validation examples,
+    worked out by hand above: 0.71 beats it by more than one standard error (0.0669) and would beat it at
+    m = 3, yet is kept; 0.72 would be kept at m = 5 (the kept method's own trial counted), yet is released.
+    A trial stopped early (by ASHA, say) was read on validation too, and counts."""
     budgets = {"dp-pmlf": 1, "dpsgd": 2, "dp-adambc": 2}
     sweep = Sweep(tmp_path, budgets, reruns=1, validation_size=100, one_model=True, keep_method="dp-pmlf")
     for _ in range(sum(budgets.values())):
         sweep.ask()
     for method, scores in {"dp-pmlf": (0.60,), "dpsgd": (0.50, 0.55), "dp-adambc": (0.55, best)}.items():
         for trial, score in zip(sweep.of(method), scores, strict=True):
-            trial.end(score)
+            trial.end(score, status="stopped" if stopped and score == 0.50 else "finished")
     assert sweep.ask().config[METHOD_KEY] == winner
+    said = next(line for line in sweep.lines if "one model" in line)
+    assert "z_m = 1.75 standard errors of the difference (m = 4 reads)" in said
+
+
+def test_a_kept_selections_margin_counts_both_rungs_of_successive_halving(tmp_path: Path) -> None:
+    """With successive halving (one trial promoted per method) the challenger, dpsgd's promoted trial, was
+    chosen through three reads: its method's two first-rung trials and its own second rung. 0.70 beats the
+    kept 0.60 by 0.10, more than z_2 = 1.410 standard errors of the difference on 100 validation examples
+    (0.0946) but not z_3 = 1.617 of them (0.1085): kept."""
+    budgets = {"dp-pmlf": 2, "dpsgd": 2}
+    sweep = Sweep(
+        tmp_path, budgets, reruns=1, promoted=1, validation_size=100, one_model=True, keep_method="dp-pmlf"
+    )
+    for _ in range(sum(budgets.values())):
+        sweep.ask()
+    for method in budgets:
+        for trial, score in zip(sweep.of(method), (0.50, 0.55), strict=True):
+            trial.end(score)
+    for promoted in (sweep.ask(), sweep.ask()):
+        assert PROMOTED_FROM in promoted.config
+        promoted.end(0.60 if promoted.config[METHOD_KEY] == "dp-pmlf" else 0.70)
+    assert sweep.ask().config[METHOD_KEY] == "dp-pmlf"
+    said = next(line for line in sweep.lines if "one model" in line)
+    assert "z_m = 1.62 standard errors of the difference (m = 3 reads)" in said
 
 
 def test_challenge_margin_keeps_the_chance_a_kept_trial_is_displaced_at_one_comparisons() -> None:
@@ -361,7 +393,7 @@ def test_challenge_margin_keeps_the_chance_a_kept_trial_is_displaced_at_one_comp
     error = np.sqrt((kept * (1 - kept) + best * (1 - best)) / n + 2 * noise**2)
     displaced = np.mean(best - kept > challenge_margin(m) * error)
     assert displaced <= scipy.stats.norm.cdf(-1)
-    assert np.mean(best - kept > error) > 0.25
+    assert np.mean(best - kept > error) > 1 / 3
 
 
 def test_one_model_keeping_a_method_with_no_selection_releases_the_best_of_the_others(tmp_path: Path) -> None:
@@ -419,7 +451,7 @@ def test_a_spent_method_waits_for_its_running_trials_before_its_search_ends(tmp_
     [
         (0.80, (0.78, 0.805), 0),  # 0.005 ≤ 1.410 · √((0.8·0.2 + 0.805·0.195)/5000) = 0.01122: kept
         (0.80, (0.78, 0.81), 0),  # 0.01 ≤ 1.410 · √((0.8·0.2 + 0.81·0.19)/5000) = 0.01117: kept
-        (0.80, (0.78, 0.813), 2),  # 0.013 > 1.410 · √((0.8·0.2 + 0.813·0.187)/5000) = 0.01114: beaten
+        (0.80, (0.78, 0.812), 2),  # 0.012 > 1.410 · √((0.8·0.2 + 0.812·0.188)/5000) = 0.01115: beaten
         (0.80, (0.70, 0.75), 0),  # the start is the best anyway
     ],
 )
@@ -429,7 +461,8 @@ def test_a_method_that_keeps_its_start_point_selects_it_unless_a_trial_beats_it_
     """``keep_start``: the start point (here the searcher's first suggestion, lr 1) is re-run unless a
     trial's validation accuracy beats it by more than z_2 = Φ⁻¹(1 − Φ(−1)/2) = 1.410 standard errors of
     the difference on the 5,000 validation examples (two other trials), worked out by hand above: 0.81
-    would beat it were it the only other trial (0.01 > 0.00792)."""
+    would beat it were it the only other trial (0.01 > 0.00792), and 0.812 would not were the start's own
+    trial counted (z_3: 0.01279)."""
     sweep = Sweep(tmp_path, {"dpsgd": 3}, kept_starts={"dpsgd": [{"lr": 1.0}]}, validation_size=5000)
     trials = [sweep.ask() for _ in range(3)]
     for trial, score in zip(trials, (start, *others), strict=True):

@@ -9,7 +9,7 @@ For each method and each total (ε, δ), two phases:
    best validation accuracy is selected (the validation part is held out of the training data, so the
    choice reads no training record; ties by a secret key), or, where the method says ``keep_start``, its
    start point unless a trial beats it by more than z_m standard errors of the difference of the
-   two validation accuracies, m the other trials (``KEEP_START_RULE``): a tuning trial is short and
+   two validation accuracies, m the other trials read (``KEEP_START_RULE``): a tuning trial is short and
    noisy, a start point a setting tuned elsewhere. Either rule reads only the trials' scores, which the
    phase's bound counts.
    Every trial composes, whatever the sampler chose from earlier scores, because every trial's privacy

@@ -139,14 +139,6 @@ def best_trials(
     return sorted(finished, key=lambda t: (score(t), rank(t)), reverse=True)[:count]
 
 
-CLEAR_MARGIN = (
-    "z_m standard errors of the difference (m: the finished trials the challenger was chosen from; z_m 1 for "
-    "one, 1.75 for four)"
-)
-"""The margin a kept trial must be beaten by, as a line says it (``challenge_margin`` times
-``difference_error``)."""
-
-
 def select_keeping_start(
     trials: Iterable[T],
     status: Callable[[T], TrialStatus],
@@ -161,18 +153,18 @@ def select_keeping_start(
     points' trials (``is_start``), unless ``select_trial``'s choice among all beats it by more than
     ``challenge_margin(m)`` times ``difference_error`` of the two validation accuracies, each with the
     standard deviation of the noise its read carries (``read_noise``: a private held-out split's, 0 on a
-    public one), m the reads the best was chosen from (``challengers``; by default the finished trials that
-    are not a start point's); with no start point finished, ``select_trial``'s. A tuning trial's score is
-    its validation accuracy after a short, noisy run: the rule lets a trial replace a setting tuned
-    elsewhere only on a margin larger than the validation's own noise, grown with the number of reads that
-    might have beaten it by chance."""
+    public one), m the validation reads the best was chosen through (``challengers``; by default the trials
+    that trained a model, finished or stopped, and are not a start point's); with no start point finished,
+    ``select_trial``'s. A tuning trial's score is its validation accuracy after a short, noisy run: the rule
+    lets a trial replace a setting tuned elsewhere only on a margin larger than the validation's own noise,
+    grown with the number of reads that might have beaten it by chance."""
     trials = list(trials)
     best = select_trial(trials, status, score, rank)
     kept = select_trial([t for t in trials if is_start(t)], status, score, rank)
     if best is None or kept is None:
         return best
     if challengers is None:
-        challengers = sum(status(t) is TrialStatus.FINISHED and not is_start(t) for t in trials)
+        challengers = sum(status(t).trained and not is_start(t) for t in trials)
     error = difference_error(score(best), score(kept), validation_size, read_noise(best), read_noise(kept))
     return best if score(best) - score(kept) > challenge_margin(challengers) * error else kept
 
@@ -180,11 +172,20 @@ def select_keeping_start(
 def challenge_margin(challengers: int) -> float:
     """z_m = Φ⁻¹(1 − Φ(−1)/m): how many standard errors of the difference the best of m challengers' reads
     must beat a kept trial's read by, so that where no challenger is better than the kept trial the chance
-    that any of the m beats it by that much stays at most Φ(−1) ≈ 0.159, one comparison's chance at one
-    standard error (Bonferroni's union bound over the m comparisons): 1 for one challenger, 1.41 for two,
+    that any of the m beats it by that much stays at most about Φ(−1) ≈ 0.159 (the reads' differences taken
+    as normal, with the estimated standard error), one comparison's chance at one standard error
+    (Bonferroni's union bound over the m comparisons): 1 for one challenger, 1.41 for two,
     1.75 for four, 2.06 for eight."""
     normal = statistics.NormalDist()
     return normal.inv_cdf(1 - normal.cdf(-1) / max(challengers, 1))
+
+
+CLEAR_MARGIN = (
+    "z_m standard errors of the difference, z_m = Φ⁻¹(1 − Φ(−1)/m) for the m validation reads the "
+    f"challenger was chosen through ({challenge_margin(1):.0f} for one, {challenge_margin(4):.2f} for four)"
+)
+"""The margin a kept trial must be beaten by, as a line says it (``challenge_margin`` times
+``difference_error``)."""
 
 
 def difference_error(a: float, b: float, n: int, noise_a: float = 0.0, noise_b: float = 0.0) -> float:

@@ -43,6 +43,11 @@ class Ended:
         """Whether it trained every planned epoch (not stopped early, not infeasible)."""
         return TrialStatus.of_ended(self.result) is TrialStatus.FINISHED
 
+    @property
+    def trained(self) -> bool:
+        """Whether it trained a model and read it on validation (finished, or stopped early)."""
+        return TrialStatus.of_ended(self.result).trained
+
 
 @dataclass(frozen=True)
 class ListedTrial:

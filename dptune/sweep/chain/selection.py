@@ -11,10 +11,11 @@ from dptune.sweep.chain.board import Board, Ended
 from dptune.sweep.chain.steps import Knobs, Selecting, Step, Tuning, is_point, ranked, released_settings
 from dptune.sweep.ledger import FINAL
 from dptune.training.trial_status import (
+    CLEAR_MARGIN,
     OBJECTIVE,
     RERUN_OF,
     SCORE_STD,
-    TrialStatus,
+    challenge_margin,
     select_keeping_start,
     select_trial,
     validation_shown,
@@ -25,17 +26,15 @@ SELECTION_RULE = (
     "secret key"
 )
 """What a card says of ``Select``'s rule (``select_trial``)."""
-DIFFERENCE_ERROR = (
-    "z_m standard errors of the difference, √((a(1 − a) + b(1 − b))/n + s_a² + s_b²) on the n validation "
-    "examples, s the standard deviation of each read's private noise (σ_v/n; 0 on a public split), "
-    "z_m = Φ⁻¹(1 − Φ(−1)/m) for the m finished trials the challenger was chosen from (1 for one, 1.75 for "
-    "four)"
+MARGIN_RULE = (
+    f"{CLEAR_MARGIN}, the standard error √((a(1 − a) + b(1 − b))/n + s_a² + s_b²) on the n validation "
+    "examples, s the standard deviation of each read's private noise (σ_v/n; 0 on a public split)"
 )
 """What a card says of the margin a kept trial must be beaten by (``challenge_margin`` times
 ``difference_error``)."""
 KEEP_START_RULE = (
     "the start point's tuning trial, unless the trial with the best validation accuracy (held-out part, "
-    f"not training data) beats it by more than {DIFFERENCE_ERROR}, or that trial where no start point's "
+    f"not training data) beats it by more than {MARGIN_RULE}, or that trial where no start point's "
     "trial finished; ties by a secret key"
 )
 """What a card says of ``Select``'s rule where a method keeps its start point (``select_keeping_start``)."""
@@ -48,7 +47,7 @@ ACROSS_METHODS_RULE = (
 KEEP_METHOD_RULE = (
     "each method's tuning trials ranked as its own selection rule ranks them, then {method}'s selected "
     "trial released unless another method's selected trial beats it on validation accuracy (held-out part, "
-    f"not training data) by more than {DIFFERENCE_ERROR}, or the best of the others where {{method}} "
+    f"not training data) by more than {MARGIN_RULE}, or the best of the others where {{method}} "
     "selected none; ties by a secret key"
 )
 """What a card says of ``PickAcross``'s rule where the spec keeps a method (``selection.keep_method``)."""
@@ -135,7 +134,7 @@ class Select(Selecting):
             return "; the start point, kept"
         finished = [t for t in self.tuning.candidates(board, method) if t.finished]
         if any(self.is_start(method, t.config) for t in finished):
-            return "; it beat the start point by more than the validation's noise"
+            return "; it beat the start point by more than z_m standard errors of the difference"
         return "; no start point's trial finished"
 
     def restore(self, saved: Any) -> None:
@@ -148,8 +147,8 @@ class PickAcross(Selecting):
     validation score, ties going to the highest secret rank; where the spec keeps a method (``keep``,
     ``selection.keep_method``), that method's selected trial unless the best of them beats it by more than
     ``challenge_margin(m)`` standard errors of the difference (``select_keeping_start`` across the
-    selections, on the validation part's size), m the other methods' finished trials their selections were
-    chosen from. No other method's selection runs."""
+    selections, on the validation part's size), m the other methods' validation reads their selections were
+    chosen through (``challengers``). No other method's selection runs."""
 
     def __init__(self, select: Select, keep: str | None = None) -> None:
         if keep is not None and select.validation_size < 1:
@@ -169,16 +168,17 @@ class PickAcross(Selecting):
         picks = {m: s for m in board.methods if (s := self.select.selected(board, m)) is not None}
         kept = picks.get(self.keep) if self.keep is not None else None
         is_kept = lambda t: t is kept  # noqa: E731
-        status, score, rank = ranked(self.select.tie_key)
-        reads = sum(
-            status(t) is TrialStatus.FINISHED
-            for m in picks
-            if m != self.keep
-            for t in self.tuning.candidates(board, m)
-        )
         size = self.select.validation_size
-        chosen = select_keeping_start(picks.values(), status, score, rank, is_kept, size, read_noise, reads)
+        chosen = select_keeping_start(
+            picks.values(), *ranked(self.select.tie_key), is_kept, size, read_noise, self.challengers(board)
+        )
         return next((m for m, s in picks.items() if s is chosen), None)
+
+    def challengers(self, board: Board) -> int:
+        """m: the validation reads of the methods other than the kept one that have a selection, every rung's
+        (``Tuning.reads``), which the challengers to the kept selection were chosen through."""
+        others = [m for m in board.methods if m != self.keep and self.select.selected(board, m) is not None]
+        return sum(len(self.tuning.reads(board, m)) for m in others)
 
     def selected(self, board: Board, method: str) -> Ended | None:
         return self.select.selected(board, method) if method == self.winner(board) else None
@@ -203,9 +203,11 @@ class PickAcross(Selecting):
         """What the announcement says of why ``method``'s selection is released."""
         if self.keep is None or self.select.selected(board, self.keep) is None:
             return "has the best validation accuracy of the methods'"
+        m = self.challengers(board)
+        margin = f"z_m = {challenge_margin(m):.2f} standard errors of the difference (m = {m} reads)"
         if method == self.keep:
-            return "is kept: no other method's beat it by more than the validation's noise"
-        return f"beat {self.keep}'s, the kept method's, by more than the validation's noise"
+            return f"is kept: no other method's beat it by more than {margin}"
+        return f"beat {self.keep}'s, the kept method's, by more than {margin}"
 
     def restore(self, saved: Any) -> None:
         self.announced = False
