@@ -222,6 +222,34 @@ def test_a_pipelines_release_is_named_by_its_epsilon_including_the_tuning(tmp_pa
 
 
 @pytest.mark.slow
+def test_the_reader_returns_each_private_scores_noise_beside_it(tmp_path: Path) -> None:
+    """On a private held-out split a trial reports each score's noise std (``*_std``): the selected trial's
+    validation noise and its re-runs' final-test noise come back with the trade-off, as the closing table
+    and the sweep's description show them; a public split's scores come back with none."""
+    tracker = tracker_for(f"sqlite:///{tmp_path / 'mlflow.db'}")
+    settings = {"lr": 0.5, "epsilon": 1.0, "delta": 1e-5}
+    for experiment, noise in (("private", {"validation_accuracy_std": 0.021}), ("public", {})):
+        sweep = tracker.start_sweep(experiment, "s", {}, {"epsilon": 1.0}, "name: s\n")
+        for trial, role, scores in (
+            ("t1", "search", {"validation_accuracy": 0.7} | noise),
+            ("r1", "final", {"validation_accuracy": 0.69, "test_accuracy": 0.68} | noise),
+        ):
+            if role == "final" and noise:
+                scores |= {"test_accuracy_std": 0.034}
+            key = TrialKey(experiment, sweep, trial)
+            tags = {names.SELECTED_TRIAL_TAG: "t1"} if role == "final" else {}
+            tracker.open_trial(key, "dpsgd", "secure", settings, role, tags)
+            last = {"epoch": 1, "epsilon_spent": 0.9} | scores
+            tracker.end_trial(key, TrialStatus.FINISHED, None, last | {"history": [last]})
+        tracker.finish_sweep(sweep)
+    (private,) = tracker.best_tradeoffs("private")
+    assert (private.validation_noise, private.test_noise, private.test_accuracies) == (0.021, 0.034, (0.68,))
+    (public,) = tracker.best_tradeoffs("public")
+    assert (public.validation_noise, public.test_noise, public.test_accuracies) == (None, None, (0.68,))
+    assert tracker.close()
+
+
+@pytest.mark.slow
 def test_a_proxy_trial_is_no_result_of_the_experiment_and_compute_counts_every_trial(
     tmp_path: Path, capsys
 ) -> None:
