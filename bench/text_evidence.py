@@ -3113,6 +3113,33 @@ READINGS = (
         " and design 25 at total 3, design 10, design 18, design 25 and design 28 at total 8), and no "
         "design whose pipeline spans three methods has met them at both totals"
     ),
+    (
+        "- reading of design 30 at total 8 (written on 2026-12-07 after its untuned-default, pipeline and "
+        "from_scratch runs, before any oracle or repeat-and-select result was merged or read, though both "
+        "had run by then; nothing was changed for it): the untuned default (DP-SGD at step 0.5, clip 1, "
+        "rank 8, one whole run at the total, batch 64) scored 55.68–58.35 (56.59 ± 1.02 at ε 7.945), 0.30 "
+        "below its mean at total 3 (56.89), where the held-out file's largest class is 36.3%. The "
+        "pipeline's 30 one-epoch trials, 2 per method in each execution (17 noisy steps at ε_t 0.911, each "
+        "ranking settings as a whole run at ε 1.11 would), read 23.5–56.3% on the 131 validation titles, "
+        "where a private read carries noise of ±1.1 points. Within DP-PMLF the start (design 21's k = 1 "
+        "start) read 32.1–56.3% and was kept in four executions; in the fifth a draw at an effective step "
+        "of 2.03 with k = 3 and clip 1.95 read 55.2 against the start's 35.9, 3.10 standard errors of the "
+        "difference above it (its margin z_1 = 1), and was DP-PMLF's selection. Across the methods the best"
+        " of the other methods' four reads beat DP-PMLF's selection in one execution, DP-SGD's start, the "
+        "untuned default's own setting, at 42.2 against the start's 32.1, by 1.65 standard errors of the "
+        "difference, below the margin z_4 = 1.75, so the start was kept there; under the one standard error"
+        " of designs 26 to 29 that execution would have released DP-SGD's start instead: the one execution "
+        "of the ten at both totals where the change decided what was released. The releases, each at ε_B "
+        "7.714 (7.660 spent) of the total 7.994, scored 66.62, 57.98 (the execution the change decided), "
+        "62.12 and 63.25 (the start) and 54.28 (the k = 3 draw): 60.85 ± 4.80, 4.26 above the untuned "
+        "default (2 SE 4.39), not met, by 0.13; the four releases of the start scored 57.98–66.62, each "
+        "above every execution of the default, the draw 54.28, below all of them. The body with random "
+        "weights, frozen under LoRA, read 30.2–41.5% in its 18 trials and released DP-PMLF's start in all "
+        "three executions (no challenge reached one standard error; the most, 0.58): 54.32, 50.94 and 60.10"
+        " (55.12 ± 4.64), 8.32 above its total-3 mean, so 'above from scratch' is +5.73 (2 SE 6.86), not "
+        "met. Neither goal read so far is met here, both within a few tenths to a point of their 2 SE; the "
+        "tax waits on the oracle"
+    ),
 )
 """What each design's figures said when they were read, in the order written (each entry says when and
 after which runs), kept in the section: a new reading is one more entry here."""
