@@ -302,9 +302,8 @@ john-leviticus-proverbs-kjv, kings-samuel-2chronicles-kjv, kings2-samuel2-mark-k
 corinthians-joshua-judges-kjv, nehemiah-revelation-romans-kjv, daniel-ezra-hebrews-kjv,
 corinthians2-ecclesiastes-zechariah-kjv, politics-science-work-fortunes, ephesians-esther-hosea-kjv,
 testaments-kjv, abc-tass-aljazeera-titles, dw-huffpost-rte-titles and bbc-chinadaily-cnn-titles (columns
-``text,label``),
-OUT/wordnet-glosses.txt and OUT/provenance.json (sources, versions, counts, the splits and the files'
-SHA-256), and prints the provenance.
+``text,label``), OUT/wordnet-glosses.txt and OUT/provenance.json (sources, versions, counts, the splits and
+the files' SHA-256), and prints the provenance.
 """
 
 from __future__ import annotations

@@ -840,8 +840,9 @@ its one release below every run of the default being a k = 3 draw DP-PMLF's own 
 standard errors above the start's. Design 31 is design 30 unchanged on a fresh task of its kind, total 3
 first:
 * dptune changes nothing for it: since design 30's runs the count m also takes in trials stopped early and a
-  second rung's, and the console names the margin it applied, none of which this design's trials have or read;
-  the specs are design 30's, the task's paths and names aside;
+  second rung's, which this design does not have (no trial is stopped early, there is one rung), and the
+  console names the margin it applied, which changes no result; the specs are design 30's, the task's paths
+  and names aside;
 * private task: which of the news articles file's last three outlets (China Daily, the BBC, CNN) gave an
   article its title (design 29's file, through ``bench/text_corpus.py``, which finds no empty title and drops
   29 repeated copies: 770 training titles, 192 held out; no title is in an earlier task's files), the outlets
