@@ -3206,6 +3206,32 @@ READINGS = (
         "design 10, design 18, design 25 and design 28 at total 8), and no design whose pipeline spans "
         "three methods has met them at both totals"
     ),
+    (
+        "- reading of design 31 at total 3 (written on 2026-12-07 after its untuned-default, pipeline and "
+        "from_scratch runs, before any oracle or repeat-and-select result; nothing was changed for it): the"
+        " untuned default (DP-SGD at step 0.5, clip 1, rank 8, one whole run at the total, batch 64) scored"
+        " 41.85–54.66 (48.74 ± 5.30 at ε 2.972), where the held-out file's largest class is 39.6%. The "
+        "pipeline's 30 one-epoch trials, 2 per method in each execution (13 noisy steps at ε_t 0.303, each "
+        "ranking settings as a whole run at ε 0.343 would), read 22.6–44.9% on the 96 validation titles, "
+        "none above 45%, where a private read carries noise of ±3.5 points and a read's own sampling error "
+        "is about 4.3 to 5.1 points. Within DP-PMLF the start (design 21's k = 1 start) read 24.6–39.1% and"
+        " was kept in four executions; in the fifth a k = 2 draw at an effective step of 0.78 with clip "
+        "0.30 and rank 12 read 37.4 against the start's 25.2, 1.47 standard errors of the difference above "
+        "it (its margin z_1 = 1), and was DP-PMLF's selection. Across the methods no other method's "
+        "selection beat DP-PMLF's by the margin z_4 = 1.75; in one execution a DP-AdamBC draw at 2.1e-3 "
+        "with clip 0.235 and rank 5 beat the kept start by 1.22 standard errors (34.7 against 24.6), where "
+        "the one standard error of designs 26 to 29 would have released it instead (the second execution of"
+        " the campaign's where the grown margin decided, after design 30's one at total 8); the start was "
+        "released there and scored 64.59. The releases, each at ε_B 2.883 (2.855 spent) of the total 2.997,"
+        " scored 64.59, 64.95, 54.61 and 60.99 (the start) and 55.72 (the k = 2 draw): 60.17 ± 4.84, 11.43 "
+        "above the untuned default (2 SE 6.42), met; four of the five releases scored above every execution"
+        " of the default, the lowest, 54.61, 0.05 below the default's best (54.66). The body with random "
+        "weights, frozen under LoRA, read 25.8–42.9% in its 18 trials and released DP-PMLF's start in all "
+        "three executions (no challenge reached one standard error; the most, 0.95): 64.17, 56.74 and 58.68"
+        " (59.86 ± 3.86), 0.31 below the pipeline, so 'above from scratch' is +0.31 (2 SE 6.21), not met: "
+        "on this task, and at this total, the frozen random body with LoRA and a trained head scored as the"
+        " pretrained one did. One goal read so far is met; the tax waits on the oracle"
+    ),
 )
 """What each design's figures said when they were read, in the order written (each entry says when and
 after which runs), kept in the section: a new reading is one more entry here."""
