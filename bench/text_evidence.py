@@ -3312,7 +3312,7 @@ READINGS = (
         "alternatives were never run; the within-method rule, whose margin with one draw stays one standard"
         " error, moved four releases off the start, three of the pipeline's (to 54.28, 55.72 and 56.88, the"
         " lowest, the next-lowest and the lowest of their cells) and one of the random body's (to 22.38, "
-        "the lowest of its cell); three such samples, in cells whose releases spread by about 5 points, "
+        "the lowest of its cell); four such samples, in cells whose releases spread by about 5 points, "
         "cannot show what the moves cost. Of the 55 cells run to the end, seven meet all three (design 4, "
         "design 19 and design 25 at total 3, design 10, design 18, design 25 and design 28 at total 8), and"
         " no design whose pipeline spans three methods has met them at both totals"
