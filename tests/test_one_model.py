@@ -157,8 +157,9 @@ def test_the_plan_table_says_how_the_trials_are_spread_and_that_the_method_is_co
     kept_table = format_plan(plans, kept.release.pick)
     assert (
         "and dp-pmlf's (selection.keep_method) unless another's beats it by more than z_m standard errors "
-        "of the difference, z_m = Φ⁻¹(1 − Φ(−1)/m) for the m validation reads the challenger was chosen "
-        "through (1 for one, 1.75 for four), released once at ε_B" in " ".join(kept_table.split())
+        "of the difference, z_m = Φ⁻¹(1 − Φ(−1)/m) for the m trials read on validation that the challenger "
+        "was chosen among, one per run at each rung (1 for one, 1.75 for four), released once at ε_B"
+        in " ".join(kept_table.split())
     )
     each = planned(parse_spec(spec_doc([3.0], 4, ALIKE, release="per_method")), N_FASHION)
     assert each is not None

@@ -280,7 +280,7 @@ def test_one_models_tie_across_methods_goes_to_a_secret_rank(tmp_path: Path) -> 
         (0.60, (0.50, 0.55), "dp-pmlf"),  # the kept method's is the best anyway
     ],
 )
-def test_one_model_that_keeps_a_method_releases_its_selection_unless_another_beats_it_by_the_noise(
+def test_one_model_that_keeps_a_method_releases_its_selection_unless_another_beats_it_by_the_margin(
     tmp_path: Path, kept: float, others: tuple[float, float], winner: str
 ) -> None:
     """``selection.keep_method``: the kept method's selected trial is released unless another method's
@@ -352,7 +352,7 @@ def test_the_margin_a_kept_selection_must_be_beaten_by_grows_with_the_other_meth
             trial.end(score, status="stopped" if stopped and score == 0.50 else "finished")
     assert sweep.ask().config[METHOD_KEY] == winner
     said = next(line for line in sweep.lines if "one model" in line)
-    assert "z_m = 1.75 standard errors of the difference (m = 4 reads)" in said
+    assert "z_m = 1.75 standard errors of the difference (m = 4 trials read)" in said
 
 
 def test_a_kept_selections_margin_counts_both_rungs_of_successive_halving(tmp_path: Path) -> None:
@@ -374,7 +374,7 @@ def test_a_kept_selections_margin_counts_both_rungs_of_successive_halving(tmp_pa
         promoted.end(0.60 if promoted.config[METHOD_KEY] == "dp-pmlf" else 0.70)
     assert sweep.ask().config[METHOD_KEY] == "dp-pmlf"
     said = next(line for line in sweep.lines if "one model" in line)
-    assert "z_m = 1.62 standard errors of the difference (m = 3 reads)" in said
+    assert "z_m = 1.62 standard errors of the difference (m = 3 trials read)" in said
 
 
 def test_challenge_margin_keeps_the_chance_a_kept_trial_is_displaced_at_one_comparisons() -> None:
@@ -394,6 +394,19 @@ def test_challenge_margin_keeps_the_chance_a_kept_trial_is_displaced_at_one_comp
     displaced = np.mean(best - kept > challenge_margin(m) * error)
     assert displaced <= scipy.stats.norm.cdf(-1)
     assert np.mean(best - kept > error) > 1 / 3
+
+
+def test_one_model_keeping_a_method_no_other_method_challenges_says_so(tmp_path: Path) -> None:
+    """Where no other method selected a trial (dpsgd's only trial was stopped), the kept method's selection
+    is released with no margin to state: m = 0 trials, for which z_m means nothing."""
+    budgets = {"dp-pmlf": 1, "dpsgd": 1}
+    sweep = Sweep(tmp_path, budgets, reruns=1, validation_size=100, one_model=True, keep_method="dp-pmlf")
+    sweep.ask(), sweep.ask()
+    sweep.of("dp-pmlf")[0].end(0.60)
+    sweep.of("dpsgd")[0].end(0.90, status="stopped")
+    assert sweep.ask().config[METHOD_KEY] == "dp-pmlf"
+    said = next(line for line in sweep.lines if "one model" in line)
+    assert "is kept: no other method selected a trial" in said
 
 
 def test_one_model_keeping_a_method_with_no_selection_releases_the_best_of_the_others(tmp_path: Path) -> None:
@@ -455,7 +468,7 @@ def test_a_spent_method_waits_for_its_running_trials_before_its_search_ends(tmp_
         (0.80, (0.70, 0.75), 0),  # the start is the best anyway
     ],
 )
-def test_a_method_that_keeps_its_start_point_selects_it_unless_a_trial_beats_it_by_the_noise(
+def test_a_method_that_keeps_its_start_point_selects_it_unless_a_trial_beats_it_by_the_margin(
     tmp_path: Path, start: float, others: tuple[float, float], selected: int
 ) -> None:
     """``keep_start``: the start point (here the searcher's first suggestion, lr 1) is re-run unless a

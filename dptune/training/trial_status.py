@@ -146,15 +146,15 @@ def select_keeping_start(
     rank: Callable[[T], Any],
     is_start: Callable[[T], bool],
     validation_size: int,
-    read_noise: Callable[[T], float] = lambda trial: 0.0,
-    challengers: int | None = None,
+    read_noise: Callable[[T], float],
+    challengers: int,
 ) -> T | None:
     """A search's selection rule that keeps its start point: ``select_trial``'s choice among the start
     points' trials (``is_start``), unless ``select_trial``'s choice among all beats it by more than
     ``challenge_margin(m)`` times ``difference_error`` of the two validation accuracies, each with the
     standard deviation of the noise its read carries (``read_noise``: a private held-out split's, 0 on a
-    public one), m the validation reads the best was chosen through (``challengers``; by default the trials
-    that trained a model, finished or stopped, and are not a start point's); with no start point finished,
+    public one), m the number of trials read on validation that the best was chosen among
+    (``challengers``); with no start point finished,
     ``select_trial``'s. A tuning trial's score is its validation accuracy after a short, noisy run: the rule
     lets a trial replace a setting tuned elsewhere only on a margin larger than the validation's own noise,
     grown with the number of reads that might have beaten it by chance."""
@@ -163,8 +163,6 @@ def select_keeping_start(
     kept = select_trial([t for t in trials if is_start(t)], status, score, rank)
     if best is None or kept is None:
         return best
-    if challengers is None:
-        challengers = sum(status(t).trained and not is_start(t) for t in trials)
     error = difference_error(score(best), score(kept), validation_size, read_noise(best), read_noise(kept))
     return best if score(best) - score(kept) > challenge_margin(challengers) * error else kept
 
@@ -181,8 +179,9 @@ def challenge_margin(challengers: int) -> float:
 
 
 CLEAR_MARGIN = (
-    "z_m standard errors of the difference, z_m = Φ⁻¹(1 − Φ(−1)/m) for the m validation reads the "
-    f"challenger was chosen through ({challenge_margin(1):.0f} for one, {challenge_margin(4):.2f} for four)"
+    "z_m standard errors of the difference, z_m = Φ⁻¹(1 − Φ(−1)/m) for the m trials read on validation that "
+    "the challenger was chosen among, one per run at each rung "
+    f"({challenge_margin(1):.0f} for one, {challenge_margin(4):.2f} for four)"
 )
 """The margin a kept trial must be beaten by, as a line says it (``challenge_margin`` times
 ``difference_error``)."""

@@ -96,8 +96,9 @@ class Select(Selecting):
         if method not in self.kept_starts:
             return select_trial(candidates, *ranked(self.tie_key))
         is_start = lambda t: self.is_start(method, t.config)  # noqa: E731
+        challengers = sum(not self.is_start(method, t.config) for t in self.tuning.read_trials(board, method))
         return select_keeping_start(
-            candidates, *ranked(self.tie_key), is_start, self.validation_size, read_noise
+            candidates, *ranked(self.tie_key), is_start, self.validation_size, read_noise, challengers
         )
 
     def is_start(self, method: str, config: Mapping[str, Any]) -> bool:
@@ -147,8 +148,8 @@ class PickAcross(Selecting):
     validation score, ties going to the highest secret rank; where the spec keeps a method (``keep``,
     ``selection.keep_method``), that method's selected trial unless the best of them beats it by more than
     ``challenge_margin(m)`` standard errors of the difference (``select_keeping_start`` across the
-    selections, on the validation part's size), m the other methods' validation reads their selections were
-    chosen through (``challengers``). No other method's selection runs."""
+    selections, on the validation part's size), m the other methods' trials read on validation that their
+    selections were chosen among (``challengers``). No other method's selection runs."""
 
     def __init__(self, select: Select, keep: str | None = None) -> None:
         if keep is not None and select.validation_size < 1:
@@ -165,20 +166,25 @@ class PickAcross(Selecting):
             return released[0]
         if not all(self.ended(board, m) for m in board.methods):
             return None
-        picks = {m: s for m in board.methods if (s := self.select.selected(board, m)) is not None}
+        picks = self.picks(board)
         kept = picks.get(self.keep) if self.keep is not None else None
         is_kept = lambda t: t is kept  # noqa: E731
         size = self.select.validation_size
+        challengers = self.challengers(board, picks)
         chosen = select_keeping_start(
-            picks.values(), *ranked(self.select.tie_key), is_kept, size, read_noise, self.challengers(board)
+            picks.values(), *ranked(self.select.tie_key), is_kept, size, read_noise, challengers
         )
         return next((m for m, s in picks.items() if s is chosen), None)
 
-    def challengers(self, board: Board) -> int:
-        """m: the validation reads of the methods other than the kept one that have a selection, every rung's
-        (``Tuning.reads``), which the challengers to the kept selection were chosen through."""
-        others = [m for m in board.methods if m != self.keep and self.select.selected(board, m) is not None]
-        return sum(len(self.tuning.reads(board, m)) for m in others)
+    def picks(self, board: Board) -> dict[str, Ended]:
+        """Each method's selection, for the methods that have one."""
+        return {m: s for m in board.methods if (s := self.select.selected(board, m)) is not None}
+
+    def challengers(self, board: Board, picks: Mapping[str, Ended]) -> int:
+        """m: the trials read on validation of the methods other than the kept one that have a selection
+        (``picks``), every rung's (``Tuning.read_trials``), among which the challengers to the kept selection
+        were chosen."""
+        return sum(len(self.tuning.read_trials(board, m)) for m in picks if m != self.keep)
 
     def selected(self, board: Board, method: str) -> Ended | None:
         return self.select.selected(board, method) if method == self.winner(board) else None
@@ -203,8 +209,10 @@ class PickAcross(Selecting):
         """What the announcement says of why ``method``'s selection is released."""
         if self.keep is None or self.select.selected(board, self.keep) is None:
             return "has the best validation accuracy of the methods'"
-        m = self.challengers(board)
-        margin = f"z_m = {challenge_margin(m):.2f} standard errors of the difference (m = {m} reads)"
+        m = self.challengers(board, self.picks(board))
+        if m == 0:
+            return "is kept: no other method selected a trial"
+        margin = f"z_m = {challenge_margin(m):.2f} standard errors of the difference (m = {m} trials read)"
         if method == self.keep:
             return f"is kept: no other method's beat it by more than {margin}"
         return f"beat {self.keep}'s, the kept method's, by more than {margin}"

@@ -85,10 +85,10 @@ class Tuning(Step):
         """The search trial behind one of ``candidates`` (its knobs as drawn)."""
         return trial
 
-    def reads(self, board: Board, method: str) -> list[Ended]:
-        """The trials whose validation reads the method's selection was chosen through: those of
-        ``candidates`` that trained a model (finished, or stopped early by a scheduler after a read). A
-        challenger to a kept selection must beat it by a margin that grows with their number
+    def read_trials(self, board: Board, method: str) -> list[Ended]:
+        """The trials read on validation that the method's selection was chosen among, one per run at each
+        rung: those of ``candidates`` that trained a model (finished, or stopped early by a scheduler after
+        a read). A challenger to a kept selection must beat it by a margin that grows with their number
         (``challenge_margin``)."""
         return [t for t in self.candidates(board, method) if t.trained]
 

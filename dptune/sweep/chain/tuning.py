@@ -175,11 +175,11 @@ class Promote(Tuning):
         promoted = board.runs[method][PROMOTED].ended
         return promoted if any(t.finished for t in promoted) else self.search.candidates(board, method)
 
-    def reads(self, board: Board, method: str) -> list[Ended]:
+    def read_trials(self, board: Board, method: str) -> list[Ended]:
         """Both rungs' trials that trained a model: the promoted ones were chosen by their first rung's
         reads."""
         promoted = board.runs[method][PROMOTED].ended
-        return self.search.reads(board, method) + [t for t in promoted if t.trained]
+        return self.search.read_trials(board, method) + [t for t in promoted if t.trained]
 
     def first_rung(self, board: Board, method: str, trial: Ended) -> Ended:
         first = route(trial.config).promoted_from
