@@ -154,10 +154,10 @@ def select_keeping_start(
     ``challenge_margin(m)`` times ``difference_error`` of the two validation accuracies, each with the
     standard deviation of the noise its read carries (``read_noise``: a private held-out split's, 0 on a
     public one), m the number of trials read on validation that the best was chosen among
-    (``challengers``); with no start point finished,
-    ``select_trial``'s. A tuning trial's score is its validation accuracy after a short, noisy run: the rule
-    lets a trial replace a setting tuned elsewhere only on a margin larger than the validation's own noise,
-    grown with the number of reads that might have beaten it by chance."""
+    (``challengers``); with no start point finished, ``select_trial``'s. A tuning trial's score is its
+    validation accuracy after a short, noisy run: the rule lets a trial replace a setting tuned elsewhere
+    only on a margin larger than the validation's own noise, grown with the number of trials that might
+    have beaten it by chance."""
     trials = list(trials)
     best = select_trial(trials, status, score, rank)
     kept = select_trial([t for t in trials if is_start(t)], status, score, rank)

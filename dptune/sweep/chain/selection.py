@@ -95,8 +95,11 @@ class Select(Selecting):
             return repeated[0]
         if method not in self.kept_starts:
             return select_trial(candidates, *ranked(self.tie_key))
-        is_start = lambda t: self.is_start(method, t.config)  # noqa: E731
-        challengers = sum(not self.is_start(method, t.config) for t in self.tuning.read_trials(board, method))
+
+        def is_start(trial: Ended) -> bool:
+            return self.is_start(method, trial.config)
+
+        challengers = sum(not is_start(t) for t in self.tuning.read_trials(board, method))
         return select_keeping_start(
             candidates, *ranked(self.tie_key), is_start, self.validation_size, read_noise, challengers
         )
