@@ -133,7 +133,10 @@ class Sweep:
         longer = dict.fromkeys(budgets, lambda c: {**c, "epochs": 3})
         tuning: Tuning = Promote(search, promoted, longer, tie) if promoted else search
         release = replace(ONE, keep=keep_method) if one_model else RERUNS
-        select = Select(tuning, tie, reruns, release.line(reruns), secret, kept_starts, validation_size)
+        rivals = release.start_rivals(budgets, kept_starts or {})
+        select = Select(
+            tuning, tie, reruns, release.line(reruns), secret, kept_starts, validation_size, rivals
+        )
         after = release.after_selection(select, reruns, search.admits_run, {})
         steps = [search, *([tuning] if promoted else []), select, *after]
         lost = LostRunsKept() if fixed_runs else LostRuns()
@@ -353,6 +356,48 @@ def test_the_margin_a_kept_selection_must_be_beaten_by_grows_with_the_other_meth
     assert sweep.ask().config[METHOD_KEY] == winner
     said = next(line for line in sweep.lines if "one model" in line)
     assert "z_m = 1.75 standard errors of the difference (m = 4 trials read)" in said
+
+
+@pytest.mark.parametrize(
+    ("draw", "others", "released"),
+    [
+        (0.72, (0.50, 0.65), ("dp-pmlf", 0)),  # 0.12 ≤ 1.8559 · √((0.6·0.4 + 0.72·0.28)/100) = 0.1233: kept
+        (0.55, (0.50, 0.72), ("dp-pmlf", 0)),  # the same margin across: z_4's 0.1166 would release 0.72
+        (0.73, (0.50, 0.65), ("dp-pmlf", 1)),  # 0.13 > 1.8559 · √((0.6·0.4 + 0.73·0.27)/100) = 0.1227
+    ],
+)
+def test_a_kept_method_that_keeps_its_start_point_counts_every_challenger_in_one_family(
+    tmp_path: Path, draw: float, others: tuple[float, float], released: tuple[str, int]
+) -> None:
+    """``keep_start`` on the method ``selection.keep_method`` keeps: its start point (0.60) faces its own
+    other trial within the method and the other methods' four trials across, one family of m = 5 challengers
+    whether it is challenged within (the others' trials as their searches are given them: two each) or
+    across (its own other trial counted), so each comparison's margin is z_5 = Φ⁻¹(1 − Φ(−1)/5) = 1.8559
+    standard errors of the difference on 100 validation examples, worked out by hand above. Counted apart,
+    the draw's 0.72 would have beaten the start within the method at z_1 (0.0665), and dp-adambc's 0.72 would
+    have beaten it across at z_4 (0.1166): two chances of Φ(−1) each of displacing a start nothing beats."""
+    budgets = {"dp-pmlf": 2, "dpsgd": 2, "dp-adambc": 2}
+    sweep = Sweep(
+        tmp_path,
+        budgets,
+        reruns=1,
+        kept_starts={"dp-pmlf": [{"lr": 1.0}]},
+        validation_size=100,
+        one_model=True,
+        keep_method="dp-pmlf",
+    )
+    for _ in range(sum(budgets.values())):
+        sweep.ask()
+    scores = {"dp-pmlf": (0.60, draw), "dpsgd": (0.50, 0.55), "dp-adambc": others}
+    for method, each in scores.items():
+        for trial, score in zip(sweep.of(method), each, strict=True):
+            trial.end(score)
+    assert sweep.of("dp-pmlf")[0].config["lr"] == 1.0  # the start point's trial
+    release = sweep.ask()
+    method, index = released
+    assert release.config[RERUN_OF] == sweep.of(method)[index].trial_id
+    said = next(line for line in sweep.lines if "one model" in line)
+    assert "z_m = 1.86 standard errors of the difference (m = 5 trials read)" in said
 
 
 def test_a_kept_selections_margin_counts_both_rungs_of_successive_halving(tmp_path: Path) -> None:

@@ -124,15 +124,25 @@ class SweepMode(ABC):
     def chain(self, parts: ChainParts) -> Chain:
         """The sweep's searcher, built from ``parts``: each method's search (its trials' knobs ``tuning``'s),
         successive halving's second rung where the sweep promotes (``tuning_steps``), the selection within
-        each method (its start points as its trials' knobs), then as the release policy publishes it
-        (``ReleasePolicy.after_selection``: runs of the selection, their knobs ``carry``'s)."""
+        each method (its start points as its trials' knobs, and the other methods' trials that may displace
+        a start later, as the release policy counts them: ``ReleasePolicy.start_rivals``), then as the
+        release policy publishes it (``ReleasePolicy.after_selection``: runs of the selection, their knobs
+        ``carry``'s)."""
         tuning = self.tuning()
         search = Search(parts.searchers, parts.budgets, tuning)
         tuned = self.tuning_steps(search, parts.tie_key)
         kept = {m: [tuning.get(m, dict)(p) for p in points] for m, points in parts.kept_starts.items()}
         runs = self.spec.reruns
+        rivals = self.release.start_rivals(parts.budgets, kept)
         select = Select(
-            tuned[-1], parts.tie_key, runs, self.release.line(runs), parts.secret, kept, parts.validation_size
+            tuned[-1],
+            parts.tie_key,
+            runs,
+            self.release.line(runs),
+            parts.secret,
+            kept,
+            parts.validation_size,
+            rivals,
         )
         after = self.release.after_selection(select, runs, search.admits_run, self.carry())
         steps: list[Step] = [*tuned, select, *after]

@@ -21,7 +21,7 @@ it. A new way of publishing is a new class here and its entry in ``RELEASE_POLIC
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
@@ -102,6 +102,13 @@ class ReleasePolicy:
     def rule(self, keep_start: bool) -> str:
         """What a card says of how the released configuration was chosen (``Select``'s rule)."""
         return KEEP_START_RULE if keep_start else SELECTION_RULE
+
+    def start_rivals(self, budgets: Mapping[str, int], kept_starts: Collection[str]) -> dict[str, int]:
+        """Per method whose selection keeps its start point (``kept_starts``), how many trials of other
+        methods (of ``budgets``, the trials each method's search is given) may displace that start after its
+        selection within the method (``Select.rivals``): none where each method's selection is published
+        apart."""
+        return {}
 
     def after_selection(
         self, select: Select, runs: int, admits: Callable[[str], bool], knobs: Mapping[str, Knobs]
@@ -243,6 +250,14 @@ class OneModel(ReleasePolicy):
 
     def runs_known(self, runs: int) -> int:
         return 0  # which method releases is not known before every tuning has ended
+
+    def start_rivals(self, budgets: Mapping[str, int], kept_starts: Collection[str]) -> dict[str, int]:
+        """The kept method's, where its selection keeps its start point: every other method's trials, as
+        its search is given them (at most what is read), since the best of their selections challenges that
+        start again across methods (``PickAcross.challengers``)."""
+        if self.keep not in kept_starts:
+            return {}
+        return {self.keep: sum(trials for method, trials in budgets.items() if method != self.keep)}
 
     def after_selection(
         self, select: Select, runs: int, admits: Callable[[str], bool], knobs: Mapping[str, Knobs]

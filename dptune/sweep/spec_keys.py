@@ -211,7 +211,9 @@ SPEC_KEYS: tuple[SpecKey, ...] = (
         _optional(_text),
         "one of the spec's methods",
         "with privacy.includes_tuning and one model across methods: the method whose selection is released "
-        f"unless another method's beats it on validation by more than {CLEAR_MARGIN}",
+        f"unless another method's beats it on validation by more than {CLEAR_MARGIN}; where that method "
+        "keeps its start point too, m counts every trial that is not that start point's, within the method "
+        "and across: one family",
         "none: the best on validation",
     ),
     SpecKey(

@@ -48,7 +48,10 @@ KEEP_METHOD_RULE = (
     "each method's tuning trials ranked as its own selection rule ranks them, then {method}'s selected "
     "trial released unless another method's selected trial beats it on validation accuracy (held-out part, "
     f"not training data) by more than {MARGIN_RULE}, or the best of the others where {{method}} "
-    "selected none; ties by a secret key"
+    "selected none; where {method} keeps its start point (keep_start), m counts, within {method} and "
+    "across, every trial that is not that start point's (within it, the other methods' as their searches "
+    "are given them), one family, so that where no trial is better than the start the chance that any "
+    "displaces it stays at most about Φ(−1); ties by a secret key"
 )
 """What a card says of ``PickAcross``'s rule where the spec keeps a method (``selection.keep_method``)."""
 
@@ -63,9 +66,11 @@ class Select(Selecting):
     """The selection within a method, once its tuning has ended: the trial its runs in Tune's list already
     repeat, else ``select_trial``'s choice among the tuning's candidates (``select_keeping_start``'s where
     the method keeps its start points ``kept_starts``, as its trials' knobs, on ``validation_size``
-    examples), ties going to the secret rank. The selection is kept in the private state, and the console
-    says it, with what follows it (``then``), where the method runs it (``runs`` > 0); a method in
-    ``secret`` (a secret trial count) is said without its trial id (its index bounds K from below)."""
+    examples, its margin counting the method's trials that are not a start point's and the ``rivals``: the
+    trials of other methods that may displace its start later, as ``ReleasePolicy.start_rivals`` counts
+    them), ties going to the secret rank. The selection is kept in the private state, and the console says
+    it, with what follows it (``then``), where the method runs it (``runs`` > 0); a method in ``secret`` (a
+    secret trial count) is said without its trial id (its index bounds K from below)."""
 
     def __init__(
         self,
@@ -76,6 +81,7 @@ class Select(Selecting):
         secret: frozenset[str] = frozenset(),
         kept_starts: Mapping[str, list[dict[str, Any]]] | None = None,
         validation_size: int = 0,
+        rivals: Mapping[str, int] | None = None,
     ) -> None:
         if kept_starts and validation_size < 1:
             raise ValueError("a selection that keeps start points needs the validation part's size")
@@ -86,6 +92,7 @@ class Select(Selecting):
         self.secret = secret
         self.kept_starts = dict(kept_starts or {})
         self.validation_size = validation_size
+        self.rivals = dict(rivals or {})
         self.announced: set[str] = set()
 
     def selected(self, board: Board, method: str) -> Ended | None:
@@ -99,10 +106,14 @@ class Select(Selecting):
         def is_start(trial: Ended) -> bool:
             return self.is_start(method, trial.config)
 
-        challengers = sum(not is_start(t) for t in self.tuning.read_trials(board, method))
+        challengers = self.start_challengers(board, method) + self.rivals.get(method, 0)
         return select_keeping_start(
             candidates, *ranked(self.tie_key), is_start, self.validation_size, read_noise, challengers
         )
+
+    def start_challengers(self, board: Board, method: str) -> int:
+        """The method's trials read on validation (``Tuning.read_trials``) that are not a start point's."""
+        return sum(not self.is_start(method, t.config) for t in self.tuning.read_trials(board, method))
 
     def is_start(self, method: str, config: Mapping[str, Any]) -> bool:
         """Whether ``config`` is the trial of a start point the method's selection keeps."""
@@ -152,7 +163,8 @@ class PickAcross(Selecting):
     ``selection.keep_method``), that method's selected trial unless the best of them beats it by more than
     ``challenge_margin(m)`` standard errors of the difference (``select_keeping_start`` across the
     selections, on the validation part's size), m the other methods' trials read on validation that their
-    selections were chosen among (``challengers``). No other method's selection runs."""
+    selections were chosen among, and the kept method's own that are not a start point's where its
+    selection keeps its start (``challengers``). No other method's selection runs."""
 
     def __init__(self, select: Select, keep: str | None = None) -> None:
         if keep is not None and select.validation_size < 1:
@@ -186,8 +198,15 @@ class PickAcross(Selecting):
     def challengers(self, board: Board, picks: Mapping[str, Ended]) -> int:
         """m: the trials read on validation of the methods other than the kept one that have a selection
         (``picks``), every rung's (``Tuning.read_trials``), among which the challengers to the kept selection
-        were chosen."""
-        return sum(len(self.tuning.read_trials(board, m)) for m in picks if m != self.keep)
+        were chosen; and where the kept method's selection keeps its start point against them too
+        (``Select.rivals``), its own trials that are not a start point's, which challenged that start within
+        the method: one family of comparisons, so that where no trial is better than the start, the chance
+        that any displaces it, within the method or across, stays at most about Φ(−1)
+        (``challenge_margin``)."""
+        others = sum(len(self.tuning.read_trials(board, m)) for m in picks if m != self.keep)
+        if self.keep not in self.select.rivals:
+            return others
+        return others + self.select.start_challengers(board, self.keep)
 
     def selected(self, board: Board, method: str) -> Ended | None:
         return self.select.selected(board, method) if method == self.winner(board) else None
