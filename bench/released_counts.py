@@ -72,6 +72,7 @@ TRAINING_SAMPLES = {
     "abc-tass-aljazeera-titles": 1_167,
     "dw-huffpost-rte-titles": 1_048,
     "bbc-chinadaily-cnn-titles": 770,
+    "art-linux-men-women-fortunes": 1_106,
 }
 """Each task's training samples, as its campaign's docstring states them (the rebuilt plan's ε checks
 them: a plan on another n states another ε)."""

