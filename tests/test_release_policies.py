@@ -143,3 +143,28 @@ def test_one_model_keeping_a_method_says_so_where_it_says_what_it_releases(tmp_p
     run = _build_parser().parse_args(["validate", str(path), "--release", "per_method"])
     per_method = load_spec(path, overrides=spec_overrides(run))  # a model per method: nothing to keep
     assert per_method.keep_method is None and per_method.release is PER_METHOD
+
+
+@pytest.mark.parametrize("keep_start", [True, False])
+def test_one_model_keeping_a_method_that_keeps_its_start_counts_one_family_of_challengers(
+    tmp_path: Path, keep_start: bool
+) -> None:
+    """Where ``selection.keep_method`` keeps a method whose selection keeps its start point (``keep_start``),
+    the release policy says so (its pick and its card's rule), and the chain a mode builds
+    (``SweepMode.chain``) gives that method's selection the other methods' planned trials as further
+    challengers of its start (here dpsgd's 3); without ``keep_start`` none, and neither text says it."""
+    start = {"start": [{"lr": 1.0}], "keep_start": True} if keep_start else {}
+    methods = METHODS | {"lp-dpsgd": METHODS["lp-dpsgd"] | start}
+    doc = spec_doc(methods, includes_tuning=True) | {"selection": {"keep_method": "lp-dpsgd"}}
+    spec = parse_spec(doc)
+    release = spec.release
+    assert release.keep == "lp-dpsgd" and release.family == keep_start
+    said = "within lp-dpsgd and across, every trial that is not that start point's"
+    assert (said in release.pick) == keep_start and (said in release.rule(keep_start)) == keep_start
+    state = PrivateSweepState(str(tmp_path), "family")
+    parts = ChainParts(
+        {m: Counting() for m in methods}, dict.fromkeys(methods, 3), state, {}, 7, validation_size=100
+    )
+    select = next(step for step in PerRunSweep(spec).chain(parts).steps if isinstance(step, Select))
+    assert select.rivals == ({"lp-dpsgd": 3} if keep_start else {})
+    assert PER_METHOD.start_rivals({"dpsgd": 3, "lp-dpsgd": 3}) == {}

@@ -133,7 +133,7 @@ class SweepMode(ABC):
         tuned = self.tuning_steps(search, parts.tie_key)
         kept = {m: [tuning.get(m, dict)(p) for p in points] for m, points in parts.kept_starts.items()}
         runs = self.spec.reruns
-        rivals = self.release.start_rivals(parts.budgets, kept)
+        rivals = self.release.start_rivals(parts.budgets)
         select = Select(
             tuned[-1],
             parts.tie_key,

@@ -9,10 +9,10 @@ For each method and each total (ε, δ), two phases:
    best validation accuracy is selected (the validation part is held out of the training data, so the
    choice reads no training record; ties by a secret key), or, where the method says ``keep_start``, its
    start point unless a trial beats it by more than z_m standard errors of the difference of the
-   two validation accuracies, m the other trials read, and the other methods' trials where one model
-   keeps this method's selection too (``KEEP_START_RULE``, ``ReleasePolicy.start_rivals``): a tuning
-   trial is short and noisy, a start point a setting tuned elsewhere. Either rule reads only the trials'
-   scores, which the phase's bound counts.
+   two validation accuracies, m the other trials read, and the other methods' planned trials where one
+   model keeps this method's selection too (``KEEP_START_RULE``; ``START_FAMILY``): a tuning trial is
+   short and noisy, a start point a setting tuned elsewhere. Either rule reads only the trials' scores,
+   which the phase's bound counts.
    Every trial composes, whatever the sampler chose from earlier scores, because every trial's privacy
    parameters are fixed here (adaptive composition): RDP K·W_t, W_t the per-order maximum over the
    space's privacy configurations (``dptune.sweep.bound.worst_run``).

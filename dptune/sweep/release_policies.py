@@ -21,7 +21,7 @@ it. A new way of publishing is a new class here and its entry in ``RELEASE_POLIC
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
@@ -30,6 +30,7 @@ from dptune.sweep.chain.selection import (
     KEEP_METHOD_RULE,
     KEEP_START_RULE,
     SELECTION_RULE,
+    START_FAMILY,
     PickAcross,
     RunSelection,
     Select,
@@ -103,11 +104,10 @@ class ReleasePolicy:
         """What a card says of how the released configuration was chosen (``Select``'s rule)."""
         return KEEP_START_RULE if keep_start else SELECTION_RULE
 
-    def start_rivals(self, budgets: Mapping[str, int], kept_starts: Collection[str]) -> dict[str, int]:
-        """Per method whose selection keeps its start point (``kept_starts``), how many trials of other
-        methods (of ``budgets``, the trials each method's search is given) may displace that start after its
-        selection within the method (``Select.rivals``): none where each method's selection is published
-        apart."""
+    def start_rivals(self, budgets: Mapping[str, int]) -> dict[str, int]:
+        """Per method whose selection keeps its start point, how many trials of other methods (of
+        ``budgets``, the trials each method's search is given) may displace that start after its selection
+        within the method (``Select.rivals``): none where each method's selection is published apart."""
         return {}
 
     def after_selection(
@@ -200,7 +200,9 @@ KEPT_OPENING = (
     "method's trials"
 )
 """What a pipeline's opening lines say it releases where one model keeps a method (``OneModel.keeping``)."""
-KEPT_PICK = f"{{method}}'s (selection.keep_method) unless another's beats it by more than {CLEAR_MARGIN},"
+KEPT_PICK = (
+    f"{{method}}'s (selection.keep_method) unless another's beats it by more than {CLEAR_MARGIN}{{family}},"
+)
 """What a plan says one model that keeps a method releases (``OneModel.keeping``)."""
 
 
@@ -209,10 +211,12 @@ class OneModel(ReleasePolicy):
     """One model across methods: every method's tuning one pool, the best selection on validation (once
     every tuning has ended) its one release, its card covering every method's trials; where ``keep`` names
     a method (``selection.keep_method``), that method's selection unless another's beats it by more than
-    ``CLEAR_MARGIN`` (``PickAcross``)."""
+    ``CLEAR_MARGIN`` (``PickAcross``), and where that method's selection keeps its start point too
+    (``family``), both margins counting one family of challengers (``START_FAMILY``)."""
 
     choice: str = "the choice among them, the method included"
     keep: str | None = None
+    family: bool = False
     opening: str = (
         "the best of the methods' selections by validation accuracy released once on the whole data: one "
         "model, its card covering every method's trials"
@@ -225,19 +229,25 @@ class OneModel(ReleasePolicy):
         """One release per pool, whatever ``selection.reruns`` says."""
         return len(self.pools(methods))
 
-    def keeping(self, method: str | None) -> OneModel:
-        """This policy keeping ``method``'s selection unless another's beats it clearly (None: the best)."""
+    def keeping(self, method: str | None, family: bool = False) -> OneModel:
+        """This policy keeping ``method``'s selection unless another's beats it clearly (None: the best),
+        that method's selection keeping its start point too where ``family`` says so."""
         if method is None:
             return self
+        also = f" ({START_FAMILY.format(method=method)})" if family else ""
         return replace(
             self,
             keep=method,
+            family=family,
             opening=KEPT_OPENING.format(method=method),
-            pick=KEPT_PICK.format(method=method),
+            pick=KEPT_PICK.format(method=method, family=also),
         )
 
     def rule(self, keep_start: bool) -> str:
-        return ACROSS_METHODS_RULE if self.keep is None else KEEP_METHOD_RULE.format(method=self.keep)
+        if self.keep is None:
+            return ACROSS_METHODS_RULE
+        family = f"; {START_FAMILY.format(method=self.keep)}" if self.family else ""
+        return KEEP_METHOD_RULE.format(method=self.keep, family=family)
 
     def picked(self, among: Sequence[str]) -> str:
         """What the closing line says of how the released method was picked ``among`` the methods."""
@@ -251,11 +261,13 @@ class OneModel(ReleasePolicy):
     def runs_known(self, runs: int) -> int:
         return 0  # which method releases is not known before every tuning has ended
 
-    def start_rivals(self, budgets: Mapping[str, int], kept_starts: Collection[str]) -> dict[str, int]:
-        """The kept method's, where its selection keeps its start point: every other method's trials, as
-        its search is given them (at most what is read), since the best of their selections challenges that
-        start again across methods (``PickAcross.challengers``)."""
-        if self.keep not in kept_starts:
+    def start_rivals(self, budgets: Mapping[str, int]) -> dict[str, int]:
+        """The kept method's, where its selection keeps its start point (``family``): every other method's
+        trials as its search is given them, since the best of their selections challenges that start again
+        across methods (``PickAcross.challengers``); at least as many as are read, for a sweep that keeps a
+        start point reads each trial once (``dptune validate`` refuses ``keep_start`` with early stopping,
+        a second rung and a proxy)."""
+        if not self.family or self.keep is None:
             return {}
         return {self.keep: sum(trials for method, trials in budgets.items() if method != self.keep)}
 

@@ -413,8 +413,7 @@ def format_plan(plans: list[MethodPlan], pick: str = "the best") -> str:
     if kept:
         lines.append(
             f"(selection: {kept} keeps its start point unless a tuning trial beats its validation accuracy "
-            f"by more than {CLEAR_MARGIN}, keep_start (where one model keeps that method too, "
-            "selection.keep_method, m counts every trial that is not the start point's, within the method "
-            "and across: one family); any other method takes its best tuning trial)"
+            f"by more than {CLEAR_MARGIN}, keep_start; any other method takes its best "
+            "tuning trial)"
         )
     return "\n".join(lines)

@@ -77,7 +77,8 @@ class SweepSpec:
         if name == ONE.name and len(self.methods) < 2:
             return PER_METHOD
         if name == ONE.name:
-            return ONE.keeping(self.keep_method)
+            kept = self.methods.get(self.keep_method or "")
+            return ONE.keeping(self.keep_method, kept is not None and kept.keep_start)
         return RELEASE_POLICIES[name]
 
     def with_trials(self, count: TrialCount) -> SweepSpec:

@@ -48,12 +48,17 @@ KEEP_METHOD_RULE = (
     "each method's tuning trials ranked as its own selection rule ranks them, then {method}'s selected "
     "trial released unless another method's selected trial beats it on validation accuracy (held-out part, "
     f"not training data) by more than {MARGIN_RULE}, or the best of the others where {{method}} "
-    "selected none; where {method} keeps its start point (keep_start), m counts, within {method} and "
-    "across, every trial that is not that start point's (within it, the other methods' as their searches "
-    "are given them), one family, so that where no trial is better than the start the chance that any "
-    "displaces it stays at most about Φ(−1); ties by a secret key"
+    "selected none{family}; ties by a secret key"
 )
-"""What a card says of ``PickAcross``'s rule where the spec keeps a method (``selection.keep_method``)."""
+"""What a card says of ``PickAcross``'s rule where the spec keeps a method (``selection.keep_method``), its
+``family`` empty or ``START_FAMILY``."""
+START_FAMILY = (
+    "{method} keeping its start point (keep_start), m counts, within {method} and across, every trial that "
+    "is not that start point's (within it, the other methods' planned trials): one family, so that where no "
+    "trial beats the start the chance that any displaces it stays at most about Φ(−1)"
+)
+"""What a card and a plan say of the margins where the kept method keeps its start point too
+(``ReleasePolicy.start_rivals``, ``PickAcross.challengers``)."""
 
 
 def read_noise(trial: Ended) -> float:
@@ -164,7 +169,7 @@ class PickAcross(Selecting):
     ``challenge_margin(m)`` standard errors of the difference (``select_keeping_start`` across the
     selections, on the validation part's size), m the other methods' trials read on validation that their
     selections were chosen among, and the kept method's own that are not a start point's where its
-    selection keeps its start (``challengers``). No other method's selection runs."""
+    selection kept its start (``challengers``). No other method's selection runs."""
 
     def __init__(self, select: Select, keep: str | None = None) -> None:
         if keep is not None and select.validation_size < 1:
@@ -198,13 +203,18 @@ class PickAcross(Selecting):
     def challengers(self, board: Board, picks: Mapping[str, Ended]) -> int:
         """m: the trials read on validation of the methods other than the kept one that have a selection
         (``picks``), every rung's (``Tuning.read_trials``), among which the challengers to the kept selection
-        were chosen; and where the kept method's selection keeps its start point against them too
+        were chosen; and where the kept method's selection kept its start point against them too
         (``Select.rivals``), its own trials that are not a start point's, which challenged that start within
         the method: one family of comparisons, so that where no trial is better than the start, the chance
         that any displaces it, within the method or across, stays at most about Φ(−1)
         (``challenge_margin``)."""
         others = sum(len(self.tuning.read_trials(board, m)) for m in picks if m != self.keep)
-        if self.keep not in self.select.rivals:
+        kept = picks.get(self.keep) if self.keep is not None else None
+        if (
+            self.keep not in self.select.rivals
+            or kept is None
+            or not self.select.is_start(self.keep, kept.config)
+        ):
             return others
         return others + self.select.start_challengers(board, self.keep)
 
