@@ -159,7 +159,7 @@ def test_one_model_keeping_a_method_that_keeps_its_start_counts_one_family_of_ch
     spec = parse_spec(doc)
     release = spec.release
     assert release.keep == "lp-dpsgd" and release.family == keep_start
-    said = "within lp-dpsgd and across, every trial that is not that start point's"
+    said = "within lp-dpsgd, its own read and the other methods' planned"
     assert (said in release.pick) == keep_start and (said in release.rule(keep_start)) == keep_start
     state = PrivateSweepState(str(tmp_path), "family")
     parts = ChainParts(

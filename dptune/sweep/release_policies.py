@@ -234,7 +234,7 @@ class OneModel(ReleasePolicy):
         that method's selection keeping its start point too where ``family`` says so."""
         if method is None:
             return self
-        also = f" ({START_FAMILY.format(method=method)})" if family else ""
+        also = f"; {START_FAMILY.format(method=method)}" if family else ""
         return replace(
             self,
             keep=method,

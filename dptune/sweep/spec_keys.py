@@ -212,8 +212,9 @@ SPEC_KEYS: tuple[SpecKey, ...] = (
         "one of the spec's methods",
         "with privacy.includes_tuning and one model across methods: the method whose selection is released "
         f"unless another method's beats it on validation by more than {CLEAR_MARGIN}; where that method "
-        "keeps its start point too, m counts every trial that is not that start point's, within the method "
-        "and across: one family",
+        "keeps its start point too, m is instead one family, the trials that are not that start point's: "
+        "within the method, its own read and the other methods' planned; across, while the start is kept, "
+        "its own and the other methods' read",
         "none: the best on validation",
     ),
     SpecKey(

@@ -77,8 +77,8 @@ class SweepSpec:
         if name == ONE.name and len(self.methods) < 2:
             return PER_METHOD
         if name == ONE.name:
-            kept = self.methods.get(self.keep_method or "")
-            return ONE.keeping(self.keep_method, kept is not None and kept.keep_start)
+            family = self.keep_method is not None and self.methods[self.keep_method].keep_start
+            return ONE.keeping(self.keep_method, family)
         return RELEASE_POLICIES[name]
 
     def with_trials(self, count: TrialCount) -> SweepSpec:

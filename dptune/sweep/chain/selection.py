@@ -53,9 +53,10 @@ KEEP_METHOD_RULE = (
 """What a card says of ``PickAcross``'s rule where the spec keeps a method (``selection.keep_method``), its
 ``family`` empty or ``START_FAMILY``."""
 START_FAMILY = (
-    "{method} keeping its start point (keep_start), m counts, within {method} and across, every trial that "
-    "is not that start point's (within it, the other methods' planned trials): one family, so that where no "
-    "trial beats the start the chance that any displaces it stays at most about Φ(−1)"
+    "{method} keeping its start point too (keep_start), m is instead one family, the trials that are not "
+    "that start point's: within {method}, its own read and the other methods' planned; across, while the "
+    "start is kept, its own and the other methods' read; so that where no trial beats the start the chance "
+    "that any displaces it stays at most about Φ(−1)"
 )
 """What a card and a plan say of the margins where the kept method keeps its start point too
 (``ReleasePolicy.start_rivals``, ``PickAcross.challengers``)."""
@@ -203,18 +204,15 @@ class PickAcross(Selecting):
     def challengers(self, board: Board, picks: Mapping[str, Ended]) -> int:
         """m: the trials read on validation of the methods other than the kept one that have a selection
         (``picks``), every rung's (``Tuning.read_trials``), among which the challengers to the kept selection
-        were chosen; and where the kept method's selection kept its start point against them too
-        (``Select.rivals``), its own trials that are not a start point's, which challenged that start within
-        the method: one family of comparisons, so that where no trial is better than the start, the chance
+        were chosen; and where the kept method's selection is its start point (a method that keeps one:
+        ``keep_start``, whose start the kept method's ``Select.rivals`` count these trials against), its own
+        trials that are not a start point's, which challenged that start within the method: one family of
+        comparisons, so that where no trial is better than the start, the chance
         that any displaces it, within the method or across, stays at most about Φ(−1)
         (``challenge_margin``)."""
         others = sum(len(self.tuning.read_trials(board, m)) for m in picks if m != self.keep)
         kept = picks.get(self.keep) if self.keep is not None else None
-        if (
-            self.keep not in self.select.rivals
-            or kept is None
-            or not self.select.is_start(self.keep, kept.config)
-        ):
+        if self.keep is None or kept is None or not self.select.is_start(self.keep, kept.config):
             return others
         return others + self.select.start_challengers(board, self.keep)
 
