@@ -3366,6 +3366,31 @@ READINGS = (
         "design 19 and design 25 at total 3, design 10, design 18, design 25 and design 28 at total 8), and"
         " no design whose pipeline spans three methods has met them at both totals"
     ),
+    (
+        "- reading of design 32 at total 3 (written on 2026-12-07 after its untuned-default, pipeline and "
+        "from_scratch runs, before any oracle or repeat-and-select result; every execution ran at 24d5069, "
+        "before review's change of one case (87a4277), which none of them met: no draw displaced DP-PMLF's "
+        "start within the method): the untuned default (DP-SGD at step 0.5, clip 1, rank 8, one whole run "
+        "at the total, batch 64) scored 51.39–57.37 (54.27 ± 2.29 at ε 2.976), where the held-out file's "
+        "largest class is 41.3%. The pipeline's 30 one-epoch trials, 2 per method in each execution (18 "
+        "noisy steps at ε_t 0.305, each ranking settings as a whole run at ε 0.345 would), read 22.7–47.6% "
+        "on the 138 validation sayings, where a private read carries noise of ±2.5 points and a read's own "
+        "sampling error is about 3.6 to 4.3 points. Within DP-PMLF the start (design 21's k = 1 start) read"
+        " 37.6–47.4% and was kept in all five executions; its draw beat it in two, by 0.44 and 0.47 "
+        "standard errors of the difference, far below the family's margin z_5 = 1.86 and below the old one,"
+        " 1. Across the methods the most any other method's selection beat the kept start by was 1.40 "
+        "standard errors (a DP-AdamBC draw at 2.6e-4 with clip 0.65 and rank 15, 47.3 against 37.6), below "
+        "z_5 and below the old z_4 = 1.75 alike, though above the one standard error of designs 26 to 29: "
+        "so the change decided no release at this total. The releases, each of DP-PMLF's start at ε_B 2.888"
+        " (2.864 spent) of the total 3.000, scored 48.51, 55.22, 50.91, 53.26 and 42.36: 50.05 ± 4.98, 4.22"
+        " below the untuned default (2 SE 4.90), not met; the default's own setting, DP-SGD's start, read "
+        "33.5–45.0% in the pipeline's trials, beside DP-PMLF's start's 37.6–47.4%, and was never selected "
+        "over it. The body with random weights, frozen under LoRA, read 24.7–45.3% in its 18 trials and "
+        "released DP-PMLF's start in all three executions (no challenge reached one standard error; the "
+        "most, 0.86): 40.75, 48.73 and 37.22 (42.23 ± 5.90), 7.82 below the pipeline, so 'above from "
+        "scratch' is +7.82 (2 SE 8.14), not met by 0.32. Neither goal read so far is met; the tax waits on "
+        "the oracle"
+    ),
 )
 """What each design's figures said when they were read, in the order written (each entry says when and
 after which runs), kept in the section: a new reading is one more entry here."""
