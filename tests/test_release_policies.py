@@ -145,26 +145,28 @@ def test_one_model_keeping_a_method_says_so_where_it_says_what_it_releases(tmp_p
     assert per_method.keep_method is None and per_method.release is PER_METHOD
 
 
-@pytest.mark.parametrize("keep_start", [True, False])
+@pytest.mark.parametrize("keeps_start", ["lp-dpsgd", "dpsgd", None])
 def test_one_model_keeping_a_method_that_keeps_its_start_counts_one_family_of_challengers(
-    tmp_path: Path, keep_start: bool
+    tmp_path: Path, keeps_start: str | None
 ) -> None:
     """Where ``selection.keep_method`` keeps a method whose selection keeps its start point (``keep_start``),
-    the release policy says so (its pick and its card's rule), and the chain a mode builds
+    the release policy says so (its pick, its card's rule and its closing line), and the chain a mode builds
     (``SweepMode.chain``) gives that method's selection the other methods' planned trials as further
-    challengers of its start (here dpsgd's 3); without ``keep_start`` none, and neither text says it."""
-    start = {"start": [{"lr": 1.0}], "keep_start": True} if keep_start else {}
-    methods = METHODS | {"lp-dpsgd": METHODS["lp-dpsgd"] | start}
+    challengers of its start (here dpsgd's 3); where the kept method keeps no start (another method does, or
+    none), none, and no text says it."""
+    keep_start = keeps_start == "lp-dpsgd"
+    start = {"start": [{"lr": 1.0}], "keep_start": True}
+    methods = {m: space | start if m == keeps_start else space for m, space in METHODS.items()}
     doc = spec_doc(methods, includes_tuning=True) | {"selection": {"keep_method": "lp-dpsgd"}}
     spec = parse_spec(doc)
     release = spec.release
     assert release.keep == "lp-dpsgd" and release.family == keep_start
     said = "within lp-dpsgd, its own read and the other methods' planned"
     assert (said in release.pick) == keep_start and (said in release.rule(keep_start)) == keep_start
+    assert (said in release.opening) == keep_start and (said in release.picked(list(methods))) == keep_start
     state = PrivateSweepState(str(tmp_path), "family")
     parts = ChainParts(
         {m: Counting() for m in methods}, dict.fromkeys(methods, 3), state, {}, 7, validation_size=100
     )
     select = next(step for step in PerRunSweep(spec).chain(parts).steps if isinstance(step, Select))
     assert select.rivals == ({"lp-dpsgd": 3} if keep_start else {})
-    assert PER_METHOD.start_rivals({"dpsgd": 3, "lp-dpsgd": 3}) == {}

@@ -376,7 +376,7 @@ def test_a_kept_method_that_keeps_its_start_point_counts_every_challenger_in_one
 ) -> None:
     """``keep_start`` on the method ``selection.keep_method`` keeps: its start point (0.60) faces its own
     other trial within the method and the other methods' four trials across, one family of m = 5 challengers
-    whether it is challenged within (the others' trials as their searches are given them: two each) or
+    whether it is challenged within (the others' trials as planned: two each) or
     across (its own other trial counted), so each comparison's margin is z_5 = Φ⁻¹(1 − Φ(−1)/5) = 1.8559
     standard errors of the difference on 100 validation examples, worked out by hand above. Counted apart,
     the draw's 0.72 would have beaten the start within the method at z_1 (0.0665), and dp-adambc's 0.72 would
@@ -449,13 +449,28 @@ def test_challenge_margin_keeps_the_chance_a_kept_trial_is_displaced_at_one_comp
     assert np.mean(best - kept > error) > 1 / 3
 
 
-def test_one_model_keeping_a_method_no_other_method_challenges_says_so(tmp_path: Path) -> None:
+@pytest.mark.parametrize("keep_start", [False, True])
+def test_one_model_keeping_a_method_no_other_method_challenges_says_so(
+    tmp_path: Path, keep_start: bool
+) -> None:
     """Where no other method selected a trial (dpsgd's only trial was stopped), the kept method's selection
-    is released with no margin to state: m = 0 trials, for which z_m means nothing."""
-    budgets = {"dp-pmlf": 1, "dpsgd": 1}
-    sweep = Sweep(tmp_path, budgets, reruns=1, validation_size=100, one_model=True, keep_method="dp-pmlf")
-    sweep.ask(), sweep.ask()
-    sweep.of("dp-pmlf")[0].end(0.60)
+    is released with no margin to state, even where the kept method keeps its start point and its own other
+    trial (0.55, below the start's 0.60) counts among the start's challengers across."""
+    budgets = {"dp-pmlf": 2 if keep_start else 1, "dpsgd": 1}
+    kept = {"dp-pmlf": [{"lr": 1.0}]} if keep_start else None
+    sweep = Sweep(
+        tmp_path,
+        budgets,
+        reruns=1,
+        kept_starts=kept,
+        validation_size=100,
+        one_model=True,
+        keep_method="dp-pmlf",
+    )
+    for _ in range(sum(budgets.values())):
+        sweep.ask()
+    for trial, score in zip(sweep.of("dp-pmlf"), (0.60, 0.55)[: budgets["dp-pmlf"]], strict=True):
+        trial.end(score)
     sweep.of("dpsgd")[0].end(0.90, status="stopped")
     assert sweep.ask().config[METHOD_KEY] == "dp-pmlf"
     said = next(line for line in sweep.lines if "one model" in line)

@@ -196,10 +196,18 @@ class ModelPerMethod(ReleasePolicy):
 
 KEPT_OPENING = (
     "{method}'s selection released once on the whole data unless another method's beats it on validation by "
-    f"more than {CLEAR_MARGIN} (selection.keep_method), then that one: one model, its card covering every "
-    "method's trials"
+    f"more than {CLEAR_MARGIN}{{family}} (selection.keep_method), then that one: one model, its card "
+    "covering every method's trials"
 )
 """What a pipeline's opening lines say it releases where one model keeps a method (``OneModel.keeping``)."""
+
+
+def family_clause(method: str, family: bool) -> str:
+    """What the lines that state the kept method's margin add where its selection keeps its start point too
+    (``family``): ``START_FAMILY``'s sentence; else nothing."""
+    return f"; {START_FAMILY.format(method=method)}" if family else ""
+
+
 KEPT_PICK = (
     f"{{method}}'s (selection.keep_method) unless another's beats it by more than {CLEAR_MARGIN}{{family}},"
 )
@@ -234,20 +242,19 @@ class OneModel(ReleasePolicy):
         that method's selection keeping its start point too where ``family`` says so."""
         if method is None:
             return self
-        also = f"; {START_FAMILY.format(method=method)}" if family else ""
+        also = family_clause(method, family)
         return replace(
             self,
             keep=method,
             family=family,
-            opening=KEPT_OPENING.format(method=method),
+            opening=KEPT_OPENING.format(method=method, family=also),
             pick=KEPT_PICK.format(method=method, family=also),
         )
 
     def rule(self, keep_start: bool) -> str:
         if self.keep is None:
             return ACROSS_METHODS_RULE
-        family = f"; {START_FAMILY.format(method=self.keep)}" if self.family else ""
-        return KEEP_METHOD_RULE.format(method=self.keep, family=family)
+        return KEEP_METHOD_RULE.format(method=self.keep, family=family_clause(self.keep, self.family))
 
     def picked(self, among: Sequence[str]) -> str:
         """What the closing line says of how the released method was picked ``among`` the methods."""
@@ -255,7 +262,7 @@ class OneModel(ReleasePolicy):
             return f"the best on validation of {', '.join(among)}"
         return (
             f"picked among {', '.join(among)} by keeping {self.keep}'s selection unless another's beat it on "
-            f"validation by more than {CLEAR_MARGIN}"
+            f"validation by more than {CLEAR_MARGIN}{family_clause(self.keep, self.family)}"
         )
 
     def runs_known(self, runs: int) -> int:
@@ -263,7 +270,7 @@ class OneModel(ReleasePolicy):
 
     def start_rivals(self, budgets: Mapping[str, int]) -> dict[str, int]:
         """The kept method's, where its selection keeps its start point (``family``): every other method's
-        trials as its search is given them, since the best of their selections challenges that start again
+        planned trials (``budgets``), since the best of their selections challenges that start again
         across methods (``PickAcross.challengers``); at least as many as are read, for a sweep that keeps a
         start point reads each trial once (``dptune validate`` refuses ``keep_start`` with early stopping,
         a second rung and a proxy)."""

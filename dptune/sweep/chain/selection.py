@@ -239,9 +239,10 @@ class PickAcross(Selecting):
         """What the announcement says of why ``method``'s selection is released."""
         if self.keep is None or self.select.selected(board, self.keep) is None:
             return "has the best validation accuracy of the methods'"
-        m = self.challengers(board, self.picks(board))
-        if m == 0:
+        picks = self.picks(board)
+        if picks.keys() == {self.keep}:
             return "is kept: no other method selected a trial"
+        m = self.challengers(board, picks)
         margin = f"z_m = {challenge_margin(m):.2f} standard errors of the difference (m = {m} trials read)"
         if method == self.keep:
             return f"is kept: no other method's beat it by more than {margin}"
