@@ -207,14 +207,13 @@ class PickAcross(Selecting):
         were chosen; and where the kept method's selection is its start point (a method that keeps one:
         ``keep_start``, whose start the kept method's ``Select.rivals`` count these trials against), its own
         trials that are not a start point's, which challenged that start within the method: one family of
-        comparisons, so that where no trial is better than the start, the chance
-        that any displaces it, within the method or across, stays at most about Φ(−1)
-        (``challenge_margin``)."""
+        comparisons, so that where no trial is better than the start, the chance that any displaces it,
+        within the method or across, stays at most about Φ(−1) (``challenge_margin``)."""
         others = sum(len(self.tuning.read_trials(board, m)) for m in picks if m != self.keep)
-        kept = picks.get(self.keep) if self.keep is not None else None
-        if self.keep is None or kept is None or not self.select.is_start(self.keep, kept.config):
+        keep = self.keep
+        if keep is None or keep not in picks or not self.select.is_start(keep, picks[keep].config):
             return others
-        return others + self.select.start_challengers(board, self.keep)
+        return others + self.select.start_challengers(board, keep)
 
     def selected(self, board: Board, method: str) -> Ended | None:
         return self.select.selected(board, method) if method == self.winner(board) else None
