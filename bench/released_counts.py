@@ -74,6 +74,7 @@ TRAINING_SAMPLES = {
     "bbc-chinadaily-cnn-titles": 770,
     "art-linux-men-women-fortunes": 1_106,
     "drugs-literature-perl-fortunes": 595,
+    "education-food-law-fortunes": 485,
 }
 """Each task's training samples, as its campaign's docstring states them (the rebuilt plan's ε checks
 them: a plan on another n states another ε)."""
