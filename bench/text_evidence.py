@@ -942,11 +942,11 @@ so that each comparison stays one of tuning, on a fresh task, total 3 first:
 **Design 34, chosen on 2026-12-07 before any of its runs**, after all of design 33's runs, from its records
 and nothing else: design 33 met all three goals at total 8 and two at total 3, where the tax, +5.43, fell
 within the noise (2 SE 8.60); at both totals the oracle selected the pipeline's kept start, and at total 3 the
-pipeline released it in three executions of five, whose scores spread by 7.17 (the oracle's three re-runs of
-it by 4.75), and released two draws that beat it by more than the family's margin (3.35 and 2.33 standard
-errors), one scoring below the oracle's mean and one above. Nothing in those records points to a rule that
-would have released better; whether design 33's split of the totals is the design's or the task's, only a
-fresh task tells. Design 34 is design 33 unchanged on a fresh task of its kind, total 3 first:
+pipeline released it in three executions of five, whose scores had a standard deviation of 7.17 (the oracle's
+three re-runs of it, 4.75), and released two draws that beat it by more than the family's margin (3.35 and
+2.33 standard errors), one scoring below the oracle's mean and one above. Nothing in those records points to a
+rule that would have released better; whether design 33's split of the totals is the design's or the task's,
+only a fresh task tells. Design 34 is design 33 unchanged on a fresh task of its kind, total 3 first:
 * dptune changes nothing for it; the specs are design 33's, the task's paths, names and the text aside;
 * private task: which of three further fortune cookies files (``education``, ``food``, ``law``) a saying comes
   from (design 13's package, through ``bench/text_corpus.py``, which drops two files' empty last blocks and 1
