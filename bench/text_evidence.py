@@ -3676,9 +3676,9 @@ READINGS = (
         " under LoRA, read 21.8–46.0% in its 18 trials and released DP-PMLF's start in all three executions"
         " (no challenge reached z_5; the most, DP-PMLF's k = 4 draw, 46.0% against 24.7%, 1.83 standard "
         "errors): 54.77, 42.66 and 51.18 (49.54 ± 6.22), 3.74 above the pipeline, so 'above from scratch' "
-        "is −3.74 (2 SE 10.34), not met. On this task at total 3 every row so far sits within a few points "
-        "of the others and 7 to 14 points above the largest class; neither goal read so far is met, and the"
-        " tax waits on the oracle"
+        "is −3.74 (2 SE 10.34), not met. On this task at total 3 the three rows so far sit within 7 points "
+        "of one another and 7 to 14 points above the largest class; neither goal read so far is met, and "
+        "the tax waits on the oracle"
     ),
 )
 """What each design's figures said when they were read, in the order written (each entry says when and
