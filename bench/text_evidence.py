@@ -3696,12 +3696,12 @@ READINGS = (
         "held-out split taken as public) released 40.98, 27.87 and 22.95 (30.60 ± 9.32) at ε 4.754 with its"
         " count told (3.000 had it stayed secret), 15.19 below the pipeline (2 SE 13.08). Design 34 at "
         "total 3 meets one goal of three (above from scratch −3.74, 2 SE 10.34; above the untuned default "
-        "+2.90, 2 SE 9.20; the tax +0.11, met): on a task where every row's runs spread by 6 to 9 points, a"
-        " pipeline that released the oracle's own setting in four executions of five still could not clear "
-        "the default by 2 standard errors, and the random body scored no worse than the pretrained one. Of "
-        "the 60 cells run to the end, nine meet all three (design 4, design 19 and design 25 at total 3, "
-        "design 10, design 18, design 25, design 28, design 32 and design 33 at total 8), and no design "
-        "whose pipeline spans three methods has met them at both totals"
+        "+2.90, 2 SE 9.20; the tax +0.11, met): on a task where every row's runs have standard deviations "
+        "of 6 to 9 points, a pipeline that released the oracle's own setting in four executions of five "
+        "still could not clear the default by 2 standard errors, and the random body scored no worse than "
+        "the pretrained one. Of the 60 cells run to the end, nine meet all three (design 4, design 19 and "
+        "design 25 at total 3, design 10, design 18, design 25, design 28, design 32 and design 33 at total"
+        " 8), and no design whose pipeline spans three methods has met them at both totals"
     ),
 )
 """What each design's figures said when they were read, in the order written (each entry says when and
