@@ -154,7 +154,7 @@ def test_the_plan_table_says_how_the_trials_are_spread_and_that_the_method_is_co
     assert "its choice counted" in table
     assert "and the best released once at ε_B" in table
     kept = parse_spec(spec_doc([3.0], 2, ALIKE) | {"selection": {"keep_method": "dp-pmlf"}})
-    kept_table = format_plan(plans, kept.release.pick)
+    kept_table = format_plan(plans, kept.release)
     assert (
         "and dp-pmlf's (selection.keep_method) unless another's beats it by more than z_m standard errors "
         "of the difference, z_m = Φ⁻¹(1 − Φ(−1)/m) for the m trials read on validation that the challenger "

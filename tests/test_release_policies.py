@@ -150,10 +150,10 @@ def test_one_model_keeping_a_method_that_keeps_its_start_counts_one_family_of_ch
     tmp_path: Path, keeps_start: str | None
 ) -> None:
     """Where ``selection.keep_method`` keeps a method whose selection keeps its start point (``keep_start``),
-    the release policy says so (its pick, its card's rule and its closing line), and the chain a mode builds
-    (``SweepMode.chain``) gives that method's selection the other methods' planned trials as further
-    challengers of its start (here dpsgd's 3); where the kept method keeps no start (another method does, or
-    none), none, and no text says it."""
+    the release policy says so (its pick, its card's rule, its closing line and its plan's margin of that
+    start), and the chain a mode builds (``SweepMode.chain``) gives that method's selection the other
+    methods' planned trials as further challengers of its start (here dpsgd's 3); where the kept method
+    keeps no start (another method does, or none), none, and no text says it."""
     keep_start = keeps_start == "lp-dpsgd"
     start = {"start": [{"lr": 1.0}], "keep_start": True}
     methods = {m: space | start if m == keeps_start else space for m, space in METHODS.items()}
@@ -164,6 +164,9 @@ def test_one_model_keeping_a_method_that_keeps_its_start_counts_one_family_of_ch
     said = "within lp-dpsgd, its own read and the other methods' planned"
     assert (said in release.pick) == keep_start and (said in release.rule(keep_start)) == keep_start
     assert (said in release.opening) == keep_start and (said in release.picked(list(methods))) == keep_start
+    family = "here m is one family"
+    assert (family in release.start_margin("lp-dpsgd")) == keep_start
+    assert family not in release.start_margin("dpsgd") and family not in PER_METHOD.start_margin("lp-dpsgd")
     state = PrivateSweepState(str(tmp_path), "family")
     parts = ChainParts(
         {m: Counting() for m in methods}, dict.fromkeys(methods, 3), state, {}, 7, validation_size=100

@@ -382,7 +382,8 @@ def test_a_kept_method_that_keeps_its_start_point_counts_every_challenger_in_one
     the draw's 0.72 would have beaten the start within the method at z_1 (0.0665), and dp-adambc's 0.72 would
     have beaten it across at z_4 (0.1166): two chances of Φ(−1) each of displacing a start nothing beats.
     Where the draw displaced the start within the method, the start is out of the comparison across, whose
-    m is the other methods' four trials (z_4 = 1.75)."""
+    m is the other methods' four trials (z_4 = 1.75). Where the start is kept, the announcement gives m's
+    two parts."""
     budgets = {"dp-pmlf": 2, "dpsgd": 2, "dp-adambc": 2}
     sweep = Sweep(
         tmp_path,
@@ -404,8 +405,9 @@ def test_a_kept_method_that_keeps_its_start_point_counts_every_challenger_in_one
     method, index = released
     assert release.config[RERUN_OF] == sweep.of(method)[index].trial_id
     said = next(line for line in sweep.lines if "one model" in line)
-    m = 5 if margin == "1.86" else 4
-    assert f"z_m = {margin} standard errors of the difference (m = {m} trials read)" in said
+    read = "m = 5 trials read: 4 of the other methods', 1 of dp-pmlf's against its start"
+    reads = read if margin == "1.86" else "m = 4 trials read"
+    assert f"z_m = {margin} standard errors of the difference ({reads})" in said
 
 
 def test_a_kept_selections_margin_counts_both_rungs_of_successive_halving(tmp_path: Path) -> None:

@@ -351,7 +351,7 @@ def _validate(args: argparse.Namespace) -> None:
         from dptune.sweep.summary import format_plan
         from dptune.sweep.sweep_spec import unused_with_total
 
-        print(format_plan(plans, spec.release.pick) + unused_with_total(spec))
+        print(format_plan(plans, spec.release) + unused_with_total(spec))
     proxy = spec.proxy
     first = (
         f"after {proxy.trials} on a {proxy.fraction:g} subset (tuning proxy, its best {proxy.top} first); "

@@ -104,6 +104,10 @@ class ReleasePolicy:
         """What a card says of how the released configuration was chosen (``Select``'s rule)."""
         return KEEP_START_RULE if keep_start else SELECTION_RULE
 
+    def start_margin(self, method: str) -> str:
+        """What a plan's selection line says a trial must beat ``method``'s kept start point by."""
+        return CLEAR_MARGIN
+
     def start_rivals(self, budgets: Mapping[str, int]) -> dict[str, int]:
         """Per method whose selection keeps its start point, how many trials of other methods (of
         ``budgets``, the trials each method's search is given) may displace that start after its selection
@@ -250,6 +254,12 @@ class OneModel(ReleasePolicy):
             opening=KEPT_OPENING.format(method=method, family=also),
             pick=KEPT_PICK.format(method=method, family=also),
         )
+
+    def start_margin(self, method: str) -> str:
+        """The base margin, m counted as one family where ``method`` is the kept one (``family``)."""
+        if not self.family or method != self.keep:
+            return CLEAR_MARGIN
+        return f"{CLEAR_MARGIN}; here m is one family, as the line of one model above says"
 
     def rule(self, keep_start: bool) -> str:
         if self.keep is None:

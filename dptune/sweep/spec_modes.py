@@ -134,7 +134,7 @@ class TotalEpsilonSweeps(SpecMode):
     def opening_lines(self) -> list[str]:
         return [
             f"plan of every released model, fixed before the data is touched ({self.disclosure.plan_note}):\n"
-            + format_plan(self.plans, self.spec.release.pick)
+            + format_plan(self.plans, self.spec.release)
             + unused_with_total(self.spec)
         ]
 

@@ -20,10 +20,10 @@ from dptune.privacy.plans import MethodPlan, Phase
 from dptune.privacy.tuning import TrialCount
 from dptune.sweep.bound import SweepTuningCost, format_costs
 from dptune.sweep.disclosure import STATED, Disclosure, seed_disclosure
+from dptune.sweep.release_policies import ONE, ReleasePolicy
 from dptune.sweep.releases import ReleasedModel, records_word
 from dptune.sweep.spec_keys import MODEL_BASED_SAMPLERS
 from dptune.sweep.sweep_spec import SweepSpec
-from dptune.training.trial_status import CLEAR_MARGIN
 
 WITHHELD = "withheld: the trial count is secret (repeat-and-select), and counts or times would reveal it"
 """What the console and ``dptune report`` show in place of a secret count's compute (runs, hours, wall)."""
@@ -365,9 +365,10 @@ def second_rung_text(tuning: Phase) -> str:
     )
 
 
-def format_plan(plans: list[MethodPlan], pick: str = "the best") -> str:
-    """The plan as the first table of ``dptune run``: per method and total, each phase's share, and which
-    selection one model across methods releases (``pick``: the release policy's, ``ReleasePolicy.pick``)."""
+def format_plan(plans: list[MethodPlan], release: ReleasePolicy = ONE) -> str:
+    """The plan as the first table of ``dptune run``: per method and total, each phase's share, which
+    selection one model across methods releases (``release``, the spec's release policy: its ``pick``) and
+    the margin a kept start point must be beaten by (its ``start_margin``)."""
     lines = [
         f"{'method':<15} {'total ε':>7} │ {'tuning':>6} {'ε_t':>6} {'subset γ':>8} {'its ε':>6} │ "
         f"{'release ε_B':>11} {'epochs':>8} │ {'composed':>8} {'runs':>5}  composition"
@@ -399,7 +400,7 @@ def format_plan(plans: list[MethodPlan], pick: str = "the best") -> str:
             f"{', '.join(pooled.pool)} (as many per method as the line of its total says) are one tuning "
             "phase, 'its ε' "
             "and 'composed' that phase's and the one release's; each method's selection is compared with "
-            f"the others' by validation accuracy and {pick} released once at ε_B, "
+            f"the others' by validation accuracy and {release.pick} released once at ε_B, "
             "composed as the worst of the methods' releases: the method is a dimension of the search, and "
             "its choice counted)"
         )
@@ -409,11 +410,9 @@ def format_plan(plans: list[MethodPlan], pick: str = "the best") -> str:
             "more than any one card's ε, and picking one of them by a score is a selection no card counts)"
         )
     lines += [spending_line(p) for p in {p.total_epsilon: p for p in plans}.values()]
-    kept = ", ".join(dict.fromkeys(p.method for p in plans if p.keep_start))
-    if kept:
-        lines.append(
-            f"(selection: {kept} keeps its start point unless a tuning trial beats its validation accuracy "
-            f"by more than {CLEAR_MARGIN}, keep_start; any other method takes its best "
-            "tuning trial)"
-        )
+    lines += [
+        f"(selection: {method} keeps its start point unless a tuning trial beats its validation accuracy by "
+        f"more than {release.start_margin(method)}, keep_start; any other method takes its best tuning trial)"
+        for method in dict.fromkeys(p.method for p in plans if p.keep_start)
+    ]
     return "\n".join(lines)

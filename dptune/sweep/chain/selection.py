@@ -202,18 +202,23 @@ class PickAcross(Selecting):
         return {m: s for m in board.methods if (s := self.select.selected(board, m)) is not None}
 
     def challengers(self, board: Board, picks: Mapping[str, Ended]) -> int:
-        """m: the trials read on validation of the methods other than the kept one that have a selection
-        (``picks``), every rung's (``Tuning.read_trials``), among which the challengers to the kept selection
-        were chosen; and where the kept method's selection is its start point (a method that keeps one:
-        ``keep_start``, whose start the kept method's ``Select.rivals`` count these trials against), its own
-        trials that are not a start point's, which challenged that start within the method: one family of
-        comparisons, so that where no trial is better than the start, the chance that any displaces it,
-        within the method or across, stays at most about Φ(−1) (``challenge_margin``)."""
+        """m: the trials read on validation that the challengers to the kept selection were chosen among,
+        ``challenger_parts``' two counts together."""
+        return sum(self.challenger_parts(board, picks))
+
+    def challenger_parts(self, board: Board, picks: Mapping[str, Ended]) -> tuple[int, int]:
+        """m's two parts: the trials read on validation of the methods other than the kept one that have a
+        selection (``picks``), every rung's (``Tuning.read_trials``); and where the kept method's selection
+        is its start point (a method that keeps one: ``keep_start``, whose start the kept method's
+        ``Select.rivals`` count these trials against), its own trials that are not a start point's, which
+        challenged that start within the method (else 0): one family of comparisons, so that where no trial
+        is better than the start, the chance that any displaces it, within the method or across, stays at
+        most about Φ(−1) (``challenge_margin``)."""
         others = sum(len(self.tuning.read_trials(board, m)) for m in picks if m != self.keep)
         keep = self.keep
         if keep is None or keep not in picks or not self.select.is_start(keep, picks[keep].config):
-            return others
-        return others + self.select.start_challengers(board, keep)
+            return others, 0
+        return others, self.select.start_challengers(board, keep)
 
     def selected(self, board: Board, method: str) -> Ended | None:
         return self.select.selected(board, method) if method == self.winner(board) else None
@@ -241,8 +246,12 @@ class PickAcross(Selecting):
         picks = self.picks(board)
         if picks.keys() == {self.keep}:
             return "is kept: no other method selected a trial"
-        m = self.challengers(board, picks)
-        margin = f"z_m = {challenge_margin(m):.2f} standard errors of the difference (m = {m} trials read)"
+        others, own = self.challenger_parts(board, picks)
+        m = others + own
+        parts = f": {others} of the other methods', {own} of {self.keep}'s against its start" if own else ""
+        margin = (
+            f"z_m = {challenge_margin(m):.2f} standard errors of the difference (m = {m} trials read{parts})"
+        )
         if method == self.keep:
             return f"is kept: no other method's beat it by more than {margin}"
         return f"beat {self.keep}'s, the kept method's, by more than {margin}"
