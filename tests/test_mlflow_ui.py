@@ -74,9 +74,11 @@ def test_the_experiment_leads_a_new_user_to_every_trial_with_method_accuracy_and
     for run in trials:
         metrics, tags = run.data.metrics, run.data.tags
         final = tags["dptune.role"] == "final"
-        score = metrics["test_accuracy" if final else "validation_accuracy"]
+        scored = "test_accuracy" if final else "validation_accuracy"
+        std = metrics.get(f"{scored}_std")
+        shown = f"{100 * metrics[scored]:.1f}%" + ("" if std is None else f" ± {100 * std:.2g}")
         kind = " final" if final else ""
-        name = f"{tags['dptune.method']}{kind} #{tags['dptune.number']} · {100 * score:.1f}% · ε "
+        name = f"{tags['dptune.method']}{kind} #{tags['dptune.number']} · {shown} · ε "
         expected[run.info.run_name] = (tags["dptune.method"], metrics)
         assert run.info.run_name == name + f"{metrics['epsilon_spent']:.2f}"
     numbers = sorted(

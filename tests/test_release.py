@@ -158,8 +158,10 @@ def test_a_pipeline_releases_a_registered_model_within_its_total(tmp_path: Path)
     parents, children = runs(uri, "total")
     (released,) = [r for r in children if r.data.tags.get("dptune.role") == "final"]
     assert {a.path for a in client.list_artifacts(released.info.run_id)} == {"privacy_card.json"}
-    score = 100 * released.data.metrics["test_accuracy"]
-    assert released.info.run_name == f"dpsgd release · {score:.1f}% · ε {release['epsilon']:.2f} incl. tuning"
+    score, std = (released.data.metrics.get(k) for k in ("test_accuracy", "test_accuracy_std"))
+    noise = "" if std is None else f" ± {100 * std:.2g}"  # a private split's noise, in points
+    shown = f"{100 * score:.1f}%{noise}"
+    assert released.info.run_name == f"dpsgd release · {shown} · ε {release['epsilon']:.2f} incl. tuning"
     card = json.loads(Path(client.download_artifacts(released.info.run_id, "privacy_card.json")).read_text())
     assert card["epsilon"] == pytest.approx(release["epsilon"]) and card["includes_tuning"] is True
     assert card["plan"]["total_epsilon"] == TOTAL and "seed" not in card["settings"]

@@ -132,6 +132,8 @@ def test_no_selection_or_name_reads_the_final_test() -> None:
     released = [replace(row, test_accuracies=()) for row in rows[:2]] + [rows[2]]
     assert summary_name("s", released, one_model=True) == "s · lp-dpsgd 80.0% validation (released)"
     assert summary_name("s", released) == "s · dpsgd 81.0% validation (highest)"  # others' re-runs failed
+    noisy = [*released[:2], replace(released[2], validation_noise=0.043)]  # a private validation read
+    assert summary_name("s", noisy, one_model=True) == "s · lp-dpsgd 80.0% ± 4.3 validation (released)"
 
     def run(run_id: str, method: str, score: float) -> SimpleNamespace:
         tags = {METHOD_TAG: method, STATUS_TAG: TrialStatus.FINISHED}

@@ -195,7 +195,8 @@ def test_a_sweep_is_named_described_and_viewed_as_a_new_user_reads_it(
 def test_a_pipelines_release_is_named_by_its_epsilon_including_the_tuning(tmp_path: Path) -> None:
     """A release trains at the ε its plan leaves after the tuning (0.95 of a total 1): its run, the model
     page's source run, is named by the total, not by that share; a per-run sweep's re-runs keep ε spent
-    (the test above)."""
+    (the test above). On private held-out data each name gives its score's noise (a standard deviation in
+    points), as the score tags do."""
     uri = f"sqlite:///{tmp_path / 'mlflow.db'}"
     tracker = tracker_for(uri)
     params = {"dataset": "digits", "model": "mlp", "epsilon": 1.0, "delta": 1e-5, "includes_tuning": True}
@@ -205,8 +206,9 @@ def test_a_pipelines_release_is_named_by_its_epsilon_including_the_tuning(tmp_pa
         key = TrialKey("total", sweep, trial)
         tags = {names.SELECTED_TRIAL_TAG: "t1"} if role == "final" else {}
         tracker.open_trial(key, "dpsgd", "secure", fixed | {"epsilon": spent}, role, tags)
-        last = {"epoch": 1, "validation_accuracy": 0.7, "validation_loss": 1.0, "epsilon_spent": spent}
-        scores = last | ({"test_accuracy": 0.731} if role == "final" else {})
+        last = {"epoch": 1, "validation_accuracy": 0.7, "epsilon_spent": spent}
+        last |= {"validation_accuracy_std": 0.043}  # private held-out data: no loss, a noisy score
+        scores = last | ({"test_accuracy": 0.731, "test_accuracy_std": 0.051} if role == "final" else {})
         tracker.end_trial(key, TrialStatus.FINISHED, None, scores | {"history": [last]})
     row = {"method": "dpsgd", names.TUNING_METRIC: 0.9994, "delta": 1e-5, "tuning_bound": "plan", "note": "n"}
     tracker.log_tuning_cost(sweep, {"methods": [row], names.TUNING_METRIC: 0.9994, "delta": 1e-5})
@@ -218,7 +220,10 @@ def test_a_pipelines_release_is_named_by_its_epsilon_including_the_tuning(tmp_pa
         r.data.tags[names.TRIAL_TAG]: r.info.run_name
         for r in client.search_runs([experiment], "tags.`dptune.trial_id` != ''")
     }
-    assert named == {"t1": "dpsgd #1 · 70.0% · ε 0.12", "r1": "dpsgd release · 73.1% · ε 1.00 incl. tuning"}
+    assert named == {
+        "t1": "dpsgd #1 · 70.0% ± 4.3 · ε 0.12",
+        "r1": "dpsgd release · 73.1% ± 5.1 · ε 1.00 incl. tuning",
+    }
 
 
 @pytest.mark.slow

@@ -63,7 +63,7 @@ from dptune.tracking.report import (
 from dptune.tracking.tracker import TrialKey
 from dptune.tracking.writer import BackgroundWriter, StoreUnavailableError
 from dptune.training.config import report_columns
-from dptune.training.trial_status import FINAL_SCORE, NODE_KEY, OBJECTIVE, TrialStatus
+from dptune.training.trial_status import FINAL_SCORE, NODE_KEY, OBJECTIVE, SCORE_STD, TrialStatus
 
 log = logging.getLogger("dptune.tracking")
 
@@ -328,7 +328,8 @@ class MlflowTracker(MlflowReader):
             for run in reruns.get(row.run_id, []):
                 score = run.data.metrics.get(FINAL_SCORE)
                 if score is not None:
-                    name = released_name(row.method, score, guarantee)
+                    std = run.data.metrics.get(SCORE_STD[FINAL_SCORE])
+                    name = released_name(row.method, score, guarantee, std)
                     self.client.set_tag(run.info.run_id, names.RUN_NAME_TAG, name)
 
     def _describe(
@@ -413,7 +414,7 @@ class MlflowTracker(MlflowReader):
             for name in names.END_METRICS
             if name in result and math.isfinite(result[name])  # no loss on private held-out data
         }
-        scored = (OBJECTIVE, FINAL_SCORE, "epsilon_spent")
+        scored = (OBJECTIVE, FINAL_SCORE, *SCORE_STD.values(), "epsilon_spent")
         scores = {name: float(result[name]) for name in scored if name in result}
         time_ms = now_ms()
         epochs = epochs_of(result.get("history", []), time_ms)

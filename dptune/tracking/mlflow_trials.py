@@ -43,7 +43,7 @@ from dptune.tracking import names
 from dptune.tracking.mlflow_view import shown_tags
 from dptune.tracking.tracker import TrialKey
 from dptune.tracking.writer import StoreUnavailableError
-from dptune.training.trial_status import FINAL_SCORE, OBJECTIVE, TrialStatus
+from dptune.training.trial_status import FINAL_SCORE, OBJECTIVE, SCORE_STD, TrialStatus, shown_score
 
 log = logging.getLogger("dptune.tracking")
 
@@ -121,22 +121,30 @@ def trial_name(method: str, role: str, number: int) -> str:
 
 def ended_name(run: KnownRun, status: TrialStatus, scores: Mapping[str, float]) -> str:
     """A trial's run name once it ended: its score (a search trial's validation accuracy, a re-run's
-    final-test accuracy) and ε spent, e.g. ``dpsgd #3 · 72.4% · ε 0.99``; else how it ended."""
+    final-test accuracy), with its noise's standard deviation on private held-out data (``shown_score``),
+    and ε spent, e.g. ``dpsgd #3 · 72.4% · ε 0.99``, ``dpsgd #3 · 72.4% ± 4.3 · ε 0.99``; else how it
+    ended."""
     base = trial_name(run.method, run.role, run.number)
-    score = scores.get(FINAL_SCORE if run.role == names.FINAL_ROLE else OBJECTIVE)
+    scored = FINAL_SCORE if run.role == names.FINAL_ROLE else OBJECTIVE
+    score = scores.get(scored)
     if not status.trained or score is None or not math.isfinite(score) or "epsilon_spent" not in scores:
         return f"{base} · {status}"  # a private trial stopped before its scored epoch has no score
-    return f"{base} · {100 * score:.1f}% · ε {scores['epsilon_spent']:.2f}"
+    shown = shown_score(score, scores.get(SCORE_STD[scored]), decimals=1)
+    return f"{base} · {shown} · ε {scores['epsilon_spent']:.2f}"
 
 
-def released_name(method: str, score: float, epsilon_including_tuning: float | None) -> str:
-    """A pipeline's release run once its sweep's privacy is known: the model's final-test accuracy at its
-    ε with the tuning counted, e.g. ``dpsgd release · 75.3% · ε 3.00 incl. tuning`` (its ε spent alone,
-    the release's share, would understate what publishing it costs); ``None``: a seeded run, which has
-    no guarantee (``dpsgd release · 75.3% · seeded, no DP guarantee``)."""
+def released_name(
+    method: str, score: float, epsilon_including_tuning: float | None, std: float | None = None
+) -> str:
+    """A pipeline's release run once its sweep's privacy is known: the model's final-test accuracy, with
+    its noise's standard deviation ``std`` on private held-out data (``shown_score``), at its ε with the
+    tuning counted, e.g. ``dpsgd release · 75.3% · ε 3.00 incl. tuning`` (its ε spent alone, the
+    release's share, would understate what publishing it costs); ``None``: a seeded run, which has no
+    guarantee (``dpsgd release · 75.3% · seeded, no DP guarantee``)."""
+    shown = shown_score(score, std, decimals=1)
     if epsilon_including_tuning is None:
-        return f"{method} release · {100 * score:.1f}% · {SEEDED_NO_GUARANTEE}"
-    return f"{method} release · {100 * score:.1f}% · ε {epsilon_including_tuning:.2f} incl. tuning"
+        return f"{method} release · {shown} · {SEEDED_NO_GUARANTEE}"
+    return f"{method} release · {shown} · ε {epsilon_including_tuning:.2f} incl. tuning"
 
 
 def unavailable(error: MlflowException) -> bool:

@@ -128,19 +128,20 @@ def sweep_name(name: str, dataset: object, model: object, epsilon: object) -> st
 
 
 def summary_name(base: str, best: Sequence[TradeOff], one_model: bool = False) -> str:
-    """A finished sweep's run name: its name and a method's selection with its validation score, as a
-    trial's run name shows one. A sweep that releases one model across methods (``one_model``) is named
-    for the selection it released, whichever rule picked it (the one selection that ran on the final
-    test); any other, for the one that scored highest on validation. Which selection ran is the sweep's
-    choice, made before any final-test score: the final test scores a selection, it never chooses or
-    names one."""
+    """A finished sweep's run name: its name and a method's selection with its validation score (and that
+    score's noise on private held-out data), as a trial's run name shows one. A sweep that releases one
+    model across methods (``one_model``) is named for the selection it released, whichever rule picked it
+    (the one selection that ran on the final test); any other, for the one that scored highest on
+    validation. Which selection ran is the sweep's choice, made before any final-test score: the final test
+    scores a selection, it never chooses or names one."""
     if not best:
         return base
     ran = [r for r in best if r.test_accuracies]
     one = one_model and len(ran) == 1
     row = ran[0] if one else max(best, key=lambda r: (r.validation_accuracy, r.method))
     which = "released" if one else "highest"
-    return f"{base} · {row.method} {100 * row.validation_accuracy:.1f}% validation ({which})"
+    shown = shown_score(row.validation_accuracy, row.validation_noise, decimals=1)
+    return f"{base} · {row.method} {shown} validation ({which})"
 
 
 def sweep_description(

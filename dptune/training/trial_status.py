@@ -22,10 +22,10 @@ SCORE_STD = {OBJECTIVE: "validation_accuracy_std", FINAL_SCORE: "test_accuracy_s
 part's records, a share as the score is; absent on a public split)."""
 
 
-def shown_score(score: float, std: float | None = None) -> str:
-    """A score in percent, with its noise's standard deviation in points where it has one (private
-    held-out data): ``93.81%``, ``72.10% ± 4.3``."""
-    return f"{100 * score:.2f}%" + ("" if std is None else f" ± {100 * std:.2g}")
+def shown_score(score: float, std: float | None = None, decimals: int = 2) -> str:
+    """A score in percent to ``decimals`` places, with its noise's standard deviation in points where it
+    has one (private held-out data): ``93.81%``, ``72.10% ± 4.3``."""
+    return f"{100 * score:.{decimals}f}%" + ("" if std is None else f" ± {100 * std:.2g}")
 
 
 def validation_shown(result: Mapping[str, Any]) -> str:
