@@ -113,6 +113,16 @@ def test_one_model_costs_less_than_publishing_one_per_method_and_each_card_says_
     of them above it, which each card states, with the note that a pick among them is covered only by
     that figure."""
     one = planned(parse_spec(spec_doc([3.0], 4, ALIKE)), N_FASHION)
+    start = {"start": [{"lr": 1.0}], "keep_start": True}
+    starts = {m: space | start if m != "lp-dpsgd" else space for m, space in ALIKE.items()}
+    family = parse_spec(spec_doc([3.0], 2, starts) | {"selection": {"keep_method": "dp-pmlf"}})
+    started = planned(family, N_FASHION)
+    assert started is not None
+    lines = format_plan(started, family.release).splitlines()
+    selection = {line.split()[1]: line for line in lines if line.startswith("(selection: ")}
+    assert selection.keys() == {"dpsgd", "dp-pmlf"}  # each method that keeps a start point, its own line
+    assert "here m is instead one family" in selection["dp-pmlf"]  # the kept method's: one family
+    assert "here m is instead one family" not in selection["dpsgd"]
     each = planned(parse_spec(spec_doc([3.0], 4, ALIKE, release="per_method")), N_FASHION)
     assert one is not None and each is not None
     k = one[0].tuning.runs  # the planner's spread (``plan_spread``): at most the spec's 4
@@ -161,6 +171,16 @@ def test_the_plan_table_says_how_the_trials_are_spread_and_that_the_method_is_co
         "was chosen among, one per run at each rung (1 for one, 1.75 for four), released once at ε_B"
         in " ".join(kept_table.split())
     )
+    start = {"start": [{"lr": 1.0}], "keep_start": True}
+    starts = {m: space | start if m != "lp-dpsgd" else space for m, space in ALIKE.items()}
+    family = parse_spec(spec_doc([3.0], 2, starts) | {"selection": {"keep_method": "dp-pmlf"}})
+    started = planned(family, N_FASHION)
+    assert started is not None
+    lines = format_plan(started, family.release).splitlines()
+    selection = {line.split()[1]: line for line in lines if line.startswith("(selection: ")}
+    assert selection.keys() == {"dpsgd", "dp-pmlf"}  # each method that keeps a start point, its own line
+    assert "here m is instead one family" in selection["dp-pmlf"]  # the kept method's: one family
+    assert "here m is instead one family" not in selection["dpsgd"]
     each = planned(parse_spec(spec_doc([3.0], 4, ALIKE, release="per_method")), N_FASHION)
     assert each is not None
     assert "picking one of them by a score is a selection no card counts" in format_plan(each)

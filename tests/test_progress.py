@@ -29,19 +29,20 @@ def test_the_live_line_counts_every_method_and_estimates_what_remains() -> None:
     sweep.track("lp-dpsgd", 8)
     sweep.started -= 100  # 100 s into the sweep
 
-    def finish(best: float):
+    def finish(best: float, noise: float | None = None):
         def change(m):
             m.done += 1
-            m.best = best if m.best is None else max(m.best, best)
+            m.scored(best, noise)
 
         return change
 
-    for score in (0.61, 0.72, 0.68):
-        sweep.update("dpsgd", finish(score))
+    for score, noise in ((0.61, 0.05), (0.72, 0.043), (0.68, 0.03)):  # private reads: each with its noise
+        sweep.update("dpsgd", finish(score, noise))
     sweep.update("lp-dpsgd", finish(0.70))
     sweep.update("lp-dpsgd", lambda m: setattr(m, "running", 2))
     line = sweep.status()
-    assert "dpsgd 3/8 best 72.0%" in line and "lp-dpsgd 1/8 (2 running) best 70.0%" in line
+    assert "dpsgd 3/8 best 72.0% ± 4.3" in line and "lp-dpsgd 1/8 (2 running) best 70.0%" in line
+    assert "70.0% ±" not in line  # a public read: no noise
     # 4 runs in 100 s, 12 left: 300 s at that pace.
     assert line.startswith("[1m40s] ") and line.endswith("about 5m00s left")
 

@@ -440,7 +440,8 @@ def test_a_release_on_private_held_out_data_states_both_guarantees_and_shows_no_
 ) -> None:
     """A factory's held-out split (private): the card and the registered version state the training
     records' (ε, δ) and the held-out records' own, which dp-accounting's PLD of the stated noisy counts
-    confirms; no loss on the held-out split is released, and every output is in the privacy page's table."""
+    confirms; no loss on the held-out split is released, and every output is in the privacy page's table.
+    The version's description and the release run's name give the final-test score with its noise."""
     folder, shown, _ = clean_release
     assert not undocumented(shown)
     assert ("metric", "validation_loss") not in shown and ("metric", "test_loss") not in shown
@@ -451,6 +452,9 @@ def test_a_release_on_private_held_out_data_states_both_guarantees_and_shows_no_
     card = json.loads(Path(client.download_artifacts(version.run_id, "privacy_card.json")).read_text())
     held_out = card["held_out"]
     assert held_out["epsilon"] == TOTAL and held_out["delta"] == 1e-4 and card["epsilon"] <= TOTAL
+    accuracy, std = card["final_test_accuracy"], card["final_test_accuracy_std"]  # points, noise's std
+    assert f"final-test accuracy {accuracy:.2f}% ± {std:.2g}." in version.description
+    assert f" · {accuracy:.1f}% ± {std:.2g} · ε " in client.get_run(version.run_id).info.run_name
     queries = max(held_out["scores"]["validation"], held_out["scores"]["final_test"])
     accountant = pld_privacy_accountant.PLDAccountant(value_discretization_interval=1e-4)
     accountant.compose(dp_event.GaussianDpEvent(noise), queries)

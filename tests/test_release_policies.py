@@ -164,7 +164,7 @@ def test_one_model_keeping_a_method_that_keeps_its_start_counts_one_family_of_ch
     said = "within lp-dpsgd, its own read and the other methods' planned"
     assert (said in release.pick) == keep_start and (said in release.rule(keep_start)) == keep_start
     assert (said in release.opening) == keep_start and (said in release.picked(list(methods))) == keep_start
-    family = "here m is one family"
+    family = "here m is instead one family"
     assert (family in release.start_margin("lp-dpsgd")) == keep_start
     assert family not in release.start_margin("dpsgd") and family not in PER_METHOD.start_margin("lp-dpsgd")
     state = PrivateSweepState(str(tmp_path), "family")

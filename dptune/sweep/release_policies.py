@@ -259,7 +259,7 @@ class OneModel(ReleasePolicy):
         """The base margin, m counted as one family where ``method`` is the kept one (``family``)."""
         if not self.family or method != self.keep:
             return CLEAR_MARGIN
-        return f"{CLEAR_MARGIN}; here m is one family, as the line of one model above says"
+        return f"{CLEAR_MARGIN}; here m is instead one family (the one-model line above)"
 
     def rule(self, keep_start: bool) -> str:
         if self.keep is None:

@@ -411,8 +411,9 @@ def format_plan(plans: list[MethodPlan], release: ReleasePolicy = ONE) -> str:
         )
     lines += [spending_line(p) for p in {p.total_epsilon: p for p in plans}.values()]
     lines += [
-        f"(selection: {method} keeps its start point unless a tuning trial beats its validation accuracy by "
-        f"more than {release.start_margin(method)}, keep_start; any other method takes its best tuning trial)"
+        f"(selection: {method} keeps its start point (keep_start) unless a tuning trial beats its validation "
+        f"accuracy by more than {release.start_margin(method)}; a method that keeps no start point takes "
+        "its best tuning trial)"
         for method in dict.fromkeys(p.method for p in plans if p.keep_start)
     ]
     return "\n".join(lines)

@@ -29,6 +29,7 @@ from dptune.base.randomness import SEEDED, SEEDED_NO_GUARANTEE
 from dptune.engine.data import PixelScale
 from dptune.sweep.releases import card_alias
 from dptune.tracking import dptune_released_model as released_model_loader
+from dptune.training.trial_status import shown_score
 
 CARD_ARTIFACT = "privacy_card.json"
 MODEL_NAME = "model"
@@ -48,12 +49,15 @@ run's card has no ε or δ, so its version has no such tags)."""
 
 def card_text(card: Mapping[str, Any]) -> str:
     """The registered version's description: one line of what the guarantee is, covers and assumes; of a
-    seeded run, that it has none."""
+    seeded run, that it has none. The accuracy carries its noise's std in points on private held-out data
+    (the card's ``final_test_accuracy_std``)."""
+    std = card.get("final_test_accuracy_std")  # both in points, as a card states them
+    accuracy = shown_score(card["final_test_accuracy"] / 100, None if std is None else std / 100)
     if card["noise_source"] == SEEDED:
         return (
             f"{SEEDED_NO_GUARANTEE.capitalize()} (research mode: whoever has the seed regenerates the "
             f"noise). {card['method']} on {card['dataset']} / {card['model']}; final-test accuracy "
-            f"{card['final_test_accuracy']:.2f}%. Card: {CARD_ARTIFACT} of run {card['run_id']}."
+            f"{accuracy}. Card: {CARD_ARTIFACT} of run {card['run_id']}."
         )
     held_out = card["held_out"]
     held_out_text = (
@@ -71,7 +75,7 @@ def card_text(card: Mapping[str, Any]) -> str:
     return (
         f"({card['epsilon']:.4g}, {card['delta']:g})-DP (tuning included) for the training records: "
         f"{card['covers']} {card['method']} on {card['dataset']} / {card['model']}; final-test accuracy "
-        f"{card['final_test_accuracy']:.2f}%.{published} Held-out records: {held_out_text}. Assumed: "
+        f"{accuracy}.{published} Held-out records: {held_out_text}. Assumed: "
         f"{card['assumes']}. Privacy card: {CARD_ARTIFACT} of run {card['run_id']}."
     )
 

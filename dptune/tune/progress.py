@@ -69,6 +69,7 @@ class MethodProgress:
     done: int = 0
     running: int = 0
     best: float | None = None  # best validation accuracy of a finished search trial
+    best_noise: float | None = None  # its noise's std on private held-out data (None: public)
     reruns: int = 0  # planned re-runs of its selected configuration
     reruns_done: int = 0
     rerun_name: str = RERUN_NAMES[1]  # what the line calls them (a pipeline's: its release)
@@ -88,8 +89,13 @@ class MethodProgress:
             steps = ", ".join(step.describe() for step in within)
             text += f" ({self.running} running: {steps})" if steps else f" ({self.running} running)"
         if self.best is not None:
-            text += f" best {100 * self.best:.1f}%"
+            text += f" best {shown_score(self.best, self.best_noise, decimals=1)}"
         return text
+
+    def scored(self, score: float, noise: float | None = None) -> None:
+        """A finished search trial's validation accuracy, with its noise's std (``noise``): the best kept."""
+        if self.best is None or score > self.best:
+            self.best, self.best_noise = score, noise
 
     @property
     def work_done(self) -> float:
@@ -295,7 +301,7 @@ class TrialProgress(Callback):
         ]
         self.done = len(ended)
         scores = [
-            t.last_result[OBJECTIVE]
+            (t.last_result[OBJECTIVE], t.last_result.get(SCORE_STD[OBJECTIVE]))
             for t in ended
             if t.last_result and TrialStatus.of_ended(t.last_result) is TrialStatus.FINISHED
         ]
@@ -306,8 +312,9 @@ class TrialProgress(Callback):
                 method.rerun_name = self.rerun_names[1]
                 method.rerun_cost = self.rerun_cost
             self._count(method, len(ended), 0)
-            if scores and not self.final:
-                method.best = max(scores) if method.best is None else max(method.best, *scores)
+            if not self.final:
+                for score, noise in scores:
+                    method.scored(score, noise)
 
         self.progress.update(self.method, restored)
 
@@ -352,7 +359,7 @@ class TrialProgress(Callback):
         def finished(method: MethodProgress) -> None:
             self._count(method, 0 if promoted else 1, -1 if was_running else 0)
             if score is not None and not self.final:
-                method.best = score if method.best is None else max(method.best, score)
+                method.scored(score, result.get(SCORE_STD[OBJECTIVE]))
 
         self.progress.update(self.method, finished)
         if self.final or self.total is not None:
