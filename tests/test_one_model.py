@@ -113,8 +113,11 @@ def test_one_model_costs_less_than_publishing_one_per_method_and_each_card_says_
     of them above it, which each card states, with the note that a pick among them is covered only by
     that figure."""
     one = planned(parse_spec(spec_doc([3.0], 4, ALIKE)), N_FASHION)
-    start = {"start": [{"lr": 1.0}], "keep_start": True}
-    starts = {m: space | start if m != "lp-dpsgd" else space for m, space in ALIKE.items()}
+    points = {"dpsgd": {"lr": 1.0}, "dp-pmlf": {"lr": 1.0, "beta": 0.5}}  # each a whole configuration
+    starts = {
+        m: space | {"start": [points[m]], "keep_start": True} if m in points else space
+        for m, space in ALIKE.items()
+    }
     family = parse_spec(spec_doc([3.0], 2, starts) | {"selection": {"keep_method": "dp-pmlf"}})
     started = planned(family, N_FASHION)
     assert started is not None
@@ -171,8 +174,11 @@ def test_the_plan_table_says_how_the_trials_are_spread_and_that_the_method_is_co
         "was chosen among, one per run at each rung (1 for one, 1.75 for four), released once at ε_B"
         in " ".join(kept_table.split())
     )
-    start = {"start": [{"lr": 1.0}], "keep_start": True}
-    starts = {m: space | start if m != "lp-dpsgd" else space for m, space in ALIKE.items()}
+    points = {"dpsgd": {"lr": 1.0}, "dp-pmlf": {"lr": 1.0, "beta": 0.5}}  # each a whole configuration
+    starts = {
+        m: space | {"start": [points[m]], "keep_start": True} if m in points else space
+        for m, space in ALIKE.items()
+    }
     family = parse_spec(spec_doc([3.0], 2, starts) | {"selection": {"keep_method": "dp-pmlf"}})
     started = planned(family, N_FASHION)
     assert started is not None
