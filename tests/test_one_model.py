@@ -113,19 +113,6 @@ def test_one_model_costs_less_than_publishing_one_per_method_and_each_card_says_
     of them above it, which each card states, with the note that a pick among them is covered only by
     that figure."""
     one = planned(parse_spec(spec_doc([3.0], 4, ALIKE)), N_FASHION)
-    points = {"dpsgd": {"lr": 1.0}, "dp-pmlf": {"lr": 1.0, "beta": 0.5}}  # each a whole configuration
-    starts = {
-        m: space | {"start": [points[m]], "keep_start": True} if m in points else space
-        for m, space in ALIKE.items()
-    }
-    family = parse_spec(spec_doc([3.0], 2, starts) | {"selection": {"keep_method": "dp-pmlf"}})
-    started = planned(family, N_FASHION)
-    assert started is not None
-    lines = format_plan(started, family.release).splitlines()
-    selection = {line.split()[1]: line for line in lines if line.startswith("(selection: ")}
-    assert selection.keys() == {"dpsgd", "dp-pmlf"}  # each method that keeps a start point, its own line
-    assert "here m is instead one family" in selection["dp-pmlf"]  # the kept method's: one family
-    assert "here m is instead one family" not in selection["dpsgd"]
     each = planned(parse_spec(spec_doc([3.0], 4, ALIKE, release="per_method")), N_FASHION)
     assert one is not None and each is not None
     k = one[0].tuning.runs  # the planner's spread (``plan_spread``): at most the spec's 4
