@@ -157,8 +157,9 @@ def test_a_small_table_sweep_shows_its_noise_and_its_baseline_and_its_card_recom
     named = [
         run.info.run_name for run in client.search_runs(experiments) if "validation (" in run.info.run_name
     ]
-    (name,) = named  # the sweep's run, named for the one model it released
-    assert re.search(rf"· {re.escape(release['method'])} [0-9.]+% validation \(released\)$", name), name
+    (name,) = named  # the sweep's run, named for the one model it released, its score's noise beside it
+    released = rf"· {re.escape(release['method'])} [0-9.]+% ± [0-9.]+ validation \(released\)$"
+    assert re.search(released, name), name
     held_out = card["held_out"]
     assert held_out["score_std"]["validation"] == pytest.approx(held_out["noise_std"] / 114)
     assert card["final_test_accuracy_std"] == pytest.approx(100 * held_out["noise_std"] / 114)
