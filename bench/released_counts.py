@@ -78,6 +78,7 @@ TRAINING_SAMPLES = {
     "ethnic-kids-love-sports-fortunes": 487,
     "con-lab-commons-speeches": 662,
     "clinton-kaine-pence-trump-debates": 618,
+    "guardian-january-june-headlines": 1_008,
 }
 """Each task's training samples, as its campaign's docstring states them (the rebuilt plan's ε checks
 them: a plan on another n states another ε)."""

