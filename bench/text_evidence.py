@@ -4179,11 +4179,11 @@ READINGS = (
         "lay within 6.5 points of the held-out file's largest class share (27.3%), the oracle's 33.77 at "
         "total 8 the highest: the small body pretrained on public text read this task, which of four people"
         " made a statement, little better than a one-class rate at either total (the untuned default's mean"
-        " 3.58 and 4.45 above it, just beyond its 2 SE of 3.45 and 3.05); on design 36's and design 5's "
-        "tasks, whose party a text is, no run recorded scored above that rate. Of the 65 cells run to the "
-        "end, nine meet all three goals (design 4, design 19 and design 25 at total 3, design 10, design "
-        "18, design 25, design 28, design 32 and design 33 at total 8), and no design whose pipeline spans "
-        "three methods has met them at both totals"
+        " 3.58 above it at total 3, just beyond its 2 SE of 3.45, and 4.45 at total 8, beyond its 2 SE of "
+        "3.05); on design 36's and design 5's tasks, whose party a text is, no run recorded scored above "
+        "that rate. Of the 65 cells run to the end, nine meet all three goals (design 4, design 19 and "
+        "design 25 at total 3, design 10, design 18, design 25, design 28, design 32 and design 33 at total"
+        " 8), and no design whose pipeline spans three methods has met them at both totals"
     ),
     (
         "- reading of design 38 at total 3 (written on 2026-12-07 after its one execution; nothing was "
